@@ -1,0 +1,32 @@
+# One INTERFACE target that every project target links: language standard,
+# warnings, and the Qt strictness defines. Change policy here, nowhere else.
+add_library(gq_common INTERFACE)
+target_compile_features(gq_common INTERFACE cxx_std_20)
+set(CMAKE_CXX_EXTENSIONS OFF)
+
+option(GQ_WERROR "Treat warnings as errors (CI)" OFF)
+
+target_compile_options(gq_common INTERFACE
+  -Wall -Wextra -Wpedantic -Wnon-virtual-dtor -Wcast-align -Woverloaded-virtual
+  $<$<BOOL:${GQ_WERROR}>:-Werror>)
+
+target_compile_definitions(gq_common INTERFACE
+  QT_NO_CAST_TO_ASCII
+  QT_NO_CAST_FROM_BYTEARRAY
+  QT_NO_URL_CAST_FROM_STRING
+  QT_NO_NARROWING_CONVERSIONS_IN_CONNECT
+  QT_NO_FOREACH
+  QT_USE_QSTRINGBUILDER
+  QT_STRICT_ITERATORS
+  QT_DISABLE_DEPRECATED_BEFORE=0x060400)
+
+option(GQ_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+if(GQ_SANITIZE)
+  target_compile_options(gq_common INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  target_link_options(gq_common INTERFACE -fsanitize=address,undefined)
+endif()
+
+find_program(CCACHE_PROGRAM ccache)
+if(CCACHE_PROGRAM)
+  set(CMAKE_CXX_COMPILER_LAUNCHER "${CCACHE_PROGRAM}")
+endif()

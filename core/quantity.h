@@ -1,0 +1,69 @@
+#pragma once
+
+#include "core/result.h"
+
+#include <QMetaType>
+#include <QString>
+#include <QStringView>
+
+#include <compare>
+#include <cstdint>
+
+namespace gq {
+
+// A Kubernetes resource quantity ("500m", "2", "128Gi", "1e3"), with the exact
+// semantics of k8s.io/apimachinery/pkg/api/resource: parsing, rounding of values
+// below 1n (rounded up), and the canonical text the API server prints.
+//
+// The value is held exactly as a signed 128-bit count of nano-units (10^-9), so
+// arithmetic never touches floating point; values whose magnitude does not fit are
+// rejected at parse time with an "out of range" error.
+class Quantity {
+public:
+    // The format a quantity remembers from its text; canonical printing uses it.
+    enum class Format { DecimalSI, BinarySI, DecimalExponent };
+
+    using Nanos = __int128;
+
+    Quantity() = default; // zero, DecimalSI
+
+    // Parses the whole grammar; on failure the Error (kind Parse) says why, e.g.
+    // "unknown suffix 'Gb'; did you mean 'G' or 'Gi'?".
+    static Result<Quantity> parse(QStringView text);
+
+    static Quantity fromNanos(Nanos nanos, Format format = Format::DecimalSI);
+    static Quantity fromMilli(std::int64_t milli, Format format = Format::DecimalSI);
+    static Quantity fromInt(std::int64_t value, Format format = Format::DecimalSI);
+
+    // Canonical form, as the API server prints it ("1000m" -> "1", "1.5Gi" -> "1536Mi").
+    [[nodiscard]] QString toString() const;
+
+    [[nodiscard]] Format format() const { return m_format; }
+    [[nodiscard]] Nanos nanos() const { return m_nanos; }
+    [[nodiscard]] bool isZero() const { return m_nanos == 0; }
+    [[nodiscard]] int sign() const { return m_nanos < 0 ? -1 : (m_nanos > 0 ? 1 : 0); }
+
+    // Exact arithmetic. The result keeps this quantity's format. Overflow is an Error.
+    [[nodiscard]] Result<Quantity> plus(const Quantity &other) const;
+    [[nodiscard]] Result<Quantity> minus(const Quantity &other) const;
+    [[nodiscard]] Result<Quantity> times(std::int64_t factor) const;
+
+    // Conversions, rounding up like apimachinery's Value()/MilliValue().
+    [[nodiscard]] std::int64_t value() const;      // whole units (bytes, GPUs), rounded up
+    [[nodiscard]] std::int64_t milliValue() const; // milli-units (millicores), rounded up
+    [[nodiscard]] bool isInteger() const;          // true if a whole number of units
+    [[nodiscard]] double toDouble() const;         // for display and ratios only
+
+    friend bool operator==(const Quantity &a, const Quantity &b) { return a.m_nanos == b.m_nanos; }
+    friend std::strong_ordering operator<=>(const Quantity &a, const Quantity &b) {
+        return a.m_nanos <=> b.m_nanos;
+    }
+
+private:
+    Nanos m_nanos = 0;
+    Format m_format = Format::DecimalSI;
+};
+
+} // namespace gq
+
+Q_DECLARE_METATYPE(gq::Quantity)

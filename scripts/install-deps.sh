@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package GPU Quota Console needs to build, test and run.
+# Idempotent: apt-get skips what is already installed, so running it twice is safe.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build ccache pkg-config git clang libclang-rt-14-dev clang-format
+  # Qt 6 (Widgets, Charts, SQL drivers, translations tools)
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libxkbcommon-dev
+  qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
+  libqt6sql6-sqlite libqt6sql6-psql libgl-dev
+  qtkeychain-qt6-dev
+  # libraries
+  libyaml-cpp-dev libcurl4-openssl-dev libssl-dev libcpp-httplib-dev
+  # tests and benchmarks
+  libbenchmark-dev libgtest-dev postgresql postgresql-client prometheus
+  xvfb xauth imagemagick fonts-noto-cjk fonts-dejavu-core
+)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# The Prometheus package starts a system service on install; we run our own instance in tests.
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

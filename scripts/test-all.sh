@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# README command (2): install dependencies, build, start the test services, run every
+# test suite and the fuzzers. Exits non-zero if anything fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
+
+cmake --preset ci
+cmake --build --preset ci
+
+# shellcheck source=start-services.sh
+source scripts/start-services.sh
+trap gq_stop_services EXIT
+
+ctest --preset ci -j2
+
+scripts/run-fuzzers.sh "${GQ_FUZZ_SECONDS:-60}"
