@@ -1,0 +1,165 @@
+#pragma once
+
+#include "core/error.h"
+#include "core/kuberequest.h"
+#include "core/quantity.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace gq {
+
+class KubeClient;
+
+// Compact cached views: only the fields the console uses, so memory grows with what we
+// keep, not with the raw JSON. Strings repeated across objects (namespace, node,
+// user, resource names) are shared, not copied.
+
+struct NamespaceInfo {
+    enum class Phase : quint8 { Active, Terminating, Unknown };
+    QString name;
+    QString uid;
+    QList<QPair<QString, QString>> labels; // sorted by key
+    Phase phase = Phase::Unknown;
+    QString resourceVersion;
+    QDateTime creationTime;
+
+    [[nodiscard]] QString label(const QString &key) const;
+};
+
+struct GpuRequest {
+    QString resource; // "nvidia.com/gpu", "nvidia.com/mig-1g.10gb"
+    Quantity amount;  // the pod's effective request (max(sum of containers, largest init))
+    friend bool operator==(const GpuRequest &, const GpuRequest &) = default;
+};
+
+struct PodInfo {
+    enum class Phase : quint8 { Pending, Running, Succeeded, Failed, Unknown };
+    QString namespaceName;
+    QString name;
+    QString uid;
+    Phase phase = Phase::Unknown;
+    QString nodeName;
+    QString user;           // value of the user label; empty when the pod has none
+    QList<GpuRequest> gpus; // only extended resources we count as GPUs; empty for CPU pods
+    QDateTime startTime;    // status.startTime, invalid until scheduled and started
+    QDateTime deletionTime; // metadata.deletionTimestamp (terminating)
+    QString resourceVersion;
+
+    [[nodiscard]] QString key() const { return namespaceName + QLatin1Char('/') + name; }
+};
+
+// Quotas and limit ranges are few per namespace: kept whole (typed views come from
+// QuotaSpec / LimitRangeSpec ::fromJson).
+struct StoredObject {
+    QString namespaceName;
+    QString name;
+    QString resourceVersion;
+    QJsonObject object;
+
+    [[nodiscard]] QString key() const { return namespaceName + QLatin1Char('/') + name; }
+};
+
+[[nodiscard]] QString podPhaseName(PodInfo::Phase phase);
+
+// True for extended resources we count as GPUs: nvidia.com/gpu, nvidia.com/mig-*,
+// amd.com/gpu, gpu.intel.com/*.
+[[nodiscard]] bool isGpuResourceName(const QString &resource);
+
+// Pure conversions (exposed for tests and for code that already holds the JSON).
+[[nodiscard]] NamespaceInfo namespaceInfoFromJson(const QJsonObject &object);
+[[nodiscard]] PodInfo podInfoFromJson(const QJsonObject &object,
+                                      const QString &userLabel = QStringLiteral("gpuquota.io/user"));
+
+// An informer: lists a resource in pages, then watches from the list's
+// resourceVersion; re-watches after the stream ends, relists on 410 Gone, and
+// reconnects with backoff after errors. Keeps a compact cache and reports changes
+// by signals on the thread it lives on, batched (batchIntervalMs) so a GUI is not
+// flooded. Decoding JSON into the compact form happens on the client's worker
+// thread; this object only merges batches into its cache.
+//
+// Keys are "namespace/name" (cluster-scoped kinds: "name").
+class Informer : public QObject {
+    Q_OBJECT
+public:
+    enum class State { Idle, Listing, Watching, Backoff, Stopped };
+    Q_ENUM(State)
+
+    ~Informer() override;
+
+    void start();
+    void stop();
+
+    [[nodiscard]] State state() const;
+    [[nodiscard]] bool hasSynced() const;          // the first full list is in the cache
+    [[nodiscard]] QString resourceVersion() const; // last seen
+    [[nodiscard]] qsizetype size() const;
+    [[nodiscard]] QStringList keys() const;
+    [[nodiscard]] int relists() const; // lists done after the first (410, errors)
+    [[nodiscard]] std::optional<Error> lastError() const;
+    [[nodiscard]] const KubeResource &resource() const;
+
+    void setBatchInterval(int ms); // default 50; 0: emit after every batch from the server
+    void setPageSize(int limit);   // default 500
+
+Q_SIGNALS:
+    // Changes since the last emission, by key. A key is in at most one list.
+    void changed(const QStringList &added, const QStringList &updated, const QStringList &deleted);
+    // A full list has been merged (first sync and each relist); hasSynced() is true.
+    void synced();
+    void stateChanged(gq::Informer::State state);
+    // A transient failure; the informer keeps retrying with backoff.
+    void errorOccurred(const gq::Error &error);
+
+protected:
+    class Store; // typed cache, defined by each kind
+    Informer(std::shared_ptr<KubeClient> client, const KubeResource &resource, const QString &ns,
+             std::unique_ptr<Store> store, QObject *parent);
+    [[nodiscard]] const Store &store() const;
+
+private:
+    class Private;
+    std::unique_ptr<Private> d;
+};
+
+class NamespaceInformer final : public Informer {
+    Q_OBJECT
+public:
+    explicit NamespaceInformer(std::shared_ptr<KubeClient> client, QObject *parent = nullptr);
+    [[nodiscard]] std::optional<NamespaceInfo> namespaceInfo(const QString &name) const;
+    [[nodiscard]] QList<NamespaceInfo> namespaces() const; // sorted by name
+};
+
+class PodInformer final : public Informer {
+    Q_OBJECT
+public:
+    // ns empty: all namespaces. userLabel: the pod label naming its user.
+    explicit PodInformer(std::shared_ptr<KubeClient> client, const QString &ns = {},
+                         const QString &userLabel = QStringLiteral("gpuquota.io/user"),
+                         QObject *parent = nullptr);
+    [[nodiscard]] std::optional<PodInfo> pod(const QString &ns, const QString &name) const;
+    [[nodiscard]] QList<PodInfo> pods() const;
+    [[nodiscard]] QList<PodInfo> podsInNamespace(const QString &ns) const;
+    [[nodiscard]] qsizetype memoryEstimate() const; // bytes held by the cache, roughly
+};
+
+// ResourceQuotas or LimitRanges (or any namespaced kind kept whole).
+class ObjectInformer final : public Informer {
+    Q_OBJECT
+public:
+    ObjectInformer(std::shared_ptr<KubeClient> client, const KubeResource &resource, const QString &ns = {},
+                   QObject *parent = nullptr);
+    [[nodiscard]] std::optional<StoredObject> object(const QString &ns, const QString &name) const;
+    [[nodiscard]] QList<StoredObject> objects() const;
+    [[nodiscard]] QList<StoredObject> objectsInNamespace(const QString &ns) const;
+};
+
+} // namespace gq
