@@ -23,13 +23,22 @@ public:
     // The format a quantity remembers from its text; canonical printing uses it.
     enum class Format { DecimalSI, BinarySI, DecimalExponent };
 
-    using Nanos = __int128;
+    // __extension__ keeps -Wpedantic quiet about the GCC/Clang 128-bit integer.
+    __extension__ typedef __int128 Nanos;
 
     Quantity() = default; // zero, DecimalSI
 
     // Parses the whole grammar; on failure the Error (kind Parse) says why, e.g.
     // "unknown suffix 'Gb'; did you mean 'G' or 'Gi'?".
     static Result<Quantity> parse(QStringView text);
+    // Same, with the field path put into the Error (e.g. "spec.hard[requests.cpu]").
+    static Result<Quantity> parse(QStringView text, const QString &field);
+
+    // Largest magnitude held: 2^127-1 nanos (about 1.7e29 units). INT128_MIN is never
+    // produced, so negation is always safe.
+    static constexpr Nanos maxNanos() { return ~(static_cast<Nanos>(1) << 127); }
+
+    [[nodiscard]] static QString formatName(Format format); // "DecimalSI", ...
 
     static Quantity fromNanos(Nanos nanos, Format format = Format::DecimalSI);
     static Quantity fromMilli(std::int64_t milli, Format format = Format::DecimalSI);
@@ -43,16 +52,24 @@ public:
     [[nodiscard]] bool isZero() const { return m_nanos == 0; }
     [[nodiscard]] int sign() const { return m_nanos < 0 ? -1 : (m_nanos > 0 ? 1 : 0); }
 
-    // Exact arithmetic. The result keeps this quantity's format. Overflow is an Error.
+    // Exact arithmetic. The result keeps this quantity's format; like apimachinery's
+    // Add/Sub, a zero receiver takes the other operand's format. Overflow is an Error.
     [[nodiscard]] Result<Quantity> plus(const Quantity &other) const;
     [[nodiscard]] Result<Quantity> minus(const Quantity &other) const;
     [[nodiscard]] Result<Quantity> times(std::int64_t factor) const;
+    [[nodiscard]] Quantity negated() const { return fromNanos(-m_nanos, m_format); }
 
     // Conversions, rounding up like apimachinery's Value()/MilliValue().
     [[nodiscard]] std::int64_t value() const;      // whole units (bytes, GPUs), rounded up
     [[nodiscard]] std::int64_t milliValue() const; // milli-units (millicores), rounded up
     [[nodiscard]] bool isInteger() const;          // true if a whole number of units
     [[nodiscard]] double toDouble() const;         // for display and ratios only
+
+    // Value() and MilliValue() saturate at the int64 limits instead of wrapping.
+    [[nodiscard]] std::int64_t toBytes() const { return value(); }
+    [[nodiscard]] std::int64_t toMillicores() const { return milliValue(); }
+    // A whole, non-negative number of devices; "500m" or "-1" is an Invalid error.
+    [[nodiscard]] Result<std::int64_t> toGpuCount() const;
 
     friend bool operator==(const Quantity &a, const Quantity &b) { return a.m_nanos == b.m_nanos; }
     friend std::strong_ordering operator<=>(const Quantity &a, const Quantity &b) {
