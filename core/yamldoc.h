@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringView>
 
+#include <optional>
 #include <vector>
 
 namespace gq {
@@ -164,5 +165,9 @@ struct TextEdit {
 // matched exactly (multi-line, escapes, block scalars): those are left untouched.
 [[nodiscard]] bool scalarEdit(const QByteArray &text, const YamlNode &node, const QString &newValue,
                               TextEdit *edit);
+
+// Fills error.line/column (when still 0) from the position of error.field in root:
+// the value, or with atKey the key of the last map entry on the path.
+void setErrorPosition(Error &error, const YamlNode &root, bool atKey = false);
 
 } // namespace gq

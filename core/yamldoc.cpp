@@ -1,0 +1,727 @@
+#include "core/yamldoc.h"
+
+#include <QJsonArray>
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <string>
+
+namespace gq {
+
+// --- YamlNode ----------------------------------------------------------------------
+
+YamlNode YamlNode::scalar(QString text, bool isString) {
+    YamlNode n;
+    n.m_type = Type::Scalar;
+    n.m_text = std::move(text);
+    n.m_isString = isString;
+    return n;
+}
+
+YamlNode YamlNode::sequence() {
+    YamlNode n;
+    n.m_type = Type::Sequence;
+    return n;
+}
+
+YamlNode YamlNode::map() {
+    YamlNode n;
+    n.m_type = Type::Map;
+    return n;
+}
+
+void YamlNode::setScalar(QString text, bool isString) {
+    m_type = Type::Scalar;
+    m_text = std::move(text);
+    m_isString = isString;
+    m_items.clear();
+    m_entries.clear();
+}
+
+qsizetype YamlNode::size() const {
+    if (m_type == Type::Sequence)
+        return qsizetype(m_items.size());
+    if (m_type == Type::Map)
+        return qsizetype(m_entries.size());
+    return 0;
+}
+
+void YamlNode::append(YamlNode item) {
+    if (m_type != Type::Sequence) {
+        *this = sequence();
+    }
+    m_items.push_back(std::move(item));
+}
+
+const YamlNode::Entry *YamlNode::findEntry(QStringView key) const {
+    if (m_type != Type::Map)
+        return nullptr;
+    for (const Entry &e : m_entries) {
+        if (e.key == key)
+            return &e;
+    }
+    return nullptr;
+}
+
+const YamlNode *YamlNode::find(QStringView key) const {
+    const Entry *e = findEntry(key);
+    return e ? &e->value : nullptr;
+}
+
+YamlNode *YamlNode::find(QStringView key) {
+    if (m_type != Type::Map)
+        return nullptr;
+    for (Entry &e : m_entries) {
+        if (e.key == key)
+            return &e.value;
+    }
+    return nullptr;
+}
+
+YamlNode &YamlNode::insert(const QString &key, YamlNode value) {
+    if (m_type != Type::Map)
+        *this = map();
+    if (YamlNode *existing = find(key)) {
+        *existing = std::move(value);
+        return *existing;
+    }
+    m_entries.push_back(Entry{key, SourcePos{}, std::move(value)});
+    return m_entries.back().value;
+}
+
+YamlNode &YamlNode::mapAt(const QString &key) {
+    YamlNode *existing = find(key);
+    if (existing && existing->isMap())
+        return *existing;
+    if (existing) {
+        const SourcePos pos = existing->pos();
+        *existing = map();
+        existing->setPos(pos);
+        return *existing;
+    }
+    return insert(key, map());
+}
+
+bool YamlNode::remove(QStringView key) {
+    if (m_type != Type::Map)
+        return false;
+    const auto it =
+        std::find_if(m_entries.begin(), m_entries.end(), [&](const Entry &e) { return e.key == key; });
+    if (it == m_entries.end())
+        return false;
+    m_entries.erase(it);
+    return true;
+}
+
+QString YamlNode::scalarAt(QStringView key, const QString &fallback) const {
+    const YamlNode *n = find(key);
+    return n && n->isScalar() ? n->text() : fallback;
+}
+
+namespace {
+
+// Splits "spec.limits[0].max[cpu]" into steps: {name "spec"}, {name "limits"},
+// {index "0"}, {name "max"}, {index "cpu"}. Bracketed keys may contain dots and slashes.
+struct PathStep {
+    QStringView key;
+    bool bracketed = false;
+};
+
+QList<PathStep> splitFieldPath(QStringView path) {
+    QList<PathStep> steps;
+    qsizetype i = 0;
+    const qsizetype n = path.size();
+    while (i < n) {
+        if (path[i] == u'.') {
+            ++i;
+            continue;
+        }
+        if (path[i] == u'[') {
+            const qsizetype close = path.indexOf(u']', i + 1);
+            if (close < 0)
+                break;
+            steps.append(PathStep{path.mid(i + 1, close - i - 1), true});
+            i = close + 1;
+            continue;
+        }
+        qsizetype j = i;
+        while (j < n && path[j] != u'.' && path[j] != u'[')
+            ++j;
+        steps.append(PathStep{path.mid(i, j - i), false});
+        i = j;
+    }
+    return steps;
+}
+
+} // namespace
+
+SourcePos YamlNode::locate(QStringView fieldPath, bool atKey) const {
+    const YamlNode *cur = this;
+    SourcePos best = m_pos;
+    SourcePos lastKey;
+    bool lastWasKey = false;
+    for (const PathStep &step : splitFieldPath(fieldPath)) {
+        const YamlNode *next = nullptr;
+        SourcePos keyPos;
+        if (cur->isMap()) {
+            if (const Entry *e = cur->findEntry(step.key)) {
+                next = &e->value;
+                keyPos = e->keyPos;
+            }
+        } else if (cur->isSequence() && step.bracketed) {
+            bool ok = false;
+            const qsizetype index = step.key.toLongLong(&ok);
+            if (ok && index >= 0 && index < cur->size())
+                next = &cur->m_items[std::size_t(index)];
+        }
+        if (!next) {
+            // The path goes on below what exists: point at the deepest node found.
+            return best;
+        }
+        cur = next;
+        lastWasKey = keyPos.isValid();
+        lastKey = keyPos;
+        if (next->pos().isValid())
+            best = next->pos();
+        else if (keyPos.isValid())
+            best = keyPos;
+    }
+    if (atKey && lastWasKey)
+        return lastKey;
+    return best;
+}
+
+namespace {
+
+bool isYamlNull(const QString &t) {
+    return t.isEmpty() || t == u"~" || t == u"null" || t == u"Null" || t == u"NULL";
+}
+
+bool isYamlBool(const QString &t, bool *value) {
+    if (t == u"true" || t == u"True" || t == u"TRUE") {
+        *value = true;
+        return true;
+    }
+    if (t == u"false" || t == u"False" || t == u"FALSE") {
+        *value = false;
+        return true;
+    }
+    return false;
+}
+
+// Words YAML 1.1 readers (Go's yaml.v2, used by kubectl for years) take as booleans.
+bool isYaml11Bool(const QString &t) {
+    static const QStringList words = {
+        QStringLiteral("y"),   QStringLiteral("Y"),   QStringLiteral("yes"), QStringLiteral("Yes"),
+        QStringLiteral("YES"), QStringLiteral("n"),   QStringLiteral("N"),   QStringLiteral("no"),
+        QStringLiteral("No"),  QStringLiteral("NO"),  QStringLiteral("on"),  QStringLiteral("On"),
+        QStringLiteral("ON"),  QStringLiteral("off"), QStringLiteral("Off"), QStringLiteral("OFF")};
+    return words.contains(t);
+}
+
+bool isDigits(QStringView t) {
+    if (t.isEmpty())
+        return false;
+    for (QChar c : t) {
+        if (c < u'0' || c > u'9')
+            return false;
+    }
+    return true;
+}
+
+// [-+]?[0-9]+
+bool isYamlInt(QStringView t) {
+    if (t.startsWith(u'-') || t.startsWith(u'+'))
+        t = t.mid(1);
+    return isDigits(t);
+}
+
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+bool isYamlFloat(QStringView t) {
+    if (t.startsWith(u'-') || t.startsWith(u'+'))
+        t = t.mid(1);
+    qsizetype e = t.indexOf(u'e');
+    if (e < 0)
+        e = t.indexOf(u'E');
+    QStringView mantissa = e < 0 ? t : t.left(e);
+    if (e >= 0) {
+        QStringView exp = t.mid(e + 1);
+        if (exp.startsWith(u'-') || exp.startsWith(u'+'))
+            exp = exp.mid(1);
+        if (!isDigits(exp))
+            return false;
+    }
+    const qsizetype dot = mantissa.indexOf(u'.');
+    if (dot < 0)
+        return isDigits(mantissa);
+    const QStringView whole = mantissa.left(dot);
+    const QStringView frac = mantissa.mid(dot + 1);
+    if (whole.isEmpty())
+        return isDigits(frac);
+    return isDigits(whole) && (frac.isEmpty() || isDigits(frac));
+}
+
+bool needsQuotes(const QString &t) {
+    bool b = false;
+    return isYamlNull(t) || isYamlBool(t, &b) || isYaml11Bool(t) || isYamlInt(t) || isYamlFloat(t) ||
+           t.startsWith(u"0x") || t.startsWith(u"0o") || t == u".inf" || t == u"-.inf" || t == u".nan";
+}
+
+constexpr double kMaxExactJsonInt = 9007199254740992.0; // 2^53
+
+} // namespace
+
+QJsonValue YamlNode::toJson() const {
+    switch (m_type) {
+    case Type::Null: return QJsonValue(QJsonValue::Null);
+    case Type::Scalar: {
+        if (m_isString)
+            return QJsonValue(m_text);
+        if (isYamlNull(m_text))
+            return QJsonValue(QJsonValue::Null);
+        bool b = false;
+        if (isYamlBool(m_text, &b))
+            return QJsonValue(b);
+        if (isYamlInt(m_text) || isYamlFloat(m_text)) {
+            bool ok = false;
+            const double d = m_text.toDouble(&ok);
+            // Integers beyond 2^53 and values that do not fit a double would lose
+            // digits as JSON numbers; keep their exact text.
+            if (ok && std::isfinite(d) && (!isYamlInt(m_text) || std::fabs(d) <= kMaxExactJsonInt))
+                return QJsonValue(d);
+        }
+        return QJsonValue(m_text);
+    }
+    case Type::Sequence: {
+        QJsonArray a;
+        for (const YamlNode &n : m_items)
+            a.append(n.toJson());
+        return a;
+    }
+    case Type::Map: return toJsonObject();
+    }
+    return {};
+}
+
+QJsonObject YamlNode::toJsonObject() const {
+    QJsonObject o;
+    if (m_type != Type::Map)
+        return o;
+    for (const Entry &e : m_entries)
+        o.insert(e.key, e.value.toJson());
+    return o;
+}
+
+YamlNode YamlNode::fromJson(const QJsonValue &value) {
+    switch (value.type()) {
+    case QJsonValue::Null:
+    case QJsonValue::Undefined: return YamlNode();
+    case QJsonValue::Bool:
+        return scalar(value.toBool() ? QStringLiteral("true") : QStringLiteral("false"), false);
+    case QJsonValue::Double: {
+        const double d = value.toDouble();
+        if (std::fabs(d) <= kMaxExactJsonInt && d == std::floor(d))
+            return scalar(QString::number(qint64(d)), false);
+        return scalar(QString::number(d, 'g', 17), false);
+    }
+    case QJsonValue::String: return scalar(value.toString(), true);
+    case QJsonValue::Array: {
+        YamlNode n = sequence();
+        const QJsonArray a = value.toArray();
+        for (const QJsonValue &v : a)
+            n.m_items.push_back(fromJson(v));
+        return n;
+    }
+    case QJsonValue::Object: {
+        YamlNode n = map();
+        const QJsonObject o = value.toObject();
+        for (auto it = o.constBegin(); it != o.constEnd(); ++it)
+            n.m_entries.push_back(Entry{it.key(), SourcePos{}, fromJson(it.value())});
+        return n;
+    }
+    }
+    return YamlNode();
+}
+
+bool operator==(const YamlNode &a, const YamlNode &b) {
+    if (a.m_type != b.m_type)
+        return false;
+    switch (a.m_type) {
+    case YamlNode::Type::Null: return true;
+    case YamlNode::Type::Scalar: return a.m_isString == b.m_isString && a.m_text == b.m_text;
+    case YamlNode::Type::Sequence: return a.m_items == b.m_items;
+    case YamlNode::Type::Map: return a.m_entries == b.m_entries;
+    }
+    return false;
+}
+
+// --- YamlObject ----------------------------------------------------------------------
+
+QString YamlObject::kind() const {
+    const QString k = root.scalarAt(u"kind");
+    return k.isEmpty() ? impliedKind : k;
+}
+
+QString YamlObject::apiVersion() const {
+    return root.scalarAt(u"apiVersion");
+}
+
+QString YamlObject::name() const {
+    const YamlNode *meta = root.find(u"metadata");
+    return meta ? meta->scalarAt(u"name") : QString();
+}
+
+QString YamlObject::namespaceName() const {
+    const YamlNode *meta = root.find(u"metadata");
+    return meta ? meta->scalarAt(u"namespace") : QString();
+}
+
+// --- loading -------------------------------------------------------------------------
+
+namespace {
+
+class Converter {
+public:
+    Converter(const QByteArray &text, const YamlLoadLimits &limits)
+        : m_text(text)
+        , m_limits(limits) {
+        m_lineStarts.push_back(0);
+        for (qsizetype i = 0; i < text.size(); ++i) {
+            if (text[i] == '\n')
+                m_lineStarts.push_back(int(i + 1));
+        }
+    }
+
+    SourcePos pos(const YAML::Mark &m) const {
+        SourcePos p;
+        if (m.line < 0 || m.pos < 0)
+            return p;
+        p.line = m.line + 1;
+        p.offset = m.pos;
+        p.column = m.column + 1;
+        // yaml-cpp counts columns in bytes; count characters so an editor lands right.
+        if (std::size_t(m.line) < m_lineStarts.size()) {
+            const int start = m_lineStarts[std::size_t(m.line)];
+            if (m.pos >= start && m.pos <= m_text.size()) {
+                int chars = 0;
+                for (int i = start; i < m.pos; ++i) {
+                    if ((uchar(m_text[i]) & 0xC0) != 0x80)
+                        ++chars;
+                }
+                p.column = chars + 1;
+            }
+        }
+        return p;
+    }
+
+    std::optional<Error> convert(const YAML::Node &in, YamlNode &out, int depth) {
+        if (++m_nodes > m_limits.maxNodes)
+            return fail(in.Mark(),
+                        QStringLiteral("document too large: more than %1 nodes (after expanding aliases)")
+                            .arg(m_limits.maxNodes));
+        if (depth > m_limits.maxDepth)
+            return fail(
+                in.Mark(),
+                QStringLiteral("document nested too deeply (more than %1 levels)").arg(m_limits.maxDepth));
+        switch (in.Type()) {
+        case YAML::NodeType::Undefined:
+        case YAML::NodeType::Null: out = YamlNode(); break;
+        case YAML::NodeType::Scalar: {
+            const std::string &tag = in.Tag();
+            // yaml-cpp tags plain scalars "?" and quoted / block scalars "!".
+            bool plain = tag == "?" || tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float" ||
+                         tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:null";
+            out = YamlNode::scalar(QString::fromStdString(in.Scalar()), !plain);
+            break;
+        }
+        case YAML::NodeType::Sequence: {
+            out = YamlNode::sequence();
+            out.items().reserve(in.size());
+            for (const YAML::Node &child : in) {
+                YamlNode c;
+                if (auto err = convert(child, c, depth + 1))
+                    return err;
+                out.items().push_back(std::move(c));
+            }
+            break;
+        }
+        case YAML::NodeType::Map: {
+            out = YamlNode::map();
+            out.entries().reserve(in.size());
+            for (auto it = in.begin(); it != in.end(); ++it) {
+                const YAML::Node &k = it->first;
+                if (!k.IsScalar() && !k.IsNull())
+                    return fail(k.Mark(), QStringLiteral("mapping keys must be scalars"));
+                const QString key = k.IsNull() ? QString() : QString::fromStdString(k.Scalar());
+                const SourcePos keyPos = pos(k.Mark());
+                if (const YamlNode::Entry *dup = out.findEntry(key)) {
+                    Error e = fail(k.Mark(), QStringLiteral("mapping key \"%1\" already defined at line %2")
+                                                 .arg(key)
+                                                 .arg(dup->keyPos.line));
+                    return e;
+                }
+                YamlNode v;
+                if (auto err = convert(it->second, v, depth + 1))
+                    return err;
+                // A null value has no useful mark of its own; point at its key.
+                if (!v.pos().isValid() || v.isNull())
+                    v.setPos(keyPos);
+                out.entries().push_back(YamlNode::Entry{key, keyPos, std::move(v)});
+            }
+            break;
+        }
+        }
+        if (!in.IsNull() || !out.pos().isValid())
+            out.setPos(pos(in.Mark()));
+        return std::nullopt;
+    }
+
+    Error fail(const YAML::Mark &m, QString message) const {
+        Error e = Error::make(Error::Kind::Parse, std::move(message));
+        const SourcePos p = pos(m);
+        e.line = p.line;
+        e.column = p.column;
+        return e;
+    }
+
+private:
+    const QByteArray &m_text;
+    YamlLoadLimits m_limits;
+    std::vector<int> m_lineStarts;
+    qsizetype m_nodes = 0;
+};
+
+Error yamlError(const YAML::Exception &ex, const Converter &conv) {
+    // ex.what() repeats the position ("yaml-cpp: error at line 3, column 5: ..."); msg is bare.
+    QString msg = QString::fromStdString(ex.msg);
+    if (msg.isEmpty())
+        msg = QString::fromUtf8(ex.what());
+    Error e = conv.fail(ex.mark, QStringLiteral("invalid YAML: ") + msg);
+    if (e.line == 0 && !ex.mark.is_null()) {
+        e.line = ex.mark.line + 1;
+        e.column = ex.mark.column + 1;
+    }
+    return e;
+}
+
+Result<std::vector<YAML::Node>> parseAll(const QByteArray &utf8, const Converter &conv) {
+    try {
+        return YAML::LoadAll(std::string(utf8.constData(), std::size_t(utf8.size())));
+    } catch (const YAML::Exception &ex) {
+        return yamlError(ex, conv);
+    } catch (const std::exception &ex) {
+        return Error::make(Error::Kind::Parse,
+                           QStringLiteral("invalid YAML: ") + QString::fromUtf8(ex.what()));
+    }
+}
+
+bool isListKind(const QString &kind) {
+    return kind == u"List" || kind.endsWith(u"List");
+}
+
+} // namespace
+
+Result<YamlDocument> loadYaml(const QByteArray &utf8, const YamlLoadLimits &limits) {
+    Converter conv(utf8, limits);
+    auto docs = parseAll(utf8, conv);
+    if (!docs)
+        return docs.error();
+
+    YamlDocument result;
+    result.text = utf8;
+    int index = 0;
+    try {
+        for (const YAML::Node &doc : *docs) {
+            YamlNode root;
+            if (auto err = conv.convert(doc, root, 0))
+                return *err;
+            result.documents.append(root);
+            const int docIndex = index++;
+            if (root.isNull())
+                continue;
+            const QString kind = root.scalarAt(u"kind");
+            const YamlNode *items = root.find(u"items");
+            if (root.isMap() && isListKind(kind) && items && (items->isSequence() || items->isNull())) {
+                const QString implied = kind == u"List" ? QString() : kind.left(kind.size() - 4);
+                int itemIndex = 0;
+                for (const YamlNode &item : items->items()) {
+                    result.objects.append(YamlObject{item, docIndex, itemIndex++, implied});
+                }
+                continue;
+            }
+            result.objects.append(YamlObject{root, docIndex, -1, {}});
+        }
+    } catch (const YAML::Exception &ex) {
+        return yamlError(ex, conv);
+    } catch (const std::exception &ex) {
+        return Error::make(Error::Kind::Parse,
+                           QStringLiteral("invalid YAML: ") + QString::fromUtf8(ex.what()));
+    }
+    return result;
+}
+
+Result<YamlNode> parseYamlNode(const QByteArray &utf8, const YamlLoadLimits &limits) {
+    auto doc = loadYaml(utf8, limits);
+    if (!doc)
+        return doc.error();
+    const QList<YamlNode> &docs = doc->documents;
+    qsizetype nonEmpty = 0;
+    const YamlNode *found = nullptr;
+    for (const YamlNode &d : docs) {
+        if (!d.isNull()) {
+            ++nonEmpty;
+            if (!found)
+                found = &d;
+        }
+    }
+    if (nonEmpty > 1)
+        return Error::make(Error::Kind::Parse,
+                           QStringLiteral("expected one YAML document, found %1").arg(nonEmpty));
+    return found ? *found : YamlNode();
+}
+
+// --- emitting ------------------------------------------------------------------------
+
+namespace {
+
+void emitNode(YAML::Emitter &out, const YamlNode &n) {
+    switch (n.type()) {
+    case YamlNode::Type::Null: out << YAML::Null; break;
+    case YamlNode::Type::Scalar: {
+        const QByteArray utf8 = n.text().toUtf8();
+        const std::string s(utf8.constData(), std::size_t(utf8.size()));
+        if (n.isString() && needsQuotes(n.text()))
+            out << YAML::DoubleQuoted << s;
+        else if (!n.isString() && n.text().isEmpty())
+            out << YAML::Null;
+        else
+            out << s;
+        break;
+    }
+    case YamlNode::Type::Sequence:
+        if (n.items().empty()) {
+            out << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
+            break;
+        }
+        out << YAML::BeginSeq;
+        for (const YamlNode &c : n.items())
+            emitNode(out, c);
+        out << YAML::EndSeq;
+        break;
+    case YamlNode::Type::Map:
+        if (n.entries().empty()) {
+            out << YAML::Flow << YAML::BeginMap << YAML::EndMap;
+            break;
+        }
+        out << YAML::BeginMap;
+        for (const YamlNode::Entry &e : n.entries()) {
+            const QByteArray k = e.key.toUtf8();
+            out << YAML::Key;
+            if (needsQuotes(e.key))
+                out << YAML::DoubleQuoted;
+            out << std::string(k.constData(), std::size_t(k.size()));
+            out << YAML::Value;
+            emitNode(out, e.value);
+        }
+        out << YAML::EndMap;
+        break;
+    }
+}
+
+} // namespace
+
+QByteArray emitYaml(const YamlNode &node) {
+    YAML::Emitter out;
+    out.SetIndent(2);
+    out.SetNullFormat(YAML::LowerNull);
+    // Kubernetes style: sequence items at the same indentation as their key.
+    out.SetSeqFormat(YAML::Block);
+    emitNode(out, node);
+    QByteArray result(out.c_str(), qsizetype(out.size()));
+    if (!result.endsWith('\n'))
+        result.append('\n');
+    return result;
+}
+
+QByteArray emitYamlDocuments(const QList<YamlNode> &documents) {
+    QByteArray result;
+    for (qsizetype i = 0; i < documents.size(); ++i) {
+        if (i > 0)
+            result += "---\n";
+        result += emitYaml(documents[i]);
+    }
+    return result;
+}
+
+// --- text edits ----------------------------------------------------------------------
+
+Result<QByteArray> applyTextEdits(const QByteArray &text, QList<TextEdit> edits) {
+    std::sort(edits.begin(), edits.end(),
+              [](const TextEdit &a, const TextEdit &b) { return a.offset < b.offset; });
+    QByteArray out;
+    out.reserve(text.size());
+    qsizetype cursor = 0;
+    for (const TextEdit &e : edits) {
+        if (e.offset < cursor || e.length < 0 || qsizetype(e.offset) + e.length > text.size())
+            return Error::make(
+                Error::Kind::Internal,
+                QStringLiteral("text edit at byte %1 overlaps another or is out of range").arg(e.offset));
+        out.append(text.constData() + cursor, e.offset - cursor);
+        out.append(e.replacement);
+        cursor = qsizetype(e.offset) + e.length;
+    }
+    out.append(text.constData() + cursor, text.size() - cursor);
+    return out;
+}
+
+bool scalarEdit(const QByteArray &text, const YamlNode &node, const QString &newValue, TextEdit *edit) {
+    if (!node.isScalar() || node.pos().offset < 0 || node.pos().offset >= text.size())
+        return false;
+    const QByteArray value = node.text().toUtf8();
+    const QByteArray replacement = newValue.toUtf8();
+    qsizetype start = node.pos().offset;
+    const char first = text[start];
+    if (first == '"' || first == '\'') {
+        if (!node.isString())
+            return false;
+        ++start;
+        if (text.size() < start + value.size() + 1 || text.mid(start, value.size()) != value ||
+            text[start + value.size()] != first)
+            return false;
+        if (value.contains(first) || value.contains('\\') || value.contains('\n'))
+            return false;
+        // The new text must not need escaping inside the same quotes.
+        if (replacement.contains(first) || replacement.contains('\\'))
+            return false;
+    } else {
+        if (text.mid(start, value.size()) != value)
+            return false;
+        const qsizetype end = start + value.size();
+        if (end < text.size()) {
+            const char next = text[end];
+            if (next != '\n' && next != '\r' && next != ' ' && next != '\t' && next != ',' && next != ']' &&
+                next != '}')
+                return false;
+        }
+        if (node.isString()) // a block scalar (| or >) or a tagged one: not a simple token
+            return false;
+    }
+    if (edit)
+        *edit = TextEdit{int(start), int(value.size()), replacement};
+    return true;
+}
+
+void setErrorPosition(Error &error, const YamlNode &root, bool atKey) {
+    if (error.line > 0)
+        return;
+    const SourcePos p = root.locate(error.field, atKey);
+    if (p.isValid()) {
+        error.line = p.line;
+        error.column = p.column;
+    }
+}
+
+} // namespace gq
