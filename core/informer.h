@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/kuberequest.h"
 #include "core/quantity.h"
+#include "core/result.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -109,6 +110,9 @@ public:
 
     void setBatchInterval(int ms); // default 50; 0: emit after every batch from the server
     void setPageSize(int limit);   // default 500
+    // Server-side lifetime of each watch stream (default 300 s); a stream silent
+    // longer than this plus the client's watchGraceMs is treated as stalled.
+    void setWatchTimeout(int seconds);
 
 Q_SIGNALS:
     // Changes since the last emission, by key. A key is in at most one list.
@@ -119,13 +123,24 @@ Q_SIGNALS:
     // A transient failure; the informer keeps retrying with backoff.
     void errorOccurred(const gq::Error &error);
 
+public:
+    class Store; // typed cache behind each kind (opaque)
+
 protected:
-    class Store; // typed cache, defined by each kind
     Informer(std::shared_ptr<KubeClient> client, const KubeResource &resource, const QString &ns,
              std::unique_ptr<Store> store, QObject *parent);
     [[nodiscard]] const Store &store() const;
 
 private:
+    void setState(State s);
+    void relist();
+    void fetchPage(quint64 generation, const QString &continueToken);
+    void onPage(quint64 generation, const Result<ObjectList> &page, const std::shared_ptr<void> &batch);
+    void startWatch(quint64 generation);
+    void fail(const Error &error);
+    void flush();
+    void scheduleFlush();
+
     class Private;
     std::unique_ptr<Private> d;
 };

@@ -22,6 +22,7 @@ struct KubeClientOptions {
     int backoffBaseMs = 100;      // first retry waits ~base, then doubles, with jitter
     int backoffMaxMs = 8000;
     int maxRetryAfterMs = 30000; // a server's Retry-After is honoured up to this
+    int watchGraceMs = 10000;    // a watch silent this long past its timeoutSeconds is re-opened
     bool http2 = true;           // HTTP/2 over TLS when the server offers it
     QString userAgent;           // default "gpuquota/<version>"
 };
@@ -45,6 +46,10 @@ struct WatchHandlers {
     std::function<void(const Error &error)> failed;
     // Optional: a stream was (re)opened, from this resourceVersion.
     std::function<void(const QString &fromResourceVersion)> connected;
+    // Optional: a transient failure; the watch retries after a backoff.
+    std::function<void(const Error &error)> retrying;
+    // Optional: a watch without options.resume ended normally (server closed it).
+    std::function<void()> closed;
 };
 
 // The Kubernetes REST client: libcurl multi on one worker thread owned by the client.

@@ -48,9 +48,10 @@ struct KubeRequest {
     QByteArray contentType; // default "application/json" when a body is set
     int timeoutMs = -1;     // total deadline; -1: the client's default; 0: none (watch)
     int maxAttempts = -1;   // -1: the client's default retry policy
+    bool retrySafe = false; // a POST that changes nothing (access reviews): retried like a GET
 
     [[nodiscard]] bool isIdempotent() const {
-        return method == HttpMethod::Get || method == HttpMethod::Head;
+        return retrySafe || method == HttpMethod::Get || method == HttpMethod::Head;
     }
     // "GET /api/v1/namespaces" (no query: it may carry continue tokens), for messages.
     [[nodiscard]] QString describe() const;

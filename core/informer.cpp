@@ -1,0 +1,719 @@
+#include "core/informer.h"
+
+#include "core/kubeclient.h"
+
+#include <QJsonArray>
+#include <QPointer>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QTimer>
+
+#include <algorithm>
+#include <mutex>
+
+namespace gq {
+
+namespace {
+
+QString metaString(const QJsonObject &meta, const char *key) {
+    return meta.value(QLatin1String(key)).toString();
+}
+
+QDateTime parseTime(const QJsonValue &v) {
+    const QString s = v.toString();
+    if (s.isEmpty())
+        return {};
+    return QDateTime::fromString(s, Qt::ISODate);
+}
+
+// Shares one copy of strings that repeat across objects (namespaces, nodes, users,
+// resource names). Used by one store's decoder; guarded because decoding runs on
+// the client's worker thread while the pure *FromJson functions may run anywhere.
+class StringPool {
+public:
+    QString intern(const QString &s) {
+        if (s.isEmpty())
+            return {};
+        std::lock_guard lock(m_mutex);
+        auto it = m_strings.constFind(s);
+        if (it != m_strings.constEnd())
+            return *it;
+        m_strings.insert(s);
+        return s;
+    }
+
+private:
+    std::mutex m_mutex;
+    QSet<QString> m_strings;
+};
+
+QString internOr(StringPool *pool, const QString &s) {
+    return pool ? pool->intern(s) : s;
+}
+
+NamespaceInfo decodeNamespace(const QJsonObject &object, StringPool *pool) {
+    NamespaceInfo ns;
+    const QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
+    ns.name = internOr(pool, metaString(meta, "name"));
+    ns.uid = metaString(meta, "uid");
+    ns.resourceVersion = metaString(meta, "resourceVersion");
+    ns.creationTime = parseTime(meta.value(QLatin1String("creationTimestamp")));
+    const QJsonObject labels = meta.value(QLatin1String("labels")).toObject();
+    ns.labels.reserve(labels.size());
+    for (auto it = labels.constBegin(); it != labels.constEnd(); ++it) // QJsonObject iterates sorted
+        ns.labels.append({internOr(pool, it.key()), internOr(pool, it.value().toString())});
+    const QString phase =
+        object.value(QLatin1String("status")).toObject().value(QLatin1String("phase")).toString();
+    ns.phase = phase == QLatin1String("Active")        ? NamespaceInfo::Phase::Active
+               : phase == QLatin1String("Terminating") ? NamespaceInfo::Phase::Terminating
+                                                       : NamespaceInfo::Phase::Unknown;
+    return ns;
+}
+
+void addRequests(const QJsonObject &container, QHash<QString, Quantity> &into, bool sum) {
+    const QJsonObject resources = container.value(QLatin1String("resources")).toObject();
+    QJsonObject requests = resources.value(QLatin1String("requests")).toObject();
+    const QJsonObject limits = resources.value(QLatin1String("limits")).toObject();
+    // Extended resources may be given as limits only; the request then equals the limit.
+    for (auto it = limits.constBegin(); it != limits.constEnd(); ++it) {
+        if (!requests.contains(it.key()))
+            requests.insert(it.key(), it.value());
+    }
+    for (auto it = requests.constBegin(); it != requests.constEnd(); ++it) {
+        if (!isGpuResourceName(it.key()))
+            continue;
+        auto q = Quantity::parse(it.value().toString());
+        if (!q)
+            continue; // the API server validated it; a value we cannot read counts as none
+        Quantity &slot = into[it.key()];
+        if (sum) {
+            if (auto total = slot.plus(*q))
+                slot = *total;
+        } else if (*q > slot) {
+            slot = *q;
+        }
+    }
+}
+
+PodInfo decodePod(const QJsonObject &object, const QString &userLabel, StringPool *pool) {
+    PodInfo pod;
+    const QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
+    pod.namespaceName = internOr(pool, metaString(meta, "namespace"));
+    pod.name = metaString(meta, "name");
+    pod.uid = metaString(meta, "uid");
+    pod.resourceVersion = metaString(meta, "resourceVersion");
+    pod.deletionTime = parseTime(meta.value(QLatin1String("deletionTimestamp")));
+    pod.user = internOr(pool, meta.value(QLatin1String("labels")).toObject().value(userLabel).toString());
+    const QJsonObject spec = object.value(QLatin1String("spec")).toObject();
+    pod.nodeName = internOr(pool, spec.value(QLatin1String("nodeName")).toString());
+    const QJsonObject status = object.value(QLatin1String("status")).toObject();
+    const QString phase = status.value(QLatin1String("phase")).toString();
+    using P = PodInfo::Phase;
+    pod.phase = phase == QLatin1String("Pending")     ? P::Pending
+                : phase == QLatin1String("Running")   ? P::Running
+                : phase == QLatin1String("Succeeded") ? P::Succeeded
+                : phase == QLatin1String("Failed")    ? P::Failed
+                                                      : P::Unknown;
+    pod.startTime = parseTime(status.value(QLatin1String("startTime")));
+
+    // Effective request: max(sum of app containers + sidecars, largest plain init container).
+    QHash<QString, Quantity> sum;
+    QHash<QString, Quantity> initMax;
+    for (const QJsonValue &c : spec.value(QLatin1String("containers")).toArray())
+        addRequests(c.toObject(), sum, true);
+    for (const QJsonValue &c : spec.value(QLatin1String("initContainers")).toArray()) {
+        const QJsonObject ic = c.toObject();
+        const bool sidecar = ic.value(QLatin1String("restartPolicy")).toString() == QLatin1String("Always");
+        addRequests(ic, sidecar ? sum : initMax, sidecar);
+    }
+    for (auto it = initMax.constBegin(); it != initMax.constEnd(); ++it) {
+        if (it.value() > sum.value(it.key()))
+            sum.insert(it.key(), it.value());
+    }
+    QStringList names = sum.keys();
+    names.sort();
+    for (const QString &n : names) {
+        if (!sum.value(n).isZero())
+            pod.gpus.append({internOr(pool, n), sum.value(n)});
+    }
+    return pod;
+}
+
+} // namespace
+
+QString NamespaceInfo::label(const QString &key) const {
+    for (const auto &kv : labels) {
+        if (kv.first == key)
+            return kv.second;
+    }
+    return {};
+}
+
+QString podPhaseName(PodInfo::Phase phase) {
+    switch (phase) {
+    case PodInfo::Phase::Pending: return QStringLiteral("Pending");
+    case PodInfo::Phase::Running: return QStringLiteral("Running");
+    case PodInfo::Phase::Succeeded: return QStringLiteral("Succeeded");
+    case PodInfo::Phase::Failed: return QStringLiteral("Failed");
+    case PodInfo::Phase::Unknown: break;
+    }
+    return QStringLiteral("Unknown");
+}
+
+bool isGpuResourceName(const QString &resource) {
+    return resource == QLatin1String("nvidia.com/gpu") ||
+           resource.startsWith(QLatin1String("nvidia.com/mig-")) ||
+           resource == QLatin1String("amd.com/gpu") || resource.startsWith(QLatin1String("gpu.intel.com/"));
+}
+
+NamespaceInfo namespaceInfoFromJson(const QJsonObject &object) {
+    return decodeNamespace(object, nullptr);
+}
+
+PodInfo podInfoFromJson(const QJsonObject &object, const QString &userLabel) {
+    return decodePod(object, userLabel, nullptr);
+}
+
+// ---------------------------------------------------------------------------------
+// Store: the typed cache behind an informer. decode() runs on the client's worker
+// thread and produces an opaque batch; everything else runs on the informer's thread.
+
+struct Delta {
+    enum class Change : quint8 { Added, Updated, Deleted };
+    QHash<QString, Change> pending;
+
+    void added(const QString &k) {
+        auto it = pending.find(k);
+        if (it == pending.end())
+            pending.insert(k, Change::Added);
+        else if (*it == Change::Deleted)
+            *it = Change::Updated;
+    }
+    void updated(const QString &k) {
+        auto it = pending.find(k);
+        if (it == pending.end())
+            pending.insert(k, Change::Updated);
+        else if (*it == Change::Deleted)
+            *it = Change::Updated;
+    }
+    void deleted(const QString &k) {
+        auto it = pending.find(k);
+        if (it != pending.end() && *it == Change::Added)
+            pending.erase(it);
+        else
+            pending.insert(k, Change::Deleted);
+    }
+};
+
+class Informer::Store {
+public:
+    virtual ~Store() = default;
+    // Worker thread.
+    virtual std::shared_ptr<void> decode(const QList<WatchEvent> &events) = 0;
+    // Informer thread. seen (relist) collects the keys of a full list.
+    virtual void apply(const std::shared_ptr<void> &batch, Delta &delta, QSet<QString> *seen) = 0;
+    virtual void removeAbsent(const QSet<QString> &seen, Delta &delta) = 0;
+    virtual qsizetype size() const = 0;
+    virtual QStringList keys() const = 0;
+};
+
+namespace {
+
+template <typename T> struct Decoded {
+    struct Op {
+        WatchEvent::Type type;
+        QString key;
+        T value;
+    };
+    QList<Op> ops;
+};
+
+template <typename T> QString keyOf(const T &v) {
+    return v.key();
+}
+template <> QString keyOf<NamespaceInfo>(const NamespaceInfo &v) {
+    return v.name;
+}
+template <typename T> QString nsOf(const T &v) {
+    return v.namespaceName;
+}
+template <> QString nsOf<NamespaceInfo>(const NamespaceInfo &) {
+    return {};
+}
+
+template <typename T> class TypedStore : public Informer::Store {
+public:
+    using DecodeFn = std::function<T(const QJsonObject &, StringPool *)>;
+    explicit TypedStore(DecodeFn fn)
+        : m_decode(std::move(fn)) {}
+
+    std::shared_ptr<void> decode(const QList<WatchEvent> &events) override {
+        auto out = std::make_shared<Decoded<T>>();
+        out->ops.reserve(events.size());
+        for (const WatchEvent &e : events) {
+            if (e.type == WatchEvent::Type::Bookmark)
+                continue;
+            T value = m_decode(e.object, &m_pool);
+            QString key = keyOf(value);
+            out->ops.append({e.type, std::move(key), std::move(value)});
+        }
+        return out;
+    }
+
+    void apply(const std::shared_ptr<void> &batch, Delta &delta, QSet<QString> *seen) override {
+        auto *decoded = static_cast<Decoded<T> *>(batch.get());
+        for (auto &op : decoded->ops) {
+            if (op.type == WatchEvent::Type::Deleted) {
+                if (remove(op.key))
+                    delta.deleted(op.key);
+                continue;
+            }
+            if (seen)
+                seen->insert(op.key);
+            auto it = items.find(op.key);
+            if (it == items.end()) {
+                byNamespace[nsOf(op.value)].insert(op.key);
+                items.insert(op.key, std::move(op.value));
+                delta.added(op.key);
+            } else if (it->resourceVersion != op.value.resourceVersion) {
+                *it = std::move(op.value);
+                delta.updated(op.key);
+            }
+        }
+    }
+
+    void removeAbsent(const QSet<QString> &seen, Delta &delta) override {
+        QStringList gone;
+        for (auto it = items.constBegin(); it != items.constEnd(); ++it) {
+            if (!seen.contains(it.key()))
+                gone << it.key();
+        }
+        for (const QString &k : gone) {
+            remove(k);
+            delta.deleted(k);
+        }
+    }
+
+    qsizetype size() const override { return items.size(); }
+    QStringList keys() const override { return items.keys(); }
+
+    QList<T> inNamespace(const QString &ns) const {
+        QList<T> out;
+        const QSet<QString> keys = byNamespace.value(ns);
+        out.reserve(keys.size());
+        for (const QString &k : keys)
+            out.append(items.value(k));
+        std::sort(out.begin(), out.end(), [](const T &a, const T &b) { return keyOf(a) < keyOf(b); });
+        return out;
+    }
+    QList<T> all() const {
+        QList<T> out = items.values();
+        std::sort(out.begin(), out.end(), [](const T &a, const T &b) { return keyOf(a) < keyOf(b); });
+        return out;
+    }
+
+    QHash<QString, T> items;
+    QHash<QString, QSet<QString>> byNamespace;
+
+private:
+    bool remove(const QString &key) {
+        auto it = items.find(key);
+        if (it == items.end())
+            return false;
+        auto ns = byNamespace.find(nsOf(*it));
+        if (ns != byNamespace.end()) {
+            ns->remove(key);
+            if (ns->isEmpty())
+                byNamespace.erase(ns);
+        }
+        items.erase(it);
+        return true;
+    }
+
+    DecodeFn m_decode;
+    StringPool m_pool;
+};
+
+StoredObject decodeStored(const QJsonObject &object, StringPool *pool) {
+    StoredObject s;
+    const QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
+    s.namespaceName = internOr(pool, metaString(meta, "namespace"));
+    s.name = metaString(meta, "name");
+    s.resourceVersion = metaString(meta, "resourceVersion");
+    s.object = object;
+    return s;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------
+
+// Lets the client's worker thread post to an informer that may be destroyed meanwhile:
+// the destructor clears q under the lock, and Qt drops events posted to a dead object.
+struct InformerAnchor {
+    std::mutex mutex;
+    Informer *q = nullptr;
+
+    template <typename Fn> static void post(const std::shared_ptr<InformerAnchor> &a, Fn &&fn) {
+        std::lock_guard lock(a->mutex);
+        if (!a->q)
+            return;
+        QMetaObject::invokeMethod(
+            a->q,
+            [a, fn = std::forward<Fn>(fn)]() mutable {
+                if (a->q)
+                    fn(a->q);
+            },
+            Qt::QueuedConnection);
+    }
+};
+
+class Informer::Private {
+public:
+    std::shared_ptr<InformerAnchor> anchor = std::make_shared<InformerAnchor>();
+    std::shared_ptr<KubeClient> client;
+    KubeResource resource;
+    QString ns;
+    std::unique_ptr<Store> store;
+    State state = State::Idle;
+    bool synced = false;
+    bool listedOnce = false;
+    QString rv;
+    int relists = 0;
+    std::optional<Error> lastError;
+    int batchIntervalMs = 50;
+    int pageSize = 500;
+    int watchTimeoutSeconds = 300;
+    int failures = 0;
+    quint64 generation = 0; // bumps on stop/relist so stale callbacks drop out
+    std::shared_ptr<KubeWatch> watch;
+    Delta delta;
+    QSet<QString> seen;
+    QTimer flushTimer;
+    QTimer retryTimer;
+};
+
+Informer::Informer(std::shared_ptr<KubeClient> client, const KubeResource &resource, const QString &ns,
+                   std::unique_ptr<Store> store, QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>()) {
+    d->client = std::move(client);
+    d->resource = resource;
+    d->ns = ns;
+    d->store = std::move(store);
+    d->anchor->q = this;
+    d->flushTimer.setSingleShot(true);
+    d->retryTimer.setSingleShot(true);
+    connect(&d->flushTimer, &QTimer::timeout, this, [this] { flush(); });
+    connect(&d->retryTimer, &QTimer::timeout, this, [this] { relist(); });
+}
+
+Informer::~Informer() {
+    {
+        std::lock_guard lock(d->anchor->mutex);
+        d->anchor->q = nullptr;
+    }
+    if (d->watch)
+        d->watch->stop();
+}
+
+const Informer::Store &Informer::store() const {
+    return *d->store;
+}
+
+void Informer::setBatchInterval(int ms) {
+    d->batchIntervalMs = std::max(0, ms);
+}
+void Informer::setPageSize(int limit) {
+    d->pageSize = std::max(1, limit);
+}
+void Informer::setWatchTimeout(int seconds) {
+    d->watchTimeoutSeconds = std::max(1, seconds);
+}
+
+Informer::State Informer::state() const {
+    return d->state;
+}
+bool Informer::hasSynced() const {
+    return d->synced;
+}
+QString Informer::resourceVersion() const {
+    return d->watch ? d->watch->lastResourceVersion() : d->rv;
+}
+qsizetype Informer::size() const {
+    return d->store->size();
+}
+QStringList Informer::keys() const {
+    return d->store->keys();
+}
+int Informer::relists() const {
+    return d->relists;
+}
+std::optional<Error> Informer::lastError() const {
+    return d->lastError;
+}
+const KubeResource &Informer::resource() const {
+    return d->resource;
+}
+
+void Informer::setState(State s) {
+    if (d->state == s)
+        return;
+    d->state = s;
+    Q_EMIT stateChanged(s);
+}
+
+void Informer::start() {
+    if (d->state != State::Idle && d->state != State::Stopped)
+        return;
+    relist();
+}
+
+void Informer::stop() {
+    ++d->generation;
+    d->retryTimer.stop();
+    if (d->watch) {
+        d->watch->stop();
+        d->watch.reset();
+    }
+    flush();
+    setState(State::Stopped);
+}
+
+void Informer::flush() {
+    d->flushTimer.stop();
+    if (d->delta.pending.isEmpty())
+        return;
+    QStringList added, updated, deleted;
+    for (auto it = d->delta.pending.constBegin(); it != d->delta.pending.constEnd(); ++it) {
+        switch (it.value()) {
+        case Delta::Change::Added: added << it.key(); break;
+        case Delta::Change::Updated: updated << it.key(); break;
+        case Delta::Change::Deleted: deleted << it.key(); break;
+        }
+    }
+    d->delta.pending.clear();
+    added.sort();
+    updated.sort();
+    deleted.sort();
+    Q_EMIT changed(added, updated, deleted);
+}
+
+void Informer::scheduleFlush() {
+    if (d->batchIntervalMs == 0) {
+        flush();
+        return;
+    }
+    if (!d->flushTimer.isActive())
+        d->flushTimer.start(d->batchIntervalMs);
+}
+
+void Informer::relist() {
+    if (d->watch) {
+        d->watch->stop();
+        d->watch.reset();
+    }
+    if (d->listedOnce)
+        ++d->relists;
+    const quint64 gen = ++d->generation;
+    d->seen.clear();
+    setState(State::Listing);
+    fetchPage(gen, QString());
+}
+
+void Informer::fetchPage(quint64 gen, const QString &continueToken) {
+    ListOptions opts;
+    opts.limit = d->pageSize;
+    opts.continueToken = continueToken;
+    Store *store = d->store.get();
+    auto anchor = d->anchor;
+    // Decoding runs where the page arrives (the client's worker thread); merging runs here.
+    // The store outlives this callback: the informer owns it and the anchor guards the post.
+    d->client->listPage(d->resource, d->ns, opts).then([store, anchor, gen](Result<ObjectList> page) {
+        std::shared_ptr<void> batch;
+        if (page) {
+            std::lock_guard lock(anchor->mutex);
+            if (!anchor->q)
+                return;
+            QList<WatchEvent> events;
+            events.reserve(page->items.size());
+            for (QJsonObject &o : page->items)
+                events.append({WatchEvent::Type::Added, std::move(o), {}});
+            page->items.clear();
+            batch = store->decode(events);
+        }
+        InformerAnchor::post(anchor, [gen, page = std::move(page), batch](Informer *q) {
+            if (gen == q->d->generation)
+                q->onPage(gen, page, batch);
+        });
+    });
+}
+
+void Informer::onPage(quint64 gen, const Result<ObjectList> &page, const std::shared_ptr<void> &batch) {
+    if (!page) {
+        fail(page.error());
+        return;
+    }
+    d->store->apply(batch, d->delta, &d->seen);
+    if (!page->continueToken.isEmpty()) {
+        scheduleFlush();
+        fetchPage(gen, page->continueToken);
+        return;
+    }
+    // The full list is in: whatever we held that it did not contain was deleted meanwhile.
+    d->store->removeAbsent(d->seen, d->delta);
+    d->seen.clear();
+    d->rv = page->resourceVersion;
+    d->listedOnce = true;
+    d->synced = true;
+    d->failures = 0;
+    flush();
+    Q_EMIT synced();
+    startWatch(gen);
+}
+
+void Informer::startWatch(quint64 gen) {
+    WatchOptions wo;
+    wo.resourceVersion = d->rv;
+    wo.allowBookmarks = true;
+    wo.timeoutSeconds = d->watchTimeoutSeconds;
+    wo.resume = true;
+    Store *store = d->store.get();
+    auto anchor = d->anchor;
+    WatchHandlers h;
+    // Runs on the client's worker thread: decode there, merge on the informer's thread.
+    h.events = [store, anchor, gen](const QList<WatchEvent> &events) {
+        std::shared_ptr<void> batch;
+        {
+            std::lock_guard lock(anchor->mutex);
+            if (!anchor->q)
+                return;
+            batch = store->decode(events);
+        }
+        const QString lastRv = events.isEmpty() ? QString() : events.last().resourceVersion;
+        InformerAnchor::post(anchor, [gen, batch, lastRv](Informer *q) {
+            if (gen != q->d->generation)
+                return;
+            q->d->store->apply(batch, q->d->delta, nullptr);
+            if (!lastRv.isEmpty())
+                q->d->rv = lastRv;
+            q->d->failures = 0;
+            q->scheduleFlush();
+        });
+    };
+    h.failed = [anchor, gen](const Error &e) {
+        InformerAnchor::post(anchor, [gen, e](Informer *q) {
+            if (gen == q->d->generation)
+                q->fail(e);
+        });
+    };
+    h.retrying = [anchor, gen](const Error &e) {
+        InformerAnchor::post(anchor, [gen, e](Informer *q) {
+            if (gen != q->d->generation)
+                return;
+            q->d->lastError = e;
+            Q_EMIT q->errorOccurred(e);
+        });
+    };
+    setState(State::Watching);
+    d->watch = d->client->watch(d->resource, d->ns, wo, nullptr, std::move(h));
+}
+
+void Informer::fail(const Error &e) {
+    if (d->watch) {
+        d->watch->stop();
+        d->watch.reset();
+    }
+    ++d->generation;
+    flush();
+    if (e.kind == Error::Kind::Gone) {
+        // 410: our resourceVersion is too old to resume from; a fresh list is the only way.
+        relist();
+        return;
+    }
+    d->lastError = e;
+    Q_EMIT errorOccurred(e);
+    const int cap = std::min(30000, 200 << std::min(d->failures, 8));
+    const int delay = cap / 2 + int(QRandomGenerator::global()->bounded(cap / 2 + 1));
+    ++d->failures;
+    setState(State::Backoff);
+    d->retryTimer.start(delay);
+}
+
+// ---------------------------------------------------------------------------------
+
+NamespaceInformer::NamespaceInformer(std::shared_ptr<KubeClient> client, QObject *parent)
+    : Informer(std::move(client), KubeResource::namespaces(), {},
+               std::make_unique<TypedStore<NamespaceInfo>>(&decodeNamespace), parent) {}
+
+std::optional<NamespaceInfo> NamespaceInformer::namespaceInfo(const QString &name) const {
+    const auto &s = static_cast<const TypedStore<NamespaceInfo> &>(store());
+    auto it = s.items.constFind(name);
+    if (it == s.items.constEnd())
+        return std::nullopt;
+    return *it;
+}
+
+QList<NamespaceInfo> NamespaceInformer::namespaces() const {
+    return static_cast<const TypedStore<NamespaceInfo> &>(store()).all();
+}
+
+PodInformer::PodInformer(std::shared_ptr<KubeClient> client, const QString &ns, const QString &userLabel,
+                         QObject *parent)
+    : Informer(std::move(client), KubeResource::pods(), ns,
+               std::make_unique<TypedStore<PodInfo>>([userLabel](const QJsonObject &o, StringPool *pool) {
+                   return decodePod(o, userLabel, pool);
+               }),
+               parent) {}
+
+std::optional<PodInfo> PodInformer::pod(const QString &ns, const QString &name) const {
+    const auto &s = static_cast<const TypedStore<PodInfo> &>(store());
+    auto it = s.items.constFind(ns + QLatin1Char('/') + name);
+    if (it == s.items.constEnd())
+        return std::nullopt;
+    return *it;
+}
+
+QList<PodInfo> PodInformer::pods() const {
+    return static_cast<const TypedStore<PodInfo> &>(store()).all();
+}
+
+QList<PodInfo> PodInformer::podsInNamespace(const QString &ns) const {
+    return static_cast<const TypedStore<PodInfo> &>(store()).inNamespace(ns);
+}
+
+qsizetype PodInformer::memoryEstimate() const {
+    const auto &s = static_cast<const TypedStore<PodInfo> &>(store());
+    auto str = [](const QString &x) { return x.isEmpty() ? 0 : 32 + x.size() * 2; };
+    qsizetype total = 0;
+    for (auto it = s.items.constBegin(); it != s.items.constEnd(); ++it) {
+        const PodInfo &p = *it;
+        // Shared strings (namespace, node, user, resource names) are counted once elsewhere.
+        total += qsizetype(sizeof(PodInfo)) + str(it.key()) + str(p.name) + str(p.uid) +
+                 str(p.resourceVersion) + p.gpus.size() * qsizetype(sizeof(GpuRequest) + 16) + 32;
+    }
+    return total;
+}
+
+ObjectInformer::ObjectInformer(std::shared_ptr<KubeClient> client, const KubeResource &resource,
+                               const QString &ns, QObject *parent)
+    : Informer(std::move(client), resource, ns, std::make_unique<TypedStore<StoredObject>>(&decodeStored),
+               parent) {}
+
+std::optional<StoredObject> ObjectInformer::object(const QString &ns, const QString &name) const {
+    const auto &s = static_cast<const TypedStore<StoredObject> &>(store());
+    auto it = s.items.constFind(ns.isEmpty() ? name : ns + QLatin1Char('/') + name);
+    if (it == s.items.constEnd())
+        return std::nullopt;
+    return *it;
+}
+
+QList<StoredObject> ObjectInformer::objects() const {
+    return static_cast<const TypedStore<StoredObject> &>(store()).all();
+}
+
+QList<StoredObject> ObjectInformer::objectsInNamespace(const QString &ns) const {
+    return static_cast<const TypedStore<StoredObject> &>(store()).inNamespace(ns);
+}
+
+} // namespace gq
