@@ -229,10 +229,12 @@ void validateLimitRangeItem(const LimitRangeItem &item, int index, const Validat
     if (isPod) {
         if (!item.defaultLimit.isEmpty())
             sink.add(forbidden(path + QStringLiteral(".default"),
-                               QStringLiteral("may not be specified when `type` is 'Pod'")));
+                               QStringLiteral("may not be specified when `type` is 'Pod'")),
+                     true);
         if (!item.defaultRequest.isEmpty())
             sink.add(forbidden(path + QStringLiteral(".defaultRequest"),
-                               QStringLiteral("may not be specified when `type` is 'Pod'")));
+                               QStringLiteral("may not be specified when `type` is 'Pod'")),
+                     true);
     } else {
         checkNames(item.defaultLimit, QStringLiteral("default"));
         checkNames(item.defaultRequest, QStringLiteral("defaultRequest"));
@@ -254,7 +256,9 @@ void validateLimitRangeItem(const LimitRangeItem &item, int index, const Validat
         const Quantity *def = defaults.find(k);
         const Quantity *defReq = defaultRequests.find(k);
         const Quantity *ratio = item.maxLimitRequestRatio.find(k);
-        const auto at = [&](const char *list) { return path + u'.' + QLatin1String(list) + u'[' + k + u']'; };
+        const auto at = [&](const char *list) -> QString {
+            return path + u'.' + QLatin1String(list) + u'[' + k + u']';
+        };
 
         if (min && max && *min > *max)
             sink.add(invalidValue(at("min"), min->toString(),

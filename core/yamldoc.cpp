@@ -178,8 +178,9 @@ SourcePos YamlNode::locate(QStringView fieldPath, bool atKey) const {
                 next = &cur->m_items[std::size_t(index)];
         }
         if (!next) {
-            // The path goes on below what exists: point at the deepest node found.
-            return best;
+            // The path goes on below what exists (a missing field): point at the
+            // deepest node found, at its key when it has one ("metadata:").
+            return lastWasKey ? lastKey : best;
         }
         cur = next;
         lastWasKey = keyPos.isValid();
