@@ -1,0 +1,33 @@
+#pragma once
+
+#include "core/result.h"
+
+#include <QString>
+
+namespace gq {
+
+// Where the usage database lives:
+//   sqlite:///var/lib/gpuquota/usage.db    (absolute path; sqlite://rel/usage.db is relative)
+//   sqlite://:memory:
+//   postgresql://user@host:5432/dbname[?schema=name&sslmode=require&connect_timeout=5]
+//
+// A password in the URL is refused: URLs end up in shell history, process lists and
+// logs. libpq takes the password from PGPASSWORD or ~/.pgpass (PGPASSFILE) instead.
+struct DbUrl {
+    enum class Driver { Sqlite, Postgres };
+    Driver driver = Driver::Sqlite;
+    QString path; // SQLite file
+    QString host; // PostgreSQL
+    int port = 5432;
+    QString user;
+    QString database;
+    QString schema;  // PostgreSQL schema (search_path), created if missing; empty: default
+    QString sslmode; // passed to libpq when set
+    int connectTimeoutSeconds = 10;
+
+    [[nodiscard]] static Result<DbUrl> parse(const QString &url);
+    // The URL as shown to people (never contains a password: it cannot hold one).
+    [[nodiscard]] QString display() const;
+};
+
+} // namespace gq

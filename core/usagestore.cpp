@@ -1,0 +1,1448 @@
+#include "core/usagestore.h"
+#include "core/usagestore_p.h"
+
+#include <QAtomicInt>
+#include <QHash>
+#include <QIODevice>
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTextStream>
+#include <QThread>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gq {
+
+namespace {
+
+QAtomicInt g_connectionCounter;
+
+// Both dialects from one text: %ID% and %REAL% are the only differences in DDL.
+QString dialect(QString sql, bool pg) {
+    sql.replace(QLatin1String("%ID%"), pg ? QLatin1String("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+                                          : QLatin1String("INTEGER PRIMARY KEY AUTOINCREMENT"));
+    sql.replace(QLatin1String("%REAL%"), pg ? QLatin1String("DOUBLE PRECISION") : QLatin1String("REAL"));
+    return sql;
+}
+
+const char *const kSchemaV1[] = {
+    "CREATE TABLE usage_intervals ("
+    " id %ID%,"
+    " cluster TEXT NOT NULL, ns TEXT NOT NULL, user_name TEXT NOT NULL,"
+    " pod_uid TEXT NOT NULL, pod_name TEXT NOT NULL DEFAULT '', resource TEXT NOT NULL,"
+    " gpus INTEGER NOT NULL CHECK (gpus > 0), weight %REAL% NOT NULL CHECK (weight > 0),"
+    " start_s BIGINT NOT NULL, end_s BIGINT NULL, source TEXT NOT NULL DEFAULT '',"
+    " CHECK (end_s IS NULL OR end_s > start_s),"
+    " UNIQUE (cluster, pod_uid, resource, start_s))",
+    "CREATE INDEX usage_intervals_user ON usage_intervals (user_name, start_s)",
+    "CREATE INDEX usage_intervals_ns ON usage_intervals (ns, start_s)",
+    "CREATE INDEX usage_intervals_start ON usage_intervals (start_s)",
+    "CREATE INDEX usage_intervals_running_user ON usage_intervals (user_name) WHERE end_s IS NULL",
+    "CREATE INDEX usage_intervals_running_ns ON usage_intervals (ns) WHERE end_s IS NULL",
+    "CREATE TABLE rollup_ns_hour (ns TEXT NOT NULL, hour_s BIGINT NOT NULL, gpu_seconds %REAL% NOT NULL,"
+    " PRIMARY KEY (ns, hour_s))",
+    "CREATE INDEX rollup_ns_hour_by_hour ON rollup_ns_hour (hour_s, ns, gpu_seconds)",
+    "CREATE TABLE rollup_user_hour (user_name TEXT NOT NULL, hour_s BIGINT NOT NULL, gpu_seconds %REAL% NOT "
+    "NULL,"
+    " PRIMARY KEY (user_name, hour_s))",
+    "CREATE INDEX rollup_user_hour_by_hour ON rollup_user_hour (hour_s, user_name, gpu_seconds)",
+    "CREATE TABLE budgets ("
+    " id %ID%,"
+    " scope TEXT NOT NULL CHECK (scope IN ('user', 'namespace')), subject TEXT NOT NULL,"
+    " period TEXT NOT NULL CHECK (period IN ('day', 'week', 'month')),"
+    " limit_gpu_hours %REAL% NOT NULL CHECK (limit_gpu_hours >= 0), grace_s BIGINT NOT NULL DEFAULT 0,"
+    " tz TEXT NOT NULL DEFAULT 'UTC', UNIQUE (scope, subject, period))",
+    "CREATE TABLE boosts ("
+    " id %ID%,"
+    " target TEXT NOT NULL, delta TEXT NOT NULL, start_s BIGINT NOT NULL, expiry_s BIGINT NOT NULL,"
+    " note TEXT NOT NULL DEFAULT '', actor TEXT NOT NULL,"
+    " state TEXT NOT NULL CHECK (state IN ('pending', 'applied', 'reverted', 'cancelled')),"
+    " CHECK (expiry_s > start_s))",
+    "CREATE INDEX boosts_target ON boosts (target, state)",
+    "CREATE TABLE audit_log ("
+    " seq BIGINT PRIMARY KEY, at_s BIGINT NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL,"
+    " target TEXT NOT NULL, before_text TEXT NOT NULL, after_text TEXT NOT NULL, note TEXT NOT NULL,"
+    " prev_hash TEXT NOT NULL, hash TEXT NOT NULL UNIQUE)",
+};
+
+const char *const kAuditTriggersSqlite[] = {
+    "CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log"
+    " BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
+    "CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log"
+    " BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
+};
+
+const char *const kAuditTriggersPg[] = {
+    "CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS"
+    " $$ BEGIN RAISE EXCEPTION 'audit_log is append-only'; END $$",
+    "CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log"
+    " FOR EACH ROW EXECUTE FUNCTION audit_log_append_only()",
+    "CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log"
+    " FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only()",
+};
+
+constexpr qint64 kHour = 3600;
+constexpr int kBatchRows = 200; // rows per multi-row statement (SQLite allows 32766 variables)
+
+qint64 floorHour(qint64 t) {
+    return t - (((t % kHour) + kHour) % kHour);
+}
+
+// Hourly contributions of one closed interval, accumulated by subject and UTC hour.
+using RollupKey = QPair<QString, qint64>;
+using RollupMap = QHash<RollupKey, double>;
+
+void accumulate(RollupMap &ns, RollupMap &user, const QString &nsName, const QString &userName, qint64 start,
+                qint64 end, double gpuWeight) {
+    for (qint64 h = floorHour(start); h < end; h += kHour) {
+        const qint64 a = std::max(h, start), b = std::min(h + kHour, end);
+        const double v = double(b - a) * gpuWeight;
+        ns[RollupKey(nsName, h)] += v;
+        user[RollupKey(userName, h)] += v;
+    }
+}
+
+bool alignedToHour(qint64 t) {
+    return t % kHour == 0;
+}
+
+QString csvField(const QString &v) {
+    if (v.contains(QLatin1Char(',')) || v.contains(QLatin1Char('"')) || v.contains(QLatin1Char('\n')) ||
+        v.contains(QLatin1Char('\r'))) {
+        QString q = v;
+        q.replace(QLatin1String("\""), QLatin1String("\"\""));
+        return QLatin1Char('"') + q + QLatin1Char('"');
+    }
+    return v;
+}
+
+// Splits one CSV record (RFC 4180 quoting). `in` may need further physical lines for
+// a quoted field with a newline; `lineNo` advances with them.
+Result<QStringList> readCsvRecord(QTextStream &in, QString line, int &lineNo) {
+    QStringList fields;
+    QString cur;
+    bool quoted = false;
+    qsizetype i = 0;
+    for (;;) {
+        if (i >= line.size()) {
+            if (quoted) {
+                if (in.atEnd()) {
+                    Error e = Error::make(Error::Kind::Parse, QStringLiteral("unterminated quoted field"));
+                    e.line = lineNo;
+                    return e;
+                }
+                cur += QLatin1Char('\n');
+                line = in.readLine();
+                ++lineNo;
+                i = 0;
+                continue;
+            }
+            fields << cur;
+            return fields;
+        }
+        const QChar c = line.at(i);
+        if (quoted) {
+            if (c == QLatin1Char('"')) {
+                if (i + 1 < line.size() && line.at(i + 1) == QLatin1Char('"')) {
+                    cur += QLatin1Char('"');
+                    ++i;
+                } else {
+                    quoted = false;
+                }
+            } else {
+                cur += c;
+            }
+        } else if (c == QLatin1Char('"') && cur.isEmpty()) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            fields << cur;
+            cur.clear();
+        } else if (c != QLatin1Char('\r')) {
+            cur += c;
+        }
+        ++i;
+    }
+}
+
+const QStringList kCsvHeader{
+    QStringLiteral("cluster"), QStringLiteral("namespace"), QStringLiteral("user"),
+    QStringLiteral("pod_uid"), QStringLiteral("pod_name"),  QStringLiteral("resource"),
+    QStringLiteral("gpus"),    QStringLiteral("start"),     QStringLiteral("end")};
+
+const char *const kIntervalColumns =
+    "cluster, ns, user_name, pod_uid, pod_name, resource, gpus, weight, start_s, end_s, source";
+
+UsageInterval intervalFromRow(const QSqlQuery &q, int base = 0) {
+    UsageInterval u;
+    u.cluster = q.value(base + 0).toString();
+    u.ns = q.value(base + 1).toString();
+    u.user = q.value(base + 2).toString();
+    u.podUid = q.value(base + 3).toString();
+    u.podName = q.value(base + 4).toString();
+    u.resource = q.value(base + 5).toString();
+    u.gpus = q.value(base + 6).toInt();
+    u.start = q.value(base + 8).toLongLong();
+    if (!q.value(base + 9).isNull())
+        u.end = q.value(base + 9).toLongLong();
+    u.source = q.value(base + 10).toString();
+    return u;
+}
+
+} // namespace
+
+QString boostStateName(Boost::State s) {
+    switch (s) {
+    case Boost::State::Pending: return QStringLiteral("pending");
+    case Boost::State::Applied: return QStringLiteral("applied");
+    case Boost::State::Reverted: return QStringLiteral("reverted");
+    case Boost::State::Cancelled: return QStringLiteral("cancelled");
+    }
+    return {};
+}
+
+Result<Boost::State> parseBoostState(const QString &text) {
+    for (auto s :
+         {Boost::State::Pending, Boost::State::Applied, Boost::State::Reverted, Boost::State::Cancelled})
+        if (boostStateName(s) == text)
+            return s;
+    return Error::make(Error::Kind::Invalid, QStringLiteral("unknown boost state '%1'").arg(text),
+                       QStringLiteral("state"));
+}
+
+// --- transactions --------------------------------------------------------------
+
+// --- open / migrate -------------------------------------------------------------
+
+UsageStore::UsageStore(DbUrl url, Options options, QString connectionName)
+    : m_url(std::move(url))
+    , m_options(std::move(options))
+    , m_connectionName(std::move(connectionName))
+    , m_thread(QThread::currentThreadId()) {}
+
+UsageStore::~UsageStore() {
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
+        if (db.isOpen())
+            db.close();
+    }
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+QSqlDatabase UsageStore::database() const {
+    assertThread();
+    return QSqlDatabase::database(m_connectionName, false);
+}
+
+void UsageStore::assertThread() const {
+    Q_ASSERT_X(QThread::currentThreadId() == m_thread, "UsageStore",
+               "a UsageStore must be used only on the thread that opened it");
+}
+
+Result<std::unique_ptr<UsageStore>> UsageStore::open(const QString &urlText, Options options) {
+    auto url = DbUrl::parse(urlText);
+    if (!url)
+        return url.error();
+    const QString name = QStringLiteral("gq-usage-%1").arg(g_connectionCounter.fetchAndAddRelaxed(1));
+    std::unique_ptr<UsageStore> store(new UsageStore(*url, std::move(options), name));
+    if (auto r = store->connect(); !r)
+        return r.error();
+    if (auto r = store->migrate(); !r)
+        return r.error();
+    return store;
+}
+
+Result<void> UsageStore::connect() {
+    const bool pg = isPostgres();
+    QSqlDatabase db =
+        QSqlDatabase::addDatabase(pg ? QStringLiteral("QPSQL") : QStringLiteral("QSQLITE"), m_connectionName);
+    if (!db.isValid())
+        return Error::make(
+            Error::Kind::Database,
+            QStringLiteral("the Qt SQL driver %1 is not installed (Debian: %2)")
+                .arg(pg ? QStringLiteral("QPSQL") : QStringLiteral("QSQLITE"),
+                     pg ? QStringLiteral("libqt6sql6-psql") : QStringLiteral("libqt6sql6-sqlite")));
+    if (pg) {
+        db.setHostName(m_url.host);
+        db.setPort(m_url.port);
+        db.setUserName(m_url.user);
+        db.setDatabaseName(m_url.database);
+        // No password here on purpose: libpq reads PGPASSWORD / ~/.pgpass itself.
+        QStringList opts{QStringLiteral("connect_timeout=%1").arg(m_url.connectTimeoutSeconds)};
+        if (!m_url.sslmode.isEmpty())
+            opts << QStringLiteral("sslmode=") + m_url.sslmode;
+        db.setConnectOptions(opts.join(QLatin1Char(';')));
+    } else {
+        db.setDatabaseName(m_url.path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(m_options.busyTimeoutMs));
+    }
+    if (!db.open()) {
+        Error e = Error::make(
+            Error::Kind::Database,
+            pg ? QStringLiteral("cannot connect to PostgreSQL at %1:%2 (database %3, user %4): %5")
+                     .arg(m_url.host)
+                     .arg(m_url.port)
+                     .arg(m_url.database, m_url.user, db.lastError().text().trimmed())
+               : QStringLiteral("cannot open SQLite database %1: %2")
+                     .arg(m_url.path, db.lastError().text().trimmed()));
+        e.reason = QStringLiteral("Unreachable");
+        return e;
+    }
+    QSqlQuery q(db);
+    if (pg) {
+        if (auto r = execSql(q, QStringLiteral("SET client_min_messages TO warning")); !r)
+            return r;
+        if (!m_url.schema.isEmpty()) {
+            // The schema name was checked to be a plain identifier in DbUrl::parse;
+            // identifiers cannot be bound as values.
+            if (auto r = execSql(q, QStringLiteral("CREATE SCHEMA IF NOT EXISTS \"%1\"").arg(m_url.schema));
+                !r)
+                return r;
+            if (auto r = execSql(q, QStringLiteral("SET search_path TO \"%1\"").arg(m_url.schema)); !r)
+                return r;
+        }
+    } else {
+        if (m_url.path != QLatin1String(":memory:")) {
+            if (auto r = execSql(q, QStringLiteral("PRAGMA journal_mode = WAL")); !r)
+                return r;
+        }
+        if (auto r = execSql(q, QStringLiteral("PRAGMA synchronous = NORMAL")); !r)
+            return r;
+    }
+    return {};
+}
+
+Result<void> UsageStore::migrate() {
+    const bool pg = isPostgres();
+    QSqlDatabase db = database();
+    auto tableExists = [&](const QString &table) -> Result<bool> {
+        QSqlQuery q(db);
+        if (auto r = prepare(
+                q, pg ? QStringLiteral("SELECT 1 FROM information_schema.tables"
+                                       " WHERE table_schema = current_schema() AND table_name = ?")
+                      : QStringLiteral("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"));
+            !r)
+            return r.error();
+        q.addBindValue(table);
+        if (auto r = exec(q, QStringLiteral("inspecting the schema")); !r)
+            return r.error();
+        return q.next();
+    };
+    auto currentVersion = [&]() -> Result<int> {
+        auto has = tableExists(QStringLiteral("schema_version"));
+        if (!has)
+            return has.error();
+        if (!*has) {
+            auto foreign = tableExists(QStringLiteral("usage_intervals"));
+            if (!foreign)
+                return foreign.error();
+            if (*foreign)
+                return Error::make(
+                    Error::Kind::Schema,
+                    QStringLiteral("%1 has a usage_intervals table but no schema_version: not a "
+                                   "gpuquota database, or a damaged one")
+                        .arg(m_url.display()));
+            return 0;
+        }
+        return schemaVersion();
+    };
+
+    auto v = currentVersion();
+    if (!v)
+        return v.error();
+    if (*v > kSchemaVersion)
+        return Error::make(Error::Kind::Schema,
+                           QStringLiteral("the database %1 has schema version %2, newer than this gpuquota "
+                                          "understands (%3); upgrade gpuquota")
+                               .arg(m_url.display())
+                               .arg(*v)
+                               .arg(kSchemaVersion));
+    if (*v == kSchemaVersion)
+        return {};
+
+    UsageStoreTx tx(*this, m_txDepth);
+    if (auto r = tx.begin(); !r)
+        return r;
+    QSqlQuery q(db);
+    if (pg) {
+        // Two processes opening a fresh database at once: one migrates, the other waits
+        // and then sees the new version.
+        if (auto r = execSql(q, QStringLiteral("SELECT pg_advisory_xact_lock(7301062001)")); !r)
+            return r;
+    }
+    v = currentVersion();
+    if (!v)
+        return v.error();
+    if (*v == 0) {
+        if (auto r = execSql(q, QStringLiteral("CREATE TABLE schema_version (version INTEGER NOT NULL,"
+                                               " applied_at BIGINT NOT NULL)"));
+            !r)
+            return r;
+    }
+    for (int target = *v + 1; target <= kSchemaVersion; ++target) {
+        if (target == 1) {
+            for (const char *sql : kSchemaV1)
+                if (auto r = execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
+                    return r;
+            if (pg) {
+                for (const char *sql : kAuditTriggersPg)
+                    if (auto r = execSql(q, QString::fromLatin1(sql)); !r)
+                        return r;
+            } else {
+                for (const char *sql : kAuditTriggersSqlite)
+                    if (auto r = execSql(q, QString::fromLatin1(sql)); !r)
+                        return r;
+            }
+        }
+        QSqlQuery ins(db);
+        if (auto r = prepare(
+                ins, QStringLiteral("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"));
+            !r)
+            return r;
+        ins.addBindValue(target);
+        ins.addBindValue(QDateTime::currentSecsSinceEpoch());
+        if (auto r = exec(ins, QStringLiteral("recording the schema version")); !r)
+            return r;
+    }
+    return tx.commit();
+}
+
+Result<int> UsageStore::schemaVersion() const {
+    QSqlQuery q(database());
+    if (auto r = execSql(q, QStringLiteral("SELECT MAX(version) FROM schema_version")); !r)
+        return r.error();
+    return q.next() ? q.value(0).toInt() : 0;
+}
+
+// --- low-level helpers ------------------------------------------------------------
+
+Error UsageStore::sqlError(const QSqlError &err, const QString &what) const {
+    Error e = Error::make(Error::Kind::Database, QStringLiteral("%1: %2").arg(what, err.text().trimmed()));
+    const QString code = err.nativeErrorCode();
+    if (!isPostgres() && (code == QLatin1String("5") || code == QLatin1String("6"))) {
+        e.reason = QStringLiteral("Locked");
+        e.message = QStringLiteral("%1: the database %2 is locked by another writer (waited %3 ms)")
+                        .arg(what, m_url.path)
+                        .arg(m_options.busyTimeoutMs);
+    } else if (isPostgres() && !database().isOpen()) {
+        e.reason = QStringLiteral("Unreachable");
+    }
+    return e;
+}
+
+Error UsageStore::sqlError(const QSqlQuery &q, const QString &what) const {
+    return sqlError(q.lastError(), what);
+}
+
+Error UsageStore::sqlError(const QSqlDatabase &db, const QString &what) const {
+    return sqlError(db.lastError(), what);
+}
+
+Result<void> UsageStore::prepare(QSqlQuery &q, const QString &sql) const {
+    if (!q.prepare(sql))
+        return sqlError(q, QStringLiteral("preparing a statement"));
+    return {};
+}
+
+Result<void> UsageStore::exec(QSqlQuery &q, const QString &what) const {
+    if (!q.exec())
+        return sqlError(q, what);
+    return {};
+}
+
+Result<void> UsageStore::execSql(QSqlQuery &q, const QString &sql) const {
+    if (!q.exec(sql))
+        return sqlError(q, sql.left(60));
+    return {};
+}
+
+Result<void> UsageStore::begin() {
+    QSqlDatabase db = database();
+    if (isPostgres()) {
+        if (!db.transaction())
+            return sqlError(db, QStringLiteral("starting a transaction"));
+        return {};
+    }
+    // IMMEDIATE takes the write lock up front, so the busy timeout applies here
+    // instead of failing later when a read lock would have to be upgraded.
+    QSqlQuery q(db);
+    return execSql(q, QStringLiteral("BEGIN IMMEDIATE"));
+}
+
+Result<void> UsageStore::commit() {
+    QSqlDatabase db = database();
+    if (isPostgres()) {
+        if (!db.commit())
+            return sqlError(db, QStringLiteral("committing"));
+        return {};
+    }
+    QSqlQuery q(db);
+    return execSql(q, QStringLiteral("COMMIT"));
+}
+
+void UsageStore::rollback() {
+    QSqlDatabase db = database();
+    if (isPostgres()) {
+        db.rollback();
+        return;
+    }
+    QSqlQuery q(db);
+    q.exec(QStringLiteral("ROLLBACK"));
+}
+
+// --- rollups ----------------------------------------------------------------------
+
+Result<void> UsageStore::flushRollups(const RollupMap &ns, const RollupMap &user) {
+    QSqlDatabase db = database();
+    auto flush = [&](const RollupMap &map, const QString &table, const QString &column) -> Result<void> {
+        if (map.isEmpty())
+            return {};
+        const QString head =
+            QStringLiteral("INSERT INTO %1 (%2, hour_s, gpu_seconds) VALUES ").arg(table, column);
+        const QString tail = QStringLiteral(" ON CONFLICT (%2, hour_s) DO UPDATE SET gpu_seconds = "
+                                            "%1.gpu_seconds + excluded.gpu_seconds")
+                                 .arg(table, column);
+        auto sqlFor = [&](int rows) {
+            QStringList values;
+            values.reserve(rows);
+            for (int i = 0; i < rows; ++i)
+                values << QStringLiteral("(?, ?, ?)");
+            return head + values.join(QLatin1Char(',')) + tail;
+        };
+        QSqlQuery full(db);
+        bool fullPrepared = false;
+        std::vector<std::pair<RollupKey, double>> batch;
+        batch.reserve(kBatchRows);
+        auto run = [&](QSqlQuery &q) -> Result<void> {
+            int i = 0;
+            for (const auto &[key, v] : batch) {
+                q.bindValue(i++, key.first);
+                q.bindValue(i++, key.second);
+                q.bindValue(i++, v);
+            }
+            return exec(q, QStringLiteral("updating %1").arg(table));
+        };
+        for (auto it = map.cbegin(); it != map.cend(); ++it) {
+            batch.emplace_back(it.key(), it.value());
+            if (int(batch.size()) == kBatchRows) {
+                if (!fullPrepared) {
+                    if (auto r = prepare(full, sqlFor(kBatchRows)); !r)
+                        return r;
+                    fullPrepared = true;
+                }
+                if (auto r = run(full); !r)
+                    return r;
+                batch.clear();
+            }
+        }
+        if (!batch.empty()) {
+            QSqlQuery rest(db);
+            if (auto r = prepare(rest, sqlFor(int(batch.size()))); !r)
+                return r;
+            if (auto r = run(rest); !r)
+                return r;
+        }
+        return {};
+    };
+    if (auto r = flush(ns, QStringLiteral("rollup_ns_hour"), QStringLiteral("ns")); !r)
+        return r;
+    return flush(user, QStringLiteral("rollup_user_hour"), QStringLiteral("user_name"));
+}
+
+// --- intervals --------------------------------------------------------------------
+
+Result<UsageStore::UpsertOutcome> UsageStore::upsertInterval(const UsageInterval &iv) {
+    UsageStoreTx tx(*this, m_txDepth);
+    if (auto r = tx.begin(); !r)
+        return r.error();
+    auto out = upsertIntervalInTx(iv);
+    if (!out)
+        return out;
+    if (auto r = tx.commit(); !r)
+        return r.error();
+    return out;
+}
+
+Result<UsageStore::UpsertOutcome> UsageStore::upsertIntervalInTx(const UsageInterval &iv) {
+    if (auto v = validateInterval(iv); !v)
+        return v.error();
+    QSqlDatabase db = database();
+    const double weight = m_options.weights.weight(iv.resource);
+    QSqlQuery find(db);
+    if (auto r = prepare(find, QStringLiteral("SELECT id, ns, user_name, pod_name, gpus, weight, end_s "
+                                              "FROM usage_intervals WHERE cluster = ? AND pod_uid = ? "
+                                              "AND resource = ? AND start_s = ?"));
+        !r)
+        return r.error();
+    find.addBindValue(iv.cluster);
+    find.addBindValue(iv.podUid);
+    find.addBindValue(iv.resource);
+    find.addBindValue(iv.start);
+    if (auto r = exec(find, QStringLiteral("looking up an interval")); !r)
+        return r.error();
+    const QVariant endValue = iv.end ? QVariant(*iv.end) : QVariant(QMetaType(QMetaType::LongLong));
+    RollupMap nsDelta, userDelta;
+    UpsertOutcome outcome = UpsertOutcome::Inserted;
+    if (find.next()) {
+        const qint64 id = find.value(0).toLongLong();
+        const QString oldNs = find.value(1).toString(), oldUser = find.value(2).toString();
+        const int oldGpus = find.value(4).toInt();
+        const double oldWeight = find.value(5).toDouble();
+        const std::optional<qint64> oldEnd =
+            find.value(6).isNull() ? std::nullopt : std::optional<qint64>(find.value(6).toLongLong());
+        if (oldNs == iv.ns && oldUser == iv.user && find.value(3).toString() == iv.podName &&
+            oldGpus == iv.gpus && oldEnd == iv.end && std::abs(oldWeight - weight) < 1e-12)
+            return UpsertOutcome::Unchanged;
+        if (oldEnd)
+            accumulate(nsDelta, userDelta, oldNs, oldUser, iv.start, *oldEnd, -oldGpus * oldWeight);
+        QSqlQuery upd(db);
+        if (auto r =
+                prepare(upd, QStringLiteral("UPDATE usage_intervals SET ns = ?, user_name = ?, pod_name = ?, "
+                                            "gpus = ?, weight = ?, end_s = ?, source = ? WHERE id = ?"));
+            !r)
+            return r.error();
+        upd.addBindValue(iv.ns);
+        upd.addBindValue(iv.user);
+        upd.addBindValue(iv.podName);
+        upd.addBindValue(iv.gpus);
+        upd.addBindValue(weight);
+        upd.addBindValue(endValue);
+        upd.addBindValue(iv.source);
+        upd.addBindValue(id);
+        if (auto r = exec(upd, QStringLiteral("updating an interval")); !r)
+            return r.error();
+        outcome = UpsertOutcome::Updated;
+    } else {
+        QSqlQuery ins(db);
+        if (auto r = prepare(
+                ins, QStringLiteral("INSERT INTO usage_intervals (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                                    "?, ?, ?)")
+                         .arg(QLatin1String(kIntervalColumns)));
+            !r)
+            return r.error();
+        ins.addBindValue(iv.cluster);
+        ins.addBindValue(iv.ns);
+        ins.addBindValue(iv.user);
+        ins.addBindValue(iv.podUid);
+        ins.addBindValue(iv.podName);
+        ins.addBindValue(iv.resource);
+        ins.addBindValue(iv.gpus);
+        ins.addBindValue(weight);
+        ins.addBindValue(iv.start);
+        ins.addBindValue(endValue);
+        ins.addBindValue(iv.source);
+        if (auto r = exec(ins, QStringLiteral("inserting an interval")); !r)
+            return r.error();
+    }
+    if (iv.end)
+        accumulate(nsDelta, userDelta, iv.ns, iv.user, iv.start, *iv.end, iv.gpus * weight);
+    if (auto r = flushRollups(nsDelta, userDelta); !r)
+        return r.error();
+    return outcome;
+}
+
+Result<bool> UsageStore::closeInterval(const QString &cluster, const QString &podUid, const QString &resource,
+                                       qint64 start, qint64 end) {
+    if (end <= start)
+        return Error::make(Error::Kind::Invalid,
+                           end == start ? QStringLiteral("zero-length interval: end equals start")
+                                        : QStringLiteral("reversed interval: end is before start"),
+                           QStringLiteral("end"));
+    UsageStoreTx tx(*this, m_txDepth);
+    if (auto r = tx.begin(); !r)
+        return r.error();
+    QSqlDatabase db = database();
+    QSqlQuery find(db);
+    if (auto r =
+            prepare(find, QStringLiteral("SELECT id, ns, user_name, gpus, weight FROM usage_intervals "
+                                         "WHERE cluster = ? AND pod_uid = ? AND resource = ? AND start_s = ? "
+                                         "AND end_s IS NULL"));
+        !r)
+        return r.error();
+    find.addBindValue(cluster);
+    find.addBindValue(podUid);
+    find.addBindValue(resource);
+    find.addBindValue(start);
+    if (auto r = exec(find, QStringLiteral("looking up a running interval")); !r)
+        return r.error();
+    if (!find.next())
+        return false;
+    const qint64 id = find.value(0).toLongLong();
+    RollupMap nsDelta, userDelta;
+    accumulate(nsDelta, userDelta, find.value(1).toString(), find.value(2).toString(), start, end,
+               find.value(3).toInt() * find.value(4).toDouble());
+    QSqlQuery upd(db);
+    if (auto r = prepare(upd, QStringLiteral("UPDATE usage_intervals SET end_s = ? WHERE id = ?")); !r)
+        return r.error();
+    upd.addBindValue(end);
+    upd.addBindValue(id);
+    if (auto r = exec(upd, QStringLiteral("closing an interval")); !r)
+        return r.error();
+    if (auto r = flushRollups(nsDelta, userDelta); !r)
+        return r.error();
+    if (auto r = tx.commit(); !r)
+        return r.error();
+    return true;
+}
+
+Result<qint64> UsageStore::insertBulk(const std::vector<UsageInterval> &intervals) {
+    UsageStoreTx tx(*this, m_txDepth);
+    if (auto r = tx.begin(); !r)
+        return r.error();
+    QSqlDatabase db = database();
+    auto sqlFor = [](int rows) {
+        QStringList values;
+        values.reserve(rows);
+        for (int i = 0; i < rows; ++i)
+            values << QStringLiteral("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        return QStringLiteral("INSERT INTO usage_intervals (%1) VALUES ")
+                   .arg(QLatin1String(kIntervalColumns)) +
+               values.join(QLatin1Char(','));
+    };
+    QSqlQuery full(db);
+    if (auto r = prepare(full, sqlFor(kBatchRows)); !r)
+        return r.error();
+    RollupMap nsDelta, userDelta;
+    const QVariant nullEnd(QMetaType(QMetaType::LongLong));
+    size_t i = 0;
+    while (i < intervals.size()) {
+        const size_t n = std::min<size_t>(kBatchRows, intervals.size() - i);
+        QSqlQuery partial(db);
+        QSqlQuery &q = n == size_t(kBatchRows) ? full : partial;
+        if (n != size_t(kBatchRows)) {
+            if (auto r = prepare(partial, sqlFor(int(n))); !r)
+                return r.error();
+        }
+        int p = 0;
+        for (size_t k = i; k < i + n; ++k) {
+            const UsageInterval &iv = intervals[k];
+            if (auto v = validateInterval(iv); !v) {
+                Error e = v.error();
+                e.message = QStringLiteral("interval %1: %2").arg(k).arg(e.message);
+                return e;
+            }
+            const double w = m_options.weights.weight(iv.resource);
+            q.bindValue(p++, iv.cluster);
+            q.bindValue(p++, iv.ns);
+            q.bindValue(p++, iv.user);
+            q.bindValue(p++, iv.podUid);
+            q.bindValue(p++, iv.podName);
+            q.bindValue(p++, iv.resource);
+            q.bindValue(p++, iv.gpus);
+            q.bindValue(p++, w);
+            q.bindValue(p++, iv.start);
+            q.bindValue(p++, iv.end ? QVariant(*iv.end) : nullEnd);
+            q.bindValue(p++, iv.source);
+            if (iv.end)
+                accumulate(nsDelta, userDelta, iv.ns, iv.user, iv.start, *iv.end, iv.gpus * w);
+        }
+        if (auto r = exec(q, QStringLiteral("bulk-inserting intervals")); !r)
+            return r.error();
+        i += n;
+        // Bound the client's memory on very large loads; the rollups stay in this
+        // transaction either way.
+        if (userDelta.size() > 400000) {
+            if (auto r = flushRollups(nsDelta, userDelta); !r)
+                return r.error();
+            nsDelta.clear();
+            userDelta.clear();
+        }
+    }
+    if (auto r = flushRollups(nsDelta, userDelta); !r)
+        return r.error();
+    if (auto r = tx.commit(); !r)
+        return r.error();
+    return qint64(intervals.size());
+}
+
+Result<std::vector<UsageInterval>> UsageStore::intervals(qint64 from, qint64 to, qint64 now) const {
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (auto r = prepare(q, QStringLiteral("SELECT %1 FROM usage_intervals WHERE start_s < ? AND "
+                                           "((end_s IS NULL AND ? > start_s) OR end_s > ?) "
+                                           "ORDER BY start_s, cluster, pod_uid, resource")
+                                .arg(QLatin1String(kIntervalColumns)));
+        !r)
+        return r.error();
+    q.addBindValue(to);
+    q.addBindValue(std::max(now, from + 1));
+    q.addBindValue(from);
+    if (auto r = exec(q, QStringLiteral("reading intervals")); !r)
+        return r.error();
+    std::vector<UsageInterval> out;
+    while (q.next())
+        out.push_back(intervalFromRow(q));
+    return out;
+}
+
+Result<std::vector<UsageInterval>> UsageStore::runningNow(qint64 now) const {
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (auto r =
+            prepare(q, QStringLiteral("SELECT %1 FROM usage_intervals WHERE end_s IS NULL AND start_s <= ? "
+                                      "ORDER BY start_s, cluster, pod_uid, resource")
+                           .arg(QLatin1String(kIntervalColumns)));
+        !r)
+        return r.error();
+    q.addBindValue(now);
+    if (auto r = exec(q, QStringLiteral("reading running intervals")); !r)
+        return r.error();
+    std::vector<UsageInterval> out;
+    while (q.next())
+        out.push_back(intervalFromRow(q));
+    return out;
+}
+
+Result<std::vector<UsageInterval>> UsageStore::runningFor(BudgetScope scope, const QString &subject) const {
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (auto r = prepare(q, QStringLiteral("SELECT %1 FROM usage_intervals WHERE end_s IS NULL AND %2 = ?")
+                                .arg(QLatin1String(kIntervalColumns), scope == BudgetScope::User
+                                                                          ? QLatin1String("user_name")
+                                                                          : QLatin1String("ns")));
+        !r)
+        return r.error();
+    q.addBindValue(subject);
+    if (auto r = exec(q, QStringLiteral("reading running intervals")); !r)
+        return r.error();
+    std::vector<UsageInterval> out;
+    while (q.next())
+        out.push_back(intervalFromRow(q));
+    return out;
+}
+
+Result<qint64> UsageStore::intervalCount() const {
+    QSqlQuery q(database());
+    if (auto r = execSql(q, QStringLiteral("SELECT COUNT(*) FROM usage_intervals")); !r)
+        return r.error();
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
+// --- queries ----------------------------------------------------------------------
+
+Result<std::vector<UsageStore::SeriesPoint>> UsageStore::seriesFromIntervals(GroupBy by, Period period,
+                                                                             qint64 from, qint64 to,
+                                                                             const QTimeZone &tz,
+                                                                             qint64 now) const {
+    auto ivs = intervals(from, to, now);
+    if (!ivs)
+        return ivs.error();
+    std::vector<SeriesPoint> out;
+    const auto m = gpuHoursByPeriod(*ivs, by, from, to, period, tz, now, m_options.weights);
+    for (auto b = m.cbegin(); b != m.cend(); ++b)
+        for (auto s = b->cbegin(); s != b->cend(); ++s)
+            out.push_back(SeriesPoint{b.key(), s.key(), s.value()});
+    return out;
+}
+
+Result<std::vector<UsageStore::SeriesPoint>> UsageStore::gpuHoursSeries(GroupBy by, Period period,
+                                                                        qint64 from, qint64 to,
+                                                                        const QTimeZone &tz,
+                                                                        qint64 now) const {
+    if (to <= from)
+        return Error::make(Error::Kind::Invalid, QStringLiteral("'to' must be after 'from'"),
+                           QStringLiteral("to"));
+    const std::vector<TimeRange> buckets = periodsCovering(from, to, period, tz);
+    if (buckets.size() > 200000)
+        return Error::make(Error::Kind::Invalid,
+                           QStringLiteral("%1 buckets requested; choose a longer period or a shorter range")
+                               .arg(buckets.size()),
+                           QStringLiteral("period"));
+    bool aligned = alignedToHour(from) && alignedToHour(to);
+    for (const TimeRange &b : buckets)
+        aligned = aligned && alignedToHour(b.start) && alignedToHour(b.end);
+    if (!aligned)
+        return seriesFromIntervals(by, period, from, to, tz, now);
+
+    const QString table =
+        by == GroupBy::Namespace ? QStringLiteral("rollup_ns_hour") : QStringLiteral("rollup_user_hour");
+    const QString column = by == GroupBy::Namespace ? QStringLiteral("ns") : QStringLiteral("user_name");
+    QMap<qint64, QMap<QString, double>> acc;
+    QSqlDatabase db = database();
+    if (period == Period::Hour) {
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        if (auto r = prepare(q, QStringLiteral("SELECT hour_s, %2, gpu_seconds FROM %1 WHERE hour_s >= ? AND "
+                                               "hour_s < ?")
+                                    .arg(table, column));
+            !r)
+            return r.error();
+        q.addBindValue(from);
+        q.addBindValue(to);
+        if (auto r = exec(q, QStringLiteral("reading hourly rollups")); !r)
+            return r.error();
+        while (q.next())
+            acc[q.value(0).toLongLong()][q.value(1).toString()] += q.value(2).toDouble() / 3600.0;
+    } else {
+        // Calendar buckets are irregular (DST, month lengths), so their bounds are passed
+        // as a VALUES list and joined; the database aggregates, the client receives one
+        // row per bucket and subject.
+        constexpr size_t kChunk = 300;
+        for (size_t i = 0; i < buckets.size(); i += kChunk) {
+            const size_t n = std::min(kChunk, buckets.size() - i);
+            QStringList values;
+            for (size_t k = 0; k < n; ++k)
+                values << QStringLiteral("(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))");
+            QSqlQuery q(db);
+            q.setForwardOnly(true);
+            if (auto r = prepare(
+                    q, QStringLiteral("SELECT b.column1, r.%2, SUM(r.gpu_seconds) FROM %1 r JOIN "
+                                      "(VALUES %3) b ON r.hour_s >= b.column2 AND r.hour_s < b.column3 "
+                                      "GROUP BY b.column1, r.%2")
+                           .arg(table, column, values.join(QLatin1Char(','))));
+                !r)
+                return r.error();
+            for (size_t k = i; k < i + n; ++k) {
+                q.addBindValue(buckets[k].start);
+                q.addBindValue(std::max(buckets[k].start, from));
+                q.addBindValue(std::min(buckets[k].end, to));
+            }
+            if (auto r = exec(q, QStringLiteral("reading rollups")); !r)
+                return r.error();
+            while (q.next())
+                acc[q.value(0).toLongLong()][q.value(1).toString()] += q.value(2).toDouble() / 3600.0;
+        }
+    }
+    // Running pods are not in the rollups yet: add what they have used up to now.
+    auto running = runningNow(now);
+    if (!running)
+        return running.error();
+    const auto live = gpuHoursByPeriod(*running, by, from, to, period, tz, now, m_options.weights);
+    for (auto b = live.cbegin(); b != live.cend(); ++b)
+        for (auto s = b->cbegin(); s != b->cend(); ++s)
+            acc[b.key()][s.key()] += s.value();
+
+    std::vector<SeriesPoint> out;
+    for (auto b = acc.cbegin(); b != acc.cend(); ++b)
+        for (auto s = b->cbegin(); s != b->cend(); ++s)
+            if (s.value() > 1e-12) // replaced intervals may leave exact-zero rollup rows
+                out.push_back(SeriesPoint{b.key(), s.key(), s.value()});
+    return out;
+}
+
+Result<QMap<QString, double>> UsageStore::subjectTotals(GroupBy by, qint64 from, qint64 to,
+                                                        qint64 now) const {
+    QMap<QString, double> totals;
+    if (!alignedToHour(from) || !alignedToHour(to)) {
+        auto ivs = intervals(from, to, now);
+        if (!ivs)
+            return ivs.error();
+        for (const UsageInterval &iv : *ivs)
+            totals[by == GroupBy::User ? iv.user : iv.ns] +=
+                gpuSeconds(iv, TimeRange{from, to}, now, m_options.weights) / 3600.0;
+        return totals;
+    }
+    const QString table =
+        by == GroupBy::Namespace ? QStringLiteral("rollup_ns_hour") : QStringLiteral("rollup_user_hour");
+    const QString column = by == GroupBy::Namespace ? QStringLiteral("ns") : QStringLiteral("user_name");
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (auto r =
+            prepare(q, QStringLiteral("SELECT %2, SUM(gpu_seconds) FROM %1 WHERE hour_s >= ? AND hour_s < ? "
+                                      "GROUP BY %2")
+                           .arg(table, column));
+        !r)
+        return r.error();
+    q.addBindValue(from);
+    q.addBindValue(to);
+    if (auto r = exec(q, QStringLiteral("reading rollups")); !r)
+        return r.error();
+    while (q.next())
+        totals[q.value(0).toString()] += q.value(1).toDouble() / 3600.0;
+    auto running = runningNow(now);
+    if (!running)
+        return running.error();
+    for (const UsageInterval &iv : *running)
+        totals[by == GroupBy::User ? iv.user : iv.ns] +=
+            gpuSeconds(iv, TimeRange{from, to}, now, m_options.weights) / 3600.0;
+    return totals;
+}
+
+Result<std::vector<std::pair<QString, double>>> UsageStore::topUsers(qint64 from, qint64 to, int n,
+                                                                     qint64 now) const {
+    auto totals = subjectTotals(GroupBy::User, from, to, now);
+    if (!totals)
+        return totals.error();
+    std::vector<std::pair<QString, double>> out;
+    for (auto it = totals->cbegin(); it != totals->cend(); ++it)
+        if (it.value() > 1e-12)
+            out.emplace_back(it.key(), it.value());
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto &a, const auto &b) { return a.second > b.second; });
+    if (n >= 0 && out.size() > size_t(n))
+        out.resize(size_t(n));
+    return out;
+}
+
+Result<double> UsageStore::usedGpuHours(BudgetScope scope, const QString &subject, const TimeRange &window,
+                                        qint64 now) const {
+    const bool user = scope == BudgetScope::User;
+    const QString table = user ? QStringLiteral("rollup_user_hour") : QStringLiteral("rollup_ns_hour");
+    const QString column = user ? QStringLiteral("user_name") : QStringLiteral("ns");
+    if (!alignedToHour(window.start) || !alignedToHour(window.end)) {
+        // Exact path for zones whose calendar is not on whole UTC hours.
+        QSqlQuery q(database());
+        q.setForwardOnly(true);
+        if (auto r =
+                prepare(q, QStringLiteral("SELECT %1 FROM usage_intervals WHERE %2 = ? AND start_s < ? AND "
+                                          "(end_s IS NULL OR end_s > ?)")
+                               .arg(QLatin1String(kIntervalColumns), column));
+            !r)
+            return r.error();
+        q.addBindValue(subject);
+        q.addBindValue(window.end);
+        q.addBindValue(window.start);
+        if (auto r = exec(q, QStringLiteral("reading intervals")); !r)
+            return r.error();
+        double s = 0;
+        while (q.next())
+            s += gpuSeconds(intervalFromRow(q), window, now, m_options.weights);
+        return s / 3600.0;
+    }
+    QSqlQuery q(database());
+    if (auto r = prepare(q, QStringLiteral("SELECT SUM(gpu_seconds) FROM %1 WHERE %2 = ? AND hour_s >= ? AND "
+                                           "hour_s < ?")
+                                .arg(table, column));
+        !r)
+        return r.error();
+    q.addBindValue(subject);
+    q.addBindValue(window.start);
+    q.addBindValue(window.end);
+    if (auto r = exec(q, QStringLiteral("reading rollups")); !r)
+        return r.error();
+    double seconds = q.next() ? q.value(0).toDouble() : 0.0;
+    auto running = runningFor(scope, subject);
+    if (!running)
+        return running.error();
+    for (const UsageInterval &iv : *running)
+        seconds += gpuSeconds(iv, window, now, m_options.weights);
+    return seconds / 3600.0;
+}
+
+Result<double> UsageStore::usedGpuHoursNaive(BudgetScope scope, const QString &subject,
+                                             const TimeRange &window, qint64 now) const {
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (auto r = prepare(q, QStringLiteral("SELECT %1 FROM usage_intervals WHERE %2 = ?")
+                                .arg(QLatin1String(kIntervalColumns), scope == BudgetScope::User
+                                                                          ? QLatin1String("user_name")
+                                                                          : QLatin1String("ns")));
+        !r)
+        return r.error();
+    q.addBindValue(subject);
+    if (auto r = exec(q, QStringLiteral("reading intervals")); !r)
+        return r.error();
+    double s = 0;
+    while (q.next())
+        s += gpuSeconds(intervalFromRow(q), window, now, m_options.weights);
+    return s / 3600.0;
+}
+
+Result<double> UsageStore::runningGpus(BudgetScope scope, const QString &subject, qint64 now) const {
+    auto running = runningFor(scope, subject);
+    if (!running)
+        return running.error();
+    double g = 0;
+    for (const UsageInterval &iv : *running)
+        if (iv.start <= now)
+            g += iv.gpus * m_options.weights.weight(iv.resource);
+    return g;
+}
+
+// --- budgets ----------------------------------------------------------------------
+
+static Budget budgetFromRow(const QSqlQuery &q) {
+    Budget b;
+    b.id = q.value(0).toLongLong();
+    b.scope = q.value(1).toString() == QLatin1String("user") ? BudgetScope::User : BudgetScope::Namespace;
+    b.subject = q.value(2).toString();
+    b.period = parsePeriod(q.value(3).toString()).value_or(Period::Day);
+    b.limitGpuHours = q.value(4).toDouble();
+    b.graceSeconds = q.value(5).toLongLong();
+    b.tz = q.value(6).toString();
+    return b;
+}
+
+Result<Budget> UsageStore::setBudget(const Budget &budget) {
+    if (auto v = validateBudget(budget); !v)
+        return v.error();
+    UsageStoreTx tx(*this, m_txDepth);
+    if (auto r = tx.begin(); !r)
+        return r.error();
+    QSqlQuery q(database());
+    if (auto r = prepare(
+            q, QStringLiteral("INSERT INTO budgets (scope, subject, period, limit_gpu_hours, grace_s, tz) "
+                              "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope, subject, period) DO UPDATE "
+                              "SET limit_gpu_hours = excluded.limit_gpu_hours, grace_s = "
+                              "excluded.grace_s, tz = excluded.tz"));
+        !r)
+        return r.error();
+    q.addBindValue(scopeName(budget.scope));
+    q.addBindValue(budget.subject);
+    q.addBindValue(periodName(budget.period));
+    q.addBindValue(budget.limitGpuHours);
+    q.addBindValue(budget.graceSeconds);
+    q.addBindValue(budget.tz);
+    if (auto r = exec(q, QStringLiteral("storing a budget")); !r)
+        return r.error();
+    auto list = budgetsFor(budget.scope, budget.subject);
+    if (!list)
+        return list.error();
+    if (auto r = tx.commit(); !r)
+        return r.error();
+    for (const Budget &b : *list)
+        if (b.period == budget.period)
+            return b;
+    return Error::make(Error::Kind::Internal, QStringLiteral("stored budget not found"));
+}
+
+Result<QList<Budget>> UsageStore::budgets() const {
+    QSqlQuery q(database());
+    if (auto r =
+            execSql(q, QStringLiteral("SELECT id, scope, subject, period, limit_gpu_hours, grace_s, tz FROM "
+                                      "budgets ORDER BY scope, subject, period"));
+        !r)
+        return r.error();
+    QList<Budget> out;
+    while (q.next())
+        out << budgetFromRow(q);
+    return out;
+}
+
+Result<QList<Budget>> UsageStore::budgetsFor(BudgetScope scope, const QString &subject) const {
+    QSqlQuery q(database());
+    if (auto r =
+            prepare(q, QStringLiteral("SELECT id, scope, subject, period, limit_gpu_hours, grace_s, tz FROM "
+                                      "budgets WHERE scope = ? AND subject = ? ORDER BY period"));
+        !r)
+        return r.error();
+    q.addBindValue(scopeName(scope));
+    q.addBindValue(subject);
+    if (auto r = exec(q, QStringLiteral("reading budgets")); !r)
+        return r.error();
+    QList<Budget> out;
+    while (q.next())
+        out << budgetFromRow(q);
+    return out;
+}
+
+Result<int> UsageStore::deleteBudget(BudgetScope scope, const QString &subject,
+                                     std::optional<Period> period) {
+    QSqlQuery q(database());
+    if (auto r = prepare(
+            q, period ? QStringLiteral("DELETE FROM budgets WHERE scope = ? AND subject = ? AND period = ?")
+                      : QStringLiteral("DELETE FROM budgets WHERE scope = ? AND subject = ?"));
+        !r)
+        return r.error();
+    q.addBindValue(scopeName(scope));
+    q.addBindValue(subject);
+    if (period)
+        q.addBindValue(periodName(*period));
+    if (auto r = exec(q, QStringLiteral("deleting a budget")); !r)
+        return r.error();
+    return q.numRowsAffected();
+}
+
+Result<QList<Decision>> UsageStore::budgetStatus(BudgetScope scope, const QString &subject,
+                                                 qint64 now) const {
+    auto list = budgetsFor(scope, subject);
+    if (!list)
+        return list.error();
+    QList<Decision> out;
+    if (list->isEmpty())
+        return out;
+    auto running = runningGpus(scope, subject, now);
+    if (!running)
+        return running.error();
+    auto boost = activeBudgetBoost(scope, subject, now);
+    if (!boost)
+        return boost.error();
+    for (const Budget &b : *list) {
+        auto tz = parseZone(b.tz);
+        if (!tz)
+            return tz.error();
+        const TimeRange period = periodContaining(now, b.period, *tz);
+        auto used = usedGpuHours(scope, subject, period, now);
+        if (!used)
+            return used.error();
+        out << decide(b, period, *used, *running, AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0},
+                      *boost);
+    }
+    return out;
+}
+
+Result<Decision> UsageStore::check(const QString &user, const QString &ns, const AdmissionRequest &request,
+                                   qint64 now) const {
+    QList<Decision> decisions;
+    auto one = [&](BudgetScope scope, const QString &subject) -> Result<void> {
+        auto list = budgetsFor(scope, subject);
+        if (!list)
+            return list.error();
+        if (list->isEmpty())
+            return {};
+        double running = 0;
+        if (request.kind == AdmissionRequest::Kind::Running) {
+            auto r = runningGpus(scope, subject, now);
+            if (!r)
+                return r.error();
+            running = *r;
+        }
+        auto boost = activeBudgetBoost(scope, subject, now);
+        if (!boost)
+            return boost.error();
+        for (const Budget &b : *list) {
+            auto tz = parseZone(b.tz);
+            if (!tz)
+                return tz.error();
+            const TimeRange period = periodContaining(now, b.period, *tz);
+            auto used = usedGpuHours(scope, subject, period, now);
+            if (!used)
+                return used.error();
+            decisions << decide(b, period, *used, running, request, *boost);
+        }
+        return {};
+    };
+    if (!user.isEmpty())
+        if (auto r = one(BudgetScope::User, user); !r)
+            return r.error();
+    if (!ns.isEmpty())
+        if (auto r = one(BudgetScope::Namespace, ns); !r)
+            return r.error();
+    return combine(decisions, request);
+}
+
+// --- boosts -----------------------------------------------------------------------
+
+Result<Boost> UsageStore::addBoost(const Boost &boost) {
+    if (boost.target.trimmed().isEmpty())
+        return Error::make(Error::Kind::Invalid, QStringLiteral("must not be empty"),
+                           QStringLiteral("target"));
+    if (boost.actor.trimmed().isEmpty())
+        return Error::make(Error::Kind::Invalid, QStringLiteral("must not be empty"),
+                           QStringLiteral("actor"));
+    if (boost.expiry <= boost.start)
+        return Error::make(Error::Kind::Invalid, QStringLiteral("expiry must be after start"),
+                           QStringLiteral("expiry"));
+    UsageStoreTx tx(*this, m_txDepth);
+    if (auto r = tx.begin(); !r)
+        return r.error();
+    QSqlQuery q(database());
+    if (auto r = prepare(
+            q, QStringLiteral("INSERT INTO boosts (target, delta, start_s, expiry_s, note, actor, state) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?)"));
+        !r)
+        return r.error();
+    q.addBindValue(boost.target);
+    q.addBindValue(boost.delta);
+    q.addBindValue(boost.start);
+    q.addBindValue(boost.expiry);
+    q.addBindValue(boost.note);
+    q.addBindValue(boost.actor);
+    q.addBindValue(boostStateName(boost.state));
+    if (auto r = exec(q, QStringLiteral("storing a boost")); !r)
+        return r.error();
+    QSqlQuery id(database());
+    if (auto r = execSql(id, QStringLiteral("SELECT MAX(id) FROM boosts")); !r)
+        return r.error();
+    Boost out = boost;
+    out.id = id.next() ? id.value(0).toLongLong() : 0;
+    if (auto r = tx.commit(); !r)
+        return r.error();
+    return out;
+}
+
+Result<QList<Boost>> UsageStore::boosts() const {
+    QSqlQuery q(database());
+    if (auto r =
+            execSql(q, QStringLiteral("SELECT id, target, delta, start_s, expiry_s, note, actor, state FROM "
+                                      "boosts ORDER BY id"));
+        !r)
+        return r.error();
+    QList<Boost> out;
+    while (q.next()) {
+        Boost b;
+        b.id = q.value(0).toLongLong();
+        b.target = q.value(1).toString();
+        b.delta = q.value(2).toString();
+        b.start = q.value(3).toLongLong();
+        b.expiry = q.value(4).toLongLong();
+        b.note = q.value(5).toString();
+        b.actor = q.value(6).toString();
+        b.state = parseBoostState(q.value(7).toString()).value_or(Boost::State::Pending);
+        out << b;
+    }
+    return out;
+}
+
+Result<bool> UsageStore::setBoostState(qint64 id, Boost::State state) {
+    QSqlQuery q(database());
+    if (auto r = prepare(q, QStringLiteral("UPDATE boosts SET state = ? WHERE id = ?")); !r)
+        return r.error();
+    q.addBindValue(boostStateName(state));
+    q.addBindValue(id);
+    if (auto r = exec(q, QStringLiteral("updating a boost")); !r)
+        return r.error();
+    return q.numRowsAffected() > 0;
+}
+
+Result<double> UsageStore::activeBudgetBoost(BudgetScope scope, const QString &subject, qint64 now) const {
+    QSqlQuery q(database());
+    if (auto r =
+            prepare(q, QStringLiteral("SELECT delta FROM boosts WHERE target = ? AND state IN ('pending', "
+                                      "'applied') AND start_s <= ? AND expiry_s > ?"));
+        !r)
+        return r.error();
+    q.addBindValue(QStringLiteral("budget/%1/%2").arg(scopeName(scope), subject));
+    q.addBindValue(now);
+    q.addBindValue(now);
+    if (auto r = exec(q, QStringLiteral("reading boosts")); !r)
+        return r.error();
+    double extra = 0;
+    while (q.next()) {
+        bool ok = false;
+        const double d = q.value(0).toString().toDouble(&ok);
+        if (ok)
+            extra += d;
+    }
+    return extra;
+}
+
+// --- CSV --------------------------------------------------------------------------
+
+Result<UsageStore::ImportStats> UsageStore::importCsv(QIODevice &in, const QString &source) {
+    QTextStream text(&in);
+    text.setEncoding(QStringConverter::Utf8);
+    int lineNo = 0;
+    auto lineError = [&](Error e, int line) {
+        e.line = line;
+        return e;
+    };
+    // Skip leading blank lines; the first record must be the header.
+    QString first;
+    while (!text.atEnd()) {
+        first = text.readLine();
+        ++lineNo;
+        if (!first.trimmed().isEmpty())
+            break;
+    }
+    if (first.startsWith(QChar(0xfeff)))
+        first.remove(0, 1);
+    auto header = readCsvRecord(text, first, lineNo);
+    if (!header)
+        return header.error();
+    QStringList names;
+    for (const QString &h : *header)
+        names << h.trimmed().toLower();
+    if (names != kCsvHeader)
+        return lineError(Error::make(Error::Kind::Parse, QStringLiteral("the header must be '%1', got '%2'")
+                                                             .arg(kCsvHeader.join(QLatin1Char(',')),
+                                                                  header->join(QLatin1Char(',')))),
+                         lineNo);
+
+    ImportStats stats;
+    UsageStoreTx tx(*this, m_txDepth);
+    if (auto r = tx.begin(); !r)
+        return r.error();
+    while (!text.atEnd()) {
+        const QString raw = text.readLine();
+        ++lineNo;
+        const int recordLine = lineNo;
+        if (raw.trimmed().isEmpty())
+            continue;
+        auto rec = readCsvRecord(text, raw, lineNo);
+        if (!rec)
+            return rec.error();
+        const QStringList &f = *rec;
+        if (f.size() != kCsvHeader.size())
+            return lineError(
+                Error::make(
+                    Error::Kind::Parse,
+                    QStringLiteral("expected %1 fields, got %2").arg(kCsvHeader.size()).arg(f.size())),
+                recordLine);
+        UsageInterval iv;
+        iv.cluster = f[0].trimmed();
+        iv.ns = f[1].trimmed();
+        iv.user = f[2].trimmed();
+        if (iv.user.isEmpty())
+            iv.user = iv.ns; // the same fallback as podUser(): no user label -> the namespace
+        iv.podUid = f[3].trimmed();
+        iv.podName = f[4].trimmed();
+        iv.resource = f[5].trimmed();
+        bool ok = false;
+        iv.gpus = f[6].trimmed().toInt(&ok);
+        if (!ok)
+            return lineError(Error::make(Error::Kind::Parse,
+                                         QStringLiteral("'%1' is not a whole number of devices").arg(f[6]),
+                                         QStringLiteral("gpus")),
+                             recordLine);
+        auto start = parseInstant(f[7], QStringLiteral("start"));
+        if (!start)
+            return lineError(start.error(), recordLine);
+        iv.start = *start;
+        if (!f[8].trimmed().isEmpty()) {
+            auto end = parseInstant(f[8], QStringLiteral("end"));
+            if (!end)
+                return lineError(end.error(), recordLine);
+            iv.end = *end;
+        }
+        iv.source = source;
+        auto outcome = upsertIntervalInTx(iv);
+        if (!outcome)
+            return lineError(outcome.error(), recordLine);
+        ++stats.rows;
+        switch (*outcome) {
+        case UpsertOutcome::Inserted: ++stats.inserted; break;
+        case UpsertOutcome::Updated: ++stats.updated; break;
+        case UpsertOutcome::Unchanged: ++stats.unchanged; break;
+        }
+    }
+    if (auto r = tx.commit(); !r)
+        return r.error();
+    return stats;
+}
+
+Result<qint64> UsageStore::exportCsv(QIODevice &out, std::optional<qint64> from,
+                                     std::optional<qint64> to) const {
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (from || to) {
+        if (auto r =
+                prepare(q, QStringLiteral("SELECT %1 FROM usage_intervals WHERE start_s < ? AND "
+                                          "(end_s IS NULL OR end_s > ?) ORDER BY start_s, cluster, pod_uid, "
+                                          "resource")
+                               .arg(QLatin1String(kIntervalColumns)));
+            !r)
+            return r.error();
+        q.addBindValue(to.value_or(std::numeric_limits<qint64>::max()));
+        q.addBindValue(from.value_or(std::numeric_limits<qint64>::min()));
+        if (auto r = exec(q, QStringLiteral("reading intervals")); !r)
+            return r.error();
+    } else {
+        if (auto r = execSql(
+                q, QStringLiteral("SELECT %1 FROM usage_intervals ORDER BY start_s, cluster, pod_uid, "
+                                  "resource")
+                       .arg(QLatin1String(kIntervalColumns)));
+            !r)
+            return r.error();
+    }
+    QTextStream ts(&out);
+    ts.setEncoding(QStringConverter::Utf8);
+    ts << kCsvHeader.join(QLatin1Char(',')) << '\n';
+    qint64 n = 0;
+    while (q.next()) {
+        const UsageInterval iv = intervalFromRow(q);
+        ts << csvField(iv.cluster) << ',' << csvField(iv.ns) << ',' << csvField(iv.user) << ','
+           << csvField(iv.podUid) << ',' << csvField(iv.podName) << ',' << csvField(iv.resource) << ','
+           << iv.gpus << ',' << formatInstantUtc(iv.start) << ','
+           << (iv.end ? formatInstantUtc(*iv.end) : QString()) << '\n';
+        ++n;
+    }
+    ts.flush();
+    if (ts.status() != QTextStream::Ok)
+        return Error::make(Error::Kind::Io, QStringLiteral("writing the CSV failed"));
+    return n;
+}
+
+} // namespace gq

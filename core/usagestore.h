@@ -1,0 +1,208 @@
+#pragma once
+
+#include "core/budget.h"
+#include "core/clock.h"
+#include "core/dburl.h"
+#include "core/ledger.h"
+#include "core/result.h"
+#include "core/timewindow.h"
+
+#include <QHash>
+#include <QMap>
+#include <QPair>
+#include <QSqlDatabase>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QIODevice;
+class QSqlError;
+class QSqlQuery;
+
+namespace gq {
+
+// A time-bound increase of a quota or budget, recorded before it is applied.
+// Targets of the form "budget/user/<name>" or "budget/namespace/<name>" with a
+// numeric delta (GPU-hours) raise that subject's budget limits while active
+// (pending or applied, start <= now < expiry); other targets (ResourceQuota
+// entries, e.g. "quota/team-a/gpu-quota/requests.nvidia.com/gpu", delta a Quantity)
+// are applied by the console/controller.
+struct Boost {
+    enum class State { Pending, Applied, Reverted, Cancelled };
+    qint64 id = 0;
+    QString target;
+    QString delta;
+    qint64 start = 0;
+    qint64 expiry = 0;
+    QString note;
+    QString actor;
+    State state = State::Pending;
+    friend bool operator==(const Boost &, const Boost &) = default;
+};
+[[nodiscard]] QString boostStateName(Boost::State s);
+[[nodiscard]] Result<Boost::State> parseBoostState(const QString &text);
+
+// The usage database: intervals, hourly rollups, budgets, boosts and the audit log
+// (see AuditLog), on SQLite or PostgreSQL with one schema and one set of statements.
+//
+// Threading: Qt SQL connections belong to the thread that created them. A UsageStore
+// opens its own uniquely named connection in open() and must be used only on that
+// thread for its whole life (it checks this in debug builds). To use the database
+// from a worker, open a store ON the worker thread (e.g. in the worker's first job)
+// and destroy it there; open as many stores as threads need — they share the
+// database, not the connection.
+//
+// Rollups: every closed interval adds its weighted GPU-seconds to the hourly
+// (UTC-hour) tables rollup_ns_hour and rollup_user_hour in the same transaction
+// that stores or closes it; replacing an interval subtracts the old contribution
+// first. Open intervals are not in the rollups; queries add their contribution up
+// to `now` from the small set of running rows. Chart and budget queries therefore
+// never scan raw intervals — except for zones whose calendar boundaries are not on a
+// whole UTC hour (e.g. Asia/Kolkata), where the exact answer is computed from the
+// intervals overlapping the range instead.
+class UsageStore {
+public:
+    static constexpr int kSchemaVersion = 1;
+
+    struct Options {
+        ResourceWeights weights;  // how MIG slices count; stored per row at insert time
+        int busyTimeoutMs = 5000; // SQLite: how long to wait for another writer
+    };
+
+    // Opens (creating an SQLite file or PostgreSQL schema if needed) and migrates.
+    // Errors: Usage (bad URL), Database (unreachable, locked, SQL failure), Schema
+    // (newer than this build, or not a gpuquota database).
+    [[nodiscard]] static Result<std::unique_ptr<UsageStore>> open(const QString &url, Options options);
+    [[nodiscard]] static Result<std::unique_ptr<UsageStore>> open(const QString &url) {
+        return open(url, Options{});
+    }
+    ~UsageStore();
+    Q_DISABLE_COPY_MOVE(UsageStore)
+
+    [[nodiscard]] const DbUrl &url() const { return m_url; }
+    [[nodiscard]] bool isPostgres() const { return m_url.driver == DbUrl::Driver::Postgres; }
+    [[nodiscard]] QSqlDatabase database() const;
+    [[nodiscard]] const ResourceWeights &weights() const { return m_options.weights; }
+    [[nodiscard]] Result<int> schemaVersion() const;
+
+    // --- intervals ---------------------------------------------------------------
+    enum class UpsertOutcome { Inserted, Updated, Unchanged };
+    // Idempotent by (cluster, pod_uid, resource, start): the same row again is
+    // Unchanged; a changed row (e.g. now with an end) replaces the old one and the
+    // rollups move with it. Validates first (zero-length/reversed rejected).
+    Result<UpsertOutcome> upsertInterval(const UsageInterval &iv);
+    // Sets the end of a running interval. False if no such open interval exists.
+    Result<bool> closeInterval(const QString &cluster, const QString &podUid, const QString &resource,
+                               qint64 start, qint64 end);
+    // Fast path for bulk loads (demo data, benchmarks): new rows only (a duplicate
+    // key is an error), multi-row statements, rollups aggregated in memory, one
+    // transaction. Returns the number of rows inserted.
+    Result<qint64> insertBulk(const std::vector<UsageInterval> &intervals);
+
+    // Intervals overlapping [from, to) (open ones count as reaching `now`), by start.
+    [[nodiscard]] Result<std::vector<UsageInterval>> intervals(qint64 from, qint64 to, qint64 now) const;
+    [[nodiscard]] Result<std::vector<UsageInterval>> runningNow(qint64 now) const;
+    [[nodiscard]] Result<qint64> intervalCount() const;
+
+    // --- CSV ---------------------------------------------------------------------
+    // Header: cluster,namespace,user,pod_uid,pod_name,resource,gpus,start,end
+    struct ImportStats {
+        int rows = 0;
+        int inserted = 0;
+        int updated = 0;
+        int unchanged = 0;
+    };
+    // All or nothing: the first bad row is an Error with its 1-based line number in
+    // Error::line and the column name in Error::field, and the file is rolled back.
+    Result<ImportStats> importCsv(QIODevice &in, const QString &source = QStringLiteral("import"));
+    // Intervals overlapping [from, to) (all when not given), instants in UTC.
+    Result<qint64> exportCsv(QIODevice &out, std::optional<qint64> from = {},
+                             std::optional<qint64> to = {}) const;
+
+    // --- queries -----------------------------------------------------------------
+    struct SeriesPoint {
+        qint64 bucketStart = 0; // start of the calendar period in `tz` (unclipped)
+        QString subject;
+        double gpuHours = 0;
+        friend bool operator==(const SeriesPoint &, const SeriesPoint &) = default;
+    };
+    // GPU-hours per period and subject for [from, to), ordered by bucket then subject;
+    // buckets/subjects with no usage are absent.
+    [[nodiscard]] Result<std::vector<SeriesPoint>>
+    gpuHoursSeries(GroupBy by, Period period, qint64 from, qint64 to, const QTimeZone &tz, qint64 now) const;
+    // The heaviest users in [from, to), descending.
+    [[nodiscard]] Result<std::vector<std::pair<QString, double>>> topUsers(qint64 from, qint64 to, int n,
+                                                                           qint64 now) const;
+    // GPU-hours of one user or namespace in `window` (rollups + running rows).
+    [[nodiscard]] Result<double> usedGpuHours(BudgetScope scope, const QString &subject,
+                                              const TimeRange &window, qint64 now) const;
+    // The same by reading every row of the subject and summing in the client: what a
+    // simple quota service does. Kept for the benchmark and as a cross-check.
+    [[nodiscard]] Result<double> usedGpuHoursNaive(BudgetScope scope, const QString &subject,
+                                                   const TimeRange &window, qint64 now) const;
+    // Weighted GPUs the subject holds right now.
+    [[nodiscard]] Result<double> runningGpus(BudgetScope scope, const QString &subject, qint64 now) const;
+
+    // --- budgets -----------------------------------------------------------------
+    // Insert or replace by (scope, subject, period); returns it with its id.
+    Result<Budget> setBudget(const Budget &budget);
+    [[nodiscard]] Result<QList<Budget>> budgets() const;
+    [[nodiscard]] Result<QList<Budget>> budgetsFor(BudgetScope scope, const QString &subject) const;
+    // Deletes the subject's budget for `period`, or all of its budgets; returns how many.
+    Result<int> deleteBudget(BudgetScope scope, const QString &subject, std::optional<Period> period = {});
+
+    // Remaining budget: one decision per budget of the subject for running work
+    // (used, limit incl. boosts, remaining, grace state) in the period containing now.
+    [[nodiscard]] Result<QList<Decision>> budgetStatus(BudgetScope scope, const QString &subject,
+                                                       qint64 now) const;
+    // The admission check: every budget of the user and (when given) the namespace,
+    // combined (most restrictive wins).
+    [[nodiscard]] Result<Decision> check(const QString &user, const QString &ns,
+                                         const AdmissionRequest &request, qint64 now) const;
+
+    // --- boosts ------------------------------------------------------------------
+    Result<Boost> addBoost(const Boost &boost);
+    [[nodiscard]] Result<QList<Boost>> boosts() const;
+    Result<bool> setBoostState(qint64 id, Boost::State state);
+    // Σ numeric deltas of active boosts on "budget/<scope>/<subject>".
+    [[nodiscard]] Result<double> activeBudgetBoost(BudgetScope scope, const QString &subject,
+                                                   qint64 now) const;
+
+private:
+    UsageStore(DbUrl url, Options options, QString connectionName);
+    Result<void> connect();
+    Result<void> migrate();
+    [[nodiscard]] Error sqlError(const QSqlError &err, const QString &what) const;
+    [[nodiscard]] Error sqlError(const QSqlQuery &q, const QString &what) const;
+    [[nodiscard]] Error sqlError(const QSqlDatabase &db, const QString &what) const;
+    Result<void> exec(QSqlQuery &q, const QString &what) const;   // a prepared statement
+    Result<void> execSql(QSqlQuery &q, const QString &sql) const; // fixed SQL text, no values
+    Result<void> prepare(QSqlQuery &q, const QString &sql) const;
+    Result<void> begin();
+    Result<void> commit();
+    void rollback();
+    Result<void> flushRollups(const QHash<QPair<QString, qint64>, double> &ns,
+                              const QHash<QPair<QString, qint64>, double> &user);
+    Result<UpsertOutcome> upsertIntervalInTx(const UsageInterval &iv);
+    [[nodiscard]] Result<std::vector<UsageInterval>> runningFor(BudgetScope scope,
+                                                                const QString &subject) const;
+    [[nodiscard]] Result<QMap<QString, double>> subjectTotals(GroupBy by, qint64 from, qint64 to,
+                                                              qint64 now) const;
+    [[nodiscard]] Result<std::vector<SeriesPoint>> seriesFromIntervals(GroupBy by, Period period, qint64 from,
+                                                                       qint64 to, const QTimeZone &tz,
+                                                                       qint64 now) const;
+    void assertThread() const;
+
+    DbUrl m_url;
+    Options m_options;
+    QString m_connectionName;
+    Qt::HANDLE m_thread = nullptr;
+    int m_txDepth = 0;
+
+    friend class AuditLog;
+    friend class UsageStoreTx;
+};
+
+} // namespace gq
