@@ -6,6 +6,9 @@
 
 GQ_SERVICES_DIR=$(mktemp -d /tmp/gq-services.XXXXXX)
 chmod 755 "$GQ_SERVICES_DIR"
+# As root the server runs as postgres, which must be able to write its log and its
+# socket into this directory.
+if [ "$(id -u)" -eq 0 ]; then chown postgres:postgres "$GQ_SERVICES_DIR"; fi
 
 gq_free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
