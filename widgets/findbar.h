@@ -33,7 +33,7 @@ public slots:
     void activate(); // show, take the selection as the search text, focus the field
     bool findNext();
     bool findPrevious();
-    void close();
+    void dismiss(); // hide, clear highlights, give focus back to the text
 
 signals:
     void highlightsChanged();

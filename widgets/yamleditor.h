@@ -23,8 +23,9 @@ class YamlHighlighter;
 // line numbers, current-line highlight, and validation errors shown where they are
 // (wavy underline, gutter icon, tooltip, a one-line problem summary below the text).
 // Validation re-runs while typing after a short pause, on a worker thread; a result
-// for text that has changed since is dropped. Owners refuse Apply while hasErrors()
-// or isValidationPending() (validityChanged() says when that flips).
+// for text that has changed since is dropped. validityChanged() follows the latest
+// finished validation so an Apply button does not flicker while typing; Apply itself
+// calls validateNow() (synchronous, cheap for one manifest) and refuses on errors.
 //
 // Ctrl+F opens the find bar, Ctrl+Z / Ctrl+Shift+Z undo and redo (canonicalizing is
 // one undo step). Optionally bound to a DraftStore so unsaved text autosaves.
@@ -44,6 +45,8 @@ public:
     // unmodified and remembers the text as the baseline (what the edit started from).
     void setYaml(const QString &text);
     [[nodiscard]] QString yaml() const { return toPlainText(); }
+    // Replaces the whole text as one undoable edit (restoring a draft, a merge result).
+    void replaceAll(const QString &text);
     [[nodiscard]] QString baseline() const { return m_baseline; }
     // True if the text differs from the baseline.
     [[nodiscard]] bool isChanged() const { return toPlainText() != m_baseline; }
@@ -84,14 +87,16 @@ public:
     [[nodiscard]] int gutterWidth() const;
 
 signals:
-    // valid == !hasErrors() && !isValidationPending(); emitted only on change.
+    // valid == !hasErrors() after a validation finished; emitted only on change.
     void validityChanged(bool valid);
     void errorsChanged(const QList<gq::Error> &errors);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
-    bool event(QEvent *event) override;
+    bool viewportEvent(QEvent *event) override;
     void changeEvent(QEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
     friend class YamlEditorGutter;
@@ -113,7 +118,9 @@ private:
     void applyPalette();
 
     QWidget *m_gutter = nullptr;
+    QWidget *m_bottom = nullptr;
     QLabel *m_summary = nullptr;
+    int m_summaryIndex = 0;
     FindBar *m_findBar = nullptr;
     YamlHighlighter *m_highlighter = nullptr;
     QAction *m_canonicalizeAction = nullptr;
