@@ -125,16 +125,23 @@ bool scaleToInteger(const Digits &digits, std::int64_t shift, UNanos limit, UNan
     return true;
 }
 
-QString unsignedToString(UNanos v) {
-    if (v == 0)
-        return QStringLiteral("0");
-    char16_t buf[48];
-    int pos = 48;
-    while (v != 0) {
-        buf[--pos] = static_cast<char16_t>(u'0' + static_cast<int>(v % 10));
+// 128-bit division is a library call; most quantities fit 64 bits, so use those there.
+template <typename U> int writeDigits(U v, char16_t *end) {
+    int n = 0;
+    do {
+        *--end = static_cast<char16_t>(u'0' + static_cast<int>(v % 10));
         v /= 10;
-    }
-    return QString(reinterpret_cast<const QChar *>(buf + pos), 48 - pos);
+        ++n;
+    } while (v != 0);
+    return n;
+}
+
+QString unsignedToString(UNanos v) {
+    char16_t buf[48];
+    const int n = v <= std::numeric_limits<std::uint64_t>::max()
+                      ? writeDigits(static_cast<std::uint64_t>(v), buf + 48)
+                      : writeDigits(v, buf + 48);
+    return QString(reinterpret_cast<const QChar *>(buf + 48 - n), n);
 }
 
 UNanos magnitude(Nanos n) {
@@ -143,17 +150,22 @@ UNanos magnitude(Nanos n) {
 
 // Largest exponent (a multiple of 3) that leaves an integer mantissa, as apimachinery's
 // AsCanonicalBytes does; input is a magnitude in nanos.
-void canonicalDecimal(UNanos m, UNanos &mantissa, int &exponent) {
+template <typename U> void canonicalDecimalT(U m, UNanos &mantissa, int &exponent) {
     exponent = -9;
-    while (m % 10 == 0) {
-        m /= 10;
-        ++exponent;
-    }
-    while (exponent % 3 != 0) {
-        m *= 10;
-        --exponent;
+    while (m % 1000 == 0) {
+        m /= 1000;
+        exponent += 3;
     }
     mantissa = m;
+}
+
+// Exponent -9 is itself a multiple of 3, so stripping whole groups of three zeros
+// gives the same answer as stripping every zero and multiplying back up.
+void canonicalDecimal(UNanos m, UNanos &mantissa, int &exponent) {
+    if (m <= std::numeric_limits<std::uint64_t>::max())
+        canonicalDecimalT(static_cast<std::uint64_t>(m), mantissa, exponent);
+    else
+        canonicalDecimalT(m, mantissa, exponent);
 }
 
 QString decimalSuffix(int exponent, Quantity::Format format) {
@@ -283,8 +295,7 @@ Result<Quantity> Quantity::parse(QStringView text) {
     }
 
     // Significant digits D and a power of ten: value = D * 10^shift * 2^binary.
-    Digits digits;
-    digits.reserve(static_cast<std::size_t>(intPart.size() + fracPart.size() + 20));
+    Digits digits; // short inputs stay in the small-string buffer: no allocation
     for (QChar c : intPart) {
         if (digits.empty() && c == u'0')
             continue;
