@@ -102,14 +102,14 @@ Result<AuditEntry> AuditLog::append(const QString &actor, const QString &action,
         return r.error();
     ins.addBindValue(e.seq);
     ins.addBindValue(e.at);
-    ins.addBindValue(e.actor);
-    ins.addBindValue(e.action);
-    ins.addBindValue(e.target);
-    ins.addBindValue(e.before);
-    ins.addBindValue(e.after);
-    ins.addBindValue(e.note);
-    ins.addBindValue(e.prevHash);
-    ins.addBindValue(e.hash);
+    ins.addBindValue(nonNull(e.actor));
+    ins.addBindValue(nonNull(e.action));
+    ins.addBindValue(nonNull(e.target));
+    ins.addBindValue(nonNull(e.before));
+    ins.addBindValue(nonNull(e.after));
+    ins.addBindValue(nonNull(e.note));
+    ins.addBindValue(nonNull(e.prevHash));
+    ins.addBindValue(nonNull(e.hash));
     if (auto r = m_store.exec(ins, QStringLiteral("appending to the audit log")); !r)
         return r.error();
     if (auto r = tx.commit(); !r)

@@ -325,7 +325,7 @@ Result<void> UsageStore::migrate() {
                       : QStringLiteral("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"));
             !r)
             return r.error();
-        q.addBindValue(table);
+        q.addBindValue(nonNull(table));
         if (auto r = exec(q, QStringLiteral("inspecting the schema")); !r)
             return r.error();
         return q.next();
@@ -504,7 +504,7 @@ Result<void> UsageStore::flushRollups(const RollupMap &ns, const RollupMap &user
         const QString tail = QStringLiteral(" ON CONFLICT (%2, hour_s) DO UPDATE SET gpu_seconds = "
                                             "%1.gpu_seconds + excluded.gpu_seconds")
                                  .arg(table, column);
-        auto sqlFor = [&](int rows) {
+        auto sqlFor = [&](int rows) -> QString {
             QStringList values;
             values.reserve(rows);
             for (int i = 0; i < rows; ++i)
@@ -518,7 +518,7 @@ Result<void> UsageStore::flushRollups(const RollupMap &ns, const RollupMap &user
         auto run = [&](QSqlQuery &q) -> Result<void> {
             int i = 0;
             for (const auto &[key, v] : batch) {
-                q.bindValue(i++, key.first);
+                q.bindValue(i++, nonNull(key.first));
                 q.bindValue(i++, key.second);
                 q.bindValue(i++, v);
             }
@@ -576,9 +576,9 @@ Result<UsageStore::UpsertOutcome> UsageStore::upsertIntervalInTx(const UsageInte
                                               "AND resource = ? AND start_s = ?"));
         !r)
         return r.error();
-    find.addBindValue(iv.cluster);
-    find.addBindValue(iv.podUid);
-    find.addBindValue(iv.resource);
+    find.addBindValue(nonNull(iv.cluster));
+    find.addBindValue(nonNull(iv.podUid));
+    find.addBindValue(nonNull(iv.resource));
     find.addBindValue(iv.start);
     if (auto r = exec(find, QStringLiteral("looking up an interval")); !r)
         return r.error();
@@ -603,13 +603,13 @@ Result<UsageStore::UpsertOutcome> UsageStore::upsertIntervalInTx(const UsageInte
                                             "gpus = ?, weight = ?, end_s = ?, source = ? WHERE id = ?"));
             !r)
             return r.error();
-        upd.addBindValue(iv.ns);
-        upd.addBindValue(iv.user);
-        upd.addBindValue(iv.podName);
+        upd.addBindValue(nonNull(iv.ns));
+        upd.addBindValue(nonNull(iv.user));
+        upd.addBindValue(nonNull(iv.podName));
         upd.addBindValue(iv.gpus);
         upd.addBindValue(weight);
         upd.addBindValue(endValue);
-        upd.addBindValue(iv.source);
+        upd.addBindValue(nonNull(iv.source));
         upd.addBindValue(id);
         if (auto r = exec(upd, QStringLiteral("updating an interval")); !r)
             return r.error();
@@ -622,17 +622,17 @@ Result<UsageStore::UpsertOutcome> UsageStore::upsertIntervalInTx(const UsageInte
                          .arg(QLatin1String(kIntervalColumns)));
             !r)
             return r.error();
-        ins.addBindValue(iv.cluster);
-        ins.addBindValue(iv.ns);
-        ins.addBindValue(iv.user);
-        ins.addBindValue(iv.podUid);
-        ins.addBindValue(iv.podName);
-        ins.addBindValue(iv.resource);
+        ins.addBindValue(nonNull(iv.cluster));
+        ins.addBindValue(nonNull(iv.ns));
+        ins.addBindValue(nonNull(iv.user));
+        ins.addBindValue(nonNull(iv.podUid));
+        ins.addBindValue(nonNull(iv.podName));
+        ins.addBindValue(nonNull(iv.resource));
         ins.addBindValue(iv.gpus);
         ins.addBindValue(weight);
         ins.addBindValue(iv.start);
         ins.addBindValue(endValue);
-        ins.addBindValue(iv.source);
+        ins.addBindValue(nonNull(iv.source));
         if (auto r = exec(ins, QStringLiteral("inserting an interval")); !r)
             return r.error();
     }
@@ -661,9 +661,9 @@ Result<bool> UsageStore::closeInterval(const QString &cluster, const QString &po
                                          "AND end_s IS NULL"));
         !r)
         return r.error();
-    find.addBindValue(cluster);
-    find.addBindValue(podUid);
-    find.addBindValue(resource);
+    find.addBindValue(nonNull(cluster));
+    find.addBindValue(nonNull(podUid));
+    find.addBindValue(nonNull(resource));
     find.addBindValue(start);
     if (auto r = exec(find, QStringLiteral("looking up a running interval")); !r)
         return r.error();
@@ -692,7 +692,7 @@ Result<qint64> UsageStore::insertBulk(const std::vector<UsageInterval> &interval
     if (auto r = tx.begin(); !r)
         return r.error();
     QSqlDatabase db = database();
-    auto sqlFor = [](int rows) {
+    auto sqlFor = [](int rows) -> QString {
         QStringList values;
         values.reserve(rows);
         for (int i = 0; i < rows; ++i)
@@ -724,17 +724,17 @@ Result<qint64> UsageStore::insertBulk(const std::vector<UsageInterval> &interval
                 return e;
             }
             const double w = m_options.weights.weight(iv.resource);
-            q.bindValue(p++, iv.cluster);
-            q.bindValue(p++, iv.ns);
-            q.bindValue(p++, iv.user);
-            q.bindValue(p++, iv.podUid);
-            q.bindValue(p++, iv.podName);
-            q.bindValue(p++, iv.resource);
+            q.bindValue(p++, nonNull(iv.cluster));
+            q.bindValue(p++, nonNull(iv.ns));
+            q.bindValue(p++, nonNull(iv.user));
+            q.bindValue(p++, nonNull(iv.podUid));
+            q.bindValue(p++, nonNull(iv.podName));
+            q.bindValue(p++, nonNull(iv.resource));
             q.bindValue(p++, iv.gpus);
             q.bindValue(p++, w);
             q.bindValue(p++, iv.start);
             q.bindValue(p++, iv.end ? QVariant(*iv.end) : nullEnd);
-            q.bindValue(p++, iv.source);
+            q.bindValue(p++, nonNull(iv.source));
             if (iv.end)
                 accumulate(nsDelta, userDelta, iv.ns, iv.user, iv.start, *iv.end, iv.gpus * w);
         }
@@ -804,7 +804,7 @@ Result<std::vector<UsageInterval>> UsageStore::runningFor(BudgetScope scope, con
                                                                           : QLatin1String("ns")));
         !r)
         return r.error();
-    q.addBindValue(subject);
+    q.addBindValue(nonNull(subject));
     if (auto r = exec(q, QStringLiteral("reading running intervals")); !r)
         return r.error();
     std::vector<UsageInterval> out;
@@ -991,7 +991,7 @@ Result<double> UsageStore::usedGpuHours(BudgetScope scope, const QString &subjec
                                .arg(QLatin1String(kIntervalColumns), column));
             !r)
             return r.error();
-        q.addBindValue(subject);
+        q.addBindValue(nonNull(subject));
         q.addBindValue(window.end);
         q.addBindValue(window.start);
         if (auto r = exec(q, QStringLiteral("reading intervals")); !r)
@@ -1007,7 +1007,7 @@ Result<double> UsageStore::usedGpuHours(BudgetScope scope, const QString &subjec
                                 .arg(table, column));
         !r)
         return r.error();
-    q.addBindValue(subject);
+    q.addBindValue(nonNull(subject));
     q.addBindValue(window.start);
     q.addBindValue(window.end);
     if (auto r = exec(q, QStringLiteral("reading rollups")); !r)
@@ -1031,7 +1031,7 @@ Result<double> UsageStore::usedGpuHoursNaive(BudgetScope scope, const QString &s
                                                                           : QLatin1String("ns")));
         !r)
         return r.error();
-    q.addBindValue(subject);
+    q.addBindValue(nonNull(subject));
     if (auto r = exec(q, QStringLiteral("reading intervals")); !r)
         return r.error();
     double s = 0;
@@ -1080,11 +1080,11 @@ Result<Budget> UsageStore::setBudget(const Budget &budget) {
         !r)
         return r.error();
     q.addBindValue(scopeName(budget.scope));
-    q.addBindValue(budget.subject);
+    q.addBindValue(nonNull(budget.subject));
     q.addBindValue(periodName(budget.period));
     q.addBindValue(budget.limitGpuHours);
     q.addBindValue(budget.graceSeconds);
-    q.addBindValue(budget.tz);
+    q.addBindValue(nonNull(budget.tz));
     if (auto r = exec(q, QStringLiteral("storing a budget")); !r)
         return r.error();
     auto list = budgetsFor(budget.scope, budget.subject);
@@ -1119,7 +1119,7 @@ Result<QList<Budget>> UsageStore::budgetsFor(BudgetScope scope, const QString &s
         !r)
         return r.error();
     q.addBindValue(scopeName(scope));
-    q.addBindValue(subject);
+    q.addBindValue(nonNull(subject));
     if (auto r = exec(q, QStringLiteral("reading budgets")); !r)
         return r.error();
     QList<Budget> out;
@@ -1137,7 +1137,7 @@ Result<int> UsageStore::deleteBudget(BudgetScope scope, const QString &subject,
         !r)
         return r.error();
     q.addBindValue(scopeName(scope));
-    q.addBindValue(subject);
+    q.addBindValue(nonNull(subject));
     if (period)
         q.addBindValue(periodName(*period));
     if (auto r = exec(q, QStringLiteral("deleting a budget")); !r)
@@ -1234,12 +1234,12 @@ Result<Boost> UsageStore::addBoost(const Boost &boost) {
                               "VALUES (?, ?, ?, ?, ?, ?, ?)"));
         !r)
         return r.error();
-    q.addBindValue(boost.target);
-    q.addBindValue(boost.delta);
+    q.addBindValue(nonNull(boost.target));
+    q.addBindValue(nonNull(boost.delta));
     q.addBindValue(boost.start);
     q.addBindValue(boost.expiry);
-    q.addBindValue(boost.note);
-    q.addBindValue(boost.actor);
+    q.addBindValue(nonNull(boost.note));
+    q.addBindValue(nonNull(boost.actor));
     q.addBindValue(boostStateName(boost.state));
     if (auto r = exec(q, QStringLiteral("storing a boost")); !r)
         return r.error();

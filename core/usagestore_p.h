@@ -4,6 +4,11 @@
 
 namespace gq {
 
+// Text columns are NOT NULL: a null QString (e.g. from `{}`) would bind as SQL NULL.
+inline QString nonNull(const QString &s) {
+    return s.isNull() ? QStringLiteral("") : s;
+}
+
 // Nested use is allowed: only the outermost guard begins and commits; an inner
 // failure is returned to the outer code, whose guard rolls everything back.
 class UsageStoreTx {

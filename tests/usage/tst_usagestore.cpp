@@ -1,0 +1,753 @@
+#include "core/auditlog.h"
+#include "core/usagestore.h"
+
+#include <QBuffer>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+#include <thread>
+
+using namespace gq;
+
+// One suite, two backends: built twice with GQ_USAGE_BACKEND_PG 0 (SQLite file in a
+// temporary directory) and 1 (PostgreSQL from GQ_TEST_PG_URL, one fresh schema per
+// test function, dropped afterwards).
+class TestUsageStore : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void migratesAndReportsVersion();
+    void refusesNewerSchema();
+    void refusesForeignDatabase();
+    void urlErrors();
+    void unreachable();
+    void upsertIsIdempotentAndMovesRollups();
+    void rejectsBadIntervals();
+    void seriesMatchesBruteForce_data();
+    void seriesMatchesBruteForce();
+    void topUsersAndRunning();
+    void budgetsCrud();
+    void admissionCheck();
+    void csvImportExport();
+    void csvBadRowRollsBack();
+    void auditChain();
+    void auditTamperDetected();
+    void worksOnWorkerThreads();
+#if !GQ_USAGE_BACKEND_PG
+    void lockedDatabase();
+#endif
+
+private:
+    QString freshUrl();
+    std::unique_ptr<UsageStore> openStore();
+    void rawExec(UsageStore &store, const QString &sql);
+
+    QTemporaryDir m_dir;
+    QString m_pgBase;
+    QString m_url;
+    QStringList m_schemas;
+    int m_counter = 0;
+};
+
+static qint64 t(const char *s) {
+    return *parseInstant(QString::fromLatin1(s));
+}
+
+static UsageInterval mk(const QString &ns, const QString &user, const QString &uid, int gpus, qint64 start,
+                        std::optional<qint64> end,
+                        const QString &resource = QStringLiteral("nvidia.com/gpu")) {
+    UsageInterval u;
+    u.cluster = QStringLiteral("prod");
+    u.ns = ns;
+    u.user = user;
+    u.podUid = uid;
+    u.podName = QStringLiteral("pod-") + uid;
+    u.resource = resource;
+    u.gpus = gpus;
+    u.start = start;
+    u.end = end;
+    u.source = QStringLiteral("test");
+    return u;
+}
+
+void TestUsageStore::initTestCase() {
+    QVERIFY(m_dir.isValid());
+#if GQ_USAGE_BACKEND_PG
+    m_pgBase = qEnvironmentVariable("GQ_TEST_PG_URL");
+    if (m_pgBase.isEmpty()) {
+        if (qEnvironmentVariable("CI") == QLatin1String("true"))
+            QFAIL("CI=true but GQ_TEST_PG_URL is not set: the PostgreSQL suite must run in CI "
+                  "(scripts/start-services.sh exports it)");
+        QSKIP("GQ_TEST_PG_URL not set (source scripts/start-services.sh to run against PostgreSQL)");
+    }
+#endif
+}
+
+QString TestUsageStore::freshUrl() {
+    ++m_counter;
+#if GQ_USAGE_BACKEND_PG
+    const QString schema = QStringLiteral("gq_t%1_%2_%3")
+                               .arg(QCoreApplication::applicationPid())
+                               .arg(QRandomGenerator::global()->bounded(1000000))
+                               .arg(m_counter);
+    m_schemas << schema;
+    return m_pgBase +
+           (m_pgBase.contains(QLatin1Char('?')) ? QStringLiteral("&schema=") : QStringLiteral("?schema=")) +
+           schema;
+#else
+    return QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("usage-%1.db").arg(m_counter));
+#endif
+}
+
+void TestUsageStore::init() {
+    m_url = freshUrl();
+}
+
+void TestUsageStore::cleanup() {
+#if GQ_USAGE_BACKEND_PG
+    if (m_schemas.isEmpty())
+        return;
+    auto admin = UsageStore::open(m_pgBase);
+    if (!admin)
+        return;
+    for (const QString &s : std::as_const(m_schemas))
+        rawExec(**admin, QStringLiteral("DROP SCHEMA IF EXISTS \"%1\" CASCADE").arg(s));
+    m_schemas.clear();
+#endif
+}
+
+std::unique_ptr<UsageStore> TestUsageStore::openStore() {
+    auto s = UsageStore::open(m_url);
+    if (!s) {
+        qWarning("open failed: %s", qPrintable(s.error().message));
+        return {};
+    }
+    return std::move(*s);
+}
+
+void TestUsageStore::rawExec(UsageStore &store, const QString &sql) {
+    QSqlQuery q(store.database());
+    if (!q.exec(sql))
+        qWarning("%s: %s", qPrintable(sql), qPrintable(q.lastError().text()));
+}
+
+void TestUsageStore::migratesAndReportsVersion() {
+    {
+        auto s = openStore();
+        QVERIFY(s);
+        QCOMPARE(*s->schemaVersion(), UsageStore::kSchemaVersion);
+        QCOMPARE(*s->intervalCount(), qint64(0));
+        QVERIFY(s->upsertInterval(mk("a", "u", "1", 1, 0, 3600)));
+    }
+    auto again = openStore(); // re-open: no second migration, data kept
+    QVERIFY(again);
+    QCOMPARE(*again->schemaVersion(), UsageStore::kSchemaVersion);
+    QCOMPARE(*again->intervalCount(), qint64(1));
+    QSqlQuery q(again->database());
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM schema_version")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toInt(), 1);
+}
+
+void TestUsageStore::refusesNewerSchema() {
+    {
+        auto s = openStore();
+        QVERIFY(s);
+        rawExec(*s, QStringLiteral("INSERT INTO schema_version (version, applied_at) VALUES (99, 0)"));
+    }
+    auto r = UsageStore::open(m_url);
+    QVERIFY(!r);
+    QCOMPARE(r.error().kind, Error::Kind::Schema);
+    QVERIFY2(r.error().message.contains(QStringLiteral("schema version 99")), qPrintable(r.error().message));
+    QVERIFY(r.error().message.contains(QStringLiteral("upgrade gpuquota")));
+}
+
+void TestUsageStore::refusesForeignDatabase() {
+    {
+        auto s = openStore();
+        QVERIFY(s);
+        rawExec(*s, QStringLiteral("DROP TABLE schema_version"));
+    }
+    auto r = UsageStore::open(m_url);
+    QVERIFY(!r);
+    QCOMPARE(r.error().kind, Error::Kind::Schema);
+    QVERIFY(r.error().message.contains(QStringLiteral("not a gpuquota database")));
+}
+
+void TestUsageStore::urlErrors() {
+    auto pw = UsageStore::open(QStringLiteral("postgresql://gq:secret@127.0.0.1:5432/db"));
+    QVERIFY(!pw);
+    QCOMPARE(pw.error().kind, Error::Kind::Usage);
+    QVERIFY(pw.error().message.contains(QStringLiteral("PGPASSWORD")));
+    QVERIFY(!pw.error().message.contains(QStringLiteral("secret")));
+    auto scheme = UsageStore::open(QStringLiteral("mysql://root:hunter2@db/x"));
+    QVERIFY(!scheme);
+    QVERIFY(!scheme.error().message.contains(QStringLiteral("hunter2")));
+    QVERIFY(!UsageStore::open(QStringLiteral("postgresql://gq@127.0.0.1:5432/db?schema=x;drop")));
+    auto u = DbUrl::parse(QStringLiteral("postgresql://gq@db.example:6543/usage?schema=s1&sslmode=require"));
+    QVERIFY(u);
+    QCOMPARE(u->host, QStringLiteral("db.example"));
+    QCOMPARE(u->port, 6543);
+    QCOMPARE(u->user, QStringLiteral("gq"));
+    QCOMPARE(u->database, QStringLiteral("usage"));
+    QCOMPARE(u->schema, QStringLiteral("s1"));
+    QCOMPARE(u->display(), QStringLiteral("postgresql://gq@db.example:6543/usage?schema=s1"));
+    QCOMPARE(DbUrl::parse(QStringLiteral("sqlite:///var/lib/x.db"))->path, QStringLiteral("/var/lib/x.db"));
+}
+
+void TestUsageStore::unreachable() {
+#if GQ_USAGE_BACKEND_PG
+    // A port nobody listens on (port 1 needs root to bind; nothing does here).
+    auto r = UsageStore::open(QStringLiteral("postgresql://gq@127.0.0.1:1/gq_test?connect_timeout=2"));
+    QVERIFY(!r);
+    QCOMPARE(r.error().kind, Error::Kind::Database);
+    QCOMPARE(r.error().reason, QStringLiteral("Unreachable"));
+    QVERIFY2(r.error().message.contains(QStringLiteral("cannot connect to PostgreSQL at 127.0.0.1:1")),
+             qPrintable(r.error().message));
+#else
+    auto r = UsageStore::open(QStringLiteral("sqlite:///nonexistent-dir-gq/sub/usage.db"));
+    QVERIFY(!r);
+    QCOMPARE(r.error().kind, Error::Kind::Database);
+    QVERIFY(r.error().message.contains(QStringLiteral("/nonexistent-dir-gq/sub/usage.db")));
+#endif
+}
+
+void TestUsageStore::upsertIsIdempotentAndMovesRollups() {
+    auto s = openStore();
+    QVERIFY(s);
+    const qint64 day = t("2026-03-10T00:00:00Z");
+    const QTimeZone utc = *parseZone(QStringLiteral("UTC"));
+    UsageInterval open = mk("team-a", "alice", "p1", 2, day + 3600, std::nullopt);
+    QCOMPARE(*s->upsertInterval(open), UsageStore::UpsertOutcome::Inserted);
+    QCOMPARE(*s->upsertInterval(open), UsageStore::UpsertOutcome::Unchanged);
+    // Running: counted up to now from the running set, not from rollups.
+    auto series = s->gpuHoursSeries(GroupBy::User, Period::Day, day, day + 86400, utc, day + 4 * 3600);
+    QVERIFY(series);
+    QCOMPARE(series->size(), size_t(1));
+    QCOMPARE(series->at(0).gpuHours, 6.0);
+    // Closing it through an upsert with an end: now in the rollups.
+    UsageInterval closed = open;
+    closed.end = day + 3 * 3600;
+    QCOMPARE(*s->upsertInterval(closed), UsageStore::UpsertOutcome::Updated);
+    series = s->gpuHoursSeries(GroupBy::User, Period::Day, day, day + 86400, utc, day + 10 * 3600);
+    QCOMPARE(series->at(0).gpuHours, 4.0);
+    QCOMPARE(*s->upsertInterval(closed), UsageStore::UpsertOutcome::Unchanged);
+    // Moving it to another user subtracts from the first.
+    UsageInterval moved = closed;
+    moved.user = QStringLiteral("bob");
+    QCOMPARE(*s->upsertInterval(moved), UsageStore::UpsertOutcome::Updated);
+    series = s->gpuHoursSeries(GroupBy::User, Period::Day, day, day + 86400, utc, day + 10 * 3600);
+    QCOMPARE(series->size(), size_t(1));
+    QCOMPARE(series->at(0).subject, QStringLiteral("bob"));
+    QCOMPARE(series->at(0).gpuHours, 4.0);
+    // closeInterval on an open row.
+    UsageInterval other =
+        mk("team-a", "alice", "p2", 1, day, std::nullopt, QStringLiteral("nvidia.com/mig-1g.10gb"));
+    QVERIFY(s->upsertInterval(other));
+    QCOMPARE(*s->closeInterval(other.cluster, other.podUid, other.resource, other.start, day + 7 * 3600),
+             true);
+    QCOMPARE(*s->closeInterval(other.cluster, other.podUid, other.resource, other.start, day + 7 * 3600),
+             false);
+    auto used =
+        s->usedGpuHours(BudgetScope::User, QStringLiteral("alice"), TimeRange{day, day + 86400}, day + 86400);
+    QVERIFY(qAbs(*used - 1.0) < 1e-9); // 7 h of a 1/7 slice
+    QCOMPARE(*s->intervalCount(), qint64(2));
+}
+
+void TestUsageStore::rejectsBadIntervals() {
+    auto s = openStore();
+    QVERIFY(s);
+    auto zero = s->upsertInterval(mk("a", "u", "1", 1, 100, 100));
+    QVERIFY(!zero);
+    QCOMPARE(zero.error().field, QStringLiteral("end"));
+    auto rev = s->upsertInterval(mk("a", "u", "1", 1, 100, 50));
+    QVERIFY(!rev);
+    QVERIFY(!s->closeInterval(QStringLiteral("prod"), QStringLiteral("1"), QStringLiteral("nvidia.com/gpu"),
+                              100, 90));
+    auto bulk = s->insertBulk({mk("a", "u", "1", 1, 0, 10), mk("a", "u", "2", 0, 0, 10)});
+    QVERIFY(!bulk);
+    QCOMPARE(bulk.error().field, QStringLiteral("gpus"));
+    QCOMPARE(*s->intervalCount(), qint64(0)); // the bulk transaction rolled back
+}
+
+void TestUsageStore::seriesMatchesBruteForce_data() {
+    QTest::addColumn<QString>("zone");
+    QTest::addColumn<QString>("period");
+    QTest::addColumn<QString>("by");
+    QTest::addColumn<QString>("base");
+    QTest::addColumn<quint32>("seed");
+    QTest::newRow("berlin day spring") << "Europe/Berlin"
+                                       << "day"
+                                       << "user"
+                                       << "2026-03-26T00:00:00Z" << 11u;
+    QTest::newRow("berlin hour autumn") << "Europe/Berlin"
+                                        << "hour"
+                                        << "namespace"
+                                        << "2026-10-24T00:00:00Z" << 12u;
+    QTest::newRow("new york week spring") << "America/New_York"
+                                          << "week"
+                                          << "namespace"
+                                          << "2026-03-04T00:00:00Z" << 13u;
+    QTest::newRow("new york day autumn") << "America/New_York"
+                                         << "day"
+                                         << "user"
+                                         << "2026-10-29T00:00:00Z" << 14u;
+    QTest::newRow("utc month over leap feb") << "UTC"
+                                             << "month"
+                                             << "user"
+                                             << "2028-02-24T00:00:00Z" << 15u;
+    QTest::newRow("kolkata day (exact path)") << "Asia/Kolkata"
+                                              << "day"
+                                              << "namespace"
+                                              << "2026-05-01T00:00:00Z" << 16u;
+}
+
+// Randomized intervals (some inserted one by one, some in bulk, some closed later,
+// some still running), queried through the rollups and compared with a sweep over
+// every second of the range.
+void TestUsageStore::seriesMatchesBruteForce() {
+    QFETCH(QString, zone);
+    QFETCH(QString, period);
+    QFETCH(QString, by);
+    QFETCH(QString, base);
+    QFETCH(quint32, seed);
+    auto s = openStore();
+    QVERIFY(s);
+    const QTimeZone tz = *parseZone(zone);
+    const Period p = *parsePeriod(period);
+    const GroupBy g = *parseGroupBy(by);
+    const qint64 t0 = *parseInstant(base);
+    const qint64 span = 8 * 86400;
+    QRandomGenerator rng(seed);
+    const QStringList resources{QStringLiteral("nvidia.com/gpu"), QStringLiteral("nvidia.com/mig-1g.10gb"),
+                                QStringLiteral("nvidia.com/mig-2g.20gb")};
+    std::vector<UsageInterval> all, bulk;
+    for (int i = 0; i < 80; ++i) {
+        UsageInterval u =
+            mk(QStringLiteral("ns-%1").arg(rng.bounded(3)), QStringLiteral("user-%1").arg(rng.bounded(4)),
+               QString::number(i), 1 + int(rng.bounded(8)), t0 + qint64(rng.bounded(int(span))), std::nullopt,
+               resources[rng.bounded(resources.size())]);
+        if (rng.bounded(6) != 0)
+            u.end = u.start + 1 + qint64(rng.bounded(30 * 3600));
+        all.push_back(u);
+    }
+    for (size_t i = 0; i < all.size(); ++i) {
+        if (i % 3 == 0) {
+            bulk.push_back(all[i]);
+        } else if (i % 3 == 1 && all[i].end) { // insert open, close later
+            UsageInterval open = all[i];
+            open.end.reset();
+            QVERIFY(s->upsertInterval(open));
+            QVERIFY(*s->closeInterval(open.cluster, open.podUid, open.resource, open.start, *all[i].end));
+        } else {
+            QVERIFY(s->upsertInterval(all[i]));
+        }
+    }
+    QCOMPARE(*s->insertBulk(bulk), qint64(bulk.size()));
+    // Query whole local days inside the generated span.
+    const qint64 from = periodContaining(t0 + 86400, Period::Day, tz).start;
+    const qint64 to = periodContaining(t0 + 6 * 86400, Period::Day, tz).start;
+    const qint64 now = t0 + 5 * 86400 + 1234;
+
+    auto series = s->gpuHoursSeries(g, p, from, to, tz, now);
+    QVERIFY2(series, series ? "" : qPrintable(series.error().message));
+    std::map<std::pair<qint64, QString>, double> got;
+    for (const auto &pt : *series)
+        got[{pt.bucketStart, pt.subject}] += pt.gpuHours;
+
+    // Brute force: sweep every second, keep the active weight per subject.
+    const ResourceWeights w;
+    std::multimap<qint64, std::pair<QString, double>> events;
+    for (const UsageInterval &u : all) {
+        const qint64 e = u.end ? *u.end : now;
+        if (e <= u.start)
+            continue;
+        const QString subj = g == GroupBy::User ? u.user : u.ns;
+        events.emplace(u.start, std::make_pair(subj, u.gpus * w.weight(u.resource)));
+        events.emplace(e, std::make_pair(subj, -u.gpus * w.weight(u.resource)));
+    }
+    QMap<QString, double> active;
+    std::map<std::pair<qint64, QString>, double> want;
+    auto ev = events.begin();
+    for (; ev != events.end() && ev->first < from; ++ev)
+        active[ev->second.first] += ev->second.second;
+    qint64 bucket = 0;
+    for (qint64 sec = from; sec < to; ++sec) {
+        for (; ev != events.end() && ev->first == sec; ++ev)
+            active[ev->second.first] += ev->second.second;
+        if (sec == from || sec % 60 == 0) {
+            // Independent bucket lookup: the local calendar through QDateTime.
+            const QDateTime local = QDateTime::fromSecsSinceEpoch(sec, tz);
+            QDate d = local.date();
+            if (p == Period::Week)
+                d = d.addDays(1 - d.dayOfWeek());
+            if (p == Period::Month)
+                d = QDate(d.year(), d.month(), 1);
+            bucket = p == Period::Hour ? sec - (sec + local.offsetFromUtc()) % 3600
+                                       : d.startOfDay(tz).toSecsSinceEpoch();
+        }
+        for (auto a = active.cbegin(); a != active.cend(); ++a)
+            if (a.value() > 1e-12)
+                want[{bucket, a.key()}] += a.value() / 3600.0;
+    }
+    QVERIFY(!want.empty());
+    for (const auto &[key, hours] : want) {
+        const double g2 = got.count(key) ? got.at(key) : 0.0;
+        QVERIFY2(qAbs(g2 - hours) < 1e-6, qPrintable(QStringLiteral("%1 %2: store %3, brute force %4")
+                                                         .arg(formatInstant(key.first, tz), key.second)
+                                                         .arg(g2)
+                                                         .arg(hours)));
+    }
+    for (const auto &[key, hours] : got)
+        QVERIFY2(want.count(key) || hours < 1e-9, qPrintable(formatInstant(key.first, tz)));
+}
+
+void TestUsageStore::topUsersAndRunning() {
+    auto s = openStore();
+    QVERIFY(s);
+    const qint64 d = t("2026-06-01T00:00:00Z");
+    QVERIFY(s->insertBulk({mk("a", "alice", "1", 4, d, d + 3600), mk("a", "bob", "2", 1, d, d + 7200),
+                           mk("b", "carol", "3", 8, d + 3600, std::nullopt)}));
+    auto top = s->topUsers(d, d + 86400, 2, d + 2 * 3600);
+    QVERIFY(top);
+    QCOMPARE(top->size(), size_t(2));
+    QCOMPARE(top->at(0).first, QStringLiteral("carol"));
+    QCOMPARE(top->at(0).second, 8.0);
+    QCOMPARE(top->at(1).first, QStringLiteral("alice"));
+    auto running = s->runningNow(d + 2 * 3600);
+    QVERIFY(running);
+    QCOMPARE(running->size(), size_t(1));
+    QCOMPARE(running->at(0).user, QStringLiteral("carol"));
+    QCOMPARE(running->at(0).podName, QStringLiteral("pod-3"));
+    QCOMPARE(*s->runningGpus(BudgetScope::Namespace, QStringLiteral("b"), d + 7200), 8.0);
+    QCOMPARE(s->runningNow(d)->size(), size_t(0)); // not started yet at d
+}
+
+void TestUsageStore::budgetsCrud() {
+    auto s = openStore();
+    QVERIFY(s);
+    Budget b;
+    b.scope = BudgetScope::User;
+    b.subject = QStringLiteral("alice");
+    b.period = Period::Day;
+    b.limitGpuHours = 8;
+    b.graceSeconds = 900;
+    b.tz = QStringLiteral("Europe/Berlin");
+    auto stored = s->setBudget(b);
+    QVERIFY(stored);
+    QVERIFY(stored->id > 0);
+    b.limitGpuHours = 10; // same scope/subject/period: replaced
+    auto replaced = s->setBudget(b);
+    QCOMPARE(replaced->id, stored->id);
+    b.period = Period::Month;
+    b.limitGpuHours = 100;
+    QVERIFY(s->setBudget(b));
+    auto list = s->budgets();
+    QCOMPARE(list->size(), 2);
+    QCOMPARE(list->at(0).limitGpuHours, 10.0);
+    QCOMPARE(list->at(0).tz, QStringLiteral("Europe/Berlin"));
+    QCOMPARE(list->at(0).graceSeconds, qint64(900));
+    QCOMPARE(*s->deleteBudget(BudgetScope::User, QStringLiteral("alice"), Period::Day), 1);
+    QCOMPARE(*s->deleteBudget(BudgetScope::User, QStringLiteral("alice"), Period::Day), 0);
+    QCOMPARE(s->budgets()->size(), 1);
+    b.tz = QStringLiteral("Nowhere/Special");
+    auto bad = s->setBudget(b);
+    QVERIFY(!bad);
+    QCOMPARE(bad.error().field, QStringLiteral("tz"));
+}
+
+void TestUsageStore::admissionCheck() {
+    auto s = openStore();
+    QVERIFY(s);
+    const QTimeZone berlin = *parseZone(QStringLiteral("Europe/Berlin"));
+    const qint64 now = t("2026-03-29T15:00:00+02:00"); // a 23-hour day in Berlin
+    const qint64 dayStart = periodContaining(now, Period::Day, berlin).start;
+    // 3.5 GPU-h today: 2 GPUs for 1 h (closed), yesterday's late job overlapping by
+    // 30 min x 1 GPU, and 1 GPU running for the last hour.
+    QVERIFY(s->upsertInterval(mk("team-a", "alice", "1", 2, dayStart + 3600, dayStart + 7200)));
+    QVERIFY(s->upsertInterval(mk("team-a", "alice", "2", 1, dayStart - 3600, dayStart + 1800)));
+    QVERIFY(s->upsertInterval(mk("team-a", "alice", "3", 1, now - 3600, std::nullopt)));
+    QVERIFY(s->upsertInterval(mk("team-a", "bob", "4", 8, dayStart, now)));
+    const TimeRange today{dayStart, periodContaining(now, Period::Day, berlin).end};
+    QCOMPARE(*s->usedGpuHours(BudgetScope::User, QStringLiteral("alice"), today, now), 3.5);
+    QCOMPARE(*s->usedGpuHoursNaive(BudgetScope::User, QStringLiteral("alice"), today, now), 3.5);
+
+    const AdmissionRequest req{AdmissionRequest::Kind::NewJob, 1, 4};
+    auto none = s->check(QStringLiteral("alice"), QStringLiteral("team-a"), req, now);
+    QVERIFY(none);
+    QVERIFY(!none->hasBudget);
+    QVERIFY(none->allowed());
+
+    Budget b;
+    b.subject = QStringLiteral("alice");
+    b.limitGpuHours = 8;
+    b.graceSeconds = 900;
+    b.tz = QStringLiteral("Europe/Berlin");
+    QVERIFY(s->setBudget(b));
+    auto d = s->check(QStringLiteral("alice"), QStringLiteral("team-a"), req, now);
+    QVERIFY(d);
+    QCOMPARE(d->outcome, Decision::Outcome::Allowed);
+    QCOMPARE(d->message, QStringLiteral("Allowed: 4.00 GPU-h ≤ 4.50 available"));
+    auto denied =
+        s->check(QStringLiteral("alice"), {}, AdmissionRequest{AdmissionRequest::Kind::NewJob, 1, 5}, now);
+    QCOMPARE(denied->outcome, Decision::Outcome::Denied);
+    QCOMPARE(denied->message, QStringLiteral("Denied: need 5.00 GPU-h, only 4.50 left (limit 8.00 per day)"));
+
+    // A namespace budget that is tighter wins.
+    Budget ns = b;
+    ns.scope = BudgetScope::Namespace;
+    ns.subject = QStringLiteral("team-a");
+    ns.limitGpuHours = 118; // bob's 8 GPUs x 14 h + alice's 3.5 = 115.5 used
+    QVERIFY(s->setBudget(ns));
+    const AdmissionRequest three{AdmissionRequest::Kind::NewJob, 1, 3};
+    auto tight = s->check(QStringLiteral("alice"), QStringLiteral("team-a"), three, now);
+    QCOMPARE(tight->outcome, Decision::Outcome::Denied);
+    QCOMPARE(tight->budget.scope, BudgetScope::Namespace);
+    QCOMPARE(tight->message,
+             QStringLiteral("Denied: need 3.00 GPU-h, only 2.50 left (limit 118.00 per day)"));
+    QCOMPARE(s->check(QStringLiteral("alice"), {}, three, now)->outcome, Decision::Outcome::Allowed);
+
+    // A budget boost lifts the limit while active.
+    Boost boost;
+    boost.target = QStringLiteral("budget/namespace/team-a");
+    boost.delta = QStringLiteral("10");
+    boost.start = now - 60;
+    boost.expiry = now + 3600;
+    boost.actor = QStringLiteral("admin");
+    boost.note = QStringLiteral("deadline");
+    auto added = s->addBoost(boost);
+    QVERIFY(added);
+    QVERIFY(added->id > 0);
+    auto lifted = s->check(QStringLiteral("alice"), QStringLiteral("team-a"), three, now);
+    QCOMPARE(lifted->outcome, Decision::Outcome::Allowed);
+    QVERIFY(*s->setBoostState(added->id, Boost::State::Reverted));
+    QCOMPARE(s->boosts()->at(0).state, Boost::State::Reverted);
+    QCOMPARE(*s->activeBudgetBoost(BudgetScope::Namespace, QStringLiteral("team-a"), now), 0.0);
+
+    // Running work past the limit: in grace, then denied.
+    b.limitGpuHours = 3.4; // alice runs 1 GPU; grace 15 min allows 0.25 GPU-h overrun
+    QVERIFY(s->setBudget(b));
+    auto status = s->budgetStatus(BudgetScope::User, QStringLiteral("alice"), now);
+    QVERIFY(status);
+    QCOMPARE(status->size(), 1);
+    QCOMPARE(status->at(0).outcome, Decision::Outcome::AllowedInGrace);
+    auto later = s->budgetStatus(BudgetScope::User, QStringLiteral("alice"), now + 900);
+    QCOMPARE(later->at(0).outcome, Decision::Outcome::Denied);
+}
+
+void TestUsageStore::csvImportExport() {
+    auto s = openStore();
+    QVERIFY(s);
+    QFile f(QStringLiteral(GQ_TEST_FIXTURES "/usage/intervals.csv"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    auto r = s->importCsv(f);
+    QVERIFY2(r, r ? "" : qPrintable(r.error().toString()));
+    QCOMPARE(r->rows, 4);
+    QCOMPARE(r->inserted, 4);
+    f.seek(0);
+    auto again = s->importCsv(f);
+    QCOMPARE(again->unchanged, 4);
+    QCOMPARE(again->inserted, 0);
+    QCOMPARE(*s->intervalCount(), qint64(4));
+
+    QBuffer out;
+    out.open(QIODevice::WriteOnly);
+    QCOMPARE(*s->exportCsv(out), qint64(4));
+    const QString text = QString::fromUtf8(out.data());
+    const QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 5);
+    QCOMPARE(lines[0], QStringLiteral("cluster,namespace,user,pod_uid,pod_name,resource,gpus,start,end"));
+    QCOMPARE(lines[1], QStringLiteral("prod,team-a,bob,uid-b1,notebook-b1,nvidia.com/mig-1g.10gb,7,"
+                                      "2026-03-28T22:00:00Z,2026-03-29T01:00:00Z"));
+    QCOMPARE(lines[3], QStringLiteral("prod,team-a,alice,uid-a2,\"train, quoted\",nvidia.com/gpu,1,"
+                                      "2026-03-29T01:00:00Z,2026-03-29T03:00:00Z"));
+    QCOMPARE(lines[4],
+             QStringLiteral("prod,team-b,team-b,uid-c1,batch-c1,nvidia.com/gpu,4,2026-03-29T10:00:00Z,"));
+
+    // Round trip: the export imports into a fresh database unchanged.
+    m_url = freshUrl();
+    auto s2 = openStore();
+    QVERIFY(s2);
+    QBuffer in(&out.buffer());
+    in.open(QIODevice::ReadOnly);
+    QCOMPARE(s2->importCsv(in)->inserted, 4);
+    // Time-filtered export: only what overlaps [01:30, 02:00).
+    QBuffer part;
+    part.open(QIODevice::WriteOnly);
+    QCOMPARE(*s2->exportCsv(part, t("2026-03-29T01:30:00Z"), t("2026-03-29T02:00:00Z")), qint64(2));
+
+    // Mixed: alice 2x2h + 1x2h, bob 7 slices of 1/7 for 3 h: 3 GPU-h (2 of them on 29th).
+    auto used = s2->usedGpuHours(BudgetScope::User, QStringLiteral("bob"),
+                                 TimeRange{t("2026-03-29T00:00:00Z"), t("2026-03-30T00:00:00Z")},
+                                 t("2026-03-30T00:00:00Z"));
+    QVERIFY(qAbs(*used - 1.0) < 1e-9);
+}
+
+void TestUsageStore::csvBadRowRollsBack() {
+    auto s = openStore();
+    QVERIFY(s);
+    QFile f(QStringLiteral(GQ_TEST_FIXTURES "/usage/bad_row.csv"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    auto r = s->importCsv(f);
+    QVERIFY(!r);
+    QCOMPARE(r.error().line, 4);
+    QCOMPARE(r.error().field, QStringLiteral("end"));
+    QVERIFY(r.error().message.contains(QStringLiteral("reversed")));
+    QCOMPARE(*s->intervalCount(), qint64(0));
+    QCOMPARE(s->topUsers(0, t("2030-01-01T00:00:00Z"), 10, 0)->size(), size_t(0)); // rollups rolled back too
+
+    QBuffer header;
+    header.setData("cluster,ns,user\nx,y,z\n");
+    header.open(QIODevice::ReadOnly);
+    auto h = s->importCsv(header);
+    QVERIFY(!h);
+    QCOMPARE(h.error().line, 1);
+    QBuffer fields;
+    fields.setData("cluster,namespace,user,pod_uid,pod_name,resource,gpus,start,end\n\nx,y\n");
+    fields.open(QIODevice::ReadOnly);
+    auto fe = s->importCsv(fields);
+    QVERIFY(!fe);
+    QCOMPARE(fe.error().line, 3);
+    QVERIFY(fe.error().message.contains(QStringLiteral("expected 9 fields, got 2")));
+    QBuffer when;
+    when.setData("cluster,namespace,user,pod_uid,pod_name,resource,gpus,start,end\n"
+                 "c,n,u,p,q,nvidia.com/gpu,1,2026-03-29 00:00,\n");
+    when.open(QIODevice::ReadOnly);
+    auto we = s->importCsv(when);
+    QVERIFY(!we);
+    QCOMPARE(we.error().line, 2);
+    QCOMPARE(we.error().field, QStringLiteral("start"));
+}
+
+void TestUsageStore::auditChain() {
+    auto s = openStore();
+    QVERIFY(s);
+    ManualClock clock(t("2026-03-29T10:00:00Z"));
+    AuditLog log(*s, clock);
+    auto e1 = log.append(QStringLiteral("alice"), QStringLiteral("quota.apply"), QStringLiteral("team-a/gpu"),
+                         QStringLiteral("4"), QStringLiteral("8"), QStringLiteral("deadline"));
+    QVERIFY(e1);
+    QCOMPARE(e1->seq, qint64(1));
+    QCOMPARE(e1->prevHash, QString(64, QLatin1Char('0')));
+    QCOMPARE(e1->at, clock.nowSecs());
+    clock.advance(60);
+    auto e2 =
+        log.append(QStringLiteral("bob"), QStringLiteral("boost.grant"), QStringLiteral("budget/user/carol"),
+                   {}, QStringLiteral("+10"), QStringLiteral("ünïcode ✓"));
+    QVERIFY(e2);
+    QCOMPARE(e2->prevHash, e1->hash);
+    QCOMPARE(e2->hash, e2->computeHash());
+    QVERIFY(log.append(QStringLiteral("alice"), QStringLiteral("quota.apply"), QStringLiteral("team-a/gpu"),
+                       QStringLiteral("8"), QStringLiteral("4"), QStringLiteral("revert")));
+    auto ok = log.verifyChain();
+    QVERIFY(ok);
+    QVERIFY(ok->ok);
+    QCOMPARE(ok->checked, qint64(3));
+    auto filtered = log.list(AuditLog::Filter{QStringLiteral("team-a/gpu"), {}, 0, 0, 10});
+    QCOMPARE(filtered->size(), 2);
+    QCOMPARE(filtered->at(0).seq, qint64(3)); // newest first
+    QCOMPARE(log.list()->at(1).note, QStringLiteral("ünïcode ✓"));
+
+    // Append-only: the database itself refuses.
+    QSqlQuery q(s->database());
+    QVERIFY(!q.exec(QStringLiteral("UPDATE audit_log SET note = 'x' WHERE seq = 1")));
+    QVERIFY2(q.lastError().text().contains(QStringLiteral("append-only")), qPrintable(q.lastError().text()));
+    QVERIFY(!q.exec(QStringLiteral("DELETE FROM audit_log WHERE seq = 2")));
+    QCOMPARE(log.list()->size(), 3);
+    auto bad = log.append({}, QStringLiteral("x"), {}, {}, {}, {});
+    QVERIFY(!bad);
+    QCOMPARE(bad.error().field, QStringLiteral("actor"));
+}
+
+void TestUsageStore::auditTamperDetected() {
+    auto s = openStore();
+    QVERIFY(s);
+    AuditLog log(*s);
+    for (int i = 0; i < 4; ++i)
+        QVERIFY(
+            log.append(QStringLiteral("a"), QStringLiteral("act"), QStringLiteral("t%1").arg(i), {}, {}, {}));
+        // Someone with raw database access disables the guard and edits row 2.
+#if GQ_USAGE_BACKEND_PG
+    rawExec(*s, QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER"));
+#else
+    rawExec(*s, QStringLiteral("DROP TRIGGER audit_log_no_update"));
+    rawExec(*s, QStringLiteral("DROP TRIGGER audit_log_no_delete"));
+#endif
+    rawExec(*s, QStringLiteral("UPDATE audit_log SET after_text = '999' WHERE seq = 2"));
+    auto r = log.verifyChain();
+    QVERIFY(r);
+    QVERIFY(!r->ok);
+    QCOMPARE(r->firstBadSeq, qint64(2));
+    QVERIFY(r->problem.contains(QStringLiteral("content changed")));
+    // Deleting a row in the middle is caught too.
+    rawExec(*s, QStringLiteral("UPDATE audit_log SET after_text = '' WHERE seq = 2"));
+    QVERIFY(log.verifyChain()->ok);
+    rawExec(*s, QStringLiteral("DELETE FROM audit_log WHERE seq = 3"));
+    auto gap = log.verifyChain();
+    QVERIFY(!gap->ok);
+    QCOMPARE(gap->firstBadSeq, qint64(4));
+}
+
+void TestUsageStore::worksOnWorkerThreads() {
+    { QVERIFY(openStore()); } // migrate once up front
+    const QString url = m_url;
+    std::atomic<int> failures{0};
+    auto worker = [&](int k) {
+        auto s = UsageStore::open(url); // its own connection, on this thread
+        if (!s) {
+            ++failures;
+            return;
+        }
+        for (int i = 0; i < 20; ++i)
+            if (!(*s)->upsertInterval(mk("ns", QStringLiteral("w%1").arg(k),
+                                         QStringLiteral("%1-%2").arg(k).arg(i), 1, i * 3600,
+                                         i * 3600 + 1800)))
+                ++failures;
+        AuditLog log(**s);
+        for (int i = 0; i < 10; ++i)
+            if (!log.append(QStringLiteral("w%1").arg(k), QStringLiteral("x"), {}, {}, {}, {}))
+                ++failures;
+    };
+    std::thread a(worker, 1), b(worker, 2);
+    a.join();
+    b.join();
+    QCOMPARE(failures.load(), 0);
+    auto s = openStore();
+    QCOMPARE(*s->intervalCount(), qint64(40));
+    auto chain = AuditLog(*s).verifyChain();
+    QVERIFY(chain->ok); // concurrent appenders did not fork the chain
+    QCOMPARE(chain->checked, qint64(20));
+    QCOMPARE(*s->usedGpuHours(BudgetScope::User, QStringLiteral("w1"), TimeRange{0, 86400}, 86400), 10.0);
+}
+
+#if !GQ_USAGE_BACKEND_PG
+void TestUsageStore::lockedDatabase() {
+    { QVERIFY(openStore()); }
+    UsageStore::Options quick;
+    quick.busyTimeoutMs = 200;
+    auto holder = UsageStore::open(m_url);
+    auto victim = UsageStore::open(m_url, quick);
+    QVERIFY(holder && victim);
+    QSqlQuery q((*holder)->database());
+    QVERIFY(q.exec(QStringLiteral("BEGIN IMMEDIATE")));
+    auto r = (*victim)->upsertInterval(mk("a", "u", "1", 1, 0, 10));
+    QVERIFY(!r);
+    QCOMPARE(r.error().kind, Error::Kind::Database);
+    QCOMPARE(r.error().reason, QStringLiteral("Locked"));
+    QVERIFY2(r.error().message.contains(QStringLiteral("locked by another writer")),
+             qPrintable(r.error().message));
+    QVERIFY(q.exec(QStringLiteral("ROLLBACK")));
+    QVERIFY((*victim)->upsertInterval(mk("a", "u", "1", 1, 0, 10)));
+}
+#endif
+
+QTEST_GUILESS_MAIN(TestUsageStore)
+#include "tst_usagestore.moc"
