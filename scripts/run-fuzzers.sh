@@ -27,7 +27,8 @@ for bin in build/fuzz/bin/fuzz_*; do
   [ -d "fuzz/corpus/$short" ] && dirs+=("fuzz/corpus/$short")
   # Replay the kept regressions first: a fixed crash must stay fixed.
   if [ -d "fuzz/regressions/$short" ] && [ -n "$(ls -A "fuzz/regressions/$short")" ]; then
-    if ! "$bin" -runs=0 "fuzz/regressions/$short" >"build/fuzz/$name.regressions.log" 2>&1; then
+    if ! "$bin" -runs=0 -artifact_prefix="build/fuzz/$name-regression-" "fuzz/regressions/$short" \
+        >"build/fuzz/$name.regressions.log" 2>&1; then
       echo "fuzz: $name FAILED on a kept regression input"
       tail -n 40 "build/fuzz/$name.regressions.log"
       status=1
