@@ -1,0 +1,110 @@
+#pragma once
+
+#include "testcluster/store.h"
+#include "testcluster/tls.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <random>
+
+namespace httplib {
+class SSLServer;
+struct Request;
+struct Response;
+} // namespace httplib
+
+namespace gq::tc {
+
+// Knobs that make the server misbehave on purpose, for client robustness tests.
+// Counts apply to the next N matching requests; rates are probabilities in [0,1].
+struct Faults {
+    int latencyMs = 0;
+    double errorRate = 0; // 500 InternalError
+    int errorCount = 0;
+    double throttleRate = 0; // 429 TooManyRequests with Retry-After
+    int throttleCount = 0;
+    int retryAfterSeconds = 1;
+    double dropRate = 0; // connection closed half-way through the response body
+    int dropCount = 0;
+    bool stallWatches = false; // watch streams send nothing until they time out
+    QString pathPrefix;        // only requests whose path starts with this (default: all API paths)
+
+    [[nodiscard]] QJsonObject toJson() const;
+    static Faults fromJson(const QJsonObject &o);
+};
+
+struct ServerConfig {
+    QString adminToken;
+    QString readonlyToken;
+    int bookmarkIntervalMs = 2000;
+    bool podsStayPending = false;
+    bool verbose = false;
+    int threads = 64;
+    QByteArray openapiCoreV1;
+    QByteArray openapiAuthorizationV1;
+};
+
+// The HTTPS front: authentication (bearer token or client certificate),
+// RBAC-lite authorization, discovery, CRUD/watch on the store, admission, and the
+// `/_gq/...` test hooks. One instance serves one listening socket.
+class ApiServer {
+public:
+    ApiServer(Store &store, ServerConfig config);
+    ~ApiServer();
+    ApiServer(const ApiServer &) = delete;
+    ApiServer &operator=(const ApiServer &) = delete;
+
+    // Binds (port 0 picks a free one) and returns the port, or -1 with `error`.
+    int bind(const QString &host, int port, const TlsMaterial &tls, QString *error);
+    // Serves until stop(); returns false if the loop failed.
+    bool run();
+    void stop();
+    [[nodiscard]] bool stopping() const { return m_stopping.load(); }
+
+    void setFaults(const Faults &faults);
+
+    struct HookReply {
+        int status = 200;
+        QByteArray body;
+    };
+    // The `/_gq/...` hooks, also reachable over stdin (see main.cpp).
+    HookReply hook(const QByteArray &method, const QString &path, const QByteArray &body);
+
+    // Used by scenarios: create through the normal admission path (no auth).
+    HookReply createObject(Resource r, const QString &ns, const QJsonObject &object);
+
+private:
+    struct User;
+    struct Call;
+    void dispatch(const httplib::Request &req, httplib::Response &res);
+    bool applyFaults(const httplib::Request &req, httplib::Response &res);
+    void handleApi(Call &call);
+    void handleList(Call &call);
+    void handleWatch(Call &call);
+    void handleGet(Call &call);
+    void handleCreate(Call &call);
+    void handleUpdate(Call &call, const QJsonObject &body, bool fromPatch);
+    void handlePatch(Call &call);
+    void handleDelete(Call &call);
+    void handleDeleteCollection(Call &call);
+    void handleReview(Call &call);
+    void refreshQuotas(const QString &ns);
+    void schedulePod(const QString &ns, const QString &name);
+    bool setPodPhase(const QString &ns, const QString &name, const QString &phase, QByteArray *out);
+
+    Store &m_store;
+    ServerConfig m_config;
+    std::unique_ptr<httplib::SSLServer> m_server;
+    std::atomic<bool> m_stopping{false};
+    std::mutex m_faultMutex;
+    Faults m_faults;
+    std::mt19937 m_rng{20260701};
+    QString m_serverAddress;
+};
+
+} // namespace gq::tc

@@ -1,0 +1,214 @@
+#include "testcluster/store.h"
+
+#include "testcluster/admission.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+
+namespace gq::tc {
+
+const ResourceInfo &resourceInfo(Resource r) {
+    static const ResourceInfo infos[kResourceCount] = {
+        {Resource::Namespace,
+         QStringLiteral("namespaces"),
+         QStringLiteral("namespace"),
+         QStringLiteral("Namespace"),
+         {QStringLiteral("ns")},
+         false,
+         true},
+        {Resource::ResourceQuota,
+         QStringLiteral("resourcequotas"),
+         QStringLiteral("resourcequota"),
+         QStringLiteral("ResourceQuota"),
+         {QStringLiteral("quota")},
+         true,
+         true},
+        {Resource::LimitRange,
+         QStringLiteral("limitranges"),
+         QStringLiteral("limitrange"),
+         QStringLiteral("LimitRange"),
+         {QStringLiteral("limits")},
+         true,
+         false},
+        {Resource::Pod,
+         QStringLiteral("pods"),
+         QStringLiteral("pod"),
+         QStringLiteral("Pod"),
+         {QStringLiteral("po")},
+         true,
+         true},
+        {Resource::Event,
+         QStringLiteral("events"),
+         QStringLiteral("event"),
+         QStringLiteral("Event"),
+         {QStringLiteral("ev")},
+         true,
+         false},
+    };
+    return infos[static_cast<int>(r)];
+}
+
+std::optional<Resource> resourceFromPlural(QStringView plural) {
+    for (int i = 0; i < kResourceCount; ++i) {
+        if (resourceInfo(static_cast<Resource>(i)).plural == plural)
+            return static_cast<Resource>(i);
+    }
+    return std::nullopt;
+}
+
+QString storeKey(const QString &ns, const QString &name) {
+    return ns.isEmpty() ? name : ns + QLatin1Char('/') + name;
+}
+
+QByteArray toCompactJson(const QJsonObject &object) {
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+QByteArray withKind(Resource r, const QByteArray &json) {
+    const ResourceInfo &info = resourceInfo(r);
+    QByteArray out;
+    out.reserve(json.size() + 48);
+    out += "{\"apiVersion\":\"v1\",\"kind\":\"";
+    out += info.kind.toLatin1();
+    out += "\",";
+    out.append(json.constData() + 1, json.size() - 1);
+    return out;
+}
+
+const Entry *Store::find(Resource r, const QString &ns, const QString &name) const {
+    const Map &m = m_maps[static_cast<int>(r)];
+    auto it = m.find(storeKey(ns, name));
+    return it == m.end() ? nullptr : &it->second;
+}
+
+std::pair<Store::Map::const_iterator, Store::Map::const_iterator> Store::range(Resource r,
+                                                                               const QString &ns) const {
+    const Map &m = m_maps[static_cast<int>(r)];
+    if (ns.isEmpty() || !resourceInfo(r).namespaced)
+        return {m.begin(), m.end()};
+    const QString prefix = ns + QLatin1Char('/');
+    auto first = m.lower_bound(prefix);
+    // '0' is the character after '/', so this is the first key past the prefix.
+    auto last = m.lower_bound(ns + QLatin1Char('0'));
+    return {first, last};
+}
+
+Entry Store::makeEntry(Resource r, const QJsonObject &object) const {
+    Entry e;
+    const QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
+    e.name = meta.value(QLatin1String("name")).toString();
+    e.ns = resourceInfo(r).namespaced ? meta.value(QLatin1String("namespace")).toString() : QString();
+    e.rv = meta.value(QLatin1String("resourceVersion")).toString().toULongLong();
+    const QJsonObject labels = meta.value(QLatin1String("labels")).toObject();
+    for (auto it = labels.begin(); it != labels.end(); ++it)
+        e.labels.emplace_back(it.key(), it.value().toString());
+    if (r == Resource::Pod || r == Resource::Namespace)
+        e.phase = object.value(QLatin1String("status")).toObject().value(QLatin1String("phase")).toString();
+    if (r == Resource::Pod) {
+        e.nodeName =
+            object.value(QLatin1String("spec")).toObject().value(QLatin1String("nodeName")).toString();
+        e.usage = podUsage(object);
+    }
+    QJsonObject stripped = object;
+    stripped.remove(QLatin1String("kind"));
+    stripped.remove(QLatin1String("apiVersion"));
+    e.json = toCompactJson(stripped);
+    return e;
+}
+
+void Store::record(Resource r, const QByteArray &type, const Entry &entry) {
+    m_log.push_back(WatchEvent{entry.rv, r, type, entry});
+    while (m_log.size() > m_logLimit) {
+        m_compactedRv = m_log.front().rv;
+        m_log.pop_front();
+    }
+    changed.notify_all();
+}
+
+const Entry &Store::commit(Resource r, QJsonObject object, const QByteArray &eventType) {
+    QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
+    meta.insert(QLatin1String("resourceVersion"), QString::number(++m_rv));
+    object.insert(QLatin1String("metadata"), meta);
+    Entry e = makeEntry(r, object);
+    Map &m = m_maps[static_cast<int>(r)];
+    const QString key = storeKey(e.ns, e.name);
+    record(r, eventType, e);
+    auto [it, inserted] = m.insert_or_assign(key, std::move(e));
+    return it->second;
+}
+
+QJsonObject Store::remove(Resource r, const QString &ns, const QString &name) {
+    Map &m = m_maps[static_cast<int>(r)];
+    auto it = m.find(storeKey(ns, name));
+    if (it == m.end())
+        return {};
+    QJsonObject last = QJsonDocument::fromJson(it->second.json).object();
+    m.erase(it);
+    QJsonObject meta = last.value(QLatin1String("metadata")).toObject();
+    meta.insert(QLatin1String("resourceVersion"), QString::number(++m_rv));
+    last.insert(QLatin1String("metadata"), meta);
+    record(r, "DELETED", makeEntry(r, last));
+    return last;
+}
+
+void Store::load(Resource r, const QJsonObject &object) {
+    Entry e = makeEntry(r, object);
+    m_rv = std::max(m_rv, e.rv);
+    m_compactedRv = m_rv;
+    const QString key = storeKey(e.ns, e.name);
+    m_maps[static_cast<int>(r)].insert_or_assign(key, std::move(e));
+}
+
+void Store::compact() {
+    m_log.clear();
+    m_compactedRv = m_rv;
+    changed.notify_all();
+}
+
+std::deque<WatchEvent>::const_iterator Store::eventsAfter(quint64 after) const {
+    return std::upper_bound(m_log.cbegin(), m_log.cend(), after,
+                            [](quint64 rv, const WatchEvent &ev) { return rv < ev.rv; });
+}
+
+std::size_t Store::objectCount() const {
+    std::size_t n = 0;
+    for (const Map &m : m_maps)
+        n += m.size();
+    return n;
+}
+
+QJsonObject Store::saveState() const {
+    QJsonObject objects;
+    for (int i = 0; i < kResourceCount; ++i) {
+        QJsonArray items;
+        for (const auto &[key, entry] : m_maps[i])
+            items.append(QJsonDocument::fromJson(entry.json).object());
+        objects.insert(resourceInfo(static_cast<Resource>(i)).plural, items);
+    }
+    QJsonObject state;
+    state.insert(QLatin1String("kind"), QLatin1String("GpuQuotaTestClusterState"));
+    state.insert(QLatin1String("resourceVersion"), QString::number(m_rv));
+    state.insert(QLatin1String("objects"), objects);
+    return state;
+}
+
+bool Store::loadState(const QJsonObject &state, QString *error) {
+    if (state.value(QLatin1String("kind")).toString() != QLatin1String("GpuQuotaTestClusterState")) {
+        *error = QStringLiteral("not a test cluster state file (kind is not GpuQuotaTestClusterState)");
+        return false;
+    }
+    const QJsonObject objects = state.value(QLatin1String("objects")).toObject();
+    for (int i = 0; i < kResourceCount; ++i) {
+        const auto r = static_cast<Resource>(i);
+        const QJsonArray items = objects.value(resourceInfo(r).plural).toArray();
+        for (const QJsonValue &v : items)
+            load(r, v.toObject());
+    }
+    m_rv = std::max(m_rv, state.value(QLatin1String("resourceVersion")).toString().toULongLong());
+    m_compactedRv = m_rv;
+    return true;
+}
+
+} // namespace gq::tc

@@ -1,0 +1,119 @@
+#pragma once
+
+#include "core/quantity.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace gq::tc {
+
+enum class Resource { Namespace, ResourceQuota, LimitRange, Pod, Event };
+inline constexpr int kResourceCount = 5;
+
+struct ResourceInfo {
+    Resource resource;
+    QString plural;
+    QString singular;
+    QString kind;
+    QStringList shortNames;
+    bool namespaced;
+    bool hasStatus;
+};
+
+const ResourceInfo &resourceInfo(Resource r);
+std::optional<Resource> resourceFromPlural(QStringView plural);
+
+using Labels = std::vector<std::pair<QString, QString>>;
+// A pod's charge against quota, keyed like ResourceQuota spec.hard ("requests.cpu", "pods", ...).
+using Usage = std::vector<std::pair<QString, Quantity>>;
+
+// One stored object. The JSON is kept pre-serialized (compact, without kind and
+// apiVersion, exactly as list items are sent) so a list of 20,000 items is a
+// concatenation; the few fields lists filter on are kept beside it.
+struct Entry {
+    QByteArray json;
+    quint64 rv = 0;
+    QString ns;
+    QString name;
+    Labels labels;
+    QString phase;    // pods: status.phase; namespaces: status.phase
+    QString nodeName; // pods
+    Usage usage;      // pods: what the pod charges to quota while not finished
+};
+
+struct WatchEvent {
+    quint64 rv = 0;
+    Resource resource = Resource::Namespace;
+    QByteArray type; // ADDED, MODIFIED, DELETED
+    Entry entry;     // state after the change (last state for DELETED)
+};
+
+QString storeKey(const QString &ns, const QString &name);
+
+// The object store, one resourceVersion counter across all kinds, and the watch
+// event log. One mutex guards everything: requests are short and the store is
+// in memory, so finer locking would buy nothing measurable here.
+class Store {
+public:
+    using Map = std::map<QString, Entry>;
+
+    std::mutex mutex;
+    std::condition_variable changed; // notified after every commit, and on shutdown
+
+    // --- everything below requires `mutex` held ---
+    const Entry *find(Resource r, const QString &ns, const QString &name) const;
+    const Map &map(Resource r) const { return m_maps[static_cast<int>(r)]; }
+    // [first, last) of the objects in one namespace (or all, when ns is empty).
+    std::pair<Map::const_iterator, Map::const_iterator> range(Resource r, const QString &ns) const;
+
+    // Stores `object` with a fresh resourceVersion and records the watch event.
+    const Entry &commit(Resource r, QJsonObject object, const QByteArray &eventType);
+    // Removes the object; the DELETED event carries `lastState` with a fresh resourceVersion.
+    QJsonObject remove(Resource r, const QString &ns, const QString &name);
+    // Inserts without an event or new resourceVersion (scenario and state loading).
+    void load(Resource r, const QJsonObject &object);
+
+    quint64 currentRv() const { return m_rv; }
+    quint64 peekNextRv() const { return m_rv + 1; }
+    quint64 compactedRv() const { return m_compactedRv; }
+    // Forget the event log: watches from any earlier resourceVersion get 410 Gone.
+    void compact();
+    void setRv(quint64 rv) {
+        m_rv = rv;
+        m_compactedRv = rv;
+    }
+    void setLogLimit(std::size_t limit) { m_logLimit = limit; }
+
+    // Events with rv > after, in order.
+    std::deque<WatchEvent>::const_iterator eventsAfter(quint64 after) const;
+    std::deque<WatchEvent>::const_iterator eventsEnd() const { return m_log.cend(); }
+
+    std::size_t objectCount() const;
+    QJsonObject saveState() const;
+    bool loadState(const QJsonObject &state, QString *error);
+
+private:
+    Entry makeEntry(Resource r, const QJsonObject &object) const;
+    void record(Resource r, const QByteArray &type, const Entry &entry);
+
+    Map m_maps[kResourceCount];
+    std::deque<WatchEvent> m_log;
+    std::size_t m_logLimit = 20000;
+    quint64 m_rv = 1;
+    quint64 m_compactedRv = 1;
+};
+
+// `{"apiVersion":..,"kind":..,` + the stored JSON: the single-object form.
+QByteArray withKind(Resource r, const QByteArray &json);
+QByteArray toCompactJson(const QJsonObject &object);
+
+} // namespace gq::tc

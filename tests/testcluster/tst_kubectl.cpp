@@ -1,0 +1,340 @@
+// The real kubectl (every release from 1.27 to 1.33 found on the machine) against
+// gpuquota-testcluster: discovery, get, apply, replace, delete, auth can-i,
+// quota admission, server-side dry run and watch must behave as on a real cluster.
+
+#include "testclusterprocess.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using gq::test::TestClusterProcess;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+    [[nodiscard]] QString all() const { return out + err; }
+};
+
+// kubectl binaries by version: kubectl.1.27 ... kubectl.1.33 on PATH or beside the
+// default kubectl (the image installs them in the Google Cloud SDK bin folder).
+QMap<QString, QString> findKubectls() {
+    QStringList dirs = qEnvironmentVariable("PATH").split(QLatin1Char(':'), Qt::SkipEmptyParts);
+    const QString main = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
+    if (!main.isEmpty())
+        dirs.append(QFileInfo(QFileInfo(main).canonicalFilePath()).absolutePath());
+    QMap<QString, QString> found;
+    for (int minor = 27; minor <= 33; ++minor) {
+        const QString name = QStringLiteral("kubectl.1.%1").arg(minor);
+        for (const QString &d : dirs) {
+            const QString candidate = QDir(d).filePath(name);
+            if (QFileInfo(candidate).isExecutable()) {
+                found.insert(QStringLiteral("1.%1").arg(minor), candidate);
+                break;
+            }
+        }
+    }
+    if (found.isEmpty() && !main.isEmpty())
+        found.insert(QStringLiteral("default"), main);
+    return found;
+}
+
+} // namespace
+
+class TestKubectl : public QObject {
+    Q_OBJECT
+
+private:
+    TestClusterProcess m_cluster{TestClusterProcess::Options{QStringLiteral("demo"), {}, {}, 60000}};
+    QMap<QString, QString> m_kubectls;
+    QTemporaryDir m_home;
+
+    Run kubectl(const QString &binary, const QStringList &args, const QByteArray &stdinData = {},
+                const QString &context = {}) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("KUBECONFIG"), m_cluster.kubeconfigPath());
+        env.insert(QStringLiteral("HOME"), m_home.path());
+        p.setProcessEnvironment(env);
+        QStringList full = {QStringLiteral("--cache-dir"),
+                            m_home.filePath(QStringLiteral("cache-") + QFileInfo(binary).fileName())};
+        if (!context.isEmpty())
+            full << QStringLiteral("--context") << context;
+        full << args;
+        p.start(binary, full);
+        if (!stdinData.isEmpty())
+            p.write(stdinData);
+        p.closeWriteChannel();
+        Run r;
+        if (!p.waitForFinished(60000)) {
+            p.kill();
+            p.waitForFinished();
+            r.err = QStringLiteral("kubectl timed out: ") + full.join(QLatin1Char(' '));
+            return r;
+        }
+        r.exitCode = p.exitCode();
+        r.out = QString::fromUtf8(p.readAllStandardOutput());
+        r.err = QString::fromUtf8(p.readAllStandardError());
+        return r;
+    }
+
+    static QByteArray quotaYaml(const QString &ns, const QString &name, const QString &gpus,
+                                const QString &extra = {}) {
+        return QStringLiteral("apiVersion: v1\n"
+                              "kind: ResourceQuota\n"
+                              "metadata:\n"
+                              "  name: %1\n"
+                              "  namespace: %2\n"
+                              "%4"
+                              "spec:\n"
+                              "  hard:\n"
+                              "    requests.nvidia.com/gpu: \"%3\"\n"
+                              "    requests.cpu: \"16\"\n"
+                              "    requests.memory: 64Gi\n")
+            .arg(name, ns, gpus, extra)
+            .toUtf8();
+    }
+
+    static QByteArray podYaml(const QString &ns, const QString &name, int gpus) {
+        return QStringLiteral("apiVersion: v1\n"
+                              "kind: Pod\n"
+                              "metadata:\n"
+                              "  name: %1\n"
+                              "  namespace: %2\n"
+                              "  labels: {gpuquota.io/user: tester}\n"
+                              "spec:\n"
+                              "  containers:\n"
+                              "  - name: main\n"
+                              "    image: nvcr.io/nvidia/pytorch:24.05-py3\n"
+                              "    resources:\n"
+                              "      requests: {cpu: \"1\", memory: 2Gi}\n"
+                              "      limits: {cpu: \"1\", memory: 2Gi, nvidia.com/gpu: \"%3\"}\n")
+            .arg(name, ns)
+            .arg(gpus)
+            .toUtf8();
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_home.isValid());
+        m_kubectls = findKubectls();
+        if (m_kubectls.isEmpty()) {
+            if (qEnvironmentVariable("CI") == QLatin1String("true"))
+                QFAIL("kubectl is required in CI but none was found on PATH");
+            QSKIP("no kubectl on this machine");
+        }
+        qInfo() << "kubectl versions:" << m_kubectls.keys();
+        QElapsedTimer t;
+        t.start();
+        QVERIFY2(m_cluster.start(), qPrintable(m_cluster.errorString()));
+        qInfo() << "test cluster ready in" << t.elapsed() << "ms at" << m_cluster.url().toString();
+    }
+
+    void cleanupTestCase() { QVERIFY2(m_cluster.stop(), qPrintable(m_cluster.stderrText())); }
+
+    void workflow_data() {
+        QTest::addColumn<QString>("binary");
+        for (auto it = m_kubectls.cbegin(); it != m_kubectls.cend(); ++it)
+            QTest::newRow(qPrintable(it.key())) << it.value();
+    }
+
+    void workflow() {
+        QFETCH(QString, binary);
+        const QString ns =
+            QStringLiteral("kc-") +
+            QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char('.'), QLatin1Char('-'));
+
+        // Discovery and reads of the seeded demo data.
+        Run r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("namespaces")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("team-vision\\s+Active"))),
+                 qPrintable(r.out));
+        r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("quota"), QStringLiteral("-A")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        QVERIFY2(r.out.contains(QStringLiteral("requests.nvidia.com/gpu: 13/16")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("requests.nvidia.com/mig-3g.40gb: 6/14")), qPrintable(r.out));
+        r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("limits"), QStringLiteral("-A"),
+                             QStringLiteral("-o"), QStringLiteral("name")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        QCOMPARE(r.out.count(QStringLiteral("limitrange/container-defaults")), 5);
+        r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("pods"), QStringLiteral("-n"),
+                             QStringLiteral("team-vision"), QStringLiteral("-l"),
+                             QStringLiteral("gpuquota.io/user=alice"), QStringLiteral("-o"),
+                             QStringLiteral("jsonpath={.items[*].metadata.name}")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        QCOMPARE(r.out.trimmed(), QStringLiteral("alice-train-1 alice-train-4"));
+
+        // Namespace and quota lifecycle through apply (client-side apply = GET + PATCH).
+        r = kubectl(binary, {QStringLiteral("create"), QStringLiteral("namespace"), ns});
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("namespace/%1 created").arg(ns)),
+                 qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("apply"), QStringLiteral("-f"), QStringLiteral("-")},
+                    quotaYaml(ns, QStringLiteral("gpu"), QStringLiteral("2")));
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("resourcequota/gpu created")),
+                 qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("apply"), QStringLiteral("-f"), QStringLiteral("-")},
+                    quotaYaml(ns, QStringLiteral("gpu"), QStringLiteral("2")));
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("resourcequota/gpu unchanged")),
+                 qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("apply"), QStringLiteral("-f"), QStringLiteral("-")},
+                    quotaYaml(ns, QStringLiteral("gpu"), QStringLiteral("3")));
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("resourcequota/gpu configured")),
+                 qPrintable(r.all()));
+        r = kubectl(
+            binary,
+            {QStringLiteral("get"), QStringLiteral("quota"), QStringLiteral("gpu"), QStringLiteral("-n"), ns,
+             QStringLiteral("-o"),
+             QStringLiteral(
+                 "jsonpath={.spec.hard.requests\\.nvidia\\.com/gpu} "
+                 "{.status.hard.requests\\.nvidia\\.com/gpu} {.status.used.requests\\.nvidia\\.com/gpu}")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        QCOMPARE(r.out.trimmed(), QStringLiteral("3 3 0"));
+
+        // Quota admission: 2 GPUs fit, the next 2 do not (3 allowed).
+        r = kubectl(binary, {QStringLiteral("create"), QStringLiteral("-f"), QStringLiteral("-")},
+                    podYaml(ns, QStringLiteral("train-1"), 2));
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("pod/train-1 created")),
+                 qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("create"), QStringLiteral("-f"), QStringLiteral("-")},
+                    podYaml(ns, QStringLiteral("train-2"), 2));
+        QVERIFY2(r.exitCode != 0, qPrintable(r.all()));
+        QVERIFY2(r.err.contains(QStringLiteral("Error from server (Forbidden)")), qPrintable(r.err));
+        QVERIFY2(
+            r.err.contains(QStringLiteral(
+                "pods \"train-2\" is forbidden: exceeded quota: gpu, requested: requests.nvidia.com/gpu=2, "
+                "used: requests.nvidia.com/gpu=2, limited: requests.nvidia.com/gpu=3")),
+            qPrintable(r.err));
+        // Server-side dry run: validated and admitted but not stored.
+        r = kubectl(binary,
+                    {QStringLiteral("create"), QStringLiteral("--dry-run=server"), QStringLiteral("-f"),
+                     QStringLiteral("-")},
+                    podYaml(ns, QStringLiteral("train-3"), 1));
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("pod/train-3 created (server dry run)")),
+                 qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("pod"), QStringLiteral("train-3"),
+                             QStringLiteral("-n"), ns});
+        QVERIFY2(r.exitCode != 0 && r.err.contains(QStringLiteral("pods \"train-3\" not found")),
+                 qPrintable(r.all()));
+        r = kubectl(binary,
+                    {QStringLiteral("create"), QStringLiteral("--dry-run=server"), QStringLiteral("-f"),
+                     QStringLiteral("-")},
+                    podYaml(ns, QStringLiteral("train-4"), 2));
+        QVERIFY2(r.exitCode != 0 && r.err.contains(QStringLiteral("exceeded quota: gpu")),
+                 qPrintable(r.all()));
+        // A finished pod stops counting: then 2 more GPUs fit.
+        QVERIFY(m_cluster.setPodPhase(ns, QStringLiteral("train-1"), QStringLiteral("Succeeded")));
+        r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("pod"), QStringLiteral("train-1"),
+                             QStringLiteral("-n"), ns});
+        QVERIFY2(r.out.contains(QStringLiteral("Completed")), qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("create"), QStringLiteral("-f"), QStringLiteral("-")},
+                    podYaml(ns, QStringLiteral("train-2"), 2));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+
+        // replace: fresh object works, a stale resourceVersion is a 409 Conflict.
+        r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("quota"), QStringLiteral("gpu"),
+                             QStringLiteral("-n"), ns, QStringLiteral("-o"),
+                             QStringLiteral("jsonpath={.metadata.resourceVersion}")});
+        const QString rv = r.out.trimmed();
+        QVERIFY2(!rv.isEmpty(), qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("replace"), QStringLiteral("-f"), QStringLiteral("-")},
+                    quotaYaml(ns, QStringLiteral("gpu"), QStringLiteral("4"),
+                              QStringLiteral("  resourceVersion: \"%1\"\n").arg(rv)));
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("resourcequota/gpu replaced")),
+                 qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("replace"), QStringLiteral("-f"), QStringLiteral("-")},
+                    quotaYaml(ns, QStringLiteral("gpu"), QStringLiteral("5"),
+                              QStringLiteral("  resourceVersion: \"%1\"\n").arg(rv)));
+        QVERIFY2(r.exitCode != 0, qPrintable(r.all()));
+        QVERIFY2(r.err.contains(QStringLiteral("Error from server (Conflict)")) &&
+                     r.err.contains(QStringLiteral(
+                         "Operation cannot be fulfilled on resourcequotas \"gpu\": the object has been "
+                         "modified; please apply your changes to the latest version and try again")),
+                 qPrintable(r.err));
+
+        // Authorization: admin may, readonly may not.
+        r = kubectl(binary, {QStringLiteral("auth"), QStringLiteral("can-i"), QStringLiteral("update"),
+                             QStringLiteral("resourcequotas"), QStringLiteral("-n"), ns});
+        QVERIFY2(r.exitCode == 0 && r.out.trimmed() == QLatin1String("yes"), qPrintable(r.all()));
+        r = kubectl(binary,
+                    {QStringLiteral("auth"), QStringLiteral("can-i"), QStringLiteral("update"),
+                     QStringLiteral("resourcequotas"), QStringLiteral("-n"), ns},
+                    {}, QStringLiteral("readonly"));
+        QVERIFY2(r.exitCode == 1 && r.out.trimmed() == QLatin1String("no"), qPrintable(r.all()));
+        r = kubectl(binary,
+                    {QStringLiteral("auth"), QStringLiteral("can-i"), QStringLiteral("list"),
+                     QStringLiteral("pods"), QStringLiteral("-n"), ns},
+                    {}, QStringLiteral("readonly"));
+        QVERIFY2(r.exitCode == 0 && r.out.trimmed() == QLatin1String("yes"), qPrintable(r.all()));
+        r = kubectl(binary,
+                    {QStringLiteral("delete"), QStringLiteral("quota"), QStringLiteral("gpu"),
+                     QStringLiteral("-n"), ns},
+                    {}, QStringLiteral("readonly"));
+        QVERIFY2(r.exitCode != 0, qPrintable(r.all()));
+        QVERIFY2(
+            r.err.contains(
+                QStringLiteral(
+                    "Error from server (Forbidden): resourcequotas \"gpu\" is forbidden: User \"gq-viewer\" "
+                    "cannot delete resource \"resourcequotas\" in API group \"\" in the namespace \"%1\"")
+                    .arg(ns)),
+            qPrintable(r.err));
+        r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("quota"), QStringLiteral("-n"), ns}, {},
+                    QStringLiteral("admin-cert"));
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("gpu")), qPrintable(r.all()));
+
+        // Watch: the existing quota, then the change we make.
+        QProcess watch;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("KUBECONFIG"), m_cluster.kubeconfigPath());
+        env.insert(QStringLiteral("HOME"), m_home.path());
+        watch.setProcessEnvironment(env);
+        watch.start(
+            binary,
+            {QStringLiteral("--cache-dir"), m_home.filePath(QStringLiteral("cache-watch")),
+             QStringLiteral("get"), QStringLiteral("quota"), QStringLiteral("-n"), ns,
+             QStringLiteral("--watch"), QStringLiteral("-o"),
+             QStringLiteral("jsonpath={.metadata.name} {.spec.hard.requests\\.nvidia\\.com/gpu}{\"\\n\"}")});
+        QVERIFY(watch.waitForStarted());
+        QString seen;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (seen += QString::fromUtf8(watch.readAllStandardOutput())).contains(QStringLiteral("gpu 4")),
+            20000);
+        r = kubectl(binary, {QStringLiteral("patch"), QStringLiteral("quota"), QStringLiteral("gpu"),
+                             QStringLiteral("-n"), ns, QStringLiteral("--type=merge"), QStringLiteral("-p"),
+                             QStringLiteral("{\"spec\":{\"hard\":{\"requests.nvidia.com/gpu\":\"7\"}}}")});
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("resourcequota/gpu patched")),
+                 qPrintable(r.all()));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (seen += QString::fromUtf8(watch.readAllStandardOutput())).contains(QStringLiteral("gpu 7")),
+            20000);
+        watch.kill();
+        watch.waitForFinished();
+
+        // Delete, then the namespace with everything left in it.
+        r = kubectl(binary, {QStringLiteral("delete"), QStringLiteral("quota"), QStringLiteral("gpu"),
+                             QStringLiteral("-n"), ns});
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("resourcequota \"gpu\" deleted")),
+                 qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("quota"), QStringLiteral("gpu"),
+                             QStringLiteral("-n"), ns});
+        QVERIFY2(r.exitCode != 0 && r.err.contains(QStringLiteral(
+                                        "Error from server (NotFound): resourcequotas \"gpu\" not found")),
+                 qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("delete"), QStringLiteral("namespace"), ns});
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("namespace \"%1\" deleted").arg(ns)),
+                 qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("pods"), QStringLiteral("-n"), ns,
+                             QStringLiteral("-o"), QStringLiteral("name")});
+        QVERIFY2(r.exitCode == 0 && r.out.trimmed().isEmpty(), qPrintable(r.all()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKubectl)
+#include "tst_kubectl.moc"
