@@ -2,6 +2,12 @@
 
 #include <QJsonArray>
 
+// GCC 12 at -O2 reports a false -Wdangling-pointer inside yaml-cpp 0.7's node/impl.h
+// (a temporary in Node::operator[]); the warning sits in the library's header, so it is
+// silenced for this file only, where that header is used.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+#endif
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -347,12 +353,21 @@ YamlNode YamlNode::fromJson(const QJsonValue &value) {
     return YamlNode();
 }
 
+bool YamlNode::resolvesAsString() const {
+    if (m_type != Type::Scalar)
+        return false;
+    if (m_isString)
+        return true;
+    bool b = false;
+    return !isYamlNull(m_text) && !isYamlBool(m_text, &b) && !isYamlInt(m_text) && !isYamlFloat(m_text);
+}
+
 bool operator==(const YamlNode &a, const YamlNode &b) {
     if (a.m_type != b.m_type)
         return false;
     switch (a.m_type) {
     case YamlNode::Type::Null: return true;
-    case YamlNode::Type::Scalar: return a.m_isString == b.m_isString && a.m_text == b.m_text;
+    case YamlNode::Type::Scalar: return a.m_text == b.m_text && a.resolvesAsString() == b.resolvesAsString();
     case YamlNode::Type::Sequence: return a.m_items == b.m_items;
     case YamlNode::Type::Map: return a.m_entries == b.m_entries;
     }
@@ -553,7 +568,7 @@ Result<YamlDocument> loadYaml(const QByteArray &utf8, const YamlLoadLimits &limi
                 }
                 continue;
             }
-            result.objects.append(YamlObject{root, docIndex, -1, {}});
+            result.objects.append(YamlObject{std::move(root), docIndex, -1, {}});
         }
     } catch (const YAML::Exception &ex) {
         return yamlError(ex, conv);

@@ -51,6 +51,9 @@ public:
     [[nodiscard]] const QString &text() const { return m_text; }
     [[nodiscard]] bool isString() const { return m_isString; }
     void setScalar(QString text, bool isString = true);
+    // True when the scalar reads as a string: quoted, or plain text that is not a
+    // null, boolean or number in the YAML 1.2 core schema (`name: q` == `name: "q"`).
+    [[nodiscard]] bool resolvesAsString() const;
 
     // Sequences.
     [[nodiscard]] qsizetype size() const; // items, or entries for a map, 0 otherwise
@@ -78,8 +81,9 @@ public:
     void setPos(SourcePos pos) { m_pos = pos; }
 
     // Looks a field path ("spec.hard[requests.nvidia.com/gpu]", "spec.limits[0].max[cpu]")
-    // up in this tree and returns the position of the deepest node that exists on the
-    // way (the value, or with atKey the key of the last map entry).
+    // up in this tree and returns the position of the node it names (its value, or
+    // with atKey its key). For a path that goes below what exists (a missing field)
+    // it returns the key of the deepest map entry found on the way ("metadata:").
     [[nodiscard]] SourcePos locate(QStringView fieldPath, bool atKey = false) const;
 
     // JSON conversion. Plain scalars become JSON numbers / booleans / null when they
@@ -88,7 +92,8 @@ public:
     [[nodiscard]] QJsonObject toJsonObject() const; // {} unless a map
     static YamlNode fromJson(const QJsonValue &value);
 
-    // Structural equality: type, texts, string-ness, order. Positions are ignored.
+    // Structural equality: type, texts, resolved type (see resolvesAsString) and
+    // order. Positions and quoting style are ignored.
     friend bool operator==(const YamlNode &a, const YamlNode &b);
 
 private:

@@ -1,0 +1,472 @@
+// The YAML tree: loading (documents, lists, positions, errors, limits), emitting,
+// JSON conversion, field-path lookup, text edits and the text-preserving `fmt`.
+// Also replays fuzz/regressions/yaml through the fuzzer's property check.
+#include "core/specformat.h"
+#include "core/yamldoc.h"
+#include "fuzz/yaml_properties.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace gq;
+
+namespace {
+QString regressionDir() {
+    return QDir::cleanPath(QStringLiteral(GQ_TEST_FIXTURES "/../../fuzz/regressions/yaml"));
+}
+} // namespace
+
+class TestYamlDoc : public QObject {
+    Q_OBJECT
+private slots:
+    void singleDocument();
+    void severalDocuments();
+    void listsAreFlattened();
+    void positions();
+    void positionsCountCharacters();
+    void stringness_data();
+    void stringness();
+    void parseErrorsHavePositions_data();
+    void parseErrorsHavePositions();
+    void limits();
+    void treeEditing();
+    void emitKeepsOrderAndTypes();
+    void emitRoundTrip();
+    void jsonConversion();
+    void locate_data();
+    void locate();
+    void textEdits();
+    void scalarEdits_data();
+    void scalarEdits();
+    void fmtKeepsEverythingElse();
+    void fmtCases_data();
+    void fmtCases();
+    void fuzzRegressions_data();
+    void fuzzRegressions();
+};
+
+void TestYamlDoc::singleDocument() {
+    auto doc = loadYaml("apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: q\n  namespace: ns\n");
+    QVERIFY(doc);
+    QCOMPARE(doc->objects.size(), 1);
+    const YamlObject &o = doc->objects.first();
+    QCOMPARE(o.kind(), QStringLiteral("ResourceQuota"));
+    QCOMPARE(o.apiVersion(), QStringLiteral("v1"));
+    QCOMPARE(o.name(), QStringLiteral("q"));
+    QCOMPARE(o.namespaceName(), QStringLiteral("ns"));
+    QCOMPARE(o.documentIndex, 0);
+    QCOMPARE(o.itemIndex, -1);
+    auto node = parseYamlNode("a: 1\n");
+    QVERIFY(node);
+    QCOMPARE(node->scalarAt(u"a"), QStringLiteral("1"));
+    QVERIFY(parseYamlNode("")->isNull());
+    auto two = parseYamlNode("a: 1\n---\nb: 2\n");
+    QVERIFY(!two);
+    QVERIFY(two.error().message.contains(u"expected one YAML document, found 2"));
+}
+
+void TestYamlDoc::severalDocuments() {
+    auto doc = loadYaml("---\nkind: A\n---\n# empty\n---\nkind: B\n...\n---\nkind: C\n");
+    QVERIFY(doc);
+    QCOMPARE(doc->documents.size(), 4); // the empty one is kept as a document...
+    QCOMPARE(doc->objects.size(), 3);   // ...but is not an object
+    QCOMPARE(doc->objects[0].kind(), QStringLiteral("A"));
+    QCOMPARE(doc->objects[1].kind(), QStringLiteral("B"));
+    QCOMPARE(doc->objects[1].documentIndex, 2);
+    QCOMPARE(doc->objects[2].root.pos().line, 9);
+    QVERIFY(loadYaml("")->objects.isEmpty());
+}
+
+void TestYamlDoc::listsAreFlattened() {
+    auto doc = loadYaml("apiVersion: v1\nkind: List\nitems:\n- kind: ResourceQuota\n  metadata: {name: a}\n"
+                        "- kind: LimitRange\n  metadata: {name: b}\n---\nkind: LimitRangeList\nitems:\n"
+                        "- metadata: {name: c}\n---\nkind: List\nitems: []\n");
+    QVERIFY(doc);
+    QCOMPARE(doc->objects.size(), 3);
+    QCOMPARE(doc->objects[0].name(), QStringLiteral("a"));
+    QCOMPARE(doc->objects[0].itemIndex, 0);
+    QCOMPARE(doc->objects[1].kind(), QStringLiteral("LimitRange"));
+    QCOMPARE(doc->objects[1].itemIndex, 1);
+    QCOMPARE(doc->objects[2].kind(), QStringLiteral("LimitRange")); // implied by LimitRangeList
+    QCOMPARE(doc->objects[2].impliedKind, QStringLiteral("LimitRange"));
+    QCOMPARE(doc->objects[2].documentIndex, 1);
+    QCOMPARE(doc->objects[2].root.pos().line, 11);
+}
+
+void TestYamlDoc::positions() {
+    const QByteArray text = "apiVersion: v1\n"     // 1
+                            "spec:\n"              // 2
+                            "  hard:\n"            // 3
+                            "    cpu: \"2\"\n"     // 4
+                            "    pods: 10 # ten\n" // 5
+                            "  list:\n"            // 6
+                            "  - a\n"              // 7
+                            "  - {x: 1}\n";        // 8
+    auto node = parseYamlNode(text);
+    QVERIFY(node);
+    const YamlNode *hard = node->find(u"spec")->find(u"hard");
+    const YamlNode::Entry *cpu = hard->findEntry(u"cpu");
+    QCOMPARE(cpu->keyPos.line, 4);
+    QCOMPARE(cpu->keyPos.column, 5);
+    QCOMPARE(cpu->value.pos().line, 4);
+    QCOMPARE(cpu->value.pos().column, 10); // the opening quote
+    QCOMPARE(cpu->value.pos().offset, text.indexOf("\"2\""));
+    const YamlNode *pods = hard->find(u"pods");
+    QCOMPARE(pods->pos().column, 11);
+    const YamlNode *list = node->find(u"spec")->find(u"list");
+    QCOMPARE(list->items().at(1).pos().line, 8);
+    QCOMPARE(list->items().at(1).find(u"x")->pos().column, 9);
+}
+
+void TestYamlDoc::positionsCountCharacters() {
+    // "é" is two bytes; columns count characters so an editor lands on the value.
+    const QByteArray text = "metadata: {name: \"é\", x: bad}\n";
+    auto node = parseYamlNode(text);
+    QVERIFY(node);
+    const YamlNode *x = node->find(u"metadata")->find(u"x");
+    QCOMPARE(x->pos().column, 26);                  // 27 if counted in bytes
+    QCOMPARE(x->pos().offset, text.indexOf("bad")); // offsets stay in bytes
+}
+
+void TestYamlDoc::stringness_data() {
+    QTest::addColumn<QByteArray>("yaml");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("isString");
+    QTest::newRow("plain int") << QByteArray("v: 4") << "4" << false;
+    QTest::newRow("quoted int") << QByteArray("v: \"4\"") << "4" << true;
+    QTest::newRow("single quoted") << QByteArray("v: 'true'") << "true" << true;
+    QTest::newRow("plain word") << QByteArray("v: hello") << "hello" << false;
+    QTest::newRow("block") << QByteArray("v: |\n  line\n") << "line\n" << true;
+    QTest::newRow("tagged str") << QByteArray("v: !!str 4") << "4" << true;
+    QTest::newRow("quantity") << QByteArray("v: 500m") << "500m" << false;
+}
+
+void TestYamlDoc::stringness() {
+    QFETCH(QByteArray, yaml);
+    QFETCH(QString, text);
+    QFETCH(bool, isString);
+    auto node = parseYamlNode(yaml);
+    QVERIFY(node);
+    const YamlNode *v = node->find(u"v");
+    QVERIFY(v && v->isScalar());
+    QCOMPARE(v->text(), text);
+    QCOMPARE(v->isString(), isString);
+    // Null forms are nodes of type Null, whatever their spelling.
+    QVERIFY(parseYamlNode("v: ~")->find(u"v")->isNull());
+    QVERIFY(parseYamlNode("v:")->find(u"v")->isNull());
+    QVERIFY(parseYamlNode("v: \"null\"")->find(u"v")->isScalar());
+}
+
+void TestYamlDoc::parseErrorsHavePositions_data() {
+    QTest::addColumn<QByteArray>("yaml");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<QString>("fragment");
+    QTest::newRow("unclosed flow") << QByteArray("a: [1, 2\nb: 3\n") << 2 << "end of sequence flow not found";
+    QTest::newRow("bad indent") << QByteArray("a:\n  b: 1\n c: 2\n") << 3 << "invalid YAML";
+    QTest::newRow("duplicate key") << QByteArray("spec:\n  hard:\n    cpu: 1\n    cpu: 2\n") << 4
+                                   << "mapping key \"cpu\" already defined at line 3";
+    QTest::newRow("complex key") << QByteArray("? [a]\n: b\n") << 1 << "mapping keys must be scalars";
+    QTest::newRow("map then sequence") << QByteArray("a: 1\n- b\n") << 2 << "invalid YAML";
+}
+
+void TestYamlDoc::parseErrorsHavePositions() {
+    QFETCH(QByteArray, yaml);
+    QFETCH(int, line);
+    QFETCH(QString, fragment);
+    auto doc = loadYaml(yaml);
+    QVERIFY(!doc);
+    QCOMPARE(doc.error().kind, Error::Kind::Parse);
+    QCOMPARE(doc.error().line, line);
+    QVERIFY(doc.error().column >= 1);
+    QVERIFY2(doc.error().message.contains(fragment), qPrintable(doc.error().message));
+}
+
+void TestYamlDoc::limits() {
+    QByteArray deep;
+    for (int i = 0; i < 100; ++i)
+        deep += QByteArray(i * 2, ' ') + "k:\n";
+    auto tooDeep = loadYaml(deep);
+    QVERIFY(!tooDeep);
+    QVERIFY2(tooDeep.error().message.contains(u"nested too deeply"), qPrintable(tooDeep.error().message));
+    QVERIFY(tooDeep.error().line > 60);
+
+    YamlLoadLimits generous;
+    generous.maxDepth = 200;
+    QVERIFY(loadYaml(deep, generous));
+
+    // 9^6 leaves through aliases: refused instead of expanded.
+    QByteArray laughs = "a: &a [x, x, x, x, x, x, x, x, x]\n";
+    const char *names = "abcdefg";
+    for (int i = 1; i < 7; ++i) {
+        laughs += QByteArray(1, names[i]) + ": &" + QByteArray(1, names[i]) + " [";
+        for (int j = 0; j < 9; ++j)
+            laughs += QByteArray(j ? ", *" : "*") + QByteArray(1, names[i - 1]);
+        laughs += "]\n";
+    }
+    YamlLoadLimits small;
+    small.maxNodes = 10000;
+    auto bomb = loadYaml(laughs, small);
+    QVERIFY(!bomb);
+    QVERIFY2(bomb.error().message.contains(u"too large"), qPrintable(bomb.error().message));
+}
+
+void TestYamlDoc::treeEditing() {
+    YamlNode m = YamlNode::map();
+    m.insert(QStringLiteral("b"), YamlNode::scalar(QStringLiteral("1"), false));
+    m.insert(QStringLiteral("a"), YamlNode::scalar(QStringLiteral("2")));
+    m.insert(QStringLiteral("b"), YamlNode::scalar(QStringLiteral("3"))); // replaces in place
+    QCOMPARE(m.entries().size(), std::size_t(2));
+    QCOMPARE(m.entries()[0].key, QStringLiteral("b"));
+    QCOMPARE(m.scalarAt(u"b"), QStringLiteral("3"));
+    YamlNode &child = m.mapAt(QStringLiteral("c"));
+    child.insert(QStringLiteral("x"), YamlNode::scalar(QStringLiteral("y")));
+    QCOMPARE(m.find(u"c")->scalarAt(u"x"), QStringLiteral("y"));
+    QVERIFY(m.remove(u"a"));
+    QVERIFY(!m.remove(u"a"));
+    QCOMPARE(m.size(), 2);
+    YamlNode copy = m;
+    copy.mapAt(QStringLiteral("c")).insert(QStringLiteral("x"), YamlNode::scalar(QStringLiteral("z")));
+    QCOMPARE(m.find(u"c")->scalarAt(u"x"), QStringLiteral("y")); // copies are deep
+    QVERIFY(!(copy == m));
+    QCOMPARE(m.scalarAt(u"missing", QStringLiteral("fallback")), QStringLiteral("fallback"));
+}
+
+void TestYamlDoc::emitKeepsOrderAndTypes() {
+    YamlNode m = YamlNode::map();
+    m.insert(QStringLiteral("zeta"), YamlNode::scalar(QStringLiteral("4"), true));
+    m.insert(QStringLiteral("alpha"), YamlNode::scalar(QStringLiteral("4"), false));
+    m.insert(QStringLiteral("yes"), YamlNode::scalar(QStringLiteral("yes"), true));
+    m.insert(QStringLiteral("empty"), YamlNode::scalar(QString(), true));
+    m.insert(QStringLiteral("none"), YamlNode());
+    m.insert(QStringLiteral("list"), YamlNode::sequence());
+    m.insert(QStringLiteral("map"), YamlNode::map());
+    const QByteArray out = emitYaml(m);
+    QCOMPARE(
+        out,
+        QByteArray("zeta: \"4\"\nalpha: 4\n\"yes\": \"yes\"\nempty: \"\"\nnone: null\nlist: []\nmap: {}\n"));
+}
+
+void TestYamlDoc::emitRoundTrip() {
+    const QByteArray text = "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: q\n  annotations:\n"
+                            "    note: \"multi\\nline\"\n    num: \"0012\"\n    b: \"on\"\nspec:\n  hard:\n"
+                            "    requests.nvidia.com/gpu: 4\n    cpu: \"500m\"\n  scopes: [BestEffort]\n";
+    auto node = parseYamlNode(text);
+    QVERIFY(node);
+    const QByteArray emitted = emitYaml(*node);
+    auto back = parseYamlNode(emitted);
+    QVERIFY2(back, qPrintable(QString::fromUtf8(emitted)));
+    QVERIFY2(*back == *node, qPrintable(QString::fromUtf8(emitted)));
+    QVERIFY(emitted.indexOf("apiVersion") < emitted.indexOf("kind"));
+    QVERIFY(emitted.indexOf("kind") < emitted.indexOf("metadata"));
+    const QByteArray two = emitYamlDocuments({*node, *node});
+    QCOMPARE(loadYaml(two)->objects.size(), 2);
+}
+
+void TestYamlDoc::jsonConversion() {
+    auto node = parseYamlNode("a: 4\nb: \"4\"\nc: true\nd: ~\ne: 1.5\nf: [x, 2]\ng: 500m\n"
+                              "h: 123456789012345678901234567890\ni: {j: False}\n");
+    QVERIFY(node);
+    const QJsonObject o = node->toJsonObject();
+    QCOMPARE(o.value(u"a"), QJsonValue(4));
+    QCOMPARE(o.value(u"b"), QJsonValue(QStringLiteral("4")));
+    QCOMPARE(o.value(u"c"), QJsonValue(true));
+    QVERIFY(o.value(u"d").isNull());
+    QCOMPARE(o.value(u"e"), QJsonValue(1.5));
+    QCOMPARE(o.value(u"f").toArray().at(1), QJsonValue(2));
+    QCOMPARE(o.value(u"g"), QJsonValue(QStringLiteral("500m")));
+    // Would lose digits as a double: kept as text.
+    QCOMPARE(o.value(u"h"), QJsonValue(QStringLiteral("123456789012345678901234567890")));
+    QCOMPARE(o.value(u"i").toObject().value(u"j"), QJsonValue(false));
+
+    const YamlNode back = YamlNode::fromJson(o);
+    QCOMPARE(back.find(u"a")->text(), QStringLiteral("4"));
+    QVERIFY(!back.find(u"a")->isString());
+    QVERIFY(back.find(u"b")->isString());
+    QCOMPARE(back.find(u"e")->text(), QStringLiteral("1.5"));
+    QVERIFY(back.find(u"d")->isNull());
+    QCOMPARE(back.toJsonObject(), o);
+    QVERIFY(YamlNode::fromJson(QJsonValue(QJsonArray{1, QStringLiteral("x")})).isSequence());
+}
+
+void TestYamlDoc::locate_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<bool>("atKey");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+    QTest::newRow("value") << "spec.hard[requests.nvidia.com/gpu]" << false << 5 << 30;
+    QTest::newRow("key") << "spec.hard[requests.nvidia.com/gpu]" << true << 5 << 5;
+    QTest::newRow("index") << "spec.limits[1].type" << false << 8 << 11;
+    QTest::newRow("index key") << "spec.limits[1].type" << true << 8 << 5;
+    QTest::newRow("missing field points at parent key") << "spec.limits[0].type" << false << 7 << 5;
+    QTest::newRow("missing map key") << "metadata.name" << false << 1 << 1;
+    QTest::newRow("missing index") << "spec.limits[5].type" << false << 6 << 3;
+    QTest::newRow("dotted key") << "spec.hard[limits.cpu]" << false << 4 << 17;
+    QTest::newRow("root") << "" << false << 1 << 1;
+}
+
+void TestYamlDoc::locate() {
+    QFETCH(QString, path);
+    QFETCH(bool, atKey);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    const QByteArray text = "metadata: {}\n"                   // 1
+                            "spec:\n"                          // 2
+                            "  hard:\n"                        // 3
+                            "    limits.cpu: 2\n"              // 4
+                            "    requests.nvidia.com/gpu: 4\n" // 5
+                            "  limits:\n"                      // 6
+                            "  - max: {cpu: 1}\n"              // 7
+                            "  - type: Pod\n";                 // 8
+    auto node = parseYamlNode(text);
+    QVERIFY(node);
+    const SourcePos p = node->locate(path, atKey);
+    QCOMPARE(p.line, line);
+    QCOMPARE(p.column, column);
+}
+
+void TestYamlDoc::textEdits() {
+    const QByteArray text = "0123456789";
+    auto ok = applyTextEdits(text, {TextEdit{8, 1, "X"}, TextEdit{1, 2, "ab"}, TextEdit{5, 0, "+"}});
+    QVERIFY(ok);
+    QCOMPARE(*ok, QByteArray("0ab34+567X9"));
+    QVERIFY(!applyTextEdits(text, {TextEdit{1, 3, "a"}, TextEdit{2, 1, "b"}}));
+    QVERIFY(!applyTextEdits(text, {TextEdit{9, 2, "a"}}));
+    QCOMPARE(*applyTextEdits(text, {}), text);
+}
+
+void TestYamlDoc::scalarEdits_data() {
+    QTest::addColumn<QByteArray>("yaml");
+    QTest::addColumn<QString>("newValue");
+    QTest::addColumn<QByteArray>("expected"); // empty: the edit must be refused
+    QTest::newRow("plain") << QByteArray("v: 1000m # c\n") << "1" << QByteArray("v: 1 # c\n");
+    QTest::newRow("double") << QByteArray("v: \"1000m\"\n") << "1" << QByteArray("v: \"1\"\n");
+    QTest::newRow("single") << QByteArray("v: '1.5Gi'\n") << "1536Mi" << QByteArray("v: '1536Mi'\n");
+    QTest::newRow("flow") << QByteArray("{v: 1000m, w: 2}\n") << "1" << QByteArray("{v: 1, w: 2}\n");
+    QTest::newRow("flow end") << QByteArray("{w: 2, v: 1000m}\n") << "1" << QByteArray("{w: 2, v: 1}\n");
+    QTest::newRow("block") << QByteArray("v: |\n  1000m\n") << "1" << QByteArray();
+    QTest::newRow("escaped") << QByteArray("v: \"10\\x30m\"\n") << "1" << QByteArray();
+    QTest::newRow("multi-line plain") << QByteArray("v: 1000\n  m\n") << "1" << QByteArray();
+}
+
+void TestYamlDoc::scalarEdits() {
+    QFETCH(QByteArray, yaml);
+    QFETCH(QString, newValue);
+    QFETCH(QByteArray, expected);
+    auto node = parseYamlNode(yaml);
+    QVERIFY(node);
+    TextEdit edit;
+    const bool ok = scalarEdit(yaml, *node->find(u"v"), newValue, &edit);
+    QCOMPARE(ok, !expected.isEmpty());
+    if (ok)
+        QCOMPARE(*applyTextEdits(yaml, {edit}), expected);
+}
+
+void TestYamlDoc::fmtKeepsEverythingElse() {
+    const QByteArray text =
+        "# team quota\n"
+        "apiVersion: v1\n"
+        "kind: ResourceQuota\n"
+        "metadata:\n"
+        "  name: q   # the name\n"
+        "  annotations: {cpu: 1000m}  # not a quantity field\n"
+        "spec:\n"
+        "  hard:\n"
+        "    requests.cpu: 1000m   # one core\n"
+        "    requests.memory: \"1.5Gi\"\n"
+        "    limits.memory: 2Gi\n"
+        "    pods: bogus\n"
+        "    zz-unknown: 0.5\n"
+        "  unknownField: {keep: me, cpu: 1000m}\n"
+        "---\n"
+        "apiVersion: v1\n"
+        "kind: Pod\n"
+        "spec: {containers: [{resources: {limits: {cpu: 1000m}}}]}\n"
+        "---\n"
+        "kind: LimitRange\n"
+        "spec:\n"
+        "  limits:\n"
+        "  - {type: Container, max: {cpu: 2000m, memory: 1024Mi}, maxLimitRequestRatio: {cpu: 2.0}}\n";
+    auto r = formatQuantities(text);
+    QVERIFY(r);
+    const QByteArray expected =
+        "# team quota\n"
+        "apiVersion: v1\n"
+        "kind: ResourceQuota\n"
+        "metadata:\n"
+        "  name: q   # the name\n"
+        "  annotations: {cpu: 1000m}  # not a quantity field\n"
+        "spec:\n"
+        "  hard:\n"
+        "    requests.cpu: 1   # one core\n"
+        "    requests.memory: \"1536Mi\"\n"
+        "    limits.memory: 2Gi\n"
+        "    pods: bogus\n"
+        "    zz-unknown: 500m\n"
+        "  unknownField: {keep: me, cpu: 1000m}\n"
+        "---\n"
+        "apiVersion: v1\n"
+        "kind: Pod\n"
+        "spec: {containers: [{resources: {limits: {cpu: 1000m}}}]}\n"
+        "---\n"
+        "kind: LimitRange\n"
+        "spec:\n"
+        "  limits:\n"
+        "  - {type: Container, max: {cpu: 2, memory: 1Gi}, maxLimitRequestRatio: {cpu: 2}}\n";
+    QCOMPARE(QString::fromUtf8(r->text), QString::fromUtf8(expected));
+    QCOMPARE(r->changed, 6);
+    QCOMPARE(r->skipped, 0);
+    auto again = formatQuantities(r->text);
+    QVERIFY(again);
+    QCOMPARE(again->text, r->text);
+    QCOMPARE(again->changed, 0);
+}
+
+void TestYamlDoc::fmtCases_data() {
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<QByteArray>("formatted");
+    QTest::newRow("1000m") << QByteArray("1000m") << QByteArray("1");
+    QTest::newRow("0.5") << QByteArray("0.5") << QByteArray("500m");
+    QTest::newRow("1536Mi") << QByteArray("1536Mi") << QByteArray("1536Mi");
+    QTest::newRow("1.5Gi") << QByteArray("1.5Gi") << QByteArray("1536Mi");
+    QTest::newRow("1e3") << QByteArray("1e3") << QByteArray("1e3");
+    QTest::newRow("1000M") << QByteArray("1000M") << QByteArray("1G");
+    QTest::newRow("quoted 2000m") << QByteArray("\"2000m\"") << QByteArray("\"2\"");
+    QTest::newRow("invalid stays") << QByteArray("2Gb") << QByteArray("2Gb");
+    QTest::newRow("block skipped") << QByteArray("|\n      1000m") << QByteArray("|\n      1000m");
+}
+
+void TestYamlDoc::fmtCases() {
+    QFETCH(QByteArray, value);
+    QFETCH(QByteArray, formatted);
+    const QByteArray head =
+        "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q}\nspec:\n  hard:\n    cpu: ";
+    auto r = formatQuantities(head + value + "\n");
+    QVERIFY(r);
+    QCOMPARE(r->text, head + formatted + "\n");
+    QVERIFY(!formatQuantities("a: [1\n")); // not YAML: an error, not a guess
+}
+
+void TestYamlDoc::fuzzRegressions_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    const QDir dir(regressionDir());
+    QVERIFY2(dir.exists(), qPrintable(dir.path()));
+    const auto files = dir.entryInfoList(QDir::Files, QDir::Name);
+    QVERIFY2(files.size() >= 10, qPrintable(QStringLiteral("too few regression inputs in ") + dir.path()));
+    for (const QFileInfo &info : files) {
+        QFile f(info.filePath());
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(info.filePath()));
+        QTest::newRow(qPrintable(info.fileName())) << f.readAll();
+    }
+}
+
+void TestYamlDoc::fuzzRegressions() {
+    QFETCH(QByteArray, bytes);
+    const QString problem = fuzz::checkYamlProperties(bytes);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+QTEST_GUILESS_MAIN(TestYamlDoc)
+#include "tst_yamldoc.moc"
