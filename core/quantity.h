@@ -17,7 +17,9 @@ namespace gq {
 //
 // The value is held exactly as a signed 128-bit count of nano-units (10^-9), so
 // arithmetic never touches floating point; values whose magnitude does not fit are
-// rejected at parse time with an "out of range" error.
+// rejected at parse time with an "out of range" error. As upstream, binary-SI text
+// ("9Ei") is instead capped at 2^63-1 units, and digit-less text such as "m" or "-",
+// which upstream quietly reads as 0, is rejected here.
 class Quantity {
 public:
     // The format a quantity remembers from its text; canonical printing uses it.
@@ -40,11 +42,14 @@ public:
 
     [[nodiscard]] static QString formatName(Format format); // "DecimalSI", ...
 
+    // fromNanos clamps INT128_MIN to -maxNanos(); nothing else is adjusted.
     static Quantity fromNanos(Nanos nanos, Format format = Format::DecimalSI);
     static Quantity fromMilli(std::int64_t milli, Format format = Format::DecimalSI);
     static Quantity fromInt(std::int64_t value, Format format = Format::DecimalSI);
 
     // Canonical form, as the API server prints it ("1000m" -> "1", "1.5Gi" -> "1536Mi").
+    // Where the server echoes already-canonical input verbatim ("+1", "01", "1E3") we
+    // print the normal spelling ("1", "1", "1e3").
     [[nodiscard]] QString toString() const;
 
     [[nodiscard]] Format format() const { return m_format; }
@@ -59,13 +64,13 @@ public:
     [[nodiscard]] Result<Quantity> times(std::int64_t factor) const;
     [[nodiscard]] Quantity negated() const { return fromNanos(-m_nanos, m_format); }
 
-    // Conversions, rounding up like apimachinery's Value()/MilliValue().
-    [[nodiscard]] std::int64_t value() const;      // whole units (bytes, GPUs), rounded up
-    [[nodiscard]] std::int64_t milliValue() const; // milli-units (millicores), rounded up
+    // Conversions, rounding away from zero like apimachinery's Value()/MilliValue()
+    // ("1500m" -> 2, "-1500m" -> -2), saturating at the int64 limits instead of wrapping.
+    [[nodiscard]] std::int64_t value() const;      // whole units (bytes, GPUs)
+    [[nodiscard]] std::int64_t milliValue() const; // milli-units (millicores)
     [[nodiscard]] bool isInteger() const;          // true if a whole number of units
     [[nodiscard]] double toDouble() const;         // for display and ratios only
 
-    // Value() and MilliValue() saturate at the int64 limits instead of wrapping.
     [[nodiscard]] std::int64_t toBytes() const { return value(); }
     [[nodiscard]] std::int64_t toMillicores() const { return milliValue(); }
     // A whole, non-negative number of devices; "500m" or "-1" is an Invalid error.
