@@ -277,6 +277,13 @@ bool needsQuotes(const QString &t) {
            t.startsWith(u"0x") || t.startsWith(u"0o") || t == u".inf" || t == u"-.inf" || t == u".nan";
 }
 
+bool startsLikeNumber(const QString &t) {
+    if (t.isEmpty())
+        return false;
+    const QChar c = t.front();
+    return (c >= u'0' && c <= u'9') || c == u'-' || c == u'+' || c == u'.';
+}
+
 constexpr double kMaxExactJsonInt = 9007199254740992.0; // 2^53
 
 } // namespace
@@ -609,7 +616,9 @@ void emitNode(YAML::Emitter &out, const YamlNode &n) {
     case YamlNode::Type::Scalar: {
         const QByteArray utf8 = n.text().toUtf8();
         const std::string s(utf8.constData(), std::size_t(utf8.size()));
-        if (n.isString() && needsQuotes(n.text()))
+        // Strings that start like a number (timestamps, "1536Mi", "0012") are quoted
+        // too: some YAML 1.1 readers would otherwise take them for a date or a number.
+        if (n.isString() && (needsQuotes(n.text()) || startsLikeNumber(n.text())))
             out << YAML::DoubleQuoted << s;
         else if (!n.isString() && n.text().isEmpty())
             out << YAML::Null;
