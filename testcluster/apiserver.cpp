@@ -3,6 +3,7 @@
 #include "testcluster/admission.h"
 #include "testcluster/apierror.h"
 #include "testcluster/patch.h"
+#include "testcluster/protobuf.h"
 #include "testcluster/selectors.h"
 #include "testcluster/tables.h"
 
@@ -311,6 +312,31 @@ QJsonObject podStatusFor(const QJsonObject &pod, const QString &phase, const QJs
     }
     status.insert(QLatin1String("containerStatuses"), statuses);
     return status;
+}
+
+// The request body as JSON: kubectl >= 1.32 sends protobuf for typed clients.
+bool requestObject(const httplib::Request &req, QJsonObject *out, ApiError *error) {
+    const std::string contentType = req.get_header_value("Content-Type");
+    const QByteArray body = QByteArray::fromStdString(req.body);
+    if (contentType.rfind("application/vnd.kubernetes.protobuf", 0) == 0) {
+        QString why;
+        auto decoded = decodeKubernetesProtobuf(body, &why);
+        if (!decoded) {
+            *error = ApiError{415, QStringLiteral("UnsupportedMediaType"), why, {}, {}, {}, 0};
+            return false;
+        }
+        *out = *decoded;
+        return true;
+    }
+    QJsonParseError perr{};
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &perr);
+    if (perr.error != QJsonParseError::NoError || !doc.isObject()) {
+        *error = ApiError::badRequest(QStringLiteral("couldn't get version/kind; json parse error: ") +
+                                      perr.errorString());
+        return false;
+    }
+    *out = doc.object();
+    return true;
 }
 
 void sendJson(httplib::Response &res, int code, const QByteArray &body,
@@ -661,6 +687,14 @@ void ApiServer::handleApi(Call &call) {
         doc.insert(QLatin1String("paths"), paths);
         return sendJson(res, 200, toCompactJson(doc));
     }
+    if (path == QLatin1String("/openapi/v2") || path == QLatin1String("/swagger-2.0.0.pb-v1")) {
+        std::call_once(m_openapiV2Once, [this] {
+            m_openapiV2 = encodeOpenApiV2(QJsonDocument::fromJson(m_config.openapiCoreV1).object(),
+                                          QJsonDocument::fromJson(m_config.openapiAuthorizationV1).object());
+        });
+        res.set_header("Cache-Control", "public, immutable");
+        return sendJson(res, 200, m_openapiV2, "application/octet-stream");
+    }
     if (path == QLatin1String("/openapi/v3/api/v1")) {
         res.set_header("Cache-Control", "public, immutable");
         return sendJson(res, 200, m_config.openapiCoreV1);
@@ -808,13 +842,11 @@ void ApiServer::handleApi(Call &call) {
     if (call.verb == QLatin1String("create"))
         return handleCreate(call);
     if (call.verb == QLatin1String("update")) {
-        QJsonParseError err{};
-        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(req.body), &err);
-        if (err.error != QJsonParseError::NoError || !doc.isObject())
-            return sendError(
-                res, ApiError::badRequest(QStringLiteral("couldn't get version/kind; json parse error: ") +
-                                          err.errorString()));
-        return handleUpdate(call, doc.object(), false);
+        QJsonObject body;
+        ApiError bodyError;
+        if (!requestObject(req, &body, &bodyError))
+            return sendError(res, bodyError);
+        return handleUpdate(call, body, false);
     }
     if (call.verb == QLatin1String("patch"))
         return handlePatch(call);
@@ -1146,13 +1178,10 @@ ApiServer::HookReply ApiServer::createObject(Resource r, const QString &ns, cons
 
 void ApiServer::handleCreate(Call &call) {
     const ResourceInfo &info = resourceInfo(call.resource);
-    QJsonParseError perr{};
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(call.req.body), &perr);
-    if (perr.error != QJsonParseError::NoError || !doc.isObject())
-        return sendError(
-            call.res, ApiError::badRequest(QStringLiteral("couldn't get version/kind; json parse error: ") +
-                                           perr.errorString()));
-    QJsonObject obj = doc.object();
+    QJsonObject obj;
+    ApiError bodyError;
+    if (!requestObject(call.req, &obj, &bodyError))
+        return sendError(call.res, bodyError);
     const QString kind = obj.value(QLatin1String("kind")).toString();
     if (!kind.isEmpty() && kind != info.kind)
         return sendError(
@@ -1436,7 +1465,10 @@ void ApiServer::handlePatch(Call &call) {
 
 void ApiServer::handleDelete(Call &call) {
     const ResourceInfo &info = resourceInfo(call.resource);
-    const QJsonObject options = parseObject(QByteArray::fromStdString(call.req.body));
+    QJsonObject options;
+    ApiError ignored;
+    if (!call.req.body.empty())
+        requestObject(call.req, &options, &ignored);
     const QJsonObject pre = options.value(QLatin1String("preconditions")).toObject();
     std::unique_lock lock(m_store.mutex);
     const Entry *e = m_store.find(call.resource, call.ns, call.name);
@@ -1539,7 +1571,10 @@ void ApiServer::handleDeleteCollection(Call &call) {
 
 void ApiServer::handleReview(Call &call) {
     const QString path = QString::fromStdString(call.req.path);
-    QJsonObject review = parseObject(QByteArray::fromStdString(call.req.body));
+    QJsonObject review;
+    ApiError bodyError;
+    if (!requestObject(call.req, &review, &bodyError))
+        return sendError(call.res, bodyError);
     const QString apiVersion = path.section(QLatin1Char('/'), 2, 3);
     QJsonObject meta;
     meta.insert(QLatin1String("creationTimestamp"), QJsonValue());

@@ -105,6 +105,8 @@ private:
     Faults m_faults;
     std::mt19937 m_rng{20260701};
     QString m_serverAddress;
+    std::once_flag m_openapiV2Once;
+    QByteArray m_openapiV2;
 };
 
 } // namespace gq::tc
