@@ -1,0 +1,285 @@
+// `gpuquota validate` and `gpuquota fmt`: offline checks of ResourceQuota / LimitRange
+// manifests, the same rules the console applies before anything is sent to a cluster.
+#include "app/cli/verbs.h"
+
+#include "core/specformat.h"
+#include "core/validation.h"
+#include "core/yamldoc.h"
+
+#include <QFile>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace gq::cli {
+
+namespace {
+
+// Raw byte output: fmt must print exactly the bytes it computed.
+void writeOut(const QByteArray &bytes) {
+    std::fwrite(bytes.constData(), 1, std::size_t(bytes.size()), stdout);
+}
+void writeErr(const QString &text) {
+    const QByteArray b = text.toUtf8();
+    std::fwrite(b.constData(), 1, std::size_t(b.size()), stderr);
+}
+
+struct Input {
+    QString name; // as given; "-" for stdin
+    QByteArray text;
+};
+
+// Reads a file or stdin ("-"). On failure prints why and returns false.
+bool readInput(const QString &name, Input *input) {
+    input->name = name;
+    QFile f;
+    bool ok = false;
+    if (name == u"-") {
+        ok = f.open(stdin, QIODevice::ReadOnly);
+    } else {
+        f.setFileName(name);
+        ok = f.open(QIODevice::ReadOnly);
+    }
+    if (!ok) {
+        writeErr(QStringLiteral("gpuquota: cannot read %1: %2\n").arg(name, f.errorString()));
+        return false;
+    }
+    input->text = f.readAll();
+    if (f.error() != QFileDevice::NoError) {
+        writeErr(QStringLiteral("gpuquota: cannot read %1: %2\n").arg(name, f.errorString()));
+        return false;
+    }
+    return true;
+}
+
+// Drops the global options main() passes through (--kubeconfig F, --context C).
+QStringList withoutGlobals(const QStringList &args) {
+    QStringList out;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &a = args[i];
+        if (a == u"--kubeconfig" || a == u"--context") {
+            ++i;
+            continue;
+        }
+        if (a.startsWith(u"--kubeconfig=") || a.startsWith(u"--context="))
+            continue;
+        out << a;
+    }
+    return out;
+}
+
+bool isOption(const QString &a) {
+    return a.startsWith(u'-') && a != u"-";
+}
+
+int usage(const QString &verb, const QString &message) {
+    writeErr(QStringLiteral("gpuquota %1: %2 (see gpuquota %1 --help)\n").arg(verb, message));
+    return UsageError;
+}
+
+const char *const kValidateHelp =
+    "Usage: gpuquota validate [OPTIONS] FILE...\n"
+    "\n"
+    "Checks ResourceQuota and LimitRange manifests (one or several YAML documents, or a\n"
+    "List) the way the Kubernetes API server does, plus the GPU rules of this project.\n"
+    "FILE may be - for standard input.\n"
+    "\n"
+    "Prints one line per problem:  FILE:LINE:COL: field.path: message\n"
+    "\n"
+    "Options:\n"
+    "  --no-gpu-policy      only the API server's rules: accept nvidia.com/gpu and\n"
+    "                       limits.nvidia.com/gpu in a quota (never enforced) and\n"
+    "                       fractional GPU quotas\n"
+    "  --skip-other-kinds   ignore objects that are not ResourceQuota / LimitRange\n"
+    "                       instead of reporting them\n"
+    "  -q, --quiet          print nothing on success\n"
+    "\n"
+    "Exit codes: 0 every object is valid, 1 an object is invalid or a file is not YAML,\n"
+    "2 usage error or unreadable file.\n";
+
+int runValidate(const QStringList &rawArgs) {
+    const QStringList args = withoutGlobals(rawArgs);
+    ValidationOptions options;
+    bool skipOtherKinds = false;
+    bool quiet = false;
+    QStringList files;
+    bool endOfOptions = false;
+    for (const QString &a : args) {
+        if (!endOfOptions && isOption(a)) {
+            if (a == u"--help" || a == u"-h") {
+                writeOut(kValidateHelp);
+                return Ok;
+            } else if (a == u"--") {
+                endOfOptions = true;
+            } else if (a == u"--no-gpu-policy") {
+                options.gpuPolicy = false;
+            } else if (a == u"--skip-other-kinds") {
+                skipOtherKinds = true;
+            } else if (a == u"-q" || a == u"--quiet") {
+                quiet = true;
+            } else {
+                return usage(QStringLiteral("validate"), QStringLiteral("unknown option '%1'").arg(a));
+            }
+            continue;
+        }
+        files << a;
+    }
+    if (files.isEmpty())
+        return usage(QStringLiteral("validate"), QStringLiteral("no FILE given"));
+
+    bool unreadable = false;
+    bool invalid = false;
+    int objectsChecked = 0;
+    for (const QString &file : std::as_const(files)) {
+        Input in;
+        if (!readInput(file, &in)) {
+            unreadable = true;
+            continue;
+        }
+        const QString shownName = file == u"-" ? QStringLiteral("<stdin>") : file;
+        auto doc = loadYaml(in.text);
+        if (!doc) {
+            writeOut(formatDiagnostic(shownName, doc.error()).toUtf8() + '\n');
+            invalid = true;
+            continue;
+        }
+        QList<Error> errors;
+        int checked = 0;
+        for (const YamlObject &o : std::as_const(doc->objects)) {
+            if (skipOtherKinds && o.root.isMap() && !isSupportedKind(o.kind()))
+                continue;
+            errors += validateObject(o, options);
+            ++checked;
+        }
+        objectsChecked += checked;
+        std::stable_sort(errors.begin(), errors.end(), [](const Error &a, const Error &b) {
+            return a.line != b.line ? a.line < b.line : a.column < b.column;
+        });
+        for (const Error &e : std::as_const(errors))
+            writeOut(formatDiagnostic(shownName, e).toUtf8() + '\n');
+        if (!errors.isEmpty())
+            invalid = true;
+        else if (checked == 0 && !quiet)
+            writeErr(QStringLiteral("gpuquota validate: %1: no ResourceQuota or LimitRange found\n")
+                         .arg(shownName));
+    }
+    if (unreadable)
+        return UsageError;
+    if (invalid)
+        return Failed;
+    if (!quiet)
+        writeErr(QStringLiteral("gpuquota validate: %1 object(s) in %2 file(s) valid\n")
+                     .arg(objectsChecked)
+                     .arg(files.size()));
+    return Ok;
+}
+
+const char *const kFmtHelp =
+    "Usage: gpuquota fmt [OPTIONS] FILE...\n"
+    "\n"
+    "Prints ResourceQuota and LimitRange manifests with every quantity in the canonical\n"
+    "form the API server uses (1000m -> 1, 1.5Gi -> 1536Mi, 0.5 -> 500m). Everything else\n"
+    "is left byte for byte: comments, key order, quoting, indentation, other objects.\n"
+    "FILE may be - for standard input. Several files are printed one after the other.\n"
+    "\n"
+    "Options:\n"
+    "  -w, --write   rewrite the files in place instead of printing them\n"
+    "  -l, --list    only list the files whose formatting would change\n"
+    "  --check       like --list, and exit 1 if any file would change\n"
+    "\n"
+    "Exit codes: 0 done, 1 a file is not YAML (or --check found changes),\n"
+    "2 usage error or unreadable / unwritable file.\n";
+
+int runFmt(const QStringList &rawArgs) {
+    const QStringList args = withoutGlobals(rawArgs);
+    bool write = false;
+    bool list = false;
+    bool check = false;
+    QStringList files;
+    bool endOfOptions = false;
+    for (const QString &a : args) {
+        if (!endOfOptions && isOption(a)) {
+            if (a == u"--help" || a == u"-h") {
+                writeOut(kFmtHelp);
+                return Ok;
+            } else if (a == u"--") {
+                endOfOptions = true;
+            } else if (a == u"-w" || a == u"--write") {
+                write = true;
+            } else if (a == u"-l" || a == u"--list") {
+                list = true;
+            } else if (a == u"--check") {
+                check = true;
+                list = true;
+            } else {
+                return usage(QStringLiteral("fmt"), QStringLiteral("unknown option '%1'").arg(a));
+            }
+            continue;
+        }
+        files << a;
+    }
+    if (files.isEmpty())
+        return usage(QStringLiteral("fmt"), QStringLiteral("no FILE given"));
+    if (write && files.contains(QStringLiteral("-")))
+        return usage(QStringLiteral("fmt"), QStringLiteral("--write cannot rewrite standard input"));
+
+    bool unreadable = false;
+    bool failed = false;
+    bool wouldChange = false;
+    for (const QString &file : std::as_const(files)) {
+        Input in;
+        if (!readInput(file, &in)) {
+            unreadable = true;
+            continue;
+        }
+        const QString shownName = file == u"-" ? QStringLiteral("<stdin>") : file;
+        auto result = formatQuantities(in.text);
+        if (!result) {
+            writeErr(formatDiagnostic(shownName, result.error()) + u'\n');
+            failed = true;
+            continue;
+        }
+        if (result->skipped > 0)
+            writeErr(QStringLiteral("gpuquota fmt: %1: %2 quantity(ies) left as written (block or escaped "
+                                    "scalars)\n")
+                         .arg(shownName)
+                         .arg(result->skipped));
+        const bool changed = result->text != in.text;
+        if (list) {
+            if (changed) {
+                writeOut(shownName.toUtf8() + '\n');
+                wouldChange = true;
+            }
+            continue;
+        }
+        if (!write) {
+            writeOut(result->text);
+            continue;
+        }
+        if (!changed)
+            continue;
+        QSaveFile out(file);
+        if (!out.open(QIODevice::WriteOnly) || out.write(result->text) != result->text.size() ||
+            !out.commit()) {
+            writeErr(QStringLiteral("gpuquota fmt: cannot write %1: %2\n").arg(file, out.errorString()));
+            unreadable = true;
+        }
+    }
+    std::fflush(stdout);
+    if (unreadable)
+        return UsageError;
+    if (failed || (check && wouldChange))
+        return Failed;
+    return Ok;
+}
+
+} // namespace
+
+GQ_REGISTER_VERB(QStringLiteral("validate"), QStringLiteral("validate FILE..."),
+                 QStringLiteral("check ResourceQuota / LimitRange manifests like the API server"), 10,
+                 runValidate);
+GQ_REGISTER_VERB(QStringLiteral("fmt"), QStringLiteral("fmt [-w] FILE..."),
+                 QStringLiteral("print manifests with canonical quantities, comments kept"), 11, runFmt);
+
+} // namespace gq::cli
