@@ -410,7 +410,34 @@ struct ApiServer::Call {
 
 ApiServer::ApiServer(Store &store, ServerConfig config)
     : m_store(store)
-    , m_config(std::move(config)) {}
+    , m_config(std::move(config)) {
+    m_schema.addDocument(m_config.openapiCoreV1);
+    m_schema.addDocument(m_config.openapiAuthorizationV1);
+}
+
+bool ApiServer::decodeStrictly(Call &call, QJsonObject &object) {
+    const QString kind = resourceInfo(call.resource).kind;
+    const QStringList unknown = m_schema.pruneUnknown(QStringLiteral("io.k8s.api.core.v1.") + kind, object);
+    if (unknown.isEmpty())
+        return true;
+    const QString mode = param(call.req, "fieldValidation");
+    if (mode == QLatin1String("Strict")) {
+        QStringList parts;
+        for (const QString &u : unknown)
+            parts.append(QStringLiteral("unknown field \"%1\"").arg(u));
+        sendError(call.res,
+                  ApiError::badRequest(kind + QStringLiteral(" in version \"v1\" cannot be handled as a ") +
+                                       kind + QStringLiteral(": strict decoding error: ") +
+                                       parts.join(QStringLiteral(", "))));
+        return false;
+    }
+    if (mode != QLatin1String("Ignore")) {
+        for (const QString &u : unknown)
+            call.res.set_header("Warning",
+                                toStd(QStringLiteral("299 - \"unknown field \\\"%1\\\"\"").arg(u).toUtf8()));
+    }
+    return true;
+}
 
 ApiServer::~ApiServer() = default;
 
@@ -1182,6 +1209,8 @@ void ApiServer::handleCreate(Call &call) {
     ApiError bodyError;
     if (!requestObject(call.req, &obj, &bodyError))
         return sendError(call.res, bodyError);
+    if (!decodeStrictly(call, obj))
+        return;
     const QString kind = obj.value(QLatin1String("kind")).toString();
     if (!kind.isEmpty() && kind != info.kind)
         return sendError(
@@ -1282,6 +1311,8 @@ void ApiServer::handleCreate(Call &call) {
 void ApiServer::handleUpdate(Call &call, const QJsonObject &bodyIn, bool fromPatch) {
     const ResourceInfo &info = resourceInfo(call.resource);
     QJsonObject obj = bodyIn;
+    if (!decodeStrictly(call, obj))
+        return;
     QJsonObject meta = metaOf(obj);
     const QString bodyName = meta.value(QLatin1String("name")).toString();
     if (bodyName != call.name)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "testcluster/openapischema.h"
 #include "testcluster/store.h"
 #include "testcluster/tls.h"
 
@@ -94,11 +95,14 @@ private:
     void handleDeleteCollection(Call &call);
     void handleReview(Call &call);
     void refreshQuotas(const QString &ns);
+    // Drops unknown fields; false (response sent) when fieldValidation=Strict rejects them.
+    bool decodeStrictly(Call &call, QJsonObject &object);
     void schedulePod(const QString &ns, const QString &name);
     bool setPodPhase(const QString &ns, const QString &name, const QString &phase, QByteArray *out);
 
     Store &m_store;
     ServerConfig m_config;
+    OpenApiSchema m_schema;
     std::unique_ptr<httplib::SSLServer> m_server;
     std::atomic<bool> m_stopping{false};
     std::mutex m_faultMutex;
