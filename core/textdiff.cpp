@@ -185,6 +185,88 @@ QList<QString> slice(const QStringList &lines, LineRange r) {
     return lines.mid(r.begin, r.size());
 }
 
+// "  requests.cpu" for "  requests.cpu: 8": indentation and key, empty if no key.
+QStringView lineKey(QStringView line) {
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        if (line[i] == QLatin1Char(':') && (i + 1 == line.size() || line[i + 1] == QLatin1Char(' ')))
+            return line.left(i);
+    }
+    return {};
+}
+
+// Share of characters in a common prefix and suffix, in thousandths.
+int similarity(QStringView a, QStringView b) {
+    const qsizetype n = std::max(a.size(), b.size());
+    if (n == 0)
+        return 999;
+    const qsizetype m = std::min(a.size(), b.size());
+    qsizetype p = 0;
+    while (p < m && a[p] == b[p])
+        ++p;
+    qsizetype s = 0;
+    while (s < m - p && a[a.size() - 1 - s] == b[b.size() - 1 - s])
+        ++s;
+    return int((p + s) * 999 / n);
+}
+
+// Lays out one run of deleted and inserted lines as rows. Lines are paired up as
+// Changed rows, as many as possible, but a deleted and an inserted line with the same
+// YAML key are paired even when that costs another pair: "gpu: 4" must sit next to
+// "gpu: 8", not next to a new "limits.cpu" line that happens to come first.
+void pairHunk(const QStringList &left, const QStringList &right, const QList<int> &dels,
+              const QList<int> &ins, LineDiff &out) {
+    const qsizetype nd = dels.size();
+    const qsizetype ni = ins.size();
+    auto emitPositional = [&] {
+        const qsizetype paired = std::min(nd, ni);
+        for (qsizetype k = 0; k < paired; ++k) {
+            out.rows.append({DiffRow::Kind::Changed, dels[k], ins[k]});
+            ++out.changed;
+        }
+        for (qsizetype k = paired; k < nd; ++k) {
+            out.rows.append({DiffRow::Kind::Removed, dels[k], -1});
+            ++out.removed;
+        }
+        for (qsizetype k = paired; k < ni; ++k) {
+            out.rows.append({DiffRow::Kind::Added, -1, ins[k]});
+            ++out.added;
+        }
+    };
+    if (nd == 0 || ni == 0 || nd * ni > 40000) {
+        emitPositional();
+        return;
+    }
+    auto score = [&](qsizetype d, qsizetype i) {
+        const QString &a = left[dels[d]];
+        const QString &b = right[ins[i]];
+        const QStringView ka = lineKey(a);
+        const bool sameKey = !ka.isEmpty() && ka == lineKey(b);
+        return 1000 + (sameKey ? 2000 : 0) + similarity(a, b);
+    };
+    // best[d][i]: the highest total score for the suffixes dels[d..], ins[i..].
+    const qsizetype w = ni + 1;
+    std::vector<int> best(size_t((nd + 1) * w), 0);
+    auto at = [&](qsizetype d, qsizetype i) -> int & { return best[size_t(d * w + i)]; };
+    for (qsizetype d = nd - 1; d >= 0; --d) {
+        for (qsizetype i = ni - 1; i >= 0; --i)
+            at(d, i) = std::max({score(d, i) + at(d + 1, i + 1), at(d + 1, i), at(d, i + 1)});
+    }
+    qsizetype d = 0;
+    qsizetype i = 0;
+    while (d < nd || i < ni) {
+        if (d < nd && i < ni && at(d, i) == score(d, i) + at(d + 1, i + 1)) {
+            out.rows.append({DiffRow::Kind::Changed, dels[d++], ins[i++]});
+            ++out.changed;
+        } else if (d < nd && (i == ni || at(d, i) == at(d + 1, i))) {
+            out.rows.append({DiffRow::Kind::Removed, dels[d++], -1});
+            ++out.removed;
+        } else {
+            out.rows.append({DiffRow::Kind::Added, -1, ins[i++]});
+            ++out.added;
+        }
+    }
+}
+
 } // namespace
 
 QStringList splitLines(const QString &text) {
@@ -235,19 +317,7 @@ LineDiff diffLines(const QStringList &left, const QStringList &right) {
                 ins.append(script[i].b);
             ++i;
         }
-        const qsizetype paired = std::min(dels.size(), ins.size());
-        for (qsizetype k = 0; k < paired; ++k) {
-            out.rows.append({DiffRow::Kind::Changed, dels[k], ins[k]});
-            ++out.changed;
-        }
-        for (qsizetype k = paired; k < dels.size(); ++k) {
-            out.rows.append({DiffRow::Kind::Removed, dels[k], -1});
-            ++out.removed;
-        }
-        for (qsizetype k = paired; k < ins.size(); ++k) {
-            out.rows.append({DiffRow::Kind::Added, -1, ins[k]});
-            ++out.added;
-        }
+        pairHunk(left, right, dels, ins, out);
     }
     return out;
 }
@@ -414,6 +484,7 @@ MergeResult merge3(const QString &base, const QString &ours, const QString &thei
         case MergeChunk::Kind::Conflict: {
             MergeConflict conflict;
             conflict.line = int(out.size()) + 1;
+            conflict.baseLine = c.base.begin + 1;
             conflict.base = slice(b, c.base);
             conflict.ours = slice(o, c.ours);
             conflict.theirs = slice(t, c.theirs);

@@ -82,7 +82,8 @@ struct MergeChunk {
                                              const QStringList &theirs);
 
 struct MergeConflict {
-    int line = 0; // 1-based line of the "<<<<<<<" marker in MergeResult::text
+    int line = 0;     // 1-based line of the "<<<<<<<" marker in MergeResult::text
+    int baseLine = 0; // 1-based line in base where the region starts (or would be inserted)
     QStringList base;
     QStringList ours;
     QStringList theirs;

@@ -8,10 +8,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStyle>
 #include <QTabWidget>
-#include <QTextBrowser>
 #include <QVBoxLayout>
 
 namespace gq {
@@ -123,12 +123,19 @@ ConflictDialog::ConflictDialog(QWidget *parent)
                                 dark ? QColor(0x3a, 0x1f, 0x22) : QColor(0xff, 0xf1, 0xef),
                                 dark ? QColor(0x8e, 0x2f, 0x33) : QColor(0xf0, 0xa8, 0x9e));
     auto *cp = new QVBoxLayout(m_conflictPanel);
-    m_conflictList = new QTextBrowser(m_conflictPanel);
+    m_conflictList = new QLabel(m_conflictPanel);
     m_conflictList->setObjectName(QStringLiteral("conflictList"));
-    m_conflictList->setFrameShape(QFrame::NoFrame);
-    m_conflictList->setMaximumHeight(170);
-    m_conflictList->setStyleSheet(QStringLiteral("background: transparent;"));
-    cp->addWidget(m_conflictList);
+    m_conflictList->setTextFormat(Qt::RichText);
+    m_conflictList->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_conflictList->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_conflictScroll = new QScrollArea(m_conflictPanel);
+    m_conflictScroll->setFrameShape(QFrame::NoFrame);
+    m_conflictScroll->setWidgetResizable(true);
+    m_conflictScroll->setWidget(m_conflictList);
+    m_conflictScroll->setStyleSheet(
+        QStringLiteral("QScrollArea, QScrollArea > QWidget > QWidget { background: transparent; }"));
+    m_conflictPanel->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    cp->addWidget(m_conflictScroll);
     auto *cpButtons = new QHBoxLayout;
     cpButtons->addStretch(1);
     m_takeConflictsButton = new QPushButton(tr("Resolve in the Editor"), m_conflictPanel);
@@ -145,11 +152,10 @@ ConflictDialog::ConflictDialog(QWidget *parent)
                                dark ? QColor(0x3b, 0x33, 0x14) : QColor(0xff, 0xf8, 0xd5),
                                dark ? QColor(0x7a, 0x62, 0x10) : QColor(0xe3, 0xc5, 0x5a));
     auto *op = new QHBoxLayout(m_confirmPanel);
-    auto *warn = new QLabel(m_confirmPanel);
-    warn->setObjectName(QStringLiteral("confirmOverwriteText"));
-    warn->setWordWrap(true);
-    warn->setText(tr("Overwrite replaces the server's version with yours. The changes made on the "
-                     "server since you started editing will be lost. Are you sure?"));
+    m_confirmText = new QLabel(m_confirmPanel);
+    m_confirmText->setObjectName(QStringLiteral("confirmOverwriteText"));
+    m_confirmText->setWordWrap(true);
+    QLabel *warn = m_confirmText;
     auto *yes = new QPushButton(tr("Yes, Overwrite the Server's Changes"), m_confirmPanel);
     yes->setObjectName(QStringLiteral("confirmOverwriteButton"));
     auto *no = new QPushButton(tr("Cancel"), m_confirmPanel);
@@ -284,11 +290,12 @@ void ConflictDialog::rebuildThreeWay() {
 }
 
 void ConflictDialog::showConflicts() {
-    QString html = QStringLiteral("<b>") +
-                   tr("Rebasing found %n conflict(s): you and the server changed the same lines.", nullptr,
-                      int(m_merge.conflicts.size()))
-                       .toHtmlEscaped() +
-                   QStringLiteral("</b><table cellspacing=\"6\">");
+    const int n = int(m_merge.conflicts.size());
+    const QString headline =
+        n == 1 ? tr("Rebasing found 1 conflict: you and the server changed the same lines.")
+               : tr("Rebasing found %1 conflicts: you and the server changed the same lines.").arg(n);
+    QString html =
+        QStringLiteral("<b>") + headline.toHtmlEscaped() + QStringLiteral("</b><table cellspacing=\"6\">");
     html += QStringLiteral("<tr><th align=\"left\">") + tr("Line").toHtmlEscaped() +
             QStringLiteral("</th><th align=\"left\">") + tr("Started from").toHtmlEscaped() +
             QStringLiteral("</th><th align=\"left\">") + tr("Yours").toHtmlEscaped() +
@@ -296,7 +303,7 @@ void ConflictDialog::showConflicts() {
             QStringLiteral("</th></tr>");
     const QString none = tr("(nothing)");
     for (const MergeConflict &c : m_merge.conflicts) {
-        html += QStringLiteral("<tr><td valign=\"top\">") + QString::number(c.line) +
+        html += QStringLiteral("<tr><td valign=\"top\">") + QString::number(c.baseLine) +
                 QStringLiteral("</td><td valign=\"top\">") + codeBlock(c.base, none) +
                 QStringLiteral("</td><td valign=\"top\">") + codeBlock(c.ours, none) +
                 QStringLiteral("</td><td valign=\"top\">") + codeBlock(c.theirs, none) +
@@ -307,7 +314,9 @@ void ConflictDialog::showConflicts() {
                "Overwrite or Discard Mine.")
                 .toHtmlEscaped() +
             QStringLiteral("</p>");
-    m_conflictList->setHtml(html);
+    m_conflictList->setText(html);
+    // As tall as the list needs, up to a limit: the three columns keep the space.
+    m_conflictScroll->setFixedHeight(std::min(m_conflictList->sizeHint().height() + 4, 220));
     m_confirmPanel->hide();
     m_conflictPanel->show();
     m_tabs->setCurrentIndex(0);
@@ -329,6 +338,13 @@ void ConflictDialog::takeConflicts() {
 }
 
 void ConflictDialog::requestOverwrite() {
+    const LineDiff theirs = diffTexts(m_base, m_server);
+    const int lines = theirs.added + theirs.removed + theirs.changed;
+    const QString lost =
+        lines == 1 ? tr("The server's change since you started editing (1 line) will be lost.")
+                   : tr("The server's changes since you started editing (%1 lines) will be lost.").arg(lines);
+    m_confirmText->setText(tr("Overwrite replaces the server's version with yours.") + QLatin1Char(' ') +
+                           lost + QLatin1Char(' ') + tr("Are you sure?"));
     m_conflictPanel->hide();
     m_confirmPanel->show();
 }

@@ -9,7 +9,7 @@ class QLabel;
 class QPushButton;
 class QFrame;
 class QTabWidget;
-class QTextBrowser;
+class QScrollArea;
 
 namespace gq {
 
@@ -78,8 +78,10 @@ private:
     DiffPane *m_serverPane = nullptr;
     DiffView *m_mineVsServer = nullptr;
     QFrame *m_conflictPanel = nullptr;
-    QTextBrowser *m_conflictList = nullptr;
+    QLabel *m_conflictList = nullptr;
+    QScrollArea *m_conflictScroll = nullptr;
     QFrame *m_confirmPanel = nullptr;
+    QLabel *m_confirmText = nullptr;
     QPushButton *m_rebaseButton = nullptr;
     QPushButton *m_takeConflictsButton = nullptr;
     QPushButton *m_overwriteButton = nullptr;

@@ -296,11 +296,11 @@ QString DiffView::summary() const {
         return tr("No differences");
     QStringList parts;
     if (m_diff.changed)
-        parts << tr("%n line(s) changed", nullptr, m_diff.changed);
+        parts << (m_diff.changed == 1 ? tr("1 line changed") : tr("%1 lines changed").arg(m_diff.changed));
     if (m_diff.added)
-        parts << tr("%n line(s) added", nullptr, m_diff.added);
+        parts << (m_diff.added == 1 ? tr("1 line added") : tr("%1 lines added").arg(m_diff.added));
     if (m_diff.removed)
-        parts << tr("%n line(s) removed", nullptr, m_diff.removed);
+        parts << (m_diff.removed == 1 ? tr("1 line removed") : tr("%1 lines removed").arg(m_diff.removed));
     return parts.join(tr(", "));
 }
 

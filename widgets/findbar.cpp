@@ -209,7 +209,7 @@ void FindBar::updateLabel() {
     else if (m_current > 0)
         m_label->setText(tr("%1 of %2").arg(m_current).arg(m_matchCount));
     else
-        m_label->setText(tr("%n match(es)", nullptr, m_matchCount));
+        m_label->setText(m_matchCount == 1 ? tr("1 match") : tr("%1 matches").arg(m_matchCount));
     // Tint the field when nothing matches, like browsers do.
     QPalette pal = m_field->palette();
     pal.setColor(QPalette::Base,

@@ -444,13 +444,27 @@ void YamlEditor::updateSummary() {
         pal.setColor(QPalette::Window, palette().color(QPalette::Window));
     } else {
         const Error &e = m_errors[m_summaryIndex % m_errors.size()];
+        const int n = int(m_errors.size());
+        const QString count = n == 1 ? tr("1 problem") : tr("%1 problems").arg(n);
+        // Rich text does not elide by itself: shorten the message to the strip's width.
+        const QFontMetrics fm(m_summary->font());
+        QFont bold = m_summary->font();
+        bold.setBold(true);
+        const int used =
+            QFontMetrics(bold).horizontalAdvance(count) + fm.horizontalAdvance(QStringLiteral("✖ — ")) + 24;
+        const int avail = std::max(80, width() - used);
+        const QString message = fm.elidedText(errorText(e), Qt::ElideRight, avail);
         QString html = QStringLiteral("<span style=\"color:%1\">&#10006;</span>&nbsp;<b>")
                            .arg(dark ? QStringLiteral("#ff7b72") : QStringLiteral("#cf222e")) +
-                       tr("%n problem(s)", nullptr, int(m_errors.size())).toHtmlEscaped() +
-                       QStringLiteral("</b> &mdash; <a href=\"next\">") + errorText(e).toHtmlEscaped() +
-                       QStringLiteral("</a>");
+                       count.toHtmlEscaped() + QStringLiteral("</b> &mdash; <a href=\"next\">") +
+                       message.toHtmlEscaped() + QStringLiteral("</a>");
         m_summary->setText(html);
-        m_summary->setToolTip(tr("Click to go to the problem; click again for the next one."));
+        QString tip = errorText(e).toHtmlEscaped();
+        if (n > 1)
+            tip += QStringLiteral("<br><i>") +
+                   tr("Click to go there; click again for the next problem.").toHtmlEscaped() +
+                   QStringLiteral("</i>");
+        m_summary->setToolTip(tip);
         pal.setColor(QPalette::Window, dark ? QColor(0x3a, 0x1f, 0x22) : QColor(0xff, 0xeb, 0xe9));
     }
     m_summary->setPalette(pal);
@@ -509,6 +523,8 @@ void YamlEditor::updateGutter(const QRect &rect, int dy) {
 void YamlEditor::resizeEvent(QResizeEvent *event) {
     QPlainTextEdit::resizeEvent(event);
     layoutChildren();
+    if (!m_errors.isEmpty())
+        updateSummary();
 }
 
 void YamlEditor::paintGutter(QPaintEvent *event) {

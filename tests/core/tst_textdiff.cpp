@@ -99,6 +99,15 @@ private slots:
                                     << 0;
         QTest::newRow("duplicates") << chars("aaa") << chars("aa") << QStringLiteral("=a =a -a") << 0 << 1
                                     << 0;
+        // A changed value is paired with the same key even when a new line comes first.
+        QTest::newRow("pairs by key")
+            << QStringList{QStringLiteral("a: 1"), QStringLiteral("gpu: 8"), QStringLiteral("pods: 40")}
+            << QStringList{QStringLiteral("a: 1"), QStringLiteral("limits: 128"), QStringLiteral("gpu: 12")}
+            << QStringLiteral("=a: 1 +limits: 128 ~gpu: 8>gpu: 12 -pods: 40") << 1 << 1 << 1;
+        QTest::newRow("pairs by key, reordered")
+            << QStringList{QStringLiteral("  x: 1"), QStringLiteral("  y: 2")}
+            << QStringList{QStringLiteral("  y: 3"), QStringLiteral("  z: 4")}
+            << QStringLiteral("-  x: 1 ~  y: 2>  y: 3 +  z: 4") << 1 << 1 << 1;
         const QStringList quota{QStringLiteral("spec:"), QStringLiteral("  hard:"),
                                 QStringLiteral("    requests.cpu: \"8\""),
                                 QStringLiteral("    requests.nvidia.com/gpu: \"4\"")};
@@ -297,6 +306,7 @@ private slots:
         QCOMPARE(r.conflicts.size(), 1);
         const MergeConflict &c = r.conflicts.first();
         QCOMPARE(c.line, 2);
+        QCOMPARE(c.baseLine, 2);
         QCOMPARE(c.base, QStringList{QStringLiteral("b")});
         QCOMPARE(c.ours, QStringList{QStringLiteral("B1")});
         QCOMPARE(c.theirs, QStringList{QStringLiteral("B2")});

@@ -4,10 +4,11 @@
 
 #include <QApplication>
 #include <QFrame>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
-#include <QTextBrowser>
+#include <QTextDocument>
 
 using namespace gq;
 
@@ -82,7 +83,9 @@ private slots:
         QVERIFY(dialog.isVisible());
         auto *panel = dialog.findChild<QFrame *>(QStringLiteral("conflictPanel"));
         QVERIFY(panel && panel->isVisible());
-        const QString list = dialog.findChild<QTextBrowser *>(QStringLiteral("conflictList"))->toPlainText();
+        QTextDocument rendered;
+        rendered.setHtml(dialog.findChild<QLabel *>(QStringLiteral("conflictList"))->text());
+        const QString list = rendered.toPlainText();
         QVERIFY2(list.contains(QStringLiteral("requests.cpu: \"12\"")), qPrintable(list));
         QVERIFY(list.contains(QStringLiteral("requests.cpu: \"16\"")));
         QVERIFY(list.contains(QStringLiteral("requests.cpu: \"8\"")));
@@ -115,6 +118,9 @@ private slots:
         QCOMPARE(resolved.size(), 0); // one click is not enough
         auto *confirm = dialog.findChild<QFrame *>(QStringLiteral("confirmOverwritePanel"));
         QVERIFY(confirm->isVisible());
+        // It says what would be lost: the server changed two lines.
+        const QString warning = confirm->findChild<QLabel *>(QStringLiteral("confirmOverwriteText"))->text();
+        QVERIFY2(warning.contains(QStringLiteral("2 lines")), qPrintable(warning));
         QTest::mouseClick(button(dialog, "cancelOverwriteButton"), Qt::LeftButton);
         QVERIFY(!confirm->isVisible());
         QCOMPARE(resolved.size(), 0);

@@ -72,7 +72,7 @@ private slots:
         QCOMPARE(d.changed, 2);
         QCOMPARE(d.added, 0);
         QCOMPARE(d.removed, 0);
-        QCOMPARE(view.summary(), QStringLiteral("2 line(s) changed"));
+        QCOMPARE(view.summary(), QStringLiteral("2 lines changed"));
 
         const QList<DiffPane::Row> &left = view.leftPane()->rows();
         const QList<DiffPane::Row> &right = view.rightPane()->rows();
