@@ -400,6 +400,7 @@ void YamlEditor::applyValidation(const QString &text, const QList<Error> &errors
     }
     updateSummary();
     emitValidityIfChanged();
+    emit validationFinished(m_errors.isEmpty());
 }
 
 void YamlEditor::setPending(bool pending) {

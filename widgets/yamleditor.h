@@ -90,6 +90,9 @@ signals:
     // valid == !hasErrors() after a validation finished; emitted only on change.
     void validityChanged(bool valid);
     void errorsChanged(const QList<gq::Error> &errors);
+    // After every finished validation (also when nothing changed), so controls that
+    // look at isValidationPending() can refresh.
+    void validationFinished(bool valid);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;

@@ -89,6 +89,7 @@ private slots:
         QVERIFY(!editor.hasErrors());
 
         QSignalSpy validity(&editor, &YamlEditor::validityChanged);
+        QSignalSpy finished(&editor, &YamlEditor::validationFinished);
         // Turn `"4"` into `"4x"` on line 10, as a user would type it.
         moveToEndOfLine(editor, 10);
         QTest::keyClick(&editor, Qt::Key_Left);
@@ -99,6 +100,9 @@ private slots:
         // Apply is refused: the signal says invalid, and the error sits on line 10.
         QTRY_COMPARE(validity.size(), 1);
         QCOMPARE(validity.first().first().toBool(), false);
+        QVERIFY(!finished.isEmpty());
+        QCOMPARE(finished.last().first().toBool(), false);
+        QVERIFY(!editor.isValidationPending());
         QVERIFY(editor.hasErrors());
         QCOMPARE(editor.errors().size(), 1);
         const Error e = editor.errors().first();
