@@ -479,7 +479,7 @@ void validateLimitRange(const QJsonObject &object, QList<FieldError> &errors) {
                                {},
                                QStringLiteral("may not be specified when `type` is 'Pod'")});
         }
-        auto path = [&](const char *field, const QString &key) {
+        auto path = [&](const char *field, const QString &key) -> QString {
             return base + QLatin1Char('.') + QLatin1String(field) + QLatin1Char('[') + key + QLatin1Char(']');
         };
         for (const auto &list : {max, min, def, defReq, ratio}) {

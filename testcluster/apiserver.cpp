@@ -471,7 +471,8 @@ int ApiServer::bind(const QString &host, int port, const TlsMaterial &tls, QStri
         return new httplib::ThreadPool(static_cast<std::size_t>(threads));
     };
     m_server->set_keep_alive_max_count(1000);
-    m_server->set_keep_alive_timeout(30);
+    // Idle keep-alive connections delay stop() by up to this long.
+    m_server->set_keep_alive_timeout(3);
     m_server->set_read_timeout(30);
     m_server->set_write_timeout(30);
     auto handler = [this](const httplib::Request &req, httplib::Response &res) { dispatch(req, res); };
@@ -961,6 +962,7 @@ void ApiServer::handleList(Call &call) {
                 it = last;
         }
         qint64 count = 0;
+        QString lastKey;
         const bool filtered = !labels.isEmpty() || !fields.isEmpty();
         items.reserve(4096);
         for (; it != last; ++it) {
@@ -968,12 +970,13 @@ void ApiServer::handleList(Call &call) {
             if (filtered && (!labels.matches(e.labels) || !fields.matches(e)))
                 continue;
             if (limit > 0 && count == limit) {
-                nextKey = it->first;
+                nextKey = lastKey; // the token resumes after the last key returned
                 if (!filtered)
                     remaining = std::distance(it, last);
                 break;
             }
             ++count;
+            lastKey = it->first;
             if (table) {
                 rows.append(tableRow(call.resource, parseObject(e.json), include, now));
             } else {
