@@ -19,7 +19,7 @@ struct Edit {
 
 // Above this edit distance the diff stops looking for a minimal script and reports
 // the rest as replaced: the trace grows with D^2 and nobody reads such a diff anyway.
-constexpr int kMaxEditDistance = 6000;
+constexpr int kMaxEditDistance = 2000;
 
 // Myers' O(ND) greedy diff on interned sequences. Returns the edit script in order.
 std::vector<Edit> myers(const std::vector<int> &a, const std::vector<int> &b) {

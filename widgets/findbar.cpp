@@ -80,9 +80,17 @@ FindBar::FindBar(QPlainTextEdit *target, QWidget *parent)
     connect(m_case, &QToolButton::toggled, this, &FindBar::refresh);
     connect(close, &QToolButton::clicked, this, &FindBar::dismiss);
     if (m_target) {
-        connect(m_target->document(), &QTextDocument::contentsChanged, this, [this] {
+        // Re-counting every match on each keystroke costs a full scan of the document:
+        // wait for a pause in typing.
+        m_refreshTimer.setSingleShot(true);
+        m_refreshTimer.setInterval(150);
+        connect(&m_refreshTimer, &QTimer::timeout, this, [this] {
             if (!isHidden())
                 refresh();
+        });
+        connect(m_target->document(), &QTextDocument::contentsChanged, this, [this] {
+            if (!isHidden())
+                m_refreshTimer.start();
         });
         connect(m_target, &QPlainTextEdit::cursorPositionChanged, this, [this] {
             if (!isHidden())

@@ -3,6 +3,7 @@
 #include <QList>
 #include <QPointer>
 #include <QTextEdit>
+#include <QTimer>
 #include <QWidget>
 
 class QLabel;
@@ -54,6 +55,7 @@ private:
     QToolButton *m_next = nullptr;
     QToolButton *m_case = nullptr;
     QList<QTextEdit::ExtraSelection> m_highlights;
+    QTimer m_refreshTimer;
     int m_matchCount = 0;
     int m_current = 0;
 };

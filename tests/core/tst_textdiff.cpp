@@ -1,5 +1,6 @@
 #include "core/textdiff.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 using namespace gq;
@@ -162,6 +163,57 @@ private slots:
         QCOMPARE(d.changed, 1);
         QCOMPARE(d.removed, 1);
         QCOMPARE(d.added, 1);
+    }
+
+    void completelyDifferentLargeInputsStayBounded() {
+        // Past the edit-distance cap the rest is reported as replaced, quickly and
+        // still consistently (every line once, in order).
+        QStringList left;
+        QStringList right;
+        for (int i = 0; i < 5000; ++i) {
+            left << QStringLiteral("l%1").arg(i);
+            right << QStringLiteral("r%1").arg(i);
+        }
+        QElapsedTimer t;
+        t.start();
+        const LineDiff d = gq::diffLines(left, right);
+        const qint64 ms = t.elapsed();
+        qInfo("5000 vs 5000 unrelated lines: %lld ms", ms);
+        QVERIFY2(ms < 5000, qPrintable(QString::number(ms)));
+        QCOMPARE(d.changed, 5000);
+        int l = 0;
+        for (const DiffRow &row : d.rows) {
+            if (row.left >= 0)
+                QCOMPARE(row.left, l++);
+        }
+        QCOMPARE(l, 5000);
+    }
+
+    void largeDocumentTimings() {
+        // A 20,000-line manifest with a change every 100 lines on each side.
+        QStringList base;
+        for (int i = 0; i < 20000; ++i)
+            base << QStringLiteral("    key-%1: \"%2\"").arg(i).arg(i % 97);
+        QStringList ours = base;
+        QStringList theirs = base;
+        for (int i = 0; i < 20000; i += 100) {
+            ours[i] += QStringLiteral(" # mine");
+            theirs[i + 50] += QStringLiteral(" # theirs");
+        }
+        QElapsedTimer t;
+        t.start();
+        const LineDiff d = gq::diffLines(base, ours);
+        const qint64 diffMs = t.restart();
+        const MergeResult m = gq::merge3(base.join(QLatin1Char('\n')), ours.join(QLatin1Char('\n')),
+                                         theirs.join(QLatin1Char('\n')));
+        const qint64 mergeMs = t.elapsed();
+        qInfo("diffLines 20000 lines / 200 changes: %lld ms; merge3 20000 lines / 400 changes: %lld ms",
+              diffMs, mergeMs);
+        QCOMPARE(d.changed, 200);
+        QVERIFY(m.clean());
+        QCOMPARE(gq::splitLines(m.text).size(), 20000);
+        QVERIFY(diffMs < 2000);
+        QVERIFY(mergeMs < 4000);
     }
 
     void diffInline_data() {

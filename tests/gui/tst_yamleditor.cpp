@@ -1,10 +1,12 @@
 #include "core/draftstore.h"
 #include "widgets/findbar.h"
 #include "widgets/yamleditor.h"
+#include "widgets/yamlhighlighter.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -13,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
+#include <QTextLayout>
 #include <QThread>
 
 using namespace gq;
@@ -356,6 +359,118 @@ private slots:
         editor.undo();
         QVERIFY(!editor.isChanged());
         QVERIFY(!next.hasDraft(key));
+    }
+
+    void highlighting_data() {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("token");
+        QTest::addColumn<int>("role");
+        using R = YamlHighlighter::Role;
+        QTest::newRow("key") << QStringLiteral("    requests.memory: 32Gi # note")
+                             << QStringLiteral("requests.memory") << int(R::Key);
+        QTest::newRow("quantity") << QStringLiteral("    requests.memory: 32Gi # note")
+                                  << QStringLiteral("32Gi") << int(R::Quantity);
+        QTest::newRow("comment") << QStringLiteral("    requests.memory: 32Gi # note")
+                                 << QStringLiteral("# note") << int(R::Comment);
+        QTest::newRow("quoted quantity")
+            << QStringLiteral("  requests.cpu: \"500m\"") << QStringLiteral("500m") << int(R::Quantity);
+        QTest::newRow("string") << QStringLiteral("  name: gpu-quota") << QStringLiteral("gpu-quota")
+                                << int(R::String);
+        QTest::newRow("number") << QStringLiteral("  replicas: 3") << QStringLiteral("3") << int(R::Number);
+        QTest::newRow("keyword") << QStringLiteral("  enabled: true") << QStringLiteral("true")
+                                 << int(R::Keyword);
+        QTest::newRow("document marker")
+            << QStringLiteral("---") << QStringLiteral("---") << int(R::DocumentMarker);
+        QTest::newRow("anchor") << QStringLiteral("  hard: &limits") << QStringLiteral("&limits")
+                                << int(R::Anchor);
+        QTest::newRow("alias") << QStringLiteral("  hard: *limits") << QStringLiteral("*limits")
+                               << int(R::Anchor);
+        QTest::newRow("sequence key")
+            << QStringLiteral("  - type: Container") << QStringLiteral("type") << int(R::Key);
+        QTest::newRow("hash in string")
+            << QStringLiteral("  note: \"a # b\"") << QStringLiteral("a # b") << int(R::String);
+        QTest::newRow("conflict marker")
+            << QStringLiteral("<<<<<<< yours") << QStringLiteral("<<<<<<< yours") << int(R::Conflict);
+    }
+    void highlighting() {
+        QFETCH(QString, line);
+        QFETCH(QString, token);
+        QFETCH(int, role);
+        YamlEditor editor;
+        editor.setYaml(QStringLiteral("spec:\n") + line + QStringLiteral("\n"));
+        const QTextBlock block = editor.document()->findBlockByNumber(1);
+        const int start = int(line.indexOf(token));
+        QVERIFY(start >= 0);
+        auto *highlighter = editor.document()->findChild<YamlHighlighter *>();
+        QVERIFY(highlighter);
+        const QColor expected = highlighter->format(YamlHighlighter::Role(role)).foreground().color();
+        // Every character of the token carries the role's colour.
+        for (int i = start; i < start + token.size(); ++i) {
+            bool found = false;
+            for (const QTextLayout::FormatRange &r : block.layout()->formats()) {
+                if (i >= r.start && i < r.start + r.length) {
+                    QCOMPARE(r.format.foreground().color(), expected);
+                    found = true;
+                }
+            }
+            QVERIFY2(found, qPrintable(QStringLiteral("no format at %1").arg(i)));
+        }
+    }
+
+    void blockScalarsAreStrings() {
+        YamlEditor editor;
+        editor.setYaml(QStringLiteral(
+            "metadata:\n  annotations:\n    note: |\n      key: 5Gi\n      more\n  name: x\n"));
+        auto *highlighter = editor.document()->findChild<YamlHighlighter *>();
+        const QColor string = highlighter->format(YamlHighlighter::Role::String).foreground().color();
+        const QColor key = highlighter->format(YamlHighlighter::Role::Key).foreground().color();
+        // "key: 5Gi" inside the block scalar is text, not a key and a quantity.
+        const QTextBlock inside = editor.document()->findBlockByNumber(3);
+        QCOMPARE(inside.layout()->formats().size(), 1);
+        QCOMPARE(inside.layout()->formats().first().format.foreground().color(), string);
+        // The scalar ends where the indentation does.
+        const QTextBlock after = editor.document()->findBlockByNumber(5);
+        QCOMPARE(after.layout()->formats().first().format.foreground().color(), key);
+    }
+
+    void typingInABigDocumentStaysResponsive() {
+        // 2,000 resources: validation runs on a worker, the GUI thread only handles keys.
+        QString big =
+            QStringLiteral("apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: big\nspec:\n  hard:\n");
+        for (int i = 0; i < 2000; ++i)
+            big += QStringLiteral("    requests.example.com/r%1: \"%2\"\n").arg(i).arg(i % 9);
+        QElapsedTimer t;
+        t.start();
+        const QList<Error> direct = YamlEditor::defaultValidate(big);
+        const qint64 validateMs = t.elapsed();
+        QVERIFY2(direct.isEmpty(), qPrintable(direct.value(0).toString()));
+
+        YamlEditor editor;
+        editor.resize(700, 500);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        editor.setValidationDelay(50);
+        editor.setYaml(big);
+        QTRY_VERIFY_WITH_TIMEOUT(!editor.isValidationPending(), 10000);
+        editor.findBar()->activate();
+        editor.findBar()->setSearchText(QStringLiteral("r42"));
+        moveToEndOfLine(editor, 1000);
+        QSignalSpy finished(&editor, &YamlEditor::validationFinished);
+        qint64 worstKeyMs = 0;
+        for (const QChar c : QStringLiteral(" # raised for the Q3 training run")) {
+            t.restart();
+            QTest::keyClick(&editor, c.toLatin1());
+            QCoreApplication::processEvents();
+            worstKeyMs = std::max(worstKeyMs, t.elapsed());
+        }
+        t.restart();
+        QVERIFY(finished.wait(10000));
+        const qint64 settleMs = t.elapsed();
+        qInfo("2000-line quota: validate %lld ms (worker), worst keystroke on the GUI thread %lld ms, "
+              "result %lld ms after the last key",
+              validateMs, worstKeyMs, settleMs);
+        QVERIFY(!editor.hasErrors());
+        QVERIFY2(worstKeyMs < 100, qPrintable(QString::number(worstKeyMs)));
     }
 
     void errorTooltipOnGutterAndText() {
