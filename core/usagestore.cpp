@@ -49,6 +49,14 @@ const char *const kSchemaV1[] = {
     "NULL,"
     " PRIMARY KEY (user_name, hour_s))",
     "CREATE INDEX rollup_user_hour_by_hour ON rollup_user_hour (hour_s, user_name, gpu_seconds)",
+    "CREATE TABLE rollup_ns_day (ns TEXT NOT NULL, day_s BIGINT NOT NULL, gpu_seconds %REAL% NOT NULL,"
+    " PRIMARY KEY (ns, day_s))",
+    "CREATE INDEX rollup_ns_day_by_day ON rollup_ns_day (day_s, ns, gpu_seconds)",
+    "CREATE TABLE rollup_user_day (user_name TEXT NOT NULL, day_s BIGINT NOT NULL, gpu_seconds %REAL% NOT "
+    "NULL,"
+    " PRIMARY KEY (user_name, day_s))",
+    "CREATE INDEX rollup_user_day_by_day ON rollup_user_day (day_s, user_name, gpu_seconds)",
+    "CREATE TABLE store_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE budgets ("
     " id %ID%,"
     " scope TEXT NOT NULL CHECK (scope IN ('user', 'namespace')), subject TEXT NOT NULL,"
@@ -89,20 +97,6 @@ constexpr int kBatchRows = 200; // rows per multi-row statement (SQLite allows 3
 
 qint64 floorHour(qint64 t) {
     return t - (((t % kHour) + kHour) % kHour);
-}
-
-// Hourly contributions of one closed interval, accumulated by subject and UTC hour.
-using RollupKey = QPair<QString, qint64>;
-using RollupMap = QHash<RollupKey, double>;
-
-void accumulate(RollupMap &ns, RollupMap &user, const QString &nsName, const QString &userName, qint64 start,
-                qint64 end, double gpuWeight) {
-    for (qint64 h = floorHour(start); h < end; h += kHour) {
-        const qint64 a = std::max(h, start), b = std::min(h + kHour, end);
-        const double v = double(b - a) * gpuWeight;
-        ns[RollupKey(nsName, h)] += v;
-        user[RollupKey(userName, h)] += v;
-    }
 }
 
 bool alignedToHour(qint64 t) {
@@ -193,6 +187,45 @@ UsageInterval intervalFromRow(const QSqlQuery &q, int base = 0) {
 
 } // namespace
 
+TimeRange DayIndex::dayOf(qint64 t) {
+    if (m_starts.size() < 2 || t < m_starts.front() || t >= m_starts.back())
+        cover(t);
+    const auto it = std::upper_bound(m_starts.begin(), m_starts.end(), t);
+    return TimeRange{*(it - 1), *it};
+}
+
+void DayIndex::cover(qint64 t) {
+    // Extend generously (two months either side) so a bulk load recomputes rarely.
+    qint64 lo = t - 62 * 86400, hi = t + 62 * 86400;
+    if (m_starts.size() >= 2) {
+        lo = std::min(lo, m_starts.front());
+        hi = std::max(hi, m_starts.back());
+    }
+    const std::vector<TimeRange> days = periodsCovering(lo, hi, Period::Day, m_tz);
+    m_starts.clear();
+    m_starts.reserve(days.size() + 1);
+    for (const TimeRange &d : days)
+        m_starts.push_back(d.start);
+    m_starts.push_back(days.back().end);
+}
+
+void UsageStore::accumulate(RollupDelta &delta, const QString &nsName, const QString &userName, qint64 start,
+                            qint64 end, double gpuWeight) const {
+    for (qint64 h = floorHour(start); h < end; h += kHour) {
+        const qint64 a = std::max(h, start), b = std::min(h + kHour, end);
+        const double v = double(b - a) * gpuWeight;
+        delta.nsHour[RollupKey(nsName, h)] += v;
+        delta.userHour[RollupKey(userName, h)] += v;
+    }
+    for (qint64 t = start; t < end;) {
+        const TimeRange day = m_days->dayOf(t);
+        const double v = double(std::min(day.end, end) - t) * gpuWeight;
+        delta.nsDay[RollupKey(nsName, day.start)] += v;
+        delta.userDay[RollupKey(userName, day.start)] += v;
+        t = day.end;
+    }
+}
+
 QString boostStateName(Boost::State s) {
     switch (s) {
     case Boost::State::Pending: return QStringLiteral("pending");
@@ -250,6 +283,8 @@ Result<std::unique_ptr<UsageStore>> UsageStore::open(const QString &urlText, Opt
     if (auto r = store->connect(); !r)
         return r.error();
     if (auto r = store->migrate(); !r)
+        return r.error();
+    if (auto r = store->loadSettings(); !r)
         return r.error();
     return store;
 }
@@ -386,6 +421,18 @@ Result<void> UsageStore::migrate() {
             for (const char *sql : kSchemaV1)
                 if (auto r = execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
                     return r;
+            auto zone = parseZone(m_options.rollupZone, QStringLiteral("rollupZone"));
+            if (!zone)
+                return zone.error();
+            QSqlQuery setting(db);
+            if (auto r = prepare(setting,
+                                 QStringLiteral("INSERT INTO store_settings (name, value) VALUES (?, ?)"));
+                !r)
+                return r;
+            setting.addBindValue(QStringLiteral("rollup_tz"));
+            setting.addBindValue(QString::fromUtf8(zone->id()));
+            if (auto r = exec(setting, QStringLiteral("storing the rollup zone")); !r)
+                return r;
             if (pg) {
                 for (const char *sql : kAuditTriggersPg)
                     if (auto r = execSql(q, QString::fromLatin1(sql)); !r)
@@ -407,6 +454,21 @@ Result<void> UsageStore::migrate() {
             return r;
     }
     return tx.commit();
+}
+
+Result<void> UsageStore::loadSettings() {
+    QSqlQuery q(database());
+    if (auto r = execSql(q, QStringLiteral("SELECT value FROM store_settings WHERE name = 'rollup_tz'")); !r)
+        return r;
+    const QString id = q.next() ? q.value(0).toString() : QStringLiteral("UTC");
+    auto zone = parseZone(id, QStringLiteral("rollup_tz"));
+    if (!zone)
+        return Error::make(
+            Error::Kind::Schema,
+            QStringLiteral("the database's rollup zone '%1' is unknown to this system").arg(id));
+    m_rollupZone = QString::fromUtf8(zone->id());
+    m_days = std::make_unique<DayIndex>(*zone);
+    return {};
 }
 
 Result<int> UsageStore::schemaVersion() const {
@@ -494,16 +556,18 @@ void UsageStore::rollback() {
 
 // --- rollups ----------------------------------------------------------------------
 
-Result<void> UsageStore::flushRollups(const RollupMap &ns, const RollupMap &user) {
+Result<void> UsageStore::flushRollups(const RollupDelta &delta) {
     QSqlDatabase db = database();
     auto flush = [&](const RollupMap &map, const QString &table, const QString &column) -> Result<void> {
         if (map.isEmpty())
             return {};
+        const QString time =
+            table.endsWith(QLatin1String("_day")) ? QStringLiteral("day_s") : QStringLiteral("hour_s");
         const QString head =
-            QStringLiteral("INSERT INTO %1 (%2, hour_s, gpu_seconds) VALUES ").arg(table, column);
-        const QString tail = QStringLiteral(" ON CONFLICT (%2, hour_s) DO UPDATE SET gpu_seconds = "
+            QStringLiteral("INSERT INTO %1 (%2, %3, gpu_seconds) VALUES ").arg(table, column, time);
+        const QString tail = QStringLiteral(" ON CONFLICT (%2, %3) DO UPDATE SET gpu_seconds = "
                                             "%1.gpu_seconds + excluded.gpu_seconds")
-                                 .arg(table, column);
+                                 .arg(table, column, time);
         auto sqlFor = [&](int rows) -> QString {
             QStringList values;
             values.reserve(rows);
@@ -546,9 +610,13 @@ Result<void> UsageStore::flushRollups(const RollupMap &ns, const RollupMap &user
         }
         return {};
     };
-    if (auto r = flush(ns, QStringLiteral("rollup_ns_hour"), QStringLiteral("ns")); !r)
+    if (auto r = flush(delta.nsHour, QStringLiteral("rollup_ns_hour"), QStringLiteral("ns")); !r)
         return r;
-    return flush(user, QStringLiteral("rollup_user_hour"), QStringLiteral("user_name"));
+    if (auto r = flush(delta.userHour, QStringLiteral("rollup_user_hour"), QStringLiteral("user_name")); !r)
+        return r;
+    if (auto r = flush(delta.nsDay, QStringLiteral("rollup_ns_day"), QStringLiteral("ns")); !r)
+        return r;
+    return flush(delta.userDay, QStringLiteral("rollup_user_day"), QStringLiteral("user_name"));
 }
 
 // --- intervals --------------------------------------------------------------------
@@ -583,7 +651,7 @@ Result<UsageStore::UpsertOutcome> UsageStore::upsertIntervalInTx(const UsageInte
     if (auto r = exec(find, QStringLiteral("looking up an interval")); !r)
         return r.error();
     const QVariant endValue = iv.end ? QVariant(*iv.end) : QVariant(QMetaType(QMetaType::LongLong));
-    RollupMap nsDelta, userDelta;
+    RollupDelta delta;
     UpsertOutcome outcome = UpsertOutcome::Inserted;
     if (find.next()) {
         const qint64 id = find.value(0).toLongLong();
@@ -596,7 +664,7 @@ Result<UsageStore::UpsertOutcome> UsageStore::upsertIntervalInTx(const UsageInte
             oldGpus == iv.gpus && oldEnd == iv.end && std::abs(oldWeight - weight) < 1e-12)
             return UpsertOutcome::Unchanged;
         if (oldEnd)
-            accumulate(nsDelta, userDelta, oldNs, oldUser, iv.start, *oldEnd, -oldGpus * oldWeight);
+            accumulate(delta, oldNs, oldUser, iv.start, *oldEnd, -oldGpus * oldWeight);
         QSqlQuery upd(db);
         if (auto r =
                 prepare(upd, QStringLiteral("UPDATE usage_intervals SET ns = ?, user_name = ?, pod_name = ?, "
@@ -637,8 +705,8 @@ Result<UsageStore::UpsertOutcome> UsageStore::upsertIntervalInTx(const UsageInte
             return r.error();
     }
     if (iv.end)
-        accumulate(nsDelta, userDelta, iv.ns, iv.user, iv.start, *iv.end, iv.gpus * weight);
-    if (auto r = flushRollups(nsDelta, userDelta); !r)
+        accumulate(delta, iv.ns, iv.user, iv.start, *iv.end, iv.gpus * weight);
+    if (auto r = flushRollups(delta); !r)
         return r.error();
     return outcome;
 }
@@ -670,8 +738,8 @@ Result<bool> UsageStore::closeInterval(const QString &cluster, const QString &po
     if (!find.next())
         return false;
     const qint64 id = find.value(0).toLongLong();
-    RollupMap nsDelta, userDelta;
-    accumulate(nsDelta, userDelta, find.value(1).toString(), find.value(2).toString(), start, end,
+    RollupDelta delta;
+    accumulate(delta, find.value(1).toString(), find.value(2).toString(), start, end,
                find.value(3).toInt() * find.value(4).toDouble());
     QSqlQuery upd(db);
     if (auto r = prepare(upd, QStringLiteral("UPDATE usage_intervals SET end_s = ? WHERE id = ?")); !r)
@@ -680,7 +748,7 @@ Result<bool> UsageStore::closeInterval(const QString &cluster, const QString &po
     upd.addBindValue(id);
     if (auto r = exec(upd, QStringLiteral("closing an interval")); !r)
         return r.error();
-    if (auto r = flushRollups(nsDelta, userDelta); !r)
+    if (auto r = flushRollups(delta); !r)
         return r.error();
     if (auto r = tx.commit(); !r)
         return r.error();
@@ -704,7 +772,7 @@ Result<qint64> UsageStore::insertBulk(const std::vector<UsageInterval> &interval
     QSqlQuery full(db);
     if (auto r = prepare(full, sqlFor(kBatchRows)); !r)
         return r.error();
-    RollupMap nsDelta, userDelta;
+    RollupDelta delta;
     const QVariant nullEnd(QMetaType(QMetaType::LongLong));
     size_t i = 0;
     while (i < intervals.size()) {
@@ -736,21 +804,20 @@ Result<qint64> UsageStore::insertBulk(const std::vector<UsageInterval> &interval
             q.bindValue(p++, iv.end ? QVariant(*iv.end) : nullEnd);
             q.bindValue(p++, nonNull(iv.source));
             if (iv.end)
-                accumulate(nsDelta, userDelta, iv.ns, iv.user, iv.start, *iv.end, iv.gpus * w);
+                accumulate(delta, iv.ns, iv.user, iv.start, *iv.end, iv.gpus * w);
         }
         if (auto r = exec(q, QStringLiteral("bulk-inserting intervals")); !r)
             return r.error();
         i += n;
         // Bound the client's memory on very large loads; the rollups stay in this
         // transaction either way.
-        if (userDelta.size() > 400000) {
-            if (auto r = flushRollups(nsDelta, userDelta); !r)
+        if (delta.size() > 1000000) {
+            if (auto r = flushRollups(delta); !r)
                 return r.error();
-            nsDelta.clear();
-            userDelta.clear();
+            delta.clear();
         }
     }
-    if (auto r = flushRollups(nsDelta, userDelta); !r)
+    if (auto r = flushRollups(delta); !r)
         return r.error();
     if (auto r = tx.commit(); !r)
         return r.error();
@@ -850,10 +917,13 @@ Result<std::vector<UsageStore::SeriesPoint>> UsageStore::gpuHoursSeries(GroupBy 
                            QStringLiteral("%1 buckets requested; choose a longer period or a shorter range")
                                .arg(buckets.size()),
                            QStringLiteral("period"));
+    // Whole local days in the rollup zone: one row per subject and day.
+    const bool dayPath = period != Period::Hour && QString::fromUtf8(tz.id()) == m_rollupZone &&
+                         m_days->isDayStart(from) && m_days->isDayStart(to);
     bool aligned = alignedToHour(from) && alignedToHour(to);
     for (const TimeRange &b : buckets)
         aligned = aligned && alignedToHour(b.start) && alignedToHour(b.end);
-    if (!aligned)
+    if (!dayPath && !aligned)
         return seriesFromIntervals(by, period, from, to, tz, now);
 
     const QString table =
@@ -861,7 +931,30 @@ Result<std::vector<UsageStore::SeriesPoint>> UsageStore::gpuHoursSeries(GroupBy 
     const QString column = by == GroupBy::Namespace ? QStringLiteral("ns") : QStringLiteral("user_name");
     QMap<qint64, QMap<QString, double>> acc;
     QSqlDatabase db = database();
-    if (period == Period::Hour) {
+    if (dayPath) {
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        if (auto r = prepare(
+                q, QStringLiteral("SELECT day_s, %2, gpu_seconds FROM %1 WHERE day_s >= ? AND day_s < ?")
+                       .arg(by == GroupBy::Namespace ? QStringLiteral("rollup_ns_day")
+                                                     : QStringLiteral("rollup_user_day"),
+                            column));
+            !r)
+            return r.error();
+        q.addBindValue(from);
+        q.addBindValue(to);
+        if (auto r = exec(q, QStringLiteral("reading daily rollups")); !r)
+            return r.error();
+        QHash<qint64, qint64> bucketOfDay;
+        while (q.next()) {
+            const qint64 day = q.value(0).toLongLong();
+            auto it = bucketOfDay.find(day);
+            if (it == bucketOfDay.end())
+                it = bucketOfDay.insert(day, period == Period::Day ? day
+                                                                   : periodContaining(day, period, tz).start);
+            acc[*it][q.value(1).toString()] += q.value(2).toDouble() / 3600.0;
+        }
+    } else if (period == Period::Hour) {
         QSqlQuery q(db);
         q.setForwardOnly(true);
         if (auto r = prepare(q, QStringLiteral("SELECT hour_s, %2, gpu_seconds FROM %1 WHERE hour_s >= ? AND "
@@ -925,7 +1018,8 @@ Result<std::vector<UsageStore::SeriesPoint>> UsageStore::gpuHoursSeries(GroupBy 
 Result<QMap<QString, double>> UsageStore::subjectTotals(GroupBy by, qint64 from, qint64 to,
                                                         qint64 now) const {
     QMap<QString, double> totals;
-    if (!alignedToHour(from) || !alignedToHour(to)) {
+    const bool dayPath = m_days->isDayStart(from) && m_days->isDayStart(to);
+    if (!dayPath && (!alignedToHour(from) || !alignedToHour(to))) {
         auto ivs = intervals(from, to, now);
         if (!ivs)
             return ivs.error();
@@ -939,10 +1033,12 @@ Result<QMap<QString, double>> UsageStore::subjectTotals(GroupBy by, qint64 from,
     const QString column = by == GroupBy::Namespace ? QStringLiteral("ns") : QStringLiteral("user_name");
     QSqlQuery q(database());
     q.setForwardOnly(true);
-    if (auto r =
-            prepare(q, QStringLiteral("SELECT %2, SUM(gpu_seconds) FROM %1 WHERE hour_s >= ? AND hour_s < ? "
-                                      "GROUP BY %2")
-                           .arg(table, column));
+    if (auto r = prepare(
+            q,
+            QStringLiteral("SELECT %2, SUM(gpu_seconds) FROM %1 WHERE %3 >= ? AND %3 < ? "
+                           "GROUP BY %2")
+                .arg(dayPath ? QString(table).replace(QLatin1String("_hour"), QLatin1String("_day")) : table,
+                     column, dayPath ? QStringLiteral("day_s") : QStringLiteral("hour_s")));
         !r)
         return r.error();
     q.addBindValue(from);
@@ -981,7 +1077,8 @@ Result<double> UsageStore::usedGpuHours(BudgetScope scope, const QString &subjec
     const bool user = scope == BudgetScope::User;
     const QString table = user ? QStringLiteral("rollup_user_hour") : QStringLiteral("rollup_ns_hour");
     const QString column = user ? QStringLiteral("user_name") : QStringLiteral("ns");
-    if (!alignedToHour(window.start) || !alignedToHour(window.end)) {
+    const bool dayPath = m_days->isDayStart(window.start) && m_days->isDayStart(window.end);
+    if (!dayPath && (!alignedToHour(window.start) || !alignedToHour(window.end))) {
         // Exact path for zones whose calendar is not on whole UTC hours.
         QSqlQuery q(database());
         q.setForwardOnly(true);
@@ -1002,9 +1099,11 @@ Result<double> UsageStore::usedGpuHours(BudgetScope scope, const QString &subjec
         return s / 3600.0;
     }
     QSqlQuery q(database());
-    if (auto r = prepare(q, QStringLiteral("SELECT SUM(gpu_seconds) FROM %1 WHERE %2 = ? AND hour_s >= ? AND "
-                                           "hour_s < ?")
-                                .arg(table, column));
+    if (auto r = prepare(
+            q,
+            QStringLiteral("SELECT SUM(gpu_seconds) FROM %1 WHERE %2 = ? AND %3 >= ? AND %3 < ?")
+                .arg(dayPath ? QString(table).replace(QLatin1String("_hour"), QLatin1String("_day")) : table,
+                     column, dayPath ? QStringLiteral("day_s") : QStringLiteral("hour_s")));
         !r)
         return r.error();
     q.addBindValue(nonNull(subject));

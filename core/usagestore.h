@@ -23,6 +23,9 @@ class QSqlQuery;
 
 namespace gq {
 
+class DayIndex;
+struct RollupDelta;
+
 // A time-bound increase of a quota or budget, recorded before it is applied.
 // Targets of the form "budget/user/<name>" or "budget/namespace/<name>" with a
 // numeric delta (GPU-hours) raise that subject's budget limits while active
@@ -58,7 +61,9 @@ struct Boost {
 // (UTC-hour) tables rollup_ns_hour and rollup_user_hour in the same transaction
 // that stores or closes it; replacing an interval subtracts the old contribution
 // first. Open intervals are not in the rollups; queries add their contribution up
-// to `now` from the small set of running rows. Chart and budget queries therefore
+// to `now` from the small set of running rows. The same happens per local day of the
+// store's rollup zone (rollup_ns_day, rollup_user_day), which day/week/month charts
+// and budgets in that zone read. Chart and budget queries therefore
 // never scan raw intervals — except for zones whose calendar boundaries are not on a
 // whole UTC hour (e.g. Asia/Kolkata), where the exact answer is computed from the
 // intervals overlapping the range instead.
@@ -69,6 +74,10 @@ public:
     struct Options {
         ResourceWeights weights;  // how MIG slices count; stored per row at insert time
         int busyTimeoutMs = 5000; // SQLite: how long to wait for another writer
+        // The zone of the daily rollups, fixed when the database is created (the stored
+        // value wins afterwards). Day/week/month queries and budgets in this zone read
+        // one row per subject and day; other zones read hourly rollups.
+        QString rollupZone = QStringLiteral("UTC");
     };
 
     // Opens (creating an SQLite file or PostgreSQL schema if needed) and migrates.
@@ -86,6 +95,7 @@ public:
     [[nodiscard]] QSqlDatabase database() const;
     [[nodiscard]] const ResourceWeights &weights() const { return m_options.weights; }
     [[nodiscard]] Result<int> schemaVersion() const;
+    [[nodiscard]] const QString &rollupZone() const { return m_rollupZone; }
 
     // --- intervals ---------------------------------------------------------------
     enum class UpsertOutcome { Inserted, Updated, Unchanged };
@@ -183,8 +193,10 @@ private:
     Result<void> begin();
     Result<void> commit();
     void rollback();
-    Result<void> flushRollups(const QHash<QPair<QString, qint64>, double> &ns,
-                              const QHash<QPair<QString, qint64>, double> &user);
+    Result<void> flushRollups(const RollupDelta &delta);
+    void accumulate(RollupDelta &delta, const QString &ns, const QString &user, qint64 start, qint64 end,
+                    double gpuWeight) const;
+    Result<void> loadSettings();
     Result<UpsertOutcome> upsertIntervalInTx(const UsageInterval &iv);
     [[nodiscard]] Result<std::vector<UsageInterval>> runningFor(BudgetScope scope,
                                                                 const QString &subject) const;
@@ -200,6 +212,8 @@ private:
     QString m_connectionName;
     Qt::HANDLE m_thread = nullptr;
     int m_txDepth = 0;
+    QString m_rollupZone;
+    std::unique_ptr<DayIndex> m_days; // mutable cache, single-threaded like the store
 
     friend class AuditLog;
     friend class UsageStoreTx;

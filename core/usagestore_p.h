@@ -2,6 +2,12 @@
 
 #include "core/usagestore.h"
 
+#include <QHash>
+#include <QPair>
+#include <QTimeZone>
+
+#include <vector>
+
 namespace gq {
 
 // Text columns are NOT NULL: a null QString (e.g. from `{}`) would bind as SQL NULL.
@@ -40,6 +46,39 @@ private:
     bool m_outer = false;
     bool m_active = false;
     bool m_committed = false;
+};
+
+// Rollup changes accumulated in memory and written in one go (multi-row upserts).
+using RollupKey = QPair<QString, qint64>;
+using RollupMap = QHash<RollupKey, double>;
+struct RollupDelta {
+    RollupMap nsHour, userHour, nsDay, userDay;
+    [[nodiscard]] qsizetype size() const {
+        return nsHour.size() + userHour.size() + nsDay.size() + userDay.size();
+    }
+    void clear() {
+        nsHour.clear();
+        userHour.clear();
+        nsDay.clear();
+        userDay.clear();
+    }
+};
+
+// Local day boundaries of the rollup zone, computed once and looked up by binary
+// search: a QTimeZone lookup per interval would dominate bulk loads.
+class DayIndex {
+public:
+    explicit DayIndex(QTimeZone tz)
+        : m_tz(std::move(tz)) {}
+    [[nodiscard]] const QTimeZone &zone() const { return m_tz; }
+    // The local day [start, end) containing t.
+    TimeRange dayOf(qint64 t);
+    [[nodiscard]] bool isDayStart(qint64 t) { return dayOf(t).start == t; }
+
+private:
+    void cover(qint64 t);
+    QTimeZone m_tz;
+    std::vector<qint64> m_starts; // consecutive day starts; the last one is an end bound
 };
 
 } // namespace gq

@@ -284,30 +284,31 @@ void TestUsageStore::seriesMatchesBruteForce_data() {
     QTest::addColumn<QString>("by");
     QTest::addColumn<QString>("base");
     QTest::addColumn<quint32>("seed");
+    QTest::addColumn<QString>("rollupZone"); // the store's daily-rollup zone
     QTest::newRow("berlin day spring") << "Europe/Berlin"
                                        << "day"
                                        << "user"
-                                       << "2026-03-26T00:00:00Z" << 11u;
+                                       << "2026-03-26T00:00:00Z" << 11u << QString();
     QTest::newRow("berlin hour autumn") << "Europe/Berlin"
                                         << "hour"
                                         << "namespace"
-                                        << "2026-10-24T00:00:00Z" << 12u;
+                                        << "2026-10-24T00:00:00Z" << 12u << QString();
     QTest::newRow("new york week spring") << "America/New_York"
                                           << "week"
                                           << "namespace"
-                                          << "2026-03-04T00:00:00Z" << 13u;
+                                          << "2026-03-04T00:00:00Z" << 13u << QString();
     QTest::newRow("new york day autumn") << "America/New_York"
                                          << "day"
                                          << "user"
-                                         << "2026-10-29T00:00:00Z" << 14u;
+                                         << "2026-10-29T00:00:00Z" << 14u << QStringLiteral("UTC");
     QTest::newRow("utc month over leap feb") << "UTC"
                                              << "month"
                                              << "user"
-                                             << "2028-02-24T00:00:00Z" << 15u;
+                                             << "2028-02-24T00:00:00Z" << 15u << QString();
     QTest::newRow("kolkata day (exact path)") << "Asia/Kolkata"
                                               << "day"
                                               << "namespace"
-                                              << "2026-05-01T00:00:00Z" << 16u;
+                                              << "2026-05-01T00:00:00Z" << 16u << QString();
 }
 
 // Randomized intervals (some inserted one by one, some in bulk, some closed later,
@@ -319,8 +320,13 @@ void TestUsageStore::seriesMatchesBruteForce() {
     QFETCH(QString, by);
     QFETCH(QString, base);
     QFETCH(quint32, seed);
-    auto s = openStore();
-    QVERIFY(s);
+    QFETCH(QString, rollupZone);
+    UsageStore::Options options;
+    options.rollupZone = rollupZone.isEmpty() ? zone : rollupZone;
+    auto opened = UsageStore::open(m_url, options);
+    QVERIFY2(opened, opened ? "" : qPrintable(opened.error().message));
+    auto &s = *opened;
+    QCOMPARE(s->rollupZone(), options.rollupZone);
     const QTimeZone tz = *parseZone(zone);
     const Period p = *parsePeriod(period);
     const GroupBy g = *parseGroupBy(by);
@@ -357,6 +363,12 @@ void TestUsageStore::seriesMatchesBruteForce() {
     const qint64 to = periodContaining(t0 + 6 * 86400, Period::Day, tz).start;
     const qint64 now = t0 + 5 * 86400 + 1234;
 
+    // Prove which rollups answer: drop the other kind before querying.
+    const bool dailyRollups = options.rollupZone == zone && p != Period::Hour;
+    rawExec(*s, dailyRollups ? QStringLiteral("DELETE FROM rollup_ns_hour")
+                             : QStringLiteral("DELETE FROM rollup_ns_day"));
+    rawExec(*s, dailyRollups ? QStringLiteral("DELETE FROM rollup_user_hour")
+                             : QStringLiteral("DELETE FROM rollup_user_day"));
     auto series = s->gpuHoursSeries(g, p, from, to, tz, now);
     QVERIFY2(series, series ? "" : qPrintable(series.error().message));
     std::map<std::pair<qint64, QString>, double> got;
