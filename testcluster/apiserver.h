@@ -78,6 +78,11 @@ public:
 
     // Used by scenarios: create through the normal admission path (no auth).
     HookReply createObject(Resource r, const QString &ns, const QJsonObject &object);
+    // Bulk seeding for benchmarks: system fields and defaults only, no admission,
+    // no watch events; pods start Running. Call finishBulkLoad() afterwards to
+    // compute every quota's status.
+    void bulkLoad(Resource r, const QString &ns, QJsonObject object);
+    void finishBulkLoad();
 
 private:
     struct User;

@@ -240,40 +240,36 @@ bool loadScenario(ApiServer &server, Store &store, const QString &name, QString 
 }
 
 void loadScale(ApiServer &server, Store &store, const ScaleOptions &options) {
+    Q_UNUSED(store);
     const int width = QString::number(std::max(options.namespaces, 1)).size();
     QStringList names;
+    const QJsonObject hard = resourceList({{"requests.nvidia.com/gpu", "8"},
+                                           {"requests.cpu", "64"},
+                                           {"requests.memory", "256Gi"},
+                                           {"limits.cpu", "128"},
+                                           {"limits.memory", "512Gi"},
+                                           {"count/pods", "50"}});
+    const QJsonArray limits{containerLimits(resourceList({{"cpu", "2"}, {"memory", "8Gi"}}),
+                                            resourceList({{"cpu", "1"}, {"memory", "4Gi"}}), {})};
     for (int i = 0; i < options.namespaces; ++i) {
         const QString ns = QStringLiteral("scale-%1").arg(i, width, 10, QLatin1Char('0'));
         names.append(ns);
         QJsonObject labels;
         labels.insert(QLatin1String("gpuquota.io/team"), ns);
-        mustCreate(server, Resource::Namespace, {}, namespaceObject(ns, labels, 86400));
-        QJsonObject hard = resourceList({{"requests.nvidia.com/gpu", "8"},
-                                         {"requests.cpu", "64"},
-                                         {"requests.memory", "256Gi"},
-                                         {"limits.cpu", "128"},
-                                         {"limits.memory", "512Gi"},
-                                         {"count/pods", "50"}});
-        mustCreate(server, Resource::ResourceQuota, ns,
-                   quotaObject(QStringLiteral("gpu-quota"), hard, 86400));
-        mustCreate(
-            server, Resource::LimitRange, ns,
-            limitRangeObject(QStringLiteral("container-defaults"),
-                             QJsonArray{containerLimits(resourceList({{"cpu", "2"}, {"memory", "8Gi"}}),
-                                                        resourceList({{"cpu", "1"}, {"memory", "4Gi"}}), {})},
-                             86400));
+        server.bulkLoad(Resource::Namespace, {}, namespaceObject(ns, labels, 86400));
+        server.bulkLoad(Resource::ResourceQuota, ns, quotaObject(QStringLiteral("gpu-quota"), hard, 86400));
+        server.bulkLoad(Resource::LimitRange, ns,
+                        limitRangeObject(QStringLiteral("container-defaults"), limits, 86400));
     }
     if (!names.isEmpty()) {
         for (int p = 0; p < options.pods; ++p) {
-            const QString &ns = names.at(p % names.size());
-            mustCreate(server, Resource::Pod, ns,
-                       gpuPod(QStringLiteral("job-%1").arg(p), QStringLiteral("user%1").arg(p % 997),
-                              QStringLiteral("nvidia.com/gpu"), 1, "1", "4Gi",
-                              QStringLiteral("nvcr.io/nvidia/pytorch:24.05-py3"), 3600));
+            server.bulkLoad(Resource::Pod, names.at(p % names.size()),
+                            gpuPod(QStringLiteral("job-%1").arg(p), QStringLiteral("user%1").arg(p % 997),
+                                   QStringLiteral("nvidia.com/gpu"), 1, "1", "4Gi",
+                                   QStringLiteral("nvcr.io/nvidia/pytorch:24.05-py3"), 3600));
         }
     }
-    std::lock_guard lock(store.mutex);
-    store.compact();
+    server.finishBulkLoad();
 }
 
 } // namespace gq::tc

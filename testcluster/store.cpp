@@ -127,14 +127,15 @@ void Store::record(Resource r, const QByteArray &type, const Entry &entry) {
     changed.notify_all();
 }
 
-const Entry &Store::commit(Resource r, QJsonObject object, const QByteArray &eventType) {
+const Entry &Store::commit(Resource r, QJsonObject object, const QByteArray &eventType, bool recordEvent) {
     QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
     meta.insert(QLatin1String("resourceVersion"), QString::number(++m_rv));
     object.insert(QLatin1String("metadata"), meta);
     Entry e = makeEntry(r, object);
     Map &m = m_maps[static_cast<int>(r)];
     const QString key = storeKey(e.ns, e.name);
-    record(r, eventType, e);
+    if (recordEvent)
+        record(r, eventType, e);
     auto [it, inserted] = m.insert_or_assign(key, std::move(e));
     return it->second;
 }

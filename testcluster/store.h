@@ -76,7 +76,8 @@ public:
     std::pair<Map::const_iterator, Map::const_iterator> range(Resource r, const QString &ns) const;
 
     // Stores `object` with a fresh resourceVersion and records the watch event.
-    const Entry &commit(Resource r, QJsonObject object, const QByteArray &eventType);
+    // With `recordEvent` false nothing is logged for watchers (bulk seeding).
+    const Entry &commit(Resource r, QJsonObject object, const QByteArray &eventType, bool recordEvent = true);
     // Removes the object; the DELETED event carries `lastState` with a fresh resourceVersion.
     QJsonObject remove(Resource r, const QString &ns, const QString &name);
     // Inserts without an event or new resourceVersion (scenario and state loading).
