@@ -580,9 +580,34 @@ void Informer::startWatch(quint64 gen) {
     wo.resume = true;
     Store *store = d->store.get();
     auto anchor = d->anchor;
+    // A watch whose streams keep ending without a single event or bookmark may be
+    // stalled somewhere between us and the server (a proxy, an overloaded apiserver):
+    // after two such streams in a row, a fresh list brings the cache up to date.
+    struct Health {
+        std::atomic<int> opens{0};
+        std::atomic<int> itemsSinceOpen{0};
+        std::atomic<int> emptyStreams{0};
+    };
+    auto health = std::make_shared<Health>();
     WatchHandlers h;
+    h.connected = [anchor, gen, health](const QString &) {
+        if (health->opens++ > 0) {
+            if (health->itemsSinceOpen.exchange(0) == 0)
+                ++health->emptyStreams;
+            else
+                health->emptyStreams = 0;
+        }
+        if (health->emptyStreams >= 2) {
+            health->emptyStreams = 0;
+            InformerAnchor::post(anchor, [gen](Informer *q) {
+                if (gen == q->d->generation)
+                    q->relist();
+            });
+        }
+    };
     // Runs on the client's worker thread: decode there, merge on the informer's thread.
-    h.events = [store, anchor, gen](const QList<WatchEvent> &events) {
+    h.events = [store, anchor, gen, health](const QList<WatchEvent> &events) {
+        health->itemsSinceOpen += int(events.size());
         std::shared_ptr<void> batch;
         {
             std::lock_guard lock(anchor->mutex);

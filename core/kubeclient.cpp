@@ -464,7 +464,10 @@ void KubeClient::Private::finished(CURL *easy, CURLcode code) {
         }
     }
     if (!retry) {
-        if (t->attempts > 1)
+        // Giving up on a transient failure: say how hard we tried. A definite answer
+        // (404, 409, ...) keeps the server's message as it is.
+        const bool gaveUp = code != CURLE_OK || status == 429 || status >= 500;
+        if (t->attempts > 1 && gaveUp)
             err.message += QStringLiteral(" (after %1 attempts)").arg(t->attempts);
         complete(std::move(t), std::move(err));
         return;
@@ -698,7 +701,7 @@ QString objectName(const QJsonObject &o) {
 // whether or not the server puts newlines between them.
 class JsonStreamSplitter {
 public:
-    template <typename Fn> void feed(const QByteArray &chunk, Fn &&emit) {
+    template <typename Fn> void feed(const QByteArray &chunk, Fn &&onObject) {
         m_buf.append(chunk);
         qsizetype i = m_scan;
         const qsizetype n = m_buf.size();
@@ -721,7 +724,7 @@ public:
                     m_start = i;
             } else if (c == '}') {
                 if (m_depth > 0 && --m_depth == 0) {
-                    emit(QByteArray(p + m_start, i - m_start + 1));
+                    onObject(QByteArray(p + m_start, i - m_start + 1));
                     p = m_buf.constData();
                 }
             }
