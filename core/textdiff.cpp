@@ -485,6 +485,8 @@ MergeResult merge3(const QString &base, const QString &ours, const QString &thei
             MergeConflict conflict;
             conflict.line = int(out.size()) + 1;
             conflict.baseLine = c.base.begin + 1;
+            conflict.oursLine = c.ours.begin + 1;
+            conflict.theirsLine = c.theirs.begin + 1;
             conflict.base = slice(b, c.base);
             conflict.ours = slice(o, c.ours);
             conflict.theirs = slice(t, c.theirs);

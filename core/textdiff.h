@@ -82,8 +82,10 @@ struct MergeChunk {
                                              const QStringList &theirs);
 
 struct MergeConflict {
-    int line = 0;     // 1-based line of the "<<<<<<<" marker in MergeResult::text
-    int baseLine = 0; // 1-based line in base where the region starts (or would be inserted)
+    int line = 0;       // 1-based line of the "<<<<<<<" marker in MergeResult::text
+    int baseLine = 0;   // 1-based line in base where the region starts (or would be inserted)
+    int oursLine = 0;   // the same for ours
+    int theirsLine = 0; // and for theirs
     QStringList base;
     QStringList ours;
     QStringList theirs;

@@ -1,5 +1,6 @@
 #include "widgets/conflictdialog.h"
 
+#include "core/yamldoc.h"
 #include "widgets/diffview.h"
 
 #include <QDialogButtonBox>
@@ -25,6 +26,55 @@ QFrame *makePanel(QWidget *parent, const QString &name, const QColor &bg, const 
     f->setStyleSheet(QStringLiteral("QFrame#%1 { background: %2; border: 1px solid %3; border-radius: 4px; }")
                          .arg(name, bg.name(), border.name()));
     return f;
+}
+
+// "spec.hard[requests.cpu]" for keys that contain dots or slashes, like the
+// validator's field paths.
+QString joinPath(const QString &prefix, const QString &key) {
+    if (prefix.isEmpty())
+        return key;
+    if (key.contains(QLatin1Char('.')) || key.contains(QLatin1Char('/')))
+        return prefix + QLatin1Char('[') + key + QLatin1Char(']');
+    return prefix + QLatin1Char('.') + key;
+}
+
+// The field path of the key or value written on a 1-based line, or empty.
+bool fieldAtLine(const YamlNode &node, int line, const QString &prefix, QString *out) {
+    if (node.isMap()) {
+        for (const YamlNode::Entry &e : node.entries()) {
+            const QString path = joinPath(prefix, e.key);
+            if (e.keyPos.line == line || (e.value.isScalar() && e.value.pos().line == line)) {
+                *out = path;
+                return true;
+            }
+            if (fieldAtLine(e.value, line, path, out))
+                return true;
+        }
+    } else if (node.isSequence()) {
+        for (size_t i = 0; i < node.items().size(); ++i) {
+            const YamlNode &item = node.items()[i];
+            const QString path = prefix + QStringLiteral("[%1]").arg(i);
+            if (fieldAtLine(item, line, path, out))
+                return true;
+            if (item.pos().line == line) {
+                *out = path;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+QString fieldAtLine(const QString &text, int line) {
+    const Result<YamlDocument> doc = loadYaml(text.toUtf8());
+    if (!doc)
+        return {};
+    QString path;
+    for (const YamlNode &root : doc->documents) {
+        if (fieldAtLine(root, line, QString(), &path))
+            return path;
+    }
+    return {};
 }
 
 QString codeBlock(const QStringList &lines, const QString &emptyText) {
@@ -297,17 +347,25 @@ void ConflictDialog::showConflicts() {
     QString html =
         QStringLiteral("<b>") + headline.toHtmlEscaped() + QStringLiteral("</b><table cellspacing=\"6\">");
     html += QStringLiteral("<tr><th align=\"left\">") + tr("Line").toHtmlEscaped() +
+            QStringLiteral("</th><th align=\"left\">") + tr("Field").toHtmlEscaped() +
             QStringLiteral("</th><th align=\"left\">") + tr("Started from").toHtmlEscaped() +
             QStringLiteral("</th><th align=\"left\">") + tr("Yours").toHtmlEscaped() +
             QStringLiteral("</th><th align=\"left\">") + tr("The server's now").toHtmlEscaped() +
             QStringLiteral("</th></tr>");
     const QString none = tr("(nothing)");
     for (const MergeConflict &c : m_merge.conflicts) {
+        // Name the field, from whichever version has lines there.
+        QString field = c.base.isEmpty() ? QString() : fieldAtLine(m_base, c.baseLine);
+        if (field.isEmpty() && !c.ours.isEmpty())
+            field = fieldAtLine(m_mine, c.oursLine);
+        if (field.isEmpty() && !c.theirs.isEmpty())
+            field = fieldAtLine(m_server, c.theirsLine);
         html += QStringLiteral("<tr><td valign=\"top\">") + QString::number(c.baseLine) +
-                QStringLiteral("</td><td valign=\"top\">") + codeBlock(c.base, none) +
-                QStringLiteral("</td><td valign=\"top\">") + codeBlock(c.ours, none) +
-                QStringLiteral("</td><td valign=\"top\">") + codeBlock(c.theirs, none) +
-                QStringLiteral("</td></tr>");
+                QStringLiteral("</td><td valign=\"top\"><code>") + field.toHtmlEscaped() +
+                QStringLiteral("</code>") + QStringLiteral("</td><td valign=\"top\">") +
+                codeBlock(c.base, none) + QStringLiteral("</td><td valign=\"top\">") +
+                codeBlock(c.ours, none) + QStringLiteral("</td><td valign=\"top\">") +
+                codeBlock(c.theirs, none) + QStringLiteral("</td></tr>");
     }
     html += QStringLiteral("</table><p>") +
             tr("Resolve them in the editor (keep one side of each, delete the markers), or choose "

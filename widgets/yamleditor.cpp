@@ -43,7 +43,7 @@ QList<Error> conflictMarkerErrors(const QString &text) {
         if (lines[i].startsWith(QStringLiteral("<<<<<<<")) && isConflictMarker(lines[i])) {
             Error e =
                 Error::make(Error::Kind::Invalid,
-                            QStringLiteral("unresolved merge conflict: keep your lines or the server's, "
+                            YamlEditor::tr("unresolved merge conflict: keep your lines or the server's, "
                                            "then delete the <<<<<<<, ======= and >>>>>>> markers"));
             e.line = i + 1;
             e.column = 1;
@@ -232,7 +232,7 @@ QList<Error> YamlEditor::defaultValidate(const QString &text) {
         return {doc.error()};
     if (doc->objects.isEmpty()) {
         Error e = Error::make(Error::Kind::Invalid,
-                              QStringLiteral("no object: expected a ResourceQuota or LimitRange manifest"));
+                              tr("no object: expected a ResourceQuota or LimitRange manifest"));
         e.line = 1;
         return {e};
     }

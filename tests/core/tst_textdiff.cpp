@@ -359,6 +359,8 @@ private slots:
         const MergeConflict &c = r.conflicts.first();
         QCOMPARE(c.line, 2);
         QCOMPARE(c.baseLine, 2);
+        QCOMPARE(c.oursLine, 2);
+        QCOMPARE(c.theirsLine, 2);
         QCOMPARE(c.base, QStringList{QStringLiteral("b")});
         QCOMPARE(c.ours, QStringList{QStringLiteral("B1")});
         QCOMPARE(c.theirs, QStringList{QStringLiteral("B2")});

@@ -89,6 +89,7 @@ private slots:
         QVERIFY2(list.contains(QStringLiteral("requests.cpu: \"12\"")), qPrintable(list));
         QVERIFY(list.contains(QStringLiteral("requests.cpu: \"16\"")));
         QVERIFY(list.contains(QStringLiteral("requests.cpu: \"8\"")));
+        QVERIFY2(list.contains(QStringLiteral("spec.hard[requests.cpu]")), qPrintable(list));
 
         // Taking it to the editor gives the text with markers — which the editor refuses.
         QTest::mouseClick(button(dialog, "takeConflictsButton"), Qt::LeftButton);
