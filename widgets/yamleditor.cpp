@@ -250,7 +250,8 @@ Result<QString> YamlEditor::defaultCanonicalize(const QString &text) {
 }
 
 bool YamlEditor::canonicalizeQuantities() {
-    if (!m_canonicalizer)
+    // Cursor edits bypass read-only, so the check has to be here.
+    if (!m_canonicalizer || isReadOnly())
         return false;
     const QString before = toPlainText();
     Result<QString> r = m_canonicalizer(before);
@@ -287,6 +288,8 @@ bool YamlEditor::canonicalizeQuantities() {
 }
 
 Result<void> YamlEditor::loadFromFile(const QString &path) {
+    if (isReadOnly())
+        return Error::make(Error::Kind::Forbidden, tr("The editor is read-only."));
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return Error::make(Error::Kind::Io, tr("Cannot open %1: %2").arg(path, f.errorString()));
@@ -692,6 +695,8 @@ void YamlEditor::changeEvent(QEvent *event) {
         applyPalette();
         updateSummary();
         updateExtraSelections();
+    } else if (event->type() == QEvent::ReadOnlyChange) {
+        m_canonicalizeAction->setEnabled(!isReadOnly());
     } else if (event->type() == QEvent::FontChange) {
         setTabStopDistance(fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 2);
         updateGutterWidth();
@@ -742,7 +747,6 @@ void YamlEditor::contextMenuEvent(QContextMenuEvent *event) {
     menu->addSeparator();
     menu->addAction(m_findAction);
     menu->addAction(m_canonicalizeAction);
-    m_canonicalizeAction->setEnabled(!isReadOnly());
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->popup(event->globalPos());
 }

@@ -210,6 +210,28 @@ private slots:
         QCOMPARE(editor.toPlainText(), after);
     }
 
+    void readOnlyMeansReadOnly() {
+        YamlEditor editor;
+        editor.show();
+        QString text = kQuota;
+        text.replace(QStringLiteral("\"8\""), QStringLiteral("8000m"));
+        editor.setYaml(text);
+        editor.setReadOnly(true);
+        QVERIFY(!editor.canonicalizeAction()->isEnabled());
+        QVERIFY(!editor.canonicalizeQuantities());
+        QTest::keyClick(&editor, Qt::Key_Return);
+        QTest::keyClick(&editor, Qt::Key_Tab);
+        QCOMPARE(editor.toPlainText(), text);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("q.yaml"));
+        QVERIFY(editor.saveToFile(path).has_value()); // saving a copy is fine
+        QVERIFY(!editor.loadFromFile(path).has_value());
+        editor.setReadOnly(false);
+        QVERIFY(editor.canonicalizeAction()->isEnabled());
+        QVERIFY(editor.canonicalizeQuantities());
+        QVERIFY(editor.toPlainText().contains(QStringLiteral("requests.cpu: 8\n")));
+    }
+
     void canonicalizeRefusesBrokenYaml() {
         YamlEditor editor;
         const QString broken = QStringLiteral("spec: [1000m\n");
