@@ -8,12 +8,15 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wdangling-pointer"
 #endif
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <sstream>
 #include <string>
+#include <unordered_map>
 
 namespace gq {
 
@@ -406,11 +409,18 @@ QString YamlObject::namespaceName() const {
 
 namespace {
 
-class Converter {
+// Builds YamlNode trees straight from yaml-cpp's parser events. Going through
+// YAML::Node (YAML::LoadAll) would cost a second tree and, worse, hands control to
+// LoadAll's document loop, which never ends on a stray ',' after a root flow node or
+// quoted scalar ("{a: 1},") and fills memory with empty documents (yaml-cpp 0.7).
+class TreeBuilder final : public YAML::EventHandler {
 public:
-    Converter(const QByteArray &text, const YamlLoadLimits &limits)
+    TreeBuilder(const QByteArray &text, const YamlLoadLimits &limits)
         : m_text(text)
         , m_limits(limits) {
+        // Without aliases a document cannot have many more nodes than bytes; far more
+        // means aliases are being expanded ("billion laughs"), so stop early.
+        m_limits.maxNodes = std::min<qsizetype>(m_limits.maxNodes, 16 * text.size() + 4096);
         m_lineStarts.push_back(0);
         for (qsizetype i = 0; i < text.size(); ++i) {
             if (text[i] == '\n')
@@ -440,68 +450,6 @@ public:
         return p;
     }
 
-    std::optional<Error> convert(const YAML::Node &in, YamlNode &out, int depth) {
-        if (++m_nodes > m_limits.maxNodes)
-            return fail(in.Mark(),
-                        QStringLiteral("document too large: more than %1 nodes (after expanding aliases)")
-                            .arg(m_limits.maxNodes));
-        if (depth > m_limits.maxDepth)
-            return fail(
-                in.Mark(),
-                QStringLiteral("document nested too deeply (more than %1 levels)").arg(m_limits.maxDepth));
-        switch (in.Type()) {
-        case YAML::NodeType::Undefined:
-        case YAML::NodeType::Null: out = YamlNode(); break;
-        case YAML::NodeType::Scalar: {
-            const std::string &tag = in.Tag();
-            // yaml-cpp tags plain scalars "?" and quoted / block scalars "!".
-            bool plain = tag == "?" || tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float" ||
-                         tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:null";
-            out = YamlNode::scalar(QString::fromStdString(in.Scalar()), !plain);
-            break;
-        }
-        case YAML::NodeType::Sequence: {
-            out = YamlNode::sequence();
-            out.items().reserve(in.size());
-            for (const YAML::Node &child : in) {
-                YamlNode c;
-                if (auto err = convert(child, c, depth + 1))
-                    return err;
-                out.items().push_back(std::move(c));
-            }
-            break;
-        }
-        case YAML::NodeType::Map: {
-            out = YamlNode::map();
-            out.entries().reserve(in.size());
-            for (auto it = in.begin(); it != in.end(); ++it) {
-                const YAML::Node &k = it->first;
-                if (!k.IsScalar() && !k.IsNull())
-                    return fail(k.Mark(), QStringLiteral("mapping keys must be scalars"));
-                const QString key = k.IsNull() ? QString() : QString::fromStdString(k.Scalar());
-                const SourcePos keyPos = pos(k.Mark());
-                if (const YamlNode::Entry *dup = out.findEntry(key)) {
-                    Error e = fail(k.Mark(), QStringLiteral("mapping key \"%1\" already defined at line %2")
-                                                 .arg(key)
-                                                 .arg(dup->keyPos.line));
-                    return e;
-                }
-                YamlNode v;
-                if (auto err = convert(it->second, v, depth + 1))
-                    return err;
-                // A null value has no useful mark of its own; point at its key.
-                if (!v.pos().isValid() || v.isNull())
-                    v.setPos(keyPos);
-                out.entries().push_back(YamlNode::Entry{key, keyPos, std::move(v)});
-            }
-            break;
-        }
-        }
-        if (!in.IsNull() || !out.pos().isValid())
-            out.setPos(pos(in.Mark()));
-        return std::nullopt;
-    }
-
     Error fail(const YAML::Mark &m, QString message) const {
         Error e = Error::make(Error::Kind::Parse, std::move(message));
         const SourcePos p = pos(m);
@@ -510,35 +458,204 @@ public:
         return e;
     }
 
+    [[nodiscard]] const std::optional<Error> &error() const { return m_error; }
+    [[nodiscard]] bool hasDocument() const { return m_haveRoot; }
+    YamlNode takeDocument() {
+        m_haveRoot = false;
+        return std::move(m_root);
+    }
+
+    void OnDocumentStart(const YAML::Mark &mark) override {
+        if (m_error)
+            return;
+        if (m_documents > 0 && mark.pos == m_lastDocumentPos) {
+            setError(fail(mark,
+                          QStringLiteral("invalid YAML: unexpected content after the document's root node")));
+            return;
+        }
+        ++m_documents;
+        m_lastDocumentPos = mark.pos;
+        m_stack.clear();
+        m_haveRoot = false;
+        m_root = YamlNode();
+    }
+    void OnDocumentEnd() override {}
+
+    void OnNull(const YAML::Mark &mark, YAML::anchor_t anchor) override {
+        YamlNode n;
+        n.setPos(pos(mark));
+        add(std::move(n), anchor, mark, 1);
+    }
+
+    void OnAlias(const YAML::Mark &mark, YAML::anchor_t anchor) override {
+        if (m_error)
+            return;
+        const auto it = m_anchors.find(anchor);
+        if (it == m_anchors.end()) {
+            setError(fail(mark, QStringLiteral("invalid YAML: alias to an unknown or unfinished anchor")));
+            return;
+        }
+        YamlNode copy = it->second.node;
+        add(std::move(copy), 0, mark, it->second.size);
+    }
+
+    void OnScalar(const YAML::Mark &mark, const std::string &tag, YAML::anchor_t anchor,
+                  const std::string &value) override {
+        if (m_error)
+            return;
+        // yaml-cpp tags plain scalars "?" and quoted / block scalars "!".
+        const bool plain = tag == "?" || tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float" ||
+                           tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:null";
+        YamlNode n = YamlNode::scalar(QString::fromUtf8(value.data(), qsizetype(value.size())), !plain);
+        n.setPos(pos(mark));
+        add(std::move(n), anchor, mark, 1);
+    }
+
+    void OnSequenceStart(const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor,
+                         YAML::EmitterStyle::value) override {
+        open(YamlNode::sequence(), mark, anchor);
+    }
+    void OnSequenceEnd() override { close(); }
+    void OnMapStart(const YAML::Mark &mark, const std::string &, YAML::anchor_t anchor,
+                    YAML::EmitterStyle::value) override {
+        open(YamlNode::map(), mark, anchor);
+    }
+    void OnMapEnd() override { close(); }
+
 private:
+    struct Frame {
+        YamlNode node;
+        YAML::anchor_t anchor = 0;
+        YAML::Mark mark;
+        qsizetype size = 1; // nodes in this subtree, for alias accounting
+        bool haveKey = false;
+        QString key;
+        SourcePos keyPos;
+    };
+    struct Anchored {
+        YamlNode node;
+        qsizetype size = 1;
+    };
+
+    void setError(Error e) {
+        if (!m_error)
+            m_error = std::move(e);
+    }
+
+    bool count(const YAML::Mark &mark, qsizetype n) {
+        m_nodes += n;
+        if (m_nodes > m_limits.maxNodes) {
+            setError(
+                fail(mark, QStringLiteral("document too large: more than %1 nodes (after expanding aliases)")
+                               .arg(m_limits.maxNodes)));
+            return false;
+        }
+        return true;
+    }
+
+    void open(YamlNode node, const YAML::Mark &mark, YAML::anchor_t anchor) {
+        if (m_error)
+            return;
+        if (int(m_stack.size()) >= m_limits.maxDepth) {
+            setError(fail(
+                mark,
+                QStringLiteral("document nested too deeply (more than %1 levels)").arg(m_limits.maxDepth)));
+            return;
+        }
+        if (!count(mark, 1))
+            return;
+        node.setPos(pos(mark));
+        Frame f;
+        f.node = std::move(node);
+        f.anchor = anchor;
+        f.mark = mark;
+        m_stack.push_back(std::move(f));
+    }
+
+    void close() {
+        if (m_error || m_stack.empty())
+            return;
+        Frame f = std::move(m_stack.back());
+        m_stack.pop_back();
+        if (f.node.isMap() && f.haveKey) {
+            // A key without a value ("{a}"): its value is null.
+            YamlNode null;
+            null.setPos(f.keyPos);
+            f.node.entries().push_back(YamlNode::Entry{f.key, f.keyPos, std::move(null)});
+        }
+        place(std::move(f.node), f.anchor, f.mark, f.size, /*counted=*/true);
+    }
+
+    void add(YamlNode n, YAML::anchor_t anchor, const YAML::Mark &mark, qsizetype size) {
+        if (m_error)
+            return;
+        place(std::move(n), anchor, mark, size, /*counted=*/false);
+    }
+
+    // Puts a finished node where it belongs: the root, a sequence item, a map key or a
+    // map value.
+    void place(YamlNode n, YAML::anchor_t anchor, const YAML::Mark &mark, qsizetype size, bool counted) {
+        if (!counted && !count(mark, size))
+            return;
+        if (anchor != 0)
+            m_anchors[anchor] = Anchored{n, size};
+        if (m_stack.empty()) {
+            m_root = std::move(n);
+            m_haveRoot = true;
+            return;
+        }
+        Frame &top = m_stack.back();
+        top.size += size;
+        if (top.node.isSequence()) {
+            top.node.items().push_back(std::move(n));
+            return;
+        }
+        if (!top.haveKey) {
+            if (!n.isScalar() && !n.isNull()) {
+                setError(fail(mark, QStringLiteral("mapping keys must be scalars")));
+                return;
+            }
+            top.key = n.text();
+            top.keyPos = n.pos();
+            top.haveKey = true;
+            if (const YamlNode::Entry *dup = top.node.findEntry(top.key))
+                setError(fail(mark, QStringLiteral("mapping key \"%1\" already defined at line %2")
+                                        .arg(top.key)
+                                        .arg(dup->keyPos.line)));
+            return;
+        }
+        // A null value has no useful mark of its own; point at its key.
+        if (n.isNull() || !n.pos().isValid())
+            n.setPos(top.keyPos);
+        top.node.entries().push_back(YamlNode::Entry{std::move(top.key), top.keyPos, std::move(n)});
+        top.haveKey = false;
+        top.key = QString();
+    }
+
     const QByteArray &m_text;
     YamlLoadLimits m_limits;
     std::vector<int> m_lineStarts;
+    std::vector<Frame> m_stack;
+    std::unordered_map<YAML::anchor_t, Anchored> m_anchors;
+    YamlNode m_root;
+    bool m_haveRoot = false;
+    std::optional<Error> m_error;
     qsizetype m_nodes = 0;
+    int m_documents = 0;
+    int m_lastDocumentPos = -1;
 };
 
-Error yamlError(const YAML::Exception &ex, const Converter &conv) {
+Error yamlError(const YAML::Exception &ex, const TreeBuilder &builder) {
     // ex.what() repeats the position ("yaml-cpp: error at line 3, column 5: ..."); msg is bare.
     QString msg = QString::fromStdString(ex.msg);
     if (msg.isEmpty())
         msg = QString::fromUtf8(ex.what());
-    Error e = conv.fail(ex.mark, QStringLiteral("invalid YAML: ") + msg);
+    Error e = builder.fail(ex.mark, QStringLiteral("invalid YAML: ") + msg);
     if (e.line == 0 && !ex.mark.is_null()) {
         e.line = ex.mark.line + 1;
         e.column = ex.mark.column + 1;
     }
     return e;
-}
-
-Result<std::vector<YAML::Node>> parseAll(const QByteArray &utf8, const Converter &conv) {
-    try {
-        return YAML::LoadAll(std::string(utf8.constData(), std::size_t(utf8.size())));
-    } catch (const YAML::Exception &ex) {
-        return yamlError(ex, conv);
-    } catch (const std::exception &ex) {
-        return Error::make(Error::Kind::Parse,
-                           QStringLiteral("invalid YAML: ") + QString::fromUtf8(ex.what()));
-    }
 }
 
 bool isListKind(const QString &kind) {
@@ -548,21 +665,19 @@ bool isListKind(const QString &kind) {
 } // namespace
 
 Result<YamlDocument> loadYaml(const QByteArray &utf8, const YamlLoadLimits &limits) {
-    Converter conv(utf8, limits);
-    auto docs = parseAll(utf8, conv);
-    if (!docs)
-        return docs.error();
-
+    TreeBuilder builder(utf8, limits);
     YamlDocument result;
     result.text = utf8;
-    int index = 0;
     try {
-        for (const YAML::Node &doc : *docs) {
-            YamlNode root;
-            if (auto err = conv.convert(doc, root, 0))
-                return *err;
+        std::istringstream in(std::string(utf8.constData(), std::size_t(utf8.size())));
+        YAML::Parser parser(in);
+        int docIndex = 0;
+        while (parser.HandleNextDocument(builder)) {
+            if (builder.error())
+                return *builder.error();
+            YamlNode root = builder.hasDocument() ? builder.takeDocument() : YamlNode();
+            const int index = docIndex++;
             result.documents.append(root);
-            const int docIndex = index++;
             if (root.isNull())
                 continue;
             const QString kind = root.scalarAt(u"kind");
@@ -570,15 +685,16 @@ Result<YamlDocument> loadYaml(const QByteArray &utf8, const YamlLoadLimits &limi
             if (root.isMap() && isListKind(kind) && items && (items->isSequence() || items->isNull())) {
                 const QString implied = kind == u"List" ? QString() : kind.left(kind.size() - 4);
                 int itemIndex = 0;
-                for (const YamlNode &item : items->items()) {
-                    result.objects.append(YamlObject{item, docIndex, itemIndex++, implied});
-                }
+                for (const YamlNode &item : items->items())
+                    result.objects.append(YamlObject{item, index, itemIndex++, implied});
                 continue;
             }
-            result.objects.append(YamlObject{std::move(root), docIndex, -1, {}});
+            result.objects.append(YamlObject{std::move(root), index, -1, {}});
         }
+        if (builder.error())
+            return *builder.error();
     } catch (const YAML::Exception &ex) {
-        return yamlError(ex, conv);
+        return yamlError(ex, builder);
     } catch (const std::exception &ex) {
         return Error::make(Error::Kind::Parse,
                            QStringLiteral("invalid YAML: ") + QString::fromUtf8(ex.what()));

@@ -169,6 +169,9 @@ void TestYamlDoc::parseErrorsHavePositions_data() {
     QTest::newRow("duplicate key") << QByteArray("spec:\n  hard:\n    cpu: 1\n    cpu: 2\n") << 4
                                    << "mapping key \"cpu\" already defined at line 3";
     QTest::newRow("complex key") << QByteArray("? [a]\n: b\n") << 1 << "mapping keys must be scalars";
+    // yaml-cpp's LoadAll never returns on these (endless empty documents).
+    QTest::newRow("root flow map then comma") << QByteArray("{a: 1},\n") << 1 << "unexpected content";
+    QTest::newRow("root quoted then comma") << QByteArray("\"a\",\n") << 1 << "unexpected content";
     QTest::newRow("map then sequence") << QByteArray("a: 1\n- b\n") << 2 << "invalid YAML";
 }
 
