@@ -345,6 +345,10 @@ Result<void> UsageStore::connect() {
         }
         if (auto r = execSql(q, QStringLiteral("PRAGMA synchronous = NORMAL")); !r)
             return r;
+        // A larger page cache (64 MiB) keeps the rollup and index B-trees of a big
+        // ledger in memory during bulk loads.
+        if (auto r = execSql(q, QStringLiteral("PRAGMA cache_size = -65536")); !r)
+            return r;
     }
     return {};
 }
@@ -658,13 +662,15 @@ Result<UsageStore::UpsertOutcome> UsageStore::upsertIntervalInTx(const UsageInte
         const QString oldNs = find.value(1).toString(), oldUser = find.value(2).toString();
         const int oldGpus = find.value(4).toInt();
         const double oldWeight = find.value(5).toDouble();
-        const std::optional<qint64> oldEnd =
-            find.value(6).isNull() ? std::nullopt : std::optional<qint64>(find.value(6).toLongLong());
+        // (A plain flag and value rather than std::optional: GCC 12 -O2 warns spuriously.)
+        const bool oldOpen = find.value(6).isNull();
+        const qint64 oldEnd = oldOpen ? 0 : find.value(6).toLongLong();
+        const bool sameEnd = oldOpen ? !iv.end.has_value() : (iv.end.has_value() && *iv.end == oldEnd);
         if (oldNs == iv.ns && oldUser == iv.user && find.value(3).toString() == iv.podName &&
-            oldGpus == iv.gpus && oldEnd == iv.end && std::abs(oldWeight - weight) < 1e-12)
+            oldGpus == iv.gpus && sameEnd && std::abs(oldWeight - weight) < 1e-12)
             return UpsertOutcome::Unchanged;
-        if (oldEnd)
-            accumulate(delta, oldNs, oldUser, iv.start, *oldEnd, -oldGpus * oldWeight);
+        if (!oldOpen)
+            accumulate(delta, oldNs, oldUser, iv.start, oldEnd, -oldGpus * oldWeight);
         QSqlQuery upd(db);
         if (auto r =
                 prepare(upd, QStringLiteral("UPDATE usage_intervals SET ns = ?, user_name = ?, pod_name = ?, "

@@ -146,7 +146,8 @@ int runOne(const Config &c, const QString &url) {
                 naiveTotal += v;
     });
     double fastTotal = 0;
-    for (const auto &p : *store.gpuHoursSeries(GroupBy::Namespace, Period::Day, from, to, tz, now))
+    const auto fastSeries = store.gpuHoursSeries(GroupBy::Namespace, Period::Day, from, to, tz, now);
+    for (const auto &p : *fastSeries)
         fastTotal += p.gpuHours;
 
     // Admission check for one ordinary and one heavy user (the heaviest in the data).
