@@ -662,10 +662,63 @@ bool isListKind(const QString &kind) {
     return kind == u"List" || kind.endsWith(u"List");
 }
 
+// Offset of the first byte that is not part of well-formed UTF-8 (or is NUL), -1 if
+// none. yaml-cpp would otherwise guess UTF-16/32 from NUL bytes and read garbage.
+qsizetype firstNonUtf8(const QByteArray &text) {
+    const auto *p = reinterpret_cast<const uchar *>(text.constData());
+    const qsizetype n = text.size();
+    qsizetype i = 0;
+    while (i < n) {
+        const uchar c = p[i];
+        if (c == 0)
+            return i;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        int len = 0;
+        uint cp = 0;
+        if ((c & 0xE0) == 0xC0) {
+            len = 2;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            len = 3;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            len = 4;
+            cp = c & 0x07;
+        } else {
+            return i;
+        }
+        if (i + len > n)
+            return i;
+        for (int k = 1; k < len; ++k) {
+            if ((p[i + k] & 0xC0) != 0x80)
+                return i;
+            cp = (cp << 6) | (p[i + k] & 0x3F);
+        }
+        const bool overlong =
+            (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+        if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return i;
+        i += len;
+    }
+    return -1;
+}
+
 } // namespace
 
 Result<YamlDocument> loadYaml(const QByteArray &utf8, const YamlLoadLimits &limits) {
     TreeBuilder builder(utf8, limits);
+    if (const qsizetype bad = firstNonUtf8(utf8); bad >= 0) {
+        const qsizetype lineStart = utf8.lastIndexOf('\n', bad) + 1;
+        Error e =
+            Error::make(Error::Kind::Parse, QStringLiteral("not UTF-8 text: byte 0x%1 is not valid UTF-8")
+                                                .arg(uint(uchar(utf8[bad])), 2, 16, QLatin1Char('0')));
+        e.line = int(utf8.left(bad).count('\n')) + 1;
+        e.column = int(QString::fromUtf8(utf8.constData() + lineStart, bad - lineStart).size()) + 1;
+        return e;
+    }
     YamlDocument result;
     result.text = utf8;
     try {

@@ -172,6 +172,8 @@ void TestYamlDoc::parseErrorsHavePositions_data() {
     // yaml-cpp's LoadAll never returns on these (endless empty documents).
     QTest::newRow("root flow map then comma") << QByteArray("{a: 1},\n") << 1 << "unexpected content";
     QTest::newRow("root quoted then comma") << QByteArray("\"a\",\n") << 1 << "unexpected content";
+    QTest::newRow("not utf-8") << QByteArray("a: 1\nb: \"\xff\"\n") << 2 << "not UTF-8 text: byte 0xff";
+    QTest::newRow("NUL byte (UTF-16 guess)") << QByteArray("a\0: 1\n", 7) << 1 << "byte 0x00";
     QTest::newRow("map then sequence") << QByteArray("a: 1\n- b\n") << 2 << "invalid YAML";
 }
 
