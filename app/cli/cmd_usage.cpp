@@ -86,7 +86,18 @@ Result<std::unique_ptr<UsageStore>> openDb(const Args &a) {
         return Error::make(Error::Kind::Usage,
                            QStringLiteral("--db URL is required (sqlite:///path/usage.db or "
                                           "postgresql://user@host:port/db)"));
-    return UsageStore::open(a.value(QStringLiteral("db")));
+    UsageStore::Options options;
+    // Only used when the database is created: the zone of its daily rollups.
+    if (a.has(QStringLiteral("rollup-tz"))) {
+        auto tz = parseZone(a.value(QStringLiteral("rollup-tz")), QStringLiteral("--rollup-tz"));
+        if (!tz) {
+            Error e = tz.error();
+            e.kind = Error::Kind::Usage;
+            return e;
+        }
+        options.rollupZone = QString::fromUtf8(tz->id());
+    }
+    return UsageStore::open(a.value(QStringLiteral("db")), options);
 }
 
 Result<qint64> instantFlag(const Args &a, const QString &name, std::optional<qint64> fallback = {}) {
@@ -142,7 +153,8 @@ void printTable(const QList<QStringList> &rows) {
 // --- import / export ---------------------------------------------------------------
 
 int runImport(const QStringList &argv) {
-    const Args a = parseArgs(argv, {QStringLiteral("db"), QStringLiteral("source")});
+    const Args a =
+        parseArgs(argv, {QStringLiteral("db"), QStringLiteral("source"), QStringLiteral("rollup-tz")});
     if (!a.error.isEmpty())
         return fail(a.error, UsageError);
     if (a.positional.size() != 1)
@@ -473,7 +485,7 @@ int runDemoData(const QStringList &argv) {
     const Args a =
         parseArgs(argv, {QStringLiteral("db"), QStringLiteral("users"), QStringLiteral("namespaces"),
                          QStringLiteral("days"), QStringLiteral("seed"), QStringLiteral("end"),
-                         QStringLiteral("jobs-per-user-day")});
+                         QStringLiteral("jobs-per-user-day"), QStringLiteral("rollup-tz")});
     if (!a.error.isEmpty())
         return fail(a.error, UsageError);
     DemoSpec spec;
