@@ -587,11 +587,13 @@ void Informer::startWatch(quint64 gen) {
         std::atomic<int> opens{0};
         std::atomic<int> itemsSinceOpen{0};
         std::atomic<int> emptyStreams{0};
+        std::atomic<bool> lastFailed{false}; // a failed stream is an error, not a stall
     };
     auto health = std::make_shared<Health>();
     WatchHandlers h;
     h.connected = [anchor, gen, health](const QString &) {
-        if (health->opens++ > 0) {
+        const bool failed = health->lastFailed.exchange(false);
+        if (health->opens++ > 0 && !failed) {
             if (health->itemsSinceOpen.exchange(0) == 0)
                 ++health->emptyStreams;
             else
@@ -632,7 +634,12 @@ void Informer::startWatch(quint64 gen) {
                 q->fail(e);
         });
     };
-    h.retrying = [anchor, gen](const Error &e) {
+    h.retrying = [anchor, gen, health](const Error &e) {
+        // A stream cut by our own stall deadline still counts as a silent stream.
+        if (e.kind != Error::Kind::Timeout) {
+            health->lastFailed = true;
+            health->itemsSinceOpen = 0;
+        }
         InformerAnchor::post(anchor, [gen, e](Informer *q) {
             if (gen != q->d->generation)
                 return;
