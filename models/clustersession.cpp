@@ -1,0 +1,342 @@
+#include "models/clustersession.h"
+
+#include "models/futurecall.h"
+
+#include "models/namespacelistmodel.h"
+
+#include <QJsonObject>
+#include <QMetaObject>
+#include <QSet>
+#include <QThreadPool>
+
+namespace gq {
+
+namespace {
+QString nsOfKey(const QString &key) {
+    const auto slash = key.indexOf(QLatin1Char('/'));
+    return slash < 0 ? QString() : key.left(slash);
+}
+
+QMap<QString, Quantity> resourceMap(const QJsonObject &map) {
+    QMap<QString, Quantity> out;
+    for (auto it = map.constBegin(); it != map.constEnd(); ++it) {
+        const QJsonValue v = it.value();
+        const QString text = v.isString() ? v.toString() : QString::number(v.toDouble(), 'g', 17);
+        if (auto q = Quantity::parse(text))
+            out.insert(it.key(), *q);
+    }
+    return out;
+}
+
+// Runs fn on the thread pool and delivers its result to `then` on context's thread.
+template <typename Fn, typename Then> void runInBackground(QObject *context, Fn fn, Then then) {
+    QPointer<QObject> guard(context);
+    QThreadPool::globalInstance()->start([guard, fn = std::move(fn), then = std::move(then)]() mutable {
+        auto result = fn();
+        if (!guard)
+            return;
+        QMetaObject::invokeMethod(
+            guard.data(),
+            [then = std::move(then), result = std::move(result)]() mutable { then(std::move(result)); },
+            Qt::QueuedConnection);
+    });
+}
+} // namespace
+
+QuotaUsage ClusterSession::quotaUsageFromJson(const QJsonObject &object) {
+    QuotaUsage u;
+    u.name = object.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+    u.hard =
+        resourceMap(object.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject());
+    u.used =
+        resourceMap(object.value(QLatin1String("status")).toObject().value(QLatin1String("used")).toObject());
+    return u;
+}
+
+ClusterSession::ClusterSession(NamespaceListModel *model, QObject *parent)
+    : QObject(parent)
+    , m_model(model) {}
+
+ClusterSession::~ClusterSession() {
+    stopInformers();
+}
+
+QString ClusterSession::server() const {
+    return m_client ? m_client->server() : QString();
+}
+
+bool ClusterSession::insecure() const {
+    return m_client && m_client->insecureSkipTlsVerify();
+}
+
+void ClusterSession::setState(State s) {
+    if (s == m_state)
+        return;
+    m_state = s;
+    emit stateChanged(s);
+}
+
+void ClusterSession::touch() {
+    m_lastUpdate = QDateTime::currentDateTimeUtc();
+    emit lastUpdateChanged(m_lastUpdate);
+}
+
+void ClusterSession::connectTo(const QString &kubeconfigPath, const QString &context) {
+    disconnectFromCluster();
+    const quint64 gen = ++m_generation;
+    m_context = context;
+    setState(State::Connecting);
+    struct Loaded {
+        Result<std::shared_ptr<KubeClient>> client = Error();
+    };
+    runInBackground(
+        this,
+        [kubeconfigPath, context] {
+            Loaded l;
+            l.client = KubeClient::fromKubeconfig(kubeconfigPath, context);
+            return l;
+        },
+        [this, gen](Loaded l) {
+            if (gen != m_generation)
+                return;
+            if (!l.client) {
+                setState(State::Failed);
+                emit errorOccurred(l.client.error());
+                return;
+            }
+            m_client = *l.client;
+            m_context = m_client->contextName();
+            startInformers();
+            whenReady(m_client->whoAmI(), this, [this, gen](const Result<UserIdentity> &who) {
+                if (gen != m_generation)
+                    return;
+                if (who) {
+                    m_identity = who->username;
+                    emit identityChanged(m_identity);
+                } else if (who.error().kind != Error::Kind::Cancelled) {
+                    emit errorOccurred(who.error());
+                }
+            });
+        });
+}
+
+void ClusterSession::disconnectFromCluster() {
+    ++m_generation;
+    stopInformers();
+    m_client.reset();
+    m_identity.clear();
+    m_permissions.clear();
+    m_syncedOnce = false;
+    if (m_model)
+        m_model->resetAll({});
+    setState(State::Disconnected);
+}
+
+void ClusterSession::refresh() {
+    if (!m_client)
+        return;
+    ++m_generation;
+    m_permissions.clear();
+    stopInformers();
+    startInformers();
+}
+
+void ClusterSession::startInformers() {
+    setState(State::Syncing);
+    m_namespaces = new NamespaceInformer(m_client, this);
+    m_quotas = new ObjectInformer(m_client, KubeResource::resourceQuotas(), {}, this);
+    m_limitRanges = new ObjectInformer(m_client, KubeResource::limitRanges(), {}, this);
+    const QList<Informer *> all{m_namespaces.data(), m_quotas.data(), m_limitRanges.data()};
+    for (Informer *inf : all) {
+        connect(inf, &Informer::synced, this, &ClusterSession::onInformerSynced);
+        connect(inf, &Informer::stateChanged, this, &ClusterSession::updateState);
+        connect(inf, &Informer::errorOccurred, this, &ClusterSession::errorOccurred);
+    }
+    connect(m_namespaces, &Informer::changed, this, &ClusterSession::onNamespaceChanged);
+    connect(m_quotas, &Informer::changed, this, &ClusterSession::onQuotaChanged);
+    connect(m_limitRanges, &Informer::changed, this, &ClusterSession::onLimitRangeChanged);
+    for (Informer *inf : all)
+        inf->start();
+}
+
+void ClusterSession::stopInformers() {
+    for (QPointer<Informer> inf : {QPointer<Informer>(m_namespaces), QPointer<Informer>(m_quotas),
+                                   QPointer<Informer>(m_limitRanges)}) {
+        if (inf) {
+            inf->disconnect(this);
+            inf->stop();
+            inf->deleteLater();
+        }
+    }
+    m_namespaces.clear();
+    m_quotas.clear();
+    m_limitRanges.clear();
+}
+
+void ClusterSession::updateState() {
+    if (!m_namespaces || !m_quotas || !m_limitRanges)
+        return;
+    const QList<Informer *> all{m_namespaces.data(), m_quotas.data(), m_limitRanges.data()};
+    bool backoff = false, synced = true;
+    for (Informer *inf : all) {
+        backoff = backoff || inf->state() == Informer::State::Backoff;
+        synced = synced && inf->hasSynced();
+    }
+    if (backoff)
+        setState(State::Reconnecting);
+    else if (synced && m_syncedOnce)
+        setState(State::Live);
+    else
+        setState(State::Syncing);
+}
+
+void ClusterSession::onInformerSynced() {
+    touch();
+    if (!m_namespaces || !m_quotas || !m_limitRanges)
+        return;
+    if (!m_namespaces->hasSynced() || !m_quotas->hasSynced())
+        return;
+    rebuildAll();
+    if (auto *inf = qobject_cast<ObjectInformer *>(sender()); inf && inf == m_limitRanges) {
+        for (const QString &ns : m_limitRanges->keys())
+            emit limitRangesChanged(nsOfKey(ns));
+    }
+}
+
+// A full list arrived: summarise every namespace on a worker so 20,000 quotas do
+// not stall the window, then swap the model in one reset.
+void ClusterSession::rebuildAll() {
+    const quint64 gen = m_generation;
+    const QList<NamespaceInfo> namespaces = m_namespaces->namespaces();
+    const QList<StoredObject> quotas = m_quotas->objects();
+    runInBackground(
+        this,
+        [namespaces, quotas] {
+            QHash<QString, QList<QuotaUsage>> byNs;
+            byNs.reserve(namespaces.size());
+            for (const StoredObject &o : quotas)
+                byNs[o.namespaceName].append(quotaUsageFromJson(o.object));
+            QList<NamespaceSummary> rows;
+            rows.reserve(namespaces.size());
+            for (const NamespaceInfo &n : namespaces)
+                rows.append(NamespaceSummary::fromQuotas(n.name, byNs.value(n.name)));
+            return rows;
+        },
+        [this, gen](QList<NamespaceSummary> rows) {
+            if (gen != m_generation)
+                return;
+            if (m_model)
+                m_model->resetAll(std::move(rows));
+            const bool first = !m_syncedOnce;
+            m_syncedOnce = true;
+            updateState();
+            if (first)
+                emit synced();
+        });
+}
+
+void ClusterSession::updateNamespaces(const QStringList &names) {
+    if (!m_model || !m_syncedOnce || !m_namespaces || !m_quotas)
+        return;
+    for (const QString &ns : names) {
+        if (!m_namespaces->namespaceInfo(ns)) {
+            m_model->remove(ns);
+            continue;
+        }
+        QList<QuotaUsage> usages;
+        for (const StoredObject &o : m_quotas->objectsInNamespace(ns))
+            usages.append(quotaUsageFromJson(o.object));
+        m_model->upsert(NamespaceSummary::fromQuotas(ns, usages));
+    }
+}
+
+void ClusterSession::onNamespaceChanged(const QStringList &added, const QStringList &updated,
+                                        const QStringList &deleted) {
+    touch();
+    updateNamespaces(added + deleted);
+    Q_UNUSED(updated) // labels or phase: nothing the list shows
+}
+
+void ClusterSession::onQuotaChanged(const QStringList &added, const QStringList &updated,
+                                    const QStringList &deleted) {
+    touch();
+    QSet<QString> nss;
+    for (const QStringList *l : {&added, &updated, &deleted})
+        for (const QString &k : *l)
+            nss.insert(nsOfKey(k));
+    const QStringList list(nss.cbegin(), nss.cend());
+    updateNamespaces(list);
+    for (const QString &ns : list)
+        emit quotasChanged(ns);
+}
+
+void ClusterSession::onLimitRangeChanged(const QStringList &added, const QStringList &updated,
+                                         const QStringList &deleted) {
+    touch();
+    QSet<QString> nss;
+    for (const QStringList *l : {&added, &updated, &deleted})
+        for (const QString &k : *l)
+            nss.insert(nsOfKey(k));
+    for (const QString &ns : nss)
+        emit limitRangesChanged(ns);
+}
+
+QList<StoredObject> ClusterSession::quotasIn(const QString &ns) const {
+    return m_quotas ? m_quotas->objectsInNamespace(ns) : QList<StoredObject>();
+}
+
+QList<StoredObject> ClusterSession::limitRangesIn(const QString &ns) const {
+    return m_limitRanges ? m_limitRanges->objectsInNamespace(ns) : QList<StoredObject>();
+}
+
+std::optional<StoredObject> ClusterSession::quota(const QString &ns, const QString &name) const {
+    return m_quotas ? m_quotas->object(ns, name) : std::nullopt;
+}
+
+std::optional<StoredObject> ClusterSession::limitRange(const QString &ns, const QString &name) const {
+    return m_limitRanges ? m_limitRanges->object(ns, name) : std::nullopt;
+}
+
+QStringList ClusterSession::namespaceNames() const {
+    QStringList out;
+    if (m_namespaces)
+        for (const NamespaceInfo &n : m_namespaces->namespaces())
+            out << n.name;
+    return out;
+}
+
+void ClusterSession::checkPermissions(const QString &ns) {
+    if (!m_client || ns.isEmpty())
+        return;
+    const quint64 gen = m_generation;
+    struct Pending {
+        EditPermissions p;
+        int remaining = 4;
+    };
+    auto pending = std::make_shared<Pending>();
+    auto ask = [&](const QString &verb, const QString &resource, bool EditPermissions::*field) {
+        whenReady(m_client->canI(verb, resource, ns), this,
+                  [this, gen, ns, pending, field](const Result<AccessReview> &r) {
+                      if (gen != m_generation)
+                          return;
+                      if (r) {
+                          pending->p.*field = r->allowed;
+                          if (!r->allowed && pending->p.reason.isEmpty())
+                              pending->p.reason = r->reason;
+                      } else if (pending->p.reason.isEmpty()) {
+                          pending->p.reason = r.error().message;
+                      }
+                      if (--pending->remaining == 0) {
+                          pending->p.known = true;
+                          m_permissions.insert(ns, pending->p);
+                          emit permissionsChanged(ns);
+                      }
+                  });
+    };
+    ask(QStringLiteral("update"), QStringLiteral("resourcequotas"), &EditPermissions::updateQuota);
+    ask(QStringLiteral("create"), QStringLiteral("resourcequotas"), &EditPermissions::createQuota);
+    ask(QStringLiteral("update"), QStringLiteral("limitranges"), &EditPermissions::updateLimitRange);
+    ask(QStringLiteral("create"), QStringLiteral("limitranges"), &EditPermissions::createLimitRange);
+}
+
+} // namespace gq

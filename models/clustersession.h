@@ -1,0 +1,114 @@
+#pragma once
+
+#include "core/error.h"
+#include "core/informer.h"
+#include "core/kubeclient.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+
+#include <memory>
+
+namespace gq {
+
+class NamespaceListModel;
+struct QuotaUsage;
+
+// What SelfSubjectAccessReview said about editing quotas and limit ranges in one
+// namespace. `known` stays false until the answers arrive; the UI keeps edit
+// controls disabled until then.
+struct EditPermissions {
+    bool known = false;
+    bool updateQuota = false;
+    bool createQuota = false;
+    bool updateLimitRange = false;
+    bool createLimitRange = false;
+    QString reason; // the server's reason for a denial, when it gave one
+};
+
+// One connection to one kubeconfig context: the client, the informers for
+// namespaces, ResourceQuotas and LimitRanges, the identity (SelfSubjectReview) and
+// per-namespace edit permissions (SelfSubjectAccessReview). It keeps the namespace
+// list model current. All results return to the GUI thread by queued calls tied to
+// this object; a context switch bumps a generation so late answers are dropped.
+class ClusterSession final : public QObject {
+    Q_OBJECT
+public:
+    enum class State { Disconnected, Connecting, Syncing, Live, Reconnecting, Failed };
+    Q_ENUM(State)
+
+    explicit ClusterSession(NamespaceListModel *model, QObject *parent = nullptr);
+    ~ClusterSession() override;
+
+    // Loads the kubeconfig off the GUI thread, then lists and watches.
+    void connectTo(const QString &kubeconfigPath, const QString &context);
+    void disconnectFromCluster();
+    // Lists again from scratch (F5): the informers restart.
+    void refresh();
+
+    [[nodiscard]] State state() const { return m_state; }
+    [[nodiscard]] std::shared_ptr<KubeClient> client() const { return m_client; }
+    [[nodiscard]] QString contextName() const { return m_context; }
+    [[nodiscard]] QString server() const;
+    [[nodiscard]] QString identity() const { return m_identity; }
+    [[nodiscard]] QDateTime lastUpdate() const { return m_lastUpdate; }
+    [[nodiscard]] bool insecure() const;
+
+    [[nodiscard]] QList<StoredObject> quotasIn(const QString &ns) const;
+    [[nodiscard]] QList<StoredObject> limitRangesIn(const QString &ns) const;
+    [[nodiscard]] std::optional<StoredObject> quota(const QString &ns, const QString &name) const;
+    [[nodiscard]] std::optional<StoredObject> limitRange(const QString &ns, const QString &name) const;
+    [[nodiscard]] QStringList namespaceNames() const;
+
+    // Cached answer, and a request for a fresh one (permissionsChanged follows).
+    [[nodiscard]] EditPermissions permissions(const QString &ns) const { return m_permissions.value(ns); }
+    void checkPermissions(const QString &ns);
+
+    // Pure: reduce a ResourceQuota JSON object to hard/used maps; bad quantities are skipped.
+    static QuotaUsage quotaUsageFromJson(const QJsonObject &object);
+
+signals:
+    void stateChanged(gq::ClusterSession::State state);
+    void identityChanged(const QString &identity);
+    void errorOccurred(const gq::Error &error);
+    // First full list of this context is in the model.
+    void synced();
+    // ResourceQuotas / LimitRanges of a namespace changed (watch or relist).
+    void quotasChanged(const QString &ns);
+    void limitRangesChanged(const QString &ns);
+    void permissionsChanged(const QString &ns);
+    void lastUpdateChanged(const QDateTime &when);
+
+private:
+    void startInformers();
+    void stopInformers();
+    void setState(State s);
+    void updateState();
+    void touch();
+    void rebuildAll();
+    void updateNamespaces(const QStringList &names);
+    void onQuotaChanged(const QStringList &added, const QStringList &updated, const QStringList &deleted);
+    void onLimitRangeChanged(const QStringList &added, const QStringList &updated,
+                             const QStringList &deleted);
+    void onNamespaceChanged(const QStringList &added, const QStringList &updated, const QStringList &deleted);
+    void onInformerSynced();
+
+    NamespaceListModel *m_model;
+    std::shared_ptr<KubeClient> m_client;
+    QPointer<NamespaceInformer> m_namespaces;
+    QPointer<ObjectInformer> m_quotas;
+    QPointer<ObjectInformer> m_limitRanges;
+    QHash<QString, EditPermissions> m_permissions;
+    QString m_context;
+    QString m_identity;
+    QDateTime m_lastUpdate;
+    State m_state = State::Disconnected;
+    quint64 m_generation = 0;
+    bool m_rebuilding = false;
+    bool m_syncedOnce = false;
+};
+
+} // namespace gq

@@ -1,0 +1,224 @@
+#include "models/namespacelistmodel.h"
+
+#include "models/quantityformat.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace gq {
+
+NamespaceListModel::NamespaceListModel(QObject *parent)
+    : QAbstractTableModel(parent) {}
+
+int NamespaceListModel::rowCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int NamespaceListModel::columnCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+int NamespaceListModel::badges(int row) const {
+    const NamespaceSummary &s = m_rows.at(row);
+    int b = NoBadge;
+    if (s.nearLimit())
+        b |= NearLimitBadge;
+    if (s.overBudget || m_overBudget.contains(s.name))
+        b |= OverBudgetBadge;
+    if (s.quotaCount == 0)
+        b |= NoQuotaBadge;
+    return b;
+}
+
+namespace {
+QString barText(const UsageBar &bar, ResourceKind kind) {
+    if (!bar.tracked)
+        return QStringLiteral("—");
+    return formatUsedOfHard(bar.used, bar.hard ? &*bar.hard : nullptr, kind);
+}
+
+QString badgeText(int b) {
+    QStringList parts;
+    if (b & NamespaceListModel::OverBudgetBadge)
+        parts << NamespaceListModel::tr("over budget");
+    if (b & NamespaceListModel::NearLimitBadge)
+        parts << NamespaceListModel::tr("near limit");
+    if (b & NamespaceListModel::NoQuotaBadge)
+        parts << NamespaceListModel::tr("no quota");
+    return parts.join(QLatin1String(", "));
+}
+} // namespace
+
+QVariant NamespaceListModel::data(const QModelIndex &index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const NamespaceSummary &s = m_rows.at(index.row());
+    const UsageBar *bar = nullptr;
+    ResourceKind kind = ResourceKind::Other;
+    switch (index.column()) {
+    case GpuColumn:
+        bar = &s.gpu;
+        kind = ResourceKind::Gpu;
+        break;
+    case CpuColumn:
+        bar = &s.cpu;
+        kind = ResourceKind::Cpu;
+        break;
+    case MemoryColumn:
+        bar = &s.memory;
+        kind = ResourceKind::Memory;
+        break;
+    default: break;
+    }
+
+    switch (role) {
+    case Qt::DisplayRole:
+        if (index.column() == NameColumn)
+            return s.name;
+        if (index.column() == StatusColumn)
+            return badgeText(badges(index.row()));
+        return bar ? barText(*bar, kind) : QVariant();
+    case Qt::ToolTipRole:
+        if (bar && bar->hard)
+            return tr("%1 of the limit used")
+                .arg(QString::number(qRound(bar->ratio() * 100)) + QLatin1Char('%'));
+        if (bar && bar->tracked)
+            return tr("No quota limits this resource");
+        if (index.column() == StatusColumn && (badges(index.row()) & NearLimitBadge))
+            return tr("At least one resource is at 80% of its hard limit or more");
+        return {};
+    case RatioRole: return bar ? bar->ratio() : QVariant();
+    case BadgesRole: return badges(index.row());
+    case NameRole: return s.name;
+    case SortRole:
+        if (bar)
+            return bar->ratio();
+        if (index.column() == StatusColumn)
+            return badges(index.row());
+        return s.name;
+    default: return {};
+    }
+}
+
+QVariant NamespaceListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn: return tr("Namespace");
+    case GpuColumn: return tr("GPUs");
+    case CpuColumn: return tr("CPU (cores)");
+    case MemoryColumn: return tr("Memory");
+    case StatusColumn: return tr("Status");
+    default: return {};
+    }
+}
+
+void NamespaceListModel::rebuildIndex(int fromRow) {
+    for (int i = fromRow; i < m_rows.size(); ++i)
+        m_index.insert(m_rows.at(i).name, i);
+}
+
+void NamespaceListModel::resetAll(QList<NamespaceSummary> rows) {
+    beginResetModel();
+    m_rows = std::move(rows);
+    m_index.clear();
+    m_index.reserve(m_rows.size());
+    rebuildIndex(0);
+    endResetModel();
+}
+
+void NamespaceListModel::upsert(const NamespaceSummary &row) {
+    const int r = rowOf(row.name);
+    if (r >= 0) {
+        if (m_rows.at(r) == row)
+            return;
+        m_rows[r] = row;
+        emit dataChanged(index(r, 0), index(r, ColumnCount - 1));
+        return;
+    }
+    const int n = int(m_rows.size());
+    beginInsertRows({}, n, n);
+    m_rows.append(row);
+    m_index.insert(row.name, n);
+    endInsertRows();
+}
+
+void NamespaceListModel::remove(const QString &name) {
+    const int r = rowOf(name);
+    if (r < 0)
+        return;
+    beginRemoveRows({}, r, r);
+    m_rows.removeAt(r);
+    m_index.remove(name);
+    rebuildIndex(r);
+    endRemoveRows();
+}
+
+void NamespaceListModel::setOverBudget(const QSet<QString> &names) {
+    if (names == m_overBudget)
+        return;
+    const QSet<QString> changed = (names - m_overBudget) + (m_overBudget - names);
+    m_overBudget = names;
+    for (const QString &n : changed) {
+        const int r = rowOf(n);
+        if (r >= 0)
+            emit dataChanged(index(r, StatusColumn), index(r, StatusColumn));
+    }
+}
+
+// --- filter -----------------------------------------------------------------
+
+NamespaceFilterModel::NamespaceFilterModel(QObject *parent)
+    : QSortFilterProxyModel(parent) {
+    setSortRole(NamespaceListModel::SortRole);
+    setDynamicSortFilter(true);
+}
+
+void NamespaceFilterModel::setSourceModel(QAbstractItemModel *source) {
+    m_source = qobject_cast<NamespaceListModel *>(source);
+    QSortFilterProxyModel::setSourceModel(source);
+}
+
+void NamespaceFilterModel::setNameFilter(const QString &text) {
+    const QString t = text.trimmed();
+    if (t == m_filter)
+        return;
+    m_filter = t;
+    invalidateRowsFilter();
+}
+
+bool NamespaceFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const {
+    if (m_filter.isEmpty())
+        return true;
+    const QString name = m_source ? m_source->at(sourceRow).name
+                                  : sourceModel()->index(sourceRow, 0, sourceParent).data().toString();
+    return name.contains(m_filter, Qt::CaseInsensitive);
+}
+
+bool NamespaceFilterModel::lessThan(const QModelIndex &left, const QModelIndex &right) const {
+    if (!m_source)
+        return QSortFilterProxyModel::lessThan(left, right);
+    const NamespaceSummary &a = m_source->at(left.row());
+    const NamespaceSummary &b = m_source->at(right.row());
+    auto byName = [&] { return a.name < b.name; };
+    auto byBar = [&](const UsageBar &x, const UsageBar &y) {
+        const double rx = x.ratio(), ry = y.ratio();
+        if (rx != ry)
+            return rx < ry;
+        if (x.used != y.used)
+            return x.used < y.used;
+        return byName();
+    };
+    switch (left.column()) {
+    case NamespaceListModel::GpuColumn: return byBar(a.gpu, b.gpu);
+    case NamespaceListModel::CpuColumn: return byBar(a.cpu, b.cpu);
+    case NamespaceListModel::MemoryColumn: return byBar(a.memory, b.memory);
+    case NamespaceListModel::StatusColumn: {
+        const int ba = m_source->badges(left.row()), bb = m_source->badges(right.row());
+        return ba != bb ? ba < bb : byName();
+    }
+    default: return byName();
+    }
+}
+
+} // namespace gq

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "models/namespacesummary.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QSet>
+#include <QSortFilterProxyModel>
+
+namespace gq {
+
+// The namespace list: one row per namespace with its GPU, CPU and memory bars and
+// badges. Built for tens of thousands of rows: a name index makes watch updates
+// O(1) to find, and a whole sync arrives as one reset instead of 20,000 inserts.
+class NamespaceListModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { NameColumn, GpuColumn, CpuColumn, MemoryColumn, StatusColumn, ColumnCount };
+    enum Badge { NoBadge = 0, NearLimitBadge = 1, OverBudgetBadge = 2, NoQuotaBadge = 4 };
+    enum Role {
+        RatioRole = Qt::UserRole + 1, // double: used/hard, -1 without a limit
+        BadgesRole,                   // int: Badge flags
+        SortRole,                     // a value that sorts the column meaningfully
+        NameRole,                     // QString: the namespace name, any column
+    };
+    Q_ENUM(Role)
+
+    explicit NamespaceListModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    void resetAll(QList<NamespaceSummary> rows);
+    void upsert(const NamespaceSummary &row);
+    void remove(const QString &name);
+    void setOverBudget(const QSet<QString> &names);
+
+    [[nodiscard]] int rowOf(const QString &name) const { return m_index.value(name, -1); }
+    [[nodiscard]] const NamespaceSummary &at(int row) const { return m_rows.at(row); }
+    [[nodiscard]] int badges(int row) const;
+
+private:
+    void rebuildIndex(int fromRow);
+
+    QList<NamespaceSummary> m_rows;
+    QHash<QString, int> m_index;
+    QSet<QString> m_overBudget;
+};
+
+// Filter-as-you-type on the name and sorting by any column. Sorting compares the
+// source rows directly: going through QVariant for 20,000 rows costs ~10x more.
+class NamespaceFilterModel final : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit NamespaceFilterModel(QObject *parent = nullptr);
+    void setSourceModel(QAbstractItemModel *source) override;
+
+    void setNameFilter(const QString &text);
+    [[nodiscard]] QString nameFilter() const { return m_filter; }
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
+
+private:
+    NamespaceListModel *m_source = nullptr;
+    QString m_filter;
+};
+
+} // namespace gq

@@ -1,0 +1,60 @@
+#include "models/namespacesummary.h"
+
+#include <limits>
+
+namespace gq {
+
+double UsageBar::ratio() const {
+    if (!hard)
+        return -1.0;
+    if (hard->isZero())
+        return used.isZero() ? 0.0 : std::numeric_limits<double>::infinity();
+    return used.toDouble() / hard->toDouble();
+}
+
+bool NamespaceSummary::nearLimit() const {
+    return gpu.ratio() >= kNearLimit || cpu.ratio() >= kNearLimit || memory.ratio() >= kNearLimit;
+}
+
+namespace {
+// The first key present wins: requests are what quota admission checks for
+// extended resources, and bare `cpu`/`memory` are the legacy spelling.
+UsageBar pickBar(const QList<QuotaUsage> &quotas, std::initializer_list<const char *> keys) {
+    UsageBar best;
+    bool found = false;
+    for (const QuotaUsage &q : quotas) {
+        for (const char *k : keys) {
+            const QString key = QLatin1String(k);
+            auto h = q.hard.constFind(key);
+            if (h == q.hard.constEnd())
+                continue;
+            UsageBar candidate{q.used.value(key), *h, true};
+            if (!found || candidate.ratio() > best.ratio()) {
+                best = candidate;
+                found = true;
+            }
+            break;
+        }
+    }
+    if (!found) {
+        // No limit anywhere, but show what is used if a quota tracks it.
+        for (const QuotaUsage &q : quotas)
+            for (const char *k : keys)
+                if (auto u = q.used.constFind(QLatin1String(k)); u != q.used.constEnd())
+                    return UsageBar{*u, std::nullopt, true};
+    }
+    return best;
+}
+} // namespace
+
+NamespaceSummary NamespaceSummary::fromQuotas(const QString &name, const QList<QuotaUsage> &quotas) {
+    NamespaceSummary s;
+    s.name = name;
+    s.quotaCount = int(quotas.size());
+    s.gpu = pickBar(quotas, {"requests.nvidia.com/gpu", "nvidia.com/gpu", "limits.nvidia.com/gpu"});
+    s.cpu = pickBar(quotas, {"requests.cpu", "cpu", "limits.cpu"});
+    s.memory = pickBar(quotas, {"requests.memory", "memory", "limits.memory"});
+    return s;
+}
+
+} // namespace gq

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "core/quantity.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+
+#include <optional>
+
+namespace gq {
+
+// Used versus hard for one resource of one namespace. `hard` is empty when no
+// quota in the namespace limits that resource.
+struct UsageBar {
+    Quantity used;
+    std::optional<Quantity> hard;
+    bool tracked = false; // some quota in the namespace counts this resource
+
+    // used / hard; -1 without a limit; a zero limit with any use counts as full.
+    [[nodiscard]] double ratio() const;
+    friend bool operator==(const UsageBar &, const UsageBar &) = default;
+};
+
+// What one ResourceQuota object says, reduced to the maps the list needs.
+struct QuotaUsage {
+    QString name;
+    QMap<QString, Quantity> hard;
+    QMap<QString, Quantity> used;
+    friend bool operator==(const QuotaUsage &, const QuotaUsage &) = default;
+};
+
+// One row of the namespace list.
+struct NamespaceSummary {
+    QString name;
+    UsageBar gpu;
+    UsageBar cpu;
+    UsageBar memory;
+    int quotaCount = 0;
+    bool overBudget = false;
+
+    static constexpr double kNearLimit = 0.8;
+    [[nodiscard]] bool nearLimit() const;
+
+    // Combines every quota of a namespace: for each bar the quota that is closest
+    // to its limit wins, because that is the one that will reject the next pod.
+    static NamespaceSummary fromQuotas(const QString &name, const QList<QuotaUsage> &quotas);
+
+    friend bool operator==(const NamespaceSummary &, const NamespaceSummary &) = default;
+};
+
+} // namespace gq

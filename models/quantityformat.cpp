@@ -1,0 +1,84 @@
+#include "models/quantityformat.h"
+
+#include <QLocale>
+
+#include <cmath>
+
+namespace gq {
+
+namespace {
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+QString trimmedNumber(double v, int decimals) {
+    QString s = QString::number(v, 'f', decimals);
+    if (s.contains(QLatin1Char('.'))) {
+        while (s.endsWith(QLatin1Char('0')))
+            s.chop(1);
+        if (s.endsWith(QLatin1Char('.')))
+            s.chop(1);
+    }
+    return s;
+}
+} // namespace
+
+ResourceKind resourceKind(const QString &name) {
+    if (name.endsWith(QLatin1String("/gpu")) || name.contains(QLatin1String("nvidia.com/mig")))
+        return ResourceKind::Gpu;
+    if (name == QLatin1String("cpu") || name.endsWith(QLatin1String(".cpu")))
+        return ResourceKind::Cpu;
+    if (name == QLatin1String("memory") || name.endsWith(QLatin1String(".memory")) ||
+        name.endsWith(QLatin1String("storage")))
+        return ResourceKind::Memory;
+    if (name.startsWith(QLatin1String("count/")) || name == QLatin1String("pods") ||
+        name == QLatin1String("services") || name == QLatin1String("persistentvolumeclaims") ||
+        name == QLatin1String("configmaps") || name == QLatin1String("secrets") ||
+        name == QLatin1String("replicationcontrollers") || name == QLatin1String("resourcequotas") ||
+        name.startsWith(QLatin1String("services.")))
+        return ResourceKind::Count;
+    return ResourceKind::Other;
+}
+
+QString formatQuantity(const Quantity &q, ResourceKind kind) {
+    switch (kind) {
+    case ResourceKind::Gpu:
+    case ResourceKind::Count:
+        return q.isInteger() ? QString::number(q.value()) : trimmedNumber(q.toDouble(), 3);
+    case ResourceKind::Cpu: return trimmedNumber(q.toDouble(), 2);
+    case ResourceKind::Memory: return trimmedNumber(q.toDouble() / kGiB, 1) + QLatin1String(" Gi");
+    case ResourceKind::Other: return q.toString();
+    }
+    return q.toString();
+}
+
+QString formatUsedOfHard(const Quantity &used, const Quantity *hard, ResourceKind kind) {
+    if (!hard)
+        return formatQuantity(used, kind);
+    if (kind == ResourceKind::Memory) {
+        return trimmedNumber(used.toDouble() / kGiB, 1) + QLatin1String(" / ") +
+               trimmedNumber(hard->toDouble() / kGiB, 1) + QLatin1String(" Gi");
+    }
+    return formatQuantity(used, kind) + QLatin1String(" / ") + formatQuantity(*hard, kind);
+}
+
+Quantity quantityFromEditUnits(double value, ResourceKind kind) {
+    switch (kind) {
+    case ResourceKind::Gpu:
+    case ResourceKind::Count: return Quantity::fromInt(std::llround(value));
+    case ResourceKind::Cpu: return Quantity::fromMilli(std::llround(value * 1000.0));
+    case ResourceKind::Memory: {
+        // Whole MiB keeps the canonical text readable ("1536Mi", "8Gi").
+        const auto mib = std::llround(value * 1024.0);
+        return Quantity::fromInt(mib * 1024 * 1024, Quantity::Format::BinarySI);
+    }
+    case ResourceKind::Other: return Quantity::fromMilli(std::llround(value * 1000.0));
+    }
+    return {};
+}
+
+double editUnitsFromQuantity(const Quantity &q, ResourceKind kind) {
+    if (kind == ResourceKind::Memory)
+        return q.toDouble() / kGiB;
+    return q.toDouble();
+}
+
+} // namespace gq

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "core/quantity.h"
+
+#include <QString>
+
+namespace gq {
+
+// How a resource is presented and edited: GPUs are whole devices, CPUs are cores,
+// memory and storage are bytes shown in GiB, everything else is a plain count or
+// an opaque quantity.
+enum class ResourceKind { Gpu, Cpu, Memory, Count, Other };
+
+[[nodiscard]] ResourceKind resourceKind(const QString &resourceName);
+
+// Short human text for a quantity of the given kind: "3", "1.5", "96 Gi".
+[[nodiscard]] QString formatQuantity(const Quantity &q, ResourceKind kind);
+
+// "used / hard" with the unit once, or just "used" when there is no limit.
+[[nodiscard]] QString formatUsedOfHard(const Quantity &used, const Quantity *hard, ResourceKind kind);
+
+// The quantity for a number in the editing unit of a kind (cores, GiB, devices).
+[[nodiscard]] Quantity quantityFromEditUnits(double value, ResourceKind kind);
+[[nodiscard]] double editUnitsFromQuantity(const Quantity &q, ResourceKind kind);
+
+} // namespace gq

@@ -1,0 +1,287 @@
+#include "models/quotatablemodel.h"
+
+#include <QColor>
+#include <QFont>
+
+#include <algorithm>
+#include <limits>
+
+namespace gq {
+
+QuotaTableModel::QuotaTableModel(QObject *parent)
+    : QAbstractTableModel(parent) {}
+
+int QuotaTableModel::rowCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int QuotaTableModel::columnCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+namespace {
+double ratioOf(const QuotaTableModel::Row &r) {
+    const Quantity used = r.used.value_or(Quantity());
+    if (r.hard.isZero())
+        return used.isZero() ? 0.0 : std::numeric_limits<double>::infinity();
+    return used.toDouble() / r.hard.toDouble();
+}
+} // namespace
+
+QVariant QuotaTableModel::data(const QModelIndex &index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &r = m_rows.at(index.row());
+    const ResourceKind kind = resourceKind(r.resource);
+    const int col = index.column();
+
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (col) {
+        case ResourceColumn: return r.resource;
+        case UsedColumn: return r.used ? formatQuantity(*r.used, kind) : QString();
+        case HardColumn: {
+            QString text = formatQuantity(r.hard, kind);
+            if (r.original && *r.original != r.hard && !r.removed)
+                text = tr("%1 (was %2)").arg(text, formatQuantity(*r.original, kind));
+            return text;
+        }
+        case UsageColumn: {
+            const double ratio = ratioOf(r);
+            if (r.removed)
+                return tr("removed");
+            return ratio == std::numeric_limits<double>::infinity()
+                       ? tr("over")
+                       : QString::number(qRound(ratio * 100)) + QLatin1Char('%');
+        }
+        default: return {};
+        }
+    case Qt::EditRole:
+        if (col == HardColumn)
+            return QVariant::fromValue(r.hard);
+        return data(index, Qt::DisplayRole);
+    case Qt::ToolTipRole:
+        if (r.belowUsed())
+            return tr("The new limit is below current use (%1). Existing pods keep running, "
+                      "but new ones will be rejected until use falls below the limit.")
+                .arg(formatQuantity(*r.used, kind));
+        if (r.removed)
+            return tr("This resource will no longer be limited once applied");
+        if (!r.original)
+            return tr("New resource, not yet applied");
+        if (r.pending())
+            return tr("Changed from %1, not yet applied").arg(r.original->toString());
+        if (col == HardColumn && m_editable)
+            return tr("Double-click to edit the hard limit");
+        return {};
+    case Qt::BackgroundRole:
+        if (r.belowUsed() && (col == HardColumn || col == UsageColumn))
+            return QColor(0xfd, 0xe2, 0xe1);
+        if (r.pending())
+            return QColor(0xff, 0xf4, 0xc2);
+        return {};
+    case Qt::FontRole:
+        if (r.removed || (r.pending() && col == HardColumn)) {
+            QFont f;
+            f.setStrikeOut(r.removed);
+            f.setBold(!r.removed);
+            return f;
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        if (col == ResourceColumn)
+            return int(Qt::AlignLeft | Qt::AlignVCenter);
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    case RatioRole: return r.removed ? -1.0 : ratioOf(r);
+    case PendingRole: return r.pending();
+    case BelowUsedRole: return r.belowUsed();
+    case KindRole: return int(kind);
+    case RemovedRole: return r.removed;
+    case QuantityRole:
+        if (col == UsedColumn)
+            return r.used ? QVariant::fromValue(*r.used) : QVariant();
+        if (col == HardColumn)
+            return QVariant::fromValue(r.hard);
+        return {};
+    default: return {};
+    }
+}
+
+bool QuotaTableModel::setData(const QModelIndex &index, const QVariant &value, int role) {
+    if (role != Qt::EditRole || index.column() != HardColumn || !m_editable ||
+        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return false;
+    if (value.canConvert<Quantity>() && value.metaType() == QMetaType::fromType<Quantity>())
+        return setHard(index.row(), value.value<Quantity>());
+    auto parsed = Quantity::parse(value.toString().trimmed());
+    if (!parsed)
+        return false;
+    return setHard(index.row(), *parsed);
+}
+
+Qt::ItemFlags QuotaTableModel::flags(const QModelIndex &index) const {
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.isValid() && index.column() == HardColumn && m_editable && !m_rows.at(index.row()).removed)
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+QVariant QuotaTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case ResourceColumn: return tr("Resource");
+    case UsedColumn: return tr("Used");
+    case HardColumn: return tr("Hard limit");
+    case UsageColumn: return tr("Usage");
+    default: return {};
+    }
+}
+
+void QuotaTableModel::load(const QMap<QString, Quantity> &hard, const QMap<QString, Quantity> &used) {
+    beginResetModel();
+    m_rows.clear();
+    for (auto it = hard.constBegin(); it != hard.constEnd(); ++it) {
+        Row r;
+        r.resource = it.key();
+        if (auto u = used.constFind(it.key()); u != used.constEnd())
+            r.used = *u;
+        r.original = it.value();
+        r.hard = it.value();
+        m_rows.append(r);
+    }
+    endResetModel();
+    notifyDirty();
+}
+
+void QuotaTableModel::updateUsed(const QMap<QString, Quantity> &used) {
+    for (int i = 0; i < m_rows.size(); ++i) {
+        Row &r = m_rows[i];
+        std::optional<Quantity> u;
+        if (auto it = used.constFind(r.resource); it != used.constEnd())
+            u = *it;
+        if (u != r.used) {
+            r.used = u;
+            emit dataChanged(index(i, 0), index(i, ColumnCount - 1));
+        }
+    }
+}
+
+void QuotaTableModel::setEditable(bool editable) {
+    if (m_editable == editable)
+        return;
+    m_editable = editable;
+    if (!m_rows.isEmpty())
+        emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+}
+
+bool QuotaTableModel::setHard(int row, const Quantity &q) {
+    if (row < 0 || row >= m_rows.size() || q.sign() < 0)
+        return false;
+    Row &r = m_rows[row];
+    if (r.hard == q && r.hard.toString() == q.toString())
+        return true;
+    r.hard = q;
+    emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    notifyDirty();
+    return true;
+}
+
+bool QuotaTableModel::addResource(const QString &resource, const Quantity &hard) {
+    const int existing = rowOf(resource);
+    if (existing >= 0) {
+        // Re-adding a row marked for removal brings it back.
+        if (!m_rows.at(existing).removed)
+            return false;
+        m_rows[existing].removed = false;
+        m_rows[existing].hard = hard;
+        emit dataChanged(index(existing, 0), index(existing, ColumnCount - 1));
+        notifyDirty();
+        return true;
+    }
+    auto pos = std::lower_bound(m_rows.cbegin(), m_rows.cend(), resource,
+                                [](const Row &r, const QString &name) { return r.resource < name; });
+    const int at = int(pos - m_rows.cbegin());
+    beginInsertRows({}, at, at);
+    Row r;
+    r.resource = resource;
+    r.hard = hard;
+    m_rows.insert(at, r);
+    endInsertRows();
+    notifyDirty();
+    return true;
+}
+
+void QuotaTableModel::removeResource(int row) {
+    if (row < 0 || row >= m_rows.size())
+        return;
+    if (!m_rows.at(row).original) {
+        beginRemoveRows({}, row, row);
+        m_rows.removeAt(row);
+        endRemoveRows();
+    } else {
+        m_rows[row].removed = true;
+        emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    }
+    notifyDirty();
+}
+
+void QuotaTableModel::revert() {
+    beginResetModel();
+    QList<Row> kept;
+    for (Row r : std::as_const(m_rows)) {
+        if (!r.original)
+            continue;
+        r.hard = *r.original;
+        r.removed = false;
+        kept.append(r);
+    }
+    m_rows = kept;
+    endResetModel();
+    notifyDirty();
+}
+
+bool QuotaTableModel::isDirty() const {
+    return std::any_of(m_rows.cbegin(), m_rows.cend(), [](const Row &r) { return r.pending(); });
+}
+
+QMap<QString, Quantity> QuotaTableModel::originalHard() const {
+    QMap<QString, Quantity> m;
+    for (const Row &r : m_rows)
+        if (r.original)
+            m.insert(r.resource, *r.original);
+    return m;
+}
+
+QMap<QString, Quantity> QuotaTableModel::editedHard() const {
+    QMap<QString, Quantity> m;
+    for (const Row &r : m_rows)
+        if (!r.removed)
+            m.insert(r.resource, r.hard);
+    return m;
+}
+
+QStringList QuotaTableModel::resourcesBelowUsed() const {
+    QStringList out;
+    for (const Row &r : m_rows)
+        if (r.belowUsed())
+            out << r.resource;
+    return out;
+}
+
+int QuotaTableModel::rowOf(const QString &resource) const {
+    for (int i = 0; i < m_rows.size(); ++i)
+        if (m_rows.at(i).resource == resource)
+            return i;
+    return -1;
+}
+
+void QuotaTableModel::notifyDirty() {
+    const bool d = isDirty();
+    if (d != m_lastDirty) {
+        m_lastDirty = d;
+        emit dirtyChanged(d);
+    }
+}
+
+} // namespace gq

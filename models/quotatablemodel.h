@@ -1,0 +1,81 @@
+#pragma once
+
+#include "core/quantity.h"
+#include "models/quantityformat.h"
+
+#include <QAbstractTableModel>
+#include <QMap>
+
+#include <optional>
+
+namespace gq {
+
+// The editable quota table of one ResourceQuota: one row per resource with used,
+// hard and a percent bar. Edits stay pending (highlighted) until applied or
+// reverted; the model never talks to the server, it only says what the user wants.
+class QuotaTableModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { ResourceColumn, UsedColumn, HardColumn, UsageColumn, ColumnCount };
+    enum Role {
+        RatioRole = Qt::UserRole + 1, // double: used / pending hard, -1 without a limit
+        PendingRole,                  // bool: this row differs from the server
+        BelowUsedRole,                // bool: pending hard is lower than current use
+        KindRole,                     // int: ResourceKind of the row's resource
+        QuantityRole,                 // Quantity of the cell (used or pending hard)
+        RemovedRole,                  // bool: row is marked for removal
+    };
+
+    struct Row {
+        QString resource;
+        std::optional<Quantity> used;
+        std::optional<Quantity> original; // empty for a row the user added
+        Quantity hard;                    // pending value
+        bool removed = false;
+
+        [[nodiscard]] bool pending() const { return removed || !original || *original != hard; }
+        [[nodiscard]] bool belowUsed() const { return !removed && used && hard < *used; }
+    };
+
+    explicit QuotaTableModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // Replaces everything, dropping pending edits: a new object was selected.
+    void load(const QMap<QString, Quantity> &hard, const QMap<QString, Quantity> &used);
+    // The server's used values moved on; pending edits are kept.
+    void updateUsed(const QMap<QString, Quantity> &used);
+    void setEditable(bool editable);
+    [[nodiscard]] bool isEditable() const { return m_editable; }
+
+    bool setHard(int row, const Quantity &q);
+    // Adds a resource row with a pending hard value; false if it already exists.
+    bool addResource(const QString &resource, const Quantity &hard);
+    // Marks a server row for removal, or drops a row that was only added locally.
+    void removeResource(int row);
+    void revert();
+
+    [[nodiscard]] bool isDirty() const;
+    [[nodiscard]] QMap<QString, Quantity> originalHard() const;
+    [[nodiscard]] QMap<QString, Quantity> editedHard() const;
+    [[nodiscard]] QStringList resourcesBelowUsed() const;
+    [[nodiscard]] const Row &row(int r) const { return m_rows.at(r); }
+    [[nodiscard]] int rowOf(const QString &resource) const;
+
+signals:
+    void dirtyChanged(bool dirty);
+
+private:
+    void notifyDirty();
+
+    QList<Row> m_rows;
+    bool m_editable = true;
+    bool m_lastDirty = false;
+};
+
+} // namespace gq

@@ -1,0 +1,274 @@
+// The console window against the real test cluster: edits in the quota table
+// reach the server, concurrent kubectl changes open the conflict view, invalid
+// YAML is refused with the marker on its line, and a read-only identity gets
+// disabled controls. Widgets are found by objectName, as a user would find them.
+
+#include "app/console/mainwindow.h"
+#include "core/draftstore.h"
+#include "gui/guitestutil.h"
+#include "models/auditmodel.h"
+#include "models/namespacelistmodel.h"
+#include "models/quotatablemodel.h"
+#include "models/usagedatabase.h"
+#include "testclusterprocess.h"
+#include "widgets/applyconfirmdialog.h"
+#include "widgets/conflictdialog.h"
+#include "widgets/consolesettings.h"
+#include "widgets/errorbanner.h"
+#include "widgets/namespacepanel.h"
+#include "widgets/quotapage.h"
+#include "widgets/yamleditor.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <QTreeView>
+
+using namespace gq;
+using namespace gq::test;
+
+namespace {
+const QString kGpu = QStringLiteral("requests.nvidia.com/gpu");
+}
+
+class TestConsole : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void listShowsDemoNamespaces();
+    void filterNarrowsTheList();
+    void editGpuHardLimitInTableAppliesToServer();
+    void concurrentKubectlChangeOpensConflictView();
+    void invalidYamlMarksLineAndRefusesApply();
+    void readonlyContextDisablesEditing();
+
+private:
+    void selectNamespace(const QString &ns);
+    QString serverGpuHard(const QString &ns);
+    template <typename T> T *find(const QString &name) { return m_window->findChild<T *>(name); }
+
+    std::unique_ptr<TestClusterProcess> m_cluster;
+    QTemporaryDir m_dir;
+    std::unique_ptr<ConsoleSettings> m_settings;
+    std::unique_ptr<DraftStore> m_drafts;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestConsole::initTestCase() {
+    TestClusterProcess::Options opts;
+    opts.scenario = QStringLiteral("demo");
+    m_cluster = std::make_unique<TestClusterProcess>(opts);
+    QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
+    m_settings = std::make_unique<ConsoleSettings>(m_dir.filePath(QStringLiteral("settings.ini")));
+    m_drafts = std::make_unique<DraftStore>(nullptr, m_dir.filePath(QStringLiteral("drafts")));
+    m_window = std::make_unique<MainWindow>(m_settings.get(), m_drafts.get());
+    QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
+    QSignalSpy dbOpened(m_window->usageDatabase(), &UsageDatabase::opened);
+    m_window->openUsageDatabase(QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("usage.db")));
+    m_window->openKubeconfig(m_cluster->kubeconfigPath(), QStringLiteral("admin"));
+    m_window->show();
+    QVERIFY(shown.wait(20000));
+    QVERIFY(dbOpened.count() == 1 || dbOpened.wait(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->session()->identity().isEmpty(), 10000);
+}
+
+void TestConsole::cleanupTestCase() {
+    m_window.reset();
+    m_cluster.reset();
+}
+
+void TestConsole::selectNamespace(const QString &ns) {
+    auto *panel = m_window->namespacePanel();
+    QVERIFY(panel->selectNamespace(ns));
+    QCOMPARE(panel->currentNamespace(), ns);
+    QTRY_COMPARE(m_window->quotaPage()->currentObject(), QStringLiteral("gpu-quota"));
+}
+
+QString TestConsole::serverGpuHard(const QString &ns) {
+    return kubectl(m_cluster->kubeconfigPath(),
+                   {QStringLiteral("get"), QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"),
+                    QStringLiteral("-n"), ns, QStringLiteral("-o"),
+                    QStringLiteral("jsonpath={.spec.hard.requests\\.nvidia\\.com/gpu}")});
+}
+
+void TestConsole::listShowsDemoNamespaces() {
+    auto *view = find<QTreeView>(QStringLiteral("namespaceView"));
+    QVERIFY(view);
+    const QAbstractItemModel *model = view->model();
+    QVERIFY(rowWithText(model, NamespaceListModel::NameColumn, QStringLiteral("team-vision")) >= 0);
+    QVERIFY(rowWithText(model, NamespaceListModel::NameColumn, QStringLiteral("team-nlp")) >= 0);
+    const int vision = rowWithText(model, NamespaceListModel::NameColumn, QStringLiteral("team-vision"));
+    // 13 of 16 GPUs held by running pods: near the limit.
+    QCOMPARE(model->index(vision, NamespaceListModel::GpuColumn).data().toString(),
+             QStringLiteral("13 / 16"));
+    QVERIFY(
+        model->index(vision, NamespaceListModel::StatusColumn).data(NamespaceListModel::BadgesRole).toInt() &
+        NamespaceListModel::NearLimitBadge);
+    QVERIFY(m_window->findChild<QLabel *>(QStringLiteral("identityLabel"))
+                ->text()
+                .contains(m_window->session()->identity()));
+}
+
+void TestConsole::filterNarrowsTheList() {
+    auto *filter = find<QLineEdit>(QStringLiteral("namespaceFilter"));
+    auto *view = find<QTreeView>(QStringLiteral("namespaceView"));
+    QTest::keySequence(m_window.get(), QKeySequence::Find);
+    QTRY_VERIFY(filter->hasFocus());
+    QTest::keyClicks(filter, QStringLiteral("team-"));
+    QTRY_VERIFY(view->model()->rowCount() >= 3);
+    for (int r = 0; r < view->model()->rowCount(); ++r)
+        QVERIFY(view->model()->index(r, 0).data().toString().contains(QStringLiteral("team-")));
+    filter->clear();
+}
+
+void TestConsole::editGpuHardLimitInTableAppliesToServer() {
+    selectNamespace(QStringLiteral("team-speech"));
+    QCOMPARE(serverGpuHard(QStringLiteral("team-speech")), QStringLiteral("8"));
+    auto *table = find<QTableView>(QStringLiteral("quotaTable"));
+    QVERIFY(table && table->isVisible());
+    const int row = rowWithText(table->model(), QuotaTableModel::ResourceColumn, kGpu);
+    QVERIFY(row >= 0);
+    const QModelIndex hard = table->model()->index(row, QuotaTableModel::HardColumn);
+    QTRY_VERIFY(hard.flags() & Qt::ItemIsEditable); // permissions arrived
+
+    // Edit in place: the spin box editor, type 12, Enter.
+    table->setCurrentIndex(hard);
+    table->edit(hard);
+    QSpinBox *spin = nullptr;
+    QTRY_VERIFY((spin = table->findChild<QSpinBox *>(QStringLiteral("hardLimitSpinBox"))) != nullptr);
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("12"));
+    QTest::keyClick(spin, Qt::Key_Return);
+    QTRY_VERIFY(m_window->quotaPage()->model()->isDirty());
+    QCOMPARE(hard.data().toString(), QStringLiteral("12 (was 8)"));
+    QVERIFY(hard.data(QuotaTableModel::PendingRole).toBool());
+
+    auto *apply = find<QPushButton>(QStringLiteral("applyButton"));
+    QVERIFY(apply->isEnabled());
+    QTest::mouseClick(apply, Qt::LeftButton);
+    ApplyConfirmDialog *confirm = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((confirm = visibleDialog<ApplyConfirmDialog>()) != nullptr, 10000);
+    // Nothing is written before the confirmation.
+    QCOMPARE(serverGpuHard(QStringLiteral("team-speech")), QStringLiteral("8"));
+    QTest::keyClicks(confirm->findChild<QLineEdit *>(QStringLiteral("applyNote")),
+                     QStringLiteral("new hires"));
+    QTest::mouseClick(confirm->findChild<QPushButton *>(QStringLiteral("confirmApplyButton")),
+                      Qt::LeftButton);
+
+    QTRY_COMPARE_WITH_TIMEOUT(serverGpuHard(QStringLiteral("team-speech")), QStringLiteral("12"), 10000);
+    QTRY_VERIFY(!m_window->quotaPage()->model()->isDirty());
+    // The list follows through the watch, and the audit log has the change.
+    auto *view = find<QTreeView>(QStringLiteral("namespaceView"));
+    const int nsRow =
+        rowWithText(view->model(), NamespaceListModel::NameColumn, QStringLiteral("team-speech"));
+    QTRY_COMPARE(view->model()->index(nsRow, NamespaceListModel::GpuColumn).data().toString(),
+                 QStringLiteral("2 / 12"));
+    auto *auditView = find<QTableView>(QStringLiteral("auditView"));
+    QTRY_COMPARE_WITH_TIMEOUT(auditView->model()->rowCount(), 1, 10000);
+    QCOMPARE(auditView->model()->index(0, AuditModel::NoteColumn).data().toString(),
+             QStringLiteral("new hires"));
+    QCOMPARE(auditView->model()->index(0, AuditModel::ActorColumn).data().toString(),
+             m_window->session()->identity());
+    QVERIFY(auditView->model()
+                ->index(0, 0)
+                .data(AuditModel::DiffRole)
+                .toString()
+                .contains(QStringLiteral("8 -> 12")));
+}
+
+void TestConsole::concurrentKubectlChangeOpensConflictView() {
+    selectNamespace(QStringLiteral("team-nlp"));
+    auto *page = m_window->quotaPage();
+    QTRY_VERIFY(page->model()->flags(page->model()->index(0, QuotaTableModel::HardColumn)) &
+                Qt::ItemIsEditable);
+    auto *plus = find<QToolButton>(QStringLiteral("gpuPlusButton"));
+    QTest::mouseClick(plus, Qt::LeftButton);
+    QTest::mouseClick(plus, Qt::LeftButton);
+    QTRY_VERIFY(page->model()->isDirty());
+    const int row = page->model()->rowOf(kGpu);
+    QCOMPARE(page->model()->row(row).hard, Quantity::fromInt(34));
+
+    // Meanwhile someone else lowers it with kubectl.
+    const QString out = kubectl(
+        m_cluster->kubeconfigPath(),
+        {QStringLiteral("patch"), QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"),
+         QStringLiteral("-n"), QStringLiteral("team-nlp"), QStringLiteral("--type=merge"),
+         QStringLiteral("-p"), QStringLiteral(R"({"spec":{"hard":{"requests.nvidia.com/gpu":"24"}}})")});
+    QVERIFY2(!out.startsWith(QLatin1String("ERROR")), qPrintable(out));
+
+    ConflictDialog *conflict = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (conflict = visibleDialog<ConflictDialog>(QStringLiteral("conflictDialog"))) != nullptr, 10000);
+    // Nothing was overwritten: the server keeps kubectl's value, the edit is still pending.
+    QCOMPARE(serverGpuHard(QStringLiteral("team-nlp")), QStringLiteral("24"));
+    QVERIFY(page->hasPendingEdit());
+    conflict->discardMine();
+    QTRY_VERIFY(!visibleDialog<ConflictDialog>(QStringLiteral("conflictDialog")));
+    QTRY_COMPARE(page->model()->row(page->model()->rowOf(kGpu)).hard, Quantity::fromInt(24));
+    QVERIFY(!page->hasPendingEdit());
+    QCOMPARE(serverGpuHard(QStringLiteral("team-nlp")), QStringLiteral("24"));
+}
+
+void TestConsole::invalidYamlMarksLineAndRefusesApply() {
+    selectNamespace(QStringLiteral("research"));
+    auto *page = m_window->quotaPage();
+    auto *toggle = find<QToolButton>(QStringLiteral("quotaYamlToggle"));
+    QTest::mouseClick(toggle, Qt::LeftButton);
+    auto *editor = find<YamlEditor>(QStringLiteral("quotaYamlEditor"));
+    QTRY_VERIFY(editor->isVisible());
+    QTRY_VERIFY(!editor->isReadOnly());
+    QStringList lines = editor->yaml().split(QLatin1Char('\n'));
+    int gpuLine = -1;
+    for (int i = 0; i < lines.size(); ++i)
+        if (lines.at(i).contains(kGpu))
+            gpuLine = i;
+    QVERIFY(gpuLine > 0);
+    lines[gpuLine] = lines.at(gpuLine).section(QLatin1Char(':'), 0, 0) + QStringLiteral(": 2Gb");
+    editor->setPlainText(lines.join(QLatin1Char('\n')));
+    QTRY_VERIFY_WITH_TIMEOUT(editor->hasErrors() && !editor->isValidationPending(), 5000);
+    QCOMPARE(editor->errors().first().line, gpuLine + 1);
+
+    auto *apply = find<QPushButton>(QStringLiteral("applyButton"));
+    QTRY_VERIFY(!apply->isEnabled());
+    QTest::keySequence(m_window.get(), QKeySequence::Save);
+    auto *banner = find<MessageBanner>(QStringLiteral("errorBanner"));
+    QTRY_VERIFY(banner->isVisible());
+    QVERIFY2(banner->text().contains(QStringLiteral("line %1").arg(gpuLine + 1)), qPrintable(banner->text()));
+    QVERIFY(!visibleDialog<ApplyConfirmDialog>());
+    QCOMPARE(serverGpuHard(QStringLiteral("research")), QStringLiteral("8"));
+    page->revert();
+    QTest::mouseClick(toggle, Qt::LeftButton);
+}
+
+void TestConsole::readonlyContextDisablesEditing() {
+    auto *contexts = find<QComboBox>(QStringLiteral("contextCombo"));
+    const int ro = contexts->findText(QStringLiteral("readonly"));
+    QVERIFY(ro >= 0);
+    QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
+    contexts->setCurrentIndex(ro);
+    emit contexts->activated(ro);
+    QVERIFY(shown.wait(20000));
+    QCOMPARE(m_window->session()->contextName(), QStringLiteral("readonly"));
+    selectNamespace(QStringLiteral("team-vision"));
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->permissions(QStringLiteral("team-vision")).known, 10000);
+    auto *page = m_window->quotaPage();
+    QVERIFY(
+        !(page->model()->flags(page->model()->index(0, QuotaTableModel::HardColumn)) & Qt::ItemIsEditable));
+    auto *plus = find<QToolButton>(QStringLiteral("gpuPlusButton"));
+    auto *apply = find<QPushButton>(QStringLiteral("applyButton"));
+    QTRY_VERIFY(!plus->isEnabled());
+    QVERIFY(!apply->isEnabled());
+    QVERIFY2(plus->toolTip().contains(QStringLiteral("may not update")), qPrintable(plus->toolTip()));
+    QVERIFY(!find<QPushButton>(QStringLiteral("quotaTemplateButton"))->isEnabled());
+    QVERIFY(find<YamlEditor>(QStringLiteral("quotaYamlEditor"))->isReadOnly());
+}
+
+QTEST_MAIN(TestConsole)
+#include "tst_console.moc"

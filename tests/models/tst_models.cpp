@@ -1,0 +1,369 @@
+#include "models/auditmodel.h"
+#include "models/limitrangemodel.h"
+#include "models/modelsnapshot.h"
+#include "models/namespacelistmodel.h"
+#include "models/objectyaml.h"
+#include "models/quotatablemodel.h"
+#include "models/templatestore.h"
+
+#include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gq;
+using gq::test::snapshot;
+
+namespace {
+Quantity q(const char *text) {
+    auto r = Quantity::parse(QString::fromLatin1(text));
+    if (!r)
+        qFatal("bad quantity %s", text);
+    return *r;
+}
+
+QuotaUsage quota(const char *name, std::initializer_list<std::pair<const char *, const char *>> hard,
+                 std::initializer_list<std::pair<const char *, const char *>> used) {
+    QuotaUsage u;
+    u.name = QLatin1String(name);
+    for (const auto &[k, v] : hard)
+        u.hard.insert(QLatin1String(k), q(v));
+    for (const auto &[k, v] : used)
+        u.used.insert(QLatin1String(k), q(v));
+    return u;
+}
+
+QString lines(std::initializer_list<const char *> l) {
+    QStringList out;
+    for (const char *s : l)
+        out << QString::fromUtf8(s);
+    return out.join(QLatin1Char('\n'));
+}
+} // namespace
+
+class TestModels : public QObject {
+    Q_OBJECT
+private slots:
+    void summaryPicksTightestQuota();
+    void summaryWithoutQuota();
+    void namespaceListSnapshotAndUpdates();
+    void namespaceFilterAndSort();
+    void namespaceFilterScales();
+    void quotaTableEditing();
+    void quotaTableAddRemoveRevert();
+    void quotaTableRejectsBadInput();
+    void limitRangeSnapshot();
+    void auditSnapshot();
+    void editableYamlDropsServerFields();
+    void templateInstantiatesPerNamespace();
+    void templateRejectsOtherKinds();
+    void templateSaveNamesAreChecked();
+};
+
+void TestModels::summaryPicksTightestQuota() {
+    const auto s = NamespaceSummary::fromQuotas(
+        QStringLiteral("team-a"),
+        {quota("compute", {{"requests.nvidia.com/gpu", "8"}, {"requests.cpu", "32"}},
+               {{"requests.nvidia.com/gpu", "2"}}),
+         quota("tight", {{"requests.nvidia.com/gpu", "4"}}, {{"requests.nvidia.com/gpu", "2"}})});
+    QCOMPARE(s.quotaCount, 2);
+    QCOMPARE(s.gpu.hard, std::optional<Quantity>(q("4")));
+    QCOMPARE(s.gpu.ratio(), 0.5);
+    QCOMPARE(s.cpu.used, Quantity());
+    QCOMPARE(s.cpu.hard, std::optional<Quantity>(q("32")));
+    QVERIFY(!s.memory.hard);
+    QCOMPARE(s.memory.ratio(), -1.0);
+    QVERIFY(!s.nearLimit());
+}
+
+void TestModels::summaryWithoutQuota() {
+    const auto s = NamespaceSummary::fromQuotas(QStringLiteral("free"), {});
+    QCOMPARE(s.quotaCount, 0);
+    QVERIFY(!s.gpu.hard);
+    QVERIFY(!s.nearLimit());
+    // A zero limit with use is "over", not a division by zero.
+    UsageBar zero{q("1"), q("0"), true};
+    QVERIFY(zero.ratio() > 1.0);
+}
+
+void TestModels::namespaceListSnapshotAndUpdates() {
+    NamespaceListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.resetAll({
+        NamespaceSummary::fromQuotas(
+            QStringLiteral("team-a"),
+            {quota(
+                "q", {{"requests.nvidia.com/gpu", "8"}, {"requests.cpu", "32"}, {"requests.memory", "128Gi"}},
+                {{"requests.nvidia.com/gpu", "7"}, {"requests.cpu", "4500m"}, {"requests.memory", "48Gi"}})}),
+        NamespaceSummary::fromQuotas(QStringLiteral("team-b"), {quota("q", {{"requests.nvidia.com/gpu", "4"}},
+                                                                      {{"requests.nvidia.com/gpu", "1"}})}),
+        NamespaceSummary::fromQuotas(QStringLiteral("sandbox"), {}),
+    });
+    QCOMPARE(snapshot(model), lines({
+                                  "Namespace | GPUs | CPU (cores) | Memory | Status",
+                                  "team-a | 7 / 8 | 4.5 / 32 | 48 / 128 Gi | near limit",
+                                  "team-b | 1 / 4 | — | — | ",
+                                  "sandbox | — | — | — | no quota",
+                              }));
+    QCOMPARE(model.index(0, NamespaceListModel::GpuColumn).data(NamespaceListModel::RatioRole).toDouble(),
+             0.875);
+
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    auto b = model.at(1);
+    b.gpu.used = q("4");
+    model.upsert(b);
+    QCOMPARE(changed.size(), 1);
+    model.upsert(b); // unchanged: no signal
+    QCOMPARE(changed.size(), 1);
+
+    model.setOverBudget({QStringLiteral("team-b")});
+    QCOMPARE(model.index(1, NamespaceListModel::StatusColumn).data().toString(),
+             QStringLiteral("over budget, near limit"));
+
+    model.remove(QStringLiteral("team-a"));
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.rowOf(QStringLiteral("sandbox")), 1);
+    model.upsert(NamespaceSummary::fromQuotas(QStringLiteral("new"), {}));
+    QCOMPARE(model.rowOf(QStringLiteral("new")), 2);
+    model.remove(QStringLiteral("missing"));
+    QCOMPARE(model.rowCount(), 3);
+}
+
+void TestModels::namespaceFilterAndSort() {
+    NamespaceListModel model;
+    NamespaceFilterModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QList<NamespaceSummary> rows;
+    const char *names[] = {"ml-research", "team-a", "team-b", "ml-prod"};
+    const char *used[] = {"1", "6", "3", "8"};
+    for (int i = 0; i < 4; ++i)
+        rows << NamespaceSummary::fromQuotas(
+            QLatin1String(names[i]),
+            {quota("q", {{"requests.nvidia.com/gpu", "8"}}, {{"requests.nvidia.com/gpu", used[i]}})});
+    model.resetAll(rows);
+
+    proxy.sort(NamespaceListModel::GpuColumn, Qt::DescendingOrder);
+    QCOMPARE(snapshot(proxy), lines({
+                                  "Namespace | GPUs | CPU (cores) | Memory | Status",
+                                  "ml-prod | 8 / 8 | — | — | near limit",
+                                  "team-a | 6 / 8 | — | — | ",
+                                  "team-b | 3 / 8 | — | — | ",
+                                  "ml-research | 1 / 8 | — | — | ",
+                              }));
+    proxy.setNameFilter(QStringLiteral("ML"));
+    QCOMPARE(proxy.rowCount(), 2);
+    proxy.sort(NamespaceListModel::NameColumn, Qt::AscendingOrder);
+    QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("ml-prod"));
+
+    // A watch update re-sorts and re-filters live.
+    model.upsert(NamespaceSummary::fromQuotas(QStringLiteral("ml-aaa"), {}));
+    QCOMPARE(proxy.rowCount(), 3);
+    QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("ml-aaa"));
+    proxy.setNameFilter(QString());
+    QCOMPARE(proxy.rowCount(), 5);
+}
+
+void TestModels::namespaceFilterScales() {
+    NamespaceListModel model;
+    NamespaceFilterModel proxy;
+    proxy.setSourceModel(&model);
+    QList<NamespaceSummary> rows;
+    rows.reserve(20000);
+    for (int i = 0; i < 20000; ++i) {
+        NamespaceSummary s;
+        s.name = QStringLiteral("team-%1").arg(i, 5, 10, QLatin1Char('0'));
+        s.gpu = UsageBar{Quantity::fromInt(i % 9), Quantity::fromInt(8), true};
+        s.quotaCount = 1;
+        rows << s;
+    }
+    model.resetAll(rows);
+    proxy.sort(NamespaceListModel::GpuColumn, Qt::DescendingOrder);
+    proxy.setNameFilter(QStringLiteral("team-1999"));
+    QCOMPARE(proxy.rowCount(), 10); // team-19990 .. team-19999
+}
+
+void TestModels::quotaTableEditing() {
+    QuotaTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.load({{QStringLiteral("requests.nvidia.com/gpu"), q("8")},
+                {QStringLiteral("requests.cpu"), q("32")},
+                {QStringLiteral("requests.memory"), q("128Gi")},
+                {QStringLiteral("count/pods"), q("50")}},
+               {{QStringLiteral("requests.nvidia.com/gpu"), q("6")},
+                {QStringLiteral("requests.cpu"), q("4500m")},
+                {QStringLiteral("requests.memory"), q("64Gi")}});
+    QCOMPARE(snapshot(model), lines({
+                                  "Resource | Used | Hard limit | Usage",
+                                  "count/pods |  | 50 | 0%",
+                                  "requests.cpu | 4.5 | 32 | 14%",
+                                  "requests.memory | 64 Gi | 128 Gi | 50%",
+                                  "requests.nvidia.com/gpu | 6 | 8 | 75%",
+                              }));
+    QVERIFY(!model.isDirty());
+    QSignalSpy dirty(&model, &QuotaTableModel::dirtyChanged);
+
+    const QModelIndex gpuHard = model.index(3, QuotaTableModel::HardColumn);
+    QVERIFY(model.flags(gpuHard) & Qt::ItemIsEditable);
+    QVERIFY(!(model.flags(model.index(3, QuotaTableModel::UsedColumn)) & Qt::ItemIsEditable));
+    QVERIFY(model.setData(gpuHard, QStringLiteral("4")));
+    QCOMPARE(dirty.size(), 1);
+    QVERIFY(model.isDirty());
+    QCOMPARE(gpuHard.data().toString(), QStringLiteral("4 (was 8)"));
+    QVERIFY(gpuHard.data(QuotaTableModel::BelowUsedRole).toBool());
+    QVERIFY(gpuHard.data(Qt::ToolTipRole).toString().contains(QStringLiteral("new ones will be rejected")));
+    QCOMPARE(model.resourcesBelowUsed(), QStringList{QStringLiteral("requests.nvidia.com/gpu")});
+    QCOMPARE(model.editedHard().value(QStringLiteral("requests.nvidia.com/gpu")), q("4"));
+    QCOMPARE(model.originalHard().value(QStringLiteral("requests.nvidia.com/gpu")), q("8"));
+
+    // Setting it back clears the pending state.
+    QVERIFY(model.setData(gpuHard, QVariant::fromValue(q("8"))));
+    QVERIFY(!model.isDirty());
+    QCOMPARE(dirty.size(), 2);
+
+    // used moves on while an edit is pending; the edit stays.
+    QVERIFY(model.setHard(1, q("40")));
+    model.updateUsed({{QStringLiteral("requests.cpu"), q("10")}});
+    QCOMPARE(model.row(1).hard, q("40"));
+    QCOMPARE(model.row(1).used, std::optional<Quantity>(q("10")));
+    QVERIFY(!model.row(3).used);
+
+    model.setEditable(false);
+    QVERIFY(!(model.flags(gpuHard) & Qt::ItemIsEditable));
+    QVERIFY(!model.setData(gpuHard, QStringLiteral("2")));
+}
+
+void TestModels::quotaTableAddRemoveRevert() {
+    QuotaTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.load(
+        {{QStringLiteral("requests.nvidia.com/gpu"), q("8")}, {QStringLiteral("requests.cpu"), q("32")}}, {});
+    QVERIFY(model.addResource(QStringLiteral("limits.memory"), q("64Gi")));
+    QVERIFY(!model.addResource(QStringLiteral("requests.cpu"), q("1")));
+    QCOMPARE(model.rowOf(QStringLiteral("limits.memory")), 0);
+    model.removeResource(model.rowOf(QStringLiteral("requests.cpu")));
+    QCOMPARE(snapshot(model), lines({
+                                  "Resource | Used | Hard limit | Usage",
+                                  "limits.memory |  | 64 Gi | 0%",
+                                  "requests.cpu |  | 32 | removed",
+                                  "requests.nvidia.com/gpu |  | 8 | 0%",
+                              }));
+    const auto edited = model.editedHard();
+    QCOMPARE(edited.keys(),
+             (QStringList{QStringLiteral("limits.memory"), QStringLiteral("requests.nvidia.com/gpu")}));
+    model.removeResource(0); // only added locally: the row goes away
+    QCOMPARE(model.rowCount(), 2);
+    model.revert();
+    QVERIFY(!model.isDirty());
+    QCOMPARE(model.editedHard(), model.originalHard());
+}
+
+void TestModels::quotaTableRejectsBadInput() {
+    QuotaTableModel model;
+    model.load({{QStringLiteral("requests.nvidia.com/gpu"), q("8")}}, {});
+    const QModelIndex idx = model.index(0, QuotaTableModel::HardColumn);
+    QVERIFY(!model.setData(idx, QStringLiteral("8Gb")));
+    QVERIFY(!model.setData(idx, QStringLiteral("-1")));
+    QVERIFY(!model.setData(model.index(0, QuotaTableModel::UsedColumn), QStringLiteral("1")));
+    QVERIFY(!model.isDirty());
+}
+
+void TestModels::limitRangeSnapshot() {
+    LimitRangeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setRows({{QStringLiteral("defaults"), QStringLiteral("Container"), QStringLiteral("cpu"),
+                    QStringLiteral("100m"), QStringLiteral("8"), QStringLiteral("1"), QStringLiteral("500m"),
+                    QString()},
+                   {QStringLiteral("defaults"), QStringLiteral("Container"), QStringLiteral("nvidia.com/gpu"),
+                    QString(), QStringLiteral("4"), QString(), QString(), QString()}});
+    QCOMPARE(
+        snapshot(model),
+        lines({"Name | Type | Resource | Min | Max | Default request | Default limit | Max limit/request",
+               "defaults | Container | cpu | 100m | 8 | 500m | 1 | ",
+               "defaults | Container | nvidia.com/gpu |  | 4 |  |  | "}));
+    model.setRows({});
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestModels::auditSnapshot() {
+    AuditModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    AuditRow a;
+    a.when = QDateTime(QDate(2026, 11, 30), QTime(8, 0), Qt::UTC);
+    a.actor = QStringLiteral("admin");
+    a.namespaceName = QStringLiteral("team-a");
+    a.object = QStringLiteral("ResourceQuota/compute");
+    a.action = QStringLiteral("update");
+    a.diff = QStringLiteral("-  requests.nvidia.com/gpu: \"8\"\n+  requests.nvidia.com/gpu: \"4\"");
+    a.note = QStringLiteral("rebalancing");
+    model.setEntries({a});
+    AuditRow b = a;
+    b.when = b.when.addSecs(60);
+    b.note.clear();
+    model.prepend(b);
+    QCOMPARE(
+        snapshot(model),
+        lines({"When | Who | Namespace | Object | Action | Note",
+               "2026-11-30 08:01:00 UTC | admin | team-a | ResourceQuota/compute | update | ",
+               "2026-11-30 08:00:00 UTC | admin | team-a | ResourceQuota/compute | update | rebalancing"}));
+    QCOMPARE(model.index(1, 0).data(AuditModel::DiffRole).toString(), a.diff);
+}
+
+void TestModels::editableYamlDropsServerFields() {
+    const QJsonObject server{
+        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("gpu-quota")},
+                                                 {QStringLiteral("namespace"), QStringLiteral("team-a")},
+                                                 {QStringLiteral("resourceVersion"), QStringLiteral("42")},
+                                                 {QStringLiteral("uid"), QStringLiteral("u-1")},
+                                                 {QStringLiteral("managedFields"), QJsonArray{}}}},
+        {QStringLiteral("spec"),
+         QJsonObject{{QStringLiteral("hard"),
+                      QJsonObject{{QStringLiteral("requests.nvidia.com/gpu"), QStringLiteral("8")}}}}},
+        {QStringLiteral("status"), QJsonObject{{QStringLiteral("used"), QJsonObject{}}}}};
+    QCOMPARE(resourceVersionOf(server), QStringLiteral("42"));
+    QCOMPARE(editableYaml(server, QStringLiteral("ResourceQuota")),
+             lines({"apiVersion: v1", "kind: ResourceQuota", "metadata:", "  name: gpu-quota",
+                    "  namespace: team-a", "spec:", "  hard:", "    requests.nvidia.com/gpu: \"8\"", ""}));
+}
+
+void TestModels::templateInstantiatesPerNamespace() {
+    const QString yaml =
+        QStringLiteral("apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: q\nspec:\n  hard:\n"
+                       "    requests.nvidia.com/gpu: \"2\"\n---\napiVersion: v1\nkind: LimitRange\n"
+                       "metadata:\n  name: d\nspec:\n  limits: []\n");
+    auto objs = TemplateStore::instantiate(yaml, QStringLiteral("team-z"));
+    QVERIFY2(objs, qPrintable(objs ? QString() : objs.error().message));
+    QCOMPARE(objs->size(), 2);
+    QCOMPARE(objs->at(0)
+                 .value(QStringLiteral("metadata"))
+                 .toObject()
+                 .value(QStringLiteral("namespace"))
+                 .toString(),
+             QStringLiteral("team-z"));
+    QCOMPARE(objs->at(1).value(QStringLiteral("kind")).toString(), QStringLiteral("LimitRange"));
+}
+
+void TestModels::templateRejectsOtherKinds() {
+    auto objs = TemplateStore::instantiate(
+        QStringLiteral("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"), QStringLiteral("ns"));
+    QVERIFY(!objs);
+    QCOMPARE(objs.error().field, QStringLiteral("kind"));
+    QVERIFY(objs.error().message.contains(QStringLiteral("Pod")));
+    QVERIFY(!TemplateStore::instantiate(QStringLiteral("a: [unclosed"), QStringLiteral("ns")));
+}
+
+void TestModels::templateSaveNamesAreChecked() {
+    QTemporaryDir dir;
+    TemplateStore store(dir.path());
+    QVERIFY(!store.save(QStringLiteral("../evil"), QStringLiteral("a: 1")));
+    QVERIFY(!store.save(QStringLiteral("ok"), QStringLiteral("a: [unclosed")));
+    QVERIFY(store.save(QStringLiteral("gpu-heavy"), QStringLiteral("kind: ResourceQuota\n")));
+    bool found = false;
+    for (const QuotaTemplate &t : store.templates())
+        found = found || (t.name == QStringLiteral("gpu-heavy") && !t.builtIn);
+    QVERIFY(found);
+}
+
+QTEST_GUILESS_MAIN(TestModels)
+#include "tst_models.moc"

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "core/error.h"
+#include "core/kuberequest.h"
+#include "widgets/conflictdialog.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+
+namespace gq {
+
+class KubeClient;
+
+// The one way the console writes a ResourceQuota or LimitRange, keeping the
+// safety promises in order: local validation -> server dry run (dryRun=All) ->
+// confirmation with the diff -> PUT with the resourceVersion the edit started
+// from (POST for a new object). A 409 Conflict opens the three-way view; nothing
+// is ever overwritten silently. Each step returns by a queued call on this object,
+// dialogs are opened with open(): no nested event loop. One flow per apply.
+class ApplyFlow final : public QObject {
+    Q_OBJECT
+public:
+    enum class Kind { ResourceQuota, LimitRange };
+    Q_ENUM(Kind)
+
+    struct Request {
+        Kind kind = Kind::ResourceQuota;
+        QString ns;
+        QJsonObject base;          // the server object the edit started from; empty to create
+        QString baseYaml;          // editableYaml(base), what the editor started from
+        QString mineYaml;          // the edited text
+        QStringList extraWarnings; // e.g. limits lowered below current use
+    };
+
+    ApplyFlow(std::shared_ptr<KubeClient> client, QWidget *dialogParent, QObject *parent = nullptr);
+
+    void start(const Request &request);
+    [[nodiscard]] bool isRunning() const { return m_running; }
+    [[nodiscard]] static QString kindName(Kind kind);
+
+    // Offers the three-way view for an edit whose object changed on the server.
+    // The dialog is returned (already open) so callers and tests can find it.
+    static ConflictDialog *openConflict(QWidget *parent, const QString &description, const QString &reason,
+                                        const QString &base, const QString &mine, const QString &server);
+
+signals:
+    // Stage changes, for the status line ("Checking with the server...").
+    void progress(const QString &message);
+    // The object is written. before/after are editable YAML; diff is the spec diff.
+    void applied(const QJsonObject &after, const QString &beforeYaml, const QString &afterYaml,
+                 const QString &diffText, const QString &note);
+    void failed(const gq::Error &error);
+    // The user cancelled at the confirmation.
+    void cancelled();
+    // A conflict was resolved in the three-way view: text is what the editor should
+    // now hold, `server` the object it is now based on.
+    void conflictResolved(gq::ConflictDialog::Resolution resolution, const QString &text,
+                          const QJsonObject &server);
+
+private:
+    void fail(const Error &error);
+    void runDryRun();
+    void confirm(const QJsonObject &dryRunResult);
+    void write(const QString &note);
+    void handleConflict();
+    [[nodiscard]] QString describe() const;
+    [[nodiscard]] const KubeResource &resource() const;
+
+    std::shared_ptr<KubeClient> m_client;
+    QPointer<QWidget> m_dialogParent;
+    Request m_req;
+    QJsonObject m_payload; // what is sent: mine, with namespace and resourceVersion set
+    QString m_name;
+    QString m_diffText;
+    QString m_afterYaml;
+    bool m_running = false;
+};
+
+} // namespace gq

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QWidget>
+
+class QLineEdit;
+class QTreeView;
+class QLabel;
+class QItemSelection;
+
+namespace gq {
+
+class NamespaceListModel;
+class NamespaceFilterModel;
+
+// The left side of the window: filter-as-you-type over the namespace list, sortable
+// columns with usage bars and badges. Says which namespace is current and which
+// are selected (several, for batch template application).
+class NamespacePanel final : public QWidget {
+    Q_OBJECT
+public:
+    explicit NamespacePanel(NamespaceListModel *model, QWidget *parent = nullptr);
+
+    [[nodiscard]] QString currentNamespace() const;
+    [[nodiscard]] QStringList selectedNamespaces() const;
+    // Selects and scrolls to ns if it is in the list; returns whether it was.
+    bool selectNamespace(const QString &ns);
+
+    void focusFilter();
+    [[nodiscard]] QByteArray headerState() const;
+    void restoreHeaderState(const QByteArray &state);
+
+    [[nodiscard]] QTreeView *view() const { return m_view; }
+    [[nodiscard]] QLineEdit *filterEdit() const { return m_filter; }
+    [[nodiscard]] NamespaceFilterModel *proxy() const { return m_proxy; }
+
+signals:
+    void currentNamespaceChanged(const QString &ns);
+
+private:
+    void updateCount();
+
+    NamespaceListModel *m_model;
+    NamespaceFilterModel *m_proxy;
+    QLineEdit *m_filter;
+    QTreeView *m_view;
+    QLabel *m_count;
+    QString m_current;
+};
+
+} // namespace gq

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "models/templatestore.h"
+
+#include <QDialog>
+#include <QJsonObject>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+class QTableWidget;
+
+namespace gq {
+
+class ClusterSession;
+class YamlEditor;
+
+// Creates ResourceQuotas and LimitRanges from a template in one or many
+// namespaces: pick (or edit, or save) a template, tick the namespaces, Preview runs
+// a server dry run for every object and shows create/replace per namespace, and
+// only then Apply writes them one by one. Existing objects are replaced with the
+// resourceVersion the preview saw; a conflict stops that row, never overwrites.
+class TemplateDialog final : public QDialog {
+    Q_OBJECT
+public:
+    explicit TemplateDialog(ClusterSession *session, QWidget *parent = nullptr,
+                            const QString &templateDir = {});
+
+    void setTargets(const QStringList &namespaces);
+    [[nodiscard]] QStringList checkedTargets() const;
+
+public slots:
+    void preview();
+    void applyAll();
+
+signals:
+    void applied(const QString &ns, const QString &object, const QString &beforeYaml,
+                 const QString &afterYaml, const QString &diffText, const QString &note);
+
+private:
+    struct Item {
+        QString ns;
+        QString kind;
+        QString name;
+        QJsonObject payload;
+        QJsonObject existing; // empty: create
+        QString status;
+        bool ok = false;
+    };
+    void loadTemplates();
+    void saveTemplate();
+    void setRowStatus(int row, const QString &status, bool ok);
+    void runNext(int index, bool dryRun);
+
+    ClusterSession *m_session;
+    TemplateStore m_store;
+    QList<Item> m_items;
+    bool m_previewOk = false;
+
+    QComboBox *m_templates;
+    YamlEditor *m_editor;
+    QLineEdit *m_saveName;
+    QPushButton *m_save;
+    QListWidget *m_targets;
+    QTableWidget *m_preview;
+    QLabel *m_summary;
+    QPushButton *m_previewButton;
+    QPushButton *m_apply;
+};
+
+} // namespace gq

@@ -1,0 +1,125 @@
+#include "widgets/usagebardelegate.h"
+
+#include "models/namespacelistmodel.h"
+
+#include <QApplication>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+
+namespace gq {
+
+UsageBarDelegate::UsageBarDelegate(int ratioRole, QObject *parent)
+    : QStyledItemDelegate(parent)
+    , m_ratioRole(ratioRole) {}
+
+void UsageBarDelegate::setBadgeColumn(int column, int badgeRole) {
+    m_badgeColumn = column;
+    m_badgeRole = badgeRole;
+}
+
+QColor UsageBarDelegate::barColor(double ratio) {
+    if (ratio >= 1.0)
+        return QColor(0xd9, 0x4a, 0x3d);
+    if (ratio >= 0.8)
+        return QColor(0xe8, 0xa3, 0x17);
+    return QColor(0x3f, 0x9c, 0x5a);
+}
+
+void UsageBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
+                             const QModelIndex &index) const {
+    if (index.column() == m_badgeColumn) {
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        opt.text.clear();
+        QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+        paintBadges(painter, option, index.data(m_badgeRole).toInt());
+        return;
+    }
+    const QVariant ratioValue = index.data(m_ratioRole);
+    if (!ratioValue.isValid()) {
+        QStyledItemDelegate::paint(painter, option, index);
+        return;
+    }
+    const double ratio = ratioValue.toDouble();
+
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    const QString text = opt.text;
+    opt.text.clear();
+    QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
+    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    const QRect bar = opt.rect.adjusted(4, 4, -4, -4);
+    if (ratio >= 0) {
+        QPainterPath track;
+        track.addRoundedRect(QRectF(bar), 3, 3);
+        painter->fillPath(track, opt.palette.color(QPalette::Midlight));
+        const double fill = std::clamp(ratio, 0.0, 1.0);
+        if (fill > 0) {
+            QPainterPath used;
+            used.addRoundedRect(QRectF(bar.x(), bar.y(), bar.width() * fill, bar.height()), 3, 3);
+            QColor c = barColor(ratio);
+            c.setAlpha(opt.state & QStyle::State_Selected ? 255 : 200);
+            painter->fillPath(used, c);
+        }
+    }
+    painter->setPen(ratio >= 0
+                        ? QColor(0x20, 0x20, 0x20)
+                        : opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
+                                                                               : QPalette::Text));
+    painter->drawText(bar.adjusted(4, 0, -4, 0), Qt::AlignCenter, text);
+    painter->restore();
+}
+
+void UsageBarDelegate::paintBadges(QPainter *painter, const QStyleOptionViewItem &option, int badges) const {
+    struct Badge {
+        int flag;
+        QString text;
+        QColor color;
+    };
+    const Badge all[] = {
+        {NamespaceListModel::OverBudgetBadge, NamespaceListModel::tr("over budget"),
+         QColor(0xd9, 0x4a, 0x3d)},
+        {NamespaceListModel::NearLimitBadge, NamespaceListModel::tr("near limit"), QColor(0xe8, 0xa3, 0x17)},
+        {NamespaceListModel::NoQuotaBadge, NamespaceListModel::tr("no quota"), QColor(0x90, 0x90, 0x90)},
+    };
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    QFont f = option.font;
+    f.setPointSizeF(f.pointSizeF() * 0.85);
+    f.setBold(true);
+    painter->setFont(f);
+    const QFontMetrics fm(f);
+    int x = option.rect.x() + 4;
+    const int h = std::min(option.rect.height() - 4, fm.height() + 4);
+    const int y = option.rect.y() + (option.rect.height() - h) / 2;
+    for (const Badge &b : all) {
+        if (!(badges & b.flag))
+            continue;
+        const int w = fm.horizontalAdvance(b.text) + 12;
+        if (x + w > option.rect.right())
+            break;
+        const QRectF r(x, y, w, h);
+        QPainterPath path;
+        path.addRoundedRect(r, h / 2.0, h / 2.0);
+        painter->fillPath(path, b.color);
+        painter->setPen(Qt::white);
+        painter->drawText(r, Qt::AlignCenter, b.text);
+        x += w + 4;
+    }
+    painter->restore();
+}
+
+QSize UsageBarDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const {
+    QSize s = QStyledItemDelegate::sizeHint(option, index);
+    s.setHeight(std::max(s.height(), option.fontMetrics.height() + 10));
+    s.setWidth(std::max(s.width() + 16, 110));
+    return s;
+}
+
+} // namespace gq

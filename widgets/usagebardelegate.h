@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QStyledItemDelegate>
+
+namespace gq {
+
+// Paints a used/hard cell as a horizontal bar (green, amber from 80 %, red when
+// full or over) with the "used / hard" text on top; status cells as small badges.
+// Reads the model's ratio role (double, -1 without a limit) and badge role (int flags).
+class UsageBarDelegate final : public QStyledItemDelegate {
+    Q_OBJECT
+public:
+    explicit UsageBarDelegate(int ratioRole, QObject *parent = nullptr);
+    // Cells of this column are painted as badges from badgeRole instead of a bar.
+    void setBadgeColumn(int column, int badgeRole);
+
+    void paint(QPainter *painter, const QStyleOptionViewItem &option,
+               const QModelIndex &index) const override;
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
+
+    static QColor barColor(double ratio);
+
+private:
+    void paintBadges(QPainter *painter, const QStyleOptionViewItem &option, int badges) const;
+
+    int m_ratioRole;
+    int m_badgeColumn = -1;
+    int m_badgeRole = -1;
+};
+
+} // namespace gq
