@@ -351,8 +351,9 @@ StoredObject decodeStored(const QJsonObject &object, StringPool *pool) {
 // Lets the client's worker thread post to an informer that may be destroyed meanwhile:
 // the destructor clears q under the lock, and Qt drops events posted to a dead object.
 struct InformerAnchor {
-    std::mutex mutex;
+    std::recursive_mutex mutex;
     Informer *q = nullptr;
+    std::atomic<quint64> generation{0}; // bumps on stop/relist so stale callbacks drop out
 
     template <typename Fn> static void post(const std::shared_ptr<InformerAnchor> &a, Fn &&fn) {
         std::lock_guard lock(a->mutex);
@@ -382,10 +383,9 @@ public:
     int relists = 0;
     std::optional<Error> lastError;
     int batchIntervalMs = 50;
-    int pageSize = 500;
+    std::atomic<int> pageSize{500};
     int watchTimeoutSeconds = 300;
     int failures = 0;
-    quint64 generation = 0; // bumps on stop/relist so stale callbacks drop out
     std::shared_ptr<KubeWatch> watch;
     Delta delta;
     QSet<QString> seen;
@@ -470,7 +470,7 @@ void Informer::start() {
 }
 
 void Informer::stop() {
-    ++d->generation;
+    ++d->anchor->generation;
     d->retryTimer.stop();
     if (d->watch) {
         d->watch->stop();
@@ -515,7 +515,7 @@ void Informer::relist() {
     }
     if (d->listedOnce)
         ++d->relists;
-    const quint64 gen = ++d->generation;
+    const quint64 gen = ++d->anchor->generation;
     d->seen.clear();
     setState(State::Listing);
     fetchPage(gen, QString());
@@ -527,10 +527,19 @@ void Informer::fetchPage(quint64 gen, const QString &continueToken) {
     opts.continueToken = continueToken;
     Store *store = d->store.get();
     auto anchor = d->anchor;
-    // Decoding runs where the page arrives (the client's worker thread); merging runs here.
-    // The store outlives this callback: the informer owns it and the anchor guards the post.
+    // Runs on the client's worker thread, under the anchor lock so this informer (and
+    // its client and store) stay alive meanwhile: the next page is requested before this
+    // one is decoded, so the server prepares it while we decode; merging runs on the
+    // informer's thread, in page order.
     d->client->listPage(d->resource, d->ns, opts).then([store, anchor, gen](Result<ObjectList> page) {
         std::shared_ptr<void> batch;
+        {
+            std::lock_guard lock(anchor->mutex);
+            if (!anchor->q || anchor->generation != gen)
+                return;
+            if (page && !page->continueToken.isEmpty())
+                anchor->q->fetchPage(gen, page->continueToken);
+        }
         if (page) {
             std::lock_guard lock(anchor->mutex);
             if (!anchor->q)
@@ -543,7 +552,7 @@ void Informer::fetchPage(quint64 gen, const QString &continueToken) {
             batch = store->decode(events);
         }
         InformerAnchor::post(anchor, [gen, page = std::move(page), batch](Informer *q) {
-            if (gen == q->d->generation)
+            if (gen == q->d->anchor->generation)
                 q->onPage(gen, page, batch);
         });
     });
@@ -556,8 +565,7 @@ void Informer::onPage(quint64 gen, const Result<ObjectList> &page, const std::sh
     }
     d->store->apply(batch, d->delta, &d->seen);
     if (!page->continueToken.isEmpty()) {
-        scheduleFlush();
-        fetchPage(gen, page->continueToken);
+        scheduleFlush(); // the next page is already on its way (see fetchPage)
         return;
     }
     // The full list is in: whatever we held that it did not contain was deleted meanwhile.
@@ -602,7 +610,7 @@ void Informer::startWatch(quint64 gen) {
         if (health->emptyStreams >= 2) {
             health->emptyStreams = 0;
             InformerAnchor::post(anchor, [gen](Informer *q) {
-                if (gen == q->d->generation)
+                if (gen == q->d->anchor->generation)
                     q->relist();
             });
         }
@@ -619,7 +627,7 @@ void Informer::startWatch(quint64 gen) {
         }
         const QString lastRv = events.isEmpty() ? QString() : events.last().resourceVersion;
         InformerAnchor::post(anchor, [gen, batch, lastRv](Informer *q) {
-            if (gen != q->d->generation)
+            if (gen != q->d->anchor->generation)
                 return;
             q->d->store->apply(batch, q->d->delta, nullptr);
             if (!lastRv.isEmpty())
@@ -630,7 +638,7 @@ void Informer::startWatch(quint64 gen) {
     };
     h.failed = [anchor, gen](const Error &e) {
         InformerAnchor::post(anchor, [gen, e](Informer *q) {
-            if (gen == q->d->generation)
+            if (gen == q->d->anchor->generation)
                 q->fail(e);
         });
     };
@@ -641,7 +649,7 @@ void Informer::startWatch(quint64 gen) {
             health->itemsSinceOpen = 0;
         }
         InformerAnchor::post(anchor, [gen, e](Informer *q) {
-            if (gen != q->d->generation)
+            if (gen != q->d->anchor->generation)
                 return;
             q->d->lastError = e;
             Q_EMIT q->errorOccurred(e);
@@ -656,7 +664,7 @@ void Informer::fail(const Error &e) {
         d->watch->stop();
         d->watch.reset();
     }
-    ++d->generation;
+    ++d->anchor->generation;
     flush();
     if (e.kind == Error::Kind::Gone) {
         // 410: our resourceVersion is too old to resume from; a fresh list is the only way.
