@@ -79,6 +79,16 @@ void validateObjectMeta(const ObjectMeta &meta, Sink &sink) {
                          QStringLiteral("Too long: must have at most %1 bytes").arg(kMaxAnnotationsBytes)));
 }
 
+// Common ways of writing the GPU resource that the API server rejects or ignores.
+QString gpuNameHint(const QString &name) {
+    static const QStringList typos = {QStringLiteral("gpu"),          QStringLiteral("gpus"),
+                                      QStringLiteral("requests.gpu"), QStringLiteral("limits.gpu"),
+                                      QStringLiteral("nvidia/gpu"),   QStringLiteral("nvidia.com/gpus"),
+                                      QStringLiteral("requests.gpus")};
+    return typos.contains(name.toLower()) ? QStringLiteral("; did you mean 'requests.nvidia.com/gpu'?")
+                                          : QString();
+}
+
 // ValidateResourceQuantityValue: non-negative, whole numbers for integer resources.
 void validateQuotaQuantity(const QString &field, const QString &resource, const Quantity &q, Sink &sink) {
     if (q.sign() < 0)
@@ -92,7 +102,7 @@ void validateQuotaList(const QString &path, const ResourceList &list, bool gpuPo
         const QString field = path + u'[' + e.name + u']';
         const QStringList nameErrors = quotaResourceNameErrors(e.name);
         for (const QString &msg : nameErrors)
-            sink.add(invalidValue(field, e.name, msg), true);
+            sink.add(invalidValue(field, e.name, msg + gpuNameHint(e.name)), true);
         validateQuotaQuantity(field, e.name, e.quantity, sink);
         if (!gpuPolicy || !nameErrors.isEmpty())
             continue;
@@ -393,6 +403,8 @@ QList<Error> validateObject(const YamlObject &object, const ValidationOptions &o
         return errors;
     }
     if (!isSupportedKind(kind)) {
+        if (options.ignoreOtherKinds)
+            return errors;
         add(notSupported(QStringLiteral("kind"), kind,
                          {QStringLiteral("ResourceQuota"), QStringLiteral("LimitRange")}));
         return errors;
@@ -417,6 +429,26 @@ QList<Error> validateObject(const YamlObject &object, const ValidationOptions &o
         for (Error &p : problems)
             add(std::move(p));
         errors += validateLimitRange(spec, options);
+    }
+    std::stable_sort(errors.begin(), errors.end(), [](const Error &a, const Error &b) {
+        return a.line != b.line ? a.line < b.line : a.column < b.column;
+    });
+    return errors;
+}
+
+QList<Error> validateYamlText(const QByteArray &text, const ValidationOptions &options, int *objectsChecked) {
+    if (objectsChecked)
+        *objectsChecked = 0;
+    auto doc = loadYaml(text);
+    if (!doc)
+        return {doc.error()};
+    QList<Error> errors;
+    for (const YamlObject &o : std::as_const(doc->objects)) {
+        if (options.ignoreOtherKinds && o.root.isMap() && !isSupportedKind(o.kind()))
+            continue;
+        errors += validateObject(o, options);
+        if (objectsChecked)
+            ++*objectsChecked;
     }
     std::stable_sort(errors.begin(), errors.end(), [](const Error &a, const Error &b) {
         return a.line != b.line ? a.line < b.line : a.column < b.column;

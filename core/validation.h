@@ -31,6 +31,8 @@ struct ValidationOptions {
     // and `limits.nvidia.com/gpu` but never counts them), and GPU counts in quota
     // must be whole numbers.
     bool gpuPolicy = true;
+    // Objects of other kinds (Namespace, Pod, ...) are skipped instead of reported.
+    bool ignoreOtherKinds = false;
 };
 
 [[nodiscard]] QList<Error> validateQuota(const QuotaSpec &spec, const ValidationOptions &options = {});
@@ -41,6 +43,12 @@ struct ValidationOptions {
 // ResourceQuota / LimitRange (anything else is an error on "kind"); decoding problems
 // (wrong shapes, unparsable quantities) are reported alongside validation errors.
 [[nodiscard]] QList<Error> validateObject(const YamlObject &object, const ValidationOptions &options = {});
+
+// Everything wrong with a YAML text, as `gpuquota validate` reports it: the parse
+// error (one Error with line/column) or the errors of every object, sorted by position.
+// *objectsChecked (optional) receives the number of objects validated.
+[[nodiscard]] QList<Error> validateYamlText(const QByteArray &text, const ValidationOptions &options = {},
+                                            int *objectsChecked = nullptr);
 
 // The kinds validateObject() understands.
 [[nodiscard]] bool isSupportedKind(QStringView kind);

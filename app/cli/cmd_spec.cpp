@@ -101,7 +101,6 @@ const char *const kValidateHelp =
 int runValidate(const QStringList &rawArgs) {
     const QStringList args = withoutGlobals(rawArgs);
     ValidationOptions options;
-    bool skipOtherKinds = false;
     bool quiet = false;
     QStringList files;
     bool endOfOptions = false;
@@ -115,7 +114,7 @@ int runValidate(const QStringList &rawArgs) {
             } else if (a == u"--no-gpu-policy") {
                 options.gpuPolicy = false;
             } else if (a == u"--skip-other-kinds") {
-                skipOtherKinds = true;
+                options.ignoreOtherKinds = true;
             } else if (a == u"-q" || a == u"--quiet") {
                 quiet = true;
             } else {
@@ -138,25 +137,10 @@ int runValidate(const QStringList &rawArgs) {
             continue;
         }
         const QString shownName = file == u"-" ? QStringLiteral("<stdin>") : file;
-        auto doc = loadYaml(in.text);
-        if (!doc) {
-            writeOut(formatDiagnostic(shownName, doc.error()).toUtf8() + '\n');
-            invalid = true;
-            continue;
-        }
-        QList<Error> errors;
         int checked = 0;
-        for (const YamlObject &o : std::as_const(doc->objects)) {
-            if (skipOtherKinds && o.root.isMap() && !isSupportedKind(o.kind()))
-                continue;
-            errors += validateObject(o, options);
-            ++checked;
-        }
+        const QList<Error> errors = validateYamlText(in.text, options, &checked);
         objectsChecked += checked;
-        std::stable_sort(errors.begin(), errors.end(), [](const Error &a, const Error &b) {
-            return a.line != b.line ? a.line < b.line : a.column < b.column;
-        });
-        for (const Error &e : std::as_const(errors))
+        for (const Error &e : errors)
             writeOut(formatDiagnostic(shownName, e).toUtf8() + '\n');
         if (!errors.isEmpty())
             invalid = true;

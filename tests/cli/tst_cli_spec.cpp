@@ -122,9 +122,9 @@ void TestCliSpec::validateStdin() {
     QVERIFY(f.open(QIODevice::ReadOnly));
     const Run r = run({QStringLiteral("validate"), QStringLiteral("-")}, f.readAll());
     QCOMPARE(r.exitCode, 1);
-    QCOMPARE(r.outLines(),
-             QStringList{QStringLiteral("<stdin>:9:5: spec.hard[gpu]: Invalid value: \"gpu\": must be a "
-                                        "standard resource for quota")});
+    QCOMPARE(r.outLines(), QStringList{QStringLiteral(
+                               "<stdin>:9:5: spec.hard[gpu]: Invalid value: \"gpu\": must be a "
+                               "standard resource for quota; did you mean 'requests.nvidia.com/gpu'?")});
     const Run ok = run({QStringLiteral("validate"), QStringLiteral("-")},
                        "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q}\nspec: {hard: {pods: 1}}\n");
     QCOMPARE(ok.exitCode, 0);

@@ -69,7 +69,32 @@ private slots:
     void notAnObject();
     void typedListImpliesKind();
     void formatDiagnosticShape();
+    void wholeText();
 };
+
+void TestValidation::wholeText() {
+    const QByteArray text = "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n---\n"
+                            "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: team-a}\n"
+                            "spec:\n  hard:\n    pods: 1.5\n    gpus: 2\n";
+    int checked = 0;
+    const QList<Error> errors = validateYamlText(text, {}, &checked);
+    QCOMPARE(checked, 2);
+    QCOMPARE(errors.size(), 3); // Namespace is not ours; pods fraction; unknown name
+    QCOMPARE(errors[0].field, QStringLiteral("kind"));
+    QCOMPARE(errors[1].field, QStringLiteral("spec.hard[pods]"));
+    QCOMPARE(errors[2].field, QStringLiteral("spec.hard[gpus]"));
+    QVERIFY2(errors[2].message.endsWith(u"did you mean 'requests.nvidia.com/gpu'?"),
+             qPrintable(errors[2].message));
+    ValidationOptions skip;
+    skip.ignoreOtherKinds = true;
+    QCOMPARE(validateYamlText(text, skip, &checked).size(), 2);
+    QCOMPARE(checked, 1);
+    const QList<Error> parse = validateYamlText("a: [1\n", {}, &checked);
+    QCOMPARE(parse.size(), 1);
+    QCOMPARE(parse[0].kind, Error::Kind::Parse);
+    QCOMPARE(checked, 0);
+    QVERIFY(validateYamlText("").isEmpty());
+}
 
 void TestValidation::docsExamples_data() {
     QTest::addColumn<QString>("path");
