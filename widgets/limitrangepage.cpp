@@ -110,6 +110,7 @@ LimitRangePage::LimitRangePage(ClusterSession *session, DraftStore *drafts, QWid
     connect(m_apply, &QPushButton::clicked, this, &LimitRangePage::apply);
     connect(m_editor, &QPlainTextEdit::textChanged, this, &LimitRangePage::updateControls);
     connect(m_editor, &YamlEditor::validityChanged, this, &LimitRangePage::updateControls);
+    connect(m_editor, &YamlEditor::validationFinished, this, &LimitRangePage::updateControls);
     connect(m_session, &ClusterSession::limitRangesChanged, this, &LimitRangePage::onChanged);
     connect(m_session, &ClusterSession::permissionsChanged, this, &LimitRangePage::onPermissionsChanged);
     updateControls();
@@ -167,7 +168,7 @@ void LimitRangePage::loadObject(const QString &name) {
     if (m_drafts) {
         const DraftKey key{m_session->contextName(), m_ns, kKind, m_name};
         if (auto d = m_drafts->draft(key); d && d->text != m_baseYaml) {
-            m_editor->setPlainText(d->text);
+            m_editor->replaceAll(d->text);
             emit statusMessage(tr("Restored your unsaved draft of %1/%2").arg(m_ns, m_name));
         }
         m_editor->bindDraft(m_drafts, key, resourceVersionOf(m_base));
@@ -271,7 +272,7 @@ void LimitRangePage::apply() {
                 adopt(server);
                 m_editor->setYaml(m_baseYaml);
                 if (res != ConflictDialog::Resolution::DiscardMine)
-                    m_editor->setPlainText(text);
+                    m_editor->replaceAll(text);
                 updateControls();
             });
     flow->start(req);
@@ -310,7 +311,7 @@ void LimitRangePage::onChanged(const QString &ns) {
                 adopt(server);
                 m_editor->setYaml(m_baseYaml);
                 if (res != ConflictDialog::Resolution::DiscardMine)
-                    m_editor->setPlainText(text);
+                    m_editor->replaceAll(text);
                 updateControls();
             });
 }

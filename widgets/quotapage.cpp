@@ -153,6 +153,7 @@ QuotaPage::QuotaPage(ClusterSession *session, DraftStore *drafts, QWidget *paren
     connect(m_model, &QAbstractItemModel::dataChanged, this, &QuotaPage::updateControls);
     connect(m_editor, &QPlainTextEdit::textChanged, this, &QuotaPage::updateControls);
     connect(m_editor, &YamlEditor::validityChanged, this, &QuotaPage::updateControls);
+    connect(m_editor, &YamlEditor::validationFinished, this, &QuotaPage::updateControls);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &QuotaPage::updateControls);
     connect(m_session, &ClusterSession::quotasChanged, this, &QuotaPage::onQuotasChanged);
@@ -223,8 +224,7 @@ void QuotaPage::loadObject(const QString &name) {
         const DraftKey key{m_session->contextName(), m_ns, QStringLiteral("ResourceQuota"), m_name};
         if (auto d = m_drafts->draft(key); d && d->text != m_baseYaml) {
             // A draft survived a crash or a closed window: bring it back, in YAML.
-            m_editor->setYaml(d->baseText.isEmpty() ? m_baseYaml : d->baseText);
-            m_editor->setPlainText(d->text);
+            m_editor->replaceAll(d->text);
             m_yamlToggle->setChecked(true);
             emit statusMessage(tr("Restored your unsaved draft of %1/%2 from %3")
                                    .arg(m_ns, m_name, d->savedAt.toLocalTime().toString(Qt::ISODate)));
@@ -266,7 +266,7 @@ void QuotaPage::setYamlMode(bool yaml) {
     if (yaml) {
         const QString text = tableYaml();
         if (text != m_editor->yaml())
-            m_editor->setPlainText(text);
+            m_editor->replaceAll(text);
         m_stack->setCurrentWidget(m_editor);
     } else {
         takeYamlIntoTable();
@@ -486,7 +486,7 @@ void QuotaPage::onConflictResolved(int resolution, const QString &text, const QJ
     m_model->load(usage.hard, usage.used);
     m_editor->setYaml(m_baseYaml);
     if (res != ConflictDialog::Resolution::DiscardMine) {
-        m_editor->setPlainText(text);
+        m_editor->replaceAll(text);
         m_yamlToggle->setChecked(true);
         m_stack->setCurrentWidget(m_editor);
         emit statusMessage(res == ConflictDialog::Resolution::Overwrite

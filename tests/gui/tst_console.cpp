@@ -20,6 +20,7 @@
 #include "widgets/yamleditor.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -237,6 +238,9 @@ void TestConsole::invalidYamlMarksLineAndRefusesApply() {
 
     auto *apply = find<QPushButton>(QStringLiteral("applyButton"));
     QTRY_VERIFY(!apply->isEnabled());
+    // Shortcuts need the window active again after the dialogs of earlier tests.
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
     QTest::keySequence(m_window.get(), QKeySequence::Save);
     auto *banner = find<MessageBanner>(QStringLiteral("errorBanner"));
     QTRY_VERIFY(banner->isVisible());
