@@ -2,6 +2,7 @@
 // fault knob (GQ_KUBE_FAULTS = none, latency, errors, throttle, drops, stall): every
 // run must finish (no hang) with every update observed (no loss).
 #include "core/kubeclient.h"
+#include "core/kubespecs.h"
 
 #include "kubeclienttestutil.h"
 
@@ -431,6 +432,51 @@ private Q_SLOTS:
         QCOMPARE(failure->httpStatus, 410);
         QVERIFY(failure->message.contains(QLatin1String("too old resource version")));
         QVERIFY(!watch->isActive());
+    }
+
+    void typedQuotasAndLimitRanges() {
+        const QString ns = makeNamespace(QStringLiteral("kc-typed"));
+        CarefulWriter w(*m_admin, &m_recoveries);
+        auto q = QuotaSpec::fromYaml(
+            "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: gpus\n  namespace: kc-typed\n"
+            "  labels:\n    team: vision\nspec:\n  hard:\n    requests.nvidia.com/gpu: \"4\"\n");
+        GQ_VERIFY_OK(q);
+        QVERIFY(w.create(KubeResource::resourceQuotas(), ns, q->toJson()));
+        auto got = await(getQuota(*m_admin, ns, QStringLiteral("gpus")));
+        GQ_VERIFY_OK(got);
+        QCOMPARE(got->meta.labels.value(QStringLiteral("team")), QStringLiteral("vision"));
+        QCOMPARE(got->hard.value(u"requests.nvidia.com/gpu")->value(), 4);
+        QVERIFY(!got->meta.resourceVersion.isEmpty());
+        auto all = await(listQuotas(*m_admin, ns));
+        GQ_VERIFY_OK(all);
+        QCOMPARE(all->size(), 1);
+        auto lrs = await(listLimitRanges(*m_admin, QStringLiteral("team-nlp")));
+        GQ_VERIFY_OK(lrs);
+        QVERIFY(!lrs->isEmpty());
+        QVERIFY(!lrs->first().limits.isEmpty());
+        if (m_mode.lossy())
+            return; // typed writes are plain KubeClient writes, covered above under faults
+
+        QuotaSpec edited = *got;
+        edited.hard.set(QStringLiteral("requests.nvidia.com/gpu"), Quantity::fromInt(8));
+        auto replaced = await(replaceQuota(*m_admin, edited));
+        GQ_VERIFY_OK(replaced);
+        QCOMPARE(replaced->hard.value(u"requests.nvidia.com/gpu")->value(), 8);
+        QVERIFY(replaced->meta.resourceVersion != got->meta.resourceVersion);
+        auto stale = await(replaceQuota(*m_admin, edited)); // still based on the old version
+        QVERIFY(!stale);
+        QCOMPARE(stale.error().kind, Error::Kind::Conflict);
+        WriteOptions dry;
+        dry.dryRun = true;
+        auto lr = LimitRangeSpec::fromYaml(
+            "apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: lr\n  namespace: kc-typed\n"
+            "spec:\n  limits:\n  - type: Container\n    max:\n      nvidia.com/gpu: \"2\"\n");
+        GQ_VERIFY_OK(lr);
+        auto dryLr = await(createLimitRange(*m_admin, *lr, dry));
+        GQ_VERIFY_OK(dryLr);
+        QCOMPARE(dryLr->meta.name, QStringLiteral("lr"));
+        QCOMPARE(await(getLimitRange(*m_admin, ns, QStringLiteral("lr"))).error().kind,
+                 Error::Kind::NotFound);
     }
 
     void retriesFollowThePolicy() {
