@@ -230,8 +230,21 @@ void FindBar::updateLabel() {
 }
 
 bool FindBar::eventFilter(QObject *watched, QEvent *event) {
+    if (watched == m_field && event->type() == QEvent::ShortcutOverride) {
+        // Our keys, not the window's shortcuts, while typing a search.
+        auto *key = static_cast<QKeyEvent *>(event);
+        if (key->matches(QKeySequence::Find) || key->matches(QKeySequence::FindNext) ||
+            key->matches(QKeySequence::FindPrevious) || key->key() == Qt::Key_Escape) {
+            event->accept();
+            return true;
+        }
+    }
     if (watched == m_field && event->type() == QEvent::KeyPress) {
         auto *key = static_cast<QKeyEvent *>(event);
+        if (key->matches(QKeySequence::Find)) {
+            m_field->selectAll();
+            return true;
+        }
         switch (key->key()) {
         case Qt::Key_Return:
         case Qt::Key_Enter: find(key->modifiers() & Qt::ShiftModifier); return true;

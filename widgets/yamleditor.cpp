@@ -151,16 +151,6 @@ YamlEditor::YamlEditor(QWidget *parent)
         updateGutterWidth();
     });
     addAction(m_findAction);
-    auto *findNext = new QAction(tr("Find &Next"), this);
-    findNext->setShortcut(QKeySequence::FindNext);
-    findNext->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(findNext, &QAction::triggered, m_findBar, &FindBar::findNext);
-    addAction(findNext);
-    auto *findPrev = new QAction(tr("Find &Previous"), this);
-    findPrev->setShortcut(QKeySequence::FindPrevious);
-    findPrev->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(findPrev, &QAction::triggered, m_findBar, &FindBar::findPrevious);
-    addAction(findPrev);
 
     m_canonicalizeAction = new QAction(tr("&Canonicalize Quantities"), this);
     m_canonicalizeAction->setObjectName(QStringLiteral("actionCanonicalize"));
@@ -589,6 +579,23 @@ bool YamlEditor::gutterToolTip(const QPoint &pos, const QPoint &globalPos) {
     return true;
 }
 
+bool YamlEditor::event(QEvent *event) {
+    // The editor's keys win over window shortcuts on the same keys (the console's
+    // Ctrl+F filters namespaces): accepting the override turns them into key presses
+    // here instead of an ambiguous shortcut that fires nowhere.
+    if (event->type() == QEvent::ShortcutOverride) {
+        auto *key = static_cast<QKeyEvent *>(event);
+        if (key->matches(QKeySequence::Find) || key->matches(QKeySequence::FindNext) ||
+            key->matches(QKeySequence::FindPrevious) ||
+            (key->key() == Qt::Key_Escape && !m_findBar->isHidden()) ||
+            QKeySequence(key->keyCombination()) == m_canonicalizeAction->shortcut()) {
+            event->accept();
+            return true;
+        }
+    }
+    return QPlainTextEdit::event(event);
+}
+
 bool YamlEditor::viewportEvent(QEvent *event) {
     if (event->type() == QEvent::ToolTip) {
         auto *help = static_cast<QHelpEvent *>(event);
@@ -706,6 +713,27 @@ void YamlEditor::changeEvent(QEvent *event) {
 // --- typing -------------------------------------------------------------------
 
 void YamlEditor::keyPressEvent(QKeyEvent *event) {
+    if (event->matches(QKeySequence::Find)) {
+        m_findAction->trigger();
+        return;
+    }
+    if (event->matches(QKeySequence::FindNext)) {
+        m_findBar->findNext();
+        return;
+    }
+    if (event->matches(QKeySequence::FindPrevious)) {
+        m_findBar->findPrevious();
+        return;
+    }
+    if (event->key() == Qt::Key_Escape && !m_findBar->isHidden()) {
+        m_findBar->dismiss();
+        return;
+    }
+    if (QKeySequence(event->keyCombination()) == m_canonicalizeAction->shortcut()) {
+        if (m_canonicalizeAction->isEnabled())
+            m_canonicalizeAction->trigger();
+        return;
+    }
     if (isReadOnly()) {
         QPlainTextEdit::keyPressEvent(event);
         return;

@@ -17,6 +17,7 @@
 #include <QTextBlock>
 #include <QTextLayout>
 #include <QThread>
+#include <QVBoxLayout>
 
 using namespace gq;
 
@@ -283,6 +284,42 @@ private slots:
         QTest::keyClick(field, Qt::Key_Escape);
         QVERIFY(bar->isHidden());
         QVERIFY(bar->highlights().isEmpty());
+    }
+
+    void editorKeysWinOverWindowShortcuts() {
+        // The console has a window-wide Ctrl+F (namespace filter); inside the editor,
+        // Ctrl+F must open the editor's find bar, and only that.
+        QWidget window;
+        auto *layout = new QVBoxLayout(&window);
+        auto *other = new QLineEdit(&window);
+        auto *editor = new YamlEditor(&window);
+        layout->addWidget(other);
+        layout->addWidget(editor);
+        auto *filter = new QAction(&window);
+        filter->setShortcut(QKeySequence::Find);
+        filter->setShortcutContext(Qt::WindowShortcut);
+        window.addAction(filter);
+        QSignalSpy filterSpy(filter, &QAction::triggered);
+        window.resize(600, 400);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        editor->setYaml(kQuota);
+
+        editor->setFocus();
+        QTRY_VERIFY(editor->hasFocus());
+        QTest::keyClick(editor, Qt::Key_F, Qt::ControlModifier);
+        QVERIFY(!editor->findBar()->isHidden());
+        QCOMPARE(filterSpy.size(), 0);
+        // Ctrl+F again inside the find field stays there too.
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_F, Qt::ControlModifier);
+        QCOMPARE(filterSpy.size(), 0);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        QVERIFY(editor->findBar()->isHidden());
+
+        other->setFocus();
+        QTRY_VERIFY(other->hasFocus());
+        QTest::keyClick(other, Qt::Key_F, Qt::ControlModifier);
+        QCOMPARE(filterSpy.size(), 1);
     }
 
     void undoRedoIntact() {
