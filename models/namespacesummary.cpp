@@ -47,11 +47,40 @@ UsageBar pickBar(const QList<QuotaUsage> &quotas, std::initializer_list<const ch
 }
 } // namespace
 
+namespace {
+// Extended resources that are GPUs or slices of one (MIG), as quota keys.
+bool isGpuQuotaKey(const QString &key) {
+    QStringView r(key);
+    if (r.startsWith(u"requests."))
+        r = r.mid(9);
+    return r == u"nvidia.com/gpu" || r.startsWith(u"nvidia.com/mig-") || r == u"amd.com/gpu" ||
+           r.startsWith(u"gpu.intel.com/");
+}
+
+// GPUs may be quota'd as whole devices or MIG profiles; the bar shows the one
+// closest to its limit.
+UsageBar pickGpuBar(const QList<QuotaUsage> &quotas) {
+    UsageBar best = pickBar(quotas, {"requests.nvidia.com/gpu", "nvidia.com/gpu", "limits.nvidia.com/gpu"});
+    if (best.hard)
+        return best;
+    for (const QuotaUsage &q : quotas) {
+        for (auto it = q.hard.constBegin(); it != q.hard.constEnd(); ++it) {
+            if (!isGpuQuotaKey(it.key()))
+                continue;
+            UsageBar candidate{q.used.value(it.key()), it.value(), true};
+            if (!best.hard || candidate.ratio() > best.ratio())
+                best = candidate;
+        }
+    }
+    return best;
+}
+} // namespace
+
 NamespaceSummary NamespaceSummary::fromQuotas(const QString &name, const QList<QuotaUsage> &quotas) {
     NamespaceSummary s;
     s.name = name;
     s.quotaCount = int(quotas.size());
-    s.gpu = pickBar(quotas, {"requests.nvidia.com/gpu", "nvidia.com/gpu", "limits.nvidia.com/gpu"});
+    s.gpu = pickGpuBar(quotas);
     s.cpu = pickBar(quotas, {"requests.cpu", "cpu", "limits.cpu"});
     s.memory = pickBar(quotas, {"requests.memory", "memory", "limits.memory"});
     return s;

@@ -44,7 +44,10 @@ QString formatQuantity(const Quantity &q, ResourceKind kind) {
     case ResourceKind::Count:
         return q.isInteger() ? QString::number(q.value()) : trimmedNumber(q.toDouble(), 3);
     case ResourceKind::Cpu: return trimmedNumber(q.toDouble(), 2);
-    case ResourceKind::Memory: return trimmedNumber(q.toDouble() / kGiB, 1) + QLatin1String(" Gi");
+    case ResourceKind::Memory:
+        if (q.toDouble() >= 1024.0 * kGiB)
+            return trimmedNumber(q.toDouble() / kGiB / 1024.0, 1) + QLatin1String(" Ti");
+        return trimmedNumber(q.toDouble() / kGiB, 1) + QLatin1String(" Gi");
     case ResourceKind::Other: return q.toString();
     }
     return q.toString();
@@ -54,8 +57,11 @@ QString formatUsedOfHard(const Quantity &used, const Quantity *hard, ResourceKin
     if (!hard)
         return formatQuantity(used, kind);
     if (kind == ResourceKind::Memory) {
-        return trimmedNumber(used.toDouble() / kGiB, 1) + QLatin1String(" / ") +
-               trimmedNumber(hard->toDouble() / kGiB, 1) + QLatin1String(" Gi");
+        // One unit for both numbers, chosen by the limit.
+        const bool ti = hard->toDouble() >= 1024.0 * kGiB;
+        const double unit = ti ? 1024.0 * kGiB : kGiB;
+        return trimmedNumber(used.toDouble() / unit, ti ? 2 : 1) + QLatin1String(" / ") +
+               trimmedNumber(hard->toDouble() / unit, 1) + (ti ? QLatin1String(" Ti") : QLatin1String(" Gi"));
     }
     return formatQuantity(used, kind) + QLatin1String(" / ") + formatQuantity(*hard, kind);
 }

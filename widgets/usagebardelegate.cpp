@@ -118,7 +118,7 @@ void UsageBarDelegate::paintBadges(QPainter *painter, const QStyleOptionViewItem
 QSize UsageBarDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const {
     QSize s = QStyledItemDelegate::sizeHint(option, index);
     s.setHeight(std::max(s.height(), option.fontMetrics.height() + 10));
-    s.setWidth(std::max(s.width() + 16, 110));
+    s.setWidth(std::max(s.width() + 16, 100));
     return s;
 }
 

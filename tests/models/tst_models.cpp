@@ -47,6 +47,8 @@ class TestModels : public QObject {
 private slots:
     void summaryPicksTightestQuota();
     void summaryWithoutQuota();
+    void summaryCountsMigSlicesAsGpus();
+    void memoryUsesTiForLargeLimits();
     void namespaceListSnapshotAndUpdates();
     void namespaceFilterAndSort();
     void namespaceFilterScales();
@@ -85,6 +87,28 @@ void TestModels::summaryWithoutQuota() {
     // A zero limit with use is "over", not a division by zero.
     UsageBar zero{q("1"), q("0"), true};
     QVERIFY(zero.ratio() > 1.0);
+}
+
+void TestModels::summaryCountsMigSlicesAsGpus() {
+    const auto s = NamespaceSummary::fromQuotas(
+        QStringLiteral("platform-ml"),
+        {quota("q", {{"requests.nvidia.com/mig-3g.40gb", "14"}, {"requests.cpu", "64"}},
+               {{"requests.nvidia.com/mig-3g.40gb", "6"}})});
+    QCOMPARE(s.gpu.hard, std::optional<Quantity>(q("14")));
+    QCOMPARE(s.gpu.used, q("6"));
+}
+
+void TestModels::memoryUsesTiForLargeLimits() {
+    const Quantity hard = q("2Ti");
+    QCOMPARE(formatUsedOfHard(q("576Gi"), &hard, ResourceKind::Memory), QStringLiteral("0.56 / 2 Ti"));
+    QCOMPARE(formatQuantity(q("1536Gi"), ResourceKind::Memory), QStringLiteral("1.5 Ti"));
+    QCOMPARE(formatQuantity(q("512Mi"), ResourceKind::Memory), QStringLiteral("0.5 Gi"));
+    QCOMPARE(formatQuantity(q("1500m"), ResourceKind::Cpu), QStringLiteral("1.5"));
+    QCOMPARE(quantityFromEditUnits(1.5, ResourceKind::Memory).toString(), QStringLiteral("1536Mi"));
+    QCOMPARE(quantityFromEditUnits(2.25, ResourceKind::Cpu).toString(), QStringLiteral("2250m"));
+    QCOMPARE(resourceKind(QStringLiteral("requests.nvidia.com/gpu")), ResourceKind::Gpu);
+    QCOMPARE(resourceKind(QStringLiteral("limits.memory")), ResourceKind::Memory);
+    QCOMPARE(resourceKind(QStringLiteral("count/pods")), ResourceKind::Count);
 }
 
 void TestModels::namespaceListSnapshotAndUpdates() {
