@@ -422,10 +422,17 @@ public:
         // means aliases are being expanded ("billion laughs"), so stop early.
         m_limits.maxNodes = std::min<qsizetype>(m_limits.maxNodes, 16 * text.size() + 4096);
         m_lineStarts.push_back(0);
+        bool ascii = true;
         for (qsizetype i = 0; i < text.size(); ++i) {
-            if (text[i] == '\n')
+            if (uchar(text[i]) >= 0x80)
+                ascii = false;
+            if (text[i] == '\n') {
                 m_lineStarts.push_back(int(i + 1));
+                m_lineAscii.push_back(ascii);
+                ascii = true;
+            }
         }
+        m_lineAscii.push_back(ascii);
     }
 
     SourcePos pos(const YAML::Mark &m) const {
@@ -436,15 +443,23 @@ public:
         p.offset = m.pos;
         p.column = m.column + 1;
         // yaml-cpp counts columns in bytes; count characters so an editor lands right.
-        if (std::size_t(m.line) < m_lineStarts.size()) {
-            const int start = m_lineStarts[std::size_t(m.line)];
+        // Events arrive in text order, so counting resumes where the last one stopped:
+        // long single-line (JSON-like) documents stay linear.
+        const auto line = std::size_t(m.line);
+        if (line < m_lineStarts.size() && !m_lineAscii[line]) {
+            const int start = m_lineStarts[line];
             if (m.pos >= start && m.pos <= m_text.size()) {
-                int chars = 0;
-                for (int i = start; i < m.pos; ++i) {
-                    if ((uchar(m_text[i]) & 0xC0) != 0x80)
-                        ++chars;
+                if (m_cacheLine != m.line || m_cachePos > m.pos) {
+                    m_cacheLine = m.line;
+                    m_cachePos = start;
+                    m_cacheChars = 0;
                 }
-                p.column = chars + 1;
+                for (int i = m_cachePos; i < m.pos; ++i) {
+                    if ((uchar(m_text[i]) & 0xC0) != 0x80)
+                        ++m_cacheChars;
+                }
+                m_cachePos = m.pos;
+                p.column = m_cacheChars + 1;
             }
         }
         return p;
@@ -635,6 +650,10 @@ private:
     const QByteArray &m_text;
     YamlLoadLimits m_limits;
     std::vector<int> m_lineStarts;
+    std::vector<bool> m_lineAscii;
+    mutable int m_cacheLine = -1; // column counting resumes from here (see pos())
+    mutable int m_cachePos = 0;
+    mutable int m_cacheChars = 0;
     std::vector<Frame> m_stack;
     std::unordered_map<YAML::anchor_t, Anchored> m_anchors;
     YamlNode m_root;

@@ -8,7 +8,7 @@
 #include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
-    if (size > 64 * 1024)
+    if (size > 16 * 1024)
         return 0; // manifests are small; huge inputs only slow the search down
     const QByteArray input(reinterpret_cast<const char *>(data), static_cast<qsizetype>(size));
     const QString problem = gq::fuzz::checkYamlProperties(input);
