@@ -1761,7 +1761,56 @@ void ApiServer::schedulePod(const QString &ns, const QString &name) {
     pod.insert(QLatin1String("spec"), spec);
     pod.insert(QLatin1String("status"),
                podStatusFor(pod, QStringLiteral("Running"), pod.value(QLatin1String("status")).toObject()));
-    m_store.commit(Resource::Pod, pod, "MODIFIED");
+    const Entry &stored = m_store.commit(Resource::Pod, pod, "MODIFIED");
+    pod = parseObject(stored.json);
+    const QString node = spec.value(QLatin1String("nodeName")).toString();
+    recordEvent(pod, QStringLiteral("Normal"), QStringLiteral("Scheduled"),
+                QStringLiteral("Successfully assigned %1/%2 to %3").arg(ns, name, node),
+                QStringLiteral("default-scheduler"));
+    const QJsonArray containers = spec.value(QLatin1String("containers")).toArray();
+    for (const QJsonValue &c : containers) {
+        const QString cname = c.toObject().value(QLatin1String("name")).toString();
+        recordEvent(pod, QStringLiteral("Normal"), QStringLiteral("Started"),
+                    QStringLiteral("Started container %1").arg(cname), QStringLiteral("kubelet"));
+    }
+}
+
+// Called with the store mutex held.
+void ApiServer::recordEvent(const QJsonObject &pod, const QString &type, const QString &reason,
+                            const QString &message, const QString &component) {
+    const QJsonObject podMeta = metaOf(pod);
+    const QString ns = podMeta.value(QLatin1String("namespace")).toString();
+    const QString now = nowStamp();
+    QJsonObject meta;
+    meta.insert(QLatin1String("name"),
+                QString(podMeta.value(QLatin1String("name")).toString() + QLatin1Char('.') +
+                        QString::number(QRandomGenerator::global()->generate64(), 16)));
+    meta.insert(QLatin1String("namespace"), ns);
+    meta.insert(QLatin1String("uid"), QUuid::createUuid().toString(QUuid::WithoutBraces));
+    meta.insert(QLatin1String("creationTimestamp"), now);
+    QJsonObject involved;
+    involved.insert(QLatin1String("kind"), QLatin1String("Pod"));
+    involved.insert(QLatin1String("apiVersion"), QLatin1String("v1"));
+    involved.insert(QLatin1String("namespace"), ns);
+    involved.insert(QLatin1String("name"), podMeta.value(QLatin1String("name")));
+    involved.insert(QLatin1String("uid"), podMeta.value(QLatin1String("uid")));
+    involved.insert(QLatin1String("resourceVersion"), podMeta.value(QLatin1String("resourceVersion")));
+    QJsonObject source;
+    source.insert(QLatin1String("component"), component);
+    QJsonObject event;
+    event.insert(QLatin1String("metadata"), meta);
+    event.insert(QLatin1String("involvedObject"), involved);
+    event.insert(QLatin1String("reason"), reason);
+    event.insert(QLatin1String("message"), message);
+    event.insert(QLatin1String("type"), type);
+    event.insert(QLatin1String("source"), source);
+    event.insert(QLatin1String("firstTimestamp"), now);
+    event.insert(QLatin1String("lastTimestamp"), now);
+    event.insert(QLatin1String("count"), 1);
+    event.insert(QLatin1String("reportingComponent"), component);
+    event.insert(QLatin1String("reportingInstance"), QString());
+    event.insert(QLatin1String("eventTime"), QJsonValue());
+    m_store.commit(Resource::Event, event, "ADDED");
 }
 
 bool ApiServer::setPodPhase(const QString &ns, const QString &name, const QString &phase, QByteArray *out) {

@@ -103,6 +103,8 @@ private:
     // Drops unknown fields; false (response sent) when fieldValidation=Strict rejects them.
     bool decodeStrictly(Call &call, QJsonObject &object);
     void schedulePod(const QString &ns, const QString &name);
+    void recordEvent(const QJsonObject &pod, const QString &type, const QString &reason,
+                     const QString &message, const QString &component);
     bool setPodPhase(const QString &ns, const QString &name, const QString &phase, QByteArray *out);
 
     Store &m_store;

@@ -1,5 +1,8 @@
 #include "testcluster/selectors.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 namespace gq::tc {
 
 namespace {
@@ -24,6 +27,22 @@ QStringList splitTerms(const QString &text) {
     if (!cur.trimmed().isEmpty() || !out.isEmpty())
         out.append(cur.trimmed());
     return out;
+}
+
+// Field selectors the API server supports on events (pkg/registry/core/event).
+const QStringList &eventFields() {
+    static const QStringList fields = {QStringLiteral("involvedObject.kind"),
+                                       QStringLiteral("involvedObject.namespace"),
+                                       QStringLiteral("involvedObject.name"),
+                                       QStringLiteral("involvedObject.uid"),
+                                       QStringLiteral("involvedObject.apiVersion"),
+                                       QStringLiteral("involvedObject.resourceVersion"),
+                                       QStringLiteral("involvedObject.fieldPath"),
+                                       QStringLiteral("reason"),
+                                       QStringLiteral("reportingComponent"),
+                                       QStringLiteral("source"),
+                                       QStringLiteral("type")};
+    return fields;
 }
 
 const QString *labelValue(const Labels &labels, const QString &key) {
@@ -150,7 +169,8 @@ bool FieldSelector::parse(Resource r, const QString &text, QString *error) {
             t.field == QLatin1String("metadata.name") || t.field == QLatin1String("metadata.namespace") ||
             (r == Resource::Pod &&
              (t.field == QLatin1String("status.phase") || t.field == QLatin1String("spec.nodeName"))) ||
-            (r == Resource::Namespace && t.field == QLatin1String("status.phase"));
+            (r == Resource::Namespace && t.field == QLatin1String("status.phase")) ||
+            (r == Resource::Event && eventFields().contains(t.field));
         if (!known) {
             *error = QStringLiteral("field label not supported: ") + t.field;
             return false;
@@ -161,8 +181,29 @@ bool FieldSelector::parse(Resource r, const QString &text, QString *error) {
 }
 
 bool FieldSelector::matches(const Entry &e) const {
+    QJsonObject parsed;
     for (const Term &t : m_terms) {
         QString actual;
+        if (eventFields().contains(t.field)) {
+            if (parsed.isEmpty())
+                parsed = QJsonDocument::fromJson(e.json).object();
+            if (t.field == QLatin1String("source")) {
+                actual = parsed.value(QLatin1String("source"))
+                             .toObject()
+                             .value(QLatin1String("component"))
+                             .toString();
+            } else if (t.field.startsWith(QLatin1String("involvedObject."))) {
+                actual = parsed.value(QLatin1String("involvedObject"))
+                             .toObject()
+                             .value(t.field.mid(15))
+                             .toString();
+            } else {
+                actual = parsed.value(t.field).toString();
+            }
+            if ((actual == t.value) == t.negate)
+                return false;
+            continue;
+        }
         if (t.field == QLatin1String("metadata.name"))
             actual = e.name;
         else if (t.field == QLatin1String("metadata.namespace"))
