@@ -3,6 +3,8 @@
 #include <QElapsedTimer>
 #include <QTest>
 
+#include <random>
+
 using namespace gq;
 
 namespace {
@@ -390,6 +392,85 @@ private slots:
             gq::merge3(b.join(QLatin1Char('\n')), o.join(QLatin1Char('\n')), t.join(QLatin1Char('\n')));
         QVERIFY(r.clean());
         QCOMPARE(r.text, QStringLiteral("a\nX\nc\nZ\ne\nf\nY\nh"));
+    }
+
+    void randomizedProperties() {
+        // Seeded, so a failure reproduces. Small alphabets make repeats and moves common.
+        std::mt19937 rng(20261130);
+        auto randomText = [&](int maxLines) {
+            QStringList lines;
+            const int n = int(rng() % unsigned(maxLines + 1));
+            for (int i = 0; i < n; ++i)
+                lines << QString(QLatin1Char(char('a' + rng() % 5)));
+            return lines;
+        };
+        auto mutate = [&](QStringList lines) {
+            const int edits = int(rng() % 4);
+            for (int e = 0; e < edits; ++e) {
+                const int op = int(rng() % 3);
+                const int at = lines.isEmpty() ? 0 : int(rng() % unsigned(lines.size()));
+                if (op == 0 || lines.isEmpty())
+                    lines.insert(at, QString(QLatin1Char(char('a' + rng() % 7))));
+                else if (op == 1)
+                    lines.removeAt(at);
+                else
+                    lines[at] = QString(QLatin1Char(char('a' + rng() % 7)));
+            }
+            return lines;
+        };
+        const auto join = [](const QStringList &l) {
+            return l.isEmpty() ? QString() : l.join(QLatin1Char('\n')) + QLatin1Char('\n');
+        };
+        for (int round = 0; round < 3000; ++round) {
+            const QStringList base = randomText(12);
+            const QStringList ours = mutate(base);
+            const QStringList theirs = mutate(base);
+
+            // The diff replays to both sides.
+            const LineDiff d = gq::diffLines(base, ours);
+            QStringList left;
+            QStringList right;
+            for (const DiffRow &row : d.rows) {
+                if (row.left >= 0)
+                    left << base[row.left];
+                if (row.right >= 0)
+                    right << ours[row.right];
+                if (row.kind == DiffRow::Kind::Same)
+                    QCOMPARE(base[row.left], ours[row.right]);
+            }
+            QCOMPARE(left, base);
+            QCOMPARE(right, ours);
+
+            // Merging with an unchanged side gives the other side; identical sides merge to themselves.
+            QCOMPARE(gq::merge3(join(base), join(ours), join(base)).text, join(ours));
+            QCOMPARE(gq::merge3(join(base), join(base), join(theirs)).text, join(theirs));
+            QCOMPARE(gq::merge3(join(base), join(ours), join(ours)).text, join(ours));
+
+            // Chunks tile all three inputs, and a clean merge contains no markers.
+            const QList<MergeChunk> chunks = gq::merge3Chunks(base, ours, theirs);
+            int pb = 0, po = 0, pt = 0;
+            for (const MergeChunk &c : chunks) {
+                QCOMPARE(c.base.begin, pb);
+                QCOMPARE(c.ours.begin, po);
+                QCOMPARE(c.theirs.begin, pt);
+                pb = c.base.end;
+                po = c.ours.end;
+                pt = c.theirs.end;
+                if (c.kind == MergeChunk::Kind::Stable) {
+                    QCOMPARE(base.mid(c.base.begin, c.base.size()), ours.mid(c.ours.begin, c.ours.size()));
+                    QCOMPARE(base.mid(c.base.begin, c.base.size()),
+                             theirs.mid(c.theirs.begin, c.theirs.size()));
+                }
+            }
+            QCOMPARE(pb, int(base.size()));
+            QCOMPARE(po, int(ours.size()));
+            QCOMPARE(pt, int(theirs.size()));
+            const MergeResult m = gq::merge3(join(base), join(ours), join(theirs));
+            if (m.clean()) {
+                for (const QString &line : gq::splitLines(m.text))
+                    QVERIFY(!isConflictMarker(line));
+            }
+        }
     }
 
     void conflictMarkers_data() {
