@@ -1,0 +1,297 @@
+// The test cluster's building blocks on their own: JSON writing, selectors,
+// patches, printing, protobuf decoding, schema pruning and the admission
+// messages, each against the upstream behaviour it imitates.
+
+#include "testcluster/admission.h"
+#include "testcluster/openapischema.h"
+#include "testcluster/patch.h"
+#include "testcluster/protobuf.h"
+#include "testcluster/selectors.h"
+#include "testcluster/store.h"
+#include "testcluster/tables.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace gq::tc;
+
+namespace {
+
+QJsonObject parse(const char *json) {
+    return QJsonDocument::fromJson(QByteArray(json)).object();
+}
+
+QByteArray varint(quint64 v) {
+    QByteArray out;
+    while (v >= 0x80) {
+        out.append(static_cast<char>((v & 0x7f) | 0x80));
+        v >>= 7;
+    }
+    out.append(static_cast<char>(v));
+    return out;
+}
+
+QByteArray field(int number, const QByteArray &bytes) {
+    return varint(quint64(number) << 3 | 2) + varint(static_cast<quint64>(bytes.size())) + bytes;
+}
+
+void put(Store &store, Resource r, const char *json) {
+    std::lock_guard lock(store.mutex);
+    QJsonObject o = parse(json);
+    applyDefaults(r, o);
+    if (r == Resource::ResourceQuota)
+        o.insert(QStringLiteral("status"), computeQuotaStatus(store, o));
+    store.commit(r, o, "ADDED");
+}
+
+} // namespace
+
+class TestUnits : public QObject {
+    Q_OBJECT
+
+private slots:
+    void compactJsonRoundTrips() {
+        QJsonObject o;
+        o.insert(QStringLiteral("quote\"and\\backslash"),
+                 QStringLiteral("tab\there\nnewline \u00e9\u4e2d \x01"));
+        o.insert(QStringLiteral("int"), 42);
+        o.insert(QStringLiteral("negative"), -7);
+        o.insert(QStringLiteral("big"), 9007199254740993.0);
+        o.insert(QStringLiteral("fraction"), 0.25);
+        o.insert(QStringLiteral("null"), QJsonValue());
+        o.insert(QStringLiteral("nested"),
+                 QJsonArray{true, false, QJsonObject{{QStringLiteral("a"), QJsonArray()}}});
+        const QByteArray text = toCompactJson(o);
+        QJsonParseError err{};
+        const QJsonDocument back = QJsonDocument::fromJson(text, &err);
+        QCOMPARE(err.error, QJsonParseError::NoError);
+        QCOMPARE(back.object(), o);
+        QVERIFY(text.contains("\"int\":42"));
+        QVERIFY(text.contains("\\u0001"));
+        QVERIFY(!text.contains(' ') || text.contains("newline "));
+    }
+
+    void labelSelectors_data() {
+        QTest::addColumn<QString>("selector");
+        QTest::addColumn<bool>("matches");
+        QTest::newRow("equals") << "team=a" << true;
+        QTest::newRow("double equals") << "team==a" << true;
+        QTest::newRow("not equals") << "team!=a" << false;
+        QTest::newRow("not equals absent key") << "tier!=x" << true;
+        QTest::newRow("in") << "team in (b, a)" << true;
+        QTest::newRow("notin") << "team notin (a)" << false;
+        QTest::newRow("exists") << "gpu" << true;
+        QTest::newRow("not exists") << "!gpu" << false;
+        QTest::newRow("and") << "team=a,gpu=yes" << true;
+        QTest::newRow("and fails") << "team=a,gpu=no" << false;
+        QTest::newRow("empty") << "" << true;
+    }
+    void labelSelectors() {
+        QFETCH(QString, selector);
+        QFETCH(bool, matches);
+        LabelSelector s;
+        QString err;
+        QVERIFY2(s.parse(selector, &err), qPrintable(err));
+        const Labels labels = {{QStringLiteral("team"), QStringLiteral("a")},
+                               {QStringLiteral("gpu"), QStringLiteral("yes")}};
+        QCOMPARE(s.matches(labels), matches);
+    }
+
+    void fieldSelectors() {
+        Entry e;
+        e.name = QStringLiteral("p1");
+        e.ns = QStringLiteral("team-a");
+        e.phase = QStringLiteral("Running");
+        FieldSelector f;
+        QString err;
+        QVERIFY(f.parse(Resource::Pod, QStringLiteral("metadata.name=p1,status.phase!=Succeeded"), &err));
+        QVERIFY(f.matches(e));
+        QVERIFY(f.parse(Resource::Pod, QStringLiteral("metadata.namespace==other"), &err));
+        QVERIFY(!f.matches(e));
+        QVERIFY(!f.parse(Resource::ResourceQuota, QStringLiteral("status.phase=Running"), &err));
+        QCOMPARE(err, QStringLiteral("field label not supported: status.phase"));
+        Entry ev;
+        ev.json =
+            R"({"involvedObject":{"kind":"Pod","name":"p1"},"source":{"component":"kubelet"},"type":"Normal"})";
+        QVERIFY(f.parse(Resource::Event, QStringLiteral("involvedObject.name=p1,source=kubelet,type=Normal"),
+                        &err));
+        QVERIFY(f.matches(ev));
+    }
+
+    void patches() {
+        QJsonObject target =
+            parse(R"({"metadata":{"name":"q","labels":{"a":"1","b":"2"}},"spec":{"hard":{"pods":"1"}}})");
+        QVERIFY(!applyPatch(PatchType::Merge,
+                            R"({"metadata":{"labels":{"a":null,"c":"3"}},"spec":{"hard":{"cpu":"2"}}})",
+                            target));
+        QCOMPARE(
+            target,
+            parse(
+                R"({"metadata":{"name":"q","labels":{"b":"2","c":"3"}},"spec":{"hard":{"pods":"1","cpu":"2"}}})"));
+        // Strategic merge directives are honoured or dropped, never stored.
+        QVERIFY(!applyPatch(
+            PatchType::StrategicMerge,
+            R"({"$setElementOrder/x":[],"spec":{"hard":{"$patch":"replace","gpu":"4"}},"metadata":{"labels":{"$patch":"delete"}}})",
+            target));
+        QCOMPARE(target, parse(R"({"metadata":{"name":"q"},"spec":{"hard":{"gpu":"4"}}})"));
+        QVERIFY(!applyPatch(
+            PatchType::Json,
+            R"([{"op":"add","path":"/spec/hard/pods","value":"3"},{"op":"test","path":"/spec/hard/gpu","value":"4"},{"op":"move","from":"/spec/hard/gpu","path":"/spec/hard/nvidia.com~1gpu"}])",
+            target));
+        QCOMPARE(target,
+                 parse(R"({"metadata":{"name":"q"},"spec":{"hard":{"pods":"3","nvidia.com/gpu":"4"}}})"));
+        const auto failed =
+            applyPatch(PatchType::Json, R"([{"op":"test","path":"/spec/hard/pods","value":"9"}])", target);
+        QVERIFY(failed);
+        QCOMPARE(failed->code, 422);
+        QVERIFY(applyPatch(PatchType::Merge, "not json", target));
+        QCOMPARE(patchTypeFromContentType("application/strategic-merge-patch+json; charset=utf-8"),
+                 std::optional(PatchType::StrategicMerge));
+        QVERIFY(!patchTypeFromContentType("application/json"));
+    }
+
+    void humanDurations_data() {
+        QTest::addColumn<qint64>("seconds");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("now") << qint64(0) << "0s";
+        QTest::newRow("clock skew") << qint64(-1) << "0s";
+        QTest::newRow("invalid") << qint64(-5) << "<invalid>";
+        QTest::newRow("119s") << qint64(119) << "119s";
+        QTest::newRow("2m") << qint64(120) << "2m";
+        QTest::newRow("2m30s") << qint64(150) << "2m30s";
+        QTest::newRow("10m") << qint64(600) << "10m";
+        QTest::newRow("179m") << qint64(179 * 60) << "179m";
+        QTest::newRow("3h20m") << qint64(3 * 3600 + 20 * 60) << "3h20m";
+        QTest::newRow("8h") << qint64(8 * 3600 + 59) << "8h";
+        QTest::newRow("47h") << qint64(47 * 3600) << "47h";
+        QTest::newRow("2d") << qint64(48 * 3600) << "2d";
+        QTest::newRow("3d4h") << qint64(76 * 3600) << "3d4h";
+        QTest::newRow("30d") << qint64(30 * 86400) << "30d";
+        QTest::newRow("2y") << qint64(2 * 365 * 86400) << "2y";
+        QTest::newRow("2y10d") << qint64(740 * 86400) << "2y10d";
+    }
+    void humanDurations() {
+        QFETCH(qint64, seconds);
+        QFETCH(QString, text);
+        QCOMPARE(humanDuration(seconds), text);
+    }
+
+    void protobufNamespace() {
+        const QByteArray typeMeta = field(1, "v1") + field(2, "Namespace");
+        const QByteArray labels = field(11, field(1, "team") + field(2, "vision"));
+        const QByteArray meta = field(1, "team-vision") + field(2, "") + labels;
+        const QByteArray body = QByteArray("k8s\0", 4) + field(1, typeMeta) + field(2, field(1, meta)) +
+                                field(4, "application/vnd.kubernetes.protobuf");
+        QString err;
+        const auto decoded = decodeKubernetesProtobuf(body, &err);
+        QVERIFY2(decoded, qPrintable(err));
+        QCOMPARE(
+            *decoded,
+            parse(
+                R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team-vision","labels":{"team":"vision"}}})"));
+        QVERIFY(!decodeKubernetesProtobuf("{}", &err));
+        QVERIFY(!decodeKubernetesProtobuf(QByteArray("k8s\0", 4) + field(1, field(2, "Deployment")), &err));
+        QVERIFY(err.contains(QStringLiteral("Deployment")));
+    }
+
+    void schemaPruning() {
+        QFile f(QStringLiteral(GQ_TESTCLUSTER_OPENAPI_DIR "/api__v1_openapi.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        OpenApiSchema schema;
+        QVERIFY(schema.addDocument(f.readAll()));
+        QJsonObject lr = parse(
+            R"({"metadata":{"name":"x","bogus":1},"spec":{"limits":[{"type":"Container","max":{"cpu":"1"},"extra":true}]}})");
+        const QStringList unknown = schema.pruneUnknown(QStringLiteral("io.k8s.api.core.v1.LimitRange"), lr);
+        QCOMPARE(unknown,
+                 (QStringList{QStringLiteral("metadata.bogus"), QStringLiteral("spec.limits[0].extra")}));
+        QCOMPARE(
+            lr,
+            parse(R"({"metadata":{"name":"x"},"spec":{"limits":[{"type":"Container","max":{"cpu":"1"}}]}})"));
+        QVERIFY(schema.validate(QStringLiteral("io.k8s.api.core.v1.LimitRange"), lr).isEmpty());
+        QVERIFY(!schema
+                     .validate(QStringLiteral("io.k8s.api.core.v1.LimitRange"),
+                               parse(R"({"spec":{"limits":[{"max":{"cpu":"1"}}]}})"))
+                     .isEmpty());
+    }
+
+    void limitRangeValidationMessages() {
+        QJsonObject lr = parse(
+            R"({"metadata":{"name":"lr"},"spec":{"limits":[{"type":"Container","default":{"nvidia.com/gpu":"2"},"defaultRequest":{"nvidia.com/gpu":"1","cpu":"2"},"max":{"cpu":"1"}},{"type":"Pod","default":{"cpu":"1"}},{"type":"Node"}]}})");
+        applyDefaults(Resource::LimitRange, lr);
+        QStringList got;
+        for (const FieldError &e : validateObject(Resource::LimitRange, lr, nullptr))
+            got.append(e.toString());
+        QVERIFY2(got.contains(QStringLiteral("spec.limits[0].defaultRequest[cpu]: Invalid value: \"2\": "
+                                             "default request value 2 is greater than max value 1")),
+                 qPrintable(got.join(QLatin1Char('\n'))));
+        QVERIFY(got.contains(
+            QStringLiteral("spec.limits[0].defaultRequest[nvidia.com/gpu]: Invalid value: \"1\": default "
+                           "value 2 must equal to defaultRequest value 1 in nvidia.com/gpu")));
+        QVERIFY(got.contains(
+            QStringLiteral("spec.limits[1].default: Forbidden: may not be specified when `type` is 'Pod'")));
+        QVERIFY(got.contains(QStringLiteral("spec.limits[2].type: Unsupported value: \"Node\": supported "
+                                            "values: \"Container\", \"PersistentVolumeClaim\", \"Pod\"")));
+    }
+
+    void quotaAdmissionMatchesUpstreamExample() {
+        // The example from the Kubernetes documentation, byte for byte.
+        Store store;
+        put(store, Resource::Namespace, R"({"metadata":{"name":"quota-mem-cpu-example"}})");
+        put(store, Resource::ResourceQuota,
+            R"({"metadata":{"name":"mem-cpu-demo","namespace":"quota-mem-cpu-example"},"spec":{"hard":{"requests.cpu":"1","requests.memory":"1Gi","limits.cpu":"2","limits.memory":"2Gi"}}})");
+        QJsonObject first = parse(
+            R"({"metadata":{"name":"quota-mem-cpu-demo","namespace":"quota-mem-cpu-example"},"spec":{"containers":[{"name":"c","image":"nginx","resources":{"limits":{"memory":"800Mi","cpu":"800m"},"requests":{"memory":"600Mi","cpu":"400m"}}}]}})");
+        applyDefaults(Resource::Pod, first);
+        {
+            std::lock_guard lock(store.mutex);
+            QVERIFY(!admitPod(store, QStringLiteral("quota-mem-cpu-example"), first));
+            store.commit(Resource::Pod, first, "ADDED");
+            QJsonObject q = QJsonDocument::fromJson(store
+                                                        .find(Resource::ResourceQuota,
+                                                              QStringLiteral("quota-mem-cpu-example"),
+                                                              QStringLiteral("mem-cpu-demo"))
+                                                        ->json)
+                                .object();
+            q.insert(QStringLiteral("status"), computeQuotaStatus(store, q));
+            QCOMPARE(
+                q.value(QStringLiteral("status")).toObject().value(QStringLiteral("used")).toObject(),
+                parse(
+                    R"({"limits.cpu":"800m","limits.memory":"800Mi","requests.cpu":"400m","requests.memory":"600Mi"})"));
+            store.commit(Resource::ResourceQuota, q, "MODIFIED");
+        }
+        QJsonObject second = parse(
+            R"({"metadata":{"name":"quota-mem-cpu-demo-2","namespace":"quota-mem-cpu-example"},"spec":{"containers":[{"name":"c","image":"redis","resources":{"limits":{"memory":"1Gi","cpu":"800m"},"requests":{"memory":"700Mi","cpu":"400m"}}}]}})");
+        applyDefaults(Resource::Pod, second);
+        std::lock_guard lock(store.mutex);
+        const auto denied = admitPod(store, QStringLiteral("quota-mem-cpu-example"), second);
+        QVERIFY(denied);
+        QCOMPARE(denied->code, 403);
+        QCOMPARE(denied->message,
+                 QStringLiteral(
+                     "pods \"quota-mem-cpu-demo-2\" is forbidden: exceeded quota: mem-cpu-demo, requested: "
+                     "requests.memory=700Mi, used: requests.memory=600Mi, limited: requests.memory=1Gi"));
+    }
+
+    void podUsageTakesLargestInitContainer() {
+        const QJsonObject pod = parse(
+            R"({"spec":{"initContainers":[{"name":"i","resources":{"requests":{"cpu":"3"}}}],"containers":[{"name":"a","resources":{"requests":{"cpu":"1","nvidia.com/gpu":"1"},"limits":{"nvidia.com/gpu":"1"}}},{"name":"b","resources":{"requests":{"cpu":"500m"}}}]}})");
+        const Usage u = podUsage(pod);
+        auto get = [&](const char *k) {
+            for (const auto &[key, q] : u)
+                if (key == QLatin1String(k))
+                    return q.toString();
+            return QString();
+        };
+        QCOMPARE(get("requests.cpu"), QStringLiteral("3"));
+        QCOMPARE(get("cpu"), QStringLiteral("3"));
+        QCOMPARE(get("requests.nvidia.com/gpu"), QStringLiteral("1"));
+        QCOMPARE(get("limits.nvidia.com/gpu"), QStringLiteral("1"));
+        QCOMPARE(get("count/pods"), QStringLiteral("1"));
+        QCOMPARE(get("requests.memory"), QString());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestUnits)
+#include "tst_units.moc"
