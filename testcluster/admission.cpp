@@ -266,6 +266,12 @@ std::optional<ApiError> checkDecodable(Resource r, const QJsonObject &object) {
 
 void applyDefaults(Resource r, QJsonObject &object) {
     QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
+    // Go's omitempty: empty maps and lists in metadata are not sent.
+    for (const char *key : {"labels", "annotations", "finalizers", "ownerReferences"}) {
+        const QJsonValue v = meta.value(QLatin1String(key));
+        if ((v.isObject() && v.toObject().isEmpty()) || (v.isArray() && v.toArray().isEmpty()) || v.isNull())
+            meta.remove(QLatin1String(key));
+    }
     QJsonObject spec = object.value(QLatin1String("spec")).toObject();
     switch (r) {
     case Resource::Namespace: {
