@@ -217,18 +217,15 @@ void YamlEditor::setCanonicalizer(Canonicalizer canonicalizer) {
 }
 
 QList<Error> YamlEditor::defaultValidate(const QString &text) {
-    Result<YamlDocument> doc = loadYaml(text.toUtf8());
-    if (!doc)
-        return {doc.error()};
-    if (doc->objects.isEmpty()) {
+    // The same checks as `gpuquota validate`, so the editor and the CLI never disagree.
+    int objects = 0;
+    QList<Error> errors = validateYamlText(text.toUtf8(), {}, &objects);
+    if (errors.isEmpty() && objects == 0) {
         Error e = Error::make(Error::Kind::Invalid,
                               tr("no object: expected a ResourceQuota or LimitRange manifest"));
         e.line = 1;
-        return {e};
+        errors.append(e);
     }
-    QList<Error> errors;
-    for (const YamlObject &object : std::as_const(doc->objects))
-        errors += validateObject(object);
     return errors;
 }
 
