@@ -334,6 +334,84 @@ private slots:
                              QStringLiteral("-o"), QStringLiteral("name")});
         QVERIFY2(r.exitCode == 0 && r.out.trimmed().isEmpty(), qPrintable(r.all()));
     }
+
+    // Commands beyond the core workflow, with the default kubectl on PATH.
+    void moreCommands() {
+        const QString binary = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
+        if (binary.isEmpty())
+            QSKIP("no default kubectl");
+        Run r =
+            kubectl(binary, {QStringLiteral("describe"), QStringLiteral("quota"), QStringLiteral("gpu-quota"),
+                             QStringLiteral("-n"), QStringLiteral("team-vision")});
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QRegularExpression(
+                                        QStringLiteral("requests\\.nvidia\\.com/gpu\\s+13\\s+16"))),
+                 qPrintable(r.all()));
+        r = kubectl(binary,
+                    {QStringLiteral("describe"), QStringLiteral("pod"), QStringLiteral("alice-train-1"),
+                     QStringLiteral("-n"), QStringLiteral("team-vision")});
+        QVERIFY2(r.exitCode == 0 &&
+                     r.out.contains(QStringLiteral("Successfully assigned team-vision/alice-train-1")),
+                 qPrintable(r.all()));
+        r = kubectl(binary,
+                    {QStringLiteral("auth"), QStringLiteral("whoami"), QStringLiteral("-o"),
+                     QStringLiteral("jsonpath={.status.userInfo.username}")},
+                    {}, QStringLiteral("admin-cert"));
+        QVERIFY2(r.exitCode == 0 && r.out.trimmed() == QLatin1String("gq-admin-cert"), qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("explain"), QStringLiteral("resourcequota.spec.hard")});
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("hard is the set of desired hard limits")),
+                 qPrintable(r.all()));
+
+        r = kubectl(binary, {QStringLiteral("create"), QStringLiteral("namespace"), QStringLiteral("ssa")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        const QByteArray yaml = quotaYaml(QStringLiteral("ssa"), QStringLiteral("q"), QStringLiteral("2"));
+        r = kubectl(binary,
+                    {QStringLiteral("apply"), QStringLiteral("--server-side"), QStringLiteral("-f"),
+                     QStringLiteral("-")},
+                    yaml);
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("resourcequota/q serverside-applied")),
+                 qPrintable(r.all()));
+        // kubectl diff: server-side dry run of the change; exit 0 = no change, 1 = differences.
+        r = kubectl(binary, {QStringLiteral("diff"), QStringLiteral("-f"), QStringLiteral("-")}, yaml);
+        QVERIFY2(r.exitCode == 0 && r.out.isEmpty(), qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("diff"), QStringLiteral("-f"), QStringLiteral("-")},
+                    quotaYaml(QStringLiteral("ssa"), QStringLiteral("q"), QStringLiteral("5")));
+        QVERIFY2(r.exitCode == 1 && r.out.contains(QStringLiteral("+    requests.nvidia.com/gpu: \"5\"")),
+                 qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("quota"), QStringLiteral("q"),
+                             QStringLiteral("-n"), QStringLiteral("ssa"), QStringLiteral("-o"),
+                             QStringLiteral("jsonpath={.spec.hard.requests\\.nvidia\\.com/gpu}")});
+        QCOMPARE(r.out.trimmed(), QStringLiteral("2"));
+
+        // Table watch output, as people use it (in a namespace without quota: the
+        // quota above would demand cpu/memory requests kubectl run does not set).
+        r = kubectl(binary,
+                    {QStringLiteral("create"), QStringLiteral("namespace"), QStringLiteral("watch-table")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        QProcess watch;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("KUBECONFIG"), m_cluster.kubeconfigPath());
+        env.insert(QStringLiteral("HOME"), m_home.path());
+        watch.setProcessEnvironment(env);
+        watch.start(binary,
+                    {QStringLiteral("--cache-dir"), m_home.filePath(QStringLiteral("cache-watch-table")),
+                     QStringLiteral("get"), QStringLiteral("pods"), QStringLiteral("-n"),
+                     QStringLiteral("watch-table"), QStringLiteral("--watch")});
+        QVERIFY(watch.waitForStarted());
+        QTest::qWait(1500);
+        r = kubectl(binary, {QStringLiteral("run"), QStringLiteral("probe"), QStringLiteral("-n"),
+                             QStringLiteral("watch-table"), QStringLiteral("--image=busybox:1.36"),
+                             QStringLiteral("--restart=Never")});
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("pod/probe created")), qPrintable(r.all()));
+        QString seen;
+        QTRY_VERIFY_WITH_TIMEOUT((seen += QString::fromUtf8(watch.readAllStandardOutput()))
+                                     .contains(QRegularExpression(QStringLiteral("probe\\s+1/1\\s+Running"))),
+                                 20000);
+        QVERIFY2(
+            seen.contains(QRegularExpression(QStringLiteral("NAME\\s+READY\\s+STATUS\\s+RESTARTS\\s+AGE"))),
+            qPrintable(seen));
+        watch.kill();
+        watch.waitForFinished();
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKubectl)
