@@ -115,11 +115,23 @@ void TestUsageStore::cleanup() {
 #if GQ_USAGE_BACKEND_PG
     if (m_schemas.isEmpty())
         return;
-    auto admin = UsageStore::open(m_pgBase);
-    if (!admin)
-        return;
-    for (const QString &s : std::as_const(m_schemas))
-        rawExec(**admin, QStringLiteral("DROP SCHEMA IF EXISTS \"%1\" CASCADE").arg(s));
+    // A plain connection, not a UsageStore: opening a store would migrate (create
+    // tables in) the public schema of the shared test database.
+    const DbUrl url = *DbUrl::parse(m_pgBase);
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), QStringLiteral("gq-test-admin"));
+        db.setHostName(url.host);
+        db.setPort(url.port);
+        db.setUserName(url.user);
+        db.setDatabaseName(url.database);
+        QVERIFY2(db.open(), qPrintable(db.lastError().text()));
+        QSqlQuery q(db);
+        for (const QString &s : std::as_const(m_schemas))
+            QVERIFY2(q.exec(QStringLiteral("DROP SCHEMA IF EXISTS \"%1\" CASCADE").arg(s)),
+                     qPrintable(q.lastError().text()));
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("gq-test-admin"));
     m_schemas.clear();
 #endif
 }
