@@ -794,8 +794,6 @@ std::optional<ApiError> admitPod(const Store &store, const QString &ns, QJsonObj
         const QString quotaName = it->second.name;
         const QJsonObject status = quota.value(QLatin1String("status")).toObject();
         const ResourceList hard = parseList(status.value(QLatin1String("hard")));
-        const ResourceList specHard =
-            parseList(quota.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")));
         const ResourceList used = parseList(status.value(QLatin1String("used")));
 
         // Quotas on cpu/memory oblige every container to state them (upstream's
@@ -810,7 +808,7 @@ std::optional<ApiError> admitPod(const Store &store, const QString &ns, QJsonObj
                 const ResourceList req = containerList(c, QLatin1String("requests"));
                 const ResourceList lim = containerList(c, QLatin1String("limits"));
                 for (const QString &k : constrained) {
-                    if (!specHard.count(k))
+                    if (!hard.count(k))
                         continue;
                     const bool isLimit = k.startsWith(QLatin1String("limits."));
                     const QString base = k.section(QLatin1Char('.'), -1);
@@ -833,18 +831,23 @@ std::optional<ApiError> admitPod(const Store &store, const QString &ns, QJsonObj
                                            parts.join(QStringLiteral("; ")));
         }
 
-        if (hard.empty() && !specHard.empty()) {
-            QStringList names;
-            for (const auto &[k, q] : specHard)
-                if (lookup(delta, k))
-                    names.append(k);
-            if (!names.isEmpty())
-                return ApiError::forbidden(QStringLiteral("pods"), podName,
-                                           QStringLiteral("status unknown for quota: ") + quotaName +
-                                               QStringLiteral(", resources: ") +
-                                               names.join(QLatin1Char(',')));
-            continue;
+        // hasUsageStats: a resource the quota's status lists as hard but not yet as
+        // used cannot be decided. (A quota with no status at all constrains nothing
+        // yet: the window between creating a quota and its controller's first sync.)
+        QStringList unknown;
+        for (const auto &[k, q] : hard) {
+            Q_UNUSED(q);
+            const bool podResource =
+                k == QLatin1String("pods") || k == QLatin1String("count/pods") || k == QLatin1String("cpu") ||
+                k == QLatin1String("memory") || k == QLatin1String("ephemeral-storage") ||
+                k.startsWith(QLatin1String("requests.")) || k.startsWith(QLatin1String("limits."));
+            if (podResource && !used.count(k))
+                unknown.append(k);
         }
+        if (!unknown.isEmpty())
+            return ApiError::forbidden(QStringLiteral("pods"), podName,
+                                       QStringLiteral("status unknown for quota: ") + quotaName +
+                                           QStringLiteral(", resources: ") + unknown.join(QLatin1Char(',')));
         ResourceList requested, usedNow, limited;
         for (const auto &[k, limit] : hard) {
             const Quantity *d = lookup(delta, k);

@@ -1333,8 +1333,12 @@ void ApiServer::handleCreate(Call &call) {
     }
     if (m_store.find(call.resource, call.ns, name))
         return sendError(call.res, ApiError::alreadyExists(info.plural, name));
-    if (call.resource == Resource::ResourceQuota)
-        obj.insert(QLatin1String("status"), computeQuotaStatus(m_store, obj));
+    if (call.resource == Resource::ResourceQuota) {
+        // The API server clears a new quota's status; the quota controller fills it in.
+        obj.remove(QLatin1String("status"));
+        if (!m_quotaControllerPaused)
+            obj.insert(QLatin1String("status"), computeQuotaStatus(m_store, obj));
+    }
     if (call.dryRun) {
         lock.unlock();
         obj.insert(QLatin1String("kind"), info.kind);
@@ -1463,7 +1467,7 @@ void ApiServer::handleUpdate(Call &call, const QJsonObject &bodyIn, bool fromPat
             return sendError(call.res, ApiError::invalid(info.kind, call.name, causes));
         }
     }
-    if (call.resource == Resource::ResourceQuota && call.subresource.isEmpty())
+    if (call.resource == Resource::ResourceQuota && call.subresource.isEmpty() && !m_quotaControllerPaused)
         obj.insert(QLatin1String("status"), computeQuotaStatus(m_store, obj));
 
     const auto ignoringRv = [](QJsonObject o) {
@@ -1734,6 +1738,8 @@ void ApiServer::handleReview(Call &call) {
 // The quota controller: keep status.used of every quota in `ns` current.
 // Called with the store mutex held.
 void ApiServer::refreshQuotas(const QString &ns) {
+    if (m_quotaControllerPaused)
+        return;
     std::vector<QJsonObject> changed;
     auto [first, last] = m_store.range(Resource::ResourceQuota, ns);
     for (auto it = first; it != last; ++it) {
@@ -1881,6 +1887,22 @@ ApiServer::HookReply ApiServer::hook(const QByteArray &method, const QString &pa
         if (!setPodPhase(segs[2], segs[3], phase, &out))
             return {404, out};
         return {200, out};
+    }
+    // PUT /_gq/quota-controller {"paused":true}: new quotas stay without status (not
+    // enforced yet) and usage is not recomputed until it is resumed.
+    if (what == QLatin1String("quota-controller") && (method == "PUT" || method == "POST")) {
+        const bool paused = in.value(QLatin1String("paused")).toBool();
+        m_quotaControllerPaused = paused;
+        if (!paused) {
+            std::lock_guard lock(m_store.mutex);
+            QStringList namespaces;
+            for (const auto &[key, entry] : m_store.map(Resource::ResourceQuota))
+                if (!namespaces.contains(entry.ns))
+                    namespaces.append(entry.ns);
+            for (const QString &ns : namespaces)
+                refreshQuotas(ns);
+        }
+        return ok(QJsonObject{{QStringLiteral("paused"), paused}});
     }
     if (what == QLatin1String("compact") && method == "POST") {
         std::lock_guard lock(m_store.mutex);

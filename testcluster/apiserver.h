@@ -112,6 +112,7 @@ private:
     OpenApiSchema m_schema;
     std::unique_ptr<httplib::SSLServer> m_server;
     std::atomic<bool> m_stopping{false};
+    std::atomic<bool> m_quotaControllerPaused{false};
     std::mutex m_faultMutex;
     Faults m_faults;
     std::mt19937 m_rng{20260701};

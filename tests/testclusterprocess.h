@@ -199,6 +199,14 @@ public:
         return hook("PUT", QStringLiteral("/_gq/faults"), faults).ok();
     }
     bool clearFaults() { return hook("DELETE", QStringLiteral("/_gq/faults")).ok(); }
+    // Pauses the quota controller: new quotas get no status (so they constrain nothing
+    // yet, as on a real cluster before the controller's first sync) and usage is not
+    // recomputed. Resuming recomputes every quota.
+    bool setQuotaControllerPaused(bool paused) {
+        return hook("PUT", QStringLiteral("/_gq/quota-controller"),
+                    QJsonObject{{QStringLiteral("paused"), paused}})
+            .ok();
+    }
     // Drops the watch event history: watches from older resourceVersions get 410 Gone.
     bool compact() { return hook("POST", QStringLiteral("/_gq/compact")).ok(); }
     // {"resourceVersion": "...", "objects": {"namespaces": N, ...}}

@@ -639,6 +639,46 @@ private slots:
             QStringLiteral("pods \"x\" is forbidden: failed quota: cpu: must specify limits.cpu for: main"));
     }
 
+    void quotaControllerWindow() {
+        QCOMPARE(create(QStringLiteral("/api/v1/namespaces"), ns(QStringLiteral("window"))).status, 201);
+        QVERIFY(m_cluster.setQuotaControllerPaused(true));
+        Reply q = create(
+            QStringLiteral("/api/v1/namespaces/window/resourcequotas"),
+            quota(QStringLiteral("gpu"), {{QStringLiteral("requests.nvidia.com/gpu"), QStringLiteral("1")}}));
+        QCOMPARE(q.status, 201);
+        QVERIFY2(!q.json.contains(QStringLiteral("status")) ||
+                     q.json.value(QStringLiteral("status")).toObject().isEmpty(),
+                 q.body.constData());
+        const QJsonObject gpu2 = res({{QStringLiteral("nvidia.com/gpu"), QStringLiteral("2")}},
+                                     {{QStringLiteral("nvidia.com/gpu"), QStringLiteral("2")}});
+        QCOMPARE(create(QStringLiteral("/api/v1/namespaces/window/pods"), pod(QStringLiteral("early"), gpu2))
+                     .status,
+                 201);
+        QVERIFY(m_cluster.setQuotaControllerPaused(false));
+        QCOMPARE(usedOf(QStringLiteral("window"), QStringLiteral("gpu"),
+                        QStringLiteral("requests.nvidia.com/gpu")),
+                 QStringLiteral("2"));
+        Reply late = create(
+            QStringLiteral("/api/v1/namespaces/window/pods"),
+            pod(QStringLiteral("late"), res({}, {{QStringLiteral("nvidia.com/gpu"), QStringLiteral("1")}})));
+        QCOMPARE(late.status, 403);
+        QVERIFY(late.json.value(QStringLiteral("message"))
+                    .toString()
+                    .contains(QStringLiteral("exceeded quota: gpu")));
+        // A status that lists a hard limit without its usage cannot be decided.
+        Reply status = call(
+            "PUT", QStringLiteral("/api/v1/namespaces/window/resourcequotas/gpu/status"),
+            R"({"metadata":{"name":"gpu","namespace":"window"},"status":{"hard":{"requests.nvidia.com/gpu":"4"},"used":{}}})");
+        QCOMPARE(status.status, 200);
+        Reply unknown = create(QStringLiteral("/api/v1/namespaces/window/pods"),
+                               pod(QStringLiteral("undecided"),
+                                   res({}, {{QStringLiteral("nvidia.com/gpu"), QStringLiteral("1")}})));
+        QCOMPARE(unknown.status, 403);
+        QCOMPARE(unknown.json.value(QStringLiteral("message")).toString(),
+                 QStringLiteral("pods \"undecided\" is forbidden: status unknown for quota: gpu, resources: "
+                                "requests.nvidia.com/gpu"));
+    }
+
     void listsPaginationAndSelectors() {
         for (int i = 0; i < 7; ++i) {
             QJsonObject n = ns(QStringLiteral("page-%1").arg(i));
