@@ -190,6 +190,7 @@ YamlEditor::~YamlEditor() {
 
 void YamlEditor::setYaml(const QString &text) {
     m_baseline = text;
+    m_markers.clear(); // they pointed into the old text
     const bool bound = m_draftBound;
     m_draftBound = false; // loading the server's text is not an edit worth a draft
     setPlainText(text);
@@ -381,13 +382,15 @@ void YamlEditor::applyValidation(const QString &text, const QList<Error> &errors
     Q_UNUSED(text)
     const bool changed = errors != m_errors;
     m_errors = errors;
+    m_markers.clear();
+    for (const Error &e : std::as_const(m_errors))
+        m_markers.append(markerFor(e));
     m_summaryIndex = 0;
     setPending(false);
-    if (changed) {
-        updateExtraSelections();
-        m_gutter->update();
+    updateExtraSelections();
+    m_gutter->update();
+    if (changed)
         emit errorsChanged(m_errors);
-    }
     updateSummary();
     emitValidityIfChanged();
     emit validationFinished(m_errors.isEmpty());
@@ -406,10 +409,11 @@ void YamlEditor::emitValidityIfChanged() {
 }
 
 QList<Error> YamlEditor::errorsOnLine(int line) const {
+    // By marker, not Error::line: markers move with the text typed since validation.
     QList<Error> out;
-    for (const Error &e : m_errors) {
-        if (e.line == line)
-            out.append(e);
+    for (qsizetype i = 0; i < m_errors.size() && i < m_markers.size(); ++i) {
+        if (!m_markers[i].isNull() && m_markers[i].block().blockNumber() == line - 1)
+            out.append(m_errors[i]);
     }
     return out;
 }
@@ -611,6 +615,44 @@ bool YamlEditor::viewportEvent(QEvent *event) {
     return QPlainTextEdit::viewportEvent(event);
 }
 
+QTextCursor YamlEditor::markerFor(const Error &e) const {
+    if (e.line <= 0)
+        return {};
+    const QTextBlock block = document()->findBlockByNumber(e.line - 1);
+    if (!block.isValid())
+        return {};
+    // The token at the column (a key, a quoted or plain value), or the line's text.
+    const QString text = block.text();
+    int start = e.column > 0 ? std::min(e.column - 1, int(text.size())) : 0;
+    int end = start;
+    if (e.column > 0) {
+        if (end < text.size() && (text[end] == QLatin1Char('"') || text[end] == QLatin1Char('\''))) {
+            const QChar quote = text[end];
+            end = int(text.indexOf(quote, end + 1));
+            end = end < 0 ? int(text.size()) : end + 1;
+        } else {
+            while (end < text.size() && !text[end].isSpace() && text[end] != QLatin1Char(',') &&
+                   !(text[end] == QLatin1Char(':') && (end + 1 == text.size() || text[end + 1].isSpace())))
+                ++end;
+        }
+    } else {
+        while (start < text.size() && text[start].isSpace())
+            ++start;
+        end = int(text.size());
+        while (end > start && text[end - 1].isSpace())
+            --end;
+    }
+    if (end <= start) {
+        // Nothing to underline at that spot (end of line, empty line): mark one cell.
+        start = std::max(0, std::min(start, int(text.size()) - 1));
+        end = std::min(int(text.size()), start + 1);
+    }
+    QTextCursor c(block);
+    c.setPosition(block.position() + start);
+    c.setPosition(block.position() + end, QTextCursor::KeepAnchor);
+    return c;
+}
+
 void YamlEditor::updateExtraSelections() {
     QList<QTextEdit::ExtraSelection> selections;
     const bool dark = isDark(palette());
@@ -625,57 +667,24 @@ void YamlEditor::updateExtraSelections() {
     const QColor errorColor = dark ? QColor(0xf8, 0x51, 0x49) : QColor(0xcf, 0x22, 0x2e);
     QList<QTextEdit::ExtraSelection> underlines;
     QSet<int> tinted;
-    for (const Error &e : std::as_const(m_errors)) {
-        if (e.line <= 0)
+    for (qsizetype i = 0; i < m_errors.size() && i < m_markers.size(); ++i) {
+        const QTextCursor &marker = m_markers[i];
+        if (marker.isNull())
             continue;
-        const QTextBlock block = document()->findBlockByNumber(e.line - 1);
-        if (!block.isValid())
-            continue;
-        if (!tinted.contains(e.line)) {
-            tinted.insert(e.line);
+        const int blockNumber = marker.block().blockNumber();
+        if (!tinted.contains(blockNumber)) {
+            tinted.insert(blockNumber);
             QTextEdit::ExtraSelection tint;
             tint.format.setBackground(dark ? QColor(0xf8, 0x51, 0x49, 40) : QColor(0xcf, 0x22, 0x2e, 22));
             tint.format.setProperty(QTextFormat::FullWidthSelection, true);
-            tint.cursor = QTextCursor(block);
+            tint.cursor = QTextCursor(marker.block());
             selections.append(tint);
-        }
-        // Underline the token at the column (a key, a value), or the line's text.
-        const QString text = block.text();
-        int start = e.column > 0 ? std::min(e.column - 1, int(text.size())) : 0;
-        if (e.column <= 0) {
-            while (start < text.size() && text[start].isSpace())
-                ++start;
-        }
-        int end = start;
-        if (e.column > 0) {
-            QChar quote;
-            if (end < text.size() && (text[end] == QLatin1Char('"') || text[end] == QLatin1Char('\''))) {
-                quote = text[end];
-                end = int(text.indexOf(quote, end + 1));
-                end = end < 0 ? int(text.size()) : end + 1;
-            } else {
-                while (
-                    end < text.size() && !text[end].isSpace() && text[end] != QLatin1Char(',') &&
-                    !(text[end] == QLatin1Char(':') && (end + 1 == text.size() || text[end + 1].isSpace())))
-                    ++end;
-            }
-        } else {
-            end = int(text.size());
-            while (end > start && text[end - 1].isSpace())
-                --end;
-        }
-        if (end <= start) {
-            // Nothing to underline at that spot (end of line, empty line): mark one cell.
-            start = std::max(0, std::min(start, int(text.size()) - 1));
-            end = std::min(int(text.size()), start + 1);
         }
         QTextEdit::ExtraSelection u;
         u.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
         u.format.setUnderlineColor(errorColor);
-        u.format.setToolTip(errorText(e));
-        u.cursor = QTextCursor(block);
-        u.cursor.setPosition(block.position() + start);
-        u.cursor.setPosition(block.position() + end, QTextCursor::KeepAnchor);
+        u.format.setToolTip(errorText(m_errors[i]));
+        u.cursor = marker;
         underlines.append(u);
     }
     selections += m_findBar ? m_findBar->highlights() : QList<QTextEdit::ExtraSelection>();

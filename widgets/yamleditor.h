@@ -7,6 +7,7 @@
 #include <QList>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QTextCursor>
 #include <QTimer>
 
 #include <functional>
@@ -118,6 +119,7 @@ private:
     void updateSummary();
     void saveDraftSoon();
     [[nodiscard]] QList<Error> errorsOnLine(int line) const;
+    [[nodiscard]] QTextCursor markerFor(const Error &error) const;
     [[nodiscard]] QString errorText(const Error &e) const;
     void applyPalette();
 
@@ -134,6 +136,7 @@ private:
     Canonicalizer m_canonicalizer;
     QString m_baseline;
     QList<Error> m_errors;
+    QList<QTextCursor> m_markers; // per error, follows edits until the next validation
     quint64 m_generation = 0;
     bool m_pending = false;
     bool m_lastValid = true;

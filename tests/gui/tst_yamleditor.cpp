@@ -126,6 +126,26 @@ private slots:
         QVERIFY(underlinedLines(editor).isEmpty());
     }
 
+    void markersFollowTheTextUntilRevalidated() {
+        YamlEditor editor;
+        editor.show();
+        QString bad = kQuota;
+        bad.replace(QStringLiteral("32Gi"), QStringLiteral("32Gb"));
+        editor.setYaml(bad);
+        QCOMPARE(editor.validateNow().first().line, 9);
+        QCOMPARE(underlinedLines(editor), QList<int>{9});
+        // Insert a line at the top; before the next validation the marker has moved
+        // with its text instead of pointing at whatever is now on line 9.
+        editor.setValidationDelay(60000);
+        QTextCursor c(editor.document());
+        c.insertText(QStringLiteral("# comment\n"));
+        QVERIFY(editor.isValidationPending());
+        QCOMPARE(underlinedLines(editor), QList<int>{10});
+        QCOMPARE(underlinedText(editor), QStringLiteral("32Gb"));
+        QCOMPARE(editor.validateNow().first().line, 10);
+        QCOMPARE(underlinedLines(editor), QList<int>{10});
+    }
+
     void brokenYamlIsReportedAtItsLine() {
         YamlEditor editor;
         editor.show();
