@@ -127,6 +127,8 @@ void ClusterSession::disconnectFromCluster() {
     m_identity.clear();
     m_permissions.clear();
     m_syncedOnce = false;
+    m_rebuilding = false;
+    m_pendingNamespaces.clear();
     if (m_model)
         m_model->resetAll({});
     setState(State::Disconnected);
@@ -137,6 +139,7 @@ void ClusterSession::refresh() {
         return;
     ++m_generation;
     m_permissions.clear();
+    m_rebuilding = false;
     stopInformers();
     startInformers();
 }
@@ -197,16 +200,18 @@ void ClusterSession::onInformerSynced() {
     if (!m_namespaces->hasSynced() || !m_quotas->hasSynced())
         return;
     rebuildAll();
-    if (auto *inf = qobject_cast<ObjectInformer *>(sender()); inf && inf == m_limitRanges) {
-        for (const QString &ns : m_limitRanges->keys())
-            emit limitRangesChanged(nsOfKey(ns));
-    }
+    // A (re)list can touch every namespace: one "all" notice, not 20,000 signals.
+    emit quotasChanged(QString());
+    if (m_limitRanges->hasSynced())
+        emit limitRangesChanged(QString());
 }
 
 // A full list arrived: summarise every namespace on a worker so 20,000 quotas do
 // not stall the window, then swap the model in one reset.
 void ClusterSession::rebuildAll() {
     const quint64 gen = m_generation;
+    m_rebuilding = true;
+    m_pendingNamespaces.clear();
     const QList<NamespaceInfo> namespaces = m_namespaces->namespaces();
     const QList<StoredObject> quotas = m_quotas->objects();
     runInBackground(
@@ -229,6 +234,13 @@ void ClusterSession::rebuildAll() {
                 m_model->resetAll(std::move(rows));
             const bool first = !m_syncedOnce;
             m_syncedOnce = true;
+            m_rebuilding = false;
+            // What changed while the worker summarised the snapshot.
+            if (!m_pendingNamespaces.isEmpty()) {
+                const QStringList pending(m_pendingNamespaces.cbegin(), m_pendingNamespaces.cend());
+                m_pendingNamespaces.clear();
+                updateNamespaces(pending);
+            }
             updateState();
             if (first)
                 emit synced();
@@ -236,8 +248,18 @@ void ClusterSession::rebuildAll() {
 }
 
 void ClusterSession::updateNamespaces(const QStringList &names) {
+    if (m_rebuilding) {
+        for (const QString &ns : names)
+            m_pendingNamespaces.insert(ns);
+        return;
+    }
     if (!m_model || !m_syncedOnce || !m_namespaces || !m_quotas)
         return;
+    // A burst this large is a relist in disguise: summarise everything off-thread.
+    if (names.size() > kRebuildThreshold) {
+        rebuildAll();
+        return;
+    }
     for (const QString &ns : names) {
         if (!m_namespaces->namespaceInfo(ns)) {
             m_model->remove(ns);
@@ -253,6 +275,8 @@ void ClusterSession::updateNamespaces(const QStringList &names) {
 void ClusterSession::onNamespaceChanged(const QStringList &added, const QStringList &updated,
                                         const QStringList &deleted) {
     touch();
+    if (!m_syncedOnce && !m_rebuilding)
+        return; // the first full list is summarised in one go by rebuildAll()
     updateNamespaces(added + deleted);
     Q_UNUSED(updated) // labels or phase: nothing the list shows
 }
@@ -260,12 +284,18 @@ void ClusterSession::onNamespaceChanged(const QStringList &added, const QStringL
 void ClusterSession::onQuotaChanged(const QStringList &added, const QStringList &updated,
                                     const QStringList &deleted) {
     touch();
+    if (!m_syncedOnce && !m_rebuilding)
+        return; // the first full list is summarised in one go by rebuildAll()
     QSet<QString> nss;
     for (const QStringList *l : {&added, &updated, &deleted})
         for (const QString &k : *l)
             nss.insert(nsOfKey(k));
     const QStringList list(nss.cbegin(), nss.cend());
     updateNamespaces(list);
+    if (list.size() > kRebuildThreshold) {
+        emit quotasChanged(QString());
+        return;
+    }
     for (const QString &ns : list)
         emit quotasChanged(ns);
 }
@@ -273,6 +303,12 @@ void ClusterSession::onQuotaChanged(const QStringList &added, const QStringList 
 void ClusterSession::onLimitRangeChanged(const QStringList &added, const QStringList &updated,
                                          const QStringList &deleted) {
     touch();
+    if (!m_syncedOnce)
+        return;
+    if (added.size() + updated.size() + deleted.size() > kRebuildThreshold) {
+        emit limitRangesChanged(QString());
+        return;
+    }
     QSet<QString> nss;
     for (const QStringList *l : {&added, &updated, &deleted})
         for (const QString &k : *l)

@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QStringList>
 
 #include <memory>
@@ -76,13 +77,15 @@ signals:
     void errorOccurred(const gq::Error &error);
     // First full list of this context is in the model.
     void synced();
-    // ResourceQuotas / LimitRanges of a namespace changed (watch or relist).
+    // ResourceQuotas / LimitRanges of a namespace changed (watch); an empty ns
+    // means any namespace may have changed (a full list or relist).
     void quotasChanged(const QString &ns);
     void limitRangesChanged(const QString &ns);
     void permissionsChanged(const QString &ns);
     void lastUpdateChanged(const QDateTime &when);
 
 private:
+    static constexpr int kRebuildThreshold = 2000;
     void startInformers();
     void stopInformers();
     void setState(State s);
@@ -108,6 +111,7 @@ private:
     State m_state = State::Disconnected;
     quint64 m_generation = 0;
     bool m_rebuilding = false;
+    QSet<QString> m_pendingNamespaces;
     bool m_syncedOnce = false;
 };
 

@@ -113,6 +113,11 @@ QVariant NamespaceListModel::headerData(int section, Qt::Orientation orientation
     }
 }
 
+NamespaceListModel::SortKeys NamespaceListModel::computeKeys(int row) const {
+    const NamespaceSummary &s = m_rows.at(row);
+    return SortKeys{s.gpu.ratio(), s.cpu.ratio(), s.memory.ratio(), badges(row)};
+}
+
 void NamespaceListModel::rebuildIndex(int fromRow) {
     for (int i = fromRow; i < m_rows.size(); ++i)
         m_index.insert(m_rows.at(i).name, i);
@@ -124,6 +129,9 @@ void NamespaceListModel::resetAll(QList<NamespaceSummary> rows) {
     m_index.clear();
     m_index.reserve(m_rows.size());
     rebuildIndex(0);
+    m_keys.resize(m_rows.size());
+    for (int i = 0; i < m_rows.size(); ++i)
+        m_keys[i] = computeKeys(i);
     endResetModel();
 }
 
@@ -133,12 +141,15 @@ void NamespaceListModel::upsert(const NamespaceSummary &row) {
         if (m_rows.at(r) == row)
             return;
         m_rows[r] = row;
+        m_keys[r] = computeKeys(r);
         emit dataChanged(index(r, 0), index(r, ColumnCount - 1));
         return;
     }
     const int n = int(m_rows.size());
     beginInsertRows({}, n, n);
     m_rows.append(row);
+    m_keys.append(SortKeys{});
+    m_keys[n] = computeKeys(n);
     m_index.insert(row.name, n);
     endInsertRows();
 }
@@ -149,6 +160,7 @@ void NamespaceListModel::remove(const QString &name) {
         return;
     beginRemoveRows({}, r, r);
     m_rows.removeAt(r);
+    m_keys.removeAt(r);
     m_index.remove(name);
     rebuildIndex(r);
     endRemoveRows();
@@ -161,8 +173,10 @@ void NamespaceListModel::setOverBudget(const QSet<QString> &names) {
     m_overBudget = names;
     for (const QString &n : changed) {
         const int r = rowOf(n);
-        if (r >= 0)
+        if (r >= 0) {
+            m_keys[r].badges = badges(r);
             emit dataChanged(index(r, StatusColumn), index(r, StatusColumn));
+        }
     }
 }
 
@@ -198,25 +212,16 @@ bool NamespaceFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &so
 bool NamespaceFilterModel::lessThan(const QModelIndex &left, const QModelIndex &right) const {
     if (!m_source)
         return QSortFilterProxyModel::lessThan(left, right);
-    const NamespaceSummary &a = m_source->at(left.row());
-    const NamespaceSummary &b = m_source->at(right.row());
-    auto byName = [&] { return a.name < b.name; };
-    auto byBar = [&](const UsageBar &x, const UsageBar &y) {
-        const double rx = x.ratio(), ry = y.ratio();
-        if (rx != ry)
-            return rx < ry;
-        if (x.used != y.used)
-            return x.used < y.used;
-        return byName();
-    };
+    const int l = left.row(), r = right.row();
+    const NamespaceListModel::SortKeys &a = m_source->sortKeys(l);
+    const NamespaceListModel::SortKeys &b = m_source->sortKeys(r);
+    auto byName = [&] { return m_source->at(l).name < m_source->at(r).name; };
+    auto by = [&](double x, double y) { return x != y ? x < y : byName(); };
     switch (left.column()) {
-    case NamespaceListModel::GpuColumn: return byBar(a.gpu, b.gpu);
-    case NamespaceListModel::CpuColumn: return byBar(a.cpu, b.cpu);
-    case NamespaceListModel::MemoryColumn: return byBar(a.memory, b.memory);
-    case NamespaceListModel::StatusColumn: {
-        const int ba = m_source->badges(left.row()), bb = m_source->badges(right.row());
-        return ba != bb ? ba < bb : byName();
-    }
+    case NamespaceListModel::GpuColumn: return by(a.gpu, b.gpu);
+    case NamespaceListModel::CpuColumn: return by(a.cpu, b.cpu);
+    case NamespaceListModel::MemoryColumn: return by(a.memory, b.memory);
+    case NamespaceListModel::StatusColumn: return a.badges != b.badges ? a.badges < b.badges : byName();
     default: return byName();
     }
 }

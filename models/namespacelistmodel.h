@@ -41,10 +41,21 @@ public:
     [[nodiscard]] const NamespaceSummary &at(int row) const { return m_rows.at(row); }
     [[nodiscard]] int badges(int row) const;
 
+    // Precomputed per row so sorting 20,000 rows compares doubles, not quantities.
+    struct SortKeys {
+        double gpu = -1;
+        double cpu = -1;
+        double memory = -1;
+        int badges = 0;
+    };
+    [[nodiscard]] const SortKeys &sortKeys(int row) const { return m_keys.at(row); }
+
 private:
     void rebuildIndex(int fromRow);
+    [[nodiscard]] SortKeys computeKeys(int row) const;
 
     QList<NamespaceSummary> m_rows;
+    QList<SortKeys> m_keys;
     QHash<QString, int> m_index;
     QSet<QString> m_overBudget;
 };

@@ -280,7 +280,7 @@ void LimitRangePage::apply() {
 }
 
 void LimitRangePage::onChanged(const QString &ns) {
-    if (ns != m_ns)
+    if (!ns.isEmpty() && ns != m_ns)
         return;
     const auto current = m_name.isEmpty() ? std::nullopt : m_session->limitRange(m_ns, m_name);
     if (!current || !hasPendingEdit()) {

@@ -513,7 +513,7 @@ void QuotaPage::showServerChangeConflict(const QJsonObject &server) {
 }
 
 void QuotaPage::onQuotasChanged(const QString &ns) {
-    if (ns != m_ns)
+    if (!ns.isEmpty() && ns != m_ns)
         return;
     const auto current = m_name.isEmpty() ? std::nullopt : m_session->quota(m_ns, m_name);
     if (!m_name.isEmpty() && !current) {
