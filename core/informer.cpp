@@ -3,12 +3,15 @@
 #include "core/kubeclient.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QPointer>
 #include <QRandomGenerator>
 #include <QSet>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 
 namespace gq {
@@ -375,7 +378,9 @@ public:
     std::shared_ptr<KubeClient> client;
     KubeResource resource;
     QString ns;
-    std::unique_ptr<Store> store;
+    std::shared_ptr<Store> store; // shared with decoders still running on the thread pool
+    std::map<int, std::pair<Result<ObjectList>, std::shared_ptr<void>>> pendingPages; // decoded out of order
+    int nextPage = 0;
     State state = State::Idle;
     bool synced = false;
     bool listedOnce = false;
@@ -518,66 +523,125 @@ void Informer::relist() {
     const quint64 gen = ++d->anchor->generation;
     d->seen.clear();
     setState(State::Listing);
-    fetchPage(gen, QString());
+    d->pendingPages.clear();
+    d->nextPage = 0;
+    fetchPage(gen, QString(), 0);
 }
 
-void Informer::fetchPage(quint64 gen, const QString &continueToken) {
-    ListOptions opts;
-    opts.limit = d->pageSize;
-    opts.continueToken = continueToken;
-    Store *store = d->store.get();
+// The continue token of a list page, read from the metadata that precedes "items"
+// (as the API server writes it) without parsing the page. False when that layout is
+// not there; then the caller parses first.
+static bool peekContinueToken(const QByteArray &body, QString *token) {
+    const qsizetype items = body.indexOf("\"items\"");
+    if (items < 0)
+        return false;
+    const QByteArray head = QByteArray::fromRawData(body.constData(), items);
+    if (!head.contains("\"metadata\""))
+        return false;
+    const qsizetype key = head.indexOf("\"continue\":\"");
+    if (key < 0) {
+        token->clear();
+        return true;
+    }
+    const qsizetype start = key + 12;
+    const qsizetype end = head.indexOf('"', start);
+    if (end < 0 || head.mid(start, end - start).contains('\\'))
+        return false;
+    *token = QString::fromLatin1(head.mid(start, end - start));
+    return true;
+}
+
+void Informer::fetchPage(quint64 gen, const QString &continueToken, int index) {
+    KubeRequest req;
+    req.path = d->resource.path(d->ns);
+    req.query.append({QStringLiteral("limit"), QString::number(d->pageSize.load())});
+    if (!continueToken.isEmpty())
+        req.query.append({QStringLiteral("continue"), continueToken});
+    std::shared_ptr<Store> store = d->store;
     auto anchor = d->anchor;
-    // Runs on the client's worker thread, under the anchor lock so this informer (and
-    // its client and store) stay alive meanwhile: the next page is requested before this
-    // one is decoded, so the server prepares it while we decode; merging runs on the
-    // informer's thread, in page order.
-    d->client->listPage(d->resource, d->ns, opts).then([store, anchor, gen](Result<ObjectList> page) {
-        std::shared_ptr<void> batch;
-        {
-            std::lock_guard lock(anchor->mutex);
-            if (!anchor->q || anchor->generation != gen)
+    // Pages are decoded on the thread pool, several at once, while the next page is
+    // already requested (its token is read from the raw bytes); the informer's thread
+    // merges them in page order.
+    auto requestNext = [anchor, gen, index](const QString &token) {
+        std::lock_guard lock(anchor->mutex);
+        if (anchor->q && anchor->generation == gen)
+            anchor->q->fetchPage(gen, token, index + 1);
+    };
+    d->client->send(req).then([store, anchor, gen, index, requestNext](Result<KubeResponse> r) {
+        if (anchor->generation != gen)
+            return;
+        QString next;
+        const bool peeked = r && peekContinueToken(r->body, &next);
+        if (peeked && !next.isEmpty())
+            requestNext(next);
+        auto work = [store, anchor, gen, index, requestNext, peeked, r = std::move(r)]() mutable {
+            if (anchor->generation != gen)
                 return;
-            if (page && !page->continueToken.isEmpty())
-                anchor->q->fetchPage(gen, page->continueToken);
-        }
-        if (page) {
-            std::lock_guard lock(anchor->mutex);
-            if (!anchor->q)
-                return;
-            QList<WatchEvent> events;
-            events.reserve(page->items.size());
-            for (QJsonObject &o : page->items)
-                events.append({WatchEvent::Type::Added, std::move(o), {}});
-            page->items.clear();
-            batch = store->decode(events);
-        }
-        InformerAnchor::post(anchor, [gen, page = std::move(page), batch](Informer *q) {
-            if (gen == q->d->anchor->generation)
-                q->onPage(gen, page, batch);
-        });
+            std::shared_ptr<void> batch;
+            auto parse = [&]() -> Result<ObjectList> {
+                if (!r)
+                    return r.error();
+                QJsonParseError perr;
+                const QJsonDocument doc = QJsonDocument::fromJson(r->body, &perr);
+                r->body.clear();
+                if (!doc.isObject())
+                    return Error::make(Error::Kind::Parse,
+                                       QStringLiteral("list page is not JSON: %1").arg(perr.errorString()));
+                const QJsonObject obj = doc.object();
+                const QJsonObject meta = obj.value(QLatin1String("metadata")).toObject();
+                ObjectList list;
+                list.resourceVersion = meta.value(QLatin1String("resourceVersion")).toString();
+                list.continueToken = meta.value(QLatin1String("continue")).toString();
+                if (!peeked && !list.continueToken.isEmpty())
+                    requestNext(list.continueToken);
+                const QJsonArray items = obj.value(QLatin1String("items")).toArray();
+                QList<WatchEvent> events;
+                events.reserve(items.size());
+                for (const QJsonValue &v : items)
+                    events.append({WatchEvent::Type::Added, v.toObject(), {}});
+                batch = store->decode(events);
+                return list;
+            };
+            Result<ObjectList> page = parse();
+            InformerAnchor::post(anchor, [gen, index, page = std::move(page), batch](Informer *q) {
+                if (gen == q->d->anchor->generation)
+                    q->onPage(gen, index, page, batch);
+            });
+        };
+        QThreadPool::globalInstance()->start(std::move(work));
     });
 }
 
-void Informer::onPage(quint64 gen, const Result<ObjectList> &page, const std::shared_ptr<void> &batch) {
+void Informer::onPage(quint64 gen, int index, const Result<ObjectList> &page,
+                      const std::shared_ptr<void> &batch) {
     if (!page) {
         fail(page.error());
         return;
     }
-    d->store->apply(batch, d->delta, &d->seen);
-    if (!page->continueToken.isEmpty()) {
-        scheduleFlush(); // the next page is already on its way (see fetchPage)
+    d->pendingPages.emplace(index, std::make_pair(page, batch));
+    // Merge in page order: a later page may have been decoded first.
+    while (!d->pendingPages.empty() && d->pendingPages.begin()->first == d->nextPage) {
+        auto [p, b] = std::move(d->pendingPages.begin()->second);
+        d->pendingPages.erase(d->pendingPages.begin());
+        ++d->nextPage;
+        d->store->apply(b, d->delta, &d->seen);
+        if (!p->continueToken.isEmpty()) {
+            scheduleFlush();
+            continue;
+        }
+        // The full list is in: whatever we held that it did not contain was deleted meanwhile.
+        d->pendingPages.clear();
+        d->store->removeAbsent(d->seen, d->delta);
+        d->seen.clear();
+        d->rv = p->resourceVersion;
+        d->listedOnce = true;
+        d->synced = true;
+        d->failures = 0;
+        flush();
+        Q_EMIT synced();
+        startWatch(gen);
         return;
     }
-    // The full list is in: whatever we held that it did not contain was deleted meanwhile.
-    d->store->removeAbsent(d->seen, d->delta);
-    d->seen.clear();
-    d->rv = page->resourceVersion;
-    d->listedOnce = true;
-    d->synced = true;
-    d->failures = 0;
-    flush();
-    Q_EMIT synced();
-    startWatch(gen);
 }
 
 void Informer::startWatch(quint64 gen) {
@@ -586,7 +650,7 @@ void Informer::startWatch(quint64 gen) {
     wo.allowBookmarks = true;
     wo.timeoutSeconds = d->watchTimeoutSeconds;
     wo.resume = true;
-    Store *store = d->store.get();
+    std::shared_ptr<Store> store = d->store;
     auto anchor = d->anchor;
     // A watch whose streams keep ending without a single event or bookmark may be
     // stalled somewhere between us and the server (a proxy, an overloaded apiserver):

@@ -134,8 +134,9 @@ protected:
 private:
     void setState(State s);
     void relist();
-    void fetchPage(quint64 generation, const QString &continueToken);
-    void onPage(quint64 generation, const Result<ObjectList> &page, const std::shared_ptr<void> &batch);
+    void fetchPage(quint64 generation, const QString &continueToken, int index);
+    void onPage(quint64 generation, int index, const Result<ObjectList> &page,
+                const std::shared_ptr<void> &batch);
     void startWatch(quint64 generation);
     void fail(const Error &error);
     void flush();
