@@ -415,9 +415,12 @@ namespace {
 // quoted scalar ("{a: 1},") and fills memory with empty documents (yaml-cpp 0.7).
 class TreeBuilder final : public YAML::EventHandler {
 public:
-    TreeBuilder(const QByteArray &text, const YamlLoadLimits &limits)
+    // text is what yaml-cpp reads; offsetDelta is how many bytes were cut from the
+    // front of the original (a UTF-8 byte-order mark), so offsets point into it.
+    TreeBuilder(const QByteArray &text, const YamlLoadLimits &limits, int offsetDelta = 0)
         : m_text(text)
-        , m_limits(limits) {
+        , m_limits(limits)
+        , m_offsetDelta(offsetDelta) {
         // Without aliases a document cannot have many more nodes than bytes; far more
         // means aliases are being expanded ("billion laughs"), so stop early.
         m_limits.maxNodes = std::min<qsizetype>(m_limits.maxNodes, 16 * text.size() + 4096);
@@ -440,7 +443,7 @@ public:
         if (m.line < 0 || m.pos < 0)
             return p;
         p.line = m.line + 1;
-        p.offset = m.pos;
+        p.offset = m.pos + m_offsetDelta;
         p.column = m.column + 1;
         // yaml-cpp counts columns in bytes; count characters so an editor lands right.
         // Events arrive in text order, so counting resumes where the last one stopped:
@@ -662,6 +665,7 @@ private:
     qsizetype m_nodes = 0;
     int m_documents = 0;
     int m_lastDocumentPos = -1;
+    int m_offsetDelta = 0;
 };
 
 Error yamlError(const YAML::Exception &ex, const TreeBuilder &builder) {
@@ -728,7 +732,10 @@ qsizetype firstNonUtf8(const QByteArray &text) {
 } // namespace
 
 Result<YamlDocument> loadYaml(const QByteArray &utf8, const YamlLoadLimits &limits) {
-    TreeBuilder builder(utf8, limits);
+    // yaml-cpp skips a byte-order mark but then counts positions without it.
+    const bool bom = utf8.startsWith("\xEF\xBB\xBF");
+    const QByteArray body = bom ? utf8.mid(3) : utf8;
+    TreeBuilder builder(body, limits, bom ? 3 : 0);
     if (const qsizetype bad = firstNonUtf8(utf8); bad >= 0) {
         const qsizetype lineStart = utf8.lastIndexOf('\n', bad) + 1;
         Error e =
@@ -741,7 +748,7 @@ Result<YamlDocument> loadYaml(const QByteArray &utf8, const YamlLoadLimits &limi
     YamlDocument result;
     result.text = utf8;
     try {
-        std::istringstream in(std::string(utf8.constData(), std::size_t(utf8.size())));
+        std::istringstream in(std::string(body.constData(), std::size_t(body.size())));
         YAML::Parser parser(in);
         int docIndex = 0;
         while (parser.HandleNextDocument(builder)) {

@@ -455,6 +455,7 @@ void TestYamlDoc::fmtCases_data() {
     QTest::newRow("1000M") << QByteArray("1000M") << QByteArray("1G");
     QTest::newRow("quoted 2000m") << QByteArray("\"2000m\"") << QByteArray("\"2\"");
     QTest::newRow("invalid stays") << QByteArray("2Gb") << QByteArray("2Gb");
+    QTest::newRow("after a BOM") << QByteArray("1000m") << QByteArray("1"); // see fmtCases()
     QTest::newRow("block skipped") << QByteArray("|\n      1000m") << QByteArray("|\n      1000m");
 }
 
@@ -467,6 +468,10 @@ void TestYamlDoc::fmtCases() {
     QVERIFY(r);
     QCOMPARE(r->text, head + formatted + "\n");
     QVERIFY(!formatQuantities("a: [1\n")); // not YAML: an error, not a guess
+    // With a UTF-8 byte-order mark (Windows editors) offsets still land on the value.
+    auto bom = formatQuantities("\xEF\xBB\xBF" + head + value + "\r\n");
+    QVERIFY(bom);
+    QCOMPARE(bom->text, "\xEF\xBB\xBF" + head + formatted + "\r\n");
 }
 
 void TestYamlDoc::fuzzRegressions_data() {
