@@ -1083,6 +1083,12 @@ Result<std::vector<std::pair<QString, double>>> UsageStore::topUsers(qint64 from
 
 Result<double> UsageStore::usedGpuHours(BudgetScope scope, const QString &subject, const TimeRange &window,
                                         qint64 now) const {
+    return usedGpuHoursWith(scope, subject, window, now, nullptr);
+}
+
+Result<double> UsageStore::usedGpuHoursWith(BudgetScope scope, const QString &subject,
+                                            const TimeRange &window, qint64 now,
+                                            const std::vector<UsageInterval> *knownRunning) const {
     const bool user = scope == BudgetScope::User;
     const QString table = user ? QStringLiteral("rollup_user_hour") : QStringLiteral("rollup_ns_hour");
     const QString column = user ? QStringLiteral("user_name") : QStringLiteral("ns");
@@ -1121,10 +1127,15 @@ Result<double> UsageStore::usedGpuHours(BudgetScope scope, const QString &subjec
     if (auto r = exec(q, QStringLiteral("reading rollups")); !r)
         return r.error();
     double seconds = q.next() ? q.value(0).toDouble() : 0.0;
-    auto running = runningFor(scope, subject);
-    if (!running)
-        return running.error();
-    for (const UsageInterval &iv : *running)
+    std::vector<UsageInterval> fetched;
+    if (!knownRunning) {
+        auto running = runningFor(scope, subject);
+        if (!running)
+            return running.error();
+        fetched = std::move(*running);
+        knownRunning = &fetched;
+    }
+    for (const UsageInterval &iv : *knownRunning)
         seconds += gpuSeconds(iv, window, now, m_options.weights);
     return seconds / 3600.0;
 }
@@ -1290,13 +1301,13 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
             return list.error();
         if (list->isEmpty())
             return {};
+        auto runningRows = runningFor(scope, subject);
+        if (!runningRows)
+            return runningRows.error();
         double running = 0;
-        if (request.kind == AdmissionRequest::Kind::Running) {
-            auto r = runningGpus(scope, subject, now);
-            if (!r)
-                return r.error();
-            running = *r;
-        }
+        for (const UsageInterval &iv : *runningRows)
+            if (iv.start <= now)
+                running += iv.gpus * m_options.weights.weight(iv.resource);
         auto boost = activeBudgetBoost(scope, subject, now);
         if (!boost)
             return boost.error();
@@ -1305,7 +1316,7 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
             if (!tz)
                 return tz.error();
             const TimeRange period = periodContaining(now, b.period, *tz);
-            auto used = usedGpuHours(scope, subject, period, now);
+            auto used = usedGpuHoursWith(scope, subject, period, now, &*runningRows);
             if (!used)
                 return used.error();
             decisions << decide(b, period, *used, running, request, *boost);
