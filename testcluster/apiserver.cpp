@@ -20,7 +20,10 @@
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/socket.h>
 
 #include <chrono>
 #include <cstdio>
@@ -470,6 +473,13 @@ int ApiServer::bind(const QString &host, int port, const TlsMaterial &tls, QStri
     m_server->new_task_queue = [threads] {
         return new httplib::ThreadPool(static_cast<std::size_t>(threads));
     };
+    // cpp-httplib leaves Nagle on; with delayed ACKs every small keep-alive response
+    // then waits ~40 ms. Accepted sockets inherit TCP_NODELAY from the listener.
+    m_server->set_socket_options([](socket_t sock) {
+        httplib::default_socket_options(sock);
+        int one = 1;
+        ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    });
     m_server->set_keep_alive_max_count(1000);
     // Idle keep-alive connections delay stop() by up to this long.
     m_server->set_keep_alive_timeout(3);
