@@ -907,6 +907,42 @@ Create one from a template.</source>
       <source>ResourceQuota %1/%2 was deleted on the server; your edit is kept in the editor.</source>
       <translation type="unfinished" />
     </message>
+    <message>
+      <source>Open file...</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Save to file...</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Load a manifest from a file into the YAML editor (undoable)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Save the YAML as it is now to a file</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Open a ResourceQuota manifest</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>YAML files (*.yaml *.yml);;All files (*)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Save the manifest</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Cannot write %1: %2</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Saved %1</source>
+      <translation type="unfinished" />
+    </message>
   </context>
   <context>
     <name>gq::QuotaTableModel</name>

@@ -906,6 +906,42 @@ Create one from a template.</source>
       <source>ResourceQuota %1/%2 was deleted on the server; your edit is kept in the editor.</source>
       <translation>ResourceQuota %1/%2 已在服务器上被删除；你的编辑保留在编辑器中。</translation>
     </message>
+    <message>
+      <source>Open file...</source>
+      <translation>打开文件……</translation>
+    </message>
+    <message>
+      <source>Save to file...</source>
+      <translation>保存到文件……</translation>
+    </message>
+    <message>
+      <source>Load a manifest from a file into the YAML editor (undoable)</source>
+      <translation>从文件将清单载入 YAML 编辑器（可撤销）</translation>
+    </message>
+    <message>
+      <source>Save the YAML as it is now to a file</source>
+      <translation>将当前的 YAML 保存到文件</translation>
+    </message>
+    <message>
+      <source>Open a ResourceQuota manifest</source>
+      <translation>打开 ResourceQuota 清单</translation>
+    </message>
+    <message>
+      <source>YAML files (*.yaml *.yml);;All files (*)</source>
+      <translation>YAML 文件 (*.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <source>Save the manifest</source>
+      <translation>保存清单</translation>
+    </message>
+    <message>
+      <source>Cannot write %1: %2</source>
+      <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+      <source>Saved %1</source>
+      <translation>已保存 %1</translation>
+    </message>
   </context>
   <context>
     <name>gq::QuotaTableModel</name>

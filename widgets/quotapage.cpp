@@ -11,6 +11,8 @@
 #include "widgets/yamleditor.h"
 
 #include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -34,6 +36,8 @@ QuotaPage::QuotaPage(ClusterSession *session, DraftStore *drafts, QWidget *paren
     , m_model(new QuotaTableModel(this))
     , m_objects(new QComboBox(this))
     , m_yamlToggle(new QToolButton(this))
+    , m_openFile(new QPushButton(tr("Open file..."), this))
+    , m_saveFile(new QPushButton(tr("Save to file..."), this))
     , m_template(new QPushButton(tr("New from template..."), this))
     , m_stack(new QStackedWidget(this))
     , m_table(new QTableView(this))
@@ -114,6 +118,8 @@ QuotaPage::QuotaPage(ClusterSession *session, DraftStore *drafts, QWidget *paren
     top->addWidget(m_objects);
     top->addStretch(1);
     top->addWidget(m_template);
+    top->addWidget(m_openFile);
+    top->addWidget(m_saveFile);
     top->addWidget(m_yamlToggle);
 
     auto *addRow = new QHBoxLayout;
@@ -142,6 +148,12 @@ QuotaPage::QuotaPage(ClusterSession *session, DraftStore *drafts, QWidget *paren
     connect(m_objects, &QComboBox::activated, this, [this](int i) { loadObject(m_objects->itemText(i)); });
     connect(m_yamlToggle, &QToolButton::toggled, this, &QuotaPage::setYamlMode);
     connect(m_template, &QPushButton::clicked, this, &QuotaPage::templateRequested);
+    m_openFile->setObjectName(QStringLiteral("quotaOpenFileButton"));
+    m_openFile->setToolTip(tr("Load a manifest from a file into the YAML editor (undoable)"));
+    m_saveFile->setObjectName(QStringLiteral("quotaSaveFileButton"));
+    m_saveFile->setToolTip(tr("Save the YAML as it is now to a file"));
+    connect(m_openFile, &QPushButton::clicked, this, &QuotaPage::openFile);
+    connect(m_saveFile, &QPushButton::clicked, this, &QuotaPage::saveFile);
     connect(m_gpuMinus, &QToolButton::clicked, this, [this] { stepGpu(-1); });
     connect(m_gpuPlus, &QToolButton::clicked, this, [this] { stepGpu(+1); });
     connect(m_add, &QPushButton::clicked, this, &QuotaPage::addResource);
@@ -298,6 +310,35 @@ void QuotaPage::takeYamlIntoTable() {
     m_stack->setCurrentWidget(m_table);
 }
 
+void QuotaPage::openFile() {
+    auto *dialog = new QFileDialog(window(), tr("Open a ResourceQuota manifest"), QString(),
+                                   tr("YAML files (*.yaml *.yml);;All files (*)"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
+        setYamlMode(true);
+        if (auto r = m_editor->loadFromFile(path); !r)
+            emit errorMessage(r.error().message);
+    });
+    dialog->open();
+}
+
+void QuotaPage::saveFile() {
+    auto *dialog = new QFileDialog(window(), tr("Save the manifest"), m_name + QStringLiteral(".yaml"),
+                                   tr("YAML files (*.yaml *.yml);;All files (*)"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
+        const QString text = currentYaml();
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(text.toUtf8()) < 0)
+            emit errorMessage(tr("Cannot write %1: %2").arg(path, f.errorString()));
+        else
+            emit statusMessage(tr("Saved %1").arg(path));
+    });
+    dialog->open();
+}
+
 void QuotaPage::stepGpu(int delta) {
     int row = m_model->rowOf(kGpuResource);
     if (row < 0) {
@@ -376,6 +417,8 @@ void QuotaPage::updateControls() {
     }
     m_remove->setEnabled(m_remove->isEnabled() && m_table->selectionModel()->hasSelection());
     m_yamlToggle->setEnabled(hasObject);
+    m_openFile->setEnabled(editable && !busy);
+    m_saveFile->setEnabled(hasObject);
     const bool pending = hasPendingEdit();
     const bool valid = !yamlMode() || (!m_editor->hasErrors() && !m_editor->isValidationPending());
     m_apply->setEnabled(editable && pending && valid && !busy);

@@ -43,6 +43,9 @@ public slots:
     void apply();
     void revert();
     void setYamlMode(bool yaml);
+    // GitOps: manifests live in git; both open non-modal file dialogs.
+    void openFile();
+    void saveFile();
 
 signals:
     // A change was written; the window records it in the audit log.
@@ -83,6 +86,8 @@ private:
 
     QComboBox *m_objects;
     QToolButton *m_yamlToggle;
+    QPushButton *m_openFile;
+    QPushButton *m_saveFile;
     QPushButton *m_template;
     QStackedWidget *m_stack;
     QTableView *m_table;
