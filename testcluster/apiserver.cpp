@@ -483,7 +483,7 @@ int ApiServer::bind(const QString &host, int port, const TlsMaterial &tls, QStri
     m_server->set_keep_alive_max_count(1000);
     // Idle keep-alive connections delay stop() by up to this long.
     m_server->set_keep_alive_timeout(3);
-    m_server->set_read_timeout(30);
+    m_server->set_read_timeout(10);
     m_server->set_write_timeout(30);
     auto handler = [this](const httplib::Request &req, httplib::Response &res) { dispatch(req, res); };
     m_server->Get(".*", handler);

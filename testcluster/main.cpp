@@ -18,6 +18,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <mutex>
 #include <string>
@@ -255,5 +256,9 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
-    return ok ? 0 : 1;
+    // Leave without running static destructors: the detached stdin reader may still
+    // be blocked in std::cin, and nothing is left to clean up.
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(ok ? 0 : 1);
 }

@@ -116,7 +116,7 @@ public:
     }
 
     // SIGTERM, then wait for a clean exit (state is saved then). True if it exited with 0.
-    bool stop(int timeoutMs = 15000) {
+    bool stop(int timeoutMs = 30000) {
         if (!m_process)
             return true;
         bool clean = false;

@@ -929,7 +929,12 @@ private slots:
             QVERIFY(first.setPodPhase(QStringLiteral("team-nlp"), QStringLiteral("dana-train-1"),
                                       QStringLiteral("Succeeded")));
             rvBefore = first.stats().value(QStringLiteral("resourceVersion")).toString();
-            QVERIFY2(first.stop(), "SIGTERM must end the server cleanly (exit 0)");
+            const bool clean = first.stop();
+            QVERIFY2(clean,
+                     qPrintable(QStringLiteral(
+                                    "SIGTERM must end the server cleanly (exit 0); exit code %1, stderr: %2")
+                                    .arg(first.exitCode())
+                                    .arg(first.stderrText())));
         }
         QVERIFY(QFile::exists(state));
         TestClusterProcess second(TestClusterProcess::Options{QStringLiteral("empty"), state, {}, 60000});
