@@ -280,6 +280,15 @@ bool needsQuotes(const QString &t) {
            t.startsWith(u"0x") || t.startsWith(u"0o") || t == u".inf" || t == u"-.inf" || t == u".nan";
 }
 
+// Control characters (a lone CR, a tab at the end) do not survive as plain scalars.
+bool hasControlChars(const QString &t) {
+    for (QChar c : t) {
+        if (c.unicode() < 0x20 || c.unicode() == 0x7F)
+            return true;
+    }
+    return false;
+}
+
 bool startsLikeNumber(const QString &t) {
     if (t.isEmpty())
         return false;
@@ -522,9 +531,13 @@ public:
         if (m_error)
             return;
         // yaml-cpp tags plain scalars "?" and quoted / block scalars "!".
-        const bool plain = tag == "?" || tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float" ||
-                           tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:null";
-        YamlNode n = YamlNode::scalar(QString::fromUtf8(value.data(), qsizetype(value.size())), !plain);
+        const bool plain = tag.empty() || tag == "?" || tag == "tag:yaml.org,2002:int" ||
+                           tag == "tag:yaml.org,2002:float" || tag == "tag:yaml.org,2002:bool" ||
+                           tag == "tag:yaml.org,2002:null";
+        // An empty plain scalar is a null in YAML, whatever yaml-cpp reports.
+        YamlNode n = plain && value.empty()
+                         ? YamlNode()
+                         : YamlNode::scalar(QString::fromUtf8(value.data(), qsizetype(value.size())), !plain);
         n.setPos(pos(mark));
         add(std::move(n), anchor, mark, 1);
     }
@@ -813,7 +826,8 @@ void emitNode(YAML::Emitter &out, const YamlNode &n) {
         const std::string s(utf8.constData(), std::size_t(utf8.size()));
         // Strings that start like a number (timestamps, "1536Mi", "0012") are quoted
         // too: some YAML 1.1 readers would otherwise take them for a date or a number.
-        if (n.isString() && (needsQuotes(n.text()) || startsLikeNumber(n.text())))
+        if ((n.isString() && (needsQuotes(n.text()) || startsLikeNumber(n.text()))) ||
+            hasControlChars(n.text()))
             out << YAML::DoubleQuoted << s;
         else if (!n.isString() && n.text().isEmpty())
             out << YAML::Null;
@@ -840,7 +854,7 @@ void emitNode(YAML::Emitter &out, const YamlNode &n) {
         for (const YamlNode::Entry &e : n.entries()) {
             const QByteArray k = e.key.toUtf8();
             out << YAML::Key;
-            if (needsQuotes(e.key))
+            if (needsQuotes(e.key) || hasControlChars(e.key))
                 out << YAML::DoubleQuoted;
             out << std::string(k.constData(), std::size_t(k.size()));
             out << YAML::Value;

@@ -137,11 +137,15 @@ struct YamlDocument {
 
 struct YamlLoadLimits {
     int maxDepth = 64;            // nesting of maps / sequences
-    qsizetype maxNodes = 1000000; // after alias expansion ("billion laughs")
+    qsizetype maxNodes = 1000000; // after alias expansion ("billion laughs"); also capped
+                                  // at 16 nodes per input byte + 4096
 };
 
 // Parses YAML (one document, several separated by ---, or a List) into objects.
 // Never throws: yaml-cpp exceptions become an Error of kind Parse with line/column.
+// The input must be UTF-8 (a byte-order mark is fine); anything else, NUL bytes
+// included, is a Parse error pointing at the first bad byte. Duplicate map keys and
+// non-scalar keys are Parse errors too (as with kubectl's strict decoding).
 [[nodiscard]] Result<YamlDocument> loadYaml(const QByteArray &utf8, const YamlLoadLimits &limits = {});
 // Exactly one document, returned as a node (an empty input gives a Null node).
 [[nodiscard]] Result<YamlNode> parseYamlNode(const QByteArray &utf8, const YamlLoadLimits &limits = {});
