@@ -280,10 +280,12 @@ bool needsQuotes(const QString &t) {
            t.startsWith(u"0x") || t.startsWith(u"0o") || t == u".inf" || t == u"-.inf" || t == u".nan";
 }
 
-// Control characters (a lone CR, a tab at the end) do not survive as plain scalars.
+// Control characters (a lone CR, a tab at the end), Unicode line separators and a
+// stray byte-order mark do not survive as plain scalars; they are emitted quoted.
 bool hasControlChars(const QString &t) {
     for (QChar c : t) {
-        if (c.unicode() < 0x20 || c.unicode() == 0x7F)
+        const char16_t u = c.unicode();
+        if (u < 0x20 || (u >= 0x7F && u <= 0x9F) || u == 0x2028 || u == 0x2029 || u == 0xFEFF)
             return true;
     }
     return false;
@@ -534,10 +536,10 @@ public:
         const bool plain = tag.empty() || tag == "?" || tag == "tag:yaml.org,2002:int" ||
                            tag == "tag:yaml.org,2002:float" || tag == "tag:yaml.org,2002:bool" ||
                            tag == "tag:yaml.org,2002:null";
-        // An empty plain scalar is a null in YAML, whatever yaml-cpp reports.
-        YamlNode n = plain && value.empty()
-                         ? YamlNode()
-                         : YamlNode::scalar(QString::fromUtf8(value.data(), qsizetype(value.size())), !plain);
+        // An empty plain scalar is a null in YAML, whatever yaml-cpp reports. (Qt drops a
+        // leading byte-order mark when decoding, so test after decoding.)
+        QString text = QString::fromUtf8(value.data(), qsizetype(value.size()));
+        YamlNode n = plain && text.isEmpty() ? YamlNode() : YamlNode::scalar(std::move(text), !plain);
         n.setPos(pos(mark));
         add(std::move(n), anchor, mark, 1);
     }
