@@ -737,7 +737,8 @@ qsizetype firstNonUtf8(const QByteArray &text) {
         }
         const bool overlong =
             (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
-        if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        // U+FFFE / U+FFFF are not characters, and not allowed in YAML either.
+        if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF)
             return i;
         i += len;
     }
@@ -753,9 +754,12 @@ Result<YamlDocument> loadYaml(const QByteArray &utf8, const YamlLoadLimits &limi
     TreeBuilder builder(body, limits, bom ? 3 : 0);
     if (const qsizetype bad = firstNonUtf8(utf8); bad >= 0) {
         const qsizetype lineStart = utf8.lastIndexOf('\n', bad) + 1;
+        const bool nonCharacter = utf8.mid(bad, 2) == "\xEF\xBF";
         Error e =
-            Error::make(Error::Kind::Parse, QStringLiteral("not UTF-8 text: byte 0x%1 is not valid UTF-8")
-                                                .arg(uint(uchar(utf8[bad])), 2, 16, QLatin1Char('0')));
+            Error::make(Error::Kind::Parse,
+                        nonCharacter ? QStringLiteral("not YAML text: U+FFFE and U+FFFF are not characters")
+                                     : QStringLiteral("not UTF-8 text: byte 0x%1 is not valid UTF-8")
+                                           .arg(uint(uchar(utf8[bad])), 2, 16, QLatin1Char('0')));
         e.line = int(utf8.left(bad).count('\n')) + 1;
         e.column = int(QString::fromUtf8(utf8.constData() + lineStart, bad - lineStart).size()) + 1;
         return e;
