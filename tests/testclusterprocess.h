@@ -146,6 +146,9 @@ public:
     [[nodiscard]] QString adminToken() const { return m_adminToken; }
     [[nodiscard]] QString readonlyToken() const { return m_readonlyToken; }
     [[nodiscard]] QByteArray caCertificatePem() const { return m_caPem; }
+    // The `admin-cert` user's client certificate and key (PEM; O=system:masters).
+    [[nodiscard]] QByteArray clientCertificatePem() const { return m_clientCertPem; }
+    [[nodiscard]] QByteArray clientKeyPem() const { return m_clientKeyPem; }
     [[nodiscard]] int exitCode() const { return m_exitCode; }
     [[nodiscard]] QString temporaryDir() const { return m_dir.path(); }
     // What the server wrote to stderr so far (useful in failure messages).
@@ -242,6 +245,12 @@ private:
         const auto m = ca.match(text);
         if (m.hasMatch())
             m_caPem = QByteArray::fromBase64(m.captured(1).toLatin1());
+        static const QRegularExpression cert(QStringLiteral("client-certificate-data: (\\S+)"));
+        static const QRegularExpression key(QStringLiteral("client-key-data: (\\S+)"));
+        if (const auto c = cert.match(text); c.hasMatch())
+            m_clientCertPem = QByteArray::fromBase64(c.captured(1).toLatin1());
+        if (const auto k = key.match(text); k.hasMatch())
+            m_clientKeyPem = QByteArray::fromBase64(k.captured(1).toLatin1());
     }
 
     Options m_options;
@@ -253,6 +262,8 @@ private:
     QString m_adminToken;
     QString m_readonlyToken;
     QByteArray m_caPem;
+    QByteArray m_clientCertPem;
+    QByteArray m_clientKeyPem;
     QByteArray m_stderr;
     int m_exitCode = -1;
 };
