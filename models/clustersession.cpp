@@ -212,19 +212,24 @@ void ClusterSession::rebuildAll() {
     const quint64 gen = m_generation;
     m_rebuilding = true;
     m_pendingNamespaces.clear();
+    // Per-namespace lookups use the informer's index; objects() would sort all
+    // 20,000 quotas by key on this thread first.
     const QList<NamespaceInfo> namespaces = m_namespaces->namespaces();
-    const QList<StoredObject> quotas = m_quotas->objects();
+    QList<QPair<QString, QList<StoredObject>>> perNamespace;
+    perNamespace.reserve(namespaces.size());
+    for (const NamespaceInfo &n : namespaces)
+        perNamespace.append({n.name, m_quotas->objectsInNamespace(n.name)});
     runInBackground(
         this,
-        [namespaces, quotas] {
-            QHash<QString, QList<QuotaUsage>> byNs;
-            byNs.reserve(namespaces.size());
-            for (const StoredObject &o : quotas)
-                byNs[o.namespaceName].append(quotaUsageFromJson(o.object));
+        [perNamespace] {
             QList<NamespaceSummary> rows;
-            rows.reserve(namespaces.size());
-            for (const NamespaceInfo &n : namespaces)
-                rows.append(NamespaceSummary::fromQuotas(n.name, byNs.value(n.name)));
+            rows.reserve(perNamespace.size());
+            for (const auto &[name, objects] : perNamespace) {
+                QList<QuotaUsage> usages;
+                for (const StoredObject &o : objects)
+                    usages.append(quotaUsageFromJson(o.object));
+                rows.append(NamespaceSummary::fromQuotas(name, usages));
+            }
             return rows;
         },
         [this, gen](QList<NamespaceSummary> rows) {
