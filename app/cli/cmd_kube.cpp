@@ -252,7 +252,10 @@ int runGet(const QStringList &args) {
         }
         items << *obj;
     } else {
-        auto l = wait((*client)->list(*res, ns));
+        // Big pages: a one-shot listing gains nothing from small ones but round trips.
+        ListOptions lo;
+        lo.limit = 5000;
+        auto l = wait((*client)->list(*res, ns, lo));
         if (!l)
             return fail(l.error().message);
         list = std::move(*l);
