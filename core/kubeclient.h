@@ -53,9 +53,10 @@ struct WatchHandlers {
 };
 
 // The Kubernetes REST client: libcurl multi on one worker thread owned by the client.
-// Nothing here blocks the caller; results arrive as QFutures (use
-// `.then(contextObject, ...)` to get them on a thread of your choice; a CLI may
-// waitForFinished()). Safe to call from any thread.
+// Nothing here blocks the caller; results arrive as QFutures. Watch them with a
+// QFutureWatcher or gq::whenReady (models/futurecall.h); not with
+// `.then(contextObject, ...)`, which on Qt 6.4 can miss a future that finishes on the
+// worker thread meanwhile. A CLI may waitForFinished(). Safe to call from any thread.
 //
 // TLS is verified against the kubeconfig CA (handed to libcurl in memory), client
 // certificates likewise; insecure-skip-tls-verify is honoured but reported by

@@ -8,6 +8,7 @@
 #include "testclusterprocess.h"
 
 #include <QEventLoop>
+#include <QFutureWatcher>
 #include <QTimer>
 
 #include <optional>
@@ -17,19 +18,19 @@ namespace gq::test {
 // Waits for a future by spinning an event loop (as a GUI would), with a deadline so
 // a hang fails the test instead of freezing it.
 template <typename T> Result<T> await(QFuture<Result<T>> future, int timeoutMs = 120000) {
-    std::optional<Result<T>> result;
+    // A QFutureWatcher, not QFuture::then(context, ...): on Qt 6.4 a continuation attached
+    // with a context can miss a future that finishes on another thread meanwhile.
     QEventLoop loop;
-    QObject context;
-    future.then(&context, [&](Result<T> r) {
-        result.emplace(std::move(r));
-        loop.quit();
-    });
+    QFutureWatcher<Result<T>> watcher;
+    QObject::connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
     QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-    loop.exec();
-    if (!result)
+    watcher.setFuture(future);
+    if (!future.isFinished())
+        loop.exec();
+    if (!future.isFinished() || future.resultCount() == 0)
         return Error::make(Error::Kind::Timeout,
                            QStringLiteral("test: no answer within %1 ms").arg(timeoutMs));
-    return std::move(*result);
+    return future.result();
 }
 
 inline QString describe(const Error &e) {
