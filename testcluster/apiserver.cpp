@@ -509,6 +509,10 @@ bool ApiServer::run() {
     return m_server->listen_after_bind();
 }
 
+bool ApiServer::isListening() const {
+    return m_server && m_server->is_running();
+}
+
 void ApiServer::stop() {
     m_stopping = true;
     {

@@ -64,8 +64,10 @@ public:
     int bind(const QString &host, int port, const TlsMaterial &tls, QString *error);
     // Serves until stop(); returns false if the loop failed.
     bool run();
+    // Ends run(). Only effective once the listen loop is running (see isListening()).
     void stop();
     [[nodiscard]] bool stopping() const { return m_stopping.load(); }
+    [[nodiscard]] bool isListening() const;
 
     void setFaults(const Faults &faults);
 

@@ -16,6 +16,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -208,9 +210,15 @@ int main(int argc, char **argv) {
     if (!gq::tc::writeKubeconfig(kubeconfigPath, {url, config.adminToken, config.readonlyToken}, tls, &error))
         return fail(error);
 
-    std::thread signalThread([&server, stopSignals] {
+    // A stop signal can come before the listen loop runs (a console killed right after
+    // starting us sends SIGTERM through PR_SET_PDEATHSIG); cpp-httplib's stop() does
+    // nothing then, so wait for the loop to be running, or to have ended, first.
+    std::atomic<bool> runEnded{false};
+    std::thread signalThread([&server, &runEnded, stopSignals] {
         int sig = 0;
         sigwait(&stopSignals, &sig);
+        while (!server.isListening() && !runEnded.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
         server.stop();
     });
     std::thread stdinThread([&server] {
@@ -237,6 +245,7 @@ int main(int argc, char **argv) {
     printLine("ready " + url.toUtf8());
 
     const bool ok = server.run();
+    runEnded = true;
     if (!server.stopping()) {
         // The listen loop ended without a signal; make the signal thread exit too.
         pthread_kill(signalThread.native_handle(), SIGTERM);

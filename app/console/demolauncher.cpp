@@ -4,6 +4,10 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+
 namespace gq {
 
 DemoLauncher::DemoLauncher(QObject *parent)
@@ -55,6 +59,14 @@ void DemoLauncher::start(const QStringList &extraArgs) {
                      QStringLiteral("--write-kubeconfig"), kubeconfigPath(),
                      QStringLiteral("--scenario"),         QStringLiteral("demo")};
     args += extraArgs;
+    // If the console dies without cleaning up (SIGKILL, a crash), the kernel sends the
+    // cluster SIGTERM, so no orphaned server keeps a port and a state file.
+    const pid_t consolePid = ::getpid();
+    m_process.setChildProcessModifier([consolePid] {
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (::getppid() != consolePid) // the console died before prctl took effect
+            ::raise(SIGTERM);
+    });
     m_process.start(program, args);
 }
 

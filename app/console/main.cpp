@@ -1,5 +1,6 @@
 #include "app/console/demolauncher.h"
 #include "app/console/mainwindow.h"
+#include "app/console/quitonsignal.h"
 #include "app/console/startupclock.h"
 #include "core/draftstore.h"
 #include "widgets/consolesettings.h"
@@ -112,6 +113,7 @@ int main(int argc, char **argv) {
         }
         window.openUsageDatabase(db);
     }
+    QuitOnSignal quitOnSignal;
     window.show();
     const int rc = app.exec();
     if (launcher)
