@@ -291,6 +291,12 @@ bool hasControlChars(const QString &t) {
     return false;
 }
 
+// "---" and "..." at the start of a line end or start a document; a scalar or key
+// beginning with them must be quoted to read back as itself.
+bool startsLikeDocumentMarker(const QString &t) {
+    return t.startsWith(u"---") || t.startsWith(u"...");
+}
+
 bool startsLikeNumber(const QString &t) {
     if (t.isEmpty())
         return false;
@@ -833,7 +839,7 @@ void emitNode(YAML::Emitter &out, const YamlNode &n) {
         // Strings that start like a number (timestamps, "1536Mi", "0012") are quoted
         // too: some YAML 1.1 readers would otherwise take them for a date or a number.
         if ((n.isString() && (needsQuotes(n.text()) || startsLikeNumber(n.text()))) ||
-            hasControlChars(n.text()))
+            hasControlChars(n.text()) || startsLikeDocumentMarker(n.text()))
             out << YAML::DoubleQuoted << s;
         else if (!n.isString() && n.text().isEmpty())
             out << YAML::Null;
@@ -860,7 +866,7 @@ void emitNode(YAML::Emitter &out, const YamlNode &n) {
         for (const YamlNode::Entry &e : n.entries()) {
             const QByteArray k = e.key.toUtf8();
             out << YAML::Key;
-            if (needsQuotes(e.key) || hasControlChars(e.key))
+            if (needsQuotes(e.key) || hasControlChars(e.key) || startsLikeDocumentMarker(e.key))
                 out << YAML::DoubleQuoted;
             out << std::string(k.constData(), std::size_t(k.size()));
             out << YAML::Value;
