@@ -96,7 +96,37 @@ const char *const kAuditTriggersPg[] = {
 };
 
 constexpr qint64 kHour = 3600;
-constexpr int kBatchRows = 200; // rows per multi-row statement (SQLite allows 32766 variables)
+constexpr int kBatchRows = 200; // rows per multi-row statement on the per-row paths
+// Bulk statements: SQLite allows 32766 bound variables per statement; PostgreSQL
+// gets one array per column, so only the statement text size bounds a batch.
+constexpr int kSqliteBulkIntervalRows = 2000; // x 11 columns
+constexpr int kSqliteBulkRollupRows = 8000;   // x 3 columns
+constexpr int kPgBulkIntervalRows = 20000;
+constexpr int kPgBulkRollupRows = 50000;
+// A bulk load of at least this many rows rebuilds secondary indexes afterwards.
+constexpr qint64 kDropIndexesFrom = 1000000;
+// Partial rollup flush of a bulk load beyond this many cells (~50 bytes each).
+constexpr size_t kMaxRollupCells = 8000000;
+
+// Secondary indexes a huge load drops and recreates (the unique key and primary keys
+// stay: they detect duplicates and serve the rollup upserts).
+const char *const kSecondaryIndexes[] = {
+    "usage_intervals_user",    "usage_intervals_ns",           "usage_intervals_start",
+    "usage_intervals_running", "usage_intervals_running_user", "usage_intervals_running_ns",
+    "rollup_ns_hour_by_hour",  "rollup_user_hour_by_hour",     "rollup_ns_day_by_day",
+    "rollup_user_day_by_day",
+};
+
+// PostgreSQL array literals for unnest(): one bound text value per column.
+void appendPgText(QString &out, const QString &v) {
+    out += QLatin1Char('"');
+    for (const QChar c : v) {
+        if (c == QLatin1Char('"') || c == QLatin1Char('\\'))
+            out += QLatin1Char('\\');
+        out += c;
+    }
+    out += QLatin1Char('"');
+}
 
 qint64 floorHour(qint64 t) {
     return t - (((t % kHour) + kHour) % kHour);
@@ -229,6 +259,43 @@ void UsageStore::accumulate(RollupDelta &delta, const QString &nsName, const QSt
     }
 }
 
+bool RollupAccumulator::Interner::intern(const QString &name, quint32 &id) {
+    if (!names.empty() && name == lastName) {
+        id = lastId;
+        return true;
+    }
+    auto it = ids.constFind(name);
+    if (it == ids.cend()) {
+        if (names.size() >= (size_t(1) << 24))
+            return false;
+        it = ids.insert(name, quint32(names.size()));
+        names.push_back(name);
+    }
+    lastName = name;
+    lastId = id = *it;
+    return true;
+}
+
+bool RollupAccumulator::add(const QString &nsName, const QString &userName, qint64 start, qint64 end,
+                            double gpuWeight) {
+    quint32 n = 0, u = 0;
+    if (!m_ns.intern(nsName, n) || !m_user.intern(userName, u))
+        return false;
+    for (qint64 h = floorHour(start); h < end; h += kHour) {
+        const double v = double(std::min(h + kHour, end) - std::max(h, start)) * gpuWeight;
+        m_cells[0][keyOf(n, h)] += v;
+        m_cells[1][keyOf(u, h)] += v;
+    }
+    for (qint64 t = start; t < end;) {
+        const TimeRange day = m_days.dayOf(t);
+        const double v = double(std::min(day.end, end) - t) * gpuWeight;
+        m_cells[2][keyOf(n, day.start)] += v;
+        m_cells[3][keyOf(u, day.start)] += v;
+        t = day.end;
+    }
+    return true;
+}
+
 QString boostStateName(Boost::State s) {
     switch (s) {
     case Boost::State::Pending: return QStringLiteral("pending");
@@ -259,6 +326,7 @@ UsageStore::UsageStore(DbUrl url, Options options, QString connectionName)
     , m_thread(QThread::currentThreadId()) {}
 
 UsageStore::~UsageStore() {
+    m_statements.clear(); // kept statements belong to the connection removed below
     {
         QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
         if (db.isOpen())
@@ -527,6 +595,18 @@ Result<void> UsageStore::execSql(QSqlQuery &q, const QString &sql) const {
     return {};
 }
 
+Result<QSqlQuery *> UsageStore::cached(const QString &sql) const {
+    auto it = m_statements.constFind(sql);
+    if (it != m_statements.cend())
+        return it->get();
+    auto q = std::make_shared<QSqlQuery>(database());
+    q->setForwardOnly(true);
+    if (!q->prepare(sql))
+        return sqlError(*q, QStringLiteral("preparing a statement"));
+    m_statements.insert(sql, q);
+    return q.get();
+}
+
 Result<void> UsageStore::begin() {
     QSqlDatabase db = database();
     if (isPostgres()) {
@@ -765,72 +845,449 @@ Result<bool> UsageStore::closeInterval(const QString &cluster, const QString &po
 }
 
 Result<qint64> UsageStore::insertBulk(const std::vector<UsageInterval> &intervals) {
+    auto load = beginBulk(qint64(intervals.size()));
+    if (!load)
+        return load.error();
+    if (auto r = (*load)->add(intervals); !r)
+        return r.error();
+    return (*load)->finish();
+}
+
+Result<std::unique_ptr<UsageStore::BulkLoad>> UsageStore::beginBulk(qint64 expectedRows) {
+    assertThread();
+    if (m_bulkActive)
+        return Error::make(Error::Kind::Internal,
+                           QStringLiteral("a bulk load is already running on this store"));
+    std::unique_ptr<BulkLoad> load(new BulkLoad(*this));
+    load->m_tx = std::make_unique<UsageStoreTx>(*this, m_txDepth);
+    if (auto r = load->m_tx->begin(); !r)
+        return r.error();
+    m_bulkActive = true;
+    QSqlQuery q(database());
+    if (isPostgres()) {
+        // Durability of this one commit is not worth a synchronous WAL flush wait.
+        if (auto r = execSql(q, QStringLiteral("SET LOCAL synchronous_commit = off")); !r)
+            return r.error();
+    } else {
+        // A larger page cache for the load (256 MiB); restored when it ends.
+        if (auto r = execSql(q, QStringLiteral("PRAGMA cache_size = -262144")); !r)
+            return r.error();
+    }
+    if (expectedRows >= kDropIndexesFrom) {
+        // Only when the load dominates what is there: rebuilding the indexes of a large
+        // table for a comparatively small load would cost more than it saves.
+        QSqlQuery c(database());
+        if (auto r =
+                prepare(c, QStringLiteral("SELECT COUNT(*) FROM (SELECT 1 FROM usage_intervals LIMIT ?) t"));
+            !r)
+            return r.error();
+        c.addBindValue(expectedRows + 1);
+        if (auto r = exec(c, QStringLiteral("counting intervals")); !r)
+            return r.error();
+        const qint64 existing = c.next() ? c.value(0).toLongLong() : 0;
+        c.finish();
+        if (existing <= expectedRows) {
+            if (auto r = setSecondaryIndexes(false); !r)
+                return r.error();
+            load->m_droppedIndexes = true;
+        }
+    }
+    return load;
+}
+
+UsageStore::BulkLoad::BulkLoad(UsageStore &store)
+    : m_store(store)
+    , m_acc(std::make_unique<RollupAccumulator>(*store.m_days)) {}
+
+UsageStore::BulkLoad::~BulkLoad() {
+    if (!m_done) {
+        m_tx.reset(); // rolls back, including dropped indexes
+        if (!m_store.isPostgres()) {
+            QSqlQuery q(m_store.database());
+            q.exec(QStringLiteral("PRAGMA cache_size = -65536"));
+        }
+    }
+    m_store.m_bulkActive = false;
+}
+
+Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) {
+    if (m_done || m_failed)
+        return Error::make(Error::Kind::Internal, QStringLiteral("the bulk load has already ended"));
+    const ResourceWeights &weights = m_store.m_options.weights;
+    for (size_t k = 0; k < chunk.size(); ++k) {
+        const UsageInterval &iv = chunk[k];
+        if (auto v = validateInterval(iv); !v) {
+            m_failed = true;
+            Error e = v.error();
+            e.message = QStringLiteral("interval %1: %2").arg(m_added + qint64(k)).arg(e.message);
+            return e;
+        }
+        if (iv.end && !m_acc->add(iv.ns, iv.user, iv.start, *iv.end, iv.gpus * weights.weight(iv.resource))) {
+            m_failed = true;
+            return Error::make(Error::Kind::Invalid, QStringLiteral("more than 16 million distinct subjects"),
+                               QStringLiteral("user"));
+        }
+    }
+    if (auto r = m_store.writeIntervals(chunk, 0, chunk.size()); !r) {
+        m_failed = true;
+        return r;
+    }
+    m_added += qint64(chunk.size());
+    // Bound the client's memory on very large loads; the rollups stay in this
+    // transaction either way (a partial flush adds to the stored cells).
+    if (m_acc->size() > kMaxRollupCells) {
+        if (auto r = m_store.writeRollups(*m_acc, RollupWrite::Add); !r) {
+            m_failed = true;
+            return r;
+        }
+        m_acc->clear();
+    }
+    return {};
+}
+
+Result<qint64> UsageStore::BulkLoad::finish() {
+    if (m_done || m_failed)
+        return Error::make(Error::Kind::Internal, QStringLiteral("the bulk load has already ended"));
+    m_failed = true; // until everything below succeeded
+    if (auto r = m_store.writeRollups(*m_acc, RollupWrite::Add); !r)
+        return r.error();
+    m_acc->clear();
+    if (m_droppedIndexes)
+        if (auto r = m_store.setSecondaryIndexes(true); !r)
+            return r.error();
+    if (auto r = m_tx->commit(); !r)
+        return r.error();
+    m_tx.reset();
+    m_done = true;
+    m_failed = false;
+    if (!m_store.isPostgres()) {
+        QSqlQuery q(m_store.database());
+        q.exec(QStringLiteral("PRAGMA cache_size = -65536"));
+    }
+    return m_added;
+}
+
+Result<void> UsageStore::setSecondaryIndexes(bool present) {
+    // Kept statements may refer to plans over the dropped indexes (SQLite re-prepares
+    // on schema change, but dropping them is cheap and certain).
+    m_statements.clear();
+    QSqlQuery q(database());
+    for (const char *name : kSecondaryIndexes) {
+        const QString index = QString::fromLatin1(name);
+        if (!present) {
+            if (auto r = execSql(q, QStringLiteral("DROP INDEX IF EXISTS %1").arg(index)); !r)
+                return r;
+            continue;
+        }
+        const QString prefix = QStringLiteral("CREATE INDEX %1 ").arg(index);
+        for (const char *ddl : kSchemaV1) {
+            const QString sql = QString::fromLatin1(ddl);
+            if (sql.startsWith(prefix))
+                if (auto r = execSql(q, dialect(sql, isPostgres())); !r)
+                    return r;
+        }
+    }
+    return {};
+}
+
+Result<void> UsageStore::writeIntervals(const std::vector<UsageInterval> &rows, size_t from, size_t to) {
+    const bool pg = isPostgres();
+    const int batch = pg ? kPgBulkIntervalRows : kSqliteBulkIntervalRows;
+    const QVariant nullEnd(QMetaType(QMetaType::LongLong));
+    const QString head =
+        QStringLiteral("INSERT INTO usage_intervals (%1) ").arg(QLatin1String(kIntervalColumns));
+    while (from < to) {
+        const size_t n = std::min<size_t>(size_t(batch), to - from);
+        if (pg) {
+            auto q =
+                cached(head + QStringLiteral("SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), "
+                                             "CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), "
+                                             "CAST(? AS TEXT[]), CAST(? AS INTEGER[]), "
+                                             "CAST(? AS DOUBLE PRECISION[]), CAST(? AS BIGINT[]), "
+                                             "CAST(? AS BIGINT[]), CAST(? AS TEXT[]))"));
+            if (!q)
+                return q.error();
+            QString cols[11];
+            for (QString &c : cols) {
+                c.reserve(qsizetype(n) * 24);
+                c += QLatin1Char('{');
+            }
+            for (size_t k = from; k < from + n; ++k) {
+                const UsageInterval &iv = rows[k];
+                if (k != from)
+                    for (QString &c : cols)
+                        c += QLatin1Char(',');
+                appendPgText(cols[0], iv.cluster);
+                appendPgText(cols[1], iv.ns);
+                appendPgText(cols[2], iv.user);
+                appendPgText(cols[3], iv.podUid);
+                appendPgText(cols[4], iv.podName);
+                appendPgText(cols[5], iv.resource);
+                cols[6] += QString::number(iv.gpus);
+                cols[7] += QString::number(m_options.weights.weight(iv.resource), 'g', 17);
+                cols[8] += QString::number(iv.start);
+                cols[9] += iv.end ? QString::number(*iv.end) : QStringLiteral("NULL");
+                appendPgText(cols[10], iv.source);
+            }
+            for (int c = 0; c < 11; ++c) {
+                cols[c] += QLatin1Char('}');
+                (*q)->bindValue(c, cols[c]);
+            }
+            auto r = exec(**q, QStringLiteral("bulk-inserting intervals"));
+            (*q)->finish();
+            if (!r)
+                return r;
+        } else {
+            auto sqlFor = [&](size_t count) -> QString {
+                QStringList values;
+                values.reserve(qsizetype(count));
+                for (size_t i = 0; i < count; ++i)
+                    values << QStringLiteral("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                return head + QStringLiteral("VALUES ") + values.join(QLatin1Char(','));
+            };
+            QSqlQuery partial(database());
+            QSqlQuery *q = &partial;
+            if (n == size_t(batch)) {
+                auto full = cached(sqlFor(n));
+                if (!full)
+                    return full.error();
+                q = *full;
+            } else if (auto r = prepare(partial, sqlFor(n)); !r) {
+                return r;
+            }
+            int p = 0;
+            for (size_t k = from; k < from + n; ++k) {
+                const UsageInterval &iv = rows[k];
+                q->bindValue(p++, nonNull(iv.cluster));
+                q->bindValue(p++, nonNull(iv.ns));
+                q->bindValue(p++, nonNull(iv.user));
+                q->bindValue(p++, nonNull(iv.podUid));
+                q->bindValue(p++, nonNull(iv.podName));
+                q->bindValue(p++, nonNull(iv.resource));
+                q->bindValue(p++, iv.gpus);
+                q->bindValue(p++, m_options.weights.weight(iv.resource));
+                q->bindValue(p++, iv.start);
+                q->bindValue(p++, iv.end ? QVariant(*iv.end) : nullEnd);
+                q->bindValue(p++, nonNull(iv.source));
+            }
+            auto r = exec(*q, QStringLiteral("bulk-inserting intervals"));
+            q->finish();
+            if (!r)
+                return r;
+        }
+        from += n;
+    }
+    return {};
+}
+
+Result<void> UsageStore::writeRollups(const RollupAccumulator &acc, RollupWrite mode) {
+    for (int t = 0; t < 4; ++t) {
+        const auto &cells = acc.cells(t);
+        if (cells.empty())
+            continue;
+        // Sorted by key (subject, time): B-tree inserts in key order.
+        std::vector<std::pair<quint64, double>> sorted(cells.begin(), cells.end());
+        std::sort(sorted.begin(), sorted.end());
+        QStringList names;
+        std::vector<qint64> times;
+        std::vector<double> values;
+        const size_t chunk = 200000;
+        for (size_t i = 0; i < sorted.size(); i += chunk) {
+            names.clear();
+            times.clear();
+            values.clear();
+            for (size_t k = i; k < std::min(sorted.size(), i + chunk); ++k) {
+                names << acc.subjectName(t, sorted[k].first);
+                times.push_back(RollupAccumulator::timeOf(sorted[k].first));
+                values.push_back(sorted[k].second);
+            }
+            if (auto r = writeRollupRows(t, names, times, values, mode); !r)
+                return r;
+        }
+    }
+    return {};
+}
+
+Result<void> UsageStore::writeRollupRows(int table, const QStringList &names,
+                                         const std::vector<qint64> &times, const std::vector<double> &values,
+                                         RollupWrite mode) {
+    const RollupTable &t = kRollupTables[table];
+    const bool pg = isPostgres();
+    const QString tableName = QString::fromLatin1(t.name);
+    const QString tail =
+        QStringLiteral(" ON CONFLICT (%1, %2) DO UPDATE SET gpu_seconds = %3excluded.gpu_seconds")
+            .arg(QLatin1String(t.subjectColumn), QLatin1String(t.timeColumn),
+                 mode == RollupWrite::Add ? tableName + QStringLiteral(".gpu_seconds + ") : QString());
+    const QString head = QStringLiteral("INSERT INTO %1 (%2, %3, gpu_seconds) ")
+                             .arg(tableName, QLatin1String(t.subjectColumn), QLatin1String(t.timeColumn));
+    const size_t total = times.size();
+    const size_t batch = size_t(pg ? kPgBulkRollupRows : kSqliteBulkRollupRows);
+    for (size_t from = 0; from < total;) {
+        const size_t n = std::min(batch, total - from);
+        if (pg) {
+            auto q = cached(head +
+                            QStringLiteral("SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS BIGINT[]), "
+                                           "CAST(? AS DOUBLE PRECISION[]))") +
+                            tail);
+            if (!q)
+                return q.error();
+            QString a, b, c;
+            a.reserve(qsizetype(n) * 12);
+            b.reserve(qsizetype(n) * 11);
+            c.reserve(qsizetype(n) * 20);
+            a += QLatin1Char('{');
+            b += QLatin1Char('{');
+            c += QLatin1Char('{');
+            for (size_t k = from; k < from + n; ++k) {
+                if (k != from) {
+                    a += QLatin1Char(',');
+                    b += QLatin1Char(',');
+                    c += QLatin1Char(',');
+                }
+                appendPgText(a, names[qsizetype(k)]);
+                b += QString::number(times[k]);
+                c += QString::number(values[k], 'g', 17);
+            }
+            a += QLatin1Char('}');
+            b += QLatin1Char('}');
+            c += QLatin1Char('}');
+            (*q)->bindValue(0, a);
+            (*q)->bindValue(1, b);
+            (*q)->bindValue(2, c);
+            auto r = exec(**q, QStringLiteral("updating %1").arg(tableName));
+            (*q)->finish();
+            if (!r)
+                return r;
+        } else {
+            auto sqlFor = [&](size_t count) -> QString {
+                QStringList rows;
+                rows.reserve(qsizetype(count));
+                for (size_t i = 0; i < count; ++i)
+                    rows << QStringLiteral("(?, ?, ?)");
+                return head + QStringLiteral("VALUES ") + rows.join(QLatin1Char(',')) + tail;
+            };
+            QSqlQuery partial(database());
+            QSqlQuery *q = &partial;
+            if (n == batch) {
+                auto full = cached(sqlFor(n));
+                if (!full)
+                    return full.error();
+                q = *full;
+            } else if (auto r = prepare(partial, sqlFor(n)); !r) {
+                return r;
+            }
+            int p = 0;
+            for (size_t k = from; k < from + n; ++k) {
+                q->bindValue(p++, nonNull(names[qsizetype(k)]));
+                q->bindValue(p++, times[k]);
+                q->bindValue(p++, values[k]);
+            }
+            auto r = exec(*q, QStringLiteral("updating %1").arg(tableName));
+            q->finish();
+            if (!r)
+                return r;
+        }
+        from += n;
+    }
+    return {};
+}
+
+Result<UsageStore::RollupRebuildReport> UsageStore::rebuildRollups() {
     UsageStoreTx tx(*this, m_txDepth);
     if (auto r = tx.begin(); !r)
         return r.error();
-    QSqlDatabase db = database();
-    auto sqlFor = [](int rows) -> QString {
-        QStringList values;
-        values.reserve(rows);
-        for (int i = 0; i < rows; ++i)
-            values << QStringLiteral("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        return QStringLiteral("INSERT INTO usage_intervals (%1) VALUES ")
-                   .arg(QLatin1String(kIntervalColumns)) +
-               values.join(QLatin1Char(','));
-    };
-    QSqlQuery full(db);
-    if (auto r = prepare(full, sqlFor(kBatchRows)); !r)
-        return r.error();
-    RollupDelta delta;
-    const QVariant nullEnd(QMetaType(QMetaType::LongLong));
-    size_t i = 0;
-    while (i < intervals.size()) {
-        const size_t n = std::min<size_t>(kBatchRows, intervals.size() - i);
-        QSqlQuery partial(db);
-        QSqlQuery &q = n == size_t(kBatchRows) ? full : partial;
-        if (n != size_t(kBatchRows)) {
-            if (auto r = prepare(partial, sqlFor(int(n))); !r)
-                return r.error();
-        }
-        int p = 0;
-        for (size_t k = i; k < i + n; ++k) {
-            const UsageInterval &iv = intervals[k];
-            if (auto v = validateInterval(iv); !v) {
-                Error e = v.error();
-                e.message = QStringLiteral("interval %1: %2").arg(k).arg(e.message);
-                return e;
-            }
-            const double w = m_options.weights.weight(iv.resource);
-            q.bindValue(p++, nonNull(iv.cluster));
-            q.bindValue(p++, nonNull(iv.ns));
-            q.bindValue(p++, nonNull(iv.user));
-            q.bindValue(p++, nonNull(iv.podUid));
-            q.bindValue(p++, nonNull(iv.podName));
-            q.bindValue(p++, nonNull(iv.resource));
-            q.bindValue(p++, iv.gpus);
-            q.bindValue(p++, w);
-            q.bindValue(p++, iv.start);
-            q.bindValue(p++, iv.end ? QVariant(*iv.end) : nullEnd);
-            q.bindValue(p++, nonNull(iv.source));
-            if (iv.end)
-                accumulate(delta, iv.ns, iv.user, iv.start, *iv.end, iv.gpus * w);
-        }
-        if (auto r = exec(q, QStringLiteral("bulk-inserting intervals")); !r)
+    RollupRebuildReport report;
+    RollupAccumulator fresh(*m_days);
+    {
+        QSqlQuery q(database());
+        q.setForwardOnly(true);
+        if (auto r = execSql(q, QStringLiteral("SELECT ns, user_name, gpus, weight, start_s, end_s FROM "
+                                               "usage_intervals WHERE end_s IS NOT NULL"));
+            !r)
             return r.error();
-        i += n;
-        // Bound the client's memory on very large loads; the rollups stay in this
-        // transaction either way.
-        if (delta.size() > 1000000) {
-            if (auto r = flushRollups(delta); !r)
-                return r.error();
-            delta.clear();
+        while (q.next()) {
+            // The stored per-row weight, as the incremental path used when the row was written.
+            if (!fresh.add(q.value(0).toString(), q.value(1).toString(), q.value(4).toLongLong(),
+                           q.value(5).toLongLong(), q.value(2).toInt() * q.value(3).toDouble()))
+                return Error::make(Error::Kind::Invalid,
+                                   QStringLiteral("more than 16 million distinct subjects"));
+            ++report.intervals;
         }
     }
-    if (auto r = flushRollups(delta); !r)
-        return r.error();
+    constexpr double kTolerance = 1e-3; // GPU-seconds
+    for (int t = 0; t < 4; ++t) {
+        const RollupTable &tab = kRollupTables[t];
+        RollupTableReport tr;
+        tr.table = QString::fromLatin1(tab.name);
+        // The stored rows, interned with the same ids as the fresh ones.
+        std::unordered_map<quint64, double> stored;
+        {
+            QSqlQuery q(database());
+            q.setForwardOnly(true);
+            if (auto r = execSql(
+                    q, QStringLiteral("SELECT %1, %2, gpu_seconds FROM %3")
+                           .arg(QLatin1String(tab.subjectColumn), QLatin1String(tab.timeColumn), tr.table));
+                !r)
+                return r.error();
+            while (q.next()) {
+                quint32 id = 0;
+                if (!fresh.interner(t).intern(q.value(0).toString(), id))
+                    return Error::make(Error::Kind::Invalid,
+                                       QStringLiteral("more than 16 million distinct subjects"));
+                stored[RollupAccumulator::keyOf(id, q.value(1).toLongLong())] += q.value(2).toDouble();
+            }
+        }
+        tr.rowsBefore = qint64(stored.size());
+        const auto &want = fresh.cells(t);
+        QStringList names;
+        std::vector<qint64> times;
+        std::vector<double> values;
+        for (const auto &[key, v] : want) {
+            auto it = stored.find(key);
+            const double have = it == stored.end() ? 0.0 : it->second;
+            if (it == stored.end()) {
+                ++tr.added;
+            } else if (std::abs(have - v) > kTolerance) {
+                ++tr.changed;
+            } else {
+                continue;
+            }
+            tr.maxAbsDiffGpuHours = std::max(tr.maxAbsDiffGpuHours, std::abs(have - v) / 3600.0);
+            names << fresh.subjectName(t, key);
+            times.push_back(RollupAccumulator::timeOf(key));
+            values.push_back(v);
+        }
+        if (!names.isEmpty())
+            if (auto r = writeRollupRows(t, names, times, values, RollupWrite::Replace); !r)
+                return r.error();
+        QSqlQuery del(database());
+        bool delPrepared = false;
+        for (const auto &[key, have] : stored) {
+            if (want.count(key))
+                continue;
+            if (std::abs(have) <= kTolerance)
+                continue; // replaced intervals leave zero rows behind; they are harmless
+            if (!delPrepared) {
+                if (auto r = prepare(del, QStringLiteral("DELETE FROM %1 WHERE %2 = ? AND %3 = ?")
+                                              .arg(tr.table, QLatin1String(tab.subjectColumn),
+                                                   QLatin1String(tab.timeColumn)));
+                    !r)
+                    return r.error();
+                delPrepared = true;
+            }
+            del.bindValue(0, nonNull(fresh.subjectName(t, key)));
+            del.bindValue(1, RollupAccumulator::timeOf(key));
+            if (auto r = exec(del, QStringLiteral("deleting from %1").arg(tr.table)); !r)
+                return r.error();
+            ++tr.removed;
+            tr.maxAbsDiffGpuHours = std::max(tr.maxAbsDiffGpuHours, std::abs(have) / 3600.0);
+        }
+        tr.rowsAfter = tr.rowsBefore + tr.added - tr.removed;
+        report.tables << tr;
+    }
     if (auto r = tx.commit(); !r)
         return r.error();
-    return qint64(intervals.size());
+    return report;
 }
 
 Result<std::vector<UsageInterval>> UsageStore::intervals(qint64 from, qint64 to, qint64 now) const {
@@ -1142,20 +1599,24 @@ Result<double> UsageStore::usedGpuHoursWith(BudgetScope scope, const QString &su
 
 Result<double> UsageStore::usedGpuHoursNaive(BudgetScope scope, const QString &subject,
                                              const TimeRange &window, qint64 now) const {
-    QSqlQuery q(database());
-    q.setForwardOnly(true);
-    if (auto r = prepare(q, QStringLiteral("SELECT %1 FROM usage_intervals WHERE %2 = ?")
-                                .arg(QLatin1String(kIntervalColumns), scope == BudgetScope::User
-                                                                          ? QLatin1String("user_name")
-                                                                          : QLatin1String("ns")));
-        !r)
-        return r.error();
-    q.addBindValue(nonNull(subject));
-    if (auto r = exec(q, QStringLiteral("reading intervals")); !r)
+    // What a straightforward quota service writes: the subject's rows that overlap
+    // the period, summed in the client. Kept prepared like the fast path, so the
+    // comparison is about the work, not about statement preparation.
+    auto q = cached(QStringLiteral("SELECT %1 FROM usage_intervals WHERE %2 = ? AND start_s < ? AND "
+                                   "(end_s IS NULL OR end_s > ?)")
+                        .arg(QLatin1String(kIntervalColumns),
+                             scope == BudgetScope::User ? QLatin1String("user_name") : QLatin1String("ns")));
+    if (!q)
+        return q.error();
+    (*q)->bindValue(0, nonNull(subject));
+    (*q)->bindValue(1, window.end);
+    (*q)->bindValue(2, window.start);
+    if (auto r = exec(**q, QStringLiteral("reading intervals")); !r)
         return r.error();
     double s = 0;
-    while (q.next())
-        s += gpuSeconds(intervalFromRow(q), window, now, m_options.weights);
+    while ((*q)->next())
+        s += gpuSeconds(intervalFromRow(**q), window, now, m_options.weights);
+    (*q)->finish();
     return s / 3600.0;
 }
 
@@ -1294,41 +1755,161 @@ Result<QList<Decision>> UsageStore::budgetStatus(BudgetScope scope, const QStrin
 
 Result<Decision> UsageStore::check(const QString &user, const QString &ns, const AdmissionRequest &request,
                                    qint64 now) const {
-    QList<Decision> decisions;
-    auto one = [&](BudgetScope scope, const QString &subject) -> Result<void> {
-        auto list = budgetsFor(scope, subject);
-        if (!list)
-            return list.error();
-        if (list->isEmpty())
-            return {};
-        auto runningRows = runningFor(scope, subject);
-        if (!runningRows)
-            return runningRows.error();
-        double running = 0;
-        for (const UsageInterval &iv : *runningRows)
-            if (iv.start <= now)
-                running += iv.gpus * m_options.weights.weight(iv.resource);
-        auto boost = activeBudgetBoost(scope, subject, now);
-        if (!boost)
-            return boost.error();
-        for (const Budget &b : *list) {
+    // Two round trips whatever the number of budgets: (1) the budgets, active budget
+    // boosts and running rows of both subjects in one statement, (2) the rollup sums
+    // of every budget period in one statement. Both are kept prepared.
+    const QVariant noSubject(QMetaType::fromType<QString>());
+    const QVariant userValue = user.isEmpty() ? noSubject : QVariant(user);
+    const QVariant nsValue = ns.isEmpty() ? noSubject : QVariant(ns);
+    auto first = cached(
+        QStringLiteral("SELECT 0, scope, subject, period, tz, limit_gpu_hours, grace_s, id FROM budgets"
+                       " WHERE (scope = 'user' AND subject = ?) OR (scope = 'namespace' AND subject = ?)"
+                       " UNION ALL"
+                       " SELECT 1, target, delta, '', '', 0.0, 0, 0 FROM boosts WHERE target IN (?, ?)"
+                       " AND state IN ('pending', 'applied') AND start_s <= ? AND expiry_s > ?"
+                       " UNION ALL"
+                       " SELECT 2, user_name, ns, resource, '', 0.0, gpus, start_s FROM usage_intervals"
+                       " WHERE end_s IS NULL AND (user_name = ? OR ns = ?)"));
+    if (!first)
+        return first.error();
+    QSqlQuery &q = **first;
+    q.bindValue(0, userValue);
+    q.bindValue(1, nsValue);
+    q.bindValue(2, user.isEmpty()
+                       ? noSubject
+                       : QVariant(QStringLiteral("budget/%1/%2").arg(scopeName(BudgetScope::User), user)));
+    q.bindValue(3, ns.isEmpty()
+                       ? noSubject
+                       : QVariant(QStringLiteral("budget/%1/%2").arg(scopeName(BudgetScope::Namespace), ns)));
+    q.bindValue(4, now);
+    q.bindValue(5, now);
+    q.bindValue(6, userValue);
+    q.bindValue(7, nsValue);
+    if (auto r = exec(q, QStringLiteral("reading budgets, boosts and running intervals")); !r)
+        return r.error();
+    struct Subject {
+        BudgetScope scope;
+        QList<Budget> budgets;
+        double boost = 0;
+        double runningGpus = 0;
+        std::vector<UsageInterval> running;
+    };
+    Subject subjects[2] = {{BudgetScope::User, {}, 0, 0, {}}, {BudgetScope::Namespace, {}, 0, 0, {}}};
+    const QString userTarget = QStringLiteral("budget/%1/%2").arg(scopeName(BudgetScope::User), user);
+    while (q.next()) {
+        switch (q.value(0).toInt()) {
+        case 0: {
+            Budget b;
+            b.id = q.value(7).toLongLong();
+            b.scope =
+                q.value(1).toString() == QLatin1String("user") ? BudgetScope::User : BudgetScope::Namespace;
+            b.subject = q.value(2).toString();
+            b.period = parsePeriod(q.value(3).toString()).value_or(Period::Day);
+            b.limitGpuHours = q.value(5).toDouble();
+            b.graceSeconds = q.value(6).toLongLong();
+            b.tz = q.value(4).toString();
+            subjects[b.scope == BudgetScope::User ? 0 : 1].budgets << b;
+            break;
+        }
+        case 1: {
+            bool ok = false;
+            const double d = q.value(2).toString().toDouble(&ok);
+            if (ok)
+                subjects[!user.isEmpty() && q.value(1).toString() == userTarget ? 0 : 1].boost += d;
+            break;
+        }
+        default: {
+            UsageInterval iv;
+            iv.user = q.value(1).toString();
+            iv.ns = q.value(2).toString();
+            iv.resource = q.value(3).toString();
+            iv.gpus = q.value(6).toInt();
+            iv.start = q.value(7).toLongLong();
+            for (int k = 0; k < 2; ++k) {
+                const bool match =
+                    k == 0 ? (!user.isEmpty() && iv.user == user) : (!ns.isEmpty() && iv.ns == ns);
+                if (!match)
+                    continue;
+                if (iv.start <= now)
+                    subjects[k].runningGpus += iv.gpus * m_options.weights.weight(iv.resource);
+                subjects[k].running.push_back(iv);
+            }
+            break;
+        }
+        }
+    }
+    q.finish();
+
+    // Periods of every budget, and which of them the rollups answer.
+    struct Need {
+        int subject;
+        Budget budget;
+        TimeRange period;
+        int table = -1; // kRollupTables index, or -1 for the exact path
+        double used = 0;
+    };
+    std::vector<Need> needs;
+    for (int k = 0; k < 2; ++k) {
+        std::sort(
+            subjects[k].budgets.begin(), subjects[k].budgets.end(),
+            [](const Budget &a, const Budget &b) { return periodName(a.period) < periodName(b.period); });
+        for (const Budget &b : std::as_const(subjects[k].budgets)) {
             auto tz = parseZone(b.tz);
             if (!tz)
                 return tz.error();
-            const TimeRange period = periodContaining(now, b.period, *tz);
-            auto used = usedGpuHoursWith(scope, subject, period, now, &*runningRows);
+            Need n{k, b, periodContaining(now, b.period, *tz)};
+            const bool user = k == 0;
+            if (m_days->isDayStart(n.period.start) && m_days->isDayStart(n.period.end))
+                n.table = user ? 3 : 2;
+            else if (alignedToHour(n.period.start) && alignedToHour(n.period.end))
+                n.table = user ? 1 : 0;
+            needs.push_back(n);
+        }
+    }
+    QStringList parts;
+    for (size_t i = 0; i < needs.size(); ++i) {
+        if (needs[i].table < 0)
+            continue;
+        const RollupTable &t = kRollupTables[needs[i].table];
+        parts << QStringLiteral("SELECT %1, SUM(gpu_seconds) FROM %2 WHERE %3 = ? AND %4 >= ? AND %4 < ?")
+                     .arg(i)
+                     .arg(QLatin1String(t.name), QLatin1String(t.subjectColumn), QLatin1String(t.timeColumn));
+    }
+    if (!parts.isEmpty()) {
+        auto second = cached(parts.join(QStringLiteral(" UNION ALL ")));
+        if (!second)
+            return second.error();
+        QSqlQuery &r = **second;
+        int p = 0;
+        for (const Need &n : needs) {
+            if (n.table < 0)
+                continue;
+            r.bindValue(p++, n.subject == 0 ? user : ns);
+            r.bindValue(p++, n.period.start);
+            r.bindValue(p++, n.period.end);
+        }
+        if (auto e = exec(r, QStringLiteral("reading rollups")); !e)
+            return e.error();
+        while (r.next())
+            needs[size_t(r.value(0).toInt())].used = r.value(1).toDouble();
+        r.finish();
+    }
+    QList<Decision> decisions;
+    for (Need &n : needs) {
+        const Subject &sub = subjects[n.subject];
+        if (n.table < 0) {
+            auto used = usedGpuHoursWith(sub.scope, n.budget.subject, n.period, now, &sub.running);
             if (!used)
                 return used.error();
-            decisions << decide(b, period, *used, running, request, *boost);
+            n.used = *used;
+        } else {
+            double seconds = n.used;
+            for (const UsageInterval &iv : sub.running)
+                seconds += gpuSeconds(iv, n.period, now, m_options.weights);
+            n.used = seconds / 3600.0;
         }
-        return {};
-    };
-    if (!user.isEmpty())
-        if (auto r = one(BudgetScope::User, user); !r)
-            return r.error();
-    if (!ns.isEmpty())
-        if (auto r = one(BudgetScope::Namespace, ns); !r)
-            return r.error();
+        decisions << decide(n.budget, n.period, n.used, sub.runningGpus, request, sub.boost);
+    }
     return combine(decisions, request);
 }
 

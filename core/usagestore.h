@@ -25,6 +25,8 @@ namespace gq {
 
 class DayIndex;
 struct RollupDelta;
+class RollupAccumulator;
+class UsageStore;
 
 // A time-bound increase of a quota or budget, recorded before it is applied.
 // Targets of the form "budget/user/<name>" or "budget/namespace/<name>" with a
@@ -67,6 +69,8 @@ struct Boost {
 // never scan raw intervals — except for zones whose calendar boundaries are not on a
 // whole UTC hour (e.g. Asia/Kolkata), where the exact answer is computed from the
 // intervals overlapping the range instead.
+class UsageStoreTx;
+
 class UsageStore {
 public:
     static constexpr int kSchemaVersion = 1;
@@ -107,9 +111,41 @@ public:
     Result<bool> closeInterval(const QString &cluster, const QString &podUid, const QString &resource,
                                qint64 start, qint64 end);
     // Fast path for bulk loads (demo data, benchmarks): new rows only (a duplicate
-    // key is an error), multi-row statements, rollups aggregated in memory, one
-    // transaction. Returns the number of rows inserted.
+    // key is an error), large multi-row statements, rollups aggregated in memory, one
+    // transaction. Returns the number of rows inserted. For loads that arrive in
+    // chunks use beginBulk(), which keeps one transaction and one rollup aggregate
+    // across all chunks.
     Result<qint64> insertBulk(const std::vector<UsageInterval> &intervals);
+    class BulkLoad;
+    // Starts a bulk load (see BulkLoad). `expectedRows` is a hint: when it is large
+    // (>= 1 million) and at least the number of rows already stored, secondary
+    // indexes are dropped for the load and rebuilt at finish(), inside the same
+    // transaction. The store must not be used otherwise until the load finishes or
+    // is destroyed.
+    Result<std::unique_ptr<BulkLoad>> beginBulk(qint64 expectedRows = 0);
+
+    // Recomputes every rollup table from the raw intervals in one transaction and
+    // writes only what differs. Values equal within 1e-3 GPU-seconds count as equal.
+    struct RollupTableReport {
+        QString table;
+        qint64 rowsBefore = 0;
+        qint64 rowsAfter = 0;
+        qint64 added = 0;   // rows that were missing
+        qint64 removed = 0; // rows no closed interval accounts for (zero rows left alone)
+        qint64 changed = 0; // rows with a wrong value
+        double maxAbsDiffGpuHours = 0;
+    };
+    struct RollupRebuildReport {
+        qint64 intervals = 0; // closed intervals read
+        QList<RollupTableReport> tables;
+        [[nodiscard]] bool changedAnything() const {
+            for (const RollupTableReport &t : tables)
+                if (t.added || t.removed || t.changed)
+                    return true;
+            return false;
+        }
+    };
+    Result<RollupRebuildReport> rebuildRollups();
 
     // Intervals overlapping [from, to) (open ones count as reaching `now`), by start.
     [[nodiscard]] Result<std::vector<UsageInterval>> intervals(qint64 from, qint64 to, qint64 now) const;
@@ -148,8 +184,9 @@ public:
     // GPU-hours of one user or namespace in `window` (rollups + running rows).
     [[nodiscard]] Result<double> usedGpuHours(BudgetScope scope, const QString &subject,
                                               const TimeRange &window, qint64 now) const;
-    // The same by reading every row of the subject and summing in the client: what a
-    // simple quota service does. Kept for the benchmark and as a cross-check.
+    // The same by reading the subject's rows overlapping the window and summing in
+    // the client: what a simple quota service does. Kept for the benchmark and as a
+    // cross-check.
     [[nodiscard]] Result<double> usedGpuHoursNaive(BudgetScope scope, const QString &subject,
                                                    const TimeRange &window, qint64 now) const;
     // Weighted GPUs the subject holds right now.
@@ -211,6 +248,19 @@ private:
                                                                        qint64 to, const QTimeZone &tz,
                                                                        qint64 now) const;
     void assertThread() const;
+    // A statement prepared once per connection and kept: with QPSQL a fresh QSqlQuery
+    // costs PREPARE + EXECUTE + DEALLOCATE round trips, a kept one only EXECUTE.
+    // Callers bind, exec, read and then finish() it (an unfinished SQLite statement
+    // would hold its read snapshot open).
+    [[nodiscard]] Result<QSqlQuery *> cached(const QString &sql) const;
+    // Multi-row writers used by bulk loads and the rollup rebuild. PostgreSQL binds
+    // each column as one array (unnest), SQLite uses many-row VALUES lists.
+    Result<void> writeIntervals(const std::vector<UsageInterval> &rows, size_t from, size_t to);
+    enum class RollupWrite { Add, Replace };
+    Result<void> writeRollups(const RollupAccumulator &acc, RollupWrite mode);
+    Result<void> writeRollupRows(int table, const QStringList &names, const std::vector<qint64> &times,
+                                 const std::vector<double> &values, RollupWrite mode);
+    Result<void> setSecondaryIndexes(bool present);
 
     DbUrl m_url;
     Options m_options;
@@ -219,9 +269,35 @@ private:
     int m_txDepth = 0;
     QString m_rollupZone;
     std::unique_ptr<DayIndex> m_days; // mutable cache, single-threaded like the store
+    mutable QHash<QString, std::shared_ptr<QSqlQuery>> m_statements;
+    bool m_bulkActive = false;
 
     friend class AuditLog;
     friend class UsageStoreTx;
+};
+
+// One transaction across many chunks of new intervals; rollups are aggregated in
+// memory (bounded: partial flushes every few million cells) and written at finish().
+// Destroying it unfinished rolls everything back.
+class UsageStore::BulkLoad {
+public:
+    ~BulkLoad();
+    Q_DISABLE_COPY_MOVE(BulkLoad)
+    Result<void> add(const std::vector<UsageInterval> &chunk);
+    // Flushes the rollups, rebuilds dropped indexes, commits. Returns rows added.
+    Result<qint64> finish();
+    [[nodiscard]] qint64 added() const { return m_added; }
+
+private:
+    friend class UsageStore;
+    explicit BulkLoad(UsageStore &store);
+    UsageStore &m_store;
+    std::unique_ptr<UsageStoreTx> m_tx;
+    std::unique_ptr<RollupAccumulator> m_acc;
+    qint64 m_added = 0;
+    bool m_droppedIndexes = false;
+    bool m_done = false;
+    bool m_failed = false;
 };
 
 } // namespace gq

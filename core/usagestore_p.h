@@ -6,6 +6,7 @@
 #include <QPair>
 #include <QTimeZone>
 
+#include <unordered_map>
 #include <vector>
 
 namespace gq {
@@ -79,6 +80,65 @@ private:
     void cover(qint64 t);
     QTimeZone m_tz;
     std::vector<qint64> m_starts; // consecutive day starts; the last one is an end bound
+};
+
+// The four rollup tables, in the order RollupAccumulator indexes them.
+struct RollupTable {
+    const char *name;
+    const char *subjectColumn;
+    const char *timeColumn;
+};
+inline constexpr RollupTable kRollupTables[4] = {
+    {"rollup_ns_hour", "ns", "hour_s"},
+    {"rollup_user_hour", "user_name", "hour_s"},
+    {"rollup_ns_day", "ns", "day_s"},
+    {"rollup_user_day", "user_name", "day_s"},
+};
+
+// Rollup cells of a bulk load or a rebuild, kept compact: subjects are interned and
+// a cell is one 64-bit key (24-bit subject id, 40-bit time offset) -> GPU-seconds.
+// QHash<QPair<QString, qint64>, double> needs about three times the memory and
+// hashes strings per hour of every interval.
+class RollupAccumulator {
+public:
+    explicit RollupAccumulator(DayIndex &days)
+        : m_days(days) {}
+    // False when more than 2^24 distinct subjects were seen (the key cannot hold them).
+    bool add(const QString &ns, const QString &user, qint64 start, qint64 end, double gpuWeight);
+    [[nodiscard]] size_t size() const {
+        return m_cells[0].size() + m_cells[1].size() + m_cells[2].size() + m_cells[3].size();
+    }
+    void clear() {
+        for (auto &c : m_cells)
+            c.clear();
+    }
+    // table: index into kRollupTables; user tables use user ids, ns tables ns ids.
+    [[nodiscard]] const std::unordered_map<quint64, double> &cells(int table) const { return m_cells[table]; }
+    [[nodiscard]] const QString &nsName(quint64 key) const { return m_ns.names[size_t(key >> 40)]; }
+    [[nodiscard]] const QString &userName(quint64 key) const { return m_user.names[size_t(key >> 40)]; }
+    [[nodiscard]] const QString &subjectName(int table, quint64 key) const {
+        return table % 2 == 0 ? nsName(key) : userName(key);
+    }
+    static qint64 timeOf(quint64 key) { return qint64(key & kTimeMask) - kTimeBias; }
+    static quint64 keyOf(quint32 id, qint64 t) {
+        return (quint64(id) << 40) | (quint64(t + kTimeBias) & kTimeMask);
+    }
+
+    struct Interner {
+        QHash<QString, quint32> ids;
+        std::vector<QString> names;
+        QString lastName;
+        quint32 lastId = 0;
+        bool intern(const QString &name, quint32 &id);
+    };
+    Interner &interner(int table) { return table % 2 == 0 ? m_ns : m_user; }
+
+private:
+    static constexpr quint64 kTimeMask = (quint64(1) << 40) - 1;
+    static constexpr qint64 kTimeBias = qint64(1) << 39; // +-17,000 years of seconds
+    DayIndex &m_days;
+    Interner m_ns, m_user;
+    std::unordered_map<quint64, double> m_cells[4];
 };
 
 } // namespace gq
