@@ -84,8 +84,10 @@ QVariant NamespaceListModel::data(const QModelIndex &index, int role) const {
                 .arg(QString::number(qRound(bar->ratio() * 100)) + QLatin1Char('%'));
         if (bar && bar->tracked)
             return tr("No quota limits this resource");
-        if (index.column() == StatusColumn && (badges(index.row()) & NearLimitBadge))
-            return tr("At least one resource is at 80% of its hard limit or more");
+        if (index.column() == StatusColumn) {
+            const QString tip = statusToolTip(index.row());
+            return tip.isEmpty() ? QVariant() : QVariant(tip);
+        }
         return {};
     case RatioRole: return bar ? bar->ratio() : QVariant();
     case BadgesRole: return badges(index.row());
@@ -111,6 +113,22 @@ QVariant NamespaceListModel::headerData(int section, Qt::Orientation orientation
     case StatusColumn: return tr("Status");
     default: return {};
     }
+}
+
+QString NamespaceListModel::statusToolTip(int row) const {
+    const int b = badges(row);
+    QStringList lines;
+    const QList<BudgetUse> budgets = m_budgets.value(m_rows.at(row).name);
+    for (const BudgetUse &u : budgets)
+        lines << (u.over() ? tr("Over its GPU-hour budget: %1").arg(u.text())
+                           : tr("GPU-hour budget: %1").arg(u.text()));
+    if ((b & OverBudgetBadge) && budgets.isEmpty())
+        lines << tr("Over its GPU-hour budget");
+    if (b & NearLimitBadge)
+        lines << tr("At least one resource is at 80% of its hard limit or more");
+    if (b & NoQuotaBadge)
+        lines << tr("No ResourceQuota limits this namespace; create one from a template");
+    return lines.join(QLatin1Char('\n'));
 }
 
 NamespaceListModel::SortKeys NamespaceListModel::computeKeys(int row) const {
@@ -178,6 +196,30 @@ void NamespaceListModel::setOverBudget(const QSet<QString> &names) {
             emit dataChanged(index(r, StatusColumn), index(r, StatusColumn));
         }
     }
+}
+
+void NamespaceListModel::setBudgets(const NamespaceBudgets &budgets) {
+    QSet<QString> over;
+    for (auto it = budgets.constBegin(); it != budgets.constEnd(); ++it)
+        for (const BudgetUse &u : it.value())
+            if (u.over())
+                over.insert(it.key());
+    // Only the tooltip shows the numbers; rows whose badge flips are announced by
+    // setOverBudget with all roles (they may re-sort).
+    QSet<QString> touched;
+    for (auto it = budgets.constBegin(); it != budgets.constEnd(); ++it)
+        if (m_budgets.value(it.key()) != it.value())
+            touched.insert(it.key());
+    for (auto it = m_budgets.constBegin(); it != m_budgets.constEnd(); ++it)
+        if (!budgets.contains(it.key()))
+            touched.insert(it.key());
+    m_budgets = budgets;
+    for (const QString &n : std::as_const(touched)) {
+        const int r = rowOf(n);
+        if (r >= 0 && m_overBudget.contains(n) == over.contains(n))
+            emit dataChanged(index(r, StatusColumn), index(r, StatusColumn), {Qt::ToolTipRole});
+    }
+    setOverBudget(over);
 }
 
 // --- filter -----------------------------------------------------------------

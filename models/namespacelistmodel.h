@@ -36,6 +36,9 @@ public:
     void upsert(const NamespaceSummary &row);
     void remove(const QString &name);
     void setOverBudget(const QSet<QString> &names);
+    // GPU-hour budgets from the usage database: sets the over-budget badges and the
+    // numbers the status tooltip shows.
+    void setBudgets(const NamespaceBudgets &budgets);
 
     [[nodiscard]] int rowOf(const QString &name) const { return m_index.value(name, -1); }
     [[nodiscard]] const NamespaceSummary &at(int row) const { return m_rows.at(row); }
@@ -53,11 +56,13 @@ public:
 private:
     void rebuildIndex(int fromRow);
     [[nodiscard]] SortKeys computeKeys(int row) const;
+    [[nodiscard]] QString statusToolTip(int row) const;
 
     QList<NamespaceSummary> m_rows;
     QList<SortKeys> m_keys;
     QHash<QString, int> m_index;
     QSet<QString> m_overBudget;
+    NamespaceBudgets m_budgets;
 };
 
 // Filter-as-you-type on the name and sorting by any column. Sorting compares the

@@ -1,5 +1,8 @@
 #include "models/namespacesummary.h"
 
+#include <QCoreApplication>
+#include <QLocale>
+
 #include <limits>
 
 namespace gq {
@@ -10,6 +13,21 @@ double UsageBar::ratio() const {
     if (hard->isZero())
         return used.isZero() ? 0.0 : std::numeric_limits<double>::infinity();
     return used.toDouble() / hard->toDouble();
+}
+
+QString BudgetUse::text() const {
+    const QLocale locale;
+    const QString used = locale.toString(usedGpuHours, 'f', 1);
+    const QString limit = locale.toString(limitGpuHours, 'f', 1);
+    switch (period) {
+    case Period::Day:
+        return QCoreApplication::translate("gq::BudgetUse", "%1 of %2 GPU-h today").arg(used, limit);
+    case Period::Week:
+        return QCoreApplication::translate("gq::BudgetUse", "%1 of %2 GPU-h this week").arg(used, limit);
+    case Period::Month:
+        return QCoreApplication::translate("gq::BudgetUse", "%1 of %2 GPU-h this month").arg(used, limit);
+    }
+    return {};
 }
 
 bool NamespaceSummary::nearLimit() const {

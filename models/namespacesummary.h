@@ -2,6 +2,7 @@
 
 #include "core/quantity.h"
 
+#include <QHash>
 #include <QList>
 #include <QMap>
 #include <QString>
@@ -29,6 +30,22 @@ struct QuotaUsage {
     QMap<QString, Quantity> used;
     friend bool operator==(const QuotaUsage &, const QuotaUsage &) = default;
 };
+
+// One GPU-hour budget of a namespace as the list shows it: what the current period
+// has used against its limit (active boosts included). Budgets live in the usage
+// database, not in Kubernetes, so these arrive separately from the quota rows.
+struct BudgetUse {
+    enum class Period { Day, Week, Month };
+    Period period = Period::Day;
+    double usedGpuHours = 0;
+    double limitGpuHours = 0;
+
+    [[nodiscard]] bool over() const { return usedGpuHours > limitGpuHours; }
+    // "12.5 of 8.0 GPU-h today", in the current default locale.
+    [[nodiscard]] QString text() const;
+    friend bool operator==(const BudgetUse &, const BudgetUse &) = default;
+};
+using NamespaceBudgets = QHash<QString, QList<BudgetUse>>;
 
 // One row of the namespace list.
 struct NamespaceSummary {

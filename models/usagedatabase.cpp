@@ -8,8 +8,11 @@
 #include "core/usagestore.h"
 
 #include <QDateTime>
+#include <QTimer>
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 
 namespace gq {
 
@@ -22,14 +25,24 @@ public:
 
 UsageDatabase::UsageDatabase(QObject *parent)
     : QObject(parent)
-    , m_worker(new Worker) {
+    , m_worker(new Worker)
+    , m_budgetTimer(new QTimer(this))
+    , m_clock(&Clock::system()) {
     m_thread.setObjectName(QStringLiteral("usage-db"));
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread.start();
+    m_budgetTimer->setInterval(30000);
+    connect(m_budgetTimer, &QTimer::timeout, this, &UsageDatabase::checkBudgets);
+    connect(this, &UsageDatabase::opened, this, [this] {
+        checkBudgets();
+        if (m_budgetTimer->interval() > 0)
+            m_budgetTimer->start();
+    });
 }
 
 UsageDatabase::~UsageDatabase() {
+    m_budgetTimer->stop();
     // The store must be closed on its own thread before the thread goes.
     QMetaObject::invokeMethod(
         m_worker,
@@ -154,29 +167,103 @@ void UsageDatabase::loadAudit(int limit) {
         Qt::QueuedConnection);
 }
 
-void UsageDatabase::checkBudgets() {
+void UsageDatabase::setBudgetRefreshInterval(int ms) {
+    m_budgetTimer->setInterval(std::max(ms, 0));
+    if (ms <= 0)
+        m_budgetTimer->stop();
+    else if (m_open)
+        m_budgetTimer->start();
+}
+
+int UsageDatabase::budgetRefreshInterval() const {
+    return m_budgetTimer->interval();
+}
+
+void UsageDatabase::setBudget(const Budget &budget) {
     QMetaObject::invokeMethod(
         m_worker,
-        [this, w = m_worker] {
-            if (!w->store)
+        [this, w = m_worker, budget] {
+            if (!w->store) {
+                const Error e = Error::make(Error::Kind::Database,
+                                            tr("The usage database is not open; the budget was not saved."));
+                QMetaObject::invokeMethod(
+                    this, [this, e] { emit failed(e); }, Qt::QueuedConnection);
                 return;
-            auto budgets = w->store->budgets();
-            if (!budgets)
+            }
+            if (auto saved = w->store->setBudget(budget); !saved) {
+                const Error e = saved.error();
+                QMetaObject::invokeMethod(
+                    this, [this, e] { emit failed(e); }, Qt::QueuedConnection);
                 return;
-            QSet<QString> over;
-            const qint64 now = Clock::system().nowSecs();
-            for (const Budget &b : *budgets) {
-                if (b.scope != BudgetScope::Namespace || over.contains(b.subject))
-                    continue;
-                auto status = w->store->budgetStatus(BudgetScope::Namespace, b.subject, now);
-                if (!status)
-                    continue;
-                for (const Decision &d : *status)
-                    if (d.hasBudget && d.remaining < 0)
-                        over.insert(b.subject);
+            }
+            QMetaObject::invokeMethod(this, &UsageDatabase::checkBudgets, Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
+namespace {
+BudgetUse::Period listPeriod(Period p) {
+    switch (p) {
+    case Period::Week: return BudgetUse::Period::Week;
+    case Period::Month: return BudgetUse::Period::Month;
+    default: return BudgetUse::Period::Day; // hours are not a budget period
+    }
+}
+} // namespace
+
+void UsageDatabase::checkBudgets() {
+    // One check at a time: with many budgets a check can outlast the refresh
+    // interval, and queueing more would only answer stale questions.
+    if (m_checkRunning) {
+        m_checkAgain = true;
+        return;
+    }
+    m_checkRunning = true;
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this, w = m_worker, clock = m_clock] {
+            std::optional<NamespaceBudgets> result;
+            if (w->store) {
+                if (auto budgets = w->store->budgets()) {
+                    NamespaceBudgets all;
+                    const qint64 now = clock->nowSecs();
+                    QSet<QString> done;
+                    for (const Budget &b : *budgets) {
+                        if (b.scope != BudgetScope::Namespace || done.contains(b.subject))
+                            continue;
+                        done.insert(b.subject);
+                        auto status = w->store->budgetStatus(BudgetScope::Namespace, b.subject, now);
+                        if (!status)
+                            continue; // a broken budget row must not hide the others
+                        QList<BudgetUse> uses;
+                        for (const Decision &d : *status)
+                            if (d.hasBudget)
+                                uses << BudgetUse{listPeriod(d.budget.period), d.used, d.limit};
+                        if (!uses.isEmpty())
+                            all.insert(b.subject, uses);
+                    }
+                    result = std::move(all);
+                }
             }
             QMetaObject::invokeMethod(
-                this, [this, over] { emit overBudgetChanged(over); }, Qt::QueuedConnection);
+                this,
+                [this, result] {
+                    m_checkRunning = false;
+                    if (result) {
+                        QSet<QString> over;
+                        for (auto it = result->constBegin(); it != result->constEnd(); ++it)
+                            for (const BudgetUse &u : it.value())
+                                if (u.over())
+                                    over.insert(it.key());
+                        emit budgetsChanged(*result);
+                        emit overBudgetChanged(over);
+                    }
+                    if (m_checkAgain) {
+                        m_checkAgain = false;
+                        checkBudgets();
+                    }
+                },
+                Qt::QueuedConnection);
         },
         Qt::QueuedConnection);
 }

@@ -47,11 +47,13 @@ QByteArray ConsoleSettings::splitterState() const {
 void ConsoleSettings::setSplitterState(const QByteArray &v) {
     set(QStringLiteral("window/splitter"), v);
 }
+// "header2": the first layout saved pixel widths that no longer fit (the name column
+// now stretches); a new key starts everyone from the new defaults once.
 QByteArray ConsoleSettings::namespaceHeaderState() const {
-    return get(QStringLiteral("namespaces/header")).toByteArray();
+    return get(QStringLiteral("namespaces/header2")).toByteArray();
 }
 void ConsoleSettings::setNamespaceHeaderState(const QByteArray &v) {
-    set(QStringLiteral("namespaces/header"), v);
+    set(QStringLiteral("namespaces/header2"), v);
 }
 int ConsoleSettings::detailsTab() const {
     return get(QStringLiteral("window/detailsTab"), 0).toInt();

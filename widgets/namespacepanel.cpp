@@ -3,11 +3,14 @@
 #include "models/namespacelistmodel.h"
 #include "widgets/usagebardelegate.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace gq {
 
@@ -39,12 +42,8 @@ NamespacePanel::NamespacePanel(NamespaceListModel *model, QWidget *parent)
     auto *delegate = new UsageBarDelegate(NamespaceListModel::RatioRole, m_view);
     delegate->setBadgeColumn(NamespaceListModel::StatusColumn, NamespaceListModel::BadgesRole);
     m_view->setItemDelegate(delegate);
-    QHeaderView *header = m_view->header();
-    header->setStretchLastSection(true);
-    header->resizeSection(NamespaceListModel::NameColumn, 170);
-    for (int c :
-         {NamespaceListModel::GpuColumn, NamespaceListModel::CpuColumn, NamespaceListModel::MemoryColumn})
-        header->resizeSection(c, 115);
+    m_view->setTextElideMode(Qt::ElideMiddle); // team-...-2026: both ends tell teams apart
+    applyColumnLayout();
 
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
@@ -57,6 +56,22 @@ NamespacePanel::NamespacePanel(NamespaceListModel *model, QWidget *parent)
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &NamespacePanel::updateCount);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &NamespacePanel::updateCount);
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &NamespacePanel::updateCount);
+
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &NamespacePanel::updateCount);
+
+    // Over the viewport, below the header, so the columns stay visible.
+    m_empty = new QLabel(m_view->viewport());
+    m_empty->setObjectName(QStringLiteral("namespaceEmptyLabel"));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setForegroundRole(QPalette::PlaceholderText);
+    m_empty->setTextFormat(Qt::RichText);
+    m_empty->hide();
+    connect(m_empty, &QLabel::linkActivated, m_filter, [this] {
+        m_filter->clear();
+        m_filter->setFocus(Qt::OtherFocusReason);
+    });
+    m_view->viewport()->installEventFilter(this);
 
     m_count->setObjectName(QStringLiteral("namespaceCount"));
     m_count->setForegroundRole(QPalette::PlaceholderText);
@@ -75,6 +90,74 @@ void NamespacePanel::updateCount() {
     const int total = m_model->rowCount();
     m_count->setText(shown == total ? tr("%n namespace(s)", nullptr, total)
                                     : tr("%1 of %n namespace(s)", nullptr, total).arg(shown));
+    QString empty;
+    if (shown == 0 && total > 0)
+        empty = tr("No namespace matches \u201c%1\u201d.").arg(m_proxy->nameFilter().toHtmlEscaped()) +
+                QLatin1String("<br><a href=\"clear\">") + tr("Clear the filter") + QLatin1String("</a>");
+    else if (total == 0)
+        empty = m_emptyMessage.toHtmlEscaped();
+    m_empty->setText(empty);
+    m_empty->setVisible(!empty.isEmpty());
+    if (!empty.isEmpty())
+        placeEmptyLabel();
+}
+
+void NamespacePanel::setEmptyMessage(const QString &text) {
+    if (text == m_emptyMessage)
+        return;
+    m_emptyMessage = text;
+    updateCount();
+}
+
+void NamespacePanel::placeEmptyLabel() {
+    const QRect r = m_view->viewport()->rect();
+    m_empty->setGeometry(r.adjusted(12, 12, -12, -12).intersected(QRect(r.x(), r.y() + 12, r.width(), 96)));
+}
+
+bool NamespacePanel::eventFilter(QObject *watched, QEvent *event) {
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        placeEmptyLabel();
+    return QWidget::eventFilter(watched, event);
+}
+
+// The name takes whatever the bars and badges leave, so the list never needs a
+// horizontal scroll bar; the fixed columns are sized from the font, not pixels, so
+// they fit in any language and DPI. The view's minimum width keeps the splitter
+// from squeezing it below that.
+void NamespacePanel::applyColumnLayout() {
+    QHeaderView *header = m_view->header();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setSectionResizeMode(NamespaceListModel::NameColumn, QHeaderView::Stretch);
+    header->setMinimumSectionSize(48);
+
+    const QFontMetrics fm(m_view->font());
+    const QFontMetrics hfm(header->font());
+    QStyle *style = header->style();
+    // The title needs room for the sort arrow next to it.
+    const int arrow = style->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, header) +
+                      2 * style->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    auto fit = [&](int column, int content) {
+        const int title =
+            hfm.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()) + arrow;
+        const int w = std::max(content, title);
+        header->resizeSection(column, w);
+        return w;
+    };
+    // Bars: 4 px inset and 4 px text margin on each side (see UsageBarDelegate).
+    const int barPad = 16;
+    int fixed = 0;
+    fixed += fit(NamespaceListModel::GpuColumn, fm.horizontalAdvance(QStringLiteral("888 / 888")) + barPad);
+    fixed += fit(NamespaceListModel::CpuColumn, fm.horizontalAdvance(QStringLiteral("888.8 / 888")) + barPad);
+    fixed += fit(NamespaceListModel::MemoryColumn,
+                 fm.horizontalAdvance(QStringLiteral("88.8 / 88.8 Ti")) + barPad);
+    fixed += fit(NamespaceListModel::StatusColumn, UsageBarDelegate::statusWidth(m_view->font()) + 8);
+    // The stretching name column only gives way down to the header's minimum section
+    // size before a scroll bar would appear; nameMin is that plus room for the
+    // vertical scroll bar, so the panel never needs a horizontal one.
+    const int scroll = style->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_view);
+    const int nameMin = std::max(fm.averageCharWidth() * 10, header->minimumSectionSize() + scroll);
+    m_view->setMinimumWidth(fixed + nameMin + 2 * m_view->frameWidth());
 }
 
 QString NamespacePanel::currentNamespace() const {
@@ -112,8 +195,15 @@ QByteArray NamespacePanel::headerState() const {
 }
 
 void NamespacePanel::restoreHeaderState(const QByteArray &state) {
-    if (!state.isEmpty())
-        m_view->header()->restoreState(state);
+    if (state.isEmpty())
+        return;
+    QHeaderView *header = m_view->header();
+    // Keep what the user chose (sort column and order, widths of the fixed columns)
+    // but not resize modes from an older layout: the name column always stretches.
+    header->restoreState(state);
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setSectionResizeMode(NamespaceListModel::NameColumn, QHeaderView::Stretch);
 }
 
 } // namespace gq

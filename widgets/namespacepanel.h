@@ -32,19 +32,29 @@ public:
     [[nodiscard]] QTreeView *view() const { return m_view; }
     [[nodiscard]] QLineEdit *filterEdit() const { return m_filter; }
     [[nodiscard]] NamespaceFilterModel *proxy() const { return m_proxy; }
+    // What the empty list says when there are no namespaces at all (e.g. while
+    // connecting); an empty filter result says so on its own.
+    void setEmptyMessage(const QString &text);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 signals:
     void currentNamespaceChanged(const QString &ns);
 
 private:
     void updateCount();
+    void applyColumnLayout();
+    void placeEmptyLabel();
 
     NamespaceListModel *m_model;
     NamespaceFilterModel *m_proxy;
     QLineEdit *m_filter;
     QTreeView *m_view;
     QLabel *m_count;
+    QLabel *m_empty;
     QString m_current;
+    QString m_emptyMessage;
 };
 
 } // namespace gq

@@ -2,9 +2,12 @@
 
 #include "models/namespacelistmodel.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
+#include <QHelpEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QToolTip>
 
 #include <algorithm>
 
@@ -72,45 +75,100 @@ void UsageBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
                         ? QColor(0x20, 0x20, 0x20)
                         : opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
                                                                                : QPalette::Text));
-    painter->drawText(bar.adjusted(4, 0, -4, 0), Qt::AlignCenter, text);
+    const QRect textRect = bar.adjusted(4, 0, -4, 0);
+    painter->drawText(textRect, Qt::AlignCenter,
+                      opt.fontMetrics.elidedText(text, Qt::ElideRight, textRect.width()));
     painter->restore();
 }
 
-void UsageBarDelegate::paintBadges(QPainter *painter, const QStyleOptionViewItem &option, int badges) const {
-    struct Badge {
-        int flag;
-        QString text;
-        QColor color;
-    };
-    const Badge all[] = {
+namespace {
+struct BadgeSpec {
+    int flag;
+    QString text;
+    QColor color;
+};
+
+// In the order they are painted: the most urgent first.
+QList<BadgeSpec> badgeSpecs() {
+    return {
         {NamespaceListModel::OverBudgetBadge, NamespaceListModel::tr("over budget"),
          QColor(0xd9, 0x4a, 0x3d)},
         {NamespaceListModel::NearLimitBadge, NamespaceListModel::tr("near limit"), QColor(0xe8, 0xa3, 0x17)},
-        {NamespaceListModel::NoQuotaBadge, NamespaceListModel::tr("no quota"), QColor(0x90, 0x90, 0x90)},
+        {NamespaceListModel::NoQuotaBadge, NamespaceListModel::tr("no quota"), QColor(0x80, 0x80, 0x80)},
     };
-    painter->save();
-    painter->setRenderHint(QPainter::Antialiasing);
-    QFont f = option.font;
+}
+
+QFont badgeFont(const QFont &viewFont) {
+    QFont f = viewFont;
     f.setPointSizeF(f.pointSizeF() * 0.85);
     f.setBold(true);
+    return f;
+}
+
+constexpr int kBadgePadding = 12; // inside a badge, left + right
+constexpr int kBadgeGap = 4;
+} // namespace
+
+int UsageBarDelegate::statusWidth(const QFont &viewFont) {
+    const QFontMetrics fm(badgeFont(viewFont));
+    int widest = 0;
+    for (const BadgeSpec &b : badgeSpecs())
+        widest = std::max(widest, fm.horizontalAdvance(b.text) + kBadgePadding);
+    return widest + kBadgeGap + fm.horizontalAdvance(QStringLiteral("+2"));
+}
+
+bool UsageBarDelegate::helpEvent(QHelpEvent *event, QAbstractItemView *view,
+                                 const QStyleOptionViewItem &option, const QModelIndex &index) {
+    if (event && view && index.isValid() && index.column() != m_badgeColumn &&
+        !index.data(m_ratioRole).isValid() && !index.data(Qt::ToolTipRole).isValid()) {
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        QStyle *style = view->style();
+        const QRect textRect = style->subElementRect(QStyle::SE_ItemViewItemText, &opt, view);
+        // The style adds its own text margin on each side.
+        const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1;
+        if (opt.fontMetrics.horizontalAdvance(opt.text) > textRect.width() - 2 * margin) {
+            QToolTip::showText(event->globalPos(), opt.text, view->viewport(), option.rect);
+            return true;
+        }
+    }
+    return QStyledItemDelegate::helpEvent(event, view, option, index);
+}
+
+void UsageBarDelegate::paintBadges(QPainter *painter, const QStyleOptionViewItem &option, int badges) const {
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    const QFont f = badgeFont(option.font);
     painter->setFont(f);
     const QFontMetrics fm(f);
     int x = option.rect.x() + 4;
     const int h = std::min(option.rect.height() - 4, fm.height() + 4);
     const int y = option.rect.y() + (option.rect.height() - h) / 2;
-    for (const Badge &b : all) {
-        if (!(badges & b.flag))
-            continue;
-        const int w = fm.horizontalAdvance(b.text) + 12;
-        if (x + w > option.rect.right())
+    const QList<BadgeSpec> all = badgeSpecs();
+    QList<const BadgeSpec *> shown;
+    for (const BadgeSpec &b : all)
+        if (badges & b.flag)
+            shown << &b;
+    for (int i = 0; i < shown.size(); ++i) {
+        const BadgeSpec &b = *shown.at(i);
+        const int w = fm.horizontalAdvance(b.text) + kBadgePadding;
+        const int rest = int(shown.size()) - i - 1;
+        // Leave room for "+N" when more badges follow; what does not fit is in the tooltip.
+        const int reserve = rest > 0 ? kBadgeGap + fm.horizontalAdvance(QStringLiteral("+%1").arg(rest)) : 0;
+        if (x + w + reserve > option.rect.right() && i > 0) {
+            painter->setPen(option.palette.color(
+                option.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
+            painter->drawText(QRect(x, y, option.rect.right() - x, h), Qt::AlignVCenter | Qt::AlignLeft,
+                              QStringLiteral("+%1").arg(shown.size() - i));
             break;
+        }
         const QRectF r(x, y, w, h);
         QPainterPath path;
         path.addRoundedRect(r, h / 2.0, h / 2.0);
         painter->fillPath(path, b.color);
         painter->setPen(Qt::white);
         painter->drawText(r, Qt::AlignCenter, b.text);
-        x += w + 4;
+        x += w + kBadgeGap;
     }
     painter->restore();
 }

@@ -19,6 +19,13 @@ public:
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
 
     static QColor barColor(double ratio);
+    // Width a status cell needs for its widest single badge plus a "+1" for more:
+    // the column's natural width (all badges are also in the tooltip).
+    static int statusWidth(const QFont &viewFont);
+
+    // Cells whose text is elided show the whole text as their tooltip.
+    bool helpEvent(QHelpEvent *event, QAbstractItemView *view, const QStyleOptionViewItem &option,
+                   const QModelIndex &index) override;
 
 private:
     void paintBadges(QPainter *painter, const QStyleOptionViewItem &option, int badges) const;

@@ -118,7 +118,7 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     connect(m_db, &UsageDatabase::opened, m_db, [this] { m_db->loadAudit(); });
     connect(m_db, &UsageDatabase::auditLoaded, m_auditModel, &AuditModel::setEntries);
     connect(m_db, &UsageDatabase::auditAppended, m_auditModel, &AuditModel::prepend);
-    connect(m_db, &UsageDatabase::overBudgetChanged, m_model, &NamespaceListModel::setOverBudget);
+    connect(m_db, &UsageDatabase::budgetsChanged, m_model, &NamespaceListModel::setBudgets);
     connect(m_db, &UsageDatabase::failed, this,
             [this](const Error &e) { showError(tr("Usage database: %1").arg(e.message)); });
 
@@ -323,6 +323,22 @@ void MainWindow::updateStatus() {
     case ClusterSession::State::Failed: state = tr("Failed"); break;
     }
     m_stateLabel->setText(state);
+    switch (m_session->state()) {
+    case ClusterSession::State::Disconnected:
+        m_namespaces->setEmptyMessage(tr("Not connected to a cluster."));
+        break;
+    case ClusterSession::State::Connecting:
+    case ClusterSession::State::Syncing:
+    case ClusterSession::State::Reconnecting:
+        m_namespaces->setEmptyMessage(tr("Loading namespaces..."));
+        break;
+    case ClusterSession::State::Live:
+        m_namespaces->setEmptyMessage(tr("This cluster has no namespaces, or none this identity may list."));
+        break;
+    case ClusterSession::State::Failed:
+        m_namespaces->setEmptyMessage(tr("No connection; see the message above."));
+        break;
+    }
     const QDateTime last = m_session->lastUpdate();
     if (last.isValid()) {
         const qint64 secs = last.secsTo(QDateTime::currentDateTimeUtc());

@@ -1,0 +1,357 @@
+// "Over budget" badges in the namespace list come from GPU-hour budgets in the usage
+// database (a real SQLite file), not from Kubernetes. The badge, its text and its
+// tooltip numbers must follow usage and budget changes made by other processes (the
+// CLI, the controller) without anyone pressing refresh. The second half drives the
+// real window against the test cluster: the badge is painted, and the namespace
+// list fits its columns without a horizontal scroll bar.
+
+#include "app/console/mainwindow.h"
+#include "core/clock.h"
+#include "core/draftstore.h"
+#include "core/usagestore.h"
+#include "gui/guitestutil.h"
+#include "models/namespacelistmodel.h"
+#include "models/usagedatabase.h"
+#include "testclusterprocess.h"
+#include "widgets/consolesettings.h"
+#include "widgets/namespacepanel.h"
+#include "widgets/usagebardelegate.h"
+
+#include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QHelpEvent>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QSplitter>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolTip>
+#include <QTreeView>
+
+using namespace gq;
+using namespace gq::test;
+
+namespace {
+
+// 2026-03-10 15:00 UTC: mid-day, so "today" holds the intervals below whatever the
+// machine's clock says.
+const QDateTime kNow(QDate(2026, 3, 10), QTime(15, 0), Qt::UTC);
+
+qint64 at(int hour, int minute = 0) {
+    return QDateTime(kNow.date(), QTime(hour, minute), Qt::UTC).toSecsSinceEpoch();
+}
+
+UsageInterval interval(const QString &ns, const QString &pod, int gpus, qint64 start, qint64 end) {
+    UsageInterval iv;
+    iv.cluster = QStringLiteral("test");
+    iv.ns = ns;
+    iv.user = QStringLiteral("alice");
+    iv.podUid = ns + QLatin1Char('-') + pod;
+    iv.podName = pod;
+    iv.gpus = gpus;
+    iv.start = start;
+    iv.end = end;
+    iv.source = QStringLiteral("test");
+    return iv;
+}
+
+Budget nsBudget(const QString &ns, double limit, Period period = Period::Day) {
+    Budget b;
+    b.scope = BudgetScope::Namespace;
+    b.subject = ns;
+    b.period = period;
+    b.limitGpuHours = limit;
+    return b;
+}
+
+NamespaceSummary row(const QString &name) {
+    NamespaceSummary s;
+    s.name = name;
+    s.quotaCount = 1;
+    s.gpu = UsageBar{Quantity::fromInt(1), Quantity::fromInt(8), true};
+    return s;
+}
+
+QModelIndex statusOf(const QAbstractItemModel *model, const QString &ns) {
+    const int r = rowWithText(model, NamespaceListModel::NameColumn, ns);
+    return r < 0 ? QModelIndex() : model->index(r, NamespaceListModel::StatusColumn);
+}
+
+bool isOver(const QAbstractItemModel *model, const QString &ns) {
+    return statusOf(model, ns).data(NamespaceListModel::BadgesRole).toInt() &
+           NamespaceListModel::OverBudgetBadge;
+}
+
+QString tip(const QAbstractItemModel *model, const QString &ns) {
+    return statusOf(model, ns).data(Qt::ToolTipRole).toString();
+}
+
+} // namespace
+
+class TestOverBudget : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void badgeFollowsUsageAndBudget();
+    void checksDoNotPileUp();
+    void windowPaintsBadgeAndFitsColumns();
+    void windowFitsAt1200AndElidesLongNames();
+    void emptyFilterResultSaysSo();
+    void cleanupTestCase();
+
+private:
+    void startWindow();
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<TestClusterProcess> m_cluster;
+    std::unique_ptr<ConsoleSettings> m_settings;
+    std::unique_ptr<DraftStore> m_drafts;
+    std::unique_ptr<MainWindow> m_window;
+    ManualClock m_windowClock{kNow};
+};
+
+void TestOverBudget::initTestCase() {
+    QVERIFY(m_dir.isValid());
+    QLocale::setDefault(QLocale::c()); // "12.5", not "12,5"
+}
+
+void TestOverBudget::cleanupTestCase() {
+    m_window.reset();
+    m_cluster.reset();
+}
+
+void TestOverBudget::badgeFollowsUsageAndBudget() {
+    const QString url = QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("model.db"));
+    // Another process's view of the database: what the CLI or the controller writes.
+    auto other = UsageStore::open(url);
+    QVERIFY2(other, qPrintable(other ? QString() : other.error().toString()));
+    UsageStore &cli = **other;
+    QVERIFY(cli.setBudget(nsBudget(QStringLiteral("team-a"), 8)));
+    QVERIFY(cli.setBudget(nsBudget(QStringLiteral("team-b"), 20)));
+    QVERIFY(cli.setBudget(nsBudget(QStringLiteral("team-b"), 100, Period::Week)));
+    // team-a: 5 GPUs for 2.5 h = 12.5 GPU-h today; team-b: 2 GPUs for 2 h = 4.
+    QVERIFY(
+        cli.upsertInterval(interval(QStringLiteral("team-a"), QStringLiteral("p1"), 5, at(10), at(12, 30))));
+    QVERIFY(cli.upsertInterval(interval(QStringLiteral("team-b"), QStringLiteral("p1"), 2, at(12), at(14))));
+
+    NamespaceListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.resetAll(
+        {row(QStringLiteral("team-a")), row(QStringLiteral("team-b")), row(QStringLiteral("team-c"))});
+    NamespaceFilterModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.sort(NamespaceListModel::StatusColumn, Qt::DescendingOrder);
+
+    ManualClock clock(kNow);
+    UsageDatabase db;
+    db.setClock(&clock);
+    db.setBudgetRefreshInterval(100); // the periodic check, sped up
+    connect(&db, &UsageDatabase::budgetsChanged, &model, &NamespaceListModel::setBudgets);
+    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
+    db.open(url);
+    QVERIFY(checked.wait(10000));
+
+    // Over: badge flag, text, tooltip with the numbers; it sorts first by status.
+    QVERIFY(isOver(&model, QStringLiteral("team-a")));
+    QVERIFY(
+        statusOf(&model, QStringLiteral("team-a")).data().toString().contains(QStringLiteral("over budget")));
+    QVERIFY2(tip(&model, QStringLiteral("team-a")).contains(QStringLiteral("12.5 of 8.0 GPU-h today")),
+             qPrintable(tip(&model, QStringLiteral("team-a"))));
+    QCOMPARE(proxy.index(0, NamespaceListModel::NameColumn).data().toString(), QStringLiteral("team-a"));
+    // Under: no badge, but the tooltip still says where it stands, per period.
+    QVERIFY(!isOver(&model, QStringLiteral("team-b")));
+    QVERIFY(!statusOf(&model, QStringLiteral("team-b")).data().toString().contains(QStringLiteral("over")));
+    QVERIFY(tip(&model, QStringLiteral("team-b")).contains(QStringLiteral("4.0 of 20.0 GPU-h today")));
+    QVERIFY(tip(&model, QStringLiteral("team-b")).contains(QStringLiteral("4.0 of 100.0 GPU-h this week")));
+    // No budget: nothing about GPU-hours at all.
+    QVERIFY(!isOver(&model, QStringLiteral("team-c")));
+    QVERIFY(!tip(&model, QStringLiteral("team-c")).contains(QStringLiteral("GPU-h")));
+
+    // The console raises team-a's budget: the badge goes at once.
+    db.setBudget(nsBudget(QStringLiteral("team-a"), 16));
+    QTRY_VERIFY_WITH_TIMEOUT(!isOver(&model, QStringLiteral("team-a")), 5000);
+    QVERIFY(tip(&model, QStringLiteral("team-a")).contains(QStringLiteral("12.5 of 16.0 GPU-h today")));
+    QVERIFY(!statusOf(&model, QStringLiteral("team-a")).data().toString().contains(QStringLiteral("over")));
+
+    // The controller records more team-b usage (10 GPUs for 2 h): 24 of 20, with no
+    // call from us; the periodic check finds it.
+    QVERIFY(cli.upsertInterval(interval(QStringLiteral("team-b"), QStringLiteral("p2"), 10, at(12), at(14))));
+    QTRY_VERIFY_WITH_TIMEOUT(isOver(&model, QStringLiteral("team-b")), 5000);
+    QVERIFY(tip(&model, QStringLiteral("team-b")).contains(QStringLiteral("24.0 of 20.0 GPU-h today")));
+    QCOMPARE(proxy.index(0, NamespaceListModel::NameColumn).data().toString(), QStringLiteral("team-b"));
+
+    // The CLI lowers team-a's budget below its use and raises team-b's.
+    QVERIFY(cli.setBudget(nsBudget(QStringLiteral("team-a"), 10)));
+    QVERIFY(cli.setBudget(nsBudget(QStringLiteral("team-b"), 30)));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        isOver(&model, QStringLiteral("team-a")) && !isOver(&model, QStringLiteral("team-b")), 5000);
+
+    // A new day: nothing used yet today, so nobody is over; the week still counts.
+    clock.set(QDateTime(kNow.date().addDays(1), QTime(1, 0), Qt::UTC));
+    QTRY_VERIFY_WITH_TIMEOUT(!isOver(&model, QStringLiteral("team-a")), 5000);
+    QTRY_VERIFY(tip(&model, QStringLiteral("team-a")).contains(QStringLiteral("0.0 of 10.0 GPU-h today")));
+    QVERIFY2(tip(&model, QStringLiteral("team-b")).contains(QStringLiteral("24.0 of 100.0 GPU-h this week")),
+             qPrintable(tip(&model, QStringLiteral("team-b"))));
+
+    // A budget deleted elsewhere takes its numbers out of the tooltip.
+    QVERIFY(cli.deleteBudget(BudgetScope::Namespace, QStringLiteral("team-a")));
+    QTRY_VERIFY_WITH_TIMEOUT(!tip(&model, QStringLiteral("team-a")).contains(QStringLiteral("GPU-h")), 5000);
+}
+
+void TestOverBudget::checksDoNotPileUp() {
+    const QString url = QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("pile.db"));
+    auto other = UsageStore::open(url);
+    QVERIFY(other);
+    QVERIFY((*other)->setBudget(nsBudget(QStringLiteral("team-a"), 1)));
+    ManualClock clock(kNow);
+    UsageDatabase db;
+    db.setClock(&clock);
+    db.setBudgetRefreshInterval(0);
+    QSignalSpy opened(&db, &UsageDatabase::opened);
+    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
+    db.open(url);
+    QVERIFY(opened.wait(10000));
+    QTRY_COMPARE(checked.count(), 1); // the check on open
+    // A burst of requests while one runs folds into one more run, not 50.
+    for (int i = 0; i < 50; ++i)
+        db.checkBudgets();
+    QTRY_COMPARE(checked.count(), 3);
+    QTest::qWait(300);
+    QCOMPARE(checked.count(), 3);
+    QCOMPARE(db.budgetRefreshInterval(), 0);
+}
+
+void TestOverBudget::startWindow() {
+    TestClusterProcess::Options opts;
+    opts.scenario = QStringLiteral("demo");
+    m_cluster = std::make_unique<TestClusterProcess>(opts);
+    QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
+    m_settings = std::make_unique<ConsoleSettings>(m_dir.filePath(QStringLiteral("settings.ini")));
+    m_drafts = std::make_unique<DraftStore>(nullptr, m_dir.filePath(QStringLiteral("drafts")));
+
+    const QString url = QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("window.db"));
+    {
+        auto store = UsageStore::open(url);
+        QVERIFY(store);
+        QVERIFY((*store)->setBudget(nsBudget(QStringLiteral("team-vision"), 8)));
+        QVERIFY((*store)->setBudget(nsBudget(QStringLiteral("team-nlp"), 500)));
+        QVERIFY((*store)->upsertInterval(
+            interval(QStringLiteral("team-vision"), QStringLiteral("p1"), 5, at(10), at(12, 30))));
+    }
+    m_window = std::make_unique<MainWindow>(m_settings.get(), m_drafts.get());
+    m_window->usageDatabase()->setClock(&m_windowClock);
+    QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
+    m_window->openUsageDatabase(url);
+    m_window->openKubeconfig(m_cluster->kubeconfigPath(), QStringLiteral("admin"));
+    m_window->resize(1400, 900);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QVERIFY(shown.wait(20000));
+}
+
+void TestOverBudget::windowPaintsBadgeAndFitsColumns() {
+    startWindow();
+    if (QTest::currentTestFailed())
+        return;
+    auto *view = m_window->findChild<QTreeView *>(QStringLiteral("namespaceView"));
+    QVERIFY(view);
+    const QAbstractItemModel *model = view->model();
+    QTRY_VERIFY_WITH_TIMEOUT(isOver(model, QStringLiteral("team-vision")), 10000);
+    QVERIFY(tip(model, QStringLiteral("team-vision")).contains(QStringLiteral("12.5 of 8.0 GPU-h today")));
+    QVERIFY(!isOver(model, QStringLiteral("team-nlp")));
+
+    // The red badge is on screen in team-vision's status cell, and not in team-nlp's.
+    auto redPixels = [&](const QString &ns) {
+        const QModelIndex idx = statusOf(model, ns);
+        view->scrollTo(idx);
+        const QRect cell = view->visualRect(idx);
+        const QImage img = view->viewport()->grab(cell).toImage();
+        const QColor badge = UsageBarDelegate::barColor(1.0);
+        int n = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                const QColor c = img.pixelColor(x, y);
+                n += qAbs(c.red() - badge.red()) < 8 && qAbs(c.green() - badge.green()) < 8 &&
+                     qAbs(c.blue() - badge.blue()) < 8;
+            }
+        return n;
+    };
+    QVERIFY(redPixels(QStringLiteral("team-vision")) > 50);
+    QCOMPARE(redPixels(QStringLiteral("team-nlp")), 0);
+
+    // 1400 px wide window: every column fits, the name column takes the slack.
+    QTRY_VERIFY(!view->horizontalScrollBar()->isVisible());
+    QHeaderView *header = view->header();
+    int total = 0;
+    for (int c = 0; c < header->count(); ++c)
+        total += header->sectionSize(c);
+    QVERIFY2(total <= view->viewport()->width(),
+             qPrintable(QStringLiteral("%1 > %2").arg(total).arg(view->viewport()->width())));
+    for (int c :
+         {NamespaceListModel::GpuColumn, NamespaceListModel::CpuColumn, NamespaceListModel::MemoryColumn})
+        QVERIFY2(header->sectionSize(c) >= view->fontMetrics().horizontalAdvance(QStringLiteral("888 / 888")),
+                 qPrintable(QString::number(header->sectionSize(c))));
+}
+
+void TestOverBudget::windowFitsAt1200AndElidesLongNames() {
+    QVERIFY(m_window);
+    const QString longName = QStringLiteral("team-computer-vision-foundation-models-pretraining-2026");
+    QCOMPARE(kubectl(m_cluster->kubeconfigPath(),
+                     {QStringLiteral("create"), QStringLiteral("namespace"), longName})
+                 .left(5),
+             QStringLiteral("names"));
+    auto *view = m_window->findChild<QTreeView *>(QStringLiteral("namespaceView"));
+    QTRY_VERIFY_WITH_TIMEOUT(rowWithText(view->model(), NamespaceListModel::NameColumn, longName) >= 0,
+                             10000);
+
+    // Also short enough for a vertical scroll bar, which takes width from the columns.
+    for (QSize size : {QSize(1200, 800), QSize(1600, 800), QSize(1200, 420)}) {
+        m_window->resize(size);
+        QTRY_COMPARE(m_window->size(), size);
+        QTest::qWait(50);
+        QVERIFY2(!view->horizontalScrollBar()->isVisible(), qPrintable(QString::number(size.width())));
+    }
+    QVERIFY(view->verticalScrollBar()->isVisible());
+
+    // The long name is elided in its cell and its tooltip gives it whole.
+    const QModelIndex nameIdx = view->model()->index(
+        rowWithText(view->model(), NamespaceListModel::NameColumn, longName), NamespaceListModel::NameColumn);
+    view->scrollTo(nameIdx);
+    const QRect cell = view->visualRect(nameIdx);
+    QVERIFY(view->fontMetrics().horizontalAdvance(longName) > cell.width());
+    QHelpEvent help(QEvent::ToolTip, cell.center(), view->viewport()->mapToGlobal(cell.center()));
+    QApplication::sendEvent(view->viewport(), &help);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QCOMPARE(QToolTip::text(), longName);
+    QToolTip::hideText();
+
+    // A short name that fits gets no tooltip of its own.
+    const QModelIndex shortIdx = view->model()->index(
+        rowWithText(view->model(), NamespaceListModel::NameColumn, QStringLiteral("research")),
+        NamespaceListModel::NameColumn);
+    view->scrollTo(shortIdx);
+    const QRect shortCell = view->visualRect(shortIdx);
+    QHelpEvent help2(QEvent::ToolTip, shortCell.center(), view->viewport()->mapToGlobal(shortCell.center()));
+    QApplication::sendEvent(view->viewport(), &help2);
+    QTest::qWait(50);
+    QVERIFY(!QToolTip::isVisible() || QToolTip::text() != QStringLiteral("research"));
+}
+
+void TestOverBudget::emptyFilterResultSaysSo() {
+    QVERIFY(m_window);
+    auto *filter = m_window->findChild<QLineEdit *>(QStringLiteral("namespaceFilter"));
+    auto *empty = m_window->findChild<QLabel *>(QStringLiteral("namespaceEmptyLabel"));
+    QVERIFY(filter && empty);
+    QVERIFY(!empty->isVisible());
+    QTest::keyClicks(filter, QStringLiteral("no-such-team"));
+    QTRY_VERIFY(empty->isVisible());
+    QVERIFY2(empty->text().contains(QStringLiteral("no-such-team")), qPrintable(empty->text()));
+    filter->clear();
+    QTRY_VERIFY(!empty->isVisible());
+}
+
+QTEST_MAIN(TestOverBudget)
+#include "tst_overbudget.moc"
