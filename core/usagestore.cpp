@@ -10,6 +10,8 @@
 #include <QTextStream>
 #include <QThread>
 
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -97,10 +99,12 @@ const char *const kAuditTriggersPg[] = {
 
 constexpr qint64 kHour = 3600;
 constexpr int kBatchRows = 200; // rows per multi-row statement on the per-row paths
-// Bulk statements: SQLite allows 32766 bound variables per statement; PostgreSQL
-// gets one array per column, so only the statement text size bounds a batch.
-constexpr int kSqliteBulkIntervalRows = 2000; // x 11 columns
-constexpr int kSqliteBulkRollupRows = 8000;   // x 3 columns
+// Bulk statements. SQLite: one native single-row statement per batch (see
+// SqliteStatement; through Qt, binding cost grew with the square of the parameters
+// per multi-row statement). PostgreSQL gets one array per column, so only the
+// statement text size bounds a batch.
+constexpr int kSqliteBulkIntervalRows = 16; // x 11 columns
+constexpr int kSqliteBulkRollupRows = 64;   // x 3 columns
 constexpr int kPgBulkIntervalRows = 20000;
 constexpr int kPgBulkRollupRows = 50000;
 // A bulk load of at least this many rows rebuilds secondary indexes afterwards.
@@ -135,6 +139,42 @@ qint64 floorHour(qint64 t) {
 bool alignedToHour(qint64 t) {
     return t % kHour == 0;
 }
+
+// Bulk writes on SQLite go through the connection's native handle: Qt's binding
+// layer formats a placeholder name and looks it up for every bound value (and the
+// driver scans the statement's variable list per value), which cost more than
+// SQLite's own insert work. Same connection, same transaction; values still bound.
+class SqliteStatement {
+public:
+    SqliteStatement(sqlite3 *db, const char *sql) {
+        m_rc = sqlite3_prepare_v2(db, sql, -1, &m_stmt, nullptr);
+        m_db = db;
+    }
+    ~SqliteStatement() { sqlite3_finalize(m_stmt); }
+    Q_DISABLE_COPY_MOVE(SqliteStatement)
+    [[nodiscard]] bool ok() const { return m_rc == SQLITE_OK; }
+    void text(int i, const QString &v) {
+        // SQLITE_STATIC: the QString outlives the step() that reads it. utf16() of a
+        // null QString is an empty array, so this binds '', never NULL.
+        sqlite3_bind_text16(m_stmt, i, v.utf16(), int(v.size() * 2), SQLITE_STATIC);
+    }
+    void integer(int i, qint64 v) { sqlite3_bind_int64(m_stmt, i, v); }
+    void real(int i, double v) { sqlite3_bind_double(m_stmt, i, v); }
+    void null(int i) { sqlite3_bind_null(m_stmt, i); }
+    bool step() {
+        m_rc = sqlite3_step(m_stmt);
+        sqlite3_reset(m_stmt);
+        return m_rc == SQLITE_DONE;
+    }
+    [[nodiscard]] QString error() const {
+        return QStringLiteral("%1 (SQLite code %2)").arg(QString::fromUtf8(sqlite3_errmsg(m_db))).arg(m_rc);
+    }
+
+private:
+    sqlite3 *m_db = nullptr;
+    sqlite3_stmt *m_stmt = nullptr;
+    int m_rc = SQLITE_OK;
+};
 
 QString csvField(const QString &v) {
     if (v.contains(QLatin1Char(',')) || v.contains(QLatin1Char('"')) || v.contains(QLatin1Char('\n')) ||
@@ -595,6 +635,13 @@ Result<void> UsageStore::execSql(QSqlQuery &q, const QString &sql) const {
     return {};
 }
 
+static sqlite3 *nativeSqlite(const QSqlDatabase &db) {
+    const QVariant v = db.driver()->handle();
+    if (!v.isValid() || qstrcmp(v.typeName(), "sqlite3*") != 0)
+        return nullptr;
+    return *static_cast<sqlite3 *const *>(v.constData());
+}
+
 Result<QSqlQuery *> UsageStore::cached(const QString &sql) const {
     auto it = m_statements.constFind(sql);
     if (it != m_statements.cend())
@@ -1038,42 +1085,36 @@ Result<void> UsageStore::writeIntervals(const std::vector<UsageInterval> &rows, 
             if (!r)
                 return r;
         } else {
-            auto sqlFor = [&](size_t count) -> QString {
-                QStringList values;
-                values.reserve(qsizetype(count));
-                for (size_t i = 0; i < count; ++i)
-                    values << QStringLiteral("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-                return head + QStringLiteral("VALUES ") + values.join(QLatin1Char(','));
-            };
-            QSqlQuery partial(database());
-            QSqlQuery *q = &partial;
-            if (n == size_t(batch)) {
-                auto full = cached(sqlFor(n));
-                if (!full)
-                    return full.error();
-                q = *full;
-            } else if (auto r = prepare(partial, sqlFor(n)); !r) {
-                return r;
-            }
-            int p = 0;
+            sqlite3 *h = nativeSqlite(database());
+            if (!h)
+                return Error::make(Error::Kind::Internal, QStringLiteral("no native SQLite handle"));
+            const QByteArray sql =
+                (head + QStringLiteral("VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")).toUtf8();
+            SqliteStatement st(h, sql.constData());
+            if (!st.ok())
+                return Error::make(Error::Kind::Database,
+                                   QStringLiteral("preparing a statement: %1").arg(st.error()));
             for (size_t k = from; k < from + n; ++k) {
                 const UsageInterval &iv = rows[k];
-                q->bindValue(p++, nonNull(iv.cluster));
-                q->bindValue(p++, nonNull(iv.ns));
-                q->bindValue(p++, nonNull(iv.user));
-                q->bindValue(p++, nonNull(iv.podUid));
-                q->bindValue(p++, nonNull(iv.podName));
-                q->bindValue(p++, nonNull(iv.resource));
-                q->bindValue(p++, iv.gpus);
-                q->bindValue(p++, m_options.weights.weight(iv.resource));
-                q->bindValue(p++, iv.start);
-                q->bindValue(p++, iv.end ? QVariant(*iv.end) : nullEnd);
-                q->bindValue(p++, nonNull(iv.source));
+                st.text(1, iv.cluster);
+                st.text(2, iv.ns);
+                st.text(3, iv.user);
+                st.text(4, iv.podUid);
+                st.text(5, iv.podName);
+                st.text(6, iv.resource);
+                st.integer(7, iv.gpus);
+                st.real(8, m_options.weights.weight(iv.resource));
+                st.integer(9, iv.start);
+                if (iv.end)
+                    st.integer(10, *iv.end);
+                else
+                    st.null(10);
+                st.text(11, iv.source);
+                if (!st.step())
+                    return Error::make(
+                        Error::Kind::Database,
+                        QStringLiteral("bulk-inserting interval %1: %2").arg(k).arg(st.error()));
             }
-            auto r = exec(*q, QStringLiteral("bulk-inserting intervals"));
-            q->finish();
-            if (!r)
-                return r;
         }
         from += n;
     }
@@ -1159,33 +1200,22 @@ Result<void> UsageStore::writeRollupRows(int table, const QStringList &names,
             if (!r)
                 return r;
         } else {
-            auto sqlFor = [&](size_t count) -> QString {
-                QStringList rows;
-                rows.reserve(qsizetype(count));
-                for (size_t i = 0; i < count; ++i)
-                    rows << QStringLiteral("(?, ?, ?)");
-                return head + QStringLiteral("VALUES ") + rows.join(QLatin1Char(',')) + tail;
-            };
-            QSqlQuery partial(database());
-            QSqlQuery *q = &partial;
-            if (n == batch) {
-                auto full = cached(sqlFor(n));
-                if (!full)
-                    return full.error();
-                q = *full;
-            } else if (auto r = prepare(partial, sqlFor(n)); !r) {
-                return r;
-            }
-            int p = 0;
+            sqlite3 *h = nativeSqlite(database());
+            if (!h)
+                return Error::make(Error::Kind::Internal, QStringLiteral("no native SQLite handle"));
+            const QByteArray sql = (head + QStringLiteral("VALUES (?, ?, ?)") + tail).toUtf8();
+            SqliteStatement st(h, sql.constData());
+            if (!st.ok())
+                return Error::make(Error::Kind::Database,
+                                   QStringLiteral("preparing a statement: %1").arg(st.error()));
             for (size_t k = from; k < from + n; ++k) {
-                q->bindValue(p++, nonNull(names[qsizetype(k)]));
-                q->bindValue(p++, times[k]);
-                q->bindValue(p++, values[k]);
+                st.text(1, names[qsizetype(k)]);
+                st.integer(2, times[k]);
+                st.real(3, values[k]);
+                if (!st.step())
+                    return Error::make(Error::Kind::Database,
+                                       QStringLiteral("updating %1: %2").arg(tableName, st.error()));
             }
-            auto r = exec(*q, QStringLiteral("updating %1").arg(tableName));
-            q->finish();
-            if (!r)
-                return r;
         }
         from += n;
     }

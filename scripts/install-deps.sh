@@ -10,6 +10,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libxkbcommon-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
   libqt6sql6-sqlite libqt6sql6-psql libgl-dev
+  libsqlite3-dev
   qtkeychain-qt6-dev
   # libraries
   libyaml-cpp-dev libcurl4-openssl-dev libssl-dev libcpp-httplib-dev

@@ -15,6 +15,7 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QSqlQuery>
 #include <QTextStream>
 
@@ -42,16 +43,53 @@ struct Config {
     QString tz = QStringLiteral("Europe/Berlin");
 };
 
-template <typename F> double medianMs(int iterations, F &&f) {
-    std::vector<double> ms;
-    for (int i = 0; i < iterations; ++i) {
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// Fast and naive alternate (fast, naive, fast, naive, ...), so load from other
+// processes on a shared machine hits both alike; medians of each.
+template <typename F, typename G>
+std::pair<double, double> interleavedMedians(int fastRuns, int naiveRuns, F &&fast, G &&naive) {
+    std::vector<double> a, b;
+    fast(); // warm-up: statement preparation, caches
+    naive();
+    for (int i = 0; i < std::max(fastRuns, naiveRuns); ++i) {
         QElapsedTimer t;
-        t.start();
-        f();
-        ms.push_back(double(t.nsecsElapsed()) / 1e6);
+        if (i < fastRuns) {
+            t.start();
+            fast();
+            a.push_back(double(t.nsecsElapsed()) / 1e6);
+        }
+        if (i < naiveRuns) {
+            t.start();
+            naive();
+            b.push_back(double(t.nsecsElapsed()) / 1e6);
+        }
     }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
+    return {median(a), median(b)};
+}
+
+QString loadAverage() {
+    QFile f(QStringLiteral("/proc/loadavg"));
+    if (!f.open(QIODevice::ReadOnly))
+        return QStringLiteral("?");
+    return QString::fromLatin1(f.readAll()).section(QLatin1Char(' '), 0, 2);
+}
+
+qint64 databaseBytes(UsageStore &store, const QString &url) {
+    if (!store.isPostgres()) {
+        qint64 n = 0;
+        for (const char *suffix : {"", "-wal", "-shm"})
+            n += QFileInfo(store.url().path + QLatin1String(suffix)).size();
+        return n;
+    }
+    Q_UNUSED(url);
+    QSqlQuery q(store.database());
+    q.exec(QStringLiteral("SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON "
+                          "n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'"));
+    return q.next() ? q.value(0).toLongLong() : 0;
 }
 
 QString fmt(double v, int prec = 2) {
@@ -85,21 +123,32 @@ int runOne(const Config &c, const QString &url) {
         spec.jobsPerUserDay = double(c.intervals) / (double(c.users) * c.days);
         QElapsedTimer t;
         t.start();
-        qint64 done = 0;
+        qint64 done = 0, dbNs = 0;
         Error failure;
         bool ok = true;
+        // One bulk load for everything: one transaction, rollups aggregated in memory
+        // across chunks, secondary indexes rebuilt at the end.
+        auto load = store.beginBulk(c.intervals);
+        if (!load) {
+            out() << "error: " << load.error().toString() << '\n';
+            return 1;
+        }
         generateDemoUsage(
             spec,
             [&](std::vector<UsageInterval> &&chunk) {
-                auto r = store.insertBulk(chunk);
+                QElapsedTimer db;
+                db.start();
+                auto r = (*load)->add(chunk);
+                dbNs += db.nsecsElapsed();
                 if (!r) {
                     failure = r.error();
                     ok = false;
                     return false;
                 }
-                done += *r;
+                done += qint64(chunk.size());
                 if (done % 1'000'000 < qint64(chunk.size()))
-                    out() << "  inserted " << done << " intervals, " << fmt(t.elapsed() / 1000.0, 1) << " s\n"
+                    out() << "  inserted " << done << " intervals, " << fmt(t.elapsed() / 1000.0, 1)
+                          << " s (load " << loadAverage() << ")\n"
                           << Qt::flush;
                 return true;
             },
@@ -108,21 +157,41 @@ int runOne(const Config &c, const QString &url) {
             out() << "error: " << failure.toString() << '\n';
             return 1;
         }
-        out() << "generated and inserted " << done << " intervals (with rollups) in "
-              << fmt(t.elapsed() / 1000.0, 1) << " s ("
-              << qint64(done / std::max(0.001, t.elapsed() / 1000.0)) << " rows/s)\n";
+        QElapsedTimer fin;
+        fin.start();
+        auto finished = (*load)->finish();
+        if (!finished) {
+            out() << "error: " << finished.error().toString() << '\n';
+            return 1;
+        }
+        const qint64 finishMs = fin.elapsed();
+        dbNs += fin.nsecsElapsed();
+        load->reset();
+        const double secs = std::max(0.001, t.elapsed() / 1000.0);
+        out() << "generated and inserted " << done << " intervals (with rollups) in " << fmt(secs, 1)
+              << " s (" << qint64(double(done) / secs) << " rows/s; database work "
+              << fmt(double(dbNs) / 1e9, 1)
+              << " s = " << qint64(double(done) / std::max(0.001, double(dbNs) / 1e9))
+              << " rows/s, of which rollup flush + index rebuild + commit " << fmt(finishMs / 1000.0, 1)
+              << " s; load " << loadAverage() << ")\n";
+        QElapsedTimer an;
+        an.start();
         QSqlQuery q(store.database());
         q.exec(QStringLiteral("ANALYZE"));
+        out() << "  ANALYZE " << fmt(an.elapsed() / 1000.0, 1) << " s\n";
         count = done;
     } else {
         out() << "reusing " << count << " intervals\n";
     }
     QSqlQuery sizes(store.database());
-    for (const char *table : {"rollup_ns_hour", "rollup_user_hour"}) {
+    for (const char *table : {"rollup_ns_hour", "rollup_user_hour", "rollup_ns_day", "rollup_user_day"}) {
         sizes.exec(QStringLiteral("SELECT COUNT(*) FROM %1").arg(QLatin1String(table)));
         sizes.next();
         out() << "  " << table << ": " << sizes.value(0).toLongLong() << " rows\n";
     }
+
+    out() << "  database size: " << fmt(double(databaseBytes(store, url)) / (1024.0 * 1024.0 * 1024.0), 2)
+          << " GiB\n";
 
     const QTimeZone tz = *parseZone(c.tz);
     const qint64 now = end - 1800; // half an hour before the end: some pods still running
@@ -131,20 +200,22 @@ int runOne(const Config &c, const QString &url) {
 
     // Chart: GPU-hours per day per namespace over 90 days.
     size_t points = 0;
-    const double chartMs = medianMs(c.iterations, [&] {
-        auto s = store.gpuHoursSeries(GroupBy::Namespace, Period::Day, from, to, tz, now);
-        points = s ? s->size() : 0;
-    });
     double naiveTotal = 0;
-    const double chartNaiveMs = medianMs(std::max(1, std::min(3, c.iterations)), [&] {
-        auto ivs = store.intervals(from, to, now);
-        const auto m =
-            gpuHoursByPeriod(*ivs, GroupBy::Namespace, from, to, Period::Day, tz, now, store.weights());
-        naiveTotal = 0;
-        for (const auto &b : m)
-            for (double v : b)
-                naiveTotal += v;
-    });
+    const auto [chartMs, chartNaiveMs] = interleavedMedians(
+        c.iterations, std::max(1, std::min(3, c.iterations)),
+        [&] {
+            auto s = store.gpuHoursSeries(GroupBy::Namespace, Period::Day, from, to, tz, now);
+            points = s ? s->size() : 0;
+        },
+        [&] {
+            auto ivs = store.intervals(from, to, now);
+            const auto m =
+                gpuHoursByPeriod(*ivs, GroupBy::Namespace, from, to, Period::Day, tz, now, store.weights());
+            naiveTotal = 0;
+            for (const auto &b : m)
+                for (double v : b)
+                    naiveTotal += v;
+        });
     double fastTotal = 0;
     const auto fastSeries = store.gpuHoursSeries(GroupBy::Namespace, Period::Day, from, to, tz, now);
     for (const auto &p : *fastSeries)
@@ -168,17 +239,18 @@ int runOne(const Config &c, const QString &url) {
         (void)store.setBudget(month);
         const AdmissionRequest req{AdmissionRequest::Kind::NewJob, 2, 4};
         Decision d;
-        const double checkMs = medianMs(c.iterations * 5, [&] { d = *store.check(user, {}, req, now); });
-        // Naive: every row of the user, summed in the client, for the same two periods.
         Decision naive;
-        const double naiveMs = medianMs(std::max(3, c.iterations / 2), [&] {
-            QList<Decision> ds;
-            for (const Budget &b : {day, month}) {
-                const TimeRange p = periodContaining(now, b.period, tz);
-                ds << decide(b, p, *store.usedGpuHoursNaive(BudgetScope::User, user, p, now), 0, req);
-            }
-            naive = combine(ds, req);
-        });
+        // Naive: the user's rows overlapping each budget period, summed in the client.
+        const auto [checkMs, naiveMs] = interleavedMedians(
+            c.iterations * 5, c.iterations * 5, [&] { d = *store.check(user, {}, req, now); },
+            [&] {
+                QList<Decision> ds;
+                for (const Budget &b : {day, month}) {
+                    const TimeRange p = periodContaining(now, b.period, tz);
+                    ds << decide(b, p, *store.usedGpuHoursNaive(BudgetScope::User, user, p, now), 0, req);
+                }
+                naive = combine(ds, req);
+            });
         out() << "check " << user << ": " << d.message << " (naive: " << naive.message << ")\n";
         rows << std::make_pair(QStringLiteral("admission check (%1)").arg(user),
                                QStringLiteral("%1|%2|5").arg(checkMs).arg(naiveMs));
@@ -188,6 +260,7 @@ int runOne(const Config &c, const QString &url) {
     rows.prepend(std::make_pair(QStringLiteral("chart: GPU-h/day/namespace, 90 d"),
                                 QStringLiteral("%1|%2|150").arg(chartMs).arg(chartNaiveMs)));
 
+    out() << "load average now: " << loadAverage() << '\n';
     out() << QStringLiteral("%1 %2 %3 %4  %5\n")
                  .arg(QStringLiteral("query"), -42)
                  .arg(QStringLiteral("fast ms"), 10)
