@@ -2,14 +2,39 @@
 
 #include <QColor>
 #include <QFont>
+#include <QUndoStack>
 
 #include <algorithm>
 #include <limits>
 
 namespace gq {
 
+// One resource's row before and after an edit. Rows are found by resource name,
+// not index: the row may have moved (rows added or dropped) since the command ran.
+class QuotaTableRowCommand final : public QUndoCommand {
+public:
+    QuotaTableRowCommand(QuotaTableModel *model, const QString &text, const QString &resource,
+                         std::optional<QuotaTableModel::Row> before,
+                         std::optional<QuotaTableModel::Row> after, QUndoCommand *parent = nullptr)
+        : QUndoCommand(text, parent)
+        , m_model(model)
+        , m_resource(resource)
+        , m_before(std::move(before))
+        , m_after(std::move(after)) {}
+
+    void undo() override { m_model->applyRowState(m_resource, m_before); }
+    void redo() override { m_model->applyRowState(m_resource, m_after); }
+
+private:
+    QuotaTableModel *m_model;
+    QString m_resource;
+    std::optional<QuotaTableModel::Row> m_before;
+    std::optional<QuotaTableModel::Row> m_after;
+};
+
 QuotaTableModel::QuotaTableModel(QObject *parent)
-    : QAbstractTableModel(parent) {}
+    : QAbstractTableModel(parent)
+    , m_undo(new QUndoStack(this)) {}
 
 int QuotaTableModel::rowCount(const QModelIndex &parent) const {
     return parent.isValid() ? 0 : int(m_rows.size());
@@ -151,6 +176,7 @@ void QuotaTableModel::load(const QMap<QString, Quantity> &hard, const QMap<QStri
         m_rows.append(r);
     }
     endResetModel();
+    m_undo->clear();
     notifyDirty();
 }
 
@@ -178,66 +204,93 @@ void QuotaTableModel::setEditable(bool editable) {
 bool QuotaTableModel::setHard(int row, const Quantity &q) {
     if (row < 0 || row >= m_rows.size() || q.sign() < 0)
         return false;
-    Row &r = m_rows[row];
+    const Row &r = m_rows.at(row);
     if (r.hard == q && r.hard.toString() == q.toString())
         return true;
-    r.hard = q;
-    emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
-    notifyDirty();
+    Row after = r;
+    after.hard = q;
+    pushRowChange(tr("Set %1 to %2").arg(r.resource, formatQuantity(q, resourceKind(r.resource))), row,
+                  after);
     return true;
 }
 
 bool QuotaTableModel::addResource(const QString &resource, const Quantity &hard) {
     const int existing = rowOf(resource);
+    Row after;
     if (existing >= 0) {
         // Re-adding a row marked for removal brings it back.
         if (!m_rows.at(existing).removed)
             return false;
-        m_rows[existing].removed = false;
-        m_rows[existing].hard = hard;
-        emit dataChanged(index(existing, 0), index(existing, ColumnCount - 1));
-        notifyDirty();
-        return true;
+        after = m_rows.at(existing);
+        after.removed = false;
+    } else {
+        after.resource = resource;
     }
-    auto pos = std::lower_bound(m_rows.cbegin(), m_rows.cend(), resource,
-                                [](const Row &r, const QString &name) { return r.resource < name; });
-    const int at = int(pos - m_rows.cbegin());
-    beginInsertRows({}, at, at);
-    Row r;
-    r.resource = resource;
-    r.hard = hard;
-    m_rows.insert(at, r);
-    endInsertRows();
-    notifyDirty();
+    after.hard = hard;
+    pushRowChange(tr("Add %1").arg(resource), existing, after);
     return true;
 }
 
 void QuotaTableModel::removeResource(int row) {
-    if (row < 0 || row >= m_rows.size())
+    if (row < 0 || row >= m_rows.size() || m_rows.at(row).removed)
         return;
-    if (!m_rows.at(row).original) {
-        beginRemoveRows({}, row, row);
-        m_rows.removeAt(row);
-        endRemoveRows();
-    } else {
-        m_rows[row].removed = true;
-        emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    const Row &r = m_rows.at(row);
+    std::optional<Row> after;
+    if (r.original) {
+        after = r;
+        after->removed = true;
     }
-    notifyDirty();
+    pushRowChange(tr("Remove %1").arg(r.resource), row, after);
 }
 
 void QuotaTableModel::revert() {
-    beginResetModel();
-    QList<Row> kept;
-    for (Row r : std::as_const(m_rows)) {
-        if (!r.original)
+    if (!isDirty())
+        return;
+    auto *all = new QUndoCommand(tr("Revert all changes"));
+    for (const Row &r : std::as_const(m_rows)) {
+        if (!r.pending())
             continue;
-        r.hard = *r.original;
-        r.removed = false;
-        kept.append(r);
+        std::optional<Row> after;
+        if (r.original) {
+            after = r;
+            after->hard = *r.original;
+            after->removed = false;
+        }
+        new QuotaTableRowCommand(this, QString(), r.resource, r, after, all);
     }
-    m_rows = kept;
-    endResetModel();
+    m_undo->push(all);
+}
+
+void QuotaTableModel::pushRowChange(const QString &text, int row, const std::optional<Row> &after) {
+    std::optional<Row> before;
+    if (row >= 0)
+        before = m_rows.at(row);
+    const QString resource = after ? after->resource : before->resource;
+    m_undo->push(new QuotaTableRowCommand(this, text, resource, before, after));
+}
+
+void QuotaTableModel::applyRowState(const QString &resource, const std::optional<Row> &state) {
+    const int at = rowOf(resource);
+    if (!state) {
+        if (at >= 0) {
+            beginRemoveRows({}, at, at);
+            m_rows.removeAt(at);
+            endRemoveRows();
+        }
+    } else if (at >= 0) {
+        // used follows the server, not the history.
+        const std::optional<Quantity> used = m_rows.at(at).used;
+        m_rows[at] = *state;
+        m_rows[at].used = used;
+        emit dataChanged(index(at, 0), index(at, ColumnCount - 1));
+    } else {
+        auto pos = std::lower_bound(m_rows.cbegin(), m_rows.cend(), resource,
+                                    [](const Row &r, const QString &name) { return r.resource < name; });
+        const int insertAt = int(pos - m_rows.cbegin());
+        beginInsertRows({}, insertAt, insertAt);
+        m_rows.insert(insertAt, *state);
+        endInsertRows();
+    }
     notifyDirty();
 }
 

@@ -8,11 +8,18 @@
 
 #include <optional>
 
+class QUndoStack;
+
 namespace gq {
+
+class QuotaTableRowCommand;
 
 // The editable quota table of one ResourceQuota: one row per resource with used,
 // hard and a percent bar. Edits stay pending (highlighted) until applied or
 // reverted; the model never talks to the server, it only says what the user wants.
+// Every edit (setHard/setData, addResource, removeResource, revert) is a command on
+// undoStack(), so the pending-change highlight follows undo and redo; load() starts
+// a fresh history, because the edit is now based on a different server object.
 class QuotaTableModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -53,11 +60,14 @@ public:
     void setEditable(bool editable);
     [[nodiscard]] bool isEditable() const { return m_editable; }
 
+    [[nodiscard]] QUndoStack *undoStack() const { return m_undo; }
+
     bool setHard(int row, const Quantity &q);
     // Adds a resource row with a pending hard value; false if it already exists.
     bool addResource(const QString &resource, const Quantity &hard);
     // Marks a server row for removal, or drops a row that was only added locally.
     void removeResource(int row);
+    // Back to the server's values, as one undoable step (nothing happens if clean).
     void revert();
 
     [[nodiscard]] bool isDirty() const;
@@ -71,7 +81,13 @@ signals:
     void dirtyChanged(bool dirty);
 
 private:
+    friend class QuotaTableRowCommand;
+    // Puts one resource's row into `state` (absent: no row); used by the commands.
+    void applyRowState(const QString &resource, const std::optional<Row> &state);
+    void pushRowChange(const QString &text, int row, const std::optional<Row> &after);
     void notifyDirty();
+
+    QUndoStack *m_undo;
 
     QList<Row> m_rows;
     bool m_editable = true;

@@ -1,74 +1,40 @@
 #pragma once
 
-#include "models/clustersession.h"
+#include "widgets/objectpage.h"
 
-#include <QJsonObject>
-#include <QPointer>
-#include <QWidget>
-
-class QComboBox;
-class QLabel;
-class QPushButton;
 class QTableView;
+class QLabel;
 
 namespace gq {
 
-class ApplyFlow;
-class DraftStore;
 class LimitRangeModel;
-class YamlEditor;
 
 // The Limit ranges tab: every LimitRange of the namespace as a table (type,
-// resource, min/max/defaults), and the selected one in the YAML editor for edits,
-// applied through ApplyFlow like quotas.
-class LimitRangePage final : public QWidget {
+// resource, min/max/defaults), and the selected one in the YAML editor for edits.
+// Applying, watching, permissions and drafts are ObjectPage's.
+class LimitRangePage final : public ObjectPage {
     Q_OBJECT
 public:
     LimitRangePage(ClusterSession *session, DraftStore *drafts, QWidget *parent = nullptr);
 
-    void setNamespace(const QString &ns);
-    [[nodiscard]] bool hasPendingEdit() const;
-    [[nodiscard]] YamlEditor *editor() const { return m_editor; }
     [[nodiscard]] LimitRangeModel *model() const { return m_model; }
 
-public slots:
-    void apply();
-    void revert();
-
-signals:
-    void applied(const QString &ns, const QString &object, const QString &beforeYaml,
-                 const QString &afterYaml, const QString &diffText, const QString &note);
-    void templateRequested();
-    void statusMessage(const QString &message);
-    void errorMessage(const QString &message);
+protected:
+    [[nodiscard]] QList<StoredObject> objectsIn(const QString &ns) const override;
+    [[nodiscard]] std::optional<StoredObject> objectNamed(const QString &ns,
+                                                          const QString &name) const override;
+    void showBase(const QJsonObject &object) override;
+    void namespaceObjectsChanged() override;
+    [[nodiscard]] bool mayUpdate(const EditPermissions &p) const override { return p.updateLimitRange; }
+    [[nodiscard]] bool mayCreate(const EditPermissions &p) const override { return p.createLimitRange; }
+    [[nodiscard]] QString denyUpdateText(const EditPermissions &p) const override;
+    [[nodiscard]] QString denyCreateText() const override;
+    [[nodiscard]] QString noObjectText() const override;
 
 private:
-    void reload();
-    void loadObject(const QString &name);
-    void onChanged(const QString &ns);
-    void onPermissionsChanged(const QString &ns);
-    void updateControls();
-    void adopt(const QJsonObject &server);
-
-    ClusterSession *m_session;
-    DraftStore *m_drafts;
     LimitRangeModel *m_model;
-    QString m_ns;
-    QString m_name;
-    QJsonObject m_base;
-    QString m_baseYaml;
-    bool m_canUpdate = false;
-    QString m_denyReason;
-    QPointer<ApplyFlow> m_flow;
-    bool m_conflictOpen = false;
-
-    QComboBox *m_objects;
-    QPushButton *m_template;
     QTableView *m_table;
-    YamlEditor *m_editor;
     QLabel *m_empty;
-    QPushButton *m_revert;
-    QPushButton *m_apply;
 };
 
 } // namespace gq

@@ -1,97 +1,70 @@
 #pragma once
 
-#include "models/clustersession.h"
+#include "widgets/objectpage.h"
 
-#include <QJsonObject>
-#include <QPointer>
-#include <QWidget>
-
-class QComboBox;
+class QAction;
 class QLabel;
 class QLineEdit;
-class QPushButton;
 class QStackedWidget;
 class QTableView;
 class QToolButton;
 
 namespace gq {
 
-class ApplyFlow;
-class DraftStore;
 class QuotaTableModel;
-class YamlEditor;
 
 // The Quotas tab: the ResourceQuotas of the selected namespace as an editable
-// table (used, hard, percent; hard edited in place) or as YAML. Apply goes
-// through ApplyFlow. Watches the object under edit: a server-side change to it
-// while an edit is pending opens the three-way view instead of being ignored.
-class QuotaPage final : public QWidget {
+// table (used, hard, percent; hard edited in place, every edit undoable) or as
+// YAML. Applying, watching, permissions and drafts are ObjectPage's.
+class QuotaPage final : public ObjectPage {
     Q_OBJECT
 public:
     QuotaPage(ClusterSession *session, DraftStore *drafts, QWidget *parent = nullptr);
     ~QuotaPage() override;
 
-    void setNamespace(const QString &ns);
-    [[nodiscard]] QString namespaceName() const { return m_ns; }
-    [[nodiscard]] QString currentObject() const { return m_name; }
-    [[nodiscard]] bool hasPendingEdit() const;
-
+    [[nodiscard]] bool hasPendingEdit() const override;
     [[nodiscard]] QuotaTableModel *model() const { return m_model; }
-    [[nodiscard]] YamlEditor *editor() const { return m_editor; }
+    // Ctrl+Z / Ctrl+Shift+Z while the quota table has focus.
+    [[nodiscard]] QAction *undoAction() const { return m_undoAction; }
+    [[nodiscard]] QAction *redoAction() const { return m_redoAction; }
 
 public slots:
-    void apply();
-    void revert();
     void setYamlMode(bool yaml);
     // GitOps: manifests live in git; both open non-modal file dialogs.
     void openFile();
     void saveFile();
 
-signals:
-    // A change was written; the window records it in the audit log.
-    void applied(const QString &ns, const QString &object, const QString &beforeYaml,
-                 const QString &afterYaml, const QString &diffText, const QString &note);
-    void templateRequested();
-    void statusMessage(const QString &message);
-    void errorMessage(const QString &message);
+protected:
+    [[nodiscard]] QList<StoredObject> objectsIn(const QString &ns) const override;
+    [[nodiscard]] std::optional<StoredObject> objectNamed(const QString &ns,
+                                                          const QString &name) const override;
+    void showBase(const QJsonObject &object) override;
+    void baseStatusMoved(const QJsonObject &object) override;
+    [[nodiscard]] bool mayUpdate(const EditPermissions &p) const override { return p.updateQuota; }
+    [[nodiscard]] bool mayCreate(const EditPermissions &p) const override { return p.createQuota; }
+    [[nodiscard]] QString denyUpdateText(const EditPermissions &p) const override;
+    [[nodiscard]] QString denyCreateText() const override;
+    [[nodiscard]] QString noObjectText() const override;
+    [[nodiscard]] QString pendingYaml() const override;
+    [[nodiscard]] bool editingYaml() const override;
+    void showEditor() override { setYamlMode(true); }
+    void revertOtherEdits() override;
+    [[nodiscard]] QStringList applyWarnings() const override;
+    void updateControls() override;
 
 private:
-    void reloadObjects();
-    void loadObject(const QString &name);
-    void onQuotasChanged(const QString &ns);
-    void onPermissionsChanged(const QString &ns);
-    void updateControls();
     void stepGpu(int delta);
     void addResource();
     void removeSelected();
     [[nodiscard]] QString tableYaml() const;
-    [[nodiscard]] QString currentYaml() const;
-    [[nodiscard]] bool yamlMode() const;
     void takeYamlIntoTable();
-    void onFlowFailed(const Error &error);
-    void onConflictResolved(int resolution, const QString &text, const QJsonObject &server);
-    void showServerChangeConflict(const QJsonObject &server);
 
-    ClusterSession *m_session;
-    DraftStore *m_drafts;
     QuotaTableModel *m_model;
-    QString m_ns;
-    QString m_name;
-    QJsonObject m_base;
-    QString m_baseYaml;
-    bool m_canUpdate = false;
-    QString m_denyReason;
-    QPointer<ApplyFlow> m_flow;
-    bool m_conflictOpen = false;
-
-    QComboBox *m_objects;
     QToolButton *m_yamlToggle;
     QPushButton *m_openFile;
     QPushButton *m_saveFile;
-    QPushButton *m_template;
     QStackedWidget *m_stack;
     QTableView *m_table;
-    YamlEditor *m_editor;
     QLabel *m_empty;
     QLabel *m_warning;
     QToolButton *m_gpuMinus;
@@ -100,8 +73,10 @@ private:
     QLineEdit *m_newValue;
     QPushButton *m_add;
     QPushButton *m_remove;
-    QPushButton *m_revert;
-    QPushButton *m_apply;
+    QToolButton *m_undo;
+    QToolButton *m_redo;
+    QAction *m_undoAction;
+    QAction *m_redoAction;
 };
 
 } // namespace gq
