@@ -934,6 +934,13 @@ Result<std::unique_ptr<UsageStore::BulkLoad>> UsageStore::beginBulk(qint64 expec
         const qint64 existing = c.next() ? c.value(0).toLongLong() : 0;
         c.finish();
         if (existing <= expectedRows) {
+            if (isPostgres()) {
+                // Index builds at finish() sort millions of entries; the default 64 MB
+                // spills them to disk in many runs.
+                QSqlQuery m(database());
+                if (auto r = execSql(m, QStringLiteral("SET LOCAL maintenance_work_mem = '512MB'")); !r)
+                    return r.error();
+            }
             if (auto r = setSecondaryIndexes(false); !r)
                 return r.error();
             load->m_droppedIndexes = true;

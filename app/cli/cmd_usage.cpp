@@ -1,4 +1,4 @@
-// GPU-hour verbs: `gpuquota import|export|usage|check|budget|demo-data`. They work on
+// GPU-hour verbs: `gpuquota import|export|usage|check|budget|demo-data|rollup`. They work on
 // the usage database (sqlite:///path or postgresql://user@host:port/db) through
 // core's UsageStore; output is plain text, CSV or JSON for scripts.
 #include "app/cli/verbs.h"
@@ -519,17 +519,88 @@ int runDemoData(const QStringList &argv) {
         return failWith(db.error());
     QElapsedTimer timer;
     timer.start();
-    std::vector<UsageInterval> all;
+    // One bulk load (one transaction: all of it or nothing) fed chunk by chunk, so a
+    // large demo never holds all its rows in memory.
+    const qint64 expected = qint64(spec.jobsPerUserDay * spec.users * spec.days);
+    auto load = (*db)->beginBulk(expected);
+    if (!load)
+        return failWith(load.error());
+    Error failure;
+    bool ok2 = true;
     generateDemoUsage(spec, [&](std::vector<UsageInterval> &&chunk) {
-        all.insert(all.end(), std::make_move_iterator(chunk.begin()), std::make_move_iterator(chunk.end()));
-        return true;
+        auto r = (*load)->add(chunk);
+        if (!r) {
+            failure = r.error();
+            ok2 = false;
+        }
+        return ok2;
     });
-    auto n = (*db)->insertBulk(all); // one transaction: all of it or nothing
+    if (!ok2)
+        return failWith(failure);
+    auto n = (*load)->finish();
     if (!n)
         return failWith(n.error());
     out() << "generated " << *n << " intervals for " << spec.users << " users in " << spec.namespaces
           << " namespaces over " << spec.days << " days (seed " << spec.seed << ") in " << timer.elapsed()
           << " ms\n";
+    return Ok;
+}
+
+int runRollup(const QStringList &argv) {
+    if (argv.isEmpty() || argv.first() != QLatin1String("rebuild"))
+        return fail(QStringLiteral("usage: gpuquota rollup rebuild --db URL [-o table|json]"), UsageError);
+    const Args a = parseArgs(argv.mid(1), {QStringLiteral("db"), QStringLiteral("output")});
+    if (!a.error.isEmpty())
+        return fail(a.error, UsageError);
+    if (!a.positional.isEmpty())
+        return fail(QStringLiteral("unexpected argument '%1'").arg(a.positional.first()), UsageError);
+    const QString format = a.value(QStringLiteral("output"), QStringLiteral("table"));
+    if (format != QLatin1String("table") && format != QLatin1String("json"))
+        return fail(QStringLiteral("-o must be table or json, got '%1'").arg(format), UsageError);
+    auto db = openDb(a);
+    if (!db)
+        return failWith(db.error());
+    QElapsedTimer timer;
+    timer.start();
+    auto report = (*db)->rebuildRollups();
+    if (!report)
+        return failWith(report.error());
+    if (format == QLatin1String("json")) {
+        QJsonArray tables;
+        for (const auto &t : std::as_const(report->tables))
+            tables.append(QJsonObject{{QStringLiteral("table"), t.table},
+                                      {QStringLiteral("rows_before"), t.rowsBefore},
+                                      {QStringLiteral("rows_after"), t.rowsAfter},
+                                      {QStringLiteral("added"), t.added},
+                                      {QStringLiteral("removed"), t.removed},
+                                      {QStringLiteral("changed"), t.changed},
+                                      {QStringLiteral("max_diff_gpu_hours"), t.maxAbsDiffGpuHours}});
+        out() << QString::fromUtf8(
+            QJsonDocument(QJsonObject{{QStringLiteral("intervals"), report->intervals},
+                                      {QStringLiteral("changed"), report->changedAnything()},
+                                      {QStringLiteral("tables"), tables}})
+                .toJson(QJsonDocument::Indented));
+        return Ok;
+    }
+    QList<QStringList> rows{{QStringLiteral("TABLE"), QStringLiteral("ROWS BEFORE"),
+                             QStringLiteral("ROWS AFTER"), QStringLiteral("ADDED"), QStringLiteral("REMOVED"),
+                             QStringLiteral("CHANGED"), QStringLiteral("MAX DIFF GPU-H")}};
+    for (const auto &t : std::as_const(report->tables))
+        rows << QStringList{t.table,
+                            QString::number(t.rowsBefore),
+                            QString::number(t.rowsAfter),
+                            QString::number(t.added),
+                            QString::number(t.removed),
+                            QString::number(t.changed),
+                            QString::number(t.maxAbsDiffGpuHours, 'f', 4)};
+    printTable(rows);
+    out() << (report->changedAnything()
+                  ? QStringLiteral(
+                        "rollups rebuilt from %1 closed intervals; the rows above were repaired (%2 ms)\n")
+                  : QStringLiteral(
+                        "rollups checked against %1 closed intervals: nothing to change (%2 ms)\n"))
+                 .arg(report->intervals)
+                 .arg(timer.elapsed());
     return Ok;
 }
 
@@ -550,5 +621,8 @@ GQ_REGISTER_VERB(QStringLiteral("budget"), QStringLiteral("budget set|list|delet
                  QStringLiteral("manage GPU-hour budgets per user or namespace"), 64, runBudget);
 GQ_REGISTER_VERB(QStringLiteral("demo-data"), QStringLiteral("demo-data --db URL --users N --days D"),
                  QStringLiteral("generate realistic synthetic usage"), 65, runDemoData);
+GQ_REGISTER_VERB(QStringLiteral("rollup"), QStringLiteral("rollup rebuild --db URL"),
+                 QStringLiteral("recompute the GPU-hour rollups from the raw intervals, report what changed"),
+                 66, runRollup);
 
 } // namespace gq::cli

@@ -2,6 +2,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -19,6 +22,7 @@ private slots:
     void checkExitCodes();
     void budgetLifecycle();
     void exportRoundTrip();
+    void rollupRebuild();
 
 private:
     struct Run {
@@ -269,6 +273,84 @@ void TestUsageCli::exportRoundTrip() {
     QCOMPARE(imp.code, 0);
     QVERIFY(imp.out.contains(QStringLiteral("4 new")));
     QCOMPARE(gq({QStringLiteral("export"), QStringLiteral("--db"), copy}).out, all.out);
+}
+
+// `gpuquota rollup rebuild`: damaged rollups (through SQL) change what `usage` shows;
+// the rebuild reports the repair and `usage` shows the original figures again.
+void TestUsageCli::rollupRebuild() {
+    const QString url = QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("rollup.db"));
+    Run r = gq({QStringLiteral("demo-data"), QStringLiteral("--db"), url, QStringLiteral("--users"),
+                QStringLiteral("12"), QStringLiteral("--namespaces"), QStringLiteral("3"),
+                QStringLiteral("--days"), QStringLiteral("5"), QStringLiteral("--seed"), QStringLiteral("9"),
+                QStringLiteral("--end"), QStringLiteral("2026-04-03T00:00:00Z")});
+    QCOMPARE(r.code, 0);
+    const QStringList usage{QStringLiteral("usage"),
+                            QStringLiteral("--db"),
+                            url,
+                            QStringLiteral("--by"),
+                            QStringLiteral("namespace"),
+                            QStringLiteral("--period"),
+                            QStringLiteral("day"),
+                            QStringLiteral("--from"),
+                            QStringLiteral("2026-03-29T00:00:00Z"),
+                            QStringLiteral("--to"),
+                            QStringLiteral("2026-04-03T00:00:00Z"),
+                            QStringLiteral("--now"),
+                            QStringLiteral("2026-04-03T00:00:00Z"),
+                            QStringLiteral("-o"),
+                            QStringLiteral("csv")};
+    const Run before = gq(usage);
+    QCOMPARE(before.code, 0);
+    QVERIFY2(before.out.count(QLatin1Char('\n')) > 5, qPrintable(before.out));
+
+    const Run healthy =
+        gq({QStringLiteral("rollup"), QStringLiteral("rebuild"), QStringLiteral("--db"), url});
+    QCOMPARE(healthy.code, 0);
+    QVERIFY2(healthy.out.contains(QStringLiteral("nothing to change")), qPrintable(healthy.out));
+
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("damage"));
+        db.setDatabaseName(m_dir.filePath(QStringLiteral("rollup.db")));
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY2(q.exec(QStringLiteral("DELETE FROM rollup_ns_day WHERE day_s >= 1774915200")),
+                 qPrintable(q.lastError().text())); // from 2026-03-31
+        QVERIFY(q.exec(QStringLiteral("UPDATE rollup_ns_hour SET gpu_seconds = gpu_seconds * 2")));
+        q.finish();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("damage"));
+    const Run damaged = gq(usage);
+    QCOMPARE(damaged.code, 0);
+    QVERIFY(damaged.out != before.out);
+
+    const Run fix = gq({QStringLiteral("rollup"), QStringLiteral("rebuild"), QStringLiteral("--db"), url,
+                        QStringLiteral("-o"), QStringLiteral("json")});
+    QCOMPARE(fix.code, 0);
+    const QJsonObject doc = QJsonDocument::fromJson(fix.out.toUtf8()).object();
+    QCOMPARE(doc.value(QStringLiteral("changed")).toBool(), true);
+    QMap<QString, QJsonObject> tables;
+    for (const auto &t : doc.value(QStringLiteral("tables")).toArray())
+        tables.insert(t.toObject().value(QStringLiteral("table")).toString(), t.toObject());
+    QVERIFY(tables.value(QStringLiteral("rollup_ns_day")).value(QStringLiteral("added")).toInt() > 0);
+    QVERIFY(tables.value(QStringLiteral("rollup_ns_hour")).value(QStringLiteral("changed")).toInt() > 0);
+    QCOMPARE(tables.value(QStringLiteral("rollup_user_day")).value(QStringLiteral("changed")).toInt(), 0);
+
+    const Run after = gq(usage);
+    QCOMPARE(after.code, 0);
+    QCOMPARE(after.out, before.out);
+    const Run table = gq({QStringLiteral("rollup"), QStringLiteral("rebuild"), QStringLiteral("--db"), url});
+    QCOMPARE(table.code, 0);
+    QVERIFY2(table.out.contains(QStringLiteral("rollup_ns_hour")) &&
+                 table.out.contains(QStringLiteral("nothing to change")),
+             qPrintable(table.out));
+
+    QCOMPARE(gq({QStringLiteral("rollup")}).code, 2);
+    QCOMPARE(gq({QStringLiteral("rollup"), QStringLiteral("rebuild")}).code, 2);
+    QCOMPARE(gq({QStringLiteral("rollup"), QStringLiteral("rebuild"), QStringLiteral("--db"), url,
+                 QStringLiteral("-o"), QStringLiteral("xml")})
+                 .code,
+             2);
 }
 
 QTEST_GUILESS_MAIN(TestUsageCli)

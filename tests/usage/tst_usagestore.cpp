@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <limits>
 #include <map>
 #include <thread>
 
@@ -34,6 +35,8 @@ private slots:
     void seriesMatchesBruteForce_data();
     void seriesMatchesBruteForce();
     void topUsersAndRunning();
+    void rollupRebuildRepairs();
+    void bulkLoadAcrossChunks();
     void budgetsCrud();
     void admissionCheck();
     void csvImportExport();
@@ -432,6 +435,218 @@ void TestUsageStore::seriesMatchesBruteForce() {
     }
     for (const auto &[key, hours] : got)
         QVERIFY2(want.count(key) || hours < 1e-9, qPrintable(formatInstant(key.first, tz)));
+}
+
+// Brute force for the rollup tests: every interval summed per day and namespace (or
+// user) by the pure ledger function, independent of the rollup tables.
+static std::map<std::pair<qint64, QString>, double> chartFromRaw(UsageStore &s, GroupBy by, qint64 from,
+                                                                 qint64 to, const QTimeZone &tz, qint64 now) {
+    std::map<std::pair<qint64, QString>, double> out;
+    auto all =
+        s.intervals(std::numeric_limits<qint64>::min() / 2, std::numeric_limits<qint64>::max() / 2, now);
+    if (!all)
+        return out;
+    const auto m = gpuHoursByPeriod(*all, by, from, to, Period::Day, tz, now, s.weights());
+    for (auto b = m.cbegin(); b != m.cend(); ++b)
+        for (auto v = b->cbegin(); v != b->cend(); ++v)
+            if (v.value() > 1e-12)
+                out[{b.key(), v.key()}] = v.value();
+    return out;
+}
+
+static std::map<std::pair<qint64, QString>, double>
+chartFromStore(UsageStore &s, GroupBy by, Period p, qint64 from, qint64 to, const QTimeZone &tz, qint64 now) {
+    std::map<std::pair<qint64, QString>, double> out;
+    auto series = s.gpuHoursSeries(by, p, from, to, tz, now);
+    if (series)
+        for (const auto &pt : *series)
+            out[{pt.bucketStart, pt.subject}] += pt.gpuHours;
+    return out;
+}
+
+static QString chartDiff(const std::map<std::pair<qint64, QString>, double> &got,
+                         const std::map<std::pair<qint64, QString>, double> &want) {
+    for (const auto &[k, v] : want) {
+        const double g = got.count(k) ? got.at(k) : 0.0;
+        if (qAbs(g - v) > 1e-6)
+            return QStringLiteral("%1 %2: store %3, raw %4").arg(k.first).arg(k.second).arg(g).arg(v);
+    }
+    for (const auto &[k, v] : got)
+        if (!want.count(k) && v > 1e-6)
+            return QStringLiteral("%1 %2: store %3, raw nothing").arg(k.first).arg(k.second).arg(v);
+    return {};
+}
+
+// Damaged rollups (rows deleted, values altered, stray rows) make the chart wrong;
+// rebuildRollups() repairs exactly that, after which the chart equals the answer
+// from the raw intervals again, through the daily and the hourly rollups.
+void TestUsageStore::rollupRebuildRepairs() {
+    UsageStore::Options options;
+    options.rollupZone = QStringLiteral("Europe/Berlin");
+    auto opened = UsageStore::open(m_url, options);
+    QVERIFY2(opened, opened ? "" : qPrintable(opened.error().message));
+    auto &s = *opened;
+    const QTimeZone tz = *parseZone(options.rollupZone);
+    const qint64 t0 = t("2026-03-25T00:00:00Z"); // across the spring DST change
+    QRandomGenerator rng(77);
+    std::vector<UsageInterval> bulk;
+    qint64 openCount = 0;
+    for (int i = 0; i < 120; ++i) {
+        UsageInterval u =
+            mk(QStringLiteral("ns-%1").arg(rng.bounded(4)), QStringLiteral("user-%1").arg(rng.bounded(6)),
+               QString::number(i), 1 + int(rng.bounded(8)), t0 + qint64(rng.bounded(6 * 86400)), std::nullopt,
+               rng.bounded(3) == 0 ? QStringLiteral("nvidia.com/mig-1g.10gb")
+                                   : QStringLiteral("nvidia.com/gpu"));
+        if (rng.bounded(8) != 0)
+            u.end = u.start + 60 + qint64(rng.bounded(40 * 3600));
+        else
+            ++openCount;
+        if (i % 2)
+            bulk.push_back(u);
+        else
+            QVERIFY(s->upsertInterval(u));
+    }
+    QVERIFY(s->insertBulk(bulk));
+    // An interval replaced (moved to another user) leaves zero rows behind: not damage.
+    UsageInterval moved = mk(QStringLiteral("ns-0"), QStringLiteral("user-0"), QStringLiteral("m"), 2,
+                             t0 + 86400, t0 + 86400 + 5 * 3600);
+    QVERIFY(s->upsertInterval(moved));
+    moved.user = QStringLiteral("user-9");
+    QCOMPARE(*s->upsertInterval(moved), UsageStore::UpsertOutcome::Updated);
+
+    const qint64 from = periodContaining(t0, Period::Day, tz).start;
+    const qint64 to = periodContaining(t0 + 8 * 86400, Period::Day, tz).start;
+    const qint64 now = t0 + 5 * 86400 + 777;
+    const auto wantNs = chartFromRaw(*s, GroupBy::Namespace, from, to, tz, now);
+    const auto wantUser = chartFromRaw(*s, GroupBy::User, from, to, tz, now);
+    QVERIFY(!wantNs.empty());
+    QCOMPARE(chartDiff(chartFromStore(*s, GroupBy::Namespace, Period::Day, from, to, tz, now), wantNs),
+             QString());
+
+    // A healthy database: nothing to change.
+    auto clean = s->rebuildRollups();
+    QVERIFY2(clean, clean ? "" : qPrintable(clean.error().message));
+    QVERIFY(!clean->changedAnything());
+    QCOMPARE(clean->tables.size(), 4);
+    QCOMPARE(clean->intervals, *s->intervalCount() - openCount);
+
+    // Damage every table.
+    rawExec(*s, QStringLiteral("DELETE FROM rollup_ns_day WHERE ns = 'ns-1'"));
+    rawExec(*s, QStringLiteral(
+                    "UPDATE rollup_user_day SET gpu_seconds = gpu_seconds * 3 WHERE user_name = 'user-2'"));
+    rawExec(*s, QStringLiteral("DELETE FROM rollup_ns_hour WHERE ns = 'ns-2'"));
+    rawExec(*s,
+            QStringLiteral("UPDATE rollup_user_hour SET gpu_seconds = gpu_seconds + 3600 WHERE user_name = "
+                           "'user-3'"));
+    QSqlQuery stray(s->database());
+    QVERIFY(stray.prepare(
+        QStringLiteral("INSERT INTO rollup_ns_hour (ns, hour_s, gpu_seconds) VALUES (?, ?, ?)")));
+    stray.addBindValue(QStringLiteral("ns-ghost"));
+    stray.addBindValue(from + 7200);
+    stray.addBindValue(36000.0);
+    QVERIFY2(stray.exec(), qPrintable(stray.lastError().text()));
+    stray.finish();
+    QVERIFY(
+        !chartDiff(chartFromStore(*s, GroupBy::Namespace, Period::Day, from, to, tz, now), wantNs).isEmpty());
+    QVERIFY(
+        !chartDiff(chartFromStore(*s, GroupBy::User, Period::Day, from, to, tz, now), wantUser).isEmpty());
+
+    auto repaired = s->rebuildRollups();
+    QVERIFY2(repaired, repaired ? "" : qPrintable(repaired.error().message));
+    QVERIFY(repaired->changedAnything());
+    QMap<QString, UsageStore::RollupTableReport> by;
+    for (const auto &tr : repaired->tables)
+        by.insert(tr.table, tr);
+    QVERIFY(by.value(QStringLiteral("rollup_ns_day")).added > 0);
+    QVERIFY(by.value(QStringLiteral("rollup_user_day")).changed > 0);
+    QVERIFY(by.value(QStringLiteral("rollup_ns_hour")).added > 0);
+    QCOMPARE(by.value(QStringLiteral("rollup_ns_hour")).removed, qint64(1));
+    QVERIFY(qAbs(by.value(QStringLiteral("rollup_ns_hour")).maxAbsDiffGpuHours - 10.0) < 1e-9 ||
+            by.value(QStringLiteral("rollup_ns_hour")).maxAbsDiffGpuHours > 10.0);
+    QVERIFY(by.value(QStringLiteral("rollup_user_hour")).changed > 0);
+    QVERIFY(by.value(QStringLiteral("rollup_user_hour")).maxAbsDiffGpuHours >= 1.0 - 1e-9);
+
+    // Daily path (zone = rollup zone) and hourly path (UTC days) both agree with raw.
+    QCOMPARE(chartDiff(chartFromStore(*s, GroupBy::Namespace, Period::Day, from, to, tz, now), wantNs),
+             QString());
+    QCOMPARE(chartDiff(chartFromStore(*s, GroupBy::User, Period::Day, from, to, tz, now), wantUser),
+             QString());
+    const QTimeZone utc = *parseZone(QStringLiteral("UTC"));
+    const qint64 uf = periodContaining(t0, Period::Day, utc).start, ut = uf + 8 * 86400;
+    QCOMPARE(chartDiff(chartFromStore(*s, GroupBy::Namespace, Period::Day, uf, ut, utc, now),
+                       chartFromRaw(*s, GroupBy::Namespace, uf, ut, utc, now)),
+             QString());
+    QCOMPARE(chartDiff(chartFromStore(*s, GroupBy::User, Period::Day, uf, ut, utc, now),
+                       chartFromRaw(*s, GroupBy::User, uf, ut, utc, now)),
+             QString());
+    auto again = s->rebuildRollups();
+    QVERIFY(again);
+    QVERIFY(!again->changedAnything());
+}
+
+// A load fed in chunks (one transaction), including the index drop/rebuild of huge
+// loads (forced through the hint), equals the same rows inserted one by one; a
+// failing chunk rolls all chunks back.
+void TestUsageStore::bulkLoadAcrossChunks() {
+    auto s = openStore();
+    QVERIFY(s);
+    const qint64 t0 = t("2026-05-04T00:00:00Z");
+    QRandomGenerator rng(5);
+    std::vector<std::vector<UsageInterval>> chunks(3);
+    for (int i = 0; i < 300; ++i) {
+        UsageInterval u = mk(QStringLiteral("ns-%1").arg(rng.bounded(3)),
+                             QStringLiteral("u\"%1\\\\,'{x}").arg(rng.bounded(5)), QString::number(i),
+                             1 + int(rng.bounded(4)), t0 + qint64(rng.bounded(3 * 86400)), std::nullopt);
+        if (rng.bounded(10) != 0)
+            u.end = u.start + 1 + qint64(rng.bounded(20 * 3600));
+        chunks[size_t(i % 3)].push_back(u);
+    }
+    {
+        auto load = s->beginBulk(5'000'000); // pretend huge: secondary indexes dropped and rebuilt
+        QVERIFY2(load, load ? "" : qPrintable(load.error().message));
+        for (const auto &c : chunks)
+            QVERIFY(*load && (*load)->add(c));
+        auto n = (*load)->finish();
+        QVERIFY2(n, n ? "" : qPrintable(n.error().message));
+        QCOMPARE(*n, qint64(300));
+    }
+    QCOMPARE(*s->intervalCount(), qint64(300));
+    // Every secondary index is back.
+    QSqlQuery q(s->database());
+    QVERIFY(q.exec(s->isPostgres() ? QStringLiteral("SELECT COUNT(*) FROM pg_indexes WHERE schemaname = "
+                                                    "current_schema() AND indexname LIKE '%by_%'")
+                                   : QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' "
+                                                    "AND name LIKE '%by_%'")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toInt(), 4);
+    q.finish();
+    // Text with quotes, backslashes, commas and braces survived (PostgreSQL array literals).
+    auto rows = s->intervals(t0 - 86400, t0 + 5 * 86400, t0 + 5 * 86400);
+    QVERIFY(rows);
+    QCOMPARE(rows->size(), size_t(300));
+    QVERIFY(rows->front().user.startsWith(QStringLiteral("u\"")));
+    QVERIFY(rows->front().user.endsWith(QStringLiteral("\\\\,'{x}")));
+    const QTimeZone utc = *parseZone(QStringLiteral("UTC"));
+    const qint64 now = t0 + 5 * 86400;
+    QCOMPARE(chartDiff(chartFromStore(*s, GroupBy::User, Period::Day, t0, t0 + 4 * 86400, utc, now),
+                       chartFromRaw(*s, GroupBy::User, t0, t0 + 4 * 86400, utc, now)),
+             QString());
+    auto clean = s->rebuildRollups();
+    QVERIFY(clean && !clean->changedAnything());
+
+    // A duplicate in the second chunk: nothing of the load stays.
+    {
+        auto load = s->beginBulk();
+        QVERIFY(load);
+        std::vector<UsageInterval> fresh{mk("n", "u", "new-1", 1, t0, t0 + 60)};
+        QVERIFY((*load)->add(fresh));
+        auto dup = (*load)->add({chunks[0].front()});
+        QVERIFY(!dup);
+        QVERIFY(!(*load)->finish());
+    }
+    QCOMPARE(*s->intervalCount(), qint64(300));
+    // The store is usable afterwards.
+    QCOMPARE(*s->upsertInterval(mk("n", "u", "new-2", 1, t0, t0 + 60)), UsageStore::UpsertOutcome::Inserted);
 }
 
 void TestUsageStore::topUsersAndRunning() {
