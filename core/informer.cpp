@@ -208,14 +208,29 @@ struct Delta {
     }
 };
 
+// What a full list changed against the cache it replaces, each list sorted.
+struct Informer::ListChanges {
+    QStringList added, updated, deleted;
+};
+
 class Informer::Store {
 public:
     virtual ~Store() = default;
     // Worker thread.
     virtual std::shared_ptr<void> decode(const QList<WatchEvent> &events) = 0;
-    // Informer thread. seen (relist) collects the keys of a full list.
-    virtual void apply(const std::shared_ptr<void> &batch, Delta &delta, QSet<QString> *seen) = 0;
-    virtual void removeAbsent(const QSet<QString> &seen, Delta &delta) = 0;
+    // Informer thread: merges a (watch) batch into the cache.
+    virtual void apply(const std::shared_ptr<void> &batch, Delta &delta) = 0;
+    // A full list, as decoded batches in page order, becomes a complete replacement
+    // cache. snapshot() is taken on the informer's thread; build() runs on a worker
+    // (it reads only the snapshot, an implicitly shared copy, and the batches it owns)
+    // and adopt() swaps the result in on the informer's thread in O(1). So a list of
+    // 20,000 objects costs the informer's thread a pointer swap, not 20,000 inserts
+    // and the rehashes between them.
+    virtual std::shared_ptr<void> snapshot() const = 0;
+    virtual std::shared_ptr<void> build(const std::shared_ptr<void> &snapshot,
+                                        const std::vector<std::shared_ptr<void>> &batches,
+                                        Informer::ListChanges *changes) const = 0;
+    virtual void adopt(const std::shared_ptr<void> &built) = 0;
     virtual qsizetype size() const = 0;
     virtual QStringList keys() const = 0;
 };
@@ -263,7 +278,7 @@ public:
         return out;
     }
 
-    void apply(const std::shared_ptr<void> &batch, Delta &delta, QSet<QString> *seen) override {
+    void apply(const std::shared_ptr<void> &batch, Delta &delta) override {
         auto *decoded = static_cast<Decoded<T> *>(batch.get());
         for (auto &op : decoded->ops) {
             if (op.type == WatchEvent::Type::Deleted) {
@@ -271,8 +286,6 @@ public:
                     delta.deleted(op.key);
                 continue;
             }
-            if (seen)
-                seen->insert(op.key);
             auto it = items.find(op.key);
             if (it == items.end()) {
                 byNamespace[nsOf(op.value)].insert(op.key);
@@ -285,16 +298,62 @@ public:
         }
     }
 
-    void removeAbsent(const QSet<QString> &seen, Delta &delta) override {
-        QStringList gone;
-        for (auto it = items.constBegin(); it != items.constEnd(); ++it) {
-            if (!seen.contains(it.key()))
-                gone << it.key();
+    struct Data {
+        QHash<QString, T> items;
+        QHash<QString, QSet<QString>> byNamespace;
+    };
+
+    std::shared_ptr<void> snapshot() const override {
+        auto out = std::make_shared<Data>();
+        out->items = items; // implicitly shared: no copy unless this side changes meanwhile
+        return out;
+    }
+
+    std::shared_ptr<void> build(const std::shared_ptr<void> &snapshot,
+                                const std::vector<std::shared_ptr<void>> &batches,
+                                Informer::ListChanges *changes) const override {
+        const QHash<QString, T> &old = static_cast<const Data *>(snapshot.get())->items;
+        auto out = std::make_shared<Data>();
+        qsizetype total = 0;
+        for (const auto &b : batches)
+            total += static_cast<const Decoded<T> *>(b.get())->ops.size();
+        out->items.reserve(total);
+        for (const auto &b : batches) {
+            for (auto &op : static_cast<Decoded<T> *>(b.get())->ops) {
+                if (op.type == WatchEvent::Type::Deleted)
+                    continue;
+                auto prev = old.constFind(op.key);
+                auto existing = out->items.constFind(op.key);
+                if (existing == out->items.constEnd()) {
+                    if (prev == old.constEnd())
+                        changes->added << op.key;
+                    else if (prev->resourceVersion != op.value.resourceVersion)
+                        changes->updated << op.key;
+                    out->byNamespace[nsOf(op.value)].insert(op.key);
+                }
+                out->items.insert(op.key, std::move(op.value));
+            }
         }
-        for (const QString &k : gone) {
-            remove(k);
-            delta.deleted(k);
+        for (auto it = old.constBegin(); it != old.constEnd(); ++it) {
+            if (!out->items.contains(it.key()))
+                changes->deleted << it.key();
         }
+        changes->added.sort();
+        changes->updated.sort();
+        changes->deleted.sort();
+        return out;
+    }
+
+    void adopt(const std::shared_ptr<void> &built) override {
+        auto *data = static_cast<Data *>(built.get());
+        auto old = std::make_shared<Data>();
+        old->items.swap(items);
+        old->byNamespace.swap(byNamespace);
+        items.swap(data->items);
+        byNamespace.swap(data->byNamespace);
+        // Freeing 20,000 cached objects takes a while too: not on this thread.
+        if (!old->items.isEmpty())
+            QThreadPool::globalInstance()->start([old]() mutable { old.reset(); });
     }
 
     qsizetype size() const override { return items.size(); }
@@ -381,6 +440,7 @@ public:
     std::shared_ptr<Store> store; // shared with decoders still running on the thread pool
     std::map<int, std::pair<Result<ObjectList>, std::shared_ptr<void>>> pendingPages; // decoded out of order
     int nextPage = 0;
+    std::vector<std::shared_ptr<void>> listBatches; // the pages of the list in progress, in order
     State state = State::Idle;
     bool synced = false;
     bool listedOnce = false;
@@ -393,7 +453,6 @@ public:
     int failures = 0;
     std::shared_ptr<KubeWatch> watch;
     Delta delta;
-    QSet<QString> seen;
     QTimer flushTimer;
     QTimer retryTimer;
 };
@@ -521,9 +580,9 @@ void Informer::relist() {
     if (d->listedOnce)
         ++d->relists;
     const quint64 gen = ++d->anchor->generation;
-    d->seen.clear();
     setState(State::Listing);
     d->pendingPages.clear();
+    d->listBatches.clear();
     d->nextPage = 0;
     fetchPage(gen, QString(), 0);
 }
@@ -619,29 +678,53 @@ void Informer::onPage(quint64 gen, int index, const Result<ObjectList> &page,
         return;
     }
     d->pendingPages.emplace(index, std::make_pair(page, batch));
-    // Merge in page order: a later page may have been decoded first.
+    // Collect in page order: a later page may have been decoded first.
     while (!d->pendingPages.empty() && d->pendingPages.begin()->first == d->nextPage) {
         auto [p, b] = std::move(d->pendingPages.begin()->second);
         d->pendingPages.erase(d->pendingPages.begin());
         ++d->nextPage;
-        d->store->apply(b, d->delta, &d->seen);
-        if (!p->continueToken.isEmpty()) {
-            scheduleFlush();
+        d->listBatches.push_back(std::move(b));
+        if (!p->continueToken.isEmpty())
             continue;
-        }
-        // The full list is in: whatever we held that it did not contain was deleted meanwhile.
+        // The full list is in. Nothing touches the cache while we list (the watch is
+        // stopped), so a worker builds its replacement from a snapshot; whatever the
+        // cache held that the list lacks was deleted meanwhile.
         d->pendingPages.clear();
-        d->store->removeAbsent(d->seen, d->delta);
-        d->seen.clear();
-        d->rv = p->resourceVersion;
-        d->listedOnce = true;
-        d->synced = true;
-        d->failures = 0;
-        flush();
-        Q_EMIT synced();
-        startWatch(gen);
+        std::vector<std::shared_ptr<void>> batches = std::move(d->listBatches);
+        d->listBatches.clear();
+        std::shared_ptr<Store> store = d->store;
+        std::shared_ptr<void> snapshot = store->snapshot();
+        auto anchor = d->anchor;
+        const QString rv = p->resourceVersion;
+        QThreadPool::globalInstance()->start(
+            [store, anchor, gen, rv, snapshot = std::move(snapshot), batches = std::move(batches)]() mutable {
+                if (anchor->generation != gen)
+                    return;
+                auto changes = std::make_shared<Informer::ListChanges>();
+                std::shared_ptr<void> built = store->build(snapshot, batches, changes.get());
+                batches.clear();
+                snapshot.reset();
+                InformerAnchor::post(anchor, [gen, rv, built, changes](Informer *q) {
+                    if (gen == q->d->anchor->generation)
+                        q->onListBuilt(gen, rv, built, *changes);
+                });
+            });
         return;
     }
+}
+
+void Informer::onListBuilt(quint64 gen, const QString &rv, const std::shared_ptr<void> &built,
+                           const ListChanges &changes) {
+    d->store->adopt(built);
+    d->rv = rv;
+    d->listedOnce = true;
+    d->synced = true;
+    d->failures = 0;
+    flush(); // anything still pending from before the list, then the list's own changes
+    if (!changes.added.isEmpty() || !changes.updated.isEmpty() || !changes.deleted.isEmpty())
+        Q_EMIT changed(changes.added, changes.updated, changes.deleted);
+    Q_EMIT synced();
+    startWatch(gen);
 }
 
 void Informer::startWatch(quint64 gen) {
@@ -660,10 +743,20 @@ void Informer::startWatch(quint64 gen) {
         std::atomic<int> itemsSinceOpen{0};
         std::atomic<int> emptyStreams{0};
         std::atomic<bool> lastFailed{false}; // a failed stream is an error, not a stall
+        std::atomic<bool> broken{false};     // a stream failed; the next open proves nothing yet
     };
     auto health = std::make_shared<Health>();
     WatchHandlers h;
     h.connected = [anchor, gen, health](const QString &) {
+        // A re-open after a failure is only a request in flight; whether the server
+        // answers again is what a small list request tells (a quiet watch may send
+        // nothing for minutes).
+        if (health->broken.exchange(false)) {
+            InformerAnchor::post(anchor, [gen](Informer *q) {
+                if (gen == q->d->anchor->generation)
+                    q->probe(gen);
+            });
+        }
         const bool failed = health->lastFailed.exchange(false);
         if (health->opens++ > 0 && !failed) {
             if (health->itemsSinceOpen.exchange(0) == 0)
@@ -693,10 +786,12 @@ void Informer::startWatch(quint64 gen) {
         InformerAnchor::post(anchor, [gen, batch, lastRv](Informer *q) {
             if (gen != q->d->anchor->generation)
                 return;
-            q->d->store->apply(batch, q->d->delta, nullptr);
+            q->d->store->apply(batch, q->d->delta);
             if (!lastRv.isEmpty())
                 q->d->rv = lastRv;
             q->d->failures = 0;
+            if (q->d->state == State::Backoff)
+                q->setState(State::Watching); // the stream delivers again
             q->scheduleFlush();
         });
     };
@@ -712,15 +807,36 @@ void Informer::startWatch(quint64 gen) {
             health->lastFailed = true;
             health->itemsSinceOpen = 0;
         }
+        health->broken = true;
         InformerAnchor::post(anchor, [gen, e](Informer *q) {
             if (gen != q->d->anchor->generation)
                 return;
             q->d->lastError = e;
+            // The watch retries by itself, but the cache is no longer current: say so.
+            q->setState(State::Backoff);
             Q_EMIT q->errorOccurred(e);
         });
     };
     setState(State::Watching);
     d->watch = d->client->watch(d->resource, d->ns, wo, nullptr, std::move(h));
+}
+
+void Informer::probe(quint64 gen) {
+    KubeRequest req;
+    req.path = d->resource.path(d->ns);
+    req.query.append({QStringLiteral("limit"), QStringLiteral("1")});
+    req.maxAttempts = 1;
+    auto anchor = d->anchor;
+    d->client->send(req).then([anchor, gen](const Result<KubeResponse> &r) {
+        if (!r)
+            return; // still unreachable: the watch's own retries go on
+        InformerAnchor::post(anchor, [gen](Informer *q) {
+            if (gen != q->d->anchor->generation || q->d->state != State::Backoff)
+                return;
+            q->d->failures = 0;
+            q->setState(State::Watching);
+        });
+    });
 }
 
 void Informer::fail(const Error &e) {
@@ -736,12 +852,12 @@ void Informer::fail(const Error &e) {
         return;
     }
     d->lastError = e;
-    Q_EMIT errorOccurred(e);
     const int cap = std::min(30000, 200 << std::min(d->failures, 8));
     const int delay = cap / 2 + int(QRandomGenerator::global()->bounded(cap / 2 + 1));
     ++d->failures;
     setState(State::Backoff);
     d->retryTimer.start(delay);
+    Q_EMIT errorOccurred(e);
 }
 
 // ---------------------------------------------------------------------------------
@@ -760,6 +876,10 @@ std::optional<NamespaceInfo> NamespaceInformer::namespaceInfo(const QString &nam
 
 QList<NamespaceInfo> NamespaceInformer::namespaces() const {
     return static_cast<const TypedStore<NamespaceInfo> &>(store()).all();
+}
+
+QHash<QString, NamespaceInfo> NamespaceInformer::namespaceMap() const {
+    return static_cast<const TypedStore<NamespaceInfo> &>(store()).items;
 }
 
 PodInformer::PodInformer(std::shared_ptr<KubeClient> client, const QString &ns, const QString &userLabel,
@@ -818,6 +938,10 @@ QList<StoredObject> ObjectInformer::objects() const {
 
 QList<StoredObject> ObjectInformer::objectsInNamespace(const QString &ns) const {
     return static_cast<const TypedStore<StoredObject> &>(store()).inNamespace(ns);
+}
+
+QHash<QString, StoredObject> ObjectInformer::objectMap() const {
+    return static_cast<const TypedStore<StoredObject> &>(store()).items;
 }
 
 } // namespace gq

@@ -84,8 +84,9 @@ struct StoredObject {
 // resourceVersion; re-watches after the stream ends, relists on 410 Gone, and
 // reconnects with backoff after errors. Keeps a compact cache and reports changes
 // by signals on the thread it lives on, batched (batchIntervalMs) so a GUI is not
-// flooded. Decoding JSON into the compact form happens on the client's worker
-// thread; this object only merges batches into its cache.
+// flooded. Decoding JSON into the compact form happens on worker threads, and so does
+// turning a full list into a cache: this object's thread only merges watch batches
+// and swaps a finished list in, so a list of 20,000 objects never stalls it.
 //
 // Keys are "namespace/name" (cluster-scoped kinds: "name").
 class Informer : public QObject {
@@ -120,11 +121,13 @@ Q_SIGNALS:
     // A full list has been merged (first sync and each relist); hasSynced() is true.
     void synced();
     void stateChanged(gq::Informer::State state);
-    // A transient failure; the informer keeps retrying with backoff.
+    // A transient failure; the informer keeps retrying with backoff (state() is
+    // Backoff until the server answers again, then Watching).
     void errorOccurred(const gq::Error &error);
 
 public:
-    class Store; // typed cache behind each kind (opaque)
+    class Store;        // typed cache behind each kind (opaque)
+    struct ListChanges; // what a full list changed (opaque)
 
 protected:
     Informer(std::shared_ptr<KubeClient> client, const KubeResource &resource, const QString &ns,
@@ -137,7 +140,10 @@ private:
     void fetchPage(quint64 generation, const QString &continueToken, int index);
     void onPage(quint64 generation, int index, const Result<ObjectList> &page,
                 const std::shared_ptr<void> &batch);
+    void onListBuilt(quint64 generation, const QString &resourceVersion, const std::shared_ptr<void> &built,
+                     const ListChanges &changes);
     void startWatch(quint64 generation);
+    void probe(quint64 generation);
     void fail(const Error &error);
     void flush();
     void scheduleFlush();
@@ -152,6 +158,9 @@ public:
     explicit NamespaceInformer(std::shared_ptr<KubeClient> client, QObject *parent = nullptr);
     [[nodiscard]] std::optional<NamespaceInfo> namespaceInfo(const QString &name) const;
     [[nodiscard]] QList<NamespaceInfo> namespaces() const; // sorted by name
+    // The cache by name: an implicitly shared copy, O(1) to take, safe to hand to a
+    // worker thread (it detaches only if this informer changes while it is read).
+    [[nodiscard]] QHash<QString, NamespaceInfo> namespaceMap() const;
 };
 
 class PodInformer final : public Informer {
@@ -176,6 +185,9 @@ public:
     [[nodiscard]] std::optional<StoredObject> object(const QString &ns, const QString &name) const;
     [[nodiscard]] QList<StoredObject> objects() const;
     [[nodiscard]] QList<StoredObject> objectsInNamespace(const QString &ns) const;
+    // The cache by key ("namespace/name"): an implicitly shared copy, O(1) to take,
+    // safe to hand to a worker thread.
+    [[nodiscard]] QHash<QString, StoredObject> objectMap() const;
 };
 
 } // namespace gq

@@ -9,6 +9,8 @@
 #include <QSet>
 #include <QThreadPool>
 
+#include <algorithm>
+
 namespace gq {
 
 namespace {
@@ -180,14 +182,15 @@ void ClusterSession::updateState() {
     if (!m_namespaces || !m_quotas || !m_limitRanges)
         return;
     const QList<Informer *> all{m_namespaces.data(), m_quotas.data(), m_limitRanges.data()};
-    bool backoff = false, synced = true;
+    bool backoff = false, synced = true, watching = true;
     for (Informer *inf : all) {
         backoff = backoff || inf->state() == Informer::State::Backoff;
         synced = synced && inf->hasSynced();
+        watching = watching && inf->state() == Informer::State::Watching;
     }
     if (backoff)
         setState(State::Reconnecting);
-    else if (synced && m_syncedOnce)
+    else if (synced && m_syncedOnce && watching && !m_rebuilding)
         setState(State::Live);
     else
         setState(State::Syncing);
@@ -197,6 +200,13 @@ void ClusterSession::onInformerSynced() {
     touch();
     if (!m_namespaces || !m_quotas || !m_limitRanges)
         return;
+    if (sender() == m_limitRanges.data()) {
+        // Limit ranges are not in the list: nothing to summarise, only pages to tell.
+        if (m_syncedOnce)
+            emit limitRangesChanged(QString());
+        updateState();
+        return;
+    }
     if (!m_namespaces->hasSynced() || !m_quotas->hasSynced())
         return;
     rebuildAll();
@@ -206,37 +216,45 @@ void ClusterSession::onInformerSynced() {
         emit limitRangesChanged(QString());
 }
 
-// A full list arrived: summarise every namespace on a worker so 20,000 quotas do
-// not stall the window, then swap the model in one reset.
+// A full list arrived: summarise every namespace on a worker, from implicitly shared
+// copies of the caches (O(1) to take here), and prepare the model's index and sort
+// keys there too, so this thread only swaps the finished rows in.
 void ClusterSession::rebuildAll() {
     const quint64 gen = m_generation;
     m_rebuilding = true;
     m_pendingNamespaces.clear();
-    // Per-namespace lookups use the informer's index; objects() would sort all
-    // 20,000 quotas by key on this thread first.
-    const QList<NamespaceInfo> namespaces = m_namespaces->namespaces();
-    QList<QPair<QString, QList<StoredObject>>> perNamespace;
-    perNamespace.reserve(namespaces.size());
-    for (const NamespaceInfo &n : namespaces)
-        perNamespace.append({n.name, m_quotas->objectsInNamespace(n.name)});
+    const QHash<QString, NamespaceInfo> namespaces = m_namespaces->namespaceMap();
+    const QHash<QString, StoredObject> quotas = m_quotas->objectMap();
     runInBackground(
         this,
-        [perNamespace] {
+        [namespaces, quotas] {
+            QHash<QString, QList<const StoredObject *>> perNamespace;
+            perNamespace.reserve(namespaces.size());
+            for (const StoredObject &o : quotas)
+                perNamespace[o.namespaceName].append(&o);
+            QStringList names = namespaces.keys();
+            names.sort();
             QList<NamespaceSummary> rows;
-            rows.reserve(perNamespace.size());
-            for (const auto &[name, objects] : perNamespace) {
+            rows.reserve(names.size());
+            for (const QString &name : std::as_const(names)) {
+                QList<const StoredObject *> objects = perNamespace.value(name);
+                // The order objectsInNamespace() gives, so ties resolve as on a watch update.
+                std::sort(objects.begin(), objects.end(),
+                          [](const StoredObject *a, const StoredObject *b) { return a->name < b->name; });
                 QList<QuotaUsage> usages;
-                for (const StoredObject &o : objects)
-                    usages.append(quotaUsageFromJson(o.object));
+                usages.reserve(objects.size());
+                for (const StoredObject *o : std::as_const(objects))
+                    usages.append(quotaUsageFromJson(o->object));
                 rows.append(NamespaceSummary::fromQuotas(name, usages));
             }
-            return rows;
+            return std::make_shared<NamespaceListModel::Prepared>(
+                NamespaceListModel::prepare(std::move(rows)));
         },
-        [this, gen](QList<NamespaceSummary> rows) {
+        [this, gen](std::shared_ptr<NamespaceListModel::Prepared> prepared) {
             if (gen != m_generation)
                 return;
             if (m_model)
-                m_model->resetAll(std::move(rows));
+                m_model->resetPrepared(std::move(*prepared));
             const bool first = !m_syncedOnce;
             m_syncedOnce = true;
             m_rebuilding = false;

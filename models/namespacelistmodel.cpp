@@ -4,6 +4,9 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QThreadPool>
+
+#include <memory>
 
 namespace gq {
 
@@ -18,15 +21,22 @@ int NamespaceListModel::columnCount(const QModelIndex &parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-int NamespaceListModel::badges(int row) const {
-    const NamespaceSummary &s = m_rows.at(row);
+int NamespaceListModel::ownBadges(const NamespaceSummary &s) {
     int b = NoBadge;
     if (s.nearLimit())
         b |= NearLimitBadge;
-    if (s.overBudget || m_overBudget.contains(s.name))
+    if (s.overBudget)
         b |= OverBudgetBadge;
     if (s.quotaCount == 0)
         b |= NoQuotaBadge;
+    return b;
+}
+
+int NamespaceListModel::badges(int row) const {
+    const NamespaceSummary &s = m_rows.at(row);
+    int b = ownBadges(s);
+    if (m_overBudget.contains(s.name))
+        b |= OverBudgetBadge;
     return b;
 }
 
@@ -141,16 +151,41 @@ void NamespaceListModel::rebuildIndex(int fromRow) {
         m_index.insert(m_rows.at(i).name, i);
 }
 
-void NamespaceListModel::resetAll(QList<NamespaceSummary> rows) {
+NamespaceListModel::Prepared NamespaceListModel::prepare(QList<NamespaceSummary> rows) {
+    Prepared p;
+    p.rows = std::move(rows);
+    p.index.reserve(p.rows.size());
+    p.keys.reserve(p.rows.size());
+    for (int i = 0; i < p.rows.size(); ++i) {
+        const NamespaceSummary &s = p.rows.at(i);
+        p.index.insert(s.name, i);
+        p.keys.append(SortKeys{s.gpu.ratio(), s.cpu.ratio(), s.memory.ratio(), ownBadges(s)});
+    }
+    return p;
+}
+
+void NamespaceListModel::resetPrepared(Prepared prepared) {
     beginResetModel();
-    m_rows = std::move(rows);
-    m_index.clear();
-    m_index.reserve(m_rows.size());
-    rebuildIndex(0);
-    m_keys.resize(m_rows.size());
-    for (int i = 0; i < m_rows.size(); ++i)
-        m_keys[i] = computeKeys(i);
+    auto old = std::make_shared<Prepared>();
+    old->rows.swap(m_rows);
+    old->keys.swap(m_keys);
+    old->index.swap(m_index);
+    m_rows.swap(prepared.rows);
+    m_keys.swap(prepared.keys);
+    m_index.swap(prepared.index);
+    // The usage database's over-budget set is this model's own: few names, applied here.
+    for (const QString &n : std::as_const(m_overBudget)) {
+        if (const int r = rowOf(n); r >= 0)
+            m_keys[r].badges |= OverBudgetBadge;
+    }
     endResetModel();
+    // 20,000 rows take a few milliseconds to free: let a worker do it.
+    if (!old->rows.isEmpty())
+        QThreadPool::globalInstance()->start([old]() mutable { old.reset(); });
+}
+
+void NamespaceListModel::resetAll(QList<NamespaceSummary> rows) {
+    resetPrepared(prepare(std::move(rows)));
 }
 
 void NamespaceListModel::upsert(const NamespaceSummary &row) {

@@ -32,6 +32,11 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    // Everything a reset needs, computed off the GUI thread by prepare() (the name
+    // index and sort keys of 20,000 rows), so the reset itself is a swap.
+    struct Prepared;
+    [[nodiscard]] static Prepared prepare(QList<NamespaceSummary> rows);
+    void resetPrepared(Prepared prepared);
     void resetAll(QList<NamespaceSummary> rows);
     void upsert(const NamespaceSummary &row);
     void remove(const QString &name);
@@ -53,9 +58,16 @@ public:
     };
     [[nodiscard]] const SortKeys &sortKeys(int row) const { return m_keys.at(row); }
 
+    struct Prepared {
+        QList<NamespaceSummary> rows;
+        QList<SortKeys> keys;
+        QHash<QString, int> index;
+    };
+
 private:
     void rebuildIndex(int fromRow);
     [[nodiscard]] SortKeys computeKeys(int row) const;
+    [[nodiscard]] static int ownBadges(const NamespaceSummary &s); // without m_overBudget
     [[nodiscard]] QString statusToolTip(int row) const;
 
     QList<NamespaceSummary> m_rows;

@@ -27,7 +27,16 @@ MessageBanner::MessageBanner(QWidget *parent)
 }
 
 void MessageBanner::showMessage(Level level, const QString &text, bool closable) {
+    // A retry loop repeats its message every few seconds: re-polishing the style
+    // sheet each time would make the banner flicker for nothing.
+    if (!isHidden() && level == m_level && m_styled) {
+        if (m_label->text() != text)
+            m_label->setText(text);
+        m_close->setVisible(closable);
+        return;
+    }
     m_level = level;
+    m_styled = true;
     QColor bg, border;
     switch (level) {
     case Level::Info:

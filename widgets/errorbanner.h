@@ -25,6 +25,7 @@ private:
     QLabel *m_label;
     QToolButton *m_close;
     Level m_level = Level::Info;
+    bool m_styled = false; // the style sheet of m_level is applied
 };
 
 } // namespace gq

@@ -242,15 +242,23 @@ void MainWindow::onStateChanged(ClusterSession::State state) {
     if (state == ClusterSession::State::Live && m_errorFromConnection) {
         m_banner->clear();
         m_errorFromConnection = false;
+        m_connectionProblem.clear();
+        statusBar()->showMessage(tr("Connection to the cluster restored; the list is current again."), 8000);
     }
-    if (state == ClusterSession::State::Reconnecting) {
-        m_banner->showMessage(
-            MessageBanner::Level::Warning,
-            tr("Connection to the cluster lost; reconnecting with backoff. What you see may be "
-               "out of date, and your edits are kept."));
-        m_errorFromConnection = true;
-    }
+    if (state == ClusterSession::State::Reconnecting)
+        showConnectionLost();
     updateStatus();
+}
+
+// One banner for the whole outage: which server, what failed last, and that the
+// console keeps retrying by itself (each retry refreshes the reason, not the banner).
+void MainWindow::showConnectionLost() {
+    const QString problem = m_connectionProblem.isEmpty() ? tr("no answer") : m_connectionProblem;
+    m_banner->showMessage(MessageBanner::Level::Warning,
+                          tr("Lost the connection to the cluster (%1). Reconnecting automatically with "
+                             "backoff; the list may be out of date until then, and your edits are kept.")
+                              .arg(problem));
+    m_errorFromConnection = true;
 }
 
 void MainWindow::onSessionError(const Error &error) {
@@ -260,16 +268,24 @@ void MainWindow::onSessionError(const Error &error) {
     case Error::Kind::Unauthorized:
         text = tr("Not authorized: the credentials of this context were rejected (%1)").arg(error.message);
         break;
+    case Error::Kind::Tls:
+        text = tr("Cannot verify the cluster's certificate: %1. Retrying automatically.").arg(error.message);
+        break;
     case Error::Kind::Network:
     case Error::Kind::Timeout:
-    case Error::Kind::Tls:
-        text = tr("Cannot reach the cluster: %1. Retrying automatically.").arg(error.message);
+    case Error::Kind::Server:
+    case Error::Kind::TooManyRequests:
+        m_connectionProblem = error.message;
+        if (m_session->state() == ClusterSession::State::Reconnecting || error.kind == Error::Kind::Network ||
+            error.kind == Error::Kind::Timeout) {
+            showConnectionLost();
+            return;
+        }
+        text = tr("The cluster answered with an error: %1. Retrying automatically.").arg(error.message);
         break;
     default: text = error.toString(); break;
     }
-    m_banner->showMessage(error.kind == Error::Kind::Network ? MessageBanner::Level::Warning
-                                                             : MessageBanner::Level::Error,
-                          text);
+    m_banner->showMessage(MessageBanner::Level::Error, text);
     m_errorFromConnection = true;
 }
 

@@ -61,6 +61,7 @@ private:
     void onNamespaceChanged(const QString &ns);
     void onStateChanged(ClusterSession::State state);
     void onSessionError(const Error &error);
+    void showConnectionLost();
     void onApplied(const QString &ns, const QString &object, const QString &beforeYaml,
                    const QString &afterYaml, const QString &diffText, const QString &note);
     void openTemplates();
@@ -94,6 +95,7 @@ private:
     QString m_kubeconfig;
     QString m_pendingNamespace;
     bool m_errorFromConnection = false;
+    QString m_connectionProblem; // the last transport error while reconnecting
 };
 
 } // namespace gq

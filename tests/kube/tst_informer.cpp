@@ -133,7 +133,8 @@ private Q_SLOTS:
         QVERIFY(gpuPods > 0);
         QVERIFY(pods.memoryEstimate() > 0);
         QVERIFY(!pods.podsInNamespace(QStringLiteral("team-nlp")).isEmpty());
-        QCOMPARE(namespaces.state(), Informer::State::Watching);
+        // Under the fault modes a watch may be between retries (Backoff) right now.
+        QTRY_COMPARE_WITH_TIMEOUT(namespaces.state(), Informer::State::Watching, 30000);
     }
 
     void podChangesAreReported() {
@@ -232,6 +233,34 @@ private Q_SLOTS:
         QVERIFY(log.added.contains(ns + QStringLiteral("/new")));
         QVERIFY(log.deleted.contains(ns + QStringLiteral("/old")));
         QTRY_COMPARE_WITH_TIMEOUT(keySet(quotas), serverKeys(KubeResource::resourceQuotas()), 30000);
+    }
+
+    // A watch that cannot reconnect is Backoff (with errors reported), not Watching,
+    // and becomes Watching again once the server answers, without a relist.
+    void stateFollowsTheConnection() {
+        ObjectInformer limits(m_admin, KubeResource::limitRanges());
+        limits.setWatchTimeout(1);
+        QSignalSpy errors(&limits, &Informer::errorOccurred);
+        QSignalSpy states(&limits, &Informer::stateChanged);
+        limits.start();
+        QTRY_VERIFY_WITH_TIMEOUT(limits.hasSynced(), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(limits.state(), Informer::State::Watching, 30000);
+        const int relistsBefore = limits.relists();
+        const qsizetype sizeBefore = limits.size();
+
+        QVERIFY(
+            m_cluster->setFaults({{QStringLiteral("errorRate"), 1.0},
+                                  {QStringLiteral("pathPrefix"), QStringLiteral("/api/v1/limitranges")}}));
+        QTRY_COMPARE_WITH_TIMEOUT(limits.state(), Informer::State::Backoff, 30000);
+        QVERIFY(errors.count() > 0);
+        QVERIFY(limits.lastError().has_value());
+        QCOMPARE(limits.size(), sizeBefore); // the cache is kept while cut off
+
+        QVERIFY(m_cluster->setFaults(modeFaults()));
+        QTRY_COMPARE_WITH_TIMEOUT(limits.state(), Informer::State::Watching, 60000);
+        if (m_mode.none())
+            QCOMPARE(limits.relists(), relistsBefore); // resumed from its resourceVersion
+        QVERIFY(states.count() >= 2);
     }
 
     void stopAndDestroyAreSafeMidStream() {

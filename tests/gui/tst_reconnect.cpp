@@ -1,0 +1,295 @@
+// The console loses its cluster and gets it back. A TCP relay (its own thread) sits
+// between the window and the real gpuquota-testcluster; the test cuts it (open
+// connections reset, port closed), then lets connections in only to reset them,
+// then relays again on the same port, as a restarted API server or a healed
+// network would. Meanwhile the window must say what is wrong in a non-modal banner,
+// keep its event loop running, retry with backoff, and, once the server answers
+// again, show what kubectl changed during the outage and clear the banner.
+
+#include "app/console/mainwindow.h"
+#include "core/draftstore.h"
+#include "gui/guitestutil.h"
+#include "models/namespacelistmodel.h"
+#include "testclusterprocess.h"
+#include "widgets/consolesettings.h"
+#include "widgets/errorbanner.h"
+#include "widgets/namespacepanel.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPointer>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <QTimer>
+#include <QTreeView>
+
+#include <algorithm>
+#include <atomic>
+
+using namespace gq;
+using namespace gq::test;
+
+namespace {
+
+// Forwards every accepted connection to the upstream port, byte for byte (TLS
+// passes through untouched). Lives on its own thread; drive it with call().
+class TcpRelay final : public QObject {
+public:
+    enum class Mode { Relay, Reset };
+
+    explicit TcpRelay(quint16 upstream)
+        : m_upstream(upstream) {}
+
+    // Runs fn on the relay's thread and waits for it.
+    template <typename Fn> void call(Fn fn) {
+        QMetaObject::invokeMethod(this, std::move(fn), Qt::BlockingQueuedConnection);
+    }
+
+    bool listen(quint16 port) { // relay thread
+        if (!m_server) {
+            m_server = new QTcpServer(this);
+            QObject::connect(m_server, &QTcpServer::newConnection, this, [this] { onNewConnection(); });
+        }
+        if (!m_server->listen(QHostAddress::LocalHost, port))
+            return false;
+        m_port = m_server->serverPort();
+        return true;
+    }
+    // Closes the port and resets every open connection: the peer sees ECONNRESET
+    // now and ECONNREFUSED on its next attempt.
+    void cut() { // relay thread
+        if (m_server)
+            m_server->close();
+        for (const QPointer<QTcpSocket> &s : std::as_const(m_sockets))
+            if (s)
+                s->abort();
+        m_sockets.clear();
+    }
+    void setMode(Mode mode) { m_mode = mode; } // relay thread
+
+    [[nodiscard]] quint16 port() const { return m_port; }
+    [[nodiscard]] int resets() const { return m_resets; }
+
+private:
+    void onNewConnection() {
+        while (QTcpSocket *client = m_server->nextPendingConnection()) {
+            if (m_mode == Mode::Reset) {
+                ++m_resets;
+                client->abort();
+                client->deleteLater();
+                continue;
+            }
+            auto *upstream = new QTcpSocket(this);
+            client->setParent(this);
+            m_sockets << client << upstream;
+            upstream->connectToHost(QHostAddress::LocalHost, m_upstream);
+            auto pipe = [](QTcpSocket *from, QTcpSocket *to) {
+                QObject::connect(from, &QTcpSocket::readyRead, to,
+                                 [from, to] { to->write(from->readAll()); });
+                // The other side closes once it has written what is buffered.
+                QObject::connect(from, &QTcpSocket::disconnected, to, [to] { to->disconnectFromHost(); });
+                QObject::connect(from, &QTcpSocket::disconnected, from, &QObject::deleteLater);
+            };
+            pipe(client, upstream);
+            pipe(upstream, client);
+        }
+    }
+
+    quint16 m_upstream;
+    quint16 m_port = 0;
+    QTcpServer *m_server = nullptr;
+    QList<QPointer<QTcpSocket>> m_sockets;
+    Mode m_mode = Mode::Relay;
+    std::atomic<int> m_resets{0};
+};
+
+// How late a 5 ms timer on the GUI thread fires: the longest time the event loop
+// could not run.
+class LoopProbe final : public QObject {
+public:
+    LoopProbe() {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(5);
+        QObject::connect(&m_timer, &QTimer::timeout, this, [this] {
+            const qint64 now = m_clock.elapsed();
+            if (m_ticks++ > 0)
+                m_worst = std::max(m_worst, now - m_last - 5);
+            m_last = now;
+        });
+        m_clock.start();
+        m_timer.start();
+    }
+    [[nodiscard]] qint64 worstMs() const { return m_worst; }
+    [[nodiscard]] int ticks() const { return m_ticks; }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_last = 0;
+    qint64 m_worst = 0;
+    int m_ticks = 0;
+};
+
+} // namespace
+
+class TestReconnect : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void lostConnectionShowsBannerAndRecovers();
+
+private:
+    [[nodiscard]] QString gpuCell(const QString &ns) const;
+    [[nodiscard]] bool listHas(const QString &ns) const;
+    QString clusterKubectl(const QStringList &args) { return kubectl(m_cluster->kubeconfigPath(), args); }
+
+    std::unique_ptr<TestClusterProcess> m_cluster;
+    QThread m_relayThread;
+    TcpRelay *m_relay = nullptr;
+    QTemporaryDir m_dir;
+    QString m_kubeconfig; // the cluster's, pointed at the relay
+    std::unique_ptr<ConsoleSettings> m_settings;
+    std::unique_ptr<DraftStore> m_drafts;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestReconnect::initTestCase() {
+    TestClusterProcess::Options opts;
+    opts.scenario = QStringLiteral("demo");
+    m_cluster = std::make_unique<TestClusterProcess>(opts);
+    QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
+
+    m_relay = new TcpRelay(quint16(m_cluster->url().port()));
+    m_relay->moveToThread(&m_relayThread);
+    QObject::connect(&m_relayThread, &QThread::finished, m_relay, &QObject::deleteLater);
+    m_relayThread.start();
+    bool listening = false;
+    m_relay->call([&] { listening = m_relay->listen(0); });
+    QVERIFY(listening);
+
+    // The same credentials and CA; only the port is the relay's.
+    QFile in(m_cluster->kubeconfigPath());
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QString direct = m_cluster->url().toString();
+    QString text = QString::fromUtf8(in.readAll());
+    QVERIFY(text.contains(direct));
+    text.replace(direct, QStringLiteral("https://127.0.0.1:%1").arg(m_relay->port()));
+    m_kubeconfig = m_dir.filePath(QStringLiteral("kubeconfig"));
+    QFile out(m_kubeconfig);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(text.toUtf8());
+    out.close();
+
+    m_settings = std::make_unique<ConsoleSettings>(m_dir.filePath(QStringLiteral("settings.ini")));
+    m_drafts = std::make_unique<DraftStore>(nullptr, m_dir.filePath(QStringLiteral("drafts")));
+    m_window = std::make_unique<MainWindow>(m_settings.get(), m_drafts.get());
+    QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
+    m_window->openKubeconfig(m_kubeconfig, QStringLiteral("admin"));
+    m_window->show();
+    QVERIFY(shown.wait(30000));
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterSession::State::Live, 20000);
+}
+
+void TestReconnect::cleanupTestCase() {
+    m_window.reset();
+    if (m_relay)
+        m_relay->call([this] { m_relay->cut(); });
+    m_relayThread.quit();
+    m_relayThread.wait();
+    m_cluster.reset();
+}
+
+QString TestReconnect::gpuCell(const QString &ns) const {
+    const QAbstractItemModel *model = m_window->namespacePanel()->view()->model();
+    const int row = rowWithText(model, NamespaceListModel::NameColumn, ns);
+    return row < 0 ? QString() : model->index(row, NamespaceListModel::GpuColumn).data().toString();
+}
+
+bool TestReconnect::listHas(const QString &ns) const {
+    return rowWithText(m_window->namespacePanel()->view()->model(), NamespaceListModel::NameColumn, ns) >= 0;
+}
+
+void TestReconnect::lostConnectionShowsBannerAndRecovers() {
+    auto *banner = m_window->findChild<MessageBanner *>(QStringLiteral("errorBanner"));
+    auto *state = m_window->findChild<QLabel *>(QStringLiteral("connectionLabel"));
+    QVERIFY(banner && state);
+    QVERIFY(banner->isHidden());
+    QCOMPARE(gpuCell(QStringLiteral("team-vision")), QStringLiteral("13 / 16"));
+    QVERIFY(!listHas(QStringLiteral("team-during-outage")));
+
+    LoopProbe probe;
+    QElapsedTimer outage;
+    outage.start();
+    m_relay->call([this] { m_relay->cut(); });
+
+    // The banner names the problem: the lost connection and what the transport said.
+    QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 20000);
+    QCOMPARE(banner->level(), MessageBanner::Level::Warning);
+    QVERIFY2(banner->text().contains(QStringLiteral("Lost the connection")), qPrintable(banner->text()));
+    QTRY_VERIFY2_WITH_TIMEOUT(banner->text().contains(QStringLiteral("127.0.0.1:%1").arg(m_relay->port())),
+                              qPrintable(banner->text()), 20000);
+    QCOMPARE(m_window->session()->state(), ClusterSession::State::Reconnecting);
+    QVERIFY2(state->text().contains(QStringLiteral("Reconnecting")), qPrintable(state->text()));
+    QVERIFY(QApplication::activeModalWidget() == nullptr); // nothing to click away
+
+    // Changes made while the console cannot see the cluster.
+    QCOMPARE(clusterKubectl({QStringLiteral("create"), QStringLiteral("namespace"),
+                             QStringLiteral("team-during-outage")}),
+             QStringLiteral("namespace/team-during-outage created"));
+    const QString patched =
+        clusterKubectl({QStringLiteral("patch"), QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"),
+                        QStringLiteral("-n"), QStringLiteral("team-vision"), QStringLiteral("--type"),
+                        QStringLiteral("merge"), QStringLiteral("-p"),
+                        QStringLiteral(R"({"spec":{"hard":{"requests.nvidia.com/gpu":"20"}}})")});
+    QVERIFY2(!patched.startsWith(QLatin1String("ERROR")), qPrintable(patched));
+
+    // The window is usable meanwhile: filtering answers, and the list keeps what it had.
+    auto *filter = m_window->namespacePanel()->filterEdit();
+    QTest::keyClicks(filter, QStringLiteral("vision"));
+    QTRY_COMPARE(m_window->namespacePanel()->view()->model()->rowCount(), 1);
+    filter->clear();
+    QTest::qWait(1500);
+    QCOMPARE(gpuCell(QStringLiteral("team-vision")), QStringLiteral("13 / 16"));
+    QVERIFY(!listHas(QStringLiteral("team-during-outage")));
+    QVERIFY(banner->isVisible());
+
+    // The port answers again but drops every connection: the console retries with
+    // backoff, not in a tight loop (three informers, a probe each, an identity check).
+    bool relistening = false;
+    m_relay->call([&] {
+        m_relay->setMode(TcpRelay::Mode::Reset);
+        relistening = m_relay->listen(m_relay->port());
+    });
+    QVERIFY2(relistening, "the relay's port was taken meanwhile");
+    QTest::qWait(4000);
+    const int resets = m_relay->resets();
+    QVERIFY2(resets <= 40, qPrintable(QStringLiteral("%1 connection attempts in 4 s").arg(resets)));
+    QVERIFY(banner->isVisible());
+
+    // The server is back on the same port.
+    m_relay->call([this] { m_relay->setMode(TcpRelay::Mode::Relay); });
+    QTRY_COMPARE_WITH_TIMEOUT(gpuCell(QStringLiteral("team-vision")), QStringLiteral("13 / 20"), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(listHas(QStringLiteral("team-during-outage")), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(banner->isHidden(), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterSession::State::Live, 30000);
+    QVERIFY2(!state->text().contains(QStringLiteral("Reconnecting")), qPrintable(state->text()));
+
+    // The event loop ran throughout: a blocking connect or retry on the GUI thread
+    // would show up as seconds here (2 shared cores: generous, but not that).
+    const double expectedTicks = outage.elapsed() / 5.0;
+    QVERIFY2(probe.worstMs() < 1000, qPrintable(QStringLiteral("worst stall %1 ms").arg(probe.worstMs())));
+    QVERIFY2(probe.ticks() > expectedTicks / 10,
+             qPrintable(QStringLiteral("%1 ticks of ~%2").arg(probe.ticks()).arg(expectedTicks)));
+    qInfo("outage handled: %lld ms, %d reset attempts, worst GUI stall %lld ms", outage.elapsed(), resets,
+          probe.worstMs());
+}
+
+QTEST_MAIN(TestReconnect)
+#include "tst_reconnect.moc"
