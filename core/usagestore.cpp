@@ -1792,13 +1792,18 @@ Result<QList<Decision>> UsageStore::budgetStatus(BudgetScope scope, const QStrin
 
 Result<Decision> UsageStore::check(const QString &user, const QString &ns, const AdmissionRequest &request,
                                    qint64 now) const {
-    // Two round trips whatever the number of budgets: (1) the budgets, active budget
-    // boosts and running rows of both subjects in one statement, (2) the rollup sums
-    // of every budget period in one statement. Both are kept prepared.
+    // One round trip in the common case: the budgets, active budget boosts and
+    // running rows of both subjects, plus the daily-rollup sums of the current day,
+    // week and month in the rollup zone for both subjects, in one kept statement.
+    // Budgets in another zone need a second statement for their periods.
     const QVariant noSubject(QMetaType::fromType<QString>());
     const QVariant userValue = user.isEmpty() ? noSubject : QVariant(user);
     const QVariant nsValue = ns.isEmpty() ? noSubject : QVariant(ns);
-    auto first = cached(
+    const Period kPeriods[3] = {Period::Day, Period::Week, Period::Month};
+    TimeRange zoneWindows[3];
+    for (int p = 0; p < 3; ++p)
+        zoneWindows[p] = periodContaining(now, kPeriods[p], m_days->zone());
+    QString sql =
         QStringLiteral("SELECT 0, scope, subject, period, tz, limit_gpu_hours, grace_s, id FROM budgets"
                        " WHERE (scope = 'user' AND subject = ?) OR (scope = 'namespace' AND subject = ?)"
                        " UNION ALL"
@@ -1806,7 +1811,16 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
                        " AND state IN ('pending', 'applied') AND start_s <= ? AND expiry_s > ?"
                        " UNION ALL"
                        " SELECT 2, user_name, ns, resource, '', 0.0, gpus, start_s FROM usage_intervals"
-                       " WHERE end_s IS NULL AND (user_name = ? OR ns = ?)"));
+                       " WHERE end_s IS NULL AND (user_name = ? OR ns = ?)");
+    for (int k = 0; k < 2; ++k)
+        for (int p = 0; p < 3; ++p)
+            sql += QStringLiteral(
+                       " UNION ALL SELECT 3, '', '', '', '', SUM(gpu_seconds), 0, %1 FROM %2 WHERE %3 = ? "
+                       "AND day_s >= ? AND day_s < ?")
+                       .arg(k * 3 + p)
+                       .arg(k == 0 ? QLatin1String("rollup_user_day") : QLatin1String("rollup_ns_day"),
+                            k == 0 ? QLatin1String("user_name") : QLatin1String("ns"));
+    auto first = cached(sql);
     if (!first)
         return first.error();
     QSqlQuery &q = **first;
@@ -1822,8 +1836,16 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
     q.bindValue(5, now);
     q.bindValue(6, userValue);
     q.bindValue(7, nsValue);
-    if (auto r = exec(q, QStringLiteral("reading budgets, boosts and running intervals")); !r)
+    int bind = 8;
+    for (int k = 0; k < 2; ++k)
+        for (int p = 0; p < 3; ++p) {
+            q.bindValue(bind++, k == 0 ? userValue : nsValue);
+            q.bindValue(bind++, zoneWindows[p].start);
+            q.bindValue(bind++, zoneWindows[p].end);
+        }
+    if (auto r = exec(q, QStringLiteral("reading budgets, boosts, running intervals and rollups")); !r)
         return r.error();
+    double zoneSums[2][3] = {{0, 0, 0}, {0, 0, 0}};
     struct Subject {
         BudgetScope scope;
         QList<Budget> budgets;
@@ -1855,6 +1877,12 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
                 subjects[!user.isEmpty() && q.value(1).toString() == userTarget ? 0 : 1].boost += d;
             break;
         }
+        case 3: {
+            const int k = q.value(7).toInt();
+            if (k >= 0 && k < 6)
+                zoneSums[k / 3][k % 3] = q.value(5).toDouble();
+            break;
+        }
         default: {
             UsageInterval iv;
             iv.user = q.value(1).toString();
@@ -1884,6 +1912,7 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
         TimeRange period;
         int table = -1; // kRollupTables index, or -1 for the exact path
         double used = 0;
+        bool summed = false; // already read by the first statement
     };
     std::vector<Need> needs;
     for (int k = 0; k < 2; ++k) {
@@ -1896,7 +1925,12 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
                 return tz.error();
             Need n{k, b, periodContaining(now, b.period, *tz)};
             const bool user = k == 0;
-            if (m_days->isDayStart(n.period.start) && m_days->isDayStart(n.period.end))
+            const int pi = b.period == Period::Day ? 0 : b.period == Period::Week ? 1 : 2;
+            if (n.period == zoneWindows[pi]) {
+                n.table = user ? 3 : 2;
+                n.used = zoneSums[k][pi];
+                n.summed = true;
+            } else if (m_days->isDayStart(n.period.start) && m_days->isDayStart(n.period.end))
                 n.table = user ? 3 : 2;
             else if (alignedToHour(n.period.start) && alignedToHour(n.period.end))
                 n.table = user ? 1 : 0;
@@ -1905,7 +1939,7 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
     }
     QStringList parts;
     for (size_t i = 0; i < needs.size(); ++i) {
-        if (needs[i].table < 0)
+        if (needs[i].table < 0 || needs[i].summed)
             continue;
         const RollupTable &t = kRollupTables[needs[i].table];
         parts << QStringLiteral("SELECT %1, SUM(gpu_seconds) FROM %2 WHERE %3 = ? AND %4 >= ? AND %4 < ?")
@@ -1919,7 +1953,7 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
         QSqlQuery &r = **second;
         int p = 0;
         for (const Need &n : needs) {
-            if (n.table < 0)
+            if (n.table < 0 || n.summed)
                 continue;
             r.bindValue(p++, n.subject == 0 ? user : ns);
             r.bindValue(p++, n.period.start);
