@@ -3,7 +3,9 @@
 #include "models/auditmodel.h"
 
 #include <QCheckBox>
+#include <QEvent>
 #include <QHeaderView>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -18,7 +20,8 @@ AuditPage::AuditPage(AuditModel *model, QWidget *parent)
     , m_proxy(new QSortFilterProxyModel(this))
     , m_view(new QTableView(this))
     , m_details(new QPlainTextEdit(this))
-    , m_onlyThis(new QCheckBox(tr("Only the selected namespace"), this)) {
+    , m_onlyThis(new QCheckBox(tr("Only the selected namespace"), this))
+    , m_empty(new QLabel(m_view->viewport())) {
     m_proxy->setSourceModel(model);
     m_proxy->setFilterKeyColumn(AuditModel::NamespaceColumn);
     m_view->setObjectName(QStringLiteral("auditView"));
@@ -48,6 +51,39 @@ AuditPage::AuditPage(AuditModel *model, QWidget *parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &AuditPage::showSelected);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &AuditPage::showSelected);
+
+    // An empty table says why, over its viewport so the headers stay.
+    m_empty->setObjectName(QStringLiteral("auditEmptyLabel"));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setForegroundRole(QPalette::PlaceholderText);
+    m_view->viewport()->installEventFilter(this);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &AuditPage::updateEmpty);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &AuditPage::updateEmpty);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &AuditPage::updateEmpty);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &AuditPage::updateEmpty);
+    updateEmpty();
+}
+
+void AuditPage::updateEmpty() {
+    const bool empty = m_proxy->rowCount() == 0;
+    if (empty) {
+        const bool narrowed = m_onlyThis->isChecked() && !m_ns.isEmpty();
+        m_empty->setText(narrowed
+                             ? tr("No changes to %1 recorded yet.\nEvery change applied from this console "
+                                  "is listed here with who made it and why.")
+                                   .arg(m_ns)
+                             : tr("No changes recorded yet.\nEvery change applied from this console is "
+                                  "listed here with who made it and why."));
+        m_empty->setGeometry(m_view->viewport()->rect().adjusted(12, 12, -12, -12));
+    }
+    m_empty->setVisible(empty);
+}
+
+bool AuditPage::eventFilter(QObject *watched, QEvent *event) {
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        m_empty->setGeometry(m_view->viewport()->rect().adjusted(12, 12, -12, -12));
+    return QWidget::eventFilter(watched, event);
 }
 
 void AuditPage::setNamespace(const QString &ns) {
@@ -62,6 +98,7 @@ void AuditPage::applyFilter() {
     else
         m_proxy->setFilterRegularExpression(QRegularExpression());
     showSelected();
+    updateEmpty();
 }
 
 void AuditPage::showSelected() {

@@ -3,6 +3,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QLabel;
 class QPlainTextEdit;
 class QTableView;
 class QSortFilterProxyModel;
@@ -20,15 +21,20 @@ public:
     void setNamespace(const QString &ns);
     [[nodiscard]] QTableView *view() const { return m_view; }
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void showSelected();
     void applyFilter();
+    void updateEmpty();
 
     AuditModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_view;
     QPlainTextEdit *m_details;
     QCheckBox *m_onlyThis;
+    QLabel *m_empty;
     QString m_ns;
 };
 

@@ -185,6 +185,23 @@ bool NamespacePanel::selectNamespace(const QString &ns) {
     return true;
 }
 
+void NamespacePanel::selectFirstNamespace() {
+    const int rows = m_proxy->rowCount();
+    if (rows == 0)
+        return;
+    QModelIndex pick = m_proxy->index(0, 0);
+    for (int r = 0; r < rows; ++r) {
+        const QModelIndex idx = m_proxy->index(r, NamespaceListModel::StatusColumn);
+        if (!(idx.data(NamespaceListModel::BadgesRole).toInt() & NamespaceListModel::NoQuotaBadge)) {
+            pick = idx.siblingAtColumn(0);
+            break;
+        }
+    }
+    m_view->selectionModel()->setCurrentIndex(pick, QItemSelectionModel::ClearAndSelect |
+                                                        QItemSelectionModel::Rows);
+    m_view->scrollTo(pick);
+}
+
 void NamespacePanel::focusFilter() {
     m_filter->setFocus(Qt::ShortcutFocusReason);
     m_filter->selectAll();

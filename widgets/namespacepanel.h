@@ -24,6 +24,9 @@ public:
     [[nodiscard]] QStringList selectedNamespaces() const;
     // Selects and scrolls to ns if it is in the list; returns whether it was.
     bool selectNamespace(const QString &ns);
+    // With nothing remembered: the first listed namespace that has a quota (a new
+    // user lands on a table, not on kube-system's empty page), else the first one.
+    void selectFirstNamespace();
 
     void focusFilter();
     [[nodiscard]] QByteArray headerState() const;

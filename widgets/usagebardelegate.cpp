@@ -86,6 +86,7 @@ struct BadgeSpec {
     int flag;
     QString text;
     QColor color;
+    bool outline = false; // informational: drawn as an outline so warnings stand out
 };
 
 // In the order they are painted: the most urgent first.
@@ -94,7 +95,8 @@ QList<BadgeSpec> badgeSpecs() {
         {NamespaceListModel::OverBudgetBadge, NamespaceListModel::tr("over budget"),
          QColor(0xd9, 0x4a, 0x3d)},
         {NamespaceListModel::NearLimitBadge, NamespaceListModel::tr("near limit"), QColor(0xe8, 0xa3, 0x17)},
-        {NamespaceListModel::NoQuotaBadge, NamespaceListModel::tr("no quota"), QColor(0x80, 0x80, 0x80)},
+        {NamespaceListModel::NoQuotaBadge, NamespaceListModel::tr("no quota"), QColor(0x80, 0x80, 0x80),
+         true},
     };
 }
 
@@ -164,9 +166,19 @@ void UsageBarDelegate::paintBadges(QPainter *painter, const QStyleOptionViewItem
         }
         const QRectF r(x, y, w, h);
         QPainterPath path;
-        path.addRoundedRect(r, h / 2.0, h / 2.0);
-        painter->fillPath(path, b.color);
-        painter->setPen(Qt::white);
+        // A 1 px outline sits on pixel centres.
+        path.addRoundedRect(b.outline ? r.adjusted(0.5, 0.5, -0.5, -0.5) : r, h / 2.0, h / 2.0);
+        if (b.outline) {
+            const QColor c = option.state & QStyle::State_Selected
+                                 ? option.palette.color(QPalette::HighlightedText)
+                                 : b.color;
+            painter->setPen(QPen(c, 1));
+            painter->drawPath(path);
+            painter->setPen(c);
+        } else {
+            painter->fillPath(path, b.color);
+            painter->setPen(Qt::white);
+        }
         painter->drawText(r, Qt::AlignCenter, b.text);
         x += w + kBadgeGap;
     }

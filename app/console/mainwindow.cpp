@@ -79,8 +79,10 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
 
-    for (QLabel *l : {m_clusterLabel, m_identityLabel, m_stateLabel, m_updateLabel})
+    for (QLabel *l : {m_clusterLabel, m_identityLabel, m_stateLabel, m_updateLabel}) {
+        l->setContentsMargins(6, 0, 6, 0); // the labels are separate facts, not one sentence
         statusBar()->addPermanentWidget(l);
+    }
     m_clusterLabel->setObjectName(QStringLiteral("clusterLabel"));
     m_identityLabel->setObjectName(QStringLiteral("identityLabel"));
     m_stateLabel->setObjectName(QStringLiteral("connectionLabel"));
@@ -96,8 +98,8 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     connect(m_session, &ClusterSession::synced, this, [this] {
         const QString ns = m_pendingNamespace.isEmpty() ? m_settings->lastNamespace(m_session->contextName())
                                                         : m_pendingNamespace;
-        if (!m_namespaces->selectNamespace(ns) && m_model->rowCount() > 0)
-            m_namespaces->view()->setCurrentIndex(m_namespaces->proxy()->index(0, 0));
+        if (!m_namespaces->selectNamespace(ns))
+            m_namespaces->selectFirstNamespace();
         m_pendingNamespace.clear();
         m_db->checkBudgets();
         emit dataShown();
@@ -339,21 +341,33 @@ void MainWindow::updateStatus() {
     case ClusterSession::State::Failed: state = tr("Failed"); break;
     }
     m_stateLabel->setText(state);
+    // The state in colour too: it is the one label people glance at.
+    QColor stateColor = palette().color(QPalette::WindowText);
     switch (m_session->state()) {
     case ClusterSession::State::Disconnected:
         m_namespaces->setEmptyMessage(tr("Not connected to a cluster."));
         break;
     case ClusterSession::State::Connecting:
     case ClusterSession::State::Syncing:
+        m_namespaces->setEmptyMessage(tr("Loading namespaces..."));
+        break;
     case ClusterSession::State::Reconnecting:
         m_namespaces->setEmptyMessage(tr("Loading namespaces..."));
+        stateColor = QColor(0xb0, 0x76, 0x00);
         break;
     case ClusterSession::State::Live:
         m_namespaces->setEmptyMessage(tr("This cluster has no namespaces, or none this identity may list."));
+        stateColor = QColor(0x2e, 0x7d, 0x46);
         break;
     case ClusterSession::State::Failed:
         m_namespaces->setEmptyMessage(tr("No connection; see the message above."));
+        stateColor = QColor(0xc6, 0x28, 0x28);
         break;
+    }
+    if (m_stateLabel->palette().color(QPalette::WindowText) != stateColor) {
+        QPalette pal = m_stateLabel->palette();
+        pal.setColor(QPalette::WindowText, stateColor);
+        m_stateLabel->setPalette(pal);
     }
     const QDateTime last = m_session->lastUpdate();
     if (last.isValid()) {

@@ -18,6 +18,7 @@
 #include "widgets/usagebardelegate.h"
 
 #include <QAbstractItemModelTester>
+#include <QFile>
 #include <QHeaderView>
 #include <QHelpEvent>
 #include <QImage>
@@ -104,6 +105,13 @@ private slots:
 
 private:
     void startWindow();
+    // GQ_SHOT_DIR=dir saves what the window looks like at each step (for reviewing
+    // the layout by eye; nothing is asserted on the images).
+    void shot(const QString &name) {
+        const QString dir = qEnvironmentVariable("GQ_SHOT_DIR");
+        if (!dir.isEmpty() && m_window)
+            m_window->grab().save(dir + QLatin1Char('/') + name + QLatin1String(".png"));
+    }
 
     QTemporaryDir m_dir;
     std::unique_ptr<TestClusterProcess> m_cluster;
@@ -279,6 +287,7 @@ void TestOverBudget::windowPaintsBadgeAndFitsColumns() {
             }
         return n;
     };
+    shot(QStringLiteral("overbudget-1400"));
     QVERIFY(redPixels(QStringLiteral("team-vision")) > 50);
     QCOMPARE(redPixels(QStringLiteral("team-nlp")), 0);
 
@@ -303,16 +312,30 @@ void TestOverBudget::windowFitsAt1200AndElidesLongNames() {
                      {QStringLiteral("create"), QStringLiteral("namespace"), longName})
                  .left(5),
              QStringLiteral("names"));
+    // Enough namespaces for a vertical scroll bar, in one kubectl call.
+    QFile many(m_dir.filePath(QStringLiteral("many.yaml")));
+    QVERIFY(many.open(QIODevice::WriteOnly));
+    for (int i = 0; i < 30; ++i)
+        many.write(QStringLiteral("---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: batch-%1\n")
+                       .arg(i, 2, 10, QLatin1Char('0'))
+                       .toUtf8());
+    many.close();
+    QVERIFY(!kubectl(m_cluster->kubeconfigPath(),
+                     {QStringLiteral("create"), QStringLiteral("-f"), many.fileName()})
+                 .startsWith(QStringLiteral("ERROR")));
     auto *view = m_window->findChild<QTreeView *>(QStringLiteral("namespaceView"));
     QTRY_VERIFY_WITH_TIMEOUT(rowWithText(view->model(), NamespaceListModel::NameColumn, longName) >= 0,
                              10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        rowWithText(view->model(), NamespaceListModel::NameColumn, QStringLiteral("batch-29")) >= 0, 10000);
 
-    // Also short enough for a vertical scroll bar, which takes width from the columns.
-    for (QSize size : {QSize(1200, 800), QSize(1600, 800), QSize(1200, 420)}) {
+    // With a vertical scroll bar, which takes width from the columns.
+    for (QSize size : {QSize(1200, 800), QSize(1600, 1000), QSize(1400, 900)}) {
         m_window->resize(size);
         QTRY_COMPARE(m_window->size(), size);
         QTest::qWait(50);
         QVERIFY2(!view->horizontalScrollBar()->isVisible(), qPrintable(QString::number(size.width())));
+        shot(QStringLiteral("list-%1x%2").arg(size.width()).arg(size.height()));
     }
     QVERIFY(view->verticalScrollBar()->isVisible());
 
@@ -349,6 +372,7 @@ void TestOverBudget::emptyFilterResultSaysSo() {
     QTest::keyClicks(filter, QStringLiteral("no-such-team"));
     QTRY_VERIFY(empty->isVisible());
     QVERIFY2(empty->text().contains(QStringLiteral("no-such-team")), qPrintable(empty->text()));
+    shot(QStringLiteral("empty-filter"));
     filter->clear();
     QTRY_VERIFY(!empty->isVisible());
 }
