@@ -6,6 +6,7 @@
 #include <QColor>
 #include <QThreadPool>
 
+#include <algorithm>
 #include <memory>
 
 namespace gq {
@@ -239,22 +240,39 @@ void NamespaceListModel::setBudgets(const NamespaceBudgets &budgets) {
         for (const BudgetUse &u : it.value())
             if (u.over())
                 over.insert(it.key());
-    // Only the tooltip shows the numbers; rows whose badge flips are announced by
-    // setOverBudget with all roles (they may re-sort).
-    QSet<QString> touched;
+    // Rows whose badge flips may move (sorted by status); rows whose numbers alone
+    // changed only have a new tooltip.
+    QList<int> flipped, retold;
+    for (const QString &n : (over - m_overBudget) + (m_overBudget - over))
+        if (const int r = rowOf(n); r >= 0)
+            flipped << r;
     for (auto it = budgets.constBegin(); it != budgets.constEnd(); ++it)
-        if (m_budgets.value(it.key()) != it.value())
-            touched.insert(it.key());
+        if (m_budgets.value(it.key()) != it.value() &&
+            over.contains(it.key()) == m_overBudget.contains(it.key()))
+            if (const int r = rowOf(it.key()); r >= 0)
+                retold << r;
     for (auto it = m_budgets.constBegin(); it != m_budgets.constEnd(); ++it)
-        if (!budgets.contains(it.key()))
-            touched.insert(it.key());
+        if (!budgets.contains(it.key()) && !m_overBudget.contains(it.key()))
+            if (const int r = rowOf(it.key()); r >= 0)
+                retold << r;
     m_budgets = budgets;
-    for (const QString &n : std::as_const(touched)) {
-        const int r = rowOf(n);
-        if (r >= 0 && m_overBudget.contains(n) == over.contains(n))
-            emit dataChanged(index(r, StatusColumn), index(r, StatusColumn), {Qt::ToolTipRole});
+    m_overBudget = over;
+    for (int r : std::as_const(flipped))
+        m_keys[r].badges = badges(r);
+    // Thousands of single-row changes would each make a sorting proxy move a row
+    // (130 ms for 1,000 flips at 20,000 rows); one ranged change re-sorts once.
+    constexpr int kBatch = 64;
+    if (flipped.size() + retold.size() > kBatch) {
+        const QList<int> all = flipped + retold;
+        const auto [lo, hi] = std::minmax_element(all.cbegin(), all.cend());
+        emit dataChanged(index(*lo, StatusColumn), index(*hi, StatusColumn),
+                         flipped.isEmpty() ? QList<int>{Qt::ToolTipRole} : QList<int>{});
+        return;
     }
-    setOverBudget(over);
+    for (int r : std::as_const(flipped))
+        emit dataChanged(index(r, StatusColumn), index(r, StatusColumn));
+    for (int r : std::as_const(retold))
+        emit dataChanged(index(r, StatusColumn), index(r, StatusColumn), {Qt::ToolTipRole});
 }
 
 // --- filter -----------------------------------------------------------------
