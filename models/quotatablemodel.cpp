@@ -36,6 +36,11 @@ QuotaTableModel::QuotaTableModel(QObject *parent)
     : QAbstractTableModel(parent)
     , m_undo(new QUndoStack(this)) {}
 
+QuotaTableModel::~QuotaTableModel() {
+    // The stack clears itself on destruction; a model going away is not an undo event.
+    m_undo->blockSignals(true);
+}
+
 int QuotaTableModel::rowCount(const QModelIndex &parent) const {
     return parent.isValid() ? 0 : int(m_rows.size());
 }

@@ -45,6 +45,7 @@ public:
     };
 
     explicit QuotaTableModel(QObject *parent = nullptr);
+    ~QuotaTableModel() override;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

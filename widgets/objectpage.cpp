@@ -97,7 +97,12 @@ ObjectPage::ObjectPage(ClusterSession *session, DraftStore *drafts, ApplyFlow::K
     connect(m_session, &ClusterSession::permissionsChanged, this, &ObjectPage::onPermissionsChanged);
 }
 
-ObjectPage::~ObjectPage() = default;
+ObjectPage::~ObjectPage() {
+    // The editor outlives this part of the object (children go last); its signals must
+    // not call back into a page that is being destroyed.
+    m_editor->disconnect(this);
+    m_draftBar->disconnect(this);
+}
 
 QHBoxLayout *ObjectPage::makeTopRow(const QString &label) {
     auto *top = new QHBoxLayout;
@@ -196,6 +201,21 @@ void ObjectPage::forgetDraft() {
         (void)m_drafts->discard(draftKey());
 }
 
+void ObjectPage::saveEditAsDraft(const QString &text) {
+    if (!m_drafts || m_name.isEmpty() || !hasObject() || m_offered)
+        return;
+    if (text == m_baseYaml) {
+        (void)m_drafts->discard(draftKey());
+        return;
+    }
+    Draft d;
+    d.key = draftKey();
+    d.text = text;
+    d.baseText = m_baseYaml;
+    d.resourceVersion = resourceVersionOf(m_base);
+    m_drafts->scheduleSave(d);
+}
+
 void ObjectPage::offerDraftOrBind() {
     std::optional<Draft> d = m_drafts ? m_drafts->draft(draftKey()) : std::nullopt;
     if (d && d->text == m_baseYaml) {
@@ -210,9 +230,11 @@ void ObjectPage::offerDraftOrBind() {
     m_offered = d;
     const QDateTime saved = d->savedAt.toLocalTime();
     const QLocale locale;
+    // Minutes are enough to recognise one's own work; seconds are noise.
+    const QString time = locale.toString(saved.time(), QStringLiteral("HH:mm"));
     const QString when = saved.date() == QDate::currentDate()
-                             ? locale.toString(saved.time(), QLocale::ShortFormat)
-                             : locale.toString(saved, QLocale::ShortFormat);
+                             ? time
+                             : locale.toString(saved.date(), QLocale::ShortFormat) + QLatin1Char(' ') + time;
     QString message = tr("An unsaved draft of %1/%2 from %3 was found.").arg(m_ns, m_name, when);
     if (!d->baseText.isEmpty() && d->baseText != m_baseYaml)
         message += QLatin1Char(' ') + tr("The object has changed on the server since; Restore lets you "

@@ -105,6 +105,11 @@ protected:
     // Refreshes enabled states and tooltips; subclasses extend it.
     virtual void updateControls();
 
+    // Autosaves an edit made outside the editor (the quota table) as this object's
+    // draft, or forgets the draft when the text is the server's again. Does nothing
+    // while a found draft is on offer: that one is only replaced by the user's answer.
+    void saveEditAsDraft(const QString &text);
+
     // "Kind:" combo, stretch, template button.
     [[nodiscard]] QHBoxLayout *makeTopRow(const QString &label);
     // stretch, Revert, Apply.

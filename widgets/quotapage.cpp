@@ -184,6 +184,8 @@ QuotaPage::QuotaPage(ClusterSession *session, DraftStore *drafts, QWidget *paren
     connect(m_redo, &QToolButton::clicked, this, redoStep);
     connect(undo, &QUndoStack::indexChanged, this, &QuotaPage::updateControls);
     connect(undo, &QUndoStack::cleanChanged, this, &QuotaPage::updateControls);
+    // Table edits autosave like editor text: every table edit is a step on the stack.
+    connect(undo, &QUndoStack::indexChanged, this, &QuotaPage::autosaveTable);
     connect(m_model, &QuotaTableModel::dirtyChanged, this, &QuotaPage::updateControls);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &QuotaPage::updateControls);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -191,7 +193,12 @@ QuotaPage::QuotaPage(ClusterSession *session, DraftStore *drafts, QWidget *paren
     updateControls();
 }
 
-QuotaPage::~QuotaPage() = default;
+QuotaPage::~QuotaPage() {
+    // The model and its undo stack die with the children, after this page is no longer
+    // a QuotaPage; what they signal then must not reach it.
+    m_model->undoStack()->disconnect(this);
+    m_model->disconnect(this);
+}
 
 bool QuotaPage::editingYaml() const {
     return m_stack->currentWidget() == m_editor;
@@ -211,7 +218,9 @@ std::optional<StoredObject> QuotaPage::objectNamed(const QString &ns, const QStr
 
 void QuotaPage::showBase(const QJsonObject &object) {
     if (object.isEmpty()) {
+        m_loadingBase = true;
         m_model->load({}, {});
+        m_loadingBase = false;
         m_empty->setText(
             namespaceName().isEmpty()
                 ? tr("Select a namespace on the left.")
@@ -220,7 +229,9 @@ void QuotaPage::showBase(const QJsonObject &object) {
         return;
     }
     const QuotaUsage usage = ClusterSession::quotaUsageFromJson(object);
+    m_loadingBase = true; // a fresh table is not an edit: no draft to save or forget
     m_model->load(usage.hard, usage.used);
+    m_loadingBase = false;
     m_stack->setCurrentWidget(m_yamlToggle->isChecked() ? static_cast<QWidget *>(m_editor) : m_table);
 }
 
@@ -391,6 +402,12 @@ void QuotaPage::removeSelected() {
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     if (!rows.isEmpty())
         m_model->removeResource(rows.first().row());
+}
+
+void QuotaPage::autosaveTable() {
+    if (m_loadingBase || editingYaml() || !hasObject())
+        return;
+    saveEditAsDraft(m_model->isDirty() ? tableYaml() : baseYaml());
 }
 
 void QuotaPage::revertOtherEdits() {

@@ -58,6 +58,7 @@ private:
     void removeSelected();
     [[nodiscard]] QString tableYaml() const;
     void takeYamlIntoTable();
+    void autosaveTable();
 
     QuotaTableModel *m_model;
     QToolButton *m_yamlToggle;
@@ -77,6 +78,7 @@ private:
     QToolButton *m_redo;
     QAction *m_undoAction;
     QAction *m_redoAction;
+    bool m_loadingBase = false;
 };
 
 } // namespace gq

@@ -12,9 +12,11 @@
 #include "widgets/quotapage.h"
 #include "widgets/yamleditor.h"
 
+#include <QAction>
 #include <QDialog>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -49,6 +51,7 @@ private slots:
     void discardDeletesDraft();
     void typingWhileOfferedKeepsDraft();
     void staleDraftGoesThroughThreeWayView();
+    void tableEditsAutosaveAndComeBack();
 
 private:
     template <typename T> T *find(const QString &name) { return m_page->findChild<T *>(name); }
@@ -272,6 +275,43 @@ void TestDraftOffer::staleDraftGoesThroughThreeWayView() {
     QVERIFY(m_page->hasPendingEdit());
     QVERIFY(!m_page->draftOffer()->isVisible());
     QCOMPARE(serverGpuHard(), QStringLiteral("8"));
+    m_page->revert();
+    QVERIFY(!m_drafts->hasDraft(key()));
+}
+
+// Edits in the quota table are drafts too, so a crash does not lose them either.
+void TestDraftOffer::tableEditsAutosaveAndComeBack() {
+    QVERIFY(!m_page->isDraftOffered());
+    QVERIFY(!m_drafts->hasDraft(key()));
+    m_page->setYamlMode(false);
+    QVERIFY(find<QTableView>(QStringLiteral("quotaTable"))->isVisible());
+    const QRegularExpression nine(QStringLiteral("requests\\.nvidia\\.com/gpu: \"?9\"?\n"));
+    QTest::mouseClick(find<QToolButton>(QStringLiteral("gpuPlusButton")), Qt::LeftButton);
+    m_drafts->flush();
+    QVERIFY(m_drafts->hasDraft(key()));
+    QVERIFY2(nine.match(m_drafts->draft(key())->text).hasMatch(), qPrintable(m_drafts->draft(key())->text));
+    QCOMPARE(m_drafts->draft(key())->baseText, serverYaml());
+    // Undone: nothing left to keep.
+    m_page->undoAction()->trigger();
+    m_drafts->flush();
+    QVERIFY(!m_drafts->hasDraft(key()));
+    m_page->redoAction()->trigger();
+    m_drafts->flush();
+    QVERIFY(m_drafts->hasDraft(key()));
+
+    // The window goes away with the edit pending; next time it is offered back.
+    m_page->setNamespace(kOther);
+    QVERIFY(m_drafts->hasDraft(key()));
+    m_page->setNamespace(kNs);
+    QTRY_COMPARE(m_page->currentObject(), kQuota);
+    QTRY_VERIFY(m_page->draftOffer()->isVisible());
+    QVERIFY(!m_page->model()->isDirty());
+    m_page->restoreDraft();
+    QVERIFY2(nine.match(m_page->editor()->yaml()).hasMatch(), qPrintable(m_page->editor()->yaml()));
+    QVERIFY(m_page->hasPendingEdit());
+    m_page->setYamlMode(false);
+    QCOMPARE(m_page->model()->row(m_page->model()->rowOf(QStringLiteral("requests.nvidia.com/gpu"))).hard,
+             Quantity::fromInt(9));
     m_page->revert();
     QVERIFY(!m_drafts->hasDraft(key()));
 }
