@@ -3,10 +3,13 @@
 #include "models/namespacelistmodel.h"
 #include "widgets/usagebardelegate.h"
 
+#include <QClipboard>
 #include <QEvent>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -58,6 +61,8 @@ NamespacePanel::NamespacePanel(NamespaceListModel *model, QWidget *parent)
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &NamespacePanel::updateCount);
 
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &NamespacePanel::updateCount);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &NamespacePanel::showContextMenu);
 
     // Over the viewport, below the header, so the columns stay visible.
     m_empty = new QLabel(m_view->viewport());
@@ -107,6 +112,30 @@ void NamespacePanel::setEmptyMessage(const QString &text) {
         return;
     m_emptyMessage = text;
     updateCount();
+}
+
+void NamespacePanel::showContextMenu(const QPoint &pos) {
+    const QModelIndex at = m_view->indexAt(pos);
+    if (!at.isValid())
+        return;
+    // Right-clicking outside the selection acts on the clicked row, as file managers do.
+    if (!m_view->selectionModel()->isRowSelected(at.row(), at.parent()))
+        m_view->selectionModel()->setCurrentIndex(at, QItemSelectionModel::ClearAndSelect |
+                                                          QItemSelectionModel::Rows);
+    const QStringList names = selectedNamespaces();
+    bool anyWithoutQuota = false;
+    for (const QModelIndex &i : m_view->selectionModel()->selectedRows(NamespaceListModel::StatusColumn))
+        anyWithoutQuota |=
+            bool(i.data(NamespaceListModel::BadgesRole).toInt() & NamespaceListModel::NoQuotaBadge);
+    QMenu menu(this);
+    QAction *create =
+        menu.addAction(anyWithoutQuota ? tr("Create quota from template...") : tr("Apply a template..."));
+    create->setObjectName(QStringLiteral("namespaceTemplateAction"));
+    connect(create, &QAction::triggered, this, &NamespacePanel::templateRequested);
+    QAction *copy = menu.addAction(names.size() > 1 ? tr("Copy names") : tr("Copy name"));
+    connect(copy, &QAction::triggered, this,
+            [names] { QGuiApplication::clipboard()->setText(names.join(QLatin1Char('\n'))); });
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 
 void NamespacePanel::placeEmptyLabel() {

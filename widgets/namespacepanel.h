@@ -44,11 +44,15 @@ protected:
 
 signals:
     void currentNamespaceChanged(const QString &ns);
+    // The user asked (context menu) to create quotas from a template for the
+    // selected namespaces.
+    void templateRequested();
 
 private:
     void updateCount();
     void applyColumnLayout();
     void placeEmptyLabel();
+    void showContextMenu(const QPoint &pos);
 
     NamespaceListModel *m_model;
     NamespaceFilterModel *m_proxy;

@@ -100,10 +100,12 @@ QList<BadgeSpec> badgeSpecs() {
     };
 }
 
-QFont badgeFont(const QFont &viewFont) {
+// Bold only where the script has a bold face in common fonts: CJK fonts usually
+// do not, and synthetic bold at this size smudges the glyphs.
+QFont badgeFont(const QFont &viewFont, const QString &text = {}) {
     QFont f = viewFont;
     f.setPointSizeF(f.pointSizeF() * 0.85);
-    f.setBold(true);
+    f.setBold(std::all_of(text.cbegin(), text.cend(), [](QChar c) { return c.unicode() < 0x0250; }));
     return f;
 }
 
@@ -112,11 +114,11 @@ constexpr int kBadgeGap = 4;
 } // namespace
 
 int UsageBarDelegate::statusWidth(const QFont &viewFont) {
-    const QFontMetrics fm(badgeFont(viewFont));
     int widest = 0;
     for (const BadgeSpec &b : badgeSpecs())
-        widest = std::max(widest, fm.horizontalAdvance(b.text) + kBadgePadding);
-    return widest + kBadgeGap + fm.horizontalAdvance(QStringLiteral("+2"));
+        widest = std::max(widest, QFontMetrics(badgeFont(viewFont, b.text)).horizontalAdvance(b.text) +
+                                      kBadgePadding);
+    return widest + kBadgeGap + QFontMetrics(badgeFont(viewFont)).horizontalAdvance(QStringLiteral("+2"));
 }
 
 bool UsageBarDelegate::helpEvent(QHelpEvent *event, QAbstractItemView *view,
@@ -153,7 +155,8 @@ void UsageBarDelegate::paintBadges(QPainter *painter, const QStyleOptionViewItem
             shown << &b;
     for (int i = 0; i < shown.size(); ++i) {
         const BadgeSpec &b = *shown.at(i);
-        const int w = fm.horizontalAdvance(b.text) + kBadgePadding;
+        const QFont bf = badgeFont(option.font, b.text);
+        const int w = QFontMetrics(bf).horizontalAdvance(b.text) + kBadgePadding;
         const int rest = int(shown.size()) - i - 1;
         // Leave room for "+N" when more badges follow; what does not fit is in the tooltip.
         const int reserve = rest > 0 ? kBadgeGap + fm.horizontalAdvance(QStringLiteral("+%1").arg(rest)) : 0;
@@ -179,7 +182,9 @@ void UsageBarDelegate::paintBadges(QPainter *painter, const QStyleOptionViewItem
             painter->fillPath(path, b.color);
             painter->setPen(Qt::white);
         }
+        painter->setFont(bf);
         painter->drawText(r, Qt::AlignCenter, b.text);
+        painter->setFont(f);
         x += w + kBadgeGap;
     }
     painter->restore();

@@ -91,6 +91,7 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     buildActions();
 
     connect(m_namespaces, &NamespacePanel::currentNamespaceChanged, this, &MainWindow::onNamespaceChanged);
+    connect(m_namespaces, &NamespacePanel::templateRequested, this, &MainWindow::openTemplates);
     connect(m_session, &ClusterSession::stateChanged, this, &MainWindow::onStateChanged);
     connect(m_session, &ClusterSession::errorOccurred, this, &MainWindow::onSessionError);
     connect(m_session, &ClusterSession::identityChanged, this, &MainWindow::updateStatus);

@@ -15,6 +15,7 @@
 #include "testclusterprocess.h"
 #include "widgets/consolesettings.h"
 #include "widgets/namespacepanel.h"
+#include "widgets/templatedialog.h"
 #include "widgets/usagebardelegate.h"
 
 #include <QAbstractItemModelTester>
@@ -25,12 +26,14 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolTip>
 #include <QTreeView>
 
@@ -104,6 +107,7 @@ private slots:
     void windowPaintsBadgeAndFitsColumns();
     void windowFitsAt1200AndElidesLongNames();
     void emptyFilterResultSaysSo();
+    void contextMenuOffersTemplateForNamespaceWithoutQuota();
     void cleanupTestCase();
 
 private:
@@ -438,6 +442,36 @@ void TestOverBudget::emptyFilterResultSaysSo() {
     shot(QStringLiteral("empty-filter"));
     filter->clear();
     QTRY_VERIFY(!empty->isVisible());
+}
+
+void TestOverBudget::contextMenuOffersTemplateForNamespaceWithoutQuota() {
+    QVERIFY(m_window);
+    auto *view = m_window->findChild<QTreeView *>(QStringLiteral("namespaceView"));
+    const int r = rowWithText(view->model(), NamespaceListModel::NameColumn, QStringLiteral("default"));
+    QVERIFY(r >= 0);
+    const QModelIndex idx = view->model()->index(r, NamespaceListModel::NameColumn);
+    view->scrollTo(idx);
+    const QPoint pos = view->visualRect(idx).center();
+    // The menu runs its own event loop: pick the action once it is up.
+    QString offered;
+    QTimer::singleShot(0, this, [&offered] {
+        auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+        if (!menu)
+            return;
+        if (auto *a = menu->findChild<QAction *>(QStringLiteral("namespaceTemplateAction"))) {
+            offered = a->text();
+            a->trigger();
+        }
+        menu->close();
+    });
+    QContextMenuEvent event(QContextMenuEvent::Mouse, pos, view->viewport()->mapToGlobal(pos));
+    QApplication::sendEvent(view->viewport(), &event);
+    QCOMPARE(offered, QStringLiteral("Create quota from template..."));
+    QCOMPARE(m_window->namespacePanel()->currentNamespace(), QStringLiteral("default"));
+    TemplateDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = visibleDialog<TemplateDialog>()) != nullptr);
+    QCOMPARE(dialog->checkedTargets(), QStringList{QStringLiteral("default")});
+    dialog->reject();
 }
 
 QTEST_MAIN(TestOverBudget)
