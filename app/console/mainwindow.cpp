@@ -194,7 +194,11 @@ void MainWindow::openKubeconfig(const QString &kubeconfigPath, const QString &co
                 if (!self)
                     return;
                 if (!cfg) {
-                    self->showError(tr("Cannot read the kubeconfig: %1").arg(cfg.error().toString()));
+                    // A first run without a cluster lands here: say what to do next.
+                    self->showError(
+                        tr("Cannot read the kubeconfig: %1").arg(cfg.error().toString()) + QLatin1Char(' ') +
+                        tr("Start with --kubeconfig FILE --context NAME, or try --demo for a local "
+                           "demo cluster."));
                     return;
                 }
                 self->m_contexts->clear();
@@ -328,7 +332,8 @@ void MainWindow::applyCurrentTab() {
 
 void MainWindow::updateStatus() {
     const QString server = m_session->server();
-    m_clusterLabel->setText(server.isEmpty() ? tr("Not connected")
+    // Without a server the state label alone says "Disconnected".
+    m_clusterLabel->setText(server.isEmpty() ? QString()
                                              : tr("%1 (%2)").arg(m_session->contextName(), server));
     m_identityLabel->setText(m_session->identity().isEmpty() ? QString()
                                                              : tr("as %1").arg(m_session->identity()));
@@ -349,9 +354,7 @@ void MainWindow::updateStatus() {
         m_namespaces->setEmptyMessage(tr("Not connected to a cluster."));
         break;
     case ClusterSession::State::Connecting:
-    case ClusterSession::State::Syncing:
-        m_namespaces->setEmptyMessage(tr("Loading namespaces..."));
-        break;
+    case ClusterSession::State::Syncing: m_namespaces->setEmptyMessage(tr("Loading namespaces...")); break;
     case ClusterSession::State::Reconnecting:
         m_namespaces->setEmptyMessage(tr("Loading namespaces..."));
         stateColor = QColor(0xb0, 0x76, 0x00);
@@ -365,6 +368,14 @@ void MainWindow::updateStatus() {
         stateColor = QColor(0xc6, 0x28, 0x28);
         break;
     }
+    // Templates need a live connection (they list and write namespaces); refresh needs
+    // a context to refresh.
+    const ClusterSession::State st = m_session->state();
+    if (auto *templates = findChild<QAction *>(QStringLiteral("templatesAction")))
+        templates->setEnabled(st == ClusterSession::State::Live);
+    if (auto *refresh = findChild<QAction *>(QStringLiteral("refreshAction")))
+        refresh->setEnabled(st != ClusterSession::State::Disconnected &&
+                            st != ClusterSession::State::Connecting);
     if (m_stateLabel->palette().color(QPalette::WindowText) != stateColor) {
         QPalette pal = m_stateLabel->palette();
         pal.setColor(QPalette::WindowText, stateColor);
