@@ -33,6 +33,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -48,6 +49,21 @@ double threadCpuMs() {
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+// Linux: how long this thread has waited, runnable, for a core (the second field of
+// /proc/thread-self/schedstat, in ns); -1 where that is not available.
+double runQueueWaitMs() {
+    const int fd = ::open("/proc/thread-self/schedstat", O_RDONLY);
+    if (fd < 0)
+        return -1;
+    char buf[128] = {};
+    const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    ::close(fd);
+    unsigned long long run = 0, wait = 0;
+    if (n <= 0 || std::sscanf(buf, "%llu %llu", &run, &wait) != 2)
+        return -1;
+    return double(wait) / 1e6;
+}
+
 // Fires every 5 ms; lateness beyond that is time the event loop could not run.
 class StallProbe : public QObject {
 public:
@@ -57,20 +73,24 @@ public:
         connect(&m_timer, &QTimer::timeout, this, [this] {
             const qint64 now = m_clock.nsecsElapsed();
             const double cpu = threadCpuMs();
+            const double wait = runQueueWaitMs();
             if (m_last > 0) {
                 const double late = (now - m_last) / 1000000.0 - 5.0;
                 if (late > m_worst) {
                     m_worst = late;
                     m_worstCpu = cpu - m_lastCpu;
+                    m_worstWait = wait < 0 ? -1 : wait - m_lastWait;
                 }
             }
             m_last = now;
             m_lastCpu = cpu;
+            m_lastWait = wait;
         });
     }
     void start() {
         m_worst = 0;
         m_worstCpu = 0;
+        m_worstWait = 0;
         m_last = 0;
         m_clock.start();
         m_timer.start();
@@ -81,6 +101,8 @@ public:
     }
     // GUI-thread CPU time spent inside the worst stall's interval.
     [[nodiscard]] double worstCpu() const { return m_worstCpu; }
+    // Time the GUI thread sat runnable without a core inside the worst stall (-1: unknown).
+    [[nodiscard]] double worstRunQueueWait() const { return m_worstWait; }
 
 private:
     QTimer m_timer;
@@ -89,6 +111,8 @@ private:
     double m_worst = 0;
     double m_lastCpu = 0;
     double m_worstCpu = 0;
+    double m_lastWait = 0;
+    double m_worstWait = 0;
 };
 
 // With --trace-stalls: every event delivery on the GUI thread that takes longer than
@@ -206,9 +230,10 @@ int main(int argc, char **argv) {
     const qint64 syncMs = sync.elapsed();
     pump(500); // paint and settle after the reset
     const double syncStall = probe.stop();
-    std::printf("initial sync: %lld ms to a full list of %d rows; worst GUI stall %.1f ms (GUI-thread CPU in "
-                "it %.1f ms; model reset %.1f ms)\n",
-                static_cast<long long>(syncMs), model.rowCount(), syncStall, probe.worstCpu(), worstReset);
+    std::printf("initial sync: %lld ms to a full list of %d rows; worst GUI stall %.1f ms (in it: GUI-thread "
+                "CPU %.1f ms, waiting for a core %.1f ms; model reset %.1f ms)\n",
+                static_cast<long long>(syncMs), model.rowCount(), syncStall, probe.worstCpu(),
+                probe.worstRunQueueWait(), worstReset);
 
     // Filter as you type: each keystroke filters synchronously, then the view repaints.
     auto *filter = panel.filterEdit();
@@ -273,10 +298,11 @@ int main(int argc, char **argv) {
     writer->wait();
     delete writer;
     std::printf(
-        "watch stream: %d quota updates in %lld ms (%.0f/s); worst GUI stall %.1f ms (GUI-thread CPU in "
-        "it %.1f ms)\n",
+        "watch stream: %d quota updates in %lld ms (%.0f/s); worst GUI stall %.1f ms (in it: GUI-thread "
+        "CPU %.1f ms, waiting for a core %.1f ms)\n",
         written.load(), static_cast<long long>(stream.elapsed()),
-        written.load() * 1000.0 / std::max<qint64>(1, stream.elapsed()), streamStall, probe.worstCpu());
+        written.load() * 1000.0 / std::max<qint64>(1, stream.elapsed()), streamStall, probe.worstCpu(),
+        probe.worstRunQueueWait());
     session.disconnectFromCluster();
     return 0;
 }
