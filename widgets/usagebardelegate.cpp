@@ -71,8 +71,11 @@ void UsageBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
             painter->fillPath(used, c);
         }
     }
+    // Over a bar the text sits on the track: dark on a light track, light on the dark
+    // track of a dark theme.
+    const bool darkTrack = opt.palette.color(QPalette::Midlight).lightnessF() < 0.5;
     painter->setPen(ratio >= 0
-                        ? QColor(0x20, 0x20, 0x20)
+                        ? (darkTrack ? QColor(0xf2, 0xf2, 0xf2) : QColor(0x20, 0x20, 0x20))
                         : opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
                                                                                : QPalette::Text));
     const QRect textRect = bar.adjusted(4, 0, -4, 0);

@@ -104,6 +104,7 @@ private slots:
     void badgeFollowsUsageAndBudget();
     void checksDoNotPileUp();
     void manyBudgetsStayOffTheGuiThread();
+    void restoredHeaderKeepsNameStretching();
     void windowPaintsBadgeAndFitsColumns();
     void windowFitsAt1200AndElidesLongNames();
     void emptyFilterResultSaysSo();
@@ -297,6 +298,35 @@ void TestOverBudget::manyBudgetsStayOffTheGuiThread() {
         over += bool(model.badges(i) & NamespaceListModel::OverBudgetBadge);
     QCOMPARE(over, kBudgets / 2);
     QVERIFY(!(model.badges(kBudgets) & NamespaceListModel::OverBudgetBadge));
+}
+
+// A header state saved by an older layout (fixed name width, last column stretching)
+// keeps the user's sort order but not the layout that caused the scroll bar.
+void TestOverBudget::restoredHeaderKeepsNameStretching() {
+    NamespaceListModel model;
+    model.resetAll({row(QStringLiteral("team-a")), row(QStringLiteral("team-b"))});
+    QByteArray old;
+    {
+        NamespacePanel panel(&model);
+        QHeaderView *h = panel.view()->header();
+        h->setSectionResizeMode(QHeaderView::Interactive);
+        h->setStretchLastSection(true);
+        h->resizeSection(NamespaceListModel::NameColumn, 400);
+        panel.view()->sortByColumn(NamespaceListModel::GpuColumn, Qt::DescendingOrder);
+        old = panel.headerState();
+    }
+    NamespacePanel panel(&model);
+    panel.resize(600, 300);
+    panel.restoreHeaderState(old);
+    QHeaderView *h = panel.view()->header();
+    QCOMPARE(h->sectionResizeMode(NamespaceListModel::NameColumn), QHeaderView::Stretch);
+    QCOMPARE(h->sectionResizeMode(NamespaceListModel::StatusColumn), QHeaderView::Interactive);
+    QVERIFY(!h->stretchLastSection());
+    QCOMPARE(h->sortIndicatorSection(), int(NamespaceListModel::GpuColumn));
+    QCOMPARE(h->sortIndicatorOrder(), Qt::DescendingOrder);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QTRY_VERIFY(!panel.view()->horizontalScrollBar()->isVisible());
 }
 
 void TestOverBudget::startWindow() {
