@@ -9,6 +9,7 @@
 #include "models/quotatablemodel.h"
 #include "widgets/conflictdialog.h"
 #include "widgets/diffview.h"
+#include "widgets/limitrangepage.h"
 #include "widgets/quotapage.h"
 #include "widgets/yamleditor.h"
 
@@ -52,6 +53,7 @@ private slots:
     void typingWhileOfferedKeepsDraft();
     void staleDraftGoesThroughThreeWayView();
     void tableEditsAutosaveAndComeBack();
+    void limitRangePageOffersToo();
 
 private:
     template <typename T> T *find(const QString &name) { return m_page->findChild<T *>(name); }
@@ -314,6 +316,45 @@ void TestDraftOffer::tableEditsAutosaveAndComeBack() {
              Quantity::fromInt(9));
     m_page->revert();
     QVERIFY(!m_drafts->hasDraft(key()));
+}
+
+// The Limit ranges tab shares the page logic: the same offer, the same answers.
+void TestDraftOffer::limitRangePageOffersToo() {
+    const DraftKey lrKey{QStringLiteral("admin"), kNs, QStringLiteral("LimitRange"),
+                         QStringLiteral("container-defaults")};
+    const auto obj = m_fx.session->limitRange(kNs, lrKey.name);
+    QVERIFY(obj);
+    const QString server = editableYaml(obj->object, QStringLiteral("LimitRange"));
+    Draft d;
+    d.key = lrKey;
+    d.text = server + QStringLiteral("# keep defaults small\n");
+    d.baseText = server;
+    QVERIFY(m_drafts->save(d));
+
+    LimitRangePage page(m_fx.session.get(), m_drafts);
+    page.resize(900, 600);
+    page.show();
+    page.setNamespace(kNs);
+    QTRY_COMPARE(page.currentObject(), lrKey.name);
+    QTRY_VERIFY(page.draftOffer()->isVisible());
+    QCOMPARE(page.draftOffer()->objectName(), QStringLiteral("limitRangeDraftOfferBar"));
+    QCOMPARE(page.editor()->yaml(), server);
+    QVERIFY(!page.hasPendingEdit());
+    QTest::mouseClick(page.draftOffer()->findChild<QPushButton *>(QStringLiteral("draftRestoreButton")),
+                      Qt::LeftButton);
+    QCOMPARE(page.editor()->yaml(), d.text);
+    QVERIFY(page.hasPendingEdit());
+    page.revert();
+    QVERIFY(!m_drafts->hasDraft(lrKey));
+
+    QVERIFY(m_drafts->save(d));
+    page.setNamespace(kOther);
+    page.setNamespace(kNs);
+    QTRY_VERIFY(page.draftOffer()->isVisible());
+    QTest::mouseClick(page.draftOffer()->findChild<QPushButton *>(QStringLiteral("draftDiscardButton")),
+                      Qt::LeftButton);
+    QVERIFY(!m_drafts->hasDraft(lrKey));
+    QCOMPARE(page.editor()->yaml(), server);
 }
 
 QTEST_MAIN(TestDraftOffer)
