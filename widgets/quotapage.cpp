@@ -126,16 +126,17 @@ QuotaPage::QuotaPage(ClusterSession *session, DraftStore *drafts, QWidget *paren
     addRow->addWidget(m_remove);
     addRow->addStretch(1);
 
-    // The table's own history; the YAML editor has its own Ctrl+Z. The shortcuts live
-    // on the table so they never steal Ctrl+Z from the editor or a line edit.
+    // The table's own history; the YAML editor has its own Ctrl+Z. The shortcuts work
+    // anywhere on this page (after clicking +, focus may be on a button), and text
+    // fields keep their own Ctrl+Z: they claim it first (ShortcutOverride).
     m_undoAction->setObjectName(QStringLiteral("quotaUndoAction"));
     m_undoAction->setShortcut(QKeySequence::Undo);
     m_undoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_redoAction->setObjectName(QStringLiteral("quotaRedoAction"));
     m_redoAction->setShortcuts(QKeySequence::Redo);
     m_redoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    m_table->addAction(m_undoAction);
-    m_table->addAction(m_redoAction);
+    addAction(m_undoAction);
+    addAction(m_redoAction);
     m_undo->setObjectName(QStringLiteral("quotaUndoButton"));
     m_undo->setText(tr("Undo"));
     m_undo->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo")));

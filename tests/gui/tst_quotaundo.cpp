@@ -196,9 +196,27 @@ void TestQuotaUndo::undoAllInTableRestoresServerState() {
     QVERIFY2(undoButton->toolTip().contains(QStringLiteral("Remove ") + victimName),
              qPrintable(undoButton->toolTip()));
 
-    // Undo everything with Ctrl+Z while the table has focus.
+    // A text field keeps Ctrl+Z for its own text.
     m_page->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(m_page.get()));
+    auto *value = find<QLineEdit>(QStringLiteral("newResourceValue"));
+    value->setFocus();
+    QTRY_VERIFY(value->hasFocus());
+    QTest::keyClicks(value, QStringLiteral("12"));
+    QTest::keySequence(value, QKeySequence::Undo);
+    QCOMPARE(value->text(), QString());
+    QCOMPARE(state(model), edited);
+    // With the focus on a button of the page (where clicking Add leaves it), Ctrl+Z
+    // undoes table edits.
+    auto *addButton = find<QPushButton>(QStringLiteral("addResourceButton"));
+    addButton->setFocus();
+    QTRY_VERIFY(addButton->hasFocus());
+    QTest::keySequence(addButton, QKeySequence::Undo); // the removal
+    QVERIFY(!model->row(model->rowOf(victimName)).removed);
+    QTest::keySequence(addButton, QKeySequence::Redo);
+    QCOMPARE(state(model), edited);
+
+    // Undo everything with Ctrl+Z while the table has focus.
     table->setFocus();
     QTRY_VERIFY(table->hasFocus());
     QTest::keySequence(table, QKeySequence::Undo); // the removal
