@@ -340,13 +340,25 @@ void ObjectPage::onPermissionsChanged(const QString &ns) {
     updateControls();
 }
 
+bool ObjectPage::mayEdit() const {
+    return hasObject() && m_canUpdate && !m_offered;
+}
+
+QString ObjectPage::whyNoEdit() const {
+    if (!hasObject())
+        return noObjectText();
+    if (m_offered)
+        return tr("First restore or discard the unsaved draft found for this object (the bar above).");
+    return m_denyReason;
+}
+
 void ObjectPage::updateControls() {
     const bool has = hasObject();
-    const bool editable = has && m_canUpdate;
+    const bool editable = mayEdit();
     const bool busy = isBusy();
     m_editor->setReadOnly(!editable || busy);
-    m_editor->setToolTip(has && !m_canUpdate ? m_denyReason : QString());
-    const QString why = has ? m_denyReason : noObjectText();
+    m_editor->setToolTip(has && !editable ? whyNoEdit() : QString());
+    const QString why = whyNoEdit();
     const bool pending = hasPendingEdit();
     const bool valid = !editingYaml() || (!m_editor->hasErrors() && !m_editor->isValidationPending());
     m_apply->setEnabled(editable && pending && valid && !busy);

@@ -120,8 +120,11 @@ protected:
     [[nodiscard]] DraftKey draftKey() const;
     [[nodiscard]] bool hasObject() const { return !m_base.isEmpty(); }
     [[nodiscard]] bool isBusy() const { return m_flow && m_flow->isRunning(); }
-    [[nodiscard]] bool canUpdate() const { return m_canUpdate; }
-    [[nodiscard]] QString denyReason() const { return m_denyReason; }
+    // Editing waits for SelfSubjectAccessReview and, like Kate with a swap file, for the
+    // answer to a found draft: an edit started before it could only overwrite the
+    // draft or go unsaved.
+    [[nodiscard]] bool mayEdit() const;
+    [[nodiscard]] QString whyNoEdit() const;
     [[nodiscard]] QString baseYaml() const { return m_baseYaml; }
     [[nodiscard]] const QJsonObject &base() const { return m_base; }
 

@@ -418,11 +418,11 @@ void QuotaPage::revertOtherEdits() {
 void QuotaPage::updateControls() {
     ObjectPage::updateControls();
     const bool has = hasObject();
-    const bool editable = has && canUpdate();
+    const bool editable = mayEdit();
     const bool busy = isBusy();
     const bool yamlMode = editingYaml();
     m_model->setEditable(editable && !busy);
-    const QString why = has ? denyReason() : noObjectText();
+    const QString why = whyNoEdit();
     for (QWidget *w : std::initializer_list<QWidget *>{m_gpuMinus, m_gpuPlus, m_add, m_newResource,
                                                        m_newValue, m_remove}) {
         w->setEnabled(editable && !yamlMode && !busy);

@@ -50,7 +50,7 @@ private slots:
     void showDiffComparesWithServer();
     void restorePutsDraftBackPending();
     void discardDeletesDraft();
-    void typingWhileOfferedKeepsDraft();
+    void editingWaitsForTheAnswer();
     void staleDraftGoesThroughThreeWayView();
     void tableEditsAutosaveAndComeBack();
     void limitRangePageOffersToo();
@@ -219,26 +219,40 @@ void TestDraftOffer::discardDeletesDraft() {
     m_page->setYamlMode(false);
 }
 
-void TestDraftOffer::typingWhileOfferedKeepsDraft() {
+void TestDraftOffer::editingWaitsForTheAnswer() {
     const QString server = serverYaml();
     const QString draft =
         withValue(server, QStringLiteral("requests.nvidia.com/gpu"), QStringLiteral("\"12\""));
     leaveDraftAndReopen(draft, server);
     QTRY_VERIFY(m_page->isDraftOffered());
-    // The user ignores the bar and edits the server's version in the table.
-    QTest::mouseClick(find<QToolButton>(QStringLiteral("gpuPlusButton")), Qt::LeftButton);
-    QVERIFY(m_page->hasPendingEdit());
-    m_page->setYamlMode(true);
-    m_page->editor()->appendPlainText(QStringLiteral("# mine"));
-    m_drafts->flush();
-    // The old draft is neither overwritten nor deleted while it is on offer...
-    QCOMPARE(m_drafts->draft(key())->text, draft);
-    m_page->revert();
-    QCOMPARE(m_drafts->draft(key())->text, draft);
-    QVERIFY(m_page->isDraftOffered());
+    QTRY_VERIFY(m_fx.session->permissions(kNs).known);
+    // Until the user answers, edits could only overwrite the draft or go unsaved: the
+    // edit controls wait, and say why.
+    auto *plus = find<QToolButton>(QStringLiteral("gpuPlusButton"));
+    QVERIFY(!plus->isEnabled());
+    QVERIFY2(plus->toolTip().contains(QStringLiteral("draft")), qPrintable(plus->toolTip()));
+    QVERIFY(!m_page->model()->isEditable());
+    QVERIFY(!find<QPushButton>(QStringLiteral("applyButton"))->isEnabled());
+    m_page->setYamlMode(true); // looking at the YAML is fine
+    QVERIFY(m_page->editor()->isVisible());
+    QVERIFY(m_page->editor()->isReadOnly());
+    QVERIFY2(m_page->editor()->toolTip().contains(QStringLiteral("draft")),
+             qPrintable(m_page->editor()->toolTip()));
     m_page->setYamlMode(false);
-    // ...and can still be restored afterwards.
+    m_drafts->flush();
+    QCOMPARE(m_drafts->draft(key())->text, draft); // untouched
+
+    // Discarding frees the controls.
+    m_page->discardDraft();
+    QVERIFY(plus->isEnabled());
+    QVERIFY(m_page->model()->isEditable());
+    QVERIFY(!m_page->editor()->isReadOnly());
+    // So does restoring.
+    leaveDraftAndReopen(draft, server);
+    QTRY_VERIFY(m_page->isDraftOffered());
+    QVERIFY(m_page->editor()->isReadOnly());
     m_page->restoreDraft();
+    QVERIFY(!m_page->editor()->isReadOnly());
     QCOMPARE(m_page->editor()->yaml(), draft);
     m_page->revert();
     QVERIFY(!m_drafts->hasDraft(key()));
