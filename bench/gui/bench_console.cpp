@@ -6,7 +6,7 @@
 //   * how long filtering and sorting the namespace list take.
 //
 //   bench_console [--namespaces 20000] [--pods 50000] [--events 2000] [--trace-stalls MS]
-//                 [--server-nice N]
+//                 [--server-nice N] [--stall-states]
 //
 // --trace-stalls prints every GUI-thread event delivery slower than MS with its
 // receiver, wall and CPU time; the stall figures carry the GUI thread's own CPU time
@@ -33,8 +33,13 @@
 #include <cstdio>
 #include <ctime>
 
+#include <chrono>
+#include <mutex>
+#include <thread>
+
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 using namespace gq;
@@ -65,12 +70,80 @@ double runQueueWaitMs() {
 }
 
 // Fires every 5 ms; lateness beyond that is time the event loop could not run.
+// With --stall-states: a watchdog thread samples what the GUI thread is doing
+// (its scheduler state and kernel wait channel from /proc) whenever the probe's
+// timer is more than 20 ms overdue, and tallies it: R is runnable (waiting for a
+// core), S/D is blocked (and wchan says on what).
+class StallSampler {
+public:
+    explicit StallSampler(std::atomic<qint64> *lastTickNs)
+        : m_lastTick(lastTickNs)
+        , m_tid(int(syscall(SYS_gettid))) {}
+    void start() {
+        m_stop = false;
+        m_thread = std::thread([this] { run(); });
+    }
+    void stop() {
+        m_stop = true;
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+    void print(const char *phase) {
+        std::lock_guard lock(m_mutex);
+        QList<QPair<int, QString>> rows;
+        for (auto it = m_counts.cbegin(); it != m_counts.cend(); ++it)
+            rows.append({it.value(), it.key()});
+        std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+        std::printf("%s: GUI thread while stalled (2 ms samples):", phase);
+        for (int i = 0; i < rows.size() && i < 6; ++i)
+            std::printf(" %s x%d", qPrintable(rows.at(i).second), rows.at(i).first);
+        std::printf("\n");
+        m_counts.clear();
+    }
+
+private:
+    static QByteArray slurp(const QString &path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray();
+    }
+    void run() {
+        const QString base = QStringLiteral("/proc/self/task/%1/").arg(m_tid);
+        while (!m_stop) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            timespec ts{};
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            const qint64 now = qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+            const qint64 last = m_lastTick->load();
+            if (last == 0 || now - last < 25000000)
+                continue;
+            const QByteArray stat = slurp(base + QStringLiteral("stat"));
+            const qsizetype close = stat.lastIndexOf(')');
+            const QByteArray state = close > 0 ? stat.mid(close + 2, 1) : QByteArray("?");
+            const QByteArray wchan = slurp(base + QStringLiteral("wchan"));
+            const QString key =
+                QString::fromLatin1(state) + QLatin1Char('/') +
+                (wchan.isEmpty() || wchan == "0" ? QStringLiteral("-") : QString::fromLatin1(wchan));
+            std::lock_guard lock(m_mutex);
+            ++m_counts[key];
+        }
+    }
+    std::atomic<qint64> *m_lastTick;
+    int m_tid;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+    std::mutex m_mutex;
+    QHash<QString, int> m_counts;
+};
+
 class StallProbe : public QObject {
 public:
     StallProbe() {
         m_timer.setTimerType(Qt::PreciseTimer);
         m_timer.setInterval(5);
         connect(&m_timer, &QTimer::timeout, this, [this] {
+            timespec ts{};
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            lastTickNs = qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
             const qint64 now = m_clock.nsecsElapsed();
             const double cpu = threadCpuMs();
             const double wait = runQueueWaitMs();
@@ -97,10 +170,12 @@ public:
     }
     double stop() {
         m_timer.stop();
+        lastTickNs = 0; // the sampler only looks while the probe runs
         return m_worst;
     }
     // GUI-thread CPU time spent inside the worst stall's interval.
     [[nodiscard]] double worstCpu() const { return m_worstCpu; }
+    std::atomic<qint64> lastTickNs{0}; // CLOCK_MONOTONIC of the last tick, for StallSampler
     // Time the GUI thread sat runnable without a core inside the worst stall (-1: unknown).
     [[nodiscard]] double worstRunQueueWait() const { return m_worstWait; }
 
@@ -219,6 +294,10 @@ int main(int argc, char **argv) {
                      [&] { worstReset = std::max(worstReset, resetClock.nsecsElapsed() / 1e6); });
 
     StallProbe probe;
+    StallSampler sampler(&probe.lastTickNs);
+    const bool sampleStates = args.contains(QStringLiteral("--stall-states"));
+    if (sampleStates)
+        sampler.start();
     probe.start();
     QElapsedTimer sync;
     sync.start();
@@ -230,6 +309,8 @@ int main(int argc, char **argv) {
     const qint64 syncMs = sync.elapsed();
     pump(500); // paint and settle after the reset
     const double syncStall = probe.stop();
+    if (sampleStates)
+        sampler.print("initial sync");
     std::printf("initial sync: %lld ms to a full list of %d rows; worst GUI stall %.1f ms (in it: GUI-thread "
                 "CPU %.1f ms, waiting for a core %.1f ms; model reset %.1f ms)\n",
                 static_cast<long long>(syncMs), model.rowCount(), syncStall, probe.worstCpu(),
@@ -294,6 +375,10 @@ int main(int argc, char **argv) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
     pump(1000); // the last batches arrive
     const double streamStall = probe.stop();
+    if (sampleStates) {
+        sampler.stop();
+        sampler.print("watch stream");
+    }
     stop = true;
     writer->wait();
     delete writer;
