@@ -37,6 +37,9 @@
 #include <mutex>
 #include <thread>
 
+#include <csignal>
+
+#include <execinfo.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -74,12 +77,23 @@ double runQueueWaitMs() {
 // (its scheduler state and kernel wait channel from /proc) whenever the probe's
 // timer is more than 20 ms overdue, and tallies it: R is runnable (waiting for a
 // core), S/D is blocked (and wchan says on what).
+// The GUI thread's stack, captured by a signal the sampler sends while that thread
+// is blocked: names the lock it waits for.
+void *g_stack[32];
+std::atomic<int> g_stackDepth{-1};
+void captureStack(int) {
+    g_stackDepth = backtrace(g_stack, 32);
+}
+
 class StallSampler {
 public:
     explicit StallSampler(std::atomic<qint64> *lastTickNs)
         : m_lastTick(lastTickNs)
         , m_tid(int(syscall(SYS_gettid))) {}
     void start() {
+        void *warm[2];
+        backtrace(warm, 2); // loads the unwinder now, not inside the signal handler
+        std::signal(SIGUSR1, &captureStack);
         m_stop = false;
         m_thread = std::thread([this] { run(); });
     }
@@ -98,7 +112,10 @@ public:
         for (int i = 0; i < rows.size() && i < 6; ++i)
             std::printf(" %s x%d", qPrintable(rows.at(i).second), rows.at(i).first);
         std::printf("\n");
+        for (auto it = m_where.cbegin(); it != m_where.cend(); ++it)
+            std::printf("  blocked x%d in: %s\n", it.value(), qPrintable(it.key()));
         m_counts.clear();
+        m_where.clear();
     }
 
 private:
@@ -123,8 +140,31 @@ private:
             const QString key =
                 QString::fromLatin1(state) + QLatin1Char('/') +
                 (wchan.isEmpty() || wchan == "0" ? QStringLiteral("-") : QString::fromLatin1(wchan));
+            QString where;
+            if (state == "S" && m_stacks < 40) {
+                ++m_stacks;
+                g_stackDepth = -1;
+                syscall(SYS_tgkill, getpid(), m_tid, SIGUSR1);
+                for (int i = 0; i < 50 && g_stackDepth.load() < 0; ++i)
+                    std::this_thread::sleep_for(std::chrono::microseconds(200));
+                const int depth = g_stackDepth.load();
+                if (depth > 0) {
+                    char **names = backtrace_symbols(g_stack, depth);
+                    QStringList frames;
+                    for (int i = 2; i < depth && frames.size() < 7; ++i) {
+                        QString f = QString::fromLocal8Bit(names[i]);
+                        f = f.section(QLatin1Char('('), 1).section(QLatin1Char('+'), 0, 0);
+                        if (!f.isEmpty())
+                            frames << f;
+                    }
+                    std::free(names);
+                    where = frames.join(QLatin1String(" < "));
+                }
+            }
             std::lock_guard lock(m_mutex);
             ++m_counts[key];
+            if (!where.isEmpty())
+                ++m_where[where];
         }
     }
     std::atomic<qint64> *m_lastTick;
@@ -133,6 +173,8 @@ private:
     std::thread m_thread;
     std::mutex m_mutex;
     QHash<QString, int> m_counts;
+    QHash<QString, int> m_where;
+    int m_stacks = 0;
 };
 
 class StallProbe : public QObject {
