@@ -1810,8 +1810,13 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
                        " SELECT 1, target, delta, '', '', 0.0, 0, 0 FROM boosts WHERE target IN (?, ?)"
                        " AND state IN ('pending', 'applied') AND start_s <= ? AND expiry_s > ?"
                        " UNION ALL"
+                       // One branch per subject, so each uses its partial index of
+                       // running rows (an OR of the two made SQLite walk every running row).
                        " SELECT 2, user_name, ns, resource, '', 0.0, gpus, start_s FROM usage_intervals"
-                       " WHERE end_s IS NULL AND (user_name = ? OR ns = ?)");
+                       " WHERE end_s IS NULL AND user_name = ?"
+                       " UNION ALL"
+                       " SELECT 4, user_name, ns, resource, '', 0.0, gpus, start_s FROM usage_intervals"
+                       " WHERE end_s IS NULL AND ns = ?");
     for (int k = 0; k < 2; ++k)
         for (int p = 0; p < 3; ++p)
             sql += QStringLiteral(
@@ -1883,22 +1888,17 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
                 zoneSums[k / 3][k % 3] = q.value(5).toDouble();
             break;
         }
-        default: {
+        default: { // 2: a running row of the user, 4: of the namespace
             UsageInterval iv;
             iv.user = q.value(1).toString();
             iv.ns = q.value(2).toString();
             iv.resource = q.value(3).toString();
             iv.gpus = q.value(6).toInt();
             iv.start = q.value(7).toLongLong();
-            for (int k = 0; k < 2; ++k) {
-                const bool match =
-                    k == 0 ? (!user.isEmpty() && iv.user == user) : (!ns.isEmpty() && iv.ns == ns);
-                if (!match)
-                    continue;
-                if (iv.start <= now)
-                    subjects[k].runningGpus += iv.gpus * m_options.weights.weight(iv.resource);
-                subjects[k].running.push_back(iv);
-            }
+            Subject &sub = subjects[q.value(0).toInt() == 2 ? 0 : 1];
+            if (iv.start <= now)
+                sub.runningGpus += iv.gpus * m_options.weights.weight(iv.resource);
+            sub.running.push_back(iv);
             break;
         }
         }
