@@ -70,6 +70,9 @@ int main(int argc, char **argv) {
                                       QStringLiteral("arg"));
     parser.addOptions({demo, kubeconfig, context, usageDb, lang, settingsFile, measure, demoArgs});
     parser.process(app);
+    // Before the demo directory and child exist: a stop signal arriving while they are
+    // being created must still run the cleanup below (it is queued in a pipe until exec()).
+    QuitOnSignal quitOnSignal;
 
     auto settings = parser.isSet(settingsFile) ? std::make_unique<ConsoleSettings>(parser.value(settingsFile))
                                                : std::make_unique<ConsoleSettings>();
@@ -113,7 +116,6 @@ int main(int argc, char **argv) {
         }
         window.openUsageDatabase(db);
     }
-    QuitOnSignal quitOnSignal;
     window.show();
     const int rc = app.exec();
     if (launcher)
