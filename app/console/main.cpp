@@ -30,7 +30,10 @@ void installTranslations(QApplication &app, const QString &language) {
                  QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QApplication::installTranslator(qt);
     auto *ours = new QTranslator(&app);
-    if (ours->load(locale, QStringLiteral("gpuquota"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    // The English catalogue carries the plural forms ("1 namespace", "9 namespaces"), so
+    // it is the fallback for locales we do not translate, including plain "C".
+    if (ours->load(locale, QStringLiteral("gpuquota"), QStringLiteral("_"), QStringLiteral(":/i18n")) ||
+        ours->load(QStringLiteral("gpuquota_en"), QStringLiteral(":/i18n")))
         QApplication::installTranslator(ours);
 }
 } // namespace
