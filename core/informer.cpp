@@ -213,6 +213,16 @@ struct Informer::ListChanges {
     QStringList added, updated, deleted;
 };
 
+// One list in progress: its pages arrive decoded, in any order, on worker threads.
+struct Informer::ListCollector {
+    std::mutex mutex;
+    std::map<int, std::shared_ptr<void>> batches; // by page index
+    int lastIndex = -1;                           // the page without a continue token, once seen
+    QString resourceVersion;                      // of that page
+    bool finished = false;
+    std::shared_ptr<void> snapshot; // the cache when the list began
+};
+
 class Informer::Store {
 public:
     virtual ~Store() = default;
@@ -438,9 +448,6 @@ public:
     KubeResource resource;
     QString ns;
     std::shared_ptr<Store> store; // shared with decoders still running on the thread pool
-    std::map<int, std::pair<Result<ObjectList>, std::shared_ptr<void>>> pendingPages; // decoded out of order
-    int nextPage = 0;
-    std::vector<std::shared_ptr<void>> listBatches; // the pages of the list in progress, in order
     State state = State::Idle;
     bool synced = false;
     bool listedOnce = false;
@@ -581,10 +588,12 @@ void Informer::relist() {
         ++d->relists;
     const quint64 gen = ++d->anchor->generation;
     setState(State::Listing);
-    d->pendingPages.clear();
-    d->listBatches.clear();
-    d->nextPage = 0;
-    fetchPage(gen, QString(), 0);
+    // Nothing changes the cache until the list is adopted (the watch is stopped and
+    // late watch batches carry an old generation): its snapshot is what the list is
+    // compared with.
+    auto collector = std::make_shared<ListCollector>();
+    collector->snapshot = d->store->snapshot();
+    fetchPage(gen, QString(), 0, collector);
 }
 
 // The continue token of a list page, read from the metadata that precedes "items"
@@ -610,7 +619,8 @@ static bool peekContinueToken(const QByteArray &body, QString *token) {
     return true;
 }
 
-void Informer::fetchPage(quint64 gen, const QString &continueToken, int index) {
+void Informer::fetchPage(quint64 gen, const QString &continueToken, int index,
+                         const std::shared_ptr<ListCollector> &collector) {
     KubeRequest req;
     req.path = d->resource.path(d->ns);
     req.query.append({QStringLiteral("limit"), QString::number(d->pageSize.load())});
@@ -619,21 +629,20 @@ void Informer::fetchPage(quint64 gen, const QString &continueToken, int index) {
     std::shared_ptr<Store> store = d->store;
     auto anchor = d->anchor;
     // Pages are decoded on the thread pool, several at once, while the next page is
-    // already requested (its token is read from the raw bytes); the informer's thread
-    // merges them in page order.
-    auto requestNext = [anchor, gen, index](const QString &token) {
+    // already requested (its token is read from the raw bytes).
+    auto requestNext = [anchor, gen, index, collector](const QString &token) {
         std::lock_guard lock(anchor->mutex);
         if (anchor->q && anchor->generation == gen)
-            anchor->q->fetchPage(gen, token, index + 1);
+            anchor->q->fetchPage(gen, token, index + 1, collector);
     };
-    d->client->send(req).then([store, anchor, gen, index, requestNext](Result<KubeResponse> r) {
+    d->client->send(req).then([store, anchor, gen, index, requestNext, collector](Result<KubeResponse> r) {
         if (anchor->generation != gen)
             return;
         QString next;
         const bool peeked = r && peekContinueToken(r->body, &next);
         if (peeked && !next.isEmpty())
             requestNext(next);
-        auto work = [store, anchor, gen, index, requestNext, peeked, r = std::move(r)]() mutable {
+        auto work = [store, anchor, gen, index, requestNext, peeked, collector, r = std::move(r)]() mutable {
             if (anchor->generation != gen)
                 return;
             std::shared_ptr<void> batch;
@@ -661,56 +670,50 @@ void Informer::fetchPage(quint64 gen, const QString &continueToken, int index) {
                 batch = store->decode(events);
                 return list;
             };
-            Result<ObjectList> page = parse();
-            InformerAnchor::post(anchor, [gen, index, page = std::move(page), batch](Informer *q) {
+            const Result<ObjectList> page = parse();
+            if (!page) {
+                InformerAnchor::post(anchor, [gen, e = page.error()](Informer *q) {
+                    if (gen == q->d->anchor->generation)
+                        q->fail(e);
+                });
+                return;
+            }
+            // The worker that brings the last missing page builds the cache. Nothing
+            // is posted to the informer's thread per page: each queued call is memory
+            // that thread would free, and freeing another thread's allocations waits
+            // for that thread's malloc arena (seen as GUI stalls in free()).
+            std::vector<std::shared_ptr<void>> batches;
+            {
+                std::lock_guard lock(collector->mutex);
+                collector->batches.emplace(index, std::move(batch));
+                if (page->continueToken.isEmpty()) {
+                    collector->lastIndex = index;
+                    collector->resourceVersion = page->resourceVersion;
+                }
+                if (collector->finished || collector->lastIndex < 0 ||
+                    qsizetype(collector->batches.size()) != collector->lastIndex + 1)
+                    return;
+                collector->finished = true;
+                batches.reserve(collector->batches.size());
+                for (auto &entry : collector->batches) // in page order
+                    batches.push_back(std::move(entry.second));
+                collector->batches.clear();
+            }
+            if (anchor->generation != gen)
+                return;
+            // Whatever the cache held that the list lacks was deleted meanwhile.
+            auto changes = std::make_shared<Informer::ListChanges>();
+            std::shared_ptr<void> built = store->build(collector->snapshot, batches, changes.get());
+            batches.clear();
+            collector->snapshot.reset();
+            const QString rv = collector->resourceVersion;
+            InformerAnchor::post(anchor, [gen, rv, built, changes](Informer *q) {
                 if (gen == q->d->anchor->generation)
-                    q->onPage(gen, index, page, batch);
+                    q->onListBuilt(gen, rv, built, *changes);
             });
         };
         QThreadPool::globalInstance()->start(std::move(work));
     });
-}
-
-void Informer::onPage(quint64 gen, int index, const Result<ObjectList> &page,
-                      const std::shared_ptr<void> &batch) {
-    if (!page) {
-        fail(page.error());
-        return;
-    }
-    d->pendingPages.emplace(index, std::make_pair(page, batch));
-    // Collect in page order: a later page may have been decoded first.
-    while (!d->pendingPages.empty() && d->pendingPages.begin()->first == d->nextPage) {
-        auto [p, b] = std::move(d->pendingPages.begin()->second);
-        d->pendingPages.erase(d->pendingPages.begin());
-        ++d->nextPage;
-        d->listBatches.push_back(std::move(b));
-        if (!p->continueToken.isEmpty())
-            continue;
-        // The full list is in. Nothing touches the cache while we list (the watch is
-        // stopped), so a worker builds its replacement from a snapshot; whatever the
-        // cache held that the list lacks was deleted meanwhile.
-        d->pendingPages.clear();
-        std::vector<std::shared_ptr<void>> batches = std::move(d->listBatches);
-        d->listBatches.clear();
-        std::shared_ptr<Store> store = d->store;
-        std::shared_ptr<void> snapshot = store->snapshot();
-        auto anchor = d->anchor;
-        const QString rv = p->resourceVersion;
-        QThreadPool::globalInstance()->start(
-            [store, anchor, gen, rv, snapshot = std::move(snapshot), batches = std::move(batches)]() mutable {
-                if (anchor->generation != gen)
-                    return;
-                auto changes = std::make_shared<Informer::ListChanges>();
-                std::shared_ptr<void> built = store->build(snapshot, batches, changes.get());
-                batches.clear();
-                snapshot.reset();
-                InformerAnchor::post(anchor, [gen, rv, built, changes](Informer *q) {
-                    if (gen == q->d->anchor->generation)
-                        q->onListBuilt(gen, rv, built, *changes);
-                });
-            });
-        return;
-    }
 }
 
 void Informer::onListBuilt(quint64 gen, const QString &rv, const std::shared_ptr<void> &built,

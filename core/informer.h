@@ -126,8 +126,9 @@ Q_SIGNALS:
     void errorOccurred(const gq::Error &error);
 
 public:
-    class Store;        // typed cache behind each kind (opaque)
-    struct ListChanges; // what a full list changed (opaque)
+    class Store;          // typed cache behind each kind (opaque)
+    struct ListChanges;   // what a full list changed (opaque)
+    struct ListCollector; // a list in progress (opaque)
 
 protected:
     Informer(std::shared_ptr<KubeClient> client, const KubeResource &resource, const QString &ns,
@@ -137,9 +138,8 @@ protected:
 private:
     void setState(State s);
     void relist();
-    void fetchPage(quint64 generation, const QString &continueToken, int index);
-    void onPage(quint64 generation, int index, const Result<ObjectList> &page,
-                const std::shared_ptr<void> &batch);
+    void fetchPage(quint64 generation, const QString &continueToken, int index,
+                   const std::shared_ptr<ListCollector> &collector);
     void onListBuilt(quint64 generation, const QString &resourceVersion, const std::shared_ptr<void> &built,
                      const ListChanges &changes);
     void startWatch(quint64 generation);
