@@ -1,8 +1,14 @@
 #include "app/console/demolauncher.h"
 
+#include "app/console/demousage.h"
+
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QPointer>
+#include <QThreadPool>
+#include <QTimeZone>
 
 #include <csignal>
 #include <sys/prctl.h>
@@ -68,6 +74,36 @@ void DemoLauncher::start(const QStringList &extraArgs) {
             ::raise(SIGTERM);
     });
     m_process.start(program, args);
+
+    // Meanwhile, on a pool thread: a week of usage and a few budgets, so the budget
+    // badges and (later) usage charts have something to show. The window connects
+    // once both are done; a seeding failure only costs the demo its history.
+    const QString url = databaseUrl();
+    QThreadPool::globalInstance()->start([self = QPointer<DemoLauncher>(this), url] {
+        const auto seeded =
+            seedDemoUsage(url, QDateTime::currentSecsSinceEpoch(), QTimeZone::systemTimeZone());
+        const QString error = seeded ? QString() : seeded.error().message;
+        // The application outlives the launcher; the guard is read on the GUI thread.
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, error] {
+                if (!self)
+                    return;
+                if (!error.isEmpty())
+                    qWarning("gpuquota-console: the demo usage history could not be written: %s",
+                             qPrintable(error));
+                self->m_seeded = true;
+                self->emitReadyWhenDone();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void DemoLauncher::emitReadyWhenDone() {
+    if (m_ready && m_seeded && !m_announced) {
+        m_announced = true;
+        emit ready(kubeconfigPath(), m_url);
+    }
 }
 
 void DemoLauncher::onReadyRead() {
@@ -79,7 +115,7 @@ void DemoLauncher::onReadyRead() {
         if (!m_ready && line.startsWith("ready ")) {
             m_ready = true;
             m_url = QString::fromUtf8(line.mid(6));
-            emit ready(kubeconfigPath(), m_url);
+            emitReadyWhenDone();
         }
     }
 }

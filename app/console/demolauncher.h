@@ -36,12 +36,15 @@ signals:
 private:
     void onReadyRead();
     void onFinished(int exitCode, QProcess::ExitStatus status);
+    void emitReadyWhenDone();
 
     std::unique_ptr<QTemporaryDir> m_dir;
     QProcess m_process;
     QByteArray m_buffer;
     QString m_url;
-    bool m_ready = false;
+    bool m_ready = false;  // the cluster said "ready"
+    bool m_seeded = false; // the usage history is written (or failed)
+    bool m_announced = false;
     bool m_stopping = false;
 };
 
