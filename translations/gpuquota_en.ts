@@ -970,11 +970,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Namespace %1 has no ResourceQuota.
-Create one from a template.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Fix the YAML before switching to the table: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1084,6 +1079,14 @@ Create one from a template.</source>
     </message>
     <message>
         <source>Nothing to redo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create quota from template...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace %1 has no ResourceQuota, so its pods may use any number of GPUs.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

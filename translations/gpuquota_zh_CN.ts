@@ -970,12 +970,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>请在左侧选择一个命名空间。</translation>
     </message>
     <message>
-        <source>Namespace %1 has no ResourceQuota.
-Create one from a template.</source>
-        <translation>命名空间 %1 没有 ResourceQuota。
-请从模板创建一个。</translation>
-    </message>
-    <message>
         <source>Fix the YAML before switching to the table: %1</source>
         <translation>切换到表格前请先修正 YAML：%1</translation>
     </message>
@@ -1086,6 +1080,14 @@ Create one from a template.</source>
     <message>
         <source>Nothing to redo</source>
         <translation>没有可重做的操作</translation>
+    </message>
+    <message>
+        <source>Create quota from template...</source>
+        <translation>从模板创建配额……</translation>
+    </message>
+    <message>
+        <source>Namespace %1 has no ResourceQuota, so its pods may use any number of GPUs.</source>
+        <translation>命名空间 %1 没有 ResourceQuota，因此其中的 Pod 可以使用任意数量的 GPU。</translation>
     </message>
 </context>
 <context>

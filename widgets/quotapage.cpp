@@ -36,7 +36,9 @@ QuotaPage::QuotaPage(ClusterSession *session, DraftStore *drafts, QWidget *paren
     , m_saveFile(new QPushButton(tr("Save to file..."), this))
     , m_stack(new QStackedWidget(this))
     , m_table(new QTableView(this))
-    , m_empty(new QLabel(this))
+    , m_emptyPage(new QWidget(this))
+    , m_empty(new QLabel(m_emptyPage))
+    , m_emptyCreate(new QPushButton(tr("Create quota from template..."), m_emptyPage))
     , m_warning(new QLabel(this))
     , m_gpuMinus(new QToolButton(this))
     , m_gpuPlus(new QToolButton(this))
@@ -74,9 +76,18 @@ QuotaPage::QuotaPage(ClusterSession *session, DraftStore *drafts, QWidget *paren
     m_empty->setObjectName(QStringLiteral("quotaEmptyLabel"));
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
+    // A namespace without a quota is where a new team starts: offer the next step right
+    // where the table would be, not only in the top row.
+    m_emptyCreate->setObjectName(QStringLiteral("quotaEmptyCreateButton"));
+    connect(m_emptyCreate, &QPushButton::clicked, this, &ObjectPage::templateRequested);
+    auto *emptyLayout = new QVBoxLayout(m_emptyPage);
+    emptyLayout->addStretch(1);
+    emptyLayout->addWidget(m_empty);
+    emptyLayout->addWidget(m_emptyCreate, 0, Qt::AlignHCenter);
+    emptyLayout->addStretch(1);
     m_stack->addWidget(m_table);
     m_stack->addWidget(m_editor);
-    m_stack->addWidget(m_empty);
+    m_stack->addWidget(m_emptyPage);
     m_draftBar->setObjectName(QStringLiteral("quotaDraftOfferBar"));
 
     m_warning->setObjectName(QStringLiteral("quotaWarning"));
@@ -225,8 +236,11 @@ void QuotaPage::showBase(const QJsonObject &object) {
         m_empty->setText(
             namespaceName().isEmpty()
                 ? tr("Select a namespace on the left.")
-                : tr("Namespace %1 has no ResourceQuota.\nCreate one from a template.").arg(namespaceName()));
-        m_stack->setCurrentWidget(m_empty);
+                : tr("Namespace %1 has no ResourceQuota, so its pods may use any number of GPUs.")
+                      .arg(namespaceName()));
+        m_emptyCreate->setVisible(!namespaceName().isEmpty());
+        m_stack->setCurrentWidget(m_emptyPage);
+        updateControls();
         return;
     }
     const QuotaUsage usage = ClusterSession::quotaUsageFromJson(object);
@@ -417,6 +431,8 @@ void QuotaPage::revertOtherEdits() {
 
 void QuotaPage::updateControls() {
     ObjectPage::updateControls();
+    m_emptyCreate->setEnabled(m_template->isEnabled());
+    m_emptyCreate->setToolTip(m_template->toolTip());
     const bool has = hasObject();
     const bool editable = mayEdit();
     const bool busy = isBusy();

@@ -66,7 +66,9 @@ private:
     QPushButton *m_saveFile;
     QStackedWidget *m_stack;
     QTableView *m_table;
+    QWidget *m_emptyPage;
     QLabel *m_empty;
+    QPushButton *m_emptyCreate;
     QLabel *m_warning;
     QToolButton *m_gpuMinus;
     QToolButton *m_gpuPlus;

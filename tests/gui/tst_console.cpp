@@ -17,6 +17,7 @@
 #include "widgets/errorbanner.h"
 #include "widgets/namespacepanel.h"
 #include "widgets/quotapage.h"
+#include "widgets/templatedialog.h"
 #include "widgets/yamleditor.h"
 
 #include <QComboBox>
@@ -48,6 +49,7 @@ private slots:
     void editGpuHardLimitInTableAppliesToServer();
     void concurrentKubectlChangeOpensConflictView();
     void invalidYamlMarksLineAndRefusesApply();
+    void namespaceWithoutQuotaOffersTemplate();
     void readonlyContextDisablesEditing();
 
 private:
@@ -249,6 +251,23 @@ void TestConsole::invalidYamlMarksLineAndRefusesApply() {
     QCOMPARE(serverGpuHard(QStringLiteral("research")), QStringLiteral("8"));
     page->revert();
     QTest::mouseClick(toggle, Qt::LeftButton);
+}
+
+void TestConsole::namespaceWithoutQuotaOffersTemplate() {
+    auto *panel = m_window->namespacePanel();
+    QVERIFY(panel->selectNamespace(QStringLiteral("default")));
+    auto *create = find<QPushButton>(QStringLiteral("quotaEmptyCreateButton"));
+    QVERIFY(create);
+    QTRY_VERIFY(create->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(create->isEnabled(), 10000);
+    QVERIFY(find<QLabel>(QStringLiteral("quotaEmptyLabel"))->text().contains(QStringLiteral("default")));
+    QTest::mouseClick(create, Qt::LeftButton);
+    TemplateDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = m_window->findChild<TemplateDialog *>()) != nullptr && dialog->isVisible());
+    dialog->reject();
+    // A namespace with a quota shows its table, not the offer.
+    selectNamespace(QStringLiteral("team-speech"));
+    QTRY_VERIFY(!create->isVisible());
 }
 
 void TestConsole::readonlyContextDisablesEditing() {
