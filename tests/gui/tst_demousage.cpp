@@ -27,7 +27,9 @@ class TstDemoUsage : public QObject {
 
 private slots:
     void runningPodsMatchTheDemoCluster() {
-        test::TestClusterProcess cluster({.scenario = QStringLiteral("demo")});
+        test::TestClusterProcess::Options options;
+        options.scenario = QStringLiteral("demo");
+        test::TestClusterProcess cluster(options);
         QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
         QProcess kubectl;
         kubectl.start(QStringLiteral("kubectl"),
