@@ -4,6 +4,7 @@
 #include <QAtomicInt>
 #include <QHash>
 #include <QIODevice>
+#include <QLibrary>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -95,6 +96,18 @@ const char *const kAuditTriggersPg[] = {
     " FOR EACH ROW EXECUTE FUNCTION audit_log_append_only()",
     "CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log"
     " FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only()",
+};
+
+// Schema v2 (PostgreSQL): every write statement on a table the admission check reads
+// announces itself, so stores keeping check inputs (Options::cacheChecks) in other
+// processes drop them. Statement-level and deduplicated per transaction by the server,
+// so bulk loads pay one notification per commit.
+const char *const kNotifyFunctionPg =
+    "CREATE FUNCTION gpuquota_notify_usage() RETURNS trigger LANGUAGE plpgsql AS"
+    " $$ BEGIN PERFORM pg_notify('gpuquota_usage', ''); RETURN NULL; END $$";
+const char *const kNotifyTables[] = {
+    "usage_intervals",  "budgets",       "boosts",          "rollup_ns_hour",
+    "rollup_user_hour", "rollup_ns_day", "rollup_user_day",
 };
 
 constexpr qint64 kHour = 3600;
@@ -357,6 +370,50 @@ Result<Boost::State> parseBoostState(const QString &text) {
 
 // --- transactions --------------------------------------------------------------
 
+// --- kept admission-check inputs ---------------------------------------------------
+
+namespace {
+// libpq's notification record (libpq-fe.h PGnotify; part of its stable ABI since 7.x).
+struct PgNotifyRecord {
+    char *relname;
+    int bePid;
+    char *extra;
+    PgNotifyRecord *next;
+};
+using PqConsumeInput = int (*)(void *);
+using PqNotifies = PgNotifyRecord *(*)(void *);
+using PqFreemem = void (*)(void *);
+using PqTransactionStatus = int (*)(const void *);
+constexpr int kPqTransIdle = 0;   // PQTRANS_IDLE
+constexpr int kPqTransActive = 1; // PQTRANS_ACTIVE
+constexpr char kNotifyChannel[] = "gpuquota_usage";
+} // namespace
+
+struct CheckCache {
+    static constexpr qsizetype kMaxEntries = 100000; // per scope; a full table starts over
+    QHash<QString, CheckSubject> entries[2];         // [0] users, [1] namespaces
+    // SQLite: the markers the entries were read under.
+    sqlite3_stmt *dataVersion = nullptr;
+    qint64 sqliteVersion = -1;
+    qint64 sqliteChanges = -1;
+    // PostgreSQL: libpq of the QPSQL driver, reached through its connection handle,
+    // so notifications are read without waiting for the event loop.
+    QLibrary libpq;
+    PqConsumeInput consumeInput = nullptr;
+    PqNotifies notifies = nullptr;
+    PqFreemem freemem = nullptr;
+    PqTransactionStatus transactionStatus = nullptr;
+    void *pgConn = nullptr;
+    bool pgInTransaction = false;
+    bool usable = false;
+    UsageStore::CheckCacheStats stats;
+    ~CheckCache() { sqlite3_finalize(dataVersion); }
+    void clear() {
+        entries[0].clear();
+        entries[1].clear();
+    }
+};
+
 // --- open / migrate -------------------------------------------------------------
 
 UsageStore::UsageStore(DbUrl url, Options options, QString connectionName)
@@ -366,6 +423,7 @@ UsageStore::UsageStore(DbUrl url, Options options, QString connectionName)
     , m_thread(QThread::currentThreadId()) {}
 
 UsageStore::~UsageStore() {
+    m_checkCache.reset(); // its native statement belongs to the connection removed below
     m_statements.clear(); // kept statements belong to the connection removed below
     {
         QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
@@ -397,6 +455,9 @@ Result<std::unique_ptr<UsageStore>> UsageStore::open(const QString &urlText, Opt
         return r.error();
     if (auto r = store->loadSettings(); !r)
         return r.error();
+    if (store->m_options.cacheChecks)
+        if (auto r = store->setUpCheckCache(); !r)
+            return r.error();
     return store;
 }
 
@@ -558,6 +619,17 @@ Result<void> UsageStore::migrate() {
                         return r;
             }
         }
+        if (target == 2 && pg) {
+            if (auto r = execSql(q, QString::fromLatin1(kNotifyFunctionPg)); !r)
+                return r;
+            for (const char *table : kNotifyTables)
+                if (auto r = execSql(q, QStringLiteral("CREATE TRIGGER %1_notify AFTER INSERT OR UPDATE OR "
+                                                       "DELETE OR TRUNCATE ON %1 FOR EACH STATEMENT EXECUTE "
+                                                       "FUNCTION gpuquota_notify_usage()")
+                                            .arg(QLatin1String(table)));
+                    !r)
+                    return r;
+        }
         QSqlQuery ins(db);
         if (auto r = prepare(
                 ins, QStringLiteral("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"));
@@ -642,6 +714,112 @@ static sqlite3 *nativeSqlite(const QSqlDatabase &db) {
     return *static_cast<sqlite3 *const *>(v.constData());
 }
 
+Result<void> UsageStore::setUpCheckCache() {
+    auto cache = std::make_unique<CheckCache>();
+    QSqlDatabase db = database();
+    if (isPostgres()) {
+        const QVariant h = db.driver()->handle();
+        // Registered as the struct behind the PGconn typedef.
+        if (h.isValid() && (qstrcmp(h.typeName(), "pg_conn*") == 0 || qstrcmp(h.typeName(), "PGconn*") == 0))
+            cache->pgConn = *static_cast<void *const *>(h.constData());
+        // The driver plugin has libpq loaded already; this only finds it.
+        cache->libpq.setFileNameAndVersion(QStringLiteral("pq"), 5);
+        if (cache->pgConn && cache->libpq.load()) {
+            cache->consumeInput = reinterpret_cast<PqConsumeInput>(cache->libpq.resolve("PQconsumeInput"));
+            cache->notifies = reinterpret_cast<PqNotifies>(cache->libpq.resolve("PQnotifies"));
+            cache->freemem = reinterpret_cast<PqFreemem>(cache->libpq.resolve("PQfreemem"));
+            cache->transactionStatus =
+                reinterpret_cast<PqTransactionStatus>(cache->libpq.resolve("PQtransactionStatus"));
+        }
+        if (cache->consumeInput && cache->notifies && cache->freemem && cache->transactionStatus) {
+            QSqlQuery q(db);
+            if (auto r = execSql(q, QStringLiteral("LISTEN %1").arg(QLatin1String(kNotifyChannel))); !r)
+                return r;
+            cache->usable = true;
+        } else {
+            qWarning("gpuquota: libpq's notification calls are not reachable (%s); admission checks are not "
+                     "cached",
+                     qPrintable(cache->libpq.errorString()));
+        }
+    } else {
+        sqlite3 *h = nativeSqlite(db);
+        if (h && sqlite3_prepare_v2(h, "PRAGMA data_version", -1, &cache->dataVersion, nullptr) == SQLITE_OK)
+            cache->usable = true;
+    }
+    m_checkCache = std::move(cache);
+    return {};
+}
+
+UsageStore::CheckCacheStats UsageStore::checkCacheStats() const {
+    if (!m_checkCache)
+        return {};
+    CheckCacheStats s = m_checkCache->stats;
+    s.active = m_checkCache->usable;
+    return s;
+}
+
+void UsageStore::invalidateChecks() const {
+    if (m_checkCache)
+        m_checkCache->clear();
+}
+
+bool UsageStore::refreshCheckCache() const {
+    CheckCache &c = *m_checkCache;
+    if (!c.usable)
+        return false;
+    // Inside a transaction of this connection a check must see its uncommitted writes,
+    // which may yet roll back: read afresh and keep nothing.
+    if (m_txDepth > 0)
+        return false;
+    if (isPostgres()) {
+        // ACTIVE (a kept forward-only statement's end not yet collected by Qt) hides
+        // the transaction state: the last one seen stands until the next idle/in-tx.
+        const int status = c.transactionStatus(c.pgConn);
+        if (status != kPqTransActive)
+            c.pgInTransaction = status != kPqTransIdle;
+        if (c.pgInTransaction)
+            return false;
+        // Non-blocking: reads what has reached the socket, queues notifications.
+        if (!c.consumeInput(c.pgConn)) {
+            c.clear();
+            return false;
+        }
+        bool changed = false;
+        while (PgNotifyRecord *n = c.notifies(c.pgConn)) {
+            if (qstrcmp(n->relname, kNotifyChannel) == 0)
+                changed = true;
+
+            c.freemem(n);
+        }
+        if (changed) {
+            c.clear();
+            ++c.stats.changes;
+        }
+        return true;
+    }
+    // PRAGMA data_version moves with commits of other connections; the change
+    // counter with this connection's own writes, including raw SQL on database().
+    sqlite3 *h = sqlite3_db_handle(c.dataVersion);
+    if (!sqlite3_get_autocommit(h))
+        return false;
+    const int rc = sqlite3_step(c.dataVersion);
+    const qint64 version = rc == SQLITE_ROW ? sqlite3_column_int64(c.dataVersion, 0) : -1;
+    sqlite3_reset(c.dataVersion);
+    if (version < 0) {
+        c.clear();
+        return false;
+    }
+    const qint64 changes = sqlite3_total_changes64(h);
+    if (version != c.sqliteVersion || changes != c.sqliteChanges) {
+        if (c.sqliteVersion >= 0)
+            ++c.stats.changes;
+        c.clear();
+        c.sqliteVersion = version;
+        c.sqliteChanges = changes;
+    }
+    return true;
+}
+
 Result<QSqlQuery *> UsageStore::cached(const QString &sql) const {
     auto it = m_statements.constFind(sql);
     if (it != m_statements.cend())
@@ -655,6 +833,7 @@ Result<QSqlQuery *> UsageStore::cached(const QString &sql) const {
 }
 
 Result<void> UsageStore::begin() {
+    invalidateChecks();
     QSqlDatabase db = database();
     if (isPostgres()) {
         if (!db.transaction())
@@ -668,6 +847,7 @@ Result<void> UsageStore::begin() {
 }
 
 Result<void> UsageStore::commit() {
+    invalidateChecks();
     QSqlDatabase db = database();
     if (isPostgres()) {
         if (!db.commit())
@@ -679,6 +859,7 @@ Result<void> UsageStore::commit() {
 }
 
 void UsageStore::rollback() {
+    invalidateChecks();
     QSqlDatabase db = database();
     if (isPostgres()) {
         db.rollback();
@@ -1747,6 +1928,7 @@ Result<QList<Budget>> UsageStore::budgetsFor(BudgetScope scope, const QString &s
 
 Result<int> UsageStore::deleteBudget(BudgetScope scope, const QString &subject,
                                      std::optional<Period> period) {
+    invalidateChecks();
     QSqlQuery q(database());
     if (auto r = prepare(
             q, period ? QStringLiteral("DELETE FROM budgets WHERE scope = ? AND subject = ? AND period = ?")
@@ -1790,15 +1972,37 @@ Result<QList<Decision>> UsageStore::budgetStatus(BudgetScope scope, const QStrin
     return out;
 }
 
-Result<Decision> UsageStore::check(const QString &user, const QString &ns, const AdmissionRequest &request,
-                                   qint64 now) const {
-    // One round trip in the common case: the budgets, active budget boosts and
+Result<double> UsageStore::closedSecondsExact(BudgetScope scope, const QString &subject,
+                                              const TimeRange &window) const {
+    // Exact path for zones whose calendar is not on whole UTC hours; running rows are
+    // added at decision time like on the rollup path.
+    auto q = cached(QStringLiteral("SELECT %1 FROM usage_intervals WHERE %2 = ? AND start_s < ? AND "
+                                   "end_s IS NOT NULL AND end_s > ?")
+                        .arg(QLatin1String(kIntervalColumns),
+                             scope == BudgetScope::User ? QLatin1String("user_name") : QLatin1String("ns")));
+    if (!q)
+        return q.error();
+    (*q)->bindValue(0, nonNull(subject));
+    (*q)->bindValue(1, window.end);
+    (*q)->bindValue(2, window.start);
+    if (auto r = exec(**q, QStringLiteral("reading intervals")); !r)
+        return r.error();
+    double s = 0;
+    while ((*q)->next())
+        s += gpuSeconds(intervalFromRow(**q), window, window.start, m_options.weights);
+    (*q)->finish();
+    return s;
+}
+
+Result<void> UsageStore::loadCheckInputs(const QString &user, const QString &ns, bool loadUser, bool loadNs,
+                                         qint64 now, CheckSubject out[2]) const {
+    // One round trip in the common case: the budgets, unexpired budget boosts and
     // running rows of both subjects, plus the daily-rollup sums of the current day,
     // week and month in the rollup zone for both subjects, in one kept statement.
     // Budgets in another zone need a second statement for their periods.
     const QVariant noSubject(QMetaType::fromType<QString>());
-    const QVariant userValue = user.isEmpty() ? noSubject : QVariant(user);
-    const QVariant nsValue = ns.isEmpty() ? noSubject : QVariant(ns);
+    const QVariant userValue = user.isEmpty() || !loadUser ? noSubject : QVariant(user);
+    const QVariant nsValue = ns.isEmpty() || !loadNs ? noSubject : QVariant(ns);
     const Period kPeriods[3] = {Period::Day, Period::Week, Period::Month};
     TimeRange zoneWindows[3];
     for (int p = 0; p < 3; ++p)
@@ -1807,8 +2011,10 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
         QStringLiteral("SELECT 0, scope, subject, period, tz, limit_gpu_hours, grace_s, id FROM budgets"
                        " WHERE (scope = 'user' AND subject = ?) OR (scope = 'namespace' AND subject = ?)"
                        " UNION ALL"
-                       " SELECT 1, target, delta, '', '', 0.0, 0, 0 FROM boosts WHERE target IN (?, ?)"
-                       " AND state IN ('pending', 'applied') AND start_s <= ? AND expiry_s > ?"
+                       // Boosts that start later are kept too: a kept entry decides at
+                       // later instants, when they may have become active.
+                       " SELECT 1, target, delta, '', '', 0.0, start_s, expiry_s FROM boosts WHERE target IN "
+                       "(?, ?) AND state IN ('pending', 'applied') AND expiry_s > ?"
                        " UNION ALL"
                        // One branch per subject, so each uses its partial index of
                        // running rows (an OR of the two made SQLite walk every running row).
@@ -1831,17 +2037,16 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
     QSqlQuery &q = **first;
     q.bindValue(0, userValue);
     q.bindValue(1, nsValue);
-    q.bindValue(2, user.isEmpty()
+    q.bindValue(2, userValue.isNull()
                        ? noSubject
                        : QVariant(QStringLiteral("budget/%1/%2").arg(scopeName(BudgetScope::User), user)));
-    q.bindValue(3, ns.isEmpty()
+    q.bindValue(3, nsValue.isNull()
                        ? noSubject
                        : QVariant(QStringLiteral("budget/%1/%2").arg(scopeName(BudgetScope::Namespace), ns)));
     q.bindValue(4, now);
-    q.bindValue(5, now);
-    q.bindValue(6, userValue);
-    q.bindValue(7, nsValue);
-    int bind = 8;
+    q.bindValue(5, userValue);
+    q.bindValue(6, nsValue);
+    int bind = 7;
     for (int k = 0; k < 2; ++k)
         for (int p = 0; p < 3; ++p) {
             q.bindValue(bind++, k == 0 ? userValue : nsValue);
@@ -1851,14 +2056,12 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
     if (auto r = exec(q, QStringLiteral("reading budgets, boosts, running intervals and rollups")); !r)
         return r.error();
     double zoneSums[2][3] = {{0, 0, 0}, {0, 0, 0}};
-    struct Subject {
-        BudgetScope scope;
-        QList<Budget> budgets;
-        double boost = 0;
-        double runningGpus = 0;
-        std::vector<UsageInterval> running;
-    };
-    Subject subjects[2] = {{BudgetScope::User, {}, 0, 0, {}}, {BudgetScope::Namespace, {}, 0, 0, {}}};
+    out[0] = CheckSubject{};
+    out[0].scope = BudgetScope::User;
+    out[0].subject = user;
+    out[1] = CheckSubject{};
+    out[1].scope = BudgetScope::Namespace;
+    out[1].subject = ns;
     const QString userTarget = QStringLiteral("budget/%1/%2").arg(scopeName(BudgetScope::User), user);
     while (q.next()) {
         switch (q.value(0).toInt()) {
@@ -1872,14 +2075,15 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
             b.limitGpuHours = q.value(5).toDouble();
             b.graceSeconds = q.value(6).toLongLong();
             b.tz = q.value(4).toString();
-            subjects[b.scope == BudgetScope::User ? 0 : 1].budgets << b;
+            out[b.scope == BudgetScope::User ? 0 : 1].budgets << b;
             break;
         }
         case 1: {
             bool ok = false;
             const double d = q.value(2).toString().toDouble(&ok);
             if (ok)
-                subjects[!user.isEmpty() && q.value(1).toString() == userTarget ? 0 : 1].boost += d;
+                out[!userValue.isNull() && q.value(1).toString() == userTarget ? 0 : 1].boosts.push_back(
+                    CheckBoost{q.value(6).toLongLong(), q.value(7).toLongLong(), d});
             break;
         }
         case 3: {
@@ -1895,10 +2099,7 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
             iv.resource = q.value(3).toString();
             iv.gpus = q.value(6).toInt();
             iv.start = q.value(7).toLongLong();
-            Subject &sub = subjects[q.value(0).toInt() == 2 ? 0 : 1];
-            if (iv.start <= now)
-                sub.runningGpus += iv.gpus * m_options.weights.weight(iv.resource);
-            sub.running.push_back(iv);
+            out[q.value(0).toInt() == 2 ? 0 : 1].running.push_back(iv);
             break;
         }
         }
@@ -1906,82 +2107,141 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
     q.finish();
 
     // Periods of every budget, and which of them the rollups answer.
-    struct Need {
+    struct Ref {
         int subject;
-        Budget budget;
-        TimeRange period;
-        int table = -1; // kRollupTables index, or -1 for the exact path
-        double used = 0;
-        bool summed = false; // already read by the first statement
+        size_t need;
     };
-    std::vector<Need> needs;
+    std::vector<Ref> second;
     for (int k = 0; k < 2; ++k) {
-        std::sort(
-            subjects[k].budgets.begin(), subjects[k].budgets.end(),
-            [](const Budget &a, const Budget &b) { return periodName(a.period) < periodName(b.period); });
-        for (const Budget &b : std::as_const(subjects[k].budgets)) {
+        CheckSubject &sub = out[k];
+        sub.readAt = now;
+        sub.validFrom = now;
+        std::sort(sub.budgets.begin(), sub.budgets.end(), [](const Budget &a, const Budget &b) {
+            return periodName(a.period) < periodName(b.period);
+        });
+        for (const Budget &b : std::as_const(sub.budgets)) {
             auto tz = parseZone(b.tz);
             if (!tz)
                 return tz.error();
-            Need n{k, b, periodContaining(now, b.period, *tz)};
-            const bool user = k == 0;
+            CheckNeed n{b, periodContaining(now, b.period, *tz)};
+            const bool isUser = k == 0;
             const int pi = b.period == Period::Day ? 0 : b.period == Period::Week ? 1 : 2;
             if (n.period == zoneWindows[pi]) {
-                n.table = user ? 3 : 2;
-                n.used = zoneSums[k][pi];
+                n.table = isUser ? 3 : 2;
+                n.closedSeconds = zoneSums[k][pi];
                 n.summed = true;
             } else if (m_days->isDayStart(n.period.start) && m_days->isDayStart(n.period.end))
-                n.table = user ? 3 : 2;
+                n.table = isUser ? 3 : 2;
             else if (alignedToHour(n.period.start) && alignedToHour(n.period.end))
-                n.table = user ? 1 : 0;
-            needs.push_back(n);
+                n.table = isUser ? 1 : 0;
+            sub.validFrom = std::max(sub.validFrom, n.period.start);
+            sub.validUntil = std::min(sub.validUntil, n.period.end);
+            sub.needs.push_back(n);
+            if (n.table >= 0 && !n.summed)
+                second.push_back(Ref{k, sub.needs.size() - 1});
         }
     }
-    QStringList parts;
-    for (size_t i = 0; i < needs.size(); ++i) {
-        if (needs[i].table < 0 || needs[i].summed)
-            continue;
-        const RollupTable &t = kRollupTables[needs[i].table];
-        parts << QStringLiteral("SELECT %1, SUM(gpu_seconds) FROM %2 WHERE %3 = ? AND %4 >= ? AND %4 < ?")
-                     .arg(i)
-                     .arg(QLatin1String(t.name), QLatin1String(t.subjectColumn), QLatin1String(t.timeColumn));
-    }
-    if (!parts.isEmpty()) {
-        auto second = cached(parts.join(QStringLiteral(" UNION ALL ")));
-        if (!second)
-            return second.error();
-        QSqlQuery &r = **second;
+    if (!second.empty()) {
+        QStringList parts;
+        for (size_t i = 0; i < second.size(); ++i) {
+            const RollupTable &t = kRollupTables[out[second[i].subject].needs[second[i].need].table];
+            parts << QStringLiteral("SELECT %1, SUM(gpu_seconds) FROM %2 WHERE %3 = ? AND %4 >= ? AND %4 < ?")
+                         .arg(i)
+                         .arg(QLatin1String(t.name), QLatin1String(t.subjectColumn),
+                              QLatin1String(t.timeColumn));
+        }
+        auto stmt = cached(parts.join(QStringLiteral(" UNION ALL ")));
+        if (!stmt)
+            return stmt.error();
+        QSqlQuery &r = **stmt;
         int p = 0;
-        for (const Need &n : needs) {
-            if (n.table < 0 || n.summed)
-                continue;
-            r.bindValue(p++, n.subject == 0 ? user : ns);
+        for (const Ref &ref : second) {
+            const CheckNeed &n = out[ref.subject].needs[ref.need];
+            r.bindValue(p++, ref.subject == 0 ? user : ns);
             r.bindValue(p++, n.period.start);
             r.bindValue(p++, n.period.end);
         }
         if (auto e = exec(r, QStringLiteral("reading rollups")); !e)
             return e.error();
-        while (r.next())
-            needs[size_t(r.value(0).toInt())].used = r.value(1).toDouble();
+        while (r.next()) {
+            const size_t i = size_t(r.value(0).toInt());
+            if (i < second.size())
+                out[second[i].subject].needs[second[i].need].closedSeconds = r.value(1).toDouble();
+        }
         r.finish();
     }
+    for (int k = 0; k < 2; ++k)
+        for (CheckNeed &n : out[k].needs)
+            if (n.table < 0) {
+                auto closed = closedSecondsExact(out[k].scope, out[k].subject, n.period);
+                if (!closed)
+                    return closed.error();
+                n.closedSeconds = *closed;
+            }
+    return {};
+}
+
+Result<Decision> UsageStore::decideCheck(const CheckSubject *subjects[2], const AdmissionRequest &request,
+                                         qint64 now) const {
     QList<Decision> decisions;
-    for (Need &n : needs) {
-        const Subject &sub = subjects[n.subject];
-        if (n.table < 0) {
-            auto used = usedGpuHoursWith(sub.scope, n.budget.subject, n.period, now, &sub.running);
-            if (!used)
-                return used.error();
-            n.used = *used;
-        } else {
-            double seconds = n.used;
+    for (int k = 0; k < 2; ++k) {
+        const CheckSubject &sub = *subjects[k];
+        double boost = 0;
+        for (const CheckBoost &b : sub.boosts)
+            if (b.start <= now && b.expiry > now)
+                boost += b.delta;
+        double runningGpus = 0;
+        for (const UsageInterval &iv : sub.running)
+            if (iv.start <= now)
+                runningGpus += iv.gpus * m_options.weights.weight(iv.resource);
+        for (const CheckNeed &n : sub.needs) {
+            double seconds = n.closedSeconds;
             for (const UsageInterval &iv : sub.running)
                 seconds += gpuSeconds(iv, n.period, now, m_options.weights);
-            n.used = seconds / 3600.0;
+            decisions << decide(n.budget, n.period, seconds / 3600.0, runningGpus, request, boost);
         }
-        decisions << decide(n.budget, n.period, n.used, sub.runningGpus, request, sub.boost);
     }
     return combine(decisions, request);
+}
+
+Result<Decision> UsageStore::check(const QString &user, const QString &ns, const AdmissionRequest &request,
+                                   qint64 now) const {
+    CheckSubject loaded[2];
+    const CheckSubject *use[2] = {&loaded[0], &loaded[1]};
+    if (!m_checkCache || !refreshCheckCache()) {
+        if (auto r = loadCheckInputs(user, ns, true, true, now, loaded); !r)
+            return r.error();
+        return decideCheck(use, request, now);
+    }
+    CheckCache &cache = *m_checkCache;
+    const QString *names[2] = {&user, &ns};
+    bool load[2] = {false, false};
+    for (int k = 0; k < 2; ++k) {
+        if (names[k]->isEmpty()) {
+            loaded[k].scope = k == 0 ? BudgetScope::User : BudgetScope::Namespace;
+            continue; // nothing to read for no subject
+        }
+        auto it = cache.entries[k].constFind(*names[k]);
+        if (it != cache.entries[k].cend() && now >= it->readAt && now >= it->validFrom &&
+            now < it->validUntil)
+            use[k] = &*it;
+        else
+            load[k] = true;
+    }
+    if (!load[0] && !load[1])
+        ++cache.stats.fromCache;
+    if (load[0] || load[1]) {
+        ++cache.stats.reads;
+        if (auto r = loadCheckInputs(user, ns, load[0], load[1], now, loaded); !r)
+            return r.error();
+        for (int k = 0; k < 2; ++k)
+            if (load[k]) {
+                if (cache.entries[k].size() >= CheckCache::kMaxEntries)
+                    cache.entries[k].clear();
+                use[k] = &*cache.entries[k].insert(*names[k], std::move(loaded[k]));
+            }
+    }
+    return decideCheck(use, request, now);
 }
 
 // --- boosts -----------------------------------------------------------------------
@@ -2048,6 +2308,7 @@ Result<QList<Boost>> UsageStore::boosts() const {
 }
 
 Result<bool> UsageStore::setBoostState(qint64 id, Boost::State state) {
+    invalidateChecks();
     QSqlQuery q(database());
     if (auto r = prepare(q, QStringLiteral("UPDATE boosts SET state = ? WHERE id = ?")); !r)
         return r.error();

@@ -24,6 +24,8 @@ class QSqlQuery;
 namespace gq {
 
 class DayIndex;
+struct CheckCache;
+struct CheckSubject;
 struct RollupDelta;
 class RollupAccumulator;
 class UsageStore;
@@ -73,7 +75,9 @@ class UsageStoreTx;
 
 class UsageStore {
 public:
-    static constexpr int kSchemaVersion = 1;
+    // v2: PostgreSQL statement triggers announce writes on the tables the admission
+    // check reads (NOTIFY gpuquota_usage), so kept check caches can drop themselves.
+    static constexpr int kSchemaVersion = 2;
 
     struct Options {
         ResourceWeights weights;  // how MIG slices count; stored per row at insert time
@@ -82,6 +86,10 @@ public:
         // value wins afterwards). Day/week/month queries and budgets in this zone read
         // one row per subject and day; other zones read hourly rollups.
         QString rollupZone = QStringLiteral("UTC");
+        // Keep the inputs of check() per (scope, subject) in memory: for a long-running
+        // caller (console, controller, admission webhook) a repeated check then needs no
+        // round trip. See check() for the freshness guarantee. Off for one-shot callers.
+        bool cacheChecks = false;
     };
 
     // Opens (creating an SQLite file or PostgreSQL schema if needed) and migrates.
@@ -206,8 +214,37 @@ public:
                                                        qint64 now) const;
     // The admission check: every budget of the user and (when given) the namespace,
     // combined (most restrictive wins).
+    //
+    // With Options::cacheChecks, the per-subject inputs (budgets, budget boosts that
+    // have not expired, running rows, and the closed GPU-seconds of each budget's
+    // current period) are kept after the first read; later checks compute in the
+    // client. The running rows' share up to `now` is always computed at check time.
+    // An entry is re-read when `now` leaves one of its periods (rollover) or goes
+    // back before the moment it was read. Freshness:
+    // - writes through this store drop the cache at once (also on rollback);
+    // - SQLite: every check first compares PRAGMA data_version (commits of any other
+    //   connection or process) and this connection's change counter (also catches raw
+    //   SQL on database()); a check therefore sees every commit that finished before it.
+    // - PostgreSQL: schema v2 triggers NOTIFY gpuquota_usage on every write statement
+    //   to intervals, rollups, budgets and boosts; every check first reads whatever
+    //   notifications have reached this connection's socket (non-blocking, no round
+    //   trip). A commit by another connection is therefore seen once its notification
+    //   has arrived: usually well under a millisecond after that commit returns, but a
+    //   check racing the commit may still answer from the previous state. If libpq's
+    //   notification calls cannot be reached at run time the cache stays off.
+    // Writes by this process on another store object count as another connection.
+    // Inside a transaction on this store's connection (its own or raw SQL on
+    // database()) checks read afresh and keep nothing: they must see uncommitted
+    // writes that may still roll back.
     [[nodiscard]] Result<Decision> check(const QString &user, const QString &ns,
                                          const AdmissionRequest &request, qint64 now) const;
+    struct CheckCacheStats {
+        bool active = false;  // cacheChecks on and usable on this backend
+        qint64 fromCache = 0; // checks answered without touching the database
+        qint64 reads = 0;     // checks that read inputs (first use, rollover, change)
+        qint64 changes = 0;   // times a change elsewhere was noticed (marker, NOTIFY)
+    };
+    [[nodiscard]] CheckCacheStats checkCacheStats() const;
 
     // --- boosts ------------------------------------------------------------------
     Result<Boost> addBoost(const Boost &boost);
@@ -248,6 +285,21 @@ private:
                                                                        qint64 to, const QTimeZone &tz,
                                                                        qint64 now) const;
     void assertThread() const;
+    // The admission check in two halves: reading the inputs of the given subjects
+    // (both halves of the kept statement; an empty subject reads nothing) and deciding
+    // from them at `now` without the database.
+    Result<void> loadCheckInputs(const QString &user, const QString &ns, bool loadUser, bool loadNs,
+                                 qint64 now, CheckSubject out[2]) const;
+    [[nodiscard]] Result<Decision> decideCheck(const CheckSubject *subjects[2],
+                                               const AdmissionRequest &request, qint64 now) const;
+    [[nodiscard]] Result<double> closedSecondsExact(BudgetScope scope, const QString &subject,
+                                                    const TimeRange &window) const;
+    // Drops kept check inputs (own writes, notifications, changed data version).
+    void invalidateChecks() const;
+    // Compares the database's change markers with those of the cached entries and
+    // drops them when anything changed. False when the cache cannot be trusted now.
+    bool refreshCheckCache() const;
+    Result<void> setUpCheckCache();
     // A statement prepared once per connection and kept: with QPSQL a fresh QSqlQuery
     // costs PREPARE + EXECUTE + DEALLOCATE round trips, a kept one only EXECUTE.
     // Callers bind, exec, read and then finish() it (an unfinished SQLite statement
@@ -271,6 +323,7 @@ private:
     std::unique_ptr<DayIndex> m_days; // mutable cache, single-threaded like the store
     mutable QHash<QString, std::shared_ptr<QSqlQuery>> m_statements;
     bool m_bulkActive = false;
+    std::unique_ptr<CheckCache> m_checkCache; // null unless Options::cacheChecks
 
     friend class AuditLog;
     friend class UsageStoreTx;

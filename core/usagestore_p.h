@@ -6,6 +6,7 @@
 #include <QPair>
 #include <QTimeZone>
 
+#include <limits>
 #include <unordered_map>
 #include <vector>
 
@@ -47,6 +48,33 @@ private:
     bool m_outer = false;
     bool m_active = false;
     bool m_committed = false;
+};
+
+// What the admission check needs of one subject, read once and decided from at any
+// `now` inside its periods (UsageStore::check, with or without the kept cache).
+struct CheckNeed {
+    Budget budget;
+    TimeRange period;
+    int table = -1;           // kRollupTables index, or -1 for the exact path
+    double closedSeconds = 0; // weighted GPU-seconds of closed intervals in `period`
+    bool summed = false;      // read by the first statement
+};
+struct CheckBoost {
+    qint64 start = 0;
+    qint64 expiry = 0;
+    double delta = 0;
+};
+struct CheckSubject {
+    BudgetScope scope = BudgetScope::User;
+    QString subject;
+    QList<Budget> budgets;
+    std::vector<CheckBoost> boosts; // pending/applied, not expired when read
+    std::vector<UsageInterval> running;
+    std::vector<CheckNeed> needs;
+    qint64 readAt = 0;
+    // `now` values in [validFrom, validUntil) are answered from this entry.
+    qint64 validFrom = std::numeric_limits<qint64>::min();
+    qint64 validUntil = std::numeric_limits<qint64>::max();
 };
 
 // Rollup changes accumulated in memory and written in one go (multi-row upserts).

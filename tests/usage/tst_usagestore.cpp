@@ -44,13 +44,18 @@ private slots:
     void auditChain();
     void auditTamperDetected();
     void worksOnWorkerThreads();
+    void upgradesFromV1();
+    void cachedCheckSeesOtherConnections();
+    void cachedCheckSeesOwnWritesAtOnce();
+    void cachedCheckRollsOver();
+    void cachedCheckMatchesUncachedAndNaive();
 #if !GQ_USAGE_BACKEND_PG
     void lockedDatabase();
 #endif
 
 private:
     QString freshUrl();
-    std::unique_ptr<UsageStore> openStore();
+    std::unique_ptr<UsageStore> openStore(bool cacheChecks = false);
     void rawExec(UsageStore &store, const QString &sql);
 
     QTemporaryDir m_dir;
@@ -139,8 +144,10 @@ void TestUsageStore::cleanup() {
 #endif
 }
 
-std::unique_ptr<UsageStore> TestUsageStore::openStore() {
-    auto s = UsageStore::open(m_url);
+std::unique_ptr<UsageStore> TestUsageStore::openStore(bool cacheChecks) {
+    UsageStore::Options options;
+    options.cacheChecks = cacheChecks;
+    auto s = UsageStore::open(m_url, options);
     if (!s) {
         qWarning("open failed: %s", qPrintable(s.error().message));
         return {};
@@ -169,7 +176,7 @@ void TestUsageStore::migratesAndReportsVersion() {
     QSqlQuery q(again->database());
     QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM schema_version")));
     QVERIFY(q.next());
-    QCOMPARE(q.value(0).toInt(), 1);
+    QCOMPARE(q.value(0).toInt(), UsageStore::kSchemaVersion); // one row per migration, once
 }
 
 void TestUsageStore::refusesNewerSchema() {
@@ -987,6 +994,334 @@ void TestUsageStore::lockedDatabase() {
     QVERIFY((*victim)->upsertInterval(mk("a", "u", "1", 1, 0, 10)));
 }
 #endif
+
+// --- kept admission-check inputs (Options::cacheChecks) ------------------------------
+
+// Another connection's commit reaches a caching store at once on SQLite (data_version
+// is compared by every check) and once its NOTIFY has arrived on PostgreSQL.
+#if GQ_USAGE_BACKEND_PG
+#define GQ_COMPARE_SOON(expr, expected) QTRY_COMPARE_WITH_TIMEOUT(expr, expected, 5000)
+#else
+#define GQ_COMPARE_SOON(expr, expected) QCOMPARE(expr, expected)
+#endif
+
+static bool sameDecision(const Decision &a, const Decision &b, QString *why) {
+    auto near = [](double x, double y) { return std::abs(x - y) <= 1e-6 * std::max(1.0, std::abs(y)); };
+    QStringList diff;
+    if (a.outcome != b.outcome)
+        diff << QStringLiteral("outcome %1 vs %2").arg(outcomeName(a.outcome), outcomeName(b.outcome));
+    if (a.hasBudget != b.hasBudget)
+        diff << QStringLiteral("hasBudget");
+    if (!near(a.used, b.used))
+        diff << QStringLiteral("used %1 vs %2").arg(a.used, 0, 'f', 9).arg(b.used, 0, 'f', 9);
+    if (!near(a.limit, b.limit))
+        diff << QStringLiteral("limit %1 vs %2").arg(a.limit).arg(b.limit);
+    if (!near(a.remaining, b.remaining))
+        diff << QStringLiteral("remaining %1 vs %2").arg(a.remaining).arg(b.remaining);
+    if (!near(a.graceAllowance, b.graceAllowance))
+        diff << QStringLiteral("grace %1 vs %2").arg(a.graceAllowance).arg(b.graceAllowance);
+    if (a.hasBudget && (a.budget.id != b.budget.id || !(a.period == b.period)))
+        diff << QStringLiteral("budget %1/%2 vs %3/%4")
+                    .arg(a.budget.id)
+                    .arg(a.period.start)
+                    .arg(b.budget.id)
+                    .arg(b.period.start);
+    if (why)
+        *why = diff.join(QStringLiteral("; "));
+    return diff.isEmpty();
+}
+
+void TestUsageStore::upgradesFromV1() {
+    {
+        auto s = openStore();
+        QVERIFY(s);
+        QVERIFY(s->upsertInterval(mk("a", "u", "1", 1, 0, 3600)));
+        // Back to what a v1 build left behind.
+#if GQ_USAGE_BACKEND_PG
+        for (const char *table : {"usage_intervals", "budgets", "boosts", "rollup_ns_hour",
+                                  "rollup_user_hour", "rollup_ns_day", "rollup_user_day"})
+            rawExec(*s, QStringLiteral("DROP TRIGGER %1_notify ON %1").arg(QLatin1String(table)));
+        rawExec(*s, QStringLiteral("DROP FUNCTION gpuquota_notify_usage()"));
+#endif
+        rawExec(*s, QStringLiteral("DELETE FROM schema_version WHERE version = 2"));
+        QCOMPARE(*s->schemaVersion(), 1);
+    }
+    auto s = openStore();
+    QVERIFY(s);
+    QCOMPARE(*s->schemaVersion(), 2);
+    QCOMPARE(*s->intervalCount(), qint64(1));
+#if GQ_USAGE_BACKEND_PG
+    QSqlQuery q(s->database());
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM pg_trigger t JOIN pg_class c ON t.tgrelid = c.oid "
+                                  "JOIN pg_namespace n ON c.relnamespace = n.oid WHERE n.nspname = "
+                                  "current_schema() AND t.tgname LIKE '%notify'")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toInt(), 7);
+#endif
+}
+
+void TestUsageStore::cachedCheckSeesOtherConnections() {
+    auto cachedStore = openStore(true);
+    auto other = openStore(); // another connection: stands for another process
+    QVERIFY(cachedStore && other);
+    UsageStore &a = *cachedStore;
+    QVERIFY(a.checkCacheStats().active);
+    const qint64 now = t("2026-03-10T12:00:00Z");
+    const QString alice = QStringLiteral("alice"), team = QStringLiteral("team-a");
+    QVERIFY(other->upsertInterval(mk(team, alice, "1", 2, now - 3 * 3600, now - 2 * 3600)));
+    QVERIFY(other->upsertInterval(mk(team, alice, "2", 1, now - 3600, std::nullopt)));
+    Budget b;
+    b.subject = alice;
+    b.limitGpuHours = 10;
+    QVERIFY(other->setBudget(b));
+    const AdmissionRequest req{AdmissionRequest::Kind::NewJob, 1, 2};
+    auto used = [&](qint64 at) { return a.check(alice, team, req, at)->used; };
+    auto limit = [&](qint64 at) { return a.check(alice, team, req, at)->limit; };
+
+    // Let a PostgreSQL notification of the set-up writes arrive before counting.
+    GQ_COMPARE_SOON(used(now), 3.0);
+    QTRY_COMPARE_WITH_TIMEOUT((void(used(now)), a.checkCacheStats().fromCache > 0), true, 5000);
+    const auto before = a.checkCacheStats();
+    QCOMPARE(used(now + 1800), 3.5); // the running row grows at check time
+    QCOMPARE(a.checkCacheStats().fromCache, before.fromCache + 1);
+    QCOMPARE(a.checkCacheStats().reads, before.reads);
+
+    // A new interval, a changed budget, a boost, a reverted boost, a closed interval.
+    QVERIFY(other->upsertInterval(mk(team, alice, "3", 4, now - 7200, now - 3600)));
+    GQ_COMPARE_SOON(used(now), 7.0);
+    QVERIFY(a.checkCacheStats().changes > before.changes);
+    b.limitGpuHours = 20;
+    QVERIFY(other->setBudget(b));
+    GQ_COMPARE_SOON(limit(now), 20.0);
+    Boost boost;
+    boost.target = QStringLiteral("budget/user/alice");
+    boost.delta = QStringLiteral("5");
+    boost.start = now - 60;
+    boost.expiry = now + 3600;
+    boost.actor = QStringLiteral("admin");
+    auto added = other->addBoost(boost);
+    QVERIFY(added);
+    GQ_COMPARE_SOON(limit(now), 25.0);
+    QCOMPARE(limit(now + 3600), 20.0); // expired: decided at check time from the kept row
+    QVERIFY(*other->setBoostState(added->id, Boost::State::Reverted));
+    GQ_COMPARE_SOON(limit(now), 20.0);
+    QVERIFY(*other->closeInterval(QStringLiteral("prod"), QStringLiteral("2"),
+                                  QStringLiteral("nvidia.com/gpu"), now - 3600, now - 1800));
+    GQ_COMPARE_SOON(used(now + 3600), 6.5);
+    QCOMPARE(*other->deleteBudget(BudgetScope::User, alice), 1);
+    GQ_COMPARE_SOON(a.check(alice, team, req, now)->hasBudget, false);
+    // A namespace budget set elsewhere applies to the kept namespace entry too.
+    Budget nsBudget;
+    nsBudget.scope = BudgetScope::Namespace;
+    nsBudget.subject = team;
+    nsBudget.limitGpuHours = 1;
+    QVERIFY(other->setBudget(nsBudget));
+    GQ_COMPARE_SOON(a.check(alice, team, req, now)->outcome, Decision::Outcome::Denied);
+}
+
+void TestUsageStore::cachedCheckSeesOwnWritesAtOnce() {
+    auto cachedStore = openStore(true);
+    auto other = openStore();
+    QVERIFY(cachedStore && other);
+    UsageStore &a = *cachedStore;
+    const qint64 now = t("2026-03-10T12:00:00Z");
+    const QString bob = QStringLiteral("bob"), team = QStringLiteral("team-b");
+    Budget b;
+    b.subject = bob;
+    b.limitGpuHours = 8;
+    b.graceSeconds = 600;
+    QVERIFY(a.setBudget(b));
+    const AdmissionRequest req{AdmissionRequest::Kind::NewJob, 1, 1};
+    auto expectSame = [&](qint64 at) {
+        auto mine = a.check(bob, team, req, at);
+        auto theirs = other->check(bob, team, req, at);
+        QString why;
+        QVERIFY(mine && theirs);
+        QVERIFY2(sameDecision(*mine, *theirs, &why), qPrintable(why));
+    };
+    expectSame(now);
+    QCOMPARE(a.check(bob, team, req, now)->used, 0.0);
+    const qint64 readsBefore = a.checkCacheStats().reads;
+    QVERIFY(a.upsertInterval(mk(team, bob, "1", 2, now - 7200, now - 3600)));
+    QCOMPARE(a.check(bob, team, req, now)->used, 2.0); // no waiting: own writes drop the cache
+    QVERIFY(a.checkCacheStats().reads > readsBefore);
+    QVERIFY(a.upsertInterval(mk(team, bob, "2", 1, now - 1800, std::nullopt)));
+    QCOMPARE(a.check(bob, team, req, now)->used, 2.5);
+    QVERIFY(*a.closeInterval(QStringLiteral("prod"), QStringLiteral("2"), QStringLiteral("nvidia.com/gpu"),
+                             now - 1800, now - 900));
+    QCOMPARE(a.check(bob, team, req, now + 3600)->used, 2.25);
+    b.limitGpuHours = 2;
+    QVERIFY(a.setBudget(b));
+    QCOMPARE(a.check(bob, team, req, now)->outcome, Decision::Outcome::Denied);
+    Boost boost;
+    boost.target = QStringLiteral("budget/user/bob");
+    boost.delta = QStringLiteral("4");
+    boost.start = now - 60;
+    boost.expiry = now + 3600;
+    boost.actor = QStringLiteral("admin");
+    auto added = a.addBoost(boost);
+    QVERIFY(added);
+    QCOMPARE(a.check(bob, team, req, now)->outcome, Decision::Outcome::Allowed);
+    expectSame(now);
+    QVERIFY(*a.setBoostState(added->id, Boost::State::Cancelled));
+    QCOMPARE(a.check(bob, team, req, now)->outcome, Decision::Outcome::Denied);
+    // A rolled-back transaction of our own leaves nothing behind in the cache.
+    {
+        QSqlQuery q(a.database());
+        QVERIFY(q.exec(QStringLiteral("BEGIN")));
+        QVERIFY(q.exec(QStringLiteral("UPDATE budgets SET limit_gpu_hours = 100")));
+        QCOMPARE(a.check(bob, team, req, now)->limit, 100.0); // sees its own transaction
+        QVERIFY(q.exec(QStringLiteral("ROLLBACK")));
+    }
+    QCOMPARE(a.check(bob, team, req, now)->limit, 2.0);
+    QCOMPARE(*a.deleteBudget(BudgetScope::User, bob), 1);
+    QCOMPARE(a.check(bob, team, req, now)->hasBudget, false);
+    expectSame(now);
+}
+
+void TestUsageStore::cachedCheckRollsOver() {
+    auto cachedStore = openStore(true);
+    auto other = openStore();
+    QVERIFY(cachedStore && other);
+    UsageStore &a = *cachedStore;
+    const QString carol = QStringLiteral("carol"), team = QStringLiteral("team-c");
+    const qint64 day = t("2026-03-10T00:00:00Z");
+    // Yesterday evening's job runs on across midnight; another closed one today.
+    QVERIFY(a.upsertInterval(mk(team, carol, "1", 1, day - 2 * 3600, std::nullopt)));
+    QVERIFY(a.upsertInterval(mk(team, carol, "2", 2, day + 3600, day + 2 * 3600)));
+    Budget b;
+    b.subject = carol;
+    b.limitGpuHours = 30;
+    QVERIFY(a.setBudget(b));
+    const AdmissionRequest req{AdmissionRequest::Kind::NewJob, 1, 1};
+    QTRY_COMPARE_WITH_TIMEOUT(
+        (void(a.check(carol, team, req, day + 3 * 3600)), a.checkCacheStats().fromCache > 0), true, 5000);
+    QCOMPARE(a.check(carol, team, req, day + 3 * 3600)->used, 5.0); // 3 h running + 2 closed
+    const auto before = a.checkCacheStats();
+    QCOMPARE(a.check(carol, team, req, day + 23 * 3600)->used, 25.0);
+    QCOMPARE(a.checkCacheStats().reads, before.reads);
+    // The next day: the cached day no longer contains now, so it is read again.
+    auto next = a.check(carol, team, req, day + 25 * 3600);
+    QCOMPARE(next->used, 1.0);
+    QCOMPARE(next->period.start, day + 24 * 3600);
+    QCOMPARE(a.checkCacheStats().reads, before.reads + 1);
+    // Asking about the past reads again too (boosts read then may have expired since).
+    QCOMPARE(a.check(carol, team, req, day + 3 * 3600)->used, 5.0);
+    QCOMPARE(a.checkCacheStats().reads, before.reads + 2);
+    QString why;
+    QVERIFY2(sameDecision(*a.check(carol, team, req, day + 3 * 3600),
+                          *other->check(carol, team, req, day + 3 * 3600), &why),
+             qPrintable(why));
+}
+
+void TestUsageStore::cachedCheckMatchesUncachedAndNaive() {
+    auto cachedStore = openStore(true);
+    auto other = openStore();
+    QVERIFY(cachedStore && other);
+    UsageStore &a = *cachedStore;
+    QRandomGenerator rng(20261130);
+    const QStringList users{QStringLiteral("u0"), QStringLiteral("u1"), QStringLiteral("u2"),
+                            QStringLiteral("u3")};
+    const QStringList namespaces{QStringLiteral("n0"), QStringLiteral("n1")};
+    const QStringList zones{QStringLiteral("UTC"), QStringLiteral("Europe/Berlin"),
+                            QStringLiteral("Asia/Kolkata"), QStringLiteral("America/New_York")};
+    const QStringList resources{QStringLiteral("nvidia.com/gpu"), QStringLiteral("nvidia.com/mig-1g.10gb")};
+    const qint64 base = t("2026-03-27T00:00:00Z"); // Europe/Berlin changes to summer time on the 29th
+    int uid = 0;
+    auto randomInterval = [&](qint64 around, bool mayRun) {
+        const QString user = users[rng.bounded(qsizetype(users.size()))];
+        const QString ns = namespaces[rng.bounded(qsizetype(namespaces.size()))];
+        const qint64 start = around - rng.bounded(5 * 86400);
+        std::optional<qint64> end = start + 60 + rng.bounded(30 * 3600);
+        if (mayRun && rng.bounded(6) == 0)
+            end.reset();
+        return mk(ns, user, QString::number(++uid), 1 + rng.bounded(4), start, end,
+                  resources[rng.bounded(qsizetype(resources.size()))]);
+    };
+    std::vector<UsageInterval> rows;
+    for (int i = 0; i < 400; ++i)
+        rows.push_back(randomInterval(base, true));
+    QVERIFY(other->insertBulk(rows));
+    const Period periods[3] = {Period::Day, Period::Week, Period::Month};
+    for (const QString &u : users) {
+        Budget b;
+        b.subject = u;
+        b.period = periods[rng.bounded(3)];
+        b.limitGpuHours = 20 + rng.bounded(400);
+        b.graceSeconds = rng.bounded(2) * 900;
+        b.tz = zones[rng.bounded(qsizetype(zones.size()))];
+        QVERIFY(other->setBudget(b));
+        if (rng.bounded(2)) {
+            b.period = b.period == Period::Day ? Period::Month : Period::Day;
+            b.tz = zones[rng.bounded(qsizetype(zones.size()))];
+            QVERIFY(other->setBudget(b));
+        }
+    }
+    for (const QString &n : namespaces) {
+        Budget b;
+        b.scope = BudgetScope::Namespace;
+        b.subject = n;
+        b.period = periods[rng.bounded(3)];
+        b.limitGpuHours = 100 + rng.bounded(800);
+        b.tz = zones[rng.bounded(qsizetype(zones.size()))];
+        QVERIFY(other->setBudget(b));
+    }
+    Boost boost;
+    boost.target = QStringLiteral("budget/user/u1");
+    boost.delta = QStringLiteral("50");
+    boost.start = base + 6 * 3600;
+    boost.expiry = base + 30 * 3600;
+    boost.actor = QStringLiteral("admin");
+    QVERIFY(other->addBoost(boost));
+
+    int compared = 0, fromCache = 0;
+    qint64 now = base;
+    for (int step = 0; step < 60; ++step) {
+        now += rng.bounded(4 * 3600);
+        // Now and then a write, by us or by the other connection.
+        const int w = rng.bounded(10);
+        if (w == 0) {
+            QVERIFY(a.upsertInterval(randomInterval(now, true)));
+        } else if (w == 1) {
+            const auto changesBefore = a.checkCacheStats().changes;
+            QVERIFY(other->upsertInterval(randomInterval(now, true)));
+#if GQ_USAGE_BACKEND_PG
+            // Wait for the notification so the comparison below is deterministic.
+            QTRY_VERIFY_WITH_TIMEOUT(
+                (void(a.check(users[0], {}, {}, now)), a.checkCacheStats().changes > changesBefore), 5000);
+#else
+            QVERIFY(a.check(users[0], {}, {}, now));
+            QVERIFY(a.checkCacheStats().changes > changesBefore);
+#endif
+        }
+        for (const QString &u : users)
+            for (int k = 0; k <= namespaces.size(); ++k) {
+                const QString ns = k < namespaces.size() ? namespaces[k] : QString();
+                const AdmissionRequest req{rng.bounded(3) ? AdmissionRequest::Kind::NewJob
+                                                          : AdmissionRequest::Kind::Running,
+                                           double(rng.bounded(4)), double(rng.bounded(10))};
+                const qint64 cachedBefore = a.checkCacheStats().fromCache;
+                auto mine = a.check(u, ns, req, now);
+                auto theirs = other->check(u, ns, req, now);
+                QVERIFY2(mine && theirs, "check failed");
+                fromCache += int(a.checkCacheStats().fromCache - cachedBefore);
+                QString why;
+                QVERIFY2(sameDecision(*mine, *theirs, &why),
+                         qPrintable(QStringLiteral("%1/%2 at %3: %4").arg(u, ns).arg(now).arg(why)));
+                if (mine->hasBudget) {
+                    auto naive =
+                        other->usedGpuHoursNaive(mine->budget.scope, mine->budget.subject, mine->period, now);
+                    QVERIFY(naive);
+                    QVERIFY2(std::abs(*naive - mine->used) <= 1e-6 * std::max(1.0, *naive),
+                             qPrintable(QStringLiteral("naive %1 vs cached %2").arg(*naive).arg(mine->used)));
+                }
+                ++compared;
+            }
+    }
+    QCOMPARE(compared, 60 * 4 * 3);
+    // The comparison must have exercised the cache, not only fresh reads.
+    QVERIFY2(fromCache > compared / 3, qPrintable(QString::number(fromCache)));
+}
 
 QTEST_GUILESS_MAIN(TestUsageStore)
 #include "tst_usagestore.moc"
