@@ -4,7 +4,6 @@
 #include <QAtomicInt>
 #include <QHash>
 #include <QIODevice>
-#include <QLibrary>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -12,6 +11,8 @@
 #include <QThread>
 
 #include <sqlite3.h>
+
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cmath>
@@ -398,7 +399,7 @@ struct CheckCache {
     qint64 sqliteChanges = -1;
     // PostgreSQL: libpq of the QPSQL driver, reached through its connection handle,
     // so notifications are read without waiting for the event loop.
-    QLibrary libpq;
+    void *libpq = nullptr;
     PqConsumeInput consumeInput = nullptr;
     PqNotifies notifies = nullptr;
     PqFreemem freemem = nullptr;
@@ -407,7 +408,11 @@ struct CheckCache {
     bool pgInTransaction = false;
     bool usable = false;
     UsageStore::CheckCacheStats stats;
-    ~CheckCache() { sqlite3_finalize(dataVersion); }
+    ~CheckCache() {
+        sqlite3_finalize(dataVersion);
+        if (libpq)
+            dlclose(libpq);
+    }
     void clear() {
         entries[0].clear();
         entries[1].clear();
@@ -722,14 +727,16 @@ Result<void> UsageStore::setUpCheckCache() {
         // Registered as the struct behind the PGconn typedef.
         if (h.isValid() && (qstrcmp(h.typeName(), "pg_conn*") == 0 || qstrcmp(h.typeName(), "PGconn*") == 0))
             cache->pgConn = *static_cast<void *const *>(h.constData());
-        // The driver plugin has libpq loaded already; this only finds it.
-        cache->libpq.setFileNameAndVersion(QStringLiteral("pq"), 5);
-        if (cache->pgConn && cache->libpq.load()) {
-            cache->consumeInput = reinterpret_cast<PqConsumeInput>(cache->libpq.resolve("PQconsumeInput"));
-            cache->notifies = reinterpret_cast<PqNotifies>(cache->libpq.resolve("PQnotifies"));
-            cache->freemem = reinterpret_cast<PqFreemem>(cache->libpq.resolve("PQfreemem"));
+        // Only the libpq the driver plugin has loaded (RTLD_NOLOAD): a different copy
+        // must never touch that connection.
+        if (cache->pgConn)
+            cache->libpq = dlopen("libpq.so.5", RTLD_LAZY | RTLD_NOLOAD);
+        if (cache->libpq) {
+            cache->consumeInput = reinterpret_cast<PqConsumeInput>(dlsym(cache->libpq, "PQconsumeInput"));
+            cache->notifies = reinterpret_cast<PqNotifies>(dlsym(cache->libpq, "PQnotifies"));
+            cache->freemem = reinterpret_cast<PqFreemem>(dlsym(cache->libpq, "PQfreemem"));
             cache->transactionStatus =
-                reinterpret_cast<PqTransactionStatus>(cache->libpq.resolve("PQtransactionStatus"));
+                reinterpret_cast<PqTransactionStatus>(dlsym(cache->libpq, "PQtransactionStatus"));
         }
         if (cache->consumeInput && cache->notifies && cache->freemem && cache->transactionStatus) {
             QSqlQuery q(db);
@@ -737,9 +744,9 @@ Result<void> UsageStore::setUpCheckCache() {
                 return r;
             cache->usable = true;
         } else {
-            qWarning("gpuquota: libpq's notification calls are not reachable (%s); admission checks are not "
-                     "cached",
-                     qPrintable(cache->libpq.errorString()));
+            qWarning(
+                "gpuquota: the PostgreSQL driver's libpq.so.5 is not reachable; admission checks are not "
+                "cached");
         }
     } else {
         sqlite3 *h = nativeSqlite(db);
