@@ -271,8 +271,7 @@ private:
     void accumulate(RollupDelta &delta, const QString &ns, const QString &user, qint64 start, qint64 end,
                     double gpuWeight) const;
     Result<void> loadSettings();
-    // usedGpuHours() with the subject's running intervals already at hand (the
-    // admission check reads them once for all of a subject's budgets).
+    // usedGpuHours() with the subject's running intervals possibly already at hand.
     [[nodiscard]] Result<double> usedGpuHoursWith(BudgetScope scope, const QString &subject,
                                                   const TimeRange &window, qint64 now,
                                                   const std::vector<UsageInterval> *running) const;
