@@ -53,6 +53,7 @@ class TestQuantity : public QObject {
 private slots:
     void parseCanonical_data();
     void parseCanonical();
+    void binaryFractionFlipsOnceLikeUpstream();
     void invalid_data();
     void invalid();
     void errorCarriesField();
@@ -152,6 +153,7 @@ void TestQuantity::parseCanonical_data() {
     row("0.025Ti", "27487790694400m", B, "27487790694400000000");
     row("0.5Ki", "512", B, "512000000000");
     row("1.5Ki", "1536", B, "1536000000000");
+    row("64000", "64k", D, "64000000000000");
     row("1025Ki", "1025Ki", B, "1049600000000000");
     row("7Ei", "7Ei", B, "8070450532247928832000000000");
     // Binary-SI input is capped at 2^63-1 like upstream (9Ei, not an error).
@@ -205,6 +207,27 @@ void TestQuantity::parseCanonical_data() {
     row(kMaxNanosText, kMaxNanosText, D, "170141183460469231731687303715884105727");
     row("-170141183460469231731687303715884105727n", "-170141183460469231731687303715884105727n", D,
         "-170141183460469231731687303715884105727");
+}
+
+// Found by fuzz_quantity (fuzz/regressions/quantity/binary-fraction-plain-integer).
+// apimachinery prints a binary-SI value that is no whole multiple of a power of 1024
+// as a plain integer, and a plain integer reads back as decimal SI: 62.5Ki -> "64000"
+// -> "64k". We mirror that (the API server echoes "64000"); the value never changes
+// and the second form is a fixed point.
+void TestQuantity::binaryFractionFlipsOnceLikeUpstream() {
+    const auto first = Quantity::parse(QStringLiteral("62.5Ki"));
+    QVERIFY(first.has_value());
+    QCOMPARE(first->format(), Format::BinarySI);
+    QCOMPARE(first->toString(), QStringLiteral("64000"));
+    const auto second = Quantity::parse(first->toString());
+    QVERIFY(second.has_value());
+    QCOMPARE(second->nanos(), first->nanos());
+    QCOMPARE(second->toString(), QStringLiteral("64k"));
+    const auto third = Quantity::parse(second->toString());
+    QVERIFY(third.has_value());
+    QCOMPARE(third->toString(), QStringLiteral("64k"));
+    // A multiple of 1024 stays binary and does not move.
+    QCOMPARE(Quantity::parse(QStringLiteral("62.5Mi"))->toString(), QStringLiteral("64000Ki"));
 }
 
 void TestQuantity::parseCanonical() {
