@@ -1827,10 +1827,22 @@ Result<double> UsageStore::usedGpuHoursNaive(BudgetScope scope, const QString &s
     // What a straightforward quota service writes: the subject's rows that overlap
     // the period, summed in the client. Kept prepared like the fast path, so the
     // comparison is about the work, not about statement preparation.
-    auto q = cached(QStringLiteral("SELECT %1 FROM usage_intervals WHERE %2 = ? AND start_s < ? AND "
-                                   "(end_s IS NULL OR end_s > ?)")
+    auto seconds = overlappingGpuSeconds(scope, subject, window, now, true);
+    if (!seconds)
+        return seconds.error();
+    return *seconds / 3600.0;
+}
+
+Result<double> UsageStore::overlappingGpuSeconds(BudgetScope scope, const QString &subject,
+                                                 const TimeRange &window, qint64 now,
+                                                 bool withRunning) const {
+    // Closed rows only, or running ones too (they count up to `now`).
+    const QLatin1String endCondition = withRunning ? QLatin1String("(end_s IS NULL OR end_s > ?)")
+                                                   : QLatin1String("end_s IS NOT NULL AND end_s > ?");
+    auto q = cached(QStringLiteral("SELECT %1 FROM usage_intervals WHERE %2 = ? AND start_s < ? AND %3")
                         .arg(QLatin1String(kIntervalColumns),
-                             scope == BudgetScope::User ? QLatin1String("user_name") : QLatin1String("ns")));
+                             scope == BudgetScope::User ? QLatin1String("user_name") : QLatin1String("ns"),
+                             endCondition));
     if (!q)
         return q.error();
     (*q)->bindValue(0, nonNull(subject));
@@ -1842,7 +1854,7 @@ Result<double> UsageStore::usedGpuHoursNaive(BudgetScope scope, const QString &s
     while ((*q)->next())
         s += gpuSeconds(intervalFromRow(**q), window, now, m_options.weights);
     (*q)->finish();
-    return s / 3600.0;
+    return s;
 }
 
 Result<double> UsageStore::runningGpus(BudgetScope scope, const QString &subject, qint64 now) const {
@@ -1983,22 +1995,7 @@ Result<double> UsageStore::closedSecondsExact(BudgetScope scope, const QString &
                                               const TimeRange &window) const {
     // Exact path for zones whose calendar is not on whole UTC hours; running rows are
     // added at decision time like on the rollup path.
-    auto q = cached(QStringLiteral("SELECT %1 FROM usage_intervals WHERE %2 = ? AND start_s < ? AND "
-                                   "end_s IS NOT NULL AND end_s > ?")
-                        .arg(QLatin1String(kIntervalColumns),
-                             scope == BudgetScope::User ? QLatin1String("user_name") : QLatin1String("ns")));
-    if (!q)
-        return q.error();
-    (*q)->bindValue(0, nonNull(subject));
-    (*q)->bindValue(1, window.end);
-    (*q)->bindValue(2, window.start);
-    if (auto r = exec(**q, QStringLiteral("reading intervals")); !r)
-        return r.error();
-    double s = 0;
-    while ((*q)->next())
-        s += gpuSeconds(intervalFromRow(**q), window, window.start, m_options.weights);
-    (*q)->finish();
-    return s;
+    return overlappingGpuSeconds(scope, subject, window, window.start, false);
 }
 
 Result<void> UsageStore::loadCheckInputs(const QString &user, const QString &ns, bool loadUser, bool loadNs,

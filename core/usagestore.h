@@ -293,6 +293,11 @@ private:
                                                const AdmissionRequest &request, qint64 now) const;
     [[nodiscard]] Result<double> closedSecondsExact(BudgetScope scope, const QString &subject,
                                                     const TimeRange &window) const;
+    // Weighted GPU-seconds of the subject's rows overlapping `window`, summed in the
+    // client (the naive sum and the exact path for zones off whole UTC hours).
+    [[nodiscard]] Result<double> overlappingGpuSeconds(BudgetScope scope, const QString &subject,
+                                                       const TimeRange &window, qint64 now,
+                                                       bool withRunning) const;
     // Drops kept check inputs (own writes, notifications, changed data version).
     void invalidateChecks() const;
     // Compares the database's change markers with those of the cached entries and
