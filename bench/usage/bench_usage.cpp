@@ -23,6 +23,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
 using namespace gq;
@@ -240,7 +241,8 @@ int runOne(const Config &c, const QString &url) {
     const QString heavy = top && !top->empty() ? top->front().first : demoUserName(0);
     const QString ordinary = demoUserName(1) == heavy ? demoUserName(2) : demoUserName(1);
     QList<std::pair<QString, QString>> rows;
-    for (const QString &user : {ordinary, heavy}) {
+    // Each checked user gets a day and a month budget.
+    const auto budgetsOf = [&c](const QString &user) {
         Budget day;
         day.subject = user;
         day.period = Period::Day;
@@ -249,22 +251,26 @@ int runOne(const Config &c, const QString &url) {
         Budget month = day;
         month.period = Period::Month;
         month.limitGpuHours = 600;
-        (void)store.setBudget(day);
-        (void)store.setBudget(month);
-        const AdmissionRequest req{AdmissionRequest::Kind::NewJob, 2, 4};
+        return std::array<Budget, 2>{day, month};
+    };
+    const AdmissionRequest req{AdmissionRequest::Kind::NewJob, 2, 4};
+    // Naive: the user's rows overlapping each budget period, summed in the client.
+    const auto naiveCheck = [&](const QString &user) {
+        QList<Decision> ds;
+        for (const Budget &b : budgetsOf(user)) {
+            const TimeRange p = periodContaining(now, b.period, tz);
+            ds << decide(b, p, *store.usedGpuHoursNaive(BudgetScope::User, user, p, now), 0, req);
+        }
+        return combine(ds, req);
+    };
+    for (const QString &user : {ordinary, heavy}) {
+        for (const Budget &b : budgetsOf(user))
+            (void)store.setBudget(b);
         Decision d;
         Decision naive;
-        // Naive: the user's rows overlapping each budget period, summed in the client.
         const auto [checkMs, naiveMs] = interleavedMedians(
             c.iterations * 5, c.iterations * 5, [&] { d = *store.check(user, {}, req, now); },
-            [&] {
-                QList<Decision> ds;
-                for (const Budget &b : {day, month}) {
-                    const TimeRange p = periodContaining(now, b.period, tz);
-                    ds << decide(b, p, *store.usedGpuHoursNaive(BudgetScope::User, user, p, now), 0, req);
-                }
-                naive = combine(ds, req);
-            });
+            [&] { naive = naiveCheck(user); });
         out() << "check " << user << ": " << d.message << " (naive: " << naive.message << ")\n";
         rows << std::make_pair(QStringLiteral("admission check (%1)").arg(user),
                                QStringLiteral("%1|%2|5").arg(checkMs).arg(naiveMs));
@@ -283,28 +289,12 @@ int runOne(const Config &c, const QString &url) {
         }
         UsageStore &cachedStore = **cachedOpen;
         for (const QString &user : {ordinary, heavy}) {
-            const AdmissionRequest req{AdmissionRequest::Kind::NewJob, 2, 4};
-            Budget day;
-            day.subject = user;
-            day.period = Period::Day;
-            day.limitGpuHours = 40;
-            day.tz = c.tz;
-            Budget month = day;
-            month.period = Period::Month;
-            month.limitGpuHours = 600;
             Decision d;
             Decision cold = *store.check(user, {}, req, now);
             Decision naive;
             const auto [checkMs, naiveMs] = interleavedMedians(
                 c.iterations * 5, c.iterations * 5, [&] { d = *cachedStore.check(user, {}, req, now); },
-                [&] {
-                    QList<Decision> ds;
-                    for (const Budget &b : {day, month}) {
-                        const TimeRange p = periodContaining(now, b.period, tz);
-                        ds << decide(b, p, *store.usedGpuHoursNaive(BudgetScope::User, user, p, now), 0, req);
-                    }
-                    naive = combine(ds, req);
-                });
+                [&] { naive = naiveCheck(user); });
             const auto stats = cachedStore.checkCacheStats();
             out() << "check (kept cache) " << user << ": " << d.message << " (cold: " << cold.message
                   << "; naive: " << naive.message << "; answered from cache " << stats.fromCache << ", read "
