@@ -9,6 +9,16 @@ namespace gq {
 
 namespace {
 
+// The form fmt writes. apimachinery prints a binary-SI value that is no multiple of 1024
+// as a plain integer, which reads back as decimal SI and then prints differently
+// (62.5Ki -> 64000 -> 64k, same value). Writing the second form keeps fmt idempotent;
+// that form is a fixed point (tst_quantity::binaryFractionFlipsOnceLikeUpstream).
+QString settledForm(const Quantity &q) {
+    const QString first = q.toString();
+    const auto again = Quantity::parse(first);
+    return again ? again->toString() : first;
+}
+
 struct Collector {
     const QByteArray &text;
     QList<TextEdit> edits;
@@ -25,7 +35,7 @@ struct Collector {
             auto q = Quantity::parse(e.value.text());
             if (!q)
                 continue;
-            const QString canonical = q->toString();
+            const QString canonical = settledForm(*q);
             if (canonical == e.value.text())
                 continue;
             TextEdit edit;
