@@ -1,12 +1,34 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (preset `fuzz`) and runs each for a bounded
-# time (first argument, seconds; default 60). Fails on any crash, leak, timeout or
-# sanitizer report. A failing input is left in build/fuzz/<target>-crash-*; copy it to
-# fuzz/regressions/<name>/ so tests/core/tst_fuzzregressions replays it for ever.
+# Builds the libFuzzer targets with clang (preset `fuzz`) and runs each. Fails on any
+# crash, leak, timeout or sanitizer report. A failing input is left in
+# build/fuzz/<target>-crash-*; copy it to fuzz/regressions/<name>/ so the unit tests
+# replay it for ever.
+#
+#   scripts/run-fuzzers.sh [SECONDS]   explore: each target for SECONDS (default 60) with
+#                                      a random seed, growing build/fuzz/corpus/
+#   scripts/run-fuzzers.sh --ci        the gate test-all.sh runs: a fixed seed and a fixed
+#                                      number of inputs per target, from the committed
+#                                      corpus only, so one commit always gives the same
+#                                      verdict (~1 min per target on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-60}"
+mode=explore
+seconds=60
+if [ "${1:-}" = "--ci" ]; then
+  mode=ci
+elif [ -n "${1:-}" ]; then
+  seconds="$1"
+fi
 jobs="${GQ_JOBS:-2}"
+
+# Inputs per target in --ci mode, about a minute each on this class of machine.
+ci_runs() {
+  case "$1" in
+    quantity) echo 1000000 ;;
+    yaml) echo 25000 ;;
+    *) echo 20000 ;;
+  esac
+}
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$jobs"
@@ -19,9 +41,15 @@ for bin in build/fuzz/bin/fuzz_*; do
   name=$(basename "$bin")
   short="${name#fuzz_}"
   work="build/fuzz/corpus/$name"
+  args=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="build/fuzz/$name-")
+  if [ "$mode" = ci ]; then
+    work="build/fuzz/ci-corpus/$name"
+    rm -rf "$work"
+    args+=(-seed="${GQ_FUZZ_SEED:-1}" -runs="$(ci_runs "$short")")
+  else
+    args+=(-max_total_time="$seconds")
+  fi
   mkdir -p "$work"
-  args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
-        -artifact_prefix="build/fuzz/$name-")
   [ -f "fuzz/$short.dict" ] && args+=(-dict="fuzz/$short.dict")
   dirs=("$work")
   [ -d "fuzz/corpus/$short" ] && dirs+=("fuzz/corpus/$short")
@@ -35,7 +63,11 @@ for bin in build/fuzz/bin/fuzz_*; do
       continue
     fi
   fi
-  echo "fuzz: $name for ${seconds}s"
+  if [ "$mode" = ci ]; then
+    echo "fuzz: $name, $(ci_runs "$short") inputs from seed ${GQ_FUZZ_SEED:-1}"
+  else
+    echo "fuzz: $name for ${seconds}s"
+  fi
   if ! "$bin" "${args[@]}" "${dirs[@]}" >"build/fuzz/$name.log" 2>&1; then
     echo "fuzz: $name FAILED (artifacts: build/fuzz/$name-*)"
     tail -n 60 "build/fuzz/$name.log"
