@@ -192,10 +192,11 @@ QJsonObject computeQuotaStatus(const Store &store, const QJsonObject &quota) {
     const QString name = meta.value(QLatin1String("name")).toString();
     const ResourceList hard =
         parseList(quota.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")));
+    const std::vector<ScopeRequirement> scopes = quotaScopes(quota);
     Usage used;
     auto [first, last] = store.range(Resource::Pod, ns);
     for (auto it = first; it != last; ++it) {
-        if (podIsTerminal(it->second.phase))
+        if (podIsTerminal(it->second.phase) || !podMatchesScopes(scopes, it->second.scopeFacts))
             continue;
         for (const auto &[k, q] : it->second.usage) {
             if (hard.count(k))
@@ -440,7 +441,7 @@ bool isStandardQuotaName(const QString &k) {
            k.startsWith(QLatin1String("hugepages-")) || k.startsWith(QLatin1String("requests.hugepages-"));
 }
 
-void validateQuota(const QJsonObject &object, QList<FieldError> &errors) {
+void validateQuota(const QJsonObject &object, const QJsonObject *old, QList<FieldError> &errors) {
     const QJsonObject hard =
         object.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject();
     for (auto it = hard.begin(); it != hard.end(); ++it) {
@@ -451,6 +452,7 @@ void validateQuota(const QJsonObject &object, QList<FieldError> &errors) {
         if (q && q->sign() < 0)
             errors.append(invalid(path, q->toString(), QStringLiteral("must be greater than or equal to 0")));
     }
+    errors += validateQuotaScopes(object, old);
 }
 
 void validateLimitRange(const QJsonObject &object, QList<FieldError> &errors) {
@@ -712,12 +714,11 @@ ResourceList podLevel(const QJsonObject &pod, QLatin1String which) {
 } // namespace
 
 QList<FieldError> validateObject(Resource r, const QJsonObject &object, const QJsonObject *old) {
-    Q_UNUSED(old);
     QList<FieldError> errors;
     const QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
     errors += validateName(r, meta.value(QLatin1String("name")).toString());
     switch (r) {
-    case Resource::ResourceQuota: validateQuota(object, errors); break;
+    case Resource::ResourceQuota: validateQuota(object, old, errors); break;
     case Resource::LimitRange: validateLimitRange(object, errors); break;
     case Resource::Pod: validatePodSpec(object, errors); break;
     case Resource::Namespace:
@@ -786,12 +787,16 @@ std::optional<ApiError> admitPod(const Store &store, const QString &ns, QJsonObj
             return ApiError::forbidden(QStringLiteral("pods"), podName, aggregate(errors));
     }
 
-    // ResourceQuota.
+    // ResourceQuota. A scoped quota neither counts nor constrains a pod outside
+    // its scopes (not even the "must specify" rule below).
     const Usage delta = podUsage(pod);
+    const PodScopeFacts facts = podScopeFacts(pod);
     auto [first, last] = store.range(Resource::ResourceQuota, ns);
     for (auto it = first; it != last; ++it) {
         const QJsonObject quota = QJsonDocument::fromJson(it->second.json).object();
         const QString quotaName = it->second.name;
+        if (!podMatchesScopes(quotaScopes(quota), facts))
+            continue;
         const QJsonObject status = quota.value(QLatin1String("status")).toObject();
         const ResourceList hard = parseList(status.value(QLatin1String("hard")));
         const ResourceList used = parseList(status.value(QLatin1String("used")));

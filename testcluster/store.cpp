@@ -196,6 +196,7 @@ Entry Store::makeEntry(Resource r, const QJsonObject &object) const {
         e.nodeName =
             object.value(QLatin1String("spec")).toObject().value(QLatin1String("nodeName")).toString();
         e.usage = podUsage(object);
+        e.scopeFacts = podScopeFacts(object);
     }
     QJsonObject stripped = object;
     stripped.remove(QLatin1String("kind"));

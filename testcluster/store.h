@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/quantity.h"
+#include "testcluster/quotascopes.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -45,9 +46,10 @@ struct Entry {
     QString ns;
     QString name;
     Labels labels;
-    QString phase;    // pods: status.phase; namespaces: status.phase
-    QString nodeName; // pods
-    Usage usage;      // pods: what the pod charges to quota while not finished
+    QString phase;            // pods: status.phase; namespaces: status.phase
+    QString nodeName;         // pods
+    Usage usage;              // pods: what the pod charges to quota while not finished
+    PodScopeFacts scopeFacts; // pods: which quota scopes the pod falls under
 };
 
 struct WatchEvent {

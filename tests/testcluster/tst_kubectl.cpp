@@ -1,6 +1,7 @@
 // The real kubectl (every release from 1.27 to 1.33 found on the machine) against
 // gpuquota-testcluster: discovery, get, apply, replace, delete, auth can-i,
-// quota admission, server-side dry run and watch must behave as on a real cluster.
+// quota admission (scoped quotas too), server-side dry run and watch must behave as
+// on a real cluster.
 
 #include "testclusterprocess.h"
 
@@ -118,6 +119,25 @@ private:
                               "      requests: {cpu: \"1\", memory: 2Gi}\n"
                               "      limits: {cpu: \"1\", memory: 2Gi, nvidia.com/gpu: \"%3\"}\n")
             .arg(name, ns)
+            .arg(gpus)
+            .toUtf8();
+    }
+
+    static QByteArray classPodYaml(const QString &ns, const QString &name, const QString &priorityClass,
+                                   int gpus) {
+        return QStringLiteral("apiVersion: v1\n"
+                              "kind: Pod\n"
+                              "metadata:\n"
+                              "  name: %1\n"
+                              "  namespace: %2\n"
+                              "spec:\n"
+                              "  priorityClassName: %3\n"
+                              "  containers:\n"
+                              "  - name: main\n"
+                              "    image: nvcr.io/nvidia/pytorch:24.05-py3\n"
+                              "    resources:\n"
+                              "      limits: {cpu: \"1\", memory: 2Gi, nvidia.com/gpu: \"%4\"}\n")
+            .arg(name, ns, priorityClass)
             .arg(gpus)
             .toUtf8();
     }
@@ -336,6 +356,92 @@ private slots:
     }
 
     // Commands beyond the core workflow, with the default kubectl on PATH.
+    // A quota limited to one priority class (scopeSelector) counts and constrains
+    // only that class's pods; scopes are validated (422 naming the field) and
+    // spec.scopes cannot change.
+    void quotaScopes_data() { workflow_data(); }
+    void quotaScopes() {
+        QFETCH(QString, binary);
+        const QString ns =
+            QStringLiteral("scopes-") +
+            QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char('.'), QLatin1Char('-'));
+        Run r = kubectl(binary, {QStringLiteral("create"), QStringLiteral("namespace"), ns});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        const QByteArray quota =
+            QStringLiteral("apiVersion: v1\n"
+                           "kind: ResourceQuota\n"
+                           "metadata: {name: high-gpu, namespace: %1}\n"
+                           "spec:\n"
+                           "  hard: {requests.nvidia.com/gpu: \"2\", pods: \"5\"}\n"
+                           "  scopeSelector:\n"
+                           "    matchExpressions:\n"
+                           "    - {scopeName: PriorityClass, operator: In, values: [high]}\n")
+                .arg(ns)
+                .toUtf8();
+        r = kubectl(binary, {QStringLiteral("apply"), QStringLiteral("-f"), QStringLiteral("-")}, quota);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        const auto create = [&](const QString &name, const QString &cls, int gpus) {
+            return kubectl(binary, {QStringLiteral("create"), QStringLiteral("-f"), QStringLiteral("-")},
+                           classPodYaml(ns, name, cls, gpus));
+        };
+        // Another class goes beyond the quota's 2 GPUs: it is not counted.
+        r = create(QStringLiteral("low-1"), QStringLiteral("low"), 4);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        r = create(QStringLiteral("high-1"), QStringLiteral("high"), 1);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("quota"), QStringLiteral("high-gpu"),
+                             QStringLiteral("-n"), ns, QStringLiteral("-o"),
+                             QStringLiteral(
+                                 "jsonpath={.status.used.requests\\.nvidia\\.com/gpu} {.status.used.pods}")});
+        QCOMPARE(r.out.trimmed(), QStringLiteral("1 1"));
+        r = create(QStringLiteral("high-2"), QStringLiteral("high"), 2);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("Error from server (Forbidden)")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(
+                     QStringLiteral("pods \"high-2\" is forbidden: "
+                                    "exceeded quota: high-gpu, requested: requests.nvidia.com/gpu=2, used: "
+                                    "requests.nvidia.com/gpu=1, limited: requests.nvidia.com/gpu=2")),
+                 qPrintable(r.all()));
+        r = create(QStringLiteral("low-2"), QStringLiteral("low"), 8);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+
+        // Validation: an unknown scope, and a scope that cannot limit the resource.
+        r = kubectl(binary, {QStringLiteral("create"), QStringLiteral("quota"), QStringLiteral("odd"),
+                             QStringLiteral("-n"), ns, QStringLiteral("--hard=pods=2"),
+                             QStringLiteral("--scopes=Sometimes")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(
+            r.err.contains(QStringLiteral("ResourceQuota \"odd\" is invalid: spec.scopes: Invalid value: "
+                                          "[\"Sometimes\"]: unsupported scope")),
+            qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("create"), QStringLiteral("quota"), QStringLiteral("be"),
+                             QStringLiteral("-n"), ns, QStringLiteral("--hard=pods=2,requests.cpu=1"),
+                             QStringLiteral("--scopes=BestEffort")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(
+            r.err.contains(QStringLiteral("spec.scopes: Invalid value: [\"BestEffort\"]: unsupported scope "
+                                          "applied to resource")),
+            qPrintable(r.all()));
+        // A valid scoped quota round-trips its scopes; they cannot change later.
+        r = kubectl(binary, {QStringLiteral("create"), QStringLiteral("quota"), QStringLiteral("be"),
+                             QStringLiteral("-n"), ns, QStringLiteral("--hard=pods=2"),
+                             QStringLiteral("--scopes=BestEffort")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("quota"), QStringLiteral("be"),
+                             QStringLiteral("-n"), ns, QStringLiteral("-o"),
+                             QStringLiteral("jsonpath={.spec.scopes} {.status.used.pods}")});
+        QCOMPARE(r.out.trimmed(), QStringLiteral("[\"BestEffort\"] 0"));
+        r = kubectl(binary, {QStringLiteral("patch"), QStringLiteral("quota"), QStringLiteral("be"),
+                             QStringLiteral("-n"), ns, QStringLiteral("--type=merge"), QStringLiteral("-p"),
+                             QStringLiteral(R"({"spec":{"scopes":["NotBestEffort"]}})")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(
+                     QStringLiteral("spec.scopes: Invalid value: [\"NotBestEffort\"]: field is immutable")),
+                 qPrintable(r.all()));
+        r = kubectl(binary, {QStringLiteral("delete"), QStringLiteral("namespace"), ns});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+    }
+
     void moreCommands() {
         const QString binary = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
         if (binary.isEmpty())

@@ -274,6 +274,248 @@ private slots:
                      "requests.memory=700Mi, used: requests.memory=600Mi, limited: requests.memory=1Gi"));
     }
 
+    void podScopeFacts_data() {
+        QTest::addColumn<QString>("pod");
+        QTest::addColumn<bool>("terminating");
+        QTest::addColumn<bool>("bestEffort");
+        QTest::addColumn<bool>("crossNamespace");
+        QTest::addColumn<QString>("priorityClass");
+        QTest::newRow("nothing requested")
+            << R"({"spec":{"containers":[{"name":"a"}]}})" << false << true << false << QString();
+        // GPUs do not make a pod Burstable: QoS looks at cpu and memory only.
+        QTest::newRow("gpu only")
+            << R"({"spec":{"containers":[{"name":"a","resources":{"limits":{"nvidia.com/gpu":"1"}}}]}})"
+            << false << true << false << QString();
+        QTest::newRow("zero cpu")
+            << R"({"spec":{"containers":[{"name":"a","resources":{"requests":{"cpu":"0"}}}]}})" << false
+            << true << false << QString();
+        QTest::newRow("init container memory")
+            << R"({"spec":{"initContainers":[{"name":"i","resources":{"limits":{"memory":"1Gi"}}}],"containers":[{"name":"a"}]}})"
+            << false << false << false << QString();
+        QTest::newRow("deadline 0 is terminating")
+            << R"({"spec":{"activeDeadlineSeconds":0,"priorityClassName":"high","containers":[{"name":"a","resources":{"requests":{"cpu":"1"}}}]}})"
+            << true << false << false << QStringLiteral("high");
+        QTest::newRow("affinity namespaces")
+            << R"({"spec":{"affinity":{"podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"topologyKey":"k","namespaces":["other"]}]}},"containers":[{"name":"a"}]}})"
+            << false << true << true << QString();
+        QTest::newRow("anti-affinity namespaceSelector, weighted")
+            << R"({"spec":{"affinity":{"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1,"podAffinityTerm":{"topologyKey":"k","namespaceSelector":{}}}]}},"containers":[{"name":"a"}]}})"
+            << false << true << true << QString();
+        QTest::newRow("affinity in own namespace")
+            << R"({"spec":{"affinity":{"podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"topologyKey":"k","labelSelector":{}}]}},"containers":[{"name":"a"}]}})"
+            << false << true << false << QString();
+    }
+    void podScopeFacts() {
+        QFETCH(QString, pod);
+        const PodScopeFacts facts = gq::tc::podScopeFacts(QJsonDocument::fromJson(pod.toUtf8()).object());
+        QTEST(facts.terminating, "terminating");
+        QTEST(facts.bestEffort, "bestEffort");
+        QTEST(facts.crossNamespaceAffinity, "crossNamespace");
+        QTEST(facts.priorityClass, "priorityClass");
+    }
+
+    void priorityClassSelector_data() {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QStringList>("values");
+        QTest::addColumn<QString>("podClass");
+        QTest::addColumn<bool>("matches");
+        const QStringList high{QStringLiteral("high")};
+        QTest::newRow("In, same") << "In" << high << "high" << true;
+        QTest::newRow("In, other") << "In" << high << "low" << false;
+        QTest::newRow("In, none") << "In" << high << "" << false;
+        QTest::newRow("NotIn, same") << "NotIn" << high << "high" << false;
+        QTest::newRow("NotIn, other") << "NotIn" << high << "low" << true;
+        // A label selector: NotIn also holds when the key is absent.
+        QTest::newRow("NotIn, none") << "NotIn" << high << "" << true;
+        QTest::newRow("Exists, some") << "Exists" << QStringList() << "low" << true;
+        QTest::newRow("Exists, none") << "Exists" << QStringList() << "" << false;
+        QTest::newRow("DoesNotExist, some") << "DoesNotExist" << QStringList() << "low" << false;
+        QTest::newRow("DoesNotExist, none") << "DoesNotExist" << QStringList() << "" << true;
+    }
+    void priorityClassSelector() {
+        QFETCH(QString, op);
+        QFETCH(QStringList, values);
+        QFETCH(QString, podClass);
+        PodScopeFacts pod;
+        pod.priorityClass = podClass;
+        QTEST(podMatchesScopes({{QStringLiteral("PriorityClass"), op, values}}, pod), "matches");
+    }
+
+    void scopedQuotaCountsOnlyMatchingPods() {
+        Store store;
+        put(store, Resource::Namespace, R"({"metadata":{"name":"ns"}})");
+        const auto pod = [&](const char *name, const char *extraSpec, const char *resources) {
+            put(store, Resource::Pod,
+                qPrintable(
+                    QStringLiteral(
+                        R"({"metadata":{"name":"%1","namespace":"ns"},"spec":{%2"containers":[{"name":"c","image":"i","resources":%3}]},"status":{"phase":"Running"}})")
+                        .arg(QLatin1String(name), QLatin1String(extraSpec), QLatin1String(resources))));
+        };
+        const char *gpuAndCpu =
+            R"({"requests":{"cpu":"1","nvidia.com/gpu":"2"},"limits":{"nvidia.com/gpu":"2"}})";
+        pod("plain", "", gpuAndCpu);
+        pod("high", R"("priorityClassName":"high",)", gpuAndCpu);
+        pod("low", R"("priorityClassName":"low",)", gpuAndCpu);
+        pod("job", R"("activeDeadlineSeconds":600,)", gpuAndCpu);
+        pod("besteffort", "", "{}");
+        const auto used = [&](const char *spec) -> QString {
+            QJsonObject q =
+                parse(qPrintable(QStringLiteral(R"({"metadata":{"name":"q","namespace":"ns"},"spec":%1})")
+                                     .arg(QLatin1String(spec))));
+            applyDefaults(Resource::ResourceQuota, q);
+            std::lock_guard lock(store.mutex);
+            const QJsonObject u = computeQuotaStatus(store, q).value(QStringLiteral("used")).toObject();
+            return u.value(QStringLiteral("pods")).toString() + QLatin1Char('/') +
+                   u.value(QStringLiteral("requests.nvidia.com/gpu")).toString();
+        };
+        QCOMPARE(used(R"({"hard":{"pods":"10","requests.nvidia.com/gpu":"100"}})"), QStringLiteral("5/8"));
+        QCOMPARE(used(R"({"hard":{"pods":"10","requests.nvidia.com/gpu":"100"},"scopes":["Terminating"]})"),
+                 QStringLiteral("1/2"));
+        QCOMPARE(
+            used(R"({"hard":{"pods":"10","requests.nvidia.com/gpu":"100"},"scopes":["NotTerminating"]})"),
+            QStringLiteral("4/6"));
+        QCOMPARE(used(R"({"hard":{"pods":"10"},"scopes":["BestEffort"]})").section(QLatin1Char('/'), 0, 0),
+                 QStringLiteral("1"));
+        QCOMPARE(
+            used(
+                R"({"hard":{"pods":"10","requests.nvidia.com/gpu":"100"},"scopes":["NotBestEffort","NotTerminating"]})"),
+            QStringLiteral("3/6"));
+        QCOMPARE(
+            used(
+                R"({"hard":{"pods":"10","requests.nvidia.com/gpu":"100"},"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"In","values":["high"]}]}})"),
+            QStringLiteral("1/2"));
+        QCOMPARE(
+            used(
+                R"({"hard":{"pods":"10","requests.nvidia.com/gpu":"100"},"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"NotIn","values":["high"]}]}})"),
+            QStringLiteral("4/6"));
+        QCOMPARE(
+            used(
+                R"({"hard":{"pods":"10","requests.nvidia.com/gpu":"100"},"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"Exists"}]}})"),
+            QStringLiteral("2/4"));
+        // scopes and scopeSelector together: every requirement must hold.
+        QCOMPARE(
+            used(
+                R"({"hard":{"pods":"10","requests.nvidia.com/gpu":"100"},"scopes":["Terminating"],"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"DoesNotExist"}]}})"),
+            QStringLiteral("1/2"));
+    }
+
+    void scopedQuotaAdmission() {
+        Store store;
+        put(store, Resource::Namespace, R"({"metadata":{"name":"ns"}})");
+        // Only "high" pods may use GPUs here, 2 at most; and they must state cpu.
+        put(store, Resource::ResourceQuota,
+            R"({"metadata":{"name":"high-gpu","namespace":"ns"},"spec":{"hard":{"requests.nvidia.com/gpu":"2","requests.cpu":"8"},"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"In","values":["high"]}]}}})");
+        const auto admit = [&](const char *name, const char *cls, int gpus, bool withCpu = true) {
+            QJsonObject pod = parse(qPrintable(
+                QStringLiteral(
+                    R"({"metadata":{"name":"%1","namespace":"ns"},"spec":{"priorityClassName":"%2","containers":[{"name":"c","image":"i","resources":{"limits":{%4"nvidia.com/gpu":"%3"}}}]}})")
+                    .arg(QLatin1String(name), QLatin1String(cls))
+                    .arg(gpus)
+                    .arg(withCpu ? QStringLiteral(R"("cpu":"1",)") : QString())));
+            applyDefaults(Resource::Pod, pod);
+            std::lock_guard lock(store.mutex);
+            auto denied = admitPod(store, QStringLiteral("ns"), pod);
+            if (!denied) {
+                store.commit(Resource::Pod, pod, "ADDED");
+                const Entry *e =
+                    store.find(Resource::ResourceQuota, QStringLiteral("ns"), QStringLiteral("high-gpu"));
+                QJsonObject q = QJsonDocument::fromJson(e->json).object();
+                q.insert(QStringLiteral("status"), computeQuotaStatus(store, q));
+                store.commit(Resource::ResourceQuota, q, "MODIFIED");
+            }
+            return denied ? denied->message : QString();
+        };
+        // Another class is neither counted nor held to the quota's "must specify".
+        QCOMPARE(admit("low-1", "low", 4), QString());
+        QCOMPARE(admit("low-2", "low", 4, false), QString());
+        QCOMPARE(admit("high-1", "high", 1), QString());
+        QCOMPARE(admit("high-2", "high", 2),
+                 QStringLiteral("pods \"high-2\" is forbidden: exceeded quota: high-gpu, requested: "
+                                "requests.nvidia.com/gpu=2, used: requests.nvidia.com/gpu=1, limited: "
+                                "requests.nvidia.com/gpu=2"));
+        QCOMPARE(
+            admit("high-3", "high", 1, false),
+            QStringLiteral(
+                "pods \"high-3\" is forbidden: failed quota: high-gpu: must specify requests.cpu for: c"));
+        QCOMPARE(admit("high-4", "high", 1), QString());
+    }
+
+    void quotaScopeValidationMessages_data() {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QStringList>("errors");
+        QTest::newRow("unknown scope")
+            << R"({"hard":{"pods":"1"},"scopes":["Foo"]})"
+            << QStringList{R"(spec.scopes: Invalid value: ["Foo"]: unsupported scope)"};
+        QTest::newRow("BestEffort with cpu")
+            << R"({"hard":{"pods":"1","requests.cpu":"1"},"scopes":["BestEffort"]})"
+            << QStringList{
+                   R"(spec.scopes: Invalid value: ["BestEffort"]: unsupported scope applied to resource)"};
+        // Extended resources and object counts are not checked against scopes.
+        QTest::newRow("BestEffort with gpu and count/pods")
+            << R"({"hard":{"count/pods":"1","requests.nvidia.com/gpu":"1"},"scopes":["BestEffort"]})"
+            << QStringList{};
+        QTest::newRow("PriorityClass with ephemeral storage")
+            << R"({"hard":{"requests.ephemeral-storage":"1Gi"},"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"Exists"}]}})"
+            << QStringList{
+                   R"(spec.scopeSelector.matchExpressions: Invalid value: {"matchExpressions":[{"operator":"Exists","scopeName":"PriorityClass"}]}: unsupported scope applied to resource)"};
+        QTest::newRow("conflicting")
+            << R"({"hard":{"pods":"1"},"scopes":["Terminating","NotTerminating","BestEffort","NotBestEffort"]})"
+            << QStringList{
+                   R"(spec.scopes: Invalid value: ["Terminating","NotTerminating","BestEffort","NotBestEffort"]: conflicting scopes)",
+                   R"(spec.scopes: Invalid value: ["Terminating","NotTerminating","BestEffort","NotBestEffort"]: conflicting scopes)"};
+        QTest::newRow("selector scope name")
+            << R"({"hard":{"pods":"1"},"scopeSelector":{"matchExpressions":[{"scopeName":"Priority","operator":"Exists"}]}})"
+            << QStringList{
+                   R"(spec.scopeSelector.matchExpressions.scopeName: Invalid value: "Priority": unsupported scope)"};
+        QTest::newRow("selector operator for Terminating")
+            << R"({"hard":{"pods":"1"},"scopeSelector":{"matchExpressions":[{"scopeName":"Terminating","operator":"DoesNotExist"}]}})"
+            << QStringList{
+                   R"(spec.scopeSelector.matchExpressions.operator: Invalid value: "DoesNotExist": must be 'Exist' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity)"};
+        QTest::newRow("selector In without values")
+            << R"({"hard":{"pods":"1"},"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"In"}]}})"
+            << QStringList{"spec.scopeSelector.matchExpressions.values: Required value: must be at least one "
+                           "value when `operator` is 'In' or 'NotIn' for scope selector"};
+        QTest::newRow("selector Exists with values")
+            << R"({"hard":{"pods":"1"},"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"Exists","values":["a"]}]}})"
+            << QStringList{
+                   R"(spec.scopeSelector.matchExpressions.values: Invalid value: ["a"]: must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector)"};
+        QTest::newRow("selector bad operator")
+            << R"({"hard":{"pods":"1"},"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"Equals","values":["a"]}]}})"
+            << QStringList{
+                   R"(spec.scopeSelector.matchExpressions.operator: Invalid value: "Equals": not a valid selector operator)"};
+        QTest::newRow("valid GPU quota for one class")
+            << R"({"hard":{"pods":"4","requests.cpu":"8","requests.nvidia.com/gpu":"2"},"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"In","values":["high","urgent"]}]}})"
+            << QStringList{};
+    }
+    void quotaScopeValidationMessages() {
+        QFETCH(QString, spec);
+        QFETCH(QStringList, errors);
+        QJsonObject q = parse(qPrintable(QStringLiteral(R"({"metadata":{"name":"q"},"spec":%1})").arg(spec)));
+        applyDefaults(Resource::ResourceQuota, q);
+        QStringList got;
+        for (const FieldError &e : validateObject(Resource::ResourceQuota, q, nullptr))
+            got.append(e.toString());
+        QCOMPARE(got, errors);
+    }
+
+    void quotaScopesAreImmutable() {
+        const QJsonObject old =
+            parse(R"({"metadata":{"name":"q"},"spec":{"hard":{"pods":"1"},"scopes":["Terminating"]}})");
+        QJsonObject changed = old;
+        changed.insert(QStringLiteral("spec"), parse(R"({"hard":{"pods":"1"},"scopes":["NotTerminating"]})"));
+        QStringList got;
+        for (const FieldError &e : validateObject(Resource::ResourceQuota, changed, &old))
+            got.append(e.toString());
+        QCOMPARE(got, QStringList{R"(spec.scopes: Invalid value: ["NotTerminating"]: field is immutable)"});
+        // Hard limits may change; the selector is not under the immutability rule.
+        QJsonObject raised = old;
+        raised.insert(
+            QStringLiteral("spec"),
+            parse(
+                R"({"hard":{"pods":"5"},"scopes":["Terminating"],"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"Exists"}]}})"));
+        QVERIFY(validateObject(Resource::ResourceQuota, raised, &old).isEmpty());
+    }
+
     void podUsageTakesLargestInitContainer() {
         const QJsonObject pod = parse(
             R"({"spec":{"initContainers":[{"name":"i","resources":{"requests":{"cpu":"3"}}}],"containers":[{"name":"a","resources":{"requests":{"cpu":"1","nvidia.com/gpu":"1"},"limits":{"nvidia.com/gpu":"1"}}},{"name":"b","resources":{"requests":{"cpu":"500m"}}}]}})");
