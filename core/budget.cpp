@@ -65,7 +65,8 @@ Decision decide(const Budget &budget, const TimeRange &period, double usedGpuHou
     d.used = usedGpuHours;
     d.limit = budget.limitGpuHours + extraGpuHours;
     d.remaining = d.limit - d.used;
-    d.graceAllowance = std::max(0.0, runningGpus) * double(budget.graceSeconds) / 3600.0;
+    d.runningGpus = std::max(0.0, runningGpus);
+    d.graceAllowance = d.runningGpus * double(budget.graceSeconds) / 3600.0;
     const QString per = periodName(budget.period);
 
     if (request.kind == AdmissionRequest::Kind::NewJob) {
@@ -100,6 +101,14 @@ Decision decide(const Budget &budget, const TimeRange &period, double usedGpuHou
                              formatDuration(budget.graceSeconds));
     }
     return d;
+}
+
+std::optional<qint64> graceEnd(const Decision &d, qint64 now) {
+    if (d.outcome != Decision::Outcome::AllowedInGrace || d.runningGpus <= 0)
+        return std::nullopt;
+    const double left = std::max(0.0, d.limit + d.graceAllowance - d.used); // GPU-h
+    const qint64 end = now + qint64(std::floor(left * 3600.0 / d.runningGpus + 1e-6));
+    return d.period.end > d.period.start ? std::min(end, d.period.end) : end;
 }
 
 Decision combine(const QList<Decision> &decisions, const AdmissionRequest &request) {

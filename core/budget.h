@@ -6,6 +6,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 namespace gq {
 
 enum class BudgetScope { User, Namespace };
@@ -58,6 +60,7 @@ struct Decision {
     double limit = 0;     // the effective limit (budget + active boosts)
     double remaining = 0; // limit - used, may be negative
     double graceAllowance = 0;
+    double runningGpus = 0; // weighted GPUs the subject holds now (what grace is measured in)
     bool hasBudget = false; // false: no budget applies, allowed
     Budget budget;
     TimeRange period;
@@ -71,6 +74,15 @@ struct Decision {
 // (for the grace allowance); `extraGpuHours` is what active boosts add to the limit.
 [[nodiscard]] Decision decide(const Budget &budget, const TimeRange &period, double usedGpuHours,
                               double runningGpus, const AdmissionRequest &request, double extraGpuHours = 0);
+
+// While running work overruns in grace (Running request, AllowedInGrace): the instant
+// it will be denied if the subject keeps holding the GPUs it holds now, i.e. when used
+// reaches limit + graceAllowance. Grace has no start time of its own: it is an
+// allowance of what the running GPUs burn in one grace duration. When those GPUs have
+// not changed since the limit was crossed, the end is exactly "crossed + grace".
+// Rounded down to the second and capped at the period's end (usage starts over then).
+// nullopt when not in grace.
+[[nodiscard]] std::optional<qint64> graceEnd(const Decision &d, qint64 now);
 
 // When several budgets apply (the user's and the namespace's), the most restrictive
 // decides: any Denied wins, then AllowedInGrace, then the Allowed with the least

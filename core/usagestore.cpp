@@ -2185,8 +2185,8 @@ Result<void> UsageStore::loadCheckInputs(const QString &user, const QString &ns,
     return {};
 }
 
-Result<Decision> UsageStore::decideCheck(const CheckSubject *subjects[2], const AdmissionRequest &request,
-                                         qint64 now) const {
+QList<Decision> UsageStore::decideEach(const CheckSubject *subjects[2], const AdmissionRequest &request,
+                                       qint64 now) const {
     QList<Decision> decisions;
     for (int k = 0; k < 2; ++k) {
         const CheckSubject &sub = *subjects[k];
@@ -2205,17 +2205,25 @@ Result<Decision> UsageStore::decideCheck(const CheckSubject *subjects[2], const 
             decisions << decide(n.budget, n.period, seconds / 3600.0, runningGpus, request, boost);
         }
     }
-    return combine(decisions, request);
+    return decisions;
 }
 
 Result<Decision> UsageStore::check(const QString &user, const QString &ns, const AdmissionRequest &request,
                                    qint64 now) const {
+    auto each = checkEach(user, ns, request, now);
+    if (!each)
+        return each.error();
+    return combine(*each, request);
+}
+
+Result<QList<Decision>> UsageStore::checkEach(const QString &user, const QString &ns,
+                                              const AdmissionRequest &request, qint64 now) const {
     CheckSubject loaded[2];
     const CheckSubject *use[2] = {&loaded[0], &loaded[1]};
     if (!m_checkCache || !refreshCheckCache()) {
         if (auto r = loadCheckInputs(user, ns, true, true, now, loaded); !r)
             return r.error();
-        return decideCheck(use, request, now);
+        return decideEach(use, request, now);
     }
     CheckCache &cache = *m_checkCache;
     const QString *names[2] = {&user, &ns};
@@ -2245,7 +2253,7 @@ Result<Decision> UsageStore::check(const QString &user, const QString &ns, const
                 use[k] = &*cache.entries[k].insert(*names[k], std::move(loaded[k]));
             }
     }
-    return decideCheck(use, request, now);
+    return decideEach(use, request, now);
 }
 
 // --- boosts -----------------------------------------------------------------------

@@ -238,6 +238,12 @@ public:
     // writes that may still roll back.
     [[nodiscard]] Result<Decision> check(const QString &user, const QString &ns,
                                          const AdmissionRequest &request, qint64 now) const;
+    // check() without combining: every budget of the user and (when given) the
+    // namespace decided on its own, from the same inputs, kept cache and freshness as
+    // check(). An empty subject reads nothing; no budget at all gives an empty list.
+    // For callers that show each budget (the console's list), not only the verdict.
+    [[nodiscard]] Result<QList<Decision>> checkEach(const QString &user, const QString &ns,
+                                                    const AdmissionRequest &request, qint64 now) const;
     struct CheckCacheStats {
         bool active = false;  // cacheChecks on and usable on this backend
         qint64 fromCache = 0; // checks answered without touching the database
@@ -289,8 +295,8 @@ private:
     // from them at `now` without the database.
     Result<void> loadCheckInputs(const QString &user, const QString &ns, bool loadUser, bool loadNs,
                                  qint64 now, CheckSubject out[2]) const;
-    [[nodiscard]] Result<Decision> decideCheck(const CheckSubject *subjects[2],
-                                               const AdmissionRequest &request, qint64 now) const;
+    [[nodiscard]] QList<Decision> decideEach(const CheckSubject *subjects[2], const AdmissionRequest &request,
+                                             qint64 now) const;
     [[nodiscard]] Result<double> closedSecondsExact(BudgetScope scope, const QString &subject,
                                                     const TimeRange &window) const;
     // Weighted GPU-seconds of the subject's rows overlapping `window`, summed in the

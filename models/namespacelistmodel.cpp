@@ -4,6 +4,8 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QDateTime>
+#include <QLocale>
 #include <QThreadPool>
 
 #include <algorithm>
@@ -38,7 +40,38 @@ int NamespaceListModel::badges(int row) const {
     int b = ownBadges(s);
     if (m_overBudget.contains(s.name))
         b |= OverBudgetBadge;
+    b |= m_budgetBadges.value(s.name);
+    // Over (red) says more than "in grace" when another source adds it.
+    if (b & OverBudgetBadge)
+        b &= ~(InGraceBadge | NearBudgetBadge);
     return b;
+}
+
+int NamespaceListModel::statusRank(int b) {
+    return (b & OverBudgetBadge ? 16 : 0) | (b & InGraceBadge ? 8 : 0) | (b & NearLimitBadge ? 4 : 0) |
+           (b & NearBudgetBadge ? 2 : 0) | (b & NoQuotaBadge ? 1 : 0);
+}
+
+QString NamespaceListModel::graceBadgeText(const QString &time) {
+    return tr("grace until %1").arg(time);
+}
+
+QString NamespaceListModel::localTime(qint64 at, qint64 ref) {
+    // Local time: the admin reads the clock on the wall, not the budget's zone.
+    const QDateTime t = QDateTime::fromSecsSinceEpoch(at);
+    const QLocale locale;
+    if (t.date() == QDateTime::fromSecsSinceEpoch(ref).date())
+        return locale.toString(t.time(), QLocale::ShortFormat);
+    return locale.toString(t, QLocale::ShortFormat);
+}
+
+QString NamespaceListModel::graceEnd(const QString &name) const {
+    const QList<BudgetUse> uses = m_budgets.value(name);
+    const BudgetUse *first = nullptr;
+    for (const BudgetUse &u : uses)
+        if (u.state() == BudgetUse::State::InGrace && (!first || u.graceEndsAt < first->graceEndsAt))
+            first = &u;
+    return first ? localTime(first->graceEndsAt, first->at) : QString();
 }
 
 namespace {
@@ -48,12 +81,16 @@ QString barText(const UsageBar &bar, ResourceKind kind) {
     return formatUsedOfHard(bar.used, bar.hard ? &*bar.hard : nullptr, kind);
 }
 
-QString badgeText(int b) {
+QString badgeText(int b, const QString &graceEnd) {
     QStringList parts;
     if (b & NamespaceListModel::OverBudgetBadge)
         parts << NamespaceListModel::tr("over budget");
+    if (b & NamespaceListModel::InGraceBadge)
+        parts << NamespaceListModel::graceBadgeText(graceEnd);
     if (b & NamespaceListModel::NearLimitBadge)
         parts << NamespaceListModel::tr("near limit");
+    if (b & NamespaceListModel::NearBudgetBadge)
+        parts << NamespaceListModel::tr("near budget");
     if (b & NamespaceListModel::NoQuotaBadge)
         parts << NamespaceListModel::tr("no quota");
     return parts.join(QLatin1String(", "));
@@ -87,7 +124,7 @@ QVariant NamespaceListModel::data(const QModelIndex &index, int role) const {
         if (index.column() == NameColumn)
             return s.name;
         if (index.column() == StatusColumn)
-            return badgeText(badges(index.row()));
+            return badgeText(badges(index.row()), graceEnd(s.name));
         return bar ? barText(*bar, kind) : QVariant();
     case Qt::ToolTipRole:
         if (bar && bar->hard)
@@ -103,11 +140,12 @@ QVariant NamespaceListModel::data(const QModelIndex &index, int role) const {
     case RatioRole: return bar ? bar->ratio() : QVariant();
     case BadgesRole: return badges(index.row());
     case NameRole: return s.name;
+    case GraceEndRole: return graceEnd(s.name);
     case SortRole:
         if (bar)
             return bar->ratio();
         if (index.column() == StatusColumn)
-            return badges(index.row());
+            return statusRank(badges(index.row()));
         return s.name;
     default: return {};
     }
@@ -126,15 +164,54 @@ QVariant NamespaceListModel::headerData(int section, Qt::Orientation orientation
     }
 }
 
+namespace {
+QString graceText(qint64 seconds) {
+    if (seconds > 0 && seconds % 3600 == 0)
+        return NamespaceListModel::tr("%n h", nullptr, int(seconds / 3600));
+    if (seconds > 0 && seconds % 60 == 0)
+        return NamespaceListModel::tr("%n min", nullptr, int(seconds / 60));
+    return NamespaceListModel::tr("%n s", nullptr, int(seconds));
+}
+} // namespace
+
 QString NamespaceListModel::statusToolTip(int row) const {
     const int b = badges(row);
     QStringList lines;
-    const QList<BudgetUse> budgets = m_budgets.value(m_rows.at(row).name);
-    for (const BudgetUse &u : budgets)
-        lines << (u.over() ? tr("Over its GPU-hour budget: %1").arg(u.text())
-                           : tr("GPU-hour budget: %1").arg(u.text()));
+    const QString &name = m_rows.at(row).name;
+    const QList<BudgetUse> budgets = m_budgets.value(name);
+    for (const BudgetUse &u : budgets) {
+        switch (u.state()) {
+        case BudgetUse::State::Over:
+            lines << (u.graceSeconds > 0
+                          ? tr("Over its GPU-hour budget: %1 — grace (%2) is over; new and running jobs are "
+                               "denied")
+                                .arg(u.text(), graceText(u.graceSeconds))
+                          : tr("Over its GPU-hour budget: %1 — no grace; new and running jobs are denied")
+                                .arg(u.text()));
+            break;
+        case BudgetUse::State::InGrace:
+            lines << tr("Over its GPU-hour budget: %1 — running jobs may continue until %2 (grace %3); new "
+                        "jobs are denied")
+                         .arg(u.text(), localTime(u.graceEndsAt, u.at), graceText(u.graceSeconds));
+            break;
+        case BudgetUse::State::Near:
+            lines << tr("Near its GPU-hour budget: %1 (%2)")
+                         .arg(u.text(), QString::number(qRound(100 * u.usedGpuHours / u.limitGpuHours)) +
+                                            QLatin1Char('%'));
+            break;
+        case BudgetUse::State::Within: lines << tr("GPU-hour budget: %1").arg(u.text()); break;
+        }
+    }
     if ((b & OverBudgetBadge) && budgets.isEmpty())
         lines << tr("Over its GPU-hour budget");
+    if (const QStringList users = m_usersOver.value(name); !users.isEmpty()) {
+        constexpr int kNamed = 5;
+        QString named = QStringList(users.mid(0, kNamed)).join(QLatin1String(", "));
+        if (users.size() > kNamed)
+            named += QStringLiteral(", …");
+        lines << tr("%n user(s) running here over their own GPU-hour budget: %1", nullptr, int(users.size()))
+                     .arg(named);
+    }
     if (b & NearLimitBadge)
         lines << tr("At least one resource is at 80% of its hard limit or more");
     if (b & NoQuotaBadge)
@@ -144,7 +221,7 @@ QString NamespaceListModel::statusToolTip(int row) const {
 
 NamespaceListModel::SortKeys NamespaceListModel::computeKeys(int row) const {
     const NamespaceSummary &s = m_rows.at(row);
-    return SortKeys{s.gpu.ratio(), s.cpu.ratio(), s.memory.ratio(), badges(row)};
+    return SortKeys{s.gpu.ratio(), s.cpu.ratio(), s.memory.ratio(), statusRank(badges(row))};
 }
 
 void NamespaceListModel::rebuildIndex(int fromRow) {
@@ -160,7 +237,7 @@ NamespaceListModel::Prepared NamespaceListModel::prepare(QList<NamespaceSummary>
     for (int i = 0; i < p.rows.size(); ++i) {
         const NamespaceSummary &s = p.rows.at(i);
         p.index.insert(s.name, i);
-        p.keys.append(SortKeys{s.gpu.ratio(), s.cpu.ratio(), s.memory.ratio(), ownBadges(s)});
+        p.keys.append(SortKeys{s.gpu.ratio(), s.cpu.ratio(), s.memory.ratio(), statusRank(ownBadges(s))});
     }
     return p;
 }
@@ -174,11 +251,13 @@ void NamespaceListModel::resetPrepared(Prepared prepared) {
     m_rows.swap(prepared.rows);
     m_keys.swap(prepared.keys);
     m_index.swap(prepared.index);
-    // The usage database's over-budget set is this model's own: few names, applied here.
-    for (const QString &n : std::as_const(m_overBudget)) {
+    // The usage database's budget badges are this model's own: few names, applied here.
+    for (const QString &n : std::as_const(m_overBudget))
         if (const int r = rowOf(n); r >= 0)
-            m_keys[r].badges |= OverBudgetBadge;
-    }
+            m_keys[r].badges = statusRank(badges(r));
+    for (auto it = m_budgetBadges.cbegin(); it != m_budgetBadges.cend(); ++it)
+        if (const int r = rowOf(it.key()); r >= 0)
+            m_keys[r].badges = statusRank(badges(r));
     endResetModel();
     // 20,000 rows take a few milliseconds to free: let a worker do it.
     if (!old->rows.isEmpty())
@@ -228,37 +307,48 @@ void NamespaceListModel::setOverBudget(const QSet<QString> &names) {
     for (const QString &n : changed) {
         const int r = rowOf(n);
         if (r >= 0) {
-            m_keys[r].badges = badges(r);
+            m_keys[r].badges = statusRank(badges(r));
             emit dataChanged(index(r, StatusColumn), index(r, StatusColumn));
         }
     }
 }
 
 void NamespaceListModel::setBudgets(const NamespaceBudgets &budgets) {
-    QSet<QString> over;
-    for (auto it = budgets.constBegin(); it != budgets.constEnd(); ++it)
+    QHash<QString, int> flags;
+    for (auto it = budgets.constBegin(); it != budgets.constEnd(); ++it) {
+        BudgetUse::State worst = BudgetUse::State::Within;
         for (const BudgetUse &u : it.value())
-            if (u.over())
-                over.insert(it.key());
-    // Rows whose badge flips may move (sorted by status); rows whose numbers alone
-    // changed only have a new tooltip.
+            worst = std::max(worst, u.state());
+        switch (worst) {
+        case BudgetUse::State::Over: flags.insert(it.key(), OverBudgetBadge); break;
+        case BudgetUse::State::InGrace: flags.insert(it.key(), InGraceBadge); break;
+        case BudgetUse::State::Near: flags.insert(it.key(), NearBudgetBadge); break;
+        case BudgetUse::State::Within: break;
+        }
+    }
+    // Rows whose badge changes may move (sorted by status); rows whose numbers alone
+    // changed only have a new tooltip (and grace end).
     QList<int> flipped, retold;
-    for (const QString &n : (over - m_overBudget) + (m_overBudget - over))
-        if (const int r = rowOf(n); r >= 0)
-            flipped << r;
+    QSet<QString> badged(flags.keyBegin(), flags.keyEnd());
+    badged.unite(QSet<QString>(m_budgetBadges.keyBegin(), m_budgetBadges.keyEnd()));
+    for (const QString &n : std::as_const(badged))
+        if (flags.value(n) != m_budgetBadges.value(n))
+            if (const int r = rowOf(n); r >= 0)
+                flipped << r;
     for (auto it = budgets.constBegin(); it != budgets.constEnd(); ++it)
         if (m_budgets.value(it.key()) != it.value() &&
-            over.contains(it.key()) == m_overBudget.contains(it.key()))
+            flags.value(it.key()) == m_budgetBadges.value(it.key()))
             if (const int r = rowOf(it.key()); r >= 0)
                 retold << r;
     for (auto it = m_budgets.constBegin(); it != m_budgets.constEnd(); ++it)
-        if (!budgets.contains(it.key()) && !m_overBudget.contains(it.key()))
+        if (!budgets.contains(it.key()) && !m_budgetBadges.contains(it.key()))
             if (const int r = rowOf(it.key()); r >= 0)
                 retold << r;
     m_budgets = budgets;
-    m_overBudget = over;
+    m_budgetBadges = flags;
     for (int r : std::as_const(flipped))
-        m_keys[r].badges = badges(r);
+        m_keys[r].badges = statusRank(badges(r));
+    const QList<int> textRoles{Qt::ToolTipRole, Qt::DisplayRole, GraceEndRole};
     // Thousands of single-row changes would each make a sorting proxy move a row
     // (130 ms for 1,000 flips at 20,000 rows); one ranged change re-sorts once.
     constexpr int kBatch = 64;
@@ -266,13 +356,29 @@ void NamespaceListModel::setBudgets(const NamespaceBudgets &budgets) {
         const QList<int> all = flipped + retold;
         const auto [lo, hi] = std::minmax_element(all.cbegin(), all.cend());
         emit dataChanged(index(*lo, StatusColumn), index(*hi, StatusColumn),
-                         flipped.isEmpty() ? QList<int>{Qt::ToolTipRole} : QList<int>{});
+                         flipped.isEmpty() ? textRoles : QList<int>{});
         return;
     }
     for (int r : std::as_const(flipped))
         emit dataChanged(index(r, StatusColumn), index(r, StatusColumn));
     for (int r : std::as_const(retold))
-        emit dataChanged(index(r, StatusColumn), index(r, StatusColumn), {Qt::ToolTipRole});
+        emit dataChanged(index(r, StatusColumn), index(r, StatusColumn), textRoles);
+}
+
+void NamespaceListModel::setUsersOverBudget(const UsersOverBudget &users) {
+    if (users == m_usersOver)
+        return;
+    QSet<QString> changed;
+    for (auto it = users.constBegin(); it != users.constEnd(); ++it)
+        if (m_usersOver.value(it.key()) != it.value())
+            changed.insert(it.key());
+    for (auto it = m_usersOver.constBegin(); it != m_usersOver.constEnd(); ++it)
+        if (!users.contains(it.key()))
+            changed.insert(it.key());
+    m_usersOver = users;
+    for (const QString &n : std::as_const(changed))
+        if (const int r = rowOf(n); r >= 0)
+            emit dataChanged(index(r, StatusColumn), index(r, StatusColumn), {Qt::ToolTipRole});
 }
 
 // --- filter -----------------------------------------------------------------

@@ -16,12 +16,22 @@ class NamespaceListModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { NameColumn, GpuColumn, CpuColumn, MemoryColumn, StatusColumn, ColumnCount };
-    enum Badge { NoBadge = 0, NearLimitBadge = 1, OverBudgetBadge = 2, NoQuotaBadge = 4 };
+    // A namespace shows at most one of the three GPU-hour budget badges: the worst
+    // state of its budgets (OverBudgetBadge: over and no grace left).
+    enum Badge {
+        NoBadge = 0,
+        NearLimitBadge = 1,
+        OverBudgetBadge = 2,
+        NoQuotaBadge = 4,
+        NearBudgetBadge = 8,
+        InGraceBadge = 16,
+    };
     enum Role {
         RatioRole = Qt::UserRole + 1, // double: used/hard, -1 without a limit
         BadgesRole,                   // int: Badge flags
         SortRole,                     // a value that sorts the column meaningfully
         NameRole,                     // QString: the namespace name, any column
+        GraceEndRole,                 // QString: local time the grace ends (with InGraceBadge)
     };
     Q_ENUM(Role)
 
@@ -41,9 +51,18 @@ public:
     void upsert(const NamespaceSummary &row);
     void remove(const QString &name);
     void setOverBudget(const QSet<QString> &names);
-    // GPU-hour budgets from the usage database: sets the over-budget badges and the
-    // numbers the status tooltip shows.
+    // GPU-hour budgets from the usage database: sets the budget badges (near, in
+    // grace, over) and the numbers the status tooltip shows.
     void setBudgets(const NamespaceBudgets &budgets);
+    // Users running in a namespace who are over their own budget (tooltip only).
+    void setUsersOverBudget(const UsersOverBudget &users);
+
+    // The badge texts, shared with the delegate that paints them.
+    [[nodiscard]] static QString graceBadgeText(const QString &time);
+    // "14:15" in local time, with the date when `at` is on another local day than `ref`.
+    [[nodiscard]] static QString localTime(qint64 at, qint64 ref);
+    // Sort order of the status column: worst first when descending.
+    [[nodiscard]] static int statusRank(int badges);
 
     [[nodiscard]] int rowOf(const QString &name) const { return m_index.value(name, -1); }
     [[nodiscard]] const NamespaceSummary &at(int row) const { return m_rows.at(row); }
@@ -54,7 +73,7 @@ public:
         double gpu = -1;
         double cpu = -1;
         double memory = -1;
-        int badges = 0;
+        int badges = 0; // statusRank() of the badges
     };
     [[nodiscard]] const SortKeys &sortKeys(int row) const { return m_keys.at(row); }
 
@@ -73,8 +92,12 @@ private:
     QList<NamespaceSummary> m_rows;
     QList<SortKeys> m_keys;
     QHash<QString, int> m_index;
-    QSet<QString> m_overBudget;
+    [[nodiscard]] QString graceEnd(const QString &name) const;
+
+    QSet<QString> m_overBudget;         // setOverBudget(): names only, no numbers
+    QHash<QString, int> m_budgetBadges; // from setBudgets(): one budget badge per name
     NamespaceBudgets m_budgets;
+    UsersOverBudget m_usersOver;
 };
 
 // Filter-as-you-type on the name and sorting by any column. Sorting compares the

@@ -30,6 +30,14 @@ QString BudgetUse::text() const {
     return {};
 }
 
+BudgetUse::State BudgetUse::state() const {
+    if (over())
+        return inGrace ? State::InGrace : State::Over;
+    if (limitGpuHours > 0 && usedGpuHours >= kNear * limitGpuHours)
+        return State::Near;
+    return State::Within;
+}
+
 bool NamespaceSummary::nearLimit() const {
     return gpu.ratio() >= kNearLimit || cpu.ratio() >= kNearLimit || memory.ratio() >= kNearLimit;
 }

@@ -6,6 +6,7 @@
 #include <QList>
 #include <QMap>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -32,20 +33,39 @@ struct QuotaUsage {
 };
 
 // One GPU-hour budget of a namespace as the list shows it: what the current period
-// has used against its limit (active boosts included). Budgets live in the usage
-// database, not in Kubernetes, so these arrive separately from the quota rows.
+// has used against its limit (active boosts included), at the instant `at`. Budgets
+// live in the usage database, not in Kubernetes, so these arrive separately from the
+// quota rows.
 struct BudgetUse {
     enum class Period { Day, Week, Month };
+    // Ordered from fine to worst.
+    enum class State {
+        Within,  // below kNear of the limit
+        Near,    // at least kNear of the limit used, not over
+        InGrace, // over; running work may overrun until graceEndsAt, new jobs denied
+        Over,    // over and its grace is spent (or there is none / nothing running)
+    };
     Period period = Period::Day;
     double usedGpuHours = 0;
     double limitGpuHours = 0;
+    // From the budget check (decide() for running work): over but still allowed.
+    bool inGrace = false;
+    qint64 graceEndsAt = 0;  // epoch seconds, see graceEnd() in core/budget.h
+    qint64 graceSeconds = 0; // the budget's grace duration
+    qint64 at = 0;           // epoch seconds the numbers are for
 
-    [[nodiscard]] bool over() const { return usedGpuHours > limitGpuHours; }
+    static constexpr double kNear = 0.8;
+    // The same 1e-9 GPU-h tolerance as decide(): 8.00 of 8.00 is not over.
+    [[nodiscard]] bool over() const { return usedGpuHours > limitGpuHours + 1e-9; }
+    [[nodiscard]] State state() const;
     // "12.5 of 8.0 GPU-h today", in the current default locale.
     [[nodiscard]] QString text() const;
     friend bool operator==(const BudgetUse &, const BudgetUse &) = default;
 };
 using NamespaceBudgets = QHash<QString, QList<BudgetUse>>;
+// Per namespace: users with GPU pods running there now who are over their own
+// (user-scope) GPU-hour budget, sorted.
+using UsersOverBudget = QHash<QString, QStringList>;
 
 // One row of the namespace list.
 struct NamespaceSummary {

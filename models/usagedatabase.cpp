@@ -8,25 +8,146 @@
 #include "core/usagestore.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QTimer>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
 
 namespace gq {
+
+// One budget refresh, carried from slice to slice on the database thread.
+struct UsageDatabase::Refresh {
+    qint64 now = 0;
+    bool started = false;
+    bool ok = false;
+    QStringList namespaces;                  // with a namespace budget, each once
+    QStringList users;                       // with a user budget and GPU pods running now
+    QHash<QString, QSet<QString>> runningIn; // user -> namespaces they run pods in
+    qsizetype next = 0;                      // users first, then namespaces
+    NamespaceBudgets budgets;
+    QSet<QString> usersOver;
+    UsageStore::CheckCacheStats stats;
+};
+
+namespace {
+// How long one slice of a budget refresh may hold the database thread: what a
+// queued audit write waits at most (plus one budget check).
+constexpr qint64 kRefreshSliceNs = 4'000'000;
+
+BudgetUse::Period listPeriod(Period p) {
+    switch (p) {
+    case Period::Week: return BudgetUse::Period::Week;
+    case Period::Month: return BudgetUse::Period::Month;
+    default: return BudgetUse::Period::Day; // hours are not a budget period
+    }
+}
+} // namespace
 
 // Lives on m_thread; owns the store and everything that touches the connection.
 class UsageDatabase::Worker final : public QObject {
 public:
     std::unique_ptr<UsageStore> store;
     std::unique_ptr<AuditLog> audit;
+
+    // Runs one slice of `job` and posts the next to the back of this thread's queue,
+    // behind whatever was requested meanwhile; `done` gets the finished job.
+    void refresh(const std::shared_ptr<Refresh> &job,
+                 const std::function<void(const std::shared_ptr<Refresh> &)> &done) {
+        if (!store) { // closed under a running refresh
+            done(job);
+            return;
+        }
+        if (!job->started) {
+            if (!start(*job)) {
+                done(job);
+                return;
+            }
+            // Listing the budgets was this slice: what queued up meanwhile goes first.
+            QMetaObject::invokeMethod(
+                this, [this, job, done] { refresh(job, done); }, Qt::QueuedConnection);
+            return;
+        }
+        const AdmissionRequest running{AdmissionRequest::Kind::Running, 0, 0};
+        const qsizetype total = job->users.size() + job->namespaces.size();
+        QElapsedTimer slice;
+        slice.start();
+        for (int inSlice = 0; job->next < total; ++inSlice) {
+            if (inSlice > 0 && slice.nsecsElapsed() > kRefreshSliceNs) {
+                QMetaObject::invokeMethod(
+                    this, [this, job, done] { refresh(job, done); }, Qt::QueuedConnection);
+                return;
+            }
+            const qsizetype i = job->next++;
+            if (i < job->users.size()) {
+                const QString &user = job->users.at(i);
+                auto each = store->checkEach(user, QString(), running, job->now);
+                if (each && std::any_of(each->cbegin(), each->cend(), [](const Decision &d) {
+                        return d.hasBudget && d.used > d.limit + 1e-9;
+                    }))
+                    job->usersOver.insert(user);
+                continue;
+            }
+            const QString &ns = job->namespaces.at(i - job->users.size());
+            auto each = store->checkEach(QString(), ns, running, job->now);
+            if (!each)
+                continue; // a broken budget row must not hide the others
+            QList<BudgetUse> uses;
+            for (const Decision &d : *each) {
+                if (!d.hasBudget)
+                    continue;
+                BudgetUse u{listPeriod(d.budget.period), d.used, d.limit};
+                u.inGrace = d.outcome == Decision::Outcome::AllowedInGrace;
+                u.graceEndsAt = graceEnd(d, job->now).value_or(0);
+                u.graceSeconds = d.budget.graceSeconds;
+                u.at = job->now;
+                uses << u;
+            }
+            if (!uses.isEmpty())
+                job->budgets.insert(ns, uses);
+        }
+        job->ok = true;
+        job->stats = store->checkCacheStats();
+        done(job);
+    }
+
+private:
+    // The subjects: every namespace with a budget, and the users with a budget who
+    // run GPU pods now (one read of the running rows, only when user budgets exist).
+    bool start(Refresh &job) {
+        job.started = true;
+        auto budgets = store->budgets();
+        if (!budgets)
+            return false;
+        QSet<QString> namespaces, users;
+        for (const Budget &b : *budgets) {
+            if (b.scope == BudgetScope::Namespace && !namespaces.contains(b.subject)) {
+                namespaces.insert(b.subject);
+                job.namespaces << b.subject;
+            } else if (b.scope == BudgetScope::User) {
+                users.insert(b.subject);
+            }
+        }
+        if (!users.isEmpty()) {
+            auto running = store->runningNow(job.now);
+            if (!running)
+                return false;
+            for (const UsageInterval &iv : *running)
+                if (users.contains(iv.user))
+                    job.runningIn[iv.user].insert(iv.ns);
+            job.users = job.runningIn.keys();
+        }
+        return true;
+    }
 };
 
 UsageDatabase::UsageDatabase(QObject *parent)
     : QObject(parent)
     , m_worker(new Worker)
     , m_budgetTimer(new QTimer(this))
+    , m_graceTimer(new QTimer(this))
     , m_clock(&Clock::system()) {
     m_thread.setObjectName(QStringLiteral("usage-db"));
     m_worker->moveToThread(&m_thread);
@@ -34,6 +155,8 @@ UsageDatabase::UsageDatabase(QObject *parent)
     m_thread.start();
     m_budgetTimer->setInterval(30000);
     connect(m_budgetTimer, &QTimer::timeout, this, &UsageDatabase::checkBudgets);
+    m_graceTimer->setSingleShot(true);
+    connect(m_graceTimer, &QTimer::timeout, this, &UsageDatabase::checkBudgets);
     connect(this, &UsageDatabase::opened, this, [this] {
         checkBudgets();
         if (m_budgetTimer->interval() > 0)
@@ -43,6 +166,7 @@ UsageDatabase::UsageDatabase(QObject *parent)
 
 UsageDatabase::~UsageDatabase() {
     m_budgetTimer->stop();
+    m_graceTimer->stop();
     // The store must be closed on its own thread before the thread goes.
     QMetaObject::invokeMethod(
         m_worker,
@@ -60,7 +184,9 @@ void UsageDatabase::open(const QString &url) {
     QMetaObject::invokeMethod(
         m_worker,
         [this, w = m_worker, url] {
-            auto store = UsageStore::open(url);
+            UsageStore::Options options;
+            options.cacheChecks = true;
+            auto store = UsageStore::open(url, options);
             if (!store) {
                 const Error e = store.error();
                 QMetaObject::invokeMethod(
@@ -169,9 +295,10 @@ void UsageDatabase::loadAudit(int limit) {
 
 void UsageDatabase::setBudgetRefreshInterval(int ms) {
     m_budgetTimer->setInterval(std::max(ms, 0));
-    if (ms <= 0)
+    if (ms <= 0) {
         m_budgetTimer->stop();
-    else if (m_open)
+        m_graceTimer->stop();
+    } else if (m_open)
         m_budgetTimer->start();
 }
 
@@ -201,16 +328,6 @@ void UsageDatabase::setBudget(const Budget &budget) {
         Qt::QueuedConnection);
 }
 
-namespace {
-BudgetUse::Period listPeriod(Period p) {
-    switch (p) {
-    case Period::Week: return BudgetUse::Period::Week;
-    case Period::Month: return BudgetUse::Period::Month;
-    default: return BudgetUse::Period::Day; // hours are not a budget period
-    }
-}
-} // namespace
-
 void UsageDatabase::checkBudgets() {
     // One check at a time: with many budgets a check can outlast the refresh
     // interval, and queueing more would only answer stale questions.
@@ -219,53 +336,62 @@ void UsageDatabase::checkBudgets() {
         return;
     }
     m_checkRunning = true;
+    auto job = std::make_shared<Refresh>();
+    job->now = m_clock->nowSecs();
     QMetaObject::invokeMethod(
         m_worker,
-        [this, w = m_worker, clock = m_clock] {
-            std::optional<NamespaceBudgets> result;
-            if (w->store) {
-                if (auto budgets = w->store->budgets()) {
-                    NamespaceBudgets all;
-                    const qint64 now = clock->nowSecs();
-                    QSet<QString> done;
-                    for (const Budget &b : *budgets) {
-                        if (b.scope != BudgetScope::Namespace || done.contains(b.subject))
-                            continue;
-                        done.insert(b.subject);
-                        auto status = w->store->budgetStatus(BudgetScope::Namespace, b.subject, now);
-                        if (!status)
-                            continue; // a broken budget row must not hide the others
-                        QList<BudgetUse> uses;
-                        for (const Decision &d : *status)
-                            if (d.hasBudget)
-                                uses << BudgetUse{listPeriod(d.budget.period), d.used, d.limit};
-                        if (!uses.isEmpty())
-                            all.insert(b.subject, uses);
-                    }
-                    result = std::move(all);
-                }
-            }
-            QMetaObject::invokeMethod(
-                this,
-                [this, result] {
-                    m_checkRunning = false;
-                    if (result) {
-                        QSet<QString> over;
-                        for (auto it = result->constBegin(); it != result->constEnd(); ++it)
-                            for (const BudgetUse &u : it.value())
-                                if (u.over())
-                                    over.insert(it.key());
-                        emit budgetsChanged(*result);
-                        emit overBudgetChanged(over);
-                    }
-                    if (m_checkAgain) {
-                        m_checkAgain = false;
-                        checkBudgets();
-                    }
-                },
-                Qt::QueuedConnection);
+        [this, w = m_worker, job] {
+            w->refresh(job, [this](const std::shared_ptr<Refresh> &finished) {
+                QMetaObject::invokeMethod(
+                    this, [this, finished] { refreshDone(finished); }, Qt::QueuedConnection);
+            });
         },
         Qt::QueuedConnection);
+}
+
+void UsageDatabase::refreshDone(const std::shared_ptr<Refresh> &job) {
+    m_checkRunning = false;
+    if (job->ok) {
+        m_cacheStats = job->stats;
+        UsersOverBudget users;
+        for (const QString &user : std::as_const(job->usersOver))
+            for (const QString &ns : job->runningIn.value(user))
+                users[ns] << user;
+        for (QStringList &names : users)
+            names.sort();
+        QSet<QString> over;
+        for (auto it = job->budgets.constBegin(); it != job->budgets.constEnd(); ++it)
+            for (const BudgetUse &u : it.value())
+                if (u.over())
+                    over.insert(it.key());
+        emit usersOverBudgetChanged(users);
+        emit budgetsChanged(job->budgets);
+        emit overBudgetChanged(over);
+        armGraceTimer(job->budgets);
+    }
+    if (m_checkAgain) {
+        m_checkAgain = false;
+        checkBudgets();
+    }
+}
+
+void UsageDatabase::armGraceTimer(const NamespaceBudgets &budgets) {
+    // The badge turns red the second a grace ends, not up to one refresh later.
+    // Only with automatic refresh on: without it, checks are the caller's to make.
+    m_graceTimer->stop();
+    if (m_budgetTimer->interval() <= 0)
+        return;
+    qint64 earliest = 0;
+    for (const QList<BudgetUse> &uses : budgets)
+        for (const BudgetUse &u : uses)
+            if (u.state() == BudgetUse::State::InGrace && (!earliest || u.graceEndsAt < earliest))
+                earliest = u.graceEndsAt;
+    if (!earliest)
+        return;
+    // At the end itself running work is still allowed; one second later it is not.
+    const qint64 delayMs = (earliest + 1 - m_clock->nowSecs()) * 1000;
+    if (delayMs < 24 * 3600 * 1000)
+        m_graceTimer->start(int(std::max<qint64>(delayMs, 0)));
 }
 
 } // namespace gq

@@ -2,6 +2,7 @@
 
 #include "core/budget.h"
 #include "core/error.h"
+#include "core/usagestore.h"
 #include "models/auditmodel.h"
 #include "models/namespacesummary.h"
 
@@ -19,6 +20,13 @@ class Clock;
 // connections belong to the thread that opened them and queries must never stall
 // the window. Every call is asynchronous; answers come back as signals on the
 // thread that owns this object.
+//
+// The store keeps the admission check's inputs (UsageStore::Options::cacheChecks):
+// this is the long-running caller that option is for, and a budget refresh of
+// thousands of namespaces with nothing changed then costs microseconds per budget.
+// Calls run in the order they were made, but a budget refresh runs in slices of a
+// few milliseconds, so an audit write or a budget change requested meanwhile runs
+// between two slices instead of after the whole refresh.
 class UsageDatabase final : public QObject {
     Q_OBJECT
 public:
@@ -34,11 +42,14 @@ public:
     void appendAudit(const QString &actor, const QString &action, const QString &target,
                      const QString &before, const QString &after, const QString &note);
     void loadAudit(int limit = 1000);
-    // Reads every namespace budget and what its current period has used, then emits
-    // budgetsChanged() and overBudgetChanged(). Runs on open, after setBudget(), and
-    // every budgetRefreshInterval() while open, because usage grows with running pods
-    // and budgets are also changed by other processes (the CLI, the controller). A
-    // request while one is running is folded into one more run after it.
+    // Reads every namespace budget and what its current period has used (with its
+    // state: near, in grace until when, over), and which users running in each
+    // namespace are over their own budget, then emits usersOverBudgetChanged(),
+    // budgetsChanged() and overBudgetChanged(). Runs on open, after setBudget(), every
+    // budgetRefreshInterval() while open (usage grows with running pods, and budgets
+    // are also changed by other processes: the CLI, the controller), and when a grace
+    // period shown ends. A request while one is running is folded into one more run
+    // after it.
     void checkBudgets();
     // Milliseconds between budget checks; 0 stops them. Default 30 s.
     void setBudgetRefreshInterval(int ms);
@@ -48,6 +59,8 @@ public:
     // What "now" is for budget periods; the clock must outlive this object and be
     // safe to read from another thread (ManualClock is). Default: the system clock.
     void setClock(const Clock *clock) { m_clock = clock; }
+    // The kept check inputs as of the last budget refresh (active, hits, reads).
+    [[nodiscard]] UsageStore::CheckCacheStats checkCacheStats() const { return m_cacheStats; }
 
     // Pure: what the Audit tab shows for an entry (the spec diff when both sides
     // parse as the same kind, else the texts).
@@ -63,12 +76,21 @@ signals:
     void overBudgetChanged(const QSet<QString> &namespaces);
     // Every namespace that has a budget, with each budget's use in its current period.
     void budgetsChanged(const gq::NamespaceBudgets &budgets);
+    // Per namespace, the users with GPU pods running there now who are over their own
+    // budget (only namespaces that have some).
+    void usersOverBudgetChanged(const gq::UsersOverBudget &users);
 
 private:
     class Worker;
+    struct Refresh;
+    void refreshDone(const std::shared_ptr<Refresh> &job);
+    void armGraceTimer(const NamespaceBudgets &budgets);
+
     QThread m_thread;
     Worker *m_worker = nullptr;
     QTimer *m_budgetTimer;
+    QTimer *m_graceTimer; // a check when the earliest grace shown ends
+    UsageStore::CheckCacheStats m_cacheStats;
     const Clock *m_clock;
     QString m_url;
     bool m_open = false;

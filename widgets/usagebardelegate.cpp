@@ -5,8 +5,10 @@
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QHelpEvent>
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
+#include <QTime>
 #include <QToolTip>
 
 #include <algorithm>
@@ -38,7 +40,8 @@ void UsageBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
         opt.text.clear();
         QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
         style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
-        paintBadges(painter, option, index.data(m_badgeRole).toInt());
+        paintBadges(painter, option, index.data(m_badgeRole).toInt(),
+                    index.data(NamespaceListModel::GraceEndRole).toString());
         return;
     }
     const QVariant ratioValue = index.data(m_ratioRole);
@@ -92,15 +95,31 @@ struct BadgeSpec {
     bool outline = false; // informational: drawn as an outline so warnings stand out
 };
 
-// In the order they are painted: the most urgent first.
-QList<BadgeSpec> badgeSpecs() {
-    return {
-        {NamespaceListModel::OverBudgetBadge, NamespaceListModel::tr("over budget"),
-         QColor(0xd9, 0x4a, 0x3d)},
-        {NamespaceListModel::NearLimitBadge, NamespaceListModel::tr("near limit"), QColor(0xe8, 0xa3, 0x17)},
-        {NamespaceListModel::NoQuotaBadge, NamespaceListModel::tr("no quota"), QColor(0x80, 0x80, 0x80),
-         true},
-    };
+// In the order they are painted: the most urgent first. `graceEnd` is the local
+// time shown in the grace badge.
+QList<BadgeSpec> badgeSpecs(const QString &graceEnd) {
+    const int flags[] = {NamespaceListModel::OverBudgetBadge, NamespaceListModel::InGraceBadge,
+                         NamespaceListModel::NearLimitBadge, NamespaceListModel::NearBudgetBadge,
+                         NamespaceListModel::NoQuotaBadge};
+    QList<BadgeSpec> specs;
+    for (int flag : flags) {
+        BadgeSpec b{flag, {}, UsageBarDelegate::badgeColor(flag)};
+        switch (flag) {
+        case NamespaceListModel::OverBudgetBadge: b.text = NamespaceListModel::tr("over budget"); break;
+        case NamespaceListModel::InGraceBadge: b.text = NamespaceListModel::graceBadgeText(graceEnd); break;
+        case NamespaceListModel::NearLimitBadge: b.text = NamespaceListModel::tr("near limit"); break;
+        case NamespaceListModel::NearBudgetBadge:
+            b.text = NamespaceListModel::tr("near budget");
+            b.outline = true; // quiet: nothing is denied yet
+            break;
+        default:
+            b.text = NamespaceListModel::tr("no quota");
+            b.outline = true;
+            break;
+        }
+        specs << b;
+    }
+    return specs;
 }
 
 // Bold only where the script has a bold face in common fonts: CJK fonts usually
@@ -116,9 +135,21 @@ constexpr int kBadgePadding = 12; // inside a badge, left + right
 constexpr int kBadgeGap = 4;
 } // namespace
 
+QColor UsageBarDelegate::badgeColor(int flag) {
+    switch (flag) {
+    case NamespaceListModel::OverBudgetBadge: return barColor(1.0);         // red, like a full bar
+    case NamespaceListModel::InGraceBadge: return QColor(0xe0, 0x6c, 0x1b); // orange
+    case NamespaceListModel::NearLimitBadge:
+    case NamespaceListModel::NearBudgetBadge: return barColor(0.8); // amber
+    default: return QColor(0x80, 0x80, 0x80);
+    }
+}
+
 int UsageBarDelegate::statusWidth(const QFont &viewFont) {
     int widest = 0;
-    for (const BadgeSpec &b : badgeSpecs())
+    // The widest end time a grace badge shows on the same day.
+    const QString lateTime = QLocale().toString(QTime(23, 59), QLocale::ShortFormat);
+    for (const BadgeSpec &b : badgeSpecs(lateTime))
         widest = std::max(widest, QFontMetrics(badgeFont(viewFont, b.text)).horizontalAdvance(b.text) +
                                       kBadgePadding);
     return widest + kBadgeGap + QFontMetrics(badgeFont(viewFont)).horizontalAdvance(QStringLiteral("+2"));
@@ -142,7 +173,8 @@ bool UsageBarDelegate::helpEvent(QHelpEvent *event, QAbstractItemView *view,
     return QStyledItemDelegate::helpEvent(event, view, option, index);
 }
 
-void UsageBarDelegate::paintBadges(QPainter *painter, const QStyleOptionViewItem &option, int badges) const {
+void UsageBarDelegate::paintBadges(QPainter *painter, const QStyleOptionViewItem &option, int badges,
+                                   const QString &graceEnd) const {
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     const QFont f = badgeFont(option.font);
@@ -151,7 +183,7 @@ void UsageBarDelegate::paintBadges(QPainter *painter, const QStyleOptionViewItem
     int x = option.rect.x() + 4;
     const int h = std::min(option.rect.height() - 4, fm.height() + 4);
     const int y = option.rect.y() + (option.rect.height() - h) / 2;
-    const QList<BadgeSpec> all = badgeSpecs();
+    const QList<BadgeSpec> all = badgeSpecs(graceEnd);
     QList<const BadgeSpec *> shown;
     for (const BadgeSpec &b : all)
         if (badges & b.flag)

@@ -1,0 +1,393 @@
+// The console's usage database (UsageDatabase: a UsageStore on a thread of its own)
+// against a real SQLite file (GQ_USAGE_BACKEND_PG=0) or a real PostgreSQL
+// (GQ_USAGE_BACKEND_PG=1, GQ_TEST_PG_URL, one fresh schema per test):
+// - the periodic budget refresh answers from kept check inputs (cacheChecks), and a
+//   change written by another connection (the CLI, the controller) still shows;
+// - the budget states the namespace list paints: near, in grace with its end, over;
+// - an audit write does not wait for a whole refresh of 2,000 budgets (prints the
+//   latency; no timed assertion).
+
+#include "core/clock.h"
+#include "core/usagestore.h"
+#include "models/usagedatabase.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+
+#ifndef GQ_USAGE_BACKEND_PG
+#define GQ_USAGE_BACKEND_PG 0
+#endif
+
+using namespace gq;
+
+namespace {
+
+// 2026-03-10 15:00 UTC.
+const QDateTime kNow(QDate(2026, 3, 10), QTime(15, 0), Qt::UTC);
+
+qint64 at(int hour, int minute = 0) {
+    return QDateTime(kNow.date(), QTime(hour, minute), Qt::UTC).toSecsSinceEpoch();
+}
+
+qint64 utc(int day, int hour, int minute = 0, int second = 0) {
+    return QDateTime(QDate(2026, 3, day), QTime(hour, minute, second), Qt::UTC).toSecsSinceEpoch();
+}
+
+// end empty: still running.
+UsageInterval interval(const QString &ns, const QString &user, const QString &pod, int gpus, qint64 start,
+                       std::optional<qint64> end) {
+    UsageInterval iv;
+    iv.cluster = QStringLiteral("test");
+    iv.ns = ns;
+    iv.user = user;
+    iv.podUid = ns + QLatin1Char('-') + pod;
+    iv.podName = pod;
+    iv.gpus = gpus;
+    iv.start = start;
+    iv.end = end;
+    iv.source = QStringLiteral("test");
+    return iv;
+}
+
+Budget budget(BudgetScope scope, const QString &subject, double limit, qint64 graceSeconds = 0,
+              const QString &tz = QStringLiteral("UTC"), Period period = Period::Day) {
+    Budget b;
+    b.scope = scope;
+    b.subject = subject;
+    b.period = period;
+    b.limitGpuHours = limit;
+    b.graceSeconds = graceSeconds;
+    b.tz = tz;
+    return b;
+}
+
+double median(QList<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.isEmpty() ? 0 : v.at(v.size() / 2);
+}
+
+} // namespace
+
+class TestUsageDatabase : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void graceStatesFlipAtTheRightInstants();
+    void cachedRefreshSeesOtherConnections();
+    void auditDoesNotWaitForARefresh();
+    void cleanupTestCase();
+
+private:
+    QString freshUrl();
+
+    QTemporaryDir m_dir;
+    QString m_pgBase;
+    QString m_url;
+    QStringList m_schemas;
+    int m_counter = 0;
+};
+
+void TestUsageDatabase::initTestCase() {
+    QVERIFY(m_dir.isValid());
+#if GQ_USAGE_BACKEND_PG
+    m_pgBase = qEnvironmentVariable("GQ_TEST_PG_URL");
+    if (m_pgBase.isEmpty()) {
+        if (qEnvironmentVariable("CI") == QLatin1String("true"))
+            QFAIL("CI=true but GQ_TEST_PG_URL is not set: the PostgreSQL suite must run in CI "
+                  "(scripts/start-services.sh exports it)");
+        QSKIP("GQ_TEST_PG_URL not set (source scripts/start-services.sh to run against PostgreSQL)");
+    }
+#endif
+}
+
+void TestUsageDatabase::cleanupTestCase() {
+#if GQ_USAGE_BACKEND_PG
+    if (m_pgBase.isEmpty() || m_schemas.isEmpty())
+        return;
+    auto store = UsageStore::open(m_pgBase);
+    if (!store)
+        return;
+    QSqlQuery q((*store)->database());
+    for (const QString &s : std::as_const(m_schemas))
+        q.exec(QStringLiteral("DROP SCHEMA IF EXISTS \"%1\" CASCADE").arg(s));
+#endif
+}
+
+QString TestUsageDatabase::freshUrl() {
+    ++m_counter;
+#if GQ_USAGE_BACKEND_PG
+    const QString schema = QStringLiteral("gq_udb%1_%2_%3")
+                               .arg(QCoreApplication::applicationPid())
+                               .arg(QRandomGenerator::global()->bounded(1000000))
+                               .arg(m_counter);
+    m_schemas << schema;
+    return m_pgBase +
+           (m_pgBase.contains(QLatin1Char('?')) ? QStringLiteral("&schema=") : QStringLiteral("?schema=")) +
+           schema;
+#else
+    return QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("usage-%1.db").arg(m_counter));
+#endif
+}
+
+void TestUsageDatabase::init() {
+    m_url = freshUrl();
+}
+
+namespace {
+// The one budget of `ns` in the last refresh.
+BudgetUse useOf(const NamespaceBudgets &b, const QString &ns) {
+    const QList<BudgetUse> uses = b.value(ns);
+    return uses.size() == 1 ? uses.front() : BudgetUse{BudgetUse::Period::Day, -1, -1};
+}
+const char *stateName(BudgetUse::State s) {
+    switch (s) {
+    case BudgetUse::State::Within: return "within";
+    case BudgetUse::State::Near: return "near";
+    case BudgetUse::State::InGrace: return "in grace";
+    case BudgetUse::State::Over: return "over";
+    }
+    return "?";
+}
+} // namespace
+
+// Three namespaces through one day, the clock moved second by second at the edges:
+// - team-grace: 8 GPU-h a day in America/New_York (EDT: the day starts 04:00 UTC),
+//   grace 15 min, 2 GPUs running since 10:00 UTC. Crosses 8 at 14:00:00 UTC; the
+//   grace allowance is 2 GPUs x 15 min = 0.5 GPU-h, spent at 14:15:00. A 16 GPU-h
+//   job that ended 04:00 UTC belongs to the previous New York day and must not count.
+// - team-near: 10 GPU-h a day in UTC, no grace, 1 GPU running since 08:00: 80 % at
+//   16:00:00, over after 18:00:00.
+// - team-red: 1 GPU-h, grace 15 min, already 2 GPU-h used: red all day.
+// Users alice and dave (team-grace) and erin (team-red) are over their own budgets,
+// bob (team-near) is not.
+void TestUsageDatabase::graceStatesFlipAtTheRightInstants() {
+    auto other = UsageStore::open(m_url);
+    QVERIFY2(other, qPrintable(other ? QString() : other.error().toString()));
+    UsageStore &cli = **other;
+    const QString grace = QStringLiteral("team-grace"), nearNs = QStringLiteral("team-near"),
+                  red = QStringLiteral("team-red");
+    QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, grace, 8, 900, QStringLiteral("America/New_York"))));
+    QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, nearNs, 10)));
+    QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, red, 1, 900)));
+    QVERIFY(cli.setBudget(budget(BudgetScope::User, QStringLiteral("alice"), 1)));
+    QVERIFY(cli.setBudget(budget(BudgetScope::User, QStringLiteral("dave"), 2)));
+    QVERIFY(cli.setBudget(budget(BudgetScope::User, QStringLiteral("erin"), 1)));
+    QVERIFY(cli.setBudget(budget(BudgetScope::User, QStringLiteral("bob"), 1000)));
+    const QString alice = QStringLiteral("alice"), dave = QStringLiteral("dave");
+    QVERIFY(cli.upsertInterval(interval(grace, alice, QStringLiteral("old"), 4, utc(10, 0), utc(10, 4))));
+    QVERIFY(cli.upsertInterval(interval(grace, alice, QStringLiteral("a"), 1, utc(10, 10), std::nullopt)));
+    QVERIFY(cli.upsertInterval(interval(grace, dave, QStringLiteral("d"), 1, utc(10, 10), std::nullopt)));
+    QVERIFY(cli.upsertInterval(
+        interval(nearNs, QStringLiteral("bob"), QStringLiteral("b"), 1, utc(10, 8), std::nullopt)));
+    QVERIFY(cli.upsertInterval(
+        interval(red, QStringLiteral("erin"), QStringLiteral("e0"), 2, utc(10, 9), utc(10, 10))));
+    QVERIFY(cli.upsertInterval(
+        interval(red, QStringLiteral("erin"), QStringLiteral("e"), 1, utc(10, 12), std::nullopt)));
+
+    ManualClock clock(utc(10, 13, 59, 59));
+    UsageDatabase db;
+    db.setClock(&clock);
+    db.setBudgetRefreshInterval(0); // every check below is asked for explicitly
+    NamespaceBudgets last;
+    UsersOverBudget users;
+    connect(&db, &UsageDatabase::budgetsChanged, this, [&](const NamespaceBudgets &b) { last = b; });
+    connect(&db, &UsageDatabase::usersOverBudgetChanged, this, [&](const UsersOverBudget &u) { users = u; });
+    QSignalSpy opened(&db, &UsageDatabase::opened);
+    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
+    db.open(m_url);
+    QVERIFY(opened.wait(20000));
+    QVERIFY(checked.count() == 1 || checked.wait(20000));
+
+    struct Step {
+        qint64 at;
+        BudgetUse::State grace, nearState;
+        qint64 graceEndsAt; // of team-grace, 0 when not in grace
+        bool usersOver;     // alice, dave and erin over their own (UTC-day) budgets
+    };
+    using S = BudgetUse::State;
+    const bool both = true;
+    const Step steps[] = {
+        {utc(10, 13, 59, 59), S::Near, S::Within, 0, both},
+        {utc(10, 14, 0, 0), S::Near, S::Within, 0, both}, // exactly at the limit: not over
+        {utc(10, 14, 0, 1), S::InGrace, S::Within, utc(10, 14, 15), both},
+        {utc(10, 14, 14, 59), S::InGrace, S::Within, utc(10, 14, 15), both},
+        {utc(10, 14, 15, 0), S::InGrace, S::Within, utc(10, 14, 15), both}, // the allowance is exactly spent
+        {utc(10, 14, 15, 1), S::Over, S::Within, 0, both},
+        {utc(10, 15, 59, 59), S::Over, S::Within, 0, both},
+        {utc(10, 16, 0, 0), S::Over, S::Near, 0, both},
+        {utc(10, 18, 0, 0), S::Over, S::Near, 0, both},
+        {utc(10, 18, 0, 1), S::Over, S::Over, 0, both},
+        // A new UTC day (team-near and the users start over) is still 20:30 in New York.
+        {utc(11, 0, 30), S::Over, S::Within, 0, false},
+        {utc(11, 3, 59, 59), S::Over, S::Within, 0, both}, // ~4 GPU-h each again
+        {utc(11, 4, 0, 0), S::Within, S::Within, 0, both}, // midnight in New York (EDT)
+    };
+    for (const Step &step : steps) {
+        clock.set(step.at);
+        const qsizetype before = checked.count();
+        db.checkBudgets();
+        QTRY_VERIFY_WITH_TIMEOUT(checked.count() > before, 20000);
+        const QString when = QDateTime::fromSecsSinceEpoch(step.at, Qt::UTC).toString(Qt::ISODate);
+        const BudgetUse g = useOf(last, grace), n = useOf(last, nearNs), r = useOf(last, red);
+        QVERIFY2(g.state() == step.grace, qPrintable(QStringLiteral("%1: team-grace %2 (%3 of %4)")
+                                                         .arg(when, QLatin1String(stateName(g.state())))
+                                                         .arg(g.usedGpuHours)
+                                                         .arg(g.limitGpuHours)));
+        QVERIFY2(n.state() == step.nearState,
+                 qPrintable(when + QStringLiteral(": team-near ") + QLatin1String(stateName(n.state()))));
+        if (step.at < utc(11, 0)) // team-red's UTC day starts over too
+            QVERIFY2(r.state() == S::Over, qPrintable(when));
+        QCOMPARE(g.graceEndsAt, step.graceEndsAt);
+        QCOMPARE(g.graceSeconds, qint64(900));
+        QCOMPARE(g.at, step.at);
+        const QStringList graceUsers = step.usersOver ? QStringList{alice, dave} : QStringList();
+        const QStringList redUsers = step.usersOver ? QStringList{QStringLiteral("erin")} : QStringList();
+        QCOMPARE(users.value(grace), graceUsers);
+        QCOMPARE(users.value(red), redUsers);
+        QVERIFY(!users.contains(nearNs));
+    }
+    // The refreshes answered from kept inputs: nothing was written meanwhile.
+    const UsageStore::CheckCacheStats stats = db.checkCacheStats();
+    QVERIFY(stats.active);
+    QVERIFY2(stats.fromCache > 0, qPrintable(QString::number(stats.fromCache)));
+}
+
+// The console keeps the check inputs; what another connection writes (the CLI, the
+// controller, another console) must still reach the list.
+void TestUsageDatabase::cachedRefreshSeesOtherConnections() {
+    auto other = UsageStore::open(m_url);
+    QVERIFY(other);
+    UsageStore &cli = **other;
+    const QString ns = QStringLiteral("team-x");
+    QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, ns, 10)));
+    ManualClock clock(kNow);
+    UsageDatabase db;
+    db.setClock(&clock);
+    db.setBudgetRefreshInterval(50);
+    NamespaceBudgets last;
+    connect(&db, &UsageDatabase::budgetsChanged, this, [&](const NamespaceBudgets &b) { last = b; });
+    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
+    db.open(m_url);
+    QVERIFY(checked.wait(20000));
+    QCOMPARE(useOf(last, ns).state(), BudgetUse::State::Within);
+    // Unchanged data: later refreshes come from the kept inputs.
+    QTRY_VERIFY_WITH_TIMEOUT(db.checkCacheStats().fromCache >= 3, 10000);
+    QVERIFY(db.checkCacheStats().active);
+
+    // 6 GPUs for 2 h: 12 of 10.
+    QVERIFY(
+        cli.upsertInterval(interval(ns, QStringLiteral("alice"), QStringLiteral("p"), 6, at(10), at(12))));
+    QTRY_VERIFY_WITH_TIMEOUT(useOf(last, ns).state() == BudgetUse::State::Over, 10000);
+    QCOMPARE(useOf(last, ns).usedGpuHours, 12.0);
+    QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, ns, 14)));
+    QTRY_VERIFY_WITH_TIMEOUT(useOf(last, ns).state() == BudgetUse::State::Near, 10000);
+    // A budget boost of 10 GPU-h (the console's Boosts tab, another process).
+    Boost boost;
+    boost.target = QStringLiteral("budget/namespace/team-x");
+    boost.delta = QStringLiteral("10");
+    boost.start = kNow.toSecsSinceEpoch() - 60;
+    boost.expiry = kNow.toSecsSinceEpoch() + 3600;
+    boost.actor = QStringLiteral("tester");
+    QVERIFY(cli.addBoost(boost));
+    QTRY_VERIFY_WITH_TIMEOUT(useOf(last, ns).state() == BudgetUse::State::Within, 10000);
+    QCOMPARE(useOf(last, ns).limitGpuHours, 24.0);
+    QVERIFY(cli.deleteBudget(BudgetScope::Namespace, ns));
+    QTRY_VERIFY_WITH_TIMEOUT(!last.contains(ns), 10000);
+    // The interval, the new limit and the boost were each noticed by a check; the
+    // deleted budget never reaches one (the refresh lists budgets first).
+    QVERIFY2(db.checkCacheStats().changes >= 3, qPrintable(QString::number(db.checkCacheStats().changes)));
+}
+
+// 2,000 namespace budgets, every other one over. Another connection writes one
+// interval before each round, so every refresh reads all 2,000 subjects afresh (the
+// worst case: the controller writes all the time). An audit write is requested just
+// after the refresh; the figure is the time until it is written and reported.
+void TestUsageDatabase::auditDoesNotWaitForARefresh() {
+    const int kBudgets = 2000, kRounds = 5;
+    auto other = UsageStore::open(m_url);
+    QVERIFY2(other, qPrintable(other ? QString() : other.error().toString()));
+    UsageStore &cli = **other;
+    {
+        std::vector<UsageInterval> ivs;
+        for (int i = 0; i < kBudgets; ++i) {
+            const QString ns = QStringLiteral("ns-%1").arg(i, 5, 10, QLatin1Char('0'));
+            QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, ns, 10)));
+            ivs.push_back(
+                interval(ns, QStringLiteral("alice"), QStringLiteral("p"), i % 2 ? 6 : 2, at(10), at(12)));
+        }
+        QVERIFY(cli.insertBulk(ivs));
+    }
+
+    ManualClock clock(kNow);
+    UsageDatabase db;
+    db.setClock(&clock);
+    db.setBudgetRefreshInterval(0);
+    NamespaceBudgets last;
+    connect(&db, &UsageDatabase::budgetsChanged, this, [&](const NamespaceBudgets &b) { last = b; });
+    QSignalSpy opened(&db, &UsageDatabase::opened);
+    QSignalSpy failed(&db, &UsageDatabase::failed);
+    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
+    QSignalSpy audited(&db, &UsageDatabase::auditAppended);
+    db.open(m_url);
+    QVERIFY(opened.wait(20000));
+    QVERIFY(checked.count() == 1 || checked.wait(60000));
+
+    // Taken where the signals arrive: polling would round the figures to its period.
+    QList<double> refreshMs, auditMs;
+    QElapsedTimer refresh, audit;
+    connect(&db, &UsageDatabase::budgetsChanged, this, [&] { refreshMs << refresh.nsecsElapsed() / 1e6; });
+    connect(&db, &UsageDatabase::auditAppended, this, [&] { auditMs << audit.nsecsElapsed() / 1e6; });
+    // The same write with nothing else running, for comparison.
+    for (int round = 0; round < kRounds; ++round) {
+        const qsizetype audits = audited.count();
+        audit.start();
+        db.appendAudit(QStringLiteral("tester"), QStringLiteral("quota.apply"),
+                       QStringLiteral("ns-00001/ResourceQuota/alone%1").arg(round), QString(), QString(),
+                       QString());
+        QVERIFY(audited.count() > audits || audited.wait(60000)); // a real event loop, not polling
+    }
+    const QList<double> aloneMs = auditMs;
+    auditMs.clear();
+    for (int round = 0; round < kRounds; ++round) {
+        QVERIFY(cli.upsertInterval(interval(QStringLiteral("ns-00000"), QStringLiteral("bob"),
+                                            QStringLiteral("r%1").arg(round), 1, at(13), at(13, 1))));
+        // On PostgreSQL the write reaches the kept inputs by NOTIFY: let it arrive, so
+        // the refresh below reads every subject afresh like on SQLite.
+        QTest::qWait(20);
+        const qsizetype checks = checked.count(), audits = audited.count();
+        refresh.start();
+        db.checkBudgets();
+        audit.start();
+        db.appendAudit(QStringLiteral("tester"), QStringLiteral("quota.apply"),
+                       QStringLiteral("ns-00001/ResourceQuota/q%1").arg(round), QString(), QString(),
+                       QStringLiteral("round %1").arg(round));
+        QVERIFY(audited.count() > audits || audited.wait(60000));
+        QVERIFY(checked.count() > checks || checked.wait(60000));
+    }
+    QCOMPARE(auditMs.size(), kRounds);
+    QCOMPARE(refreshMs.size(), kRounds);
+    QCOMPARE(failed.count(), 0);
+    int over = 0;
+    for (auto it = last.constBegin(); it != last.constEnd(); ++it)
+        over += std::any_of(it->cbegin(), it->cend(), [](const BudgetUse &u) { return u.over(); });
+    QCOMPARE(last.size(), kBudgets);
+    QCOMPARE(over, kBudgets / 2);
+    qInfo("%s, %d namespace budgets, every refresh reads afresh: refresh (request to answer) median %.1f ms, "
+          "max %.1f ms; audit write requested right after the refresh until written and reported: median "
+          "%.1f ms, max %.1f ms (%d rounds); the same write alone: median %.1f ms, max %.1f ms",
+          GQ_USAGE_BACKEND_PG ? "PostgreSQL" : "SQLite", kBudgets, median(refreshMs),
+          *std::max_element(refreshMs.cbegin(), refreshMs.cend()), median(auditMs),
+          *std::max_element(auditMs.cbegin(), auditMs.cend()), kRounds, median(aloneMs),
+          *std::max_element(aloneMs.cbegin(), aloneMs.cend()));
+}
+
+QTEST_GUILESS_MAIN(TestUsageDatabase)
+#include "tst_usagedatabase.moc"
