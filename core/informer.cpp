@@ -458,6 +458,9 @@ public:
     std::atomic<int> pageSize{500};
     int watchTimeoutSeconds = 300;
     int failures = 0;
+    int backoffBaseMs = 200;
+    int backoffMaxMs = 30000;
+    QDeadlineTimer nextAttempt{QDeadlineTimer::Forever};
     std::shared_ptr<KubeWatch> watch;
     Delta delta;
     QTimer flushTimer;
@@ -501,6 +504,32 @@ void Informer::setPageSize(int limit) {
 void Informer::setWatchTimeout(int seconds) {
     d->watchTimeoutSeconds = std::max(1, seconds);
 }
+void Informer::setBackoff(int baseMs, int maxMs) {
+    d->backoffBaseMs = std::max(1, baseMs);
+    d->backoffMaxMs = std::max(d->backoffBaseMs, maxMs);
+}
+
+QDeadlineTimer Informer::nextAttempt() const {
+    return d->nextAttempt;
+}
+
+void Informer::setNextAttempt(QDeadlineTimer when) {
+    if (when.isForever() && d->nextAttempt.isForever())
+        return;
+    d->nextAttempt = when;
+    Q_EMIT nextAttemptChanged();
+}
+
+void Informer::retryNow() {
+    if (d->retryTimer.isActive()) {
+        d->retryTimer.stop();
+        relist();
+    } else if (d->state == State::Backoff && d->watch) {
+        // The watch re-opens from its resourceVersion; the connected handler clears
+        // nextAttempt once the request is under way.
+        d->watch->retryNow();
+    }
+}
 
 Informer::State Informer::state() const {
     return d->state;
@@ -543,6 +572,7 @@ void Informer::start() {
 void Informer::stop() {
     ++d->anchor->generation;
     d->retryTimer.stop();
+    setNextAttempt(QDeadlineTimer(QDeadlineTimer::Forever));
     if (d->watch) {
         d->watch->stop();
         d->watch.reset();
@@ -587,6 +617,7 @@ void Informer::relist() {
     if (d->listedOnce)
         ++d->relists;
     const quint64 gen = ++d->anchor->generation;
+    setNextAttempt(QDeadlineTimer(QDeadlineTimer::Forever)); // this is the attempt
     setState(State::Listing);
     // Nothing changes the cache until the list is adopted (the watch is stopped and
     // late watch batches carry an old generation): its snapshot is what the list is
@@ -756,8 +787,10 @@ void Informer::startWatch(quint64 gen) {
         // nothing for minutes).
         if (health->broken.exchange(false)) {
             InformerAnchor::post(anchor, [gen](Informer *q) {
-                if (gen == q->d->anchor->generation)
-                    q->probe(gen);
+                if (gen != q->d->anchor->generation)
+                    return;
+                q->setNextAttempt(QDeadlineTimer(QDeadlineTimer::Forever)); // the attempt is under way
+                q->probe(gen);
             });
         }
         const bool failed = health->lastFailed.exchange(false);
@@ -793,8 +826,10 @@ void Informer::startWatch(quint64 gen) {
             if (!lastRv.isEmpty())
                 q->d->rv = lastRv;
             q->d->failures = 0;
-            if (q->d->state == State::Backoff)
+            if (q->d->state == State::Backoff) {
+                q->setNextAttempt(QDeadlineTimer(QDeadlineTimer::Forever));
                 q->setState(State::Watching); // the stream delivers again
+            }
             q->scheduleFlush();
         });
     };
@@ -815,6 +850,10 @@ void Informer::startWatch(quint64 gen) {
             if (gen != q->d->anchor->generation)
                 return;
             q->d->lastError = e;
+            // The watch set its next attempt before this was posted. A re-open already
+            // under way (retryNow) reports Forever: then no countdown is shown.
+            if (q->d->watch)
+                q->setNextAttempt(q->d->watch->nextAttempt());
             // The watch retries by itself, but the cache is no longer current: say so.
             q->setState(State::Backoff);
             Q_EMIT q->errorOccurred(e);
@@ -837,6 +876,7 @@ void Informer::probe(quint64 gen) {
             if (gen != q->d->anchor->generation || q->d->state != State::Backoff)
                 return;
             q->d->failures = 0;
+            q->setNextAttempt(QDeadlineTimer(QDeadlineTimer::Forever));
             q->setState(State::Watching);
         });
     });
@@ -855,11 +895,14 @@ void Informer::fail(const Error &e) {
         return;
     }
     d->lastError = e;
-    const int cap = std::min(30000, 200 << std::min(d->failures, 8));
+    const int cap =
+        int(std::min<qint64>(d->backoffMaxMs, qint64(d->backoffBaseMs) << std::min(d->failures, 20)));
     const int delay = cap / 2 + int(QRandomGenerator::global()->bounded(cap / 2 + 1));
     ++d->failures;
-    setState(State::Backoff);
     d->retryTimer.start(delay);
+    // Before the state: whoever reacts to Backoff can already show when the next try is.
+    setNextAttempt(QDeadlineTimer(delay));
+    setState(State::Backoff);
     Q_EMIT errorOccurred(e);
 }
 

@@ -6,6 +6,7 @@
 #include "core/result.h"
 
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
@@ -109,11 +110,22 @@ public:
     [[nodiscard]] std::optional<Error> lastError() const;
     [[nodiscard]] const KubeResource &resource() const;
 
+    // While state() is Backoff: when the next reconnect attempt starts (a relist after a
+    // failed list, or the watch re-opening after its stream failed). Forever when no
+    // attempt is waiting: connected, or an attempt is under way right now.
+    [[nodiscard]] QDeadlineTimer nextAttempt() const;
+    // Starts the waiting reconnect attempt now. The failure count is kept, so if this
+    // attempt fails too the next wait is longer. Nothing happens when nothing waits.
+    void retryNow();
+
     void setBatchInterval(int ms); // default 50; 0: emit after every batch from the server
     void setPageSize(int limit);   // default 500
     // Server-side lifetime of each watch stream (default 300 s); a stream silent
     // longer than this plus the client's watchGraceMs is treated as stalled.
     void setWatchTimeout(int seconds);
+    // Waits between relists after failures: the first in [base/2, base], doubling up to
+    // max (default 200 ms, 30 s). A watch that re-opens by itself uses the client's backoff.
+    void setBackoff(int baseMs, int maxMs);
 
 Q_SIGNALS:
     // Changes since the last emission, by key. A key is in at most one list.
@@ -124,6 +136,8 @@ Q_SIGNALS:
     // A transient failure; the informer keeps retrying with backoff (state() is
     // Backoff until the server answers again, then Watching).
     void errorOccurred(const gq::Error &error);
+    // nextAttempt() changed: a wait for a reconnect attempt began, or the attempt started.
+    void nextAttemptChanged();
 
 public:
     class Store;          // typed cache behind each kind (opaque)
@@ -137,6 +151,7 @@ protected:
 
 private:
     void setState(State s);
+    void setNextAttempt(QDeadlineTimer when);
     void relist();
     void fetchPage(quint64 generation, const QString &continueToken, int index,
                    const std::shared_ptr<ListCollector> &collector);

@@ -781,6 +781,21 @@ public:
         std::lock_guard lock(m_mutex);
         return m_lastRv;
     }
+    QDeadlineTimer nextAttempt() const override {
+        std::lock_guard lock(m_mutex);
+        return m_nextAttempt;
+    }
+    void retryNow() override {
+        auto d = m_client.lock();
+        if (!d || m_stopped)
+            return;
+        // On the worker, like every open: whether it still waits is decided there.
+        std::weak_ptr<WatchImpl> weak = weak_from_this();
+        d->schedule(0, [weak] {
+            if (auto self = weak.lock())
+                self->reopen(0);
+        });
+    }
 
     void open() {
         auto d = m_client.lock();
@@ -932,14 +947,32 @@ private:
         auto d = m_client.lock();
         if (!d)
             return;
+        const int delay = d->backoffMs(m_failures++);
+        const quint64 ticket = ++m_waits;
+        m_waitTicket = ticket;
+        {
+            std::lock_guard lock(m_mutex);
+            m_nextAttempt = QDeadlineTimer(delay);
+        }
         if (m_handlers.retrying)
             post([h = m_handlers.retrying, e = *err] { h(e); });
-        const int delay = d->backoffMs(m_failures++);
         std::weak_ptr<WatchImpl> weak = weak_from_this();
-        d->schedule(delay, [weak] {
+        d->schedule(delay, [weak, ticket] {
             if (auto self = weak.lock())
-                self->open();
+                self->reopen(ticket);
         });
+    }
+
+    // Worker thread. ticket 0: retryNow (any wait); else only the wait it was scheduled for.
+    void reopen(quint64 ticket) {
+        if (m_waitTicket == 0 || (ticket != 0 && ticket != m_waitTicket))
+            return; // not waiting, or that wait was already cut short
+        m_waitTicket = 0;
+        {
+            std::lock_guard lock(m_mutex);
+            m_nextAttempt = QDeadlineTimer(QDeadlineTimer::Forever);
+        }
+        open();
     }
 
     std::weak_ptr<KubeClient::Private> m_client;
@@ -952,6 +985,7 @@ private:
 
     mutable std::mutex m_mutex;
     QString m_lastRv;
+    QDeadlineTimer m_nextAttempt{QDeadlineTimer::Forever};
     std::atomic<bool> m_stopped{false};
     std::atomic<quint64> m_transferId{0};
 
@@ -960,6 +994,8 @@ private:
     std::optional<Error> m_streamError;
     bool m_receivedSinceOpen = false;
     int m_failures = 0;
+    quint64 m_waitTicket = 0; // non-zero while waiting to re-open; identifies that wait
+    quint64 m_waits = 0;      // waits so far: tickets are never reused
 };
 
 // ---------------------------------------------------------------------------------

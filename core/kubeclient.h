@@ -4,6 +4,7 @@
 #include "core/kuberequest.h"
 #include "core/result.h"
 
+#include <QDeadlineTimer>
 #include <QFuture>
 #include <QJsonObject>
 #include <QObject>
@@ -36,6 +37,13 @@ public:
     [[nodiscard]] virtual bool isActive() const = 0;
     // The last resourceVersion seen (event or bookmark): where a resume starts.
     [[nodiscard]] virtual QString lastResourceVersion() const = 0;
+    // While a resuming watch waits out its backoff after a failure: when it re-opens.
+    // Forever when it is not waiting (streaming, or a re-open under way). Set before
+    // handlers.retrying is called, so that handler may read it.
+    [[nodiscard]] virtual QDeadlineTimer nextAttempt() const = 0;
+    // Cuts a backoff wait short: re-opens at once. Nothing happens when the watch is
+    // not waiting. The failure count is kept, so a failing re-open waits longer next.
+    virtual void retryNow() = 0;
 };
 
 struct WatchHandlers {

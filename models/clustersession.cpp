@@ -4,10 +4,15 @@
 
 #include "models/namespacelistmodel.h"
 
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QJsonObject>
 #include <QMetaObject>
 #include <QSet>
 #include <QThreadPool>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -43,7 +48,100 @@ template <typename Fn, typename Then> void runInBackground(QObject *context, Fn 
             Qt::QueuedConnection);
     });
 }
+// The files KubeConfig::load would read, for watching when loading failed (so that
+// fixing or creating them is noticed): the explicit path, else $KUBECONFIG, else
+// ~/.kube/config.
+QStringList kubeconfigCandidates(const QString &path) {
+    if (!path.isEmpty())
+        return {path};
+    const QString env = qEnvironmentVariable("KUBECONFIG");
+    if (!env.isEmpty())
+        return env.split(QDir::listSeparator(), Qt::SkipEmptyParts);
+    return {QDir::homePath() + QStringLiteral("/.kube/config")};
+}
+
+// Everything that makes a connection what it is, hashed: the session keeps this, not
+// a second copy of the key and token, to tell whether a changed kubeconfig matters.
+QByteArray fingerprintOf(const KubeConnection &c) {
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    auto bytes = [&h](const QByteArray &b) {
+        h.addData(QByteArray::number(b.size()));
+        h.addData(QByteArrayView(":"));
+        h.addData(b);
+    };
+    auto text = [&bytes](const QString &t) { bytes(t.toUtf8()); };
+    for (const QString *t : {&c.contextName, &c.clusterName, &c.userName, &c.server, &c.namespaceName,
+                             &c.tlsServerName, &c.proxyUrl, &c.token, &c.tokenFile})
+        text(*t);
+    bytes(c.caPem);
+    bytes(c.clientCertPem);
+    bytes(c.clientKeyPem);
+    bytes(c.insecureSkipTlsVerify ? QByteArray("1") : QByteArray("0"));
+    if (c.exec) {
+        for (const QString *t : {&c.exec->apiVersion, &c.exec->command, &c.exec->interactiveMode,
+                                 &c.exec->installHint, &c.exec->baseDir})
+            text(*t);
+        for (const QString &a : c.exec->args)
+            text(a);
+        for (const auto &kv : c.exec->env) {
+            text(kv.first);
+            text(kv.second);
+        }
+        bytes(c.exec->provideClusterInfo ? QByteArray("1") : QByteArray("0"));
+    }
+    return h.result();
+}
+
+// Size and modification time: enough to tell a replaced or rewritten file from a
+// neighbour's change in the same directory.
+QString fileStamp(const QString &path) {
+    const QFileInfo fi(path);
+    if (!fi.exists())
+        return QStringLiteral("-");
+    return QString::number(fi.size()) + QLatin1Char('@') +
+           QString::number(fi.lastModified().toMSecsSinceEpoch());
+}
 } // namespace
+
+struct ClusterSession::Loaded {
+    Result<KubeConnection> connection = Error();
+    bool configRead = false;     // the kubeconfig itself could be read
+    bool contextMissing = false; // ... but it has no such context
+    QString context;             // resolved name (current-context when none was asked for)
+    QStringList contexts;
+    QStringList files; // to watch
+    QByteArray fingerprint;
+};
+
+// Worker thread: file I/O and parsing.
+ClusterSession::Loaded ClusterSession::loadKubeconfig(const QString &path, const QString &context) {
+    Loaded l;
+    auto cfg = KubeConfig::load(path);
+    if (!cfg) {
+        l.files = kubeconfigCandidates(path);
+        l.connection = cfg.error();
+        return l;
+    }
+    l.configRead = true;
+    l.files = cfg->files();
+    l.contexts = cfg->contextNames();
+    l.context = context.isEmpty() ? cfg->currentContext() : context;
+    l.contextMissing = !l.context.isEmpty() && !l.contexts.contains(l.context);
+    if (auto ctx = cfg->context(l.context)) {
+        // A CA or certificate kept in its own file is part of the connection too.
+        if (auto cluster = cfg->cluster(ctx->cluster); cluster && !cluster->certificateAuthority.isEmpty())
+            l.files << cluster->certificateAuthority;
+        if (auto user = cfg->user(ctx->user)) {
+            for (const QString &f : {user->clientCertificate, user->clientKey})
+                if (!f.isEmpty())
+                    l.files << f;
+        }
+    }
+    l.connection = cfg->connection(l.context);
+    if (l.connection)
+        l.fingerprint = fingerprintOf(*l.connection);
+    return l;
+}
 
 QuotaUsage ClusterSession::quotaUsageFromJson(const QJsonObject &object) {
     QuotaUsage u;
@@ -57,7 +155,17 @@ QuotaUsage ClusterSession::quotaUsageFromJson(const QJsonObject &object) {
 
 ClusterSession::ClusterSession(NamespaceListModel *model, QObject *parent)
     : QObject(parent)
-    , m_model(model) {}
+    , m_model(model)
+    , m_watcher(new QFileSystemWatcher(this))
+    , m_reloadTimer(new QTimer(this)) {
+    // Editors and kubectl write in several steps (truncate + write, or temp file +
+    // rename, plus lock files): read once things have settled.
+    m_reloadTimer->setSingleShot(true);
+    m_reloadTimer->setInterval(300);
+    connect(m_reloadTimer, &QTimer::timeout, this, &ClusterSession::reloadKubeconfig);
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &ClusterSession::onWatchedPathChanged);
+    connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, &ClusterSession::onWatchedPathChanged);
+}
 
 ClusterSession::~ClusterSession() {
     stopInformers();
@@ -85,45 +193,146 @@ void ClusterSession::touch() {
 
 void ClusterSession::connectTo(const QString &kubeconfigPath, const QString &context) {
     disconnectFromCluster();
-    const quint64 gen = ++m_generation;
     m_context = context;
+    m_kubeconfigPath = kubeconfigPath;
+    const quint64 loadGen = ++m_loadGeneration;
     setState(State::Connecting);
-    struct Loaded {
-        Result<std::shared_ptr<KubeClient>> client = Error();
-    };
     runInBackground(
-        this,
-        [kubeconfigPath, context] {
-            Loaded l;
-            l.client = KubeClient::fromKubeconfig(kubeconfigPath, context);
-            return l;
-        },
-        [this, gen](Loaded l) {
-            if (gen != m_generation)
-                return;
-            if (!l.client) {
-                setState(State::Failed);
-                emit errorOccurred(l.client.error());
-                return;
-            }
-            m_client = *l.client;
-            m_context = m_client->contextName();
-            startInformers();
-            whenReady(m_client->whoAmI(), this, [this, gen](const Result<UserIdentity> &who) {
-                if (gen != m_generation)
-                    return;
-                if (who) {
-                    m_identity = who->username;
-                    emit identityChanged(m_identity);
-                } else if (who.error().kind != Error::Kind::Cancelled) {
-                    emit errorOccurred(who.error());
-                }
-            });
-        });
+        this, [kubeconfigPath, context] { return loadKubeconfig(kubeconfigPath, context); },
+        [this, loadGen](Loaded l) { adopt(std::move(l), loadGen); });
+}
+
+// A (re)loaded kubeconfig: watch what it consists of, announce its contexts, and
+// connect if the current context's connection is new or different.
+void ClusterSession::adopt(Loaded l, quint64 loadGen) {
+    if (loadGen != m_loadGeneration)
+        return; // a context switch or a newer reload meanwhile
+    watchFiles(l.files);
+    if (l.configRead && !l.contextMissing)
+        m_context = l.context; // current-context resolved: a later edit of it does not move us
+    if (l.configRead)
+        emit contextsChanged(l.contexts);
+    if (!l.connection) {
+        if (!m_client) {
+            setState(State::Failed);
+            emit errorOccurred(l.connection.error());
+            return;
+        }
+        // Keep a working connection over a kubeconfig caught mid-edit or a context
+        // that was removed: the user decides where to go next.
+        if (l.contextMissing)
+            emit kubeconfigProblem(
+                Error::make(Error::Kind::NotFound,
+                            QStringLiteral("context \"%1\" is no longer in the kubeconfig").arg(l.context),
+                            QStringLiteral("contexts")));
+        else
+            emit kubeconfigProblem(l.connection.error());
+        return;
+    }
+    emit kubeconfigOk();
+    if (m_client && l.fingerprint == m_fingerprint)
+        return; // an unrelated edit (another context, formatting)
+    m_fingerprint = l.fingerprint;
+    reconnectWith(std::make_shared<KubeClient>(std::move(*l.connection), m_clientOptions));
+}
+
+void ClusterSession::reconnectWith(std::shared_ptr<KubeClient> client) {
+    ++m_generation;
+    const bool reconnect = m_client != nullptr;
+    m_client = std::move(client);
+    m_context = m_client->contextName();
+    // New credentials may allow more or less: ask again for the namespaces asked before.
+    const QList<QString> asked = m_permissions.keys();
+    m_permissions.clear();
+    m_rebuilding = false;
+    m_pendingNamespaces.clear();
+    // The old rows stay listed until the new list replaces them (as on F5).
+    stopInformers();
+    startInformers();
+    askIdentity();
+    if (reconnect)
+        for (const QString &ns : asked)
+            checkPermissions(ns);
+}
+
+void ClusterSession::askIdentity() {
+    const quint64 gen = m_generation;
+    whenReady(m_client->whoAmI(), this, [this, gen](const Result<UserIdentity> &who) {
+        if (gen != m_generation)
+            return;
+        if (who) {
+            m_identity = who->username;
+            emit identityChanged(m_identity);
+        } else if (who.error().kind != Error::Kind::Cancelled) {
+            emit errorOccurred(who.error());
+        }
+    });
+}
+
+void ClusterSession::watchFiles(const QStringList &files) {
+    QStringList wanted;
+    for (const QString &f : files) {
+        const QString abs = QFileInfo(f).absoluteFilePath();
+        if (!wanted.contains(abs))
+            wanted << abs;
+    }
+    QStringList dirs;
+    for (const QString &f : std::as_const(wanted)) {
+        const QString dir = QFileInfo(f).absolutePath();
+        if (!dirs.contains(dir))
+            dirs << dir;
+    }
+    const QStringList old = m_watcher->files() + m_watcher->directories();
+    if (!old.isEmpty())
+        m_watcher->removePaths(old);
+    m_watchedFiles = wanted;
+    m_fileStamps.clear();
+    for (const QString &f : std::as_const(wanted)) {
+        m_fileStamps.insert(f, fileStamp(f));
+        if (QFileInfo::exists(f))
+            m_watcher->addPath(f);
+    }
+    // The directory too: an editor that saves by renaming a new file over the old one
+    // ends the watch on the old file, and a file that did not exist yet can appear.
+    for (const QString &d : std::as_const(dirs))
+        if (QFileInfo(d).isDir())
+            m_watcher->addPath(d);
+}
+
+void ClusterSession::onWatchedPathChanged(const QString &path) {
+    bool relevant = false;
+    for (const QString &f : std::as_const(m_watchedFiles)) {
+        if (f != path && QFileInfo(f).absolutePath() != path)
+            continue;
+        // A replaced file is a new inode: watch it again.
+        if (QFileInfo::exists(f) && !m_watcher->files().contains(f))
+            m_watcher->addPath(f);
+        const QString stamp = fileStamp(f);
+        if (f == path || stamp != m_fileStamps.value(f)) {
+            m_fileStamps.insert(f, stamp);
+            relevant = true;
+        }
+    }
+    if (relevant)
+        m_reloadTimer->start();
+}
+
+void ClusterSession::reloadKubeconfig() {
+    const quint64 loadGen = ++m_loadGeneration;
+    runInBackground(
+        this, [path = m_kubeconfigPath, context = m_context] { return loadKubeconfig(path, context); },
+        [this, loadGen](Loaded l) { adopt(std::move(l), loadGen); });
 }
 
 void ClusterSession::disconnectFromCluster() {
     ++m_generation;
+    ++m_loadGeneration;
+    m_reloadTimer->stop();
+    if (const QStringList watched = m_watcher->files() + m_watcher->directories(); !watched.isEmpty())
+        m_watcher->removePaths(watched);
+    m_watchedFiles.clear();
+    m_fileStamps.clear();
+    m_fingerprint.clear();
     stopInformers();
     m_client.reset();
     m_identity.clear();
@@ -146,6 +355,28 @@ void ClusterSession::refresh() {
     startInformers();
 }
 
+void ClusterSession::retryNow() {
+    for (Informer *inf :
+         {static_cast<Informer *>(m_namespaces.data()), static_cast<Informer *>(m_quotas.data()),
+          static_cast<Informer *>(m_limitRanges.data())})
+        if (inf)
+            inf->retryNow();
+}
+
+QDeadlineTimer ClusterSession::nextAttempt() const {
+    QDeadlineTimer soonest(QDeadlineTimer::Forever);
+    for (const Informer *inf :
+         {static_cast<const Informer *>(m_namespaces.data()), static_cast<const Informer *>(m_quotas.data()),
+          static_cast<const Informer *>(m_limitRanges.data())}) {
+        if (!inf || inf->state() != Informer::State::Backoff)
+            continue;
+        const QDeadlineTimer next = inf->nextAttempt();
+        if (!next.isForever() && (soonest.isForever() || next.deadlineNSecs() < soonest.deadlineNSecs()))
+            soonest = next;
+    }
+    return soonest;
+}
+
 void ClusterSession::startInformers() {
     setState(State::Syncing);
     m_namespaces = new NamespaceInformer(m_client, this);
@@ -156,6 +387,7 @@ void ClusterSession::startInformers() {
         connect(inf, &Informer::synced, this, &ClusterSession::onInformerSynced);
         connect(inf, &Informer::stateChanged, this, &ClusterSession::updateState);
         connect(inf, &Informer::errorOccurred, this, &ClusterSession::errorOccurred);
+        connect(inf, &Informer::nextAttemptChanged, this, &ClusterSession::nextAttemptChanged);
     }
     connect(m_namespaces, &Informer::changed, this, &ClusterSession::onNamespaceChanged);
     connect(m_quotas, &Informer::changed, this, &ClusterSession::onQuotaChanged);

@@ -4,7 +4,9 @@
 #include "core/informer.h"
 #include "core/kubeclient.h"
 
+#include <QByteArray>
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
@@ -12,6 +14,9 @@
 #include <QStringList>
 
 #include <memory>
+
+class QFileSystemWatcher;
+class QTimer;
 
 namespace gq {
 
@@ -35,6 +40,12 @@ struct EditPermissions {
 // per-namespace edit permissions (SelfSubjectAccessReview). It keeps the namespace
 // list model current. All results return to the GUI thread by queued calls tied to
 // this object; a context switch bumps a generation so late answers are dropped.
+//
+// It watches the kubeconfig file(s) it loaded, and the CA / client certificate files
+// they name: when one changes (an edit, or an editor replacing the file), the
+// kubeconfig is read again off the GUI thread; new contexts are announced, and if the
+// current context's server, CA or credentials changed, the session reconnects with
+// them, keeping the namespace list until the new list replaces it.
 class ClusterSession final : public QObject {
     Q_OBJECT
 public:
@@ -49,6 +60,16 @@ public:
     void disconnectFromCluster();
     // Lists again from scratch (F5): the informers restart.
     void refresh();
+    // While reconnecting: start every waiting reconnect attempt now (their backoff
+    // keeps growing if they fail again).
+    void retryNow();
+    // While reconnecting: the soonest moment an informer tries again. Forever when no
+    // attempt waits (connected, or an attempt is under way); expired when one is due.
+    [[nodiscard]] QDeadlineTimer nextAttempt() const;
+    // For the next connection (connectTo or a kubeconfig change). Tests use long backoffs.
+    void setClientOptions(const KubeClientOptions &options) { m_clientOptions = options; }
+    // The kubeconfig files and the CA/certificate files being watched (absolute paths).
+    [[nodiscard]] QStringList watchedFiles() const { return m_watchedFiles; }
 
     [[nodiscard]] State state() const { return m_state; }
     [[nodiscard]] std::shared_ptr<KubeClient> client() const { return m_client; }
@@ -83,9 +104,25 @@ signals:
     void limitRangesChanged(const QString &ns);
     void permissionsChanged(const QString &ns);
     void lastUpdateChanged(const QDateTime &when);
+    // nextAttempt() may have changed (a wait began, or an attempt started).
+    void nextAttemptChanged();
+    // The kubeconfig was (re)loaded: its contexts, in file order.
+    void contextsChanged(const QStringList &contexts);
+    // The kubeconfig changed and reading it failed, or it no longer has the current
+    // context: the session keeps the connection it has. Cleared by kubeconfigOk().
+    void kubeconfigProblem(const gq::Error &error);
+    void kubeconfigOk();
 
 private:
     static constexpr int kRebuildThreshold = 2000;
+    struct Loaded;
+    static Loaded loadKubeconfig(const QString &path, const QString &context);
+    void adopt(Loaded loaded, quint64 loadGen);
+    void reconnectWith(std::shared_ptr<KubeClient> client);
+    void askIdentity();
+    void watchFiles(const QStringList &files);
+    void onWatchedPathChanged(const QString &path);
+    void reloadKubeconfig();
     void startInformers();
     void stopInformers();
     void setState(State s);
@@ -106,6 +143,14 @@ private:
     QPointer<ObjectInformer> m_limitRanges;
     QHash<QString, EditPermissions> m_permissions;
     QString m_context;
+    QString m_kubeconfigPath;
+    KubeClientOptions m_clientOptions;
+    QByteArray m_fingerprint; // hash of the current connection's settings and secrets
+    quint64 m_loadGeneration = 0;
+    QFileSystemWatcher *m_watcher;
+    QTimer *m_reloadTimer;
+    QStringList m_watchedFiles;
+    QHash<QString, QString> m_fileStamps; // path -> size/mtime seen, to ignore unrelated dir changes
     QString m_identity;
     QDateTime m_lastUpdate;
     State m_state = State::Disconnected;

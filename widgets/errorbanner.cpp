@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QStyle>
 #include <QToolButton>
 
@@ -10,6 +11,7 @@ namespace gq {
 MessageBanner::MessageBanner(QWidget *parent)
     : QFrame(parent)
     , m_label(new QLabel(this))
+    , m_action(new QPushButton(this))
     , m_close(new QToolButton(this)) {
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
@@ -19,19 +21,24 @@ MessageBanner::MessageBanner(QWidget *parent)
     m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     m_close->setToolTip(tr("Dismiss"));
     connect(m_close, &QToolButton::clicked, this, &MessageBanner::clear);
+    m_action->setObjectName(QStringLiteral("bannerActionButton"));
+    m_action->hide();
+    connect(m_action, &QPushButton::clicked, this, &MessageBanner::actionTriggered);
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(10, 6, 6, 6);
     layout->addWidget(m_label, 1);
+    layout->addWidget(m_action, 0, Qt::AlignVCenter);
     layout->addWidget(m_close, 0, Qt::AlignTop);
     hide();
 }
 
-void MessageBanner::showMessage(Level level, const QString &text, bool closable) {
-    // A retry loop repeats its message every few seconds: re-polishing the style
-    // sheet each time would make the banner flicker for nothing.
+void MessageBanner::showMessage(Level level, const QString &text, bool closable, const QString &action) {
+    // A retry loop repeats its message every few seconds, and a countdown every second:
+    // re-polishing the style sheet each time would make the banner flicker for nothing.
     if (!isHidden() && level == m_level && m_styled) {
         if (m_label->text() != text)
             m_label->setText(text);
+        setAction(action);
         m_close->setVisible(closable);
         return;
     }
@@ -57,12 +64,24 @@ void MessageBanner::showMessage(Level level, const QString &text, bool closable)
                        " QLabel { color: #202020; }")
             .arg(bg.name(), border.name()));
     m_label->setText(text);
+    setAction(action);
     m_close->setVisible(closable);
     show();
 }
 
+void MessageBanner::setAction(const QString &action) {
+    if (m_action->text() != action)
+        m_action->setText(action);
+    m_action->setVisible(!action.isEmpty());
+}
+
+void MessageBanner::setActionEnabled(bool enabled) {
+    m_action->setEnabled(enabled);
+}
+
 void MessageBanner::clear() {
     m_label->clear();
+    setAction({});
     hide();
 }
 

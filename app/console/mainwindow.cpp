@@ -16,8 +16,10 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDeadlineTimer>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -50,7 +52,8 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     , m_identityLabel(new QLabel(this))
     , m_stateLabel(new QLabel(this))
     , m_updateLabel(new QLabel(this))
-    , m_statusTimer(new QTimer(this)) {
+    , m_statusTimer(new QTimer(this))
+    , m_countdown(new QTimer(this)) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("GPU Quota Console"));
     m_demoBanner->setObjectName(QStringLiteral("demoBanner"));
@@ -94,6 +97,25 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     connect(m_namespaces, &NamespacePanel::templateRequested, this, &MainWindow::openTemplates);
     connect(m_session, &ClusterSession::stateChanged, this, &MainWindow::onStateChanged);
     connect(m_session, &ClusterSession::errorOccurred, this, &MainWindow::onSessionError);
+    connect(m_session, &ClusterSession::nextAttemptChanged, this, [this] {
+        if (m_connectionBanner)
+            showConnectionBanner();
+    });
+    connect(m_session, &ClusterSession::contextsChanged, this, &MainWindow::onContextsChanged);
+    connect(m_session, &ClusterSession::kubeconfigProblem, this, &MainWindow::onKubeconfigProblem);
+    connect(m_session, &ClusterSession::kubeconfigOk, this, &MainWindow::onKubeconfigOk);
+    m_banner->actionButton()->setObjectName(QStringLiteral("retryNowButton"));
+    connect(m_banner, &MessageBanner::actionTriggered, this, [this] {
+        if (!m_connectionBanner)
+            return;
+        m_session->retryNow();
+        showConnectionBanner();
+    });
+    m_countdown->setSingleShot(true);
+    connect(m_countdown, &QTimer::timeout, this, [this] {
+        if (m_connectionBanner && m_banner->isVisible())
+            showConnectionBanner();
+    });
     connect(m_session, &ClusterSession::identityChanged, this, &MainWindow::updateStatus);
     connect(m_session, &ClusterSession::lastUpdateChanged, this, &MainWindow::updateStatus);
     connect(m_session, &ClusterSession::synced, this, [this] {
@@ -216,7 +238,11 @@ void MainWindow::openKubeconfig(const QString &kubeconfigPath, const QString &co
 }
 
 void MainWindow::switchContext(const QString &context) {
+    clearConnectionBanner();
+    m_kubeconfigProblem.clear();
+    m_kubeconfigBanner = false;
     m_banner->clear();
+    m_contexts->setPlaceholderText(QString());
     m_pendingNamespace.clear();
     m_settings->setLastContext(m_kubeconfig, context);
     m_session->connectTo(m_kubeconfig, context);
@@ -234,6 +260,9 @@ void MainWindow::setDemoMode(const QString &description) {
 
 void MainWindow::showError(const QString &message) {
     m_errorFromConnection = false;
+    m_connectionBanner = false;
+    m_kubeconfigBanner = false;
+    m_countdown->stop();
     m_banner->showMessage(MessageBanner::Level::Error, message);
 }
 
@@ -247,53 +276,174 @@ void MainWindow::onNamespaceChanged(const QString &ns) {
 
 void MainWindow::onStateChanged(ClusterSession::State state) {
     if (state == ClusterSession::State::Live && m_errorFromConnection) {
+        clearConnectionBanner();
         m_banner->clear();
-        m_errorFromConnection = false;
-        m_connectionProblem.clear();
         statusBar()->showMessage(tr("Connection to the cluster restored; the list is current again."), 8000);
+        if (!m_kubeconfigProblem.isEmpty()) {
+            m_banner->showMessage(MessageBanner::Level::Warning, m_kubeconfigProblem);
+            m_kubeconfigBanner = true;
+        }
     }
-    if (state == ClusterSession::State::Reconnecting)
-        showConnectionLost();
+    // Listing again after a wait is the attempt itself: the banner says so.
+    if (state == ClusterSession::State::Reconnecting ||
+        (m_connectionBanner && state != ClusterSession::State::Live))
+        showConnectionBanner();
     updateStatus();
 }
 
-// One banner for the whole outage: which server, what failed last, and that the
-// console keeps retrying by itself (each retry refreshes the reason, not the banner).
-void MainWindow::showConnectionLost() {
-    const QString problem = m_connectionProblem.isEmpty() ? tr("no answer") : m_connectionProblem;
-    m_banner->showMessage(MessageBanner::Level::Warning,
-                          tr("Lost the connection to the cluster (%1). Reconnecting automatically with "
-                             "backoff; the list may be out of date until then, and your edits are kept.")
-                              .arg(problem));
+void MainWindow::clearConnectionBanner() {
+    m_countdown->stop();
+    m_errorFromConnection = false;
+    m_connectionBanner = false;
+    m_connectionError.reset();
+}
+
+// One banner for the whole outage: what failed last, which server, when the next
+// attempt is, and a button to try now. Each retry refreshes the text, not the banner.
+void MainWindow::showConnectionBanner() {
+    QStringList parts;
+    if (!m_kubeconfigProblem.isEmpty())
+        parts << m_kubeconfigProblem;
+    const Error::Kind kind = m_connectionError ? m_connectionError->kind : Error::Kind::Network;
+    const QString detail = m_connectionError ? m_connectionError->message : tr("no answer");
+    bool listMayBeStale = m_model->rowCount() > 0;
+    MessageBanner::Level level = MessageBanner::Level::Warning;
+    switch (kind) {
+    case Error::Kind::Tls:
+        parts << tr("The server's certificate is not trusted by the CA in your kubeconfig (%1).").arg(detail)
+              << tr("Fix the certificate authority there: the kubeconfig is re-read automatically when it "
+                    "changes.");
+        level = MessageBanner::Level::Error;
+        break;
+    case Error::Kind::Unauthorized:
+        parts << tr("The cluster rejected the credentials of this context (%1).").arg(detail)
+              << tr("The kubeconfig is re-read automatically when it changes.");
+        level = MessageBanner::Level::Error;
+        break;
+    case Error::Kind::Forbidden:
+        parts << tr("Forbidden: %1").arg(detail);
+        level = MessageBanner::Level::Error;
+        break;
+    case Error::Kind::Server:
+    case Error::Kind::TooManyRequests:
+        parts << tr("The cluster answered with an error (%1).").arg(detail);
+        break;
+    default: parts << tr("Lost the connection to the cluster (%1).").arg(detail); break;
+    }
+    const QDeadlineTimer next = m_session->nextAttempt();
+    const bool waiting =
+        m_session->state() == ClusterSession::State::Reconnecting && !next.isForever() && !next.hasExpired();
+    const QString server = m_session->server();
+    if (waiting) {
+        const qint64 remaining = next.remainingTime();
+        const int secs = int((remaining + 999) / 1000);
+        parts << tr("Reconnecting to %1 \u2014 next attempt in %n s.", nullptr, secs).arg(server);
+        // Wake when the number shown changes, not before: no timer spins meanwhile.
+        const qint64 untilChange = remaining % 1000 == 0 ? 1000 : remaining % 1000;
+        m_countdown->start(int(untilChange) + 5);
+    } else {
+        parts << tr("Connecting to %1\u2026").arg(server);
+        m_countdown->stop(); // the informers say when the attempt has ended
+    }
+    if (listMayBeStale)
+        parts << tr("The list may be out of date until then, and your edits are kept.");
+    m_banner->showMessage(level, parts.join(QLatin1Char(' ')), true, tr("Retry now"));
+    m_banner->setActionEnabled(waiting);
     m_errorFromConnection = true;
+    m_connectionBanner = true;
+    m_kubeconfigBanner = false;
 }
 
 void MainWindow::onSessionError(const Error &error) {
+    const bool reconnecting = m_session->state() == ClusterSession::State::Reconnecting;
+    switch (error.kind) {
+    case Error::Kind::Tls:
+    case Error::Kind::Network:
+    case Error::Kind::Timeout:
+        // Only a retry can help: the reconnect banner says what failed and when the next try is.
+        m_connectionError = error;
+        showConnectionBanner();
+        return;
+    case Error::Kind::Unauthorized:
+    case Error::Kind::Forbidden:
+    case Error::Kind::Server:
+    case Error::Kind::TooManyRequests:
+        if (reconnecting || m_connectionBanner) {
+            m_connectionError = error;
+            showConnectionBanner();
+            return;
+        }
+        break;
+    default: break;
+    }
     QString text;
     switch (error.kind) {
     case Error::Kind::Forbidden: text = tr("Forbidden: %1").arg(error.message); break;
     case Error::Kind::Unauthorized:
         text = tr("Not authorized: the credentials of this context were rejected (%1)").arg(error.message);
         break;
-    case Error::Kind::Tls:
-        text = tr("Cannot verify the cluster's certificate: %1. Retrying automatically.").arg(error.message);
-        break;
-    case Error::Kind::Network:
-    case Error::Kind::Timeout:
     case Error::Kind::Server:
     case Error::Kind::TooManyRequests:
-        m_connectionProblem = error.message;
-        if (m_session->state() == ClusterSession::State::Reconnecting || error.kind == Error::Kind::Network ||
-            error.kind == Error::Kind::Timeout) {
-            showConnectionLost();
-            return;
-        }
         text = tr("The cluster answered with an error: %1. Retrying automatically.").arg(error.message);
         break;
     default: text = error.toString(); break;
     }
     m_banner->showMessage(MessageBanner::Level::Error, text);
     m_errorFromConnection = true;
+    m_connectionBanner = false;
+    m_kubeconfigBanner = false;
+    m_countdown->stop();
+}
+
+void MainWindow::onContextsChanged(const QStringList &contexts) {
+    const QString current = m_session->contextName();
+    QStringList shown;
+    for (int i = 0; i < m_contexts->count(); ++i)
+        shown << m_contexts->itemText(i);
+    if (shown != contexts) {
+        m_contexts->clear();
+        m_contexts->addItems(contexts);
+    }
+    if (contexts.contains(current)) {
+        m_contexts->setCurrentText(current);
+        m_contexts->setPlaceholderText(QString());
+    } else if (!current.isEmpty()) {
+        m_contexts->setCurrentIndex(-1);
+        m_contexts->setPlaceholderText(tr("%1 (not in the kubeconfig)").arg(current));
+    }
+}
+
+void MainWindow::onKubeconfigProblem(const Error &error) {
+    if (error.kind == Error::Kind::NotFound && error.field == QLatin1String("contexts"))
+        m_kubeconfigProblem = tr("The context \"%1\" is no longer in the kubeconfig. The console keeps its "
+                                 "current connection; choose another context to switch.")
+                                  .arg(m_session->contextName());
+    else
+        m_kubeconfigProblem =
+            tr("The kubeconfig changed but cannot be used (%1). The console keeps its current "
+               "connection and reads the file again when it changes.")
+                .arg(error.toString());
+    if (m_connectionBanner) {
+        showConnectionBanner();
+        return;
+    }
+    if (m_banner->isVisible() && !m_kubeconfigBanner)
+        return; // another message is up: the problem shows with the next connection banner
+    m_banner->showMessage(MessageBanner::Level::Warning, m_kubeconfigProblem);
+    m_kubeconfigBanner = true;
+}
+
+void MainWindow::onKubeconfigOk() {
+    if (m_kubeconfigProblem.isEmpty())
+        return;
+    m_kubeconfigProblem.clear();
+    m_contexts->setPlaceholderText(QString());
+    if (m_connectionBanner) {
+        showConnectionBanner();
+    } else if (m_kubeconfigBanner) {
+        m_banner->clear();
+        m_kubeconfigBanner = false;
+    }
 }
 
 void MainWindow::onApplied(const QString &ns, const QString &object, const QString &beforeYaml,

@@ -6,6 +6,8 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <optional>
+
 class QComboBox;
 class QLabel;
 class QSplitter;
@@ -61,7 +63,13 @@ private:
     void onNamespaceChanged(const QString &ns);
     void onStateChanged(ClusterSession::State state);
     void onSessionError(const Error &error);
-    void showConnectionLost();
+    // The lost-connection banner: what failed, when the next attempt is (or that one
+    // is under way), Retry now. Re-rendered by a single-shot timer only while it shows.
+    void showConnectionBanner();
+    void clearConnectionBanner();
+    void onContextsChanged(const QStringList &contexts);
+    void onKubeconfigProblem(const Error &error);
+    void onKubeconfigOk();
     void onApplied(const QString &ns, const QString &object, const QString &beforeYaml,
                    const QString &afterYaml, const QString &diffText, const QString &note);
     void openTemplates();
@@ -95,7 +103,11 @@ private:
     QString m_kubeconfig;
     QString m_pendingNamespace;
     bool m_errorFromConnection = false;
-    QString m_connectionProblem; // the last transport error while reconnecting
+    bool m_connectionBanner = false;        // the banner shows the reconnect state (and countdown)
+    bool m_kubeconfigBanner = false;        // the banner shows only m_kubeconfigProblem
+    std::optional<Error> m_connectionError; // the last failure while reconnecting
+    QString m_kubeconfigProblem;            // a changed kubeconfig that cannot be used (connection kept)
+    QTimer *m_countdown;
 };
 
 } // namespace gq

@@ -20,6 +20,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPointer>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -41,7 +43,9 @@ namespace {
 // passes through untouched). Lives on its own thread; drive it with call().
 class TcpRelay final : public QObject {
 public:
-    enum class Mode { Relay, Reset };
+    // Reset: accept, then reset at once. Hold: accept and never answer (an attempt
+    // that hangs until the client's connect timeout).
+    enum class Mode { Relay, Reset, Hold };
 
     explicit TcpRelay(quint16 upstream)
         : m_upstream(upstream) {}
@@ -70,15 +74,36 @@ public:
             if (s)
                 s->abort();
         m_sockets.clear();
+        dropHeld();
     }
-    void setMode(Mode mode) { m_mode = mode; } // relay thread
+    void setMode(Mode mode) { // relay thread
+        m_mode = mode;
+        if (mode != Mode::Hold)
+            dropHeld();
+    }
 
     [[nodiscard]] quint16 port() const { return m_port; }
     [[nodiscard]] int resets() const { return m_resets; }
+    [[nodiscard]] int accepted() const { return m_accepted; }
 
 private:
+    void dropHeld() {
+        for (const QPointer<QTcpSocket> &s : std::as_const(m_held))
+            if (s) {
+                s->abort();
+                s->deleteLater();
+            }
+        m_held.clear();
+    }
+
     void onNewConnection() {
         while (QTcpSocket *client = m_server->nextPendingConnection()) {
+            ++m_accepted;
+            if (m_mode == Mode::Hold) {
+                client->setParent(this);
+                m_held << client;
+                continue;
+            }
             if (m_mode == Mode::Reset) {
                 ++m_resets;
                 client->abort();
@@ -105,8 +130,10 @@ private:
     quint16 m_port = 0;
     QTcpServer *m_server = nullptr;
     QList<QPointer<QTcpSocket>> m_sockets;
+    QList<QPointer<QTcpSocket>> m_held;
     Mode m_mode = Mode::Relay;
     std::atomic<int> m_resets{0};
+    std::atomic<int> m_accepted{0};
 };
 
 // How late a 5 ms timer on the GUI thread fires: the longest time the event loop
@@ -144,6 +171,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void lostConnectionShowsBannerAndRecovers();
+    void countdownAndRetryNow();
 
 private:
     [[nodiscard]] QString gpuCell(const QString &ns) const;
@@ -289,6 +317,88 @@ void TestReconnect::lostConnectionShowsBannerAndRecovers() {
              qPrintable(QStringLiteral("%1 ticks of ~%2").arg(probe.ticks()).arg(expectedTicks)));
     qInfo("outage handled: %lld ms, %d reset attempts, worst GUI stall %lld ms", outage.elapsed(), resets,
           probe.worstMs());
+}
+
+// The seconds the banner's countdown shows, or -1 when it shows none.
+static int countdownOf(const MessageBanner *banner) {
+    static const QRegularExpression re(QStringLiteral("next attempt in (\\d+) s"));
+    const QRegularExpressionMatch m = re.match(banner->text());
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+// While cut off, the banner counts down to the next attempt; "Retry now" makes one at
+// once (seen at the relay), says "Connecting..." while it is under way, and a failed
+// one waits longer. With the server back, Retry now reconnects long before the
+// scheduled attempt.
+void TestReconnect::countdownAndRetryNow() {
+    // Reconnect with long waits: watch re-opens after 15-30 s, then 30-60 s.
+    KubeClientOptions slow;
+    slow.backoffBaseMs = 30000;
+    slow.backoffMaxMs = 60000;
+    slow.connectTimeoutMs = 3000; // a held connection fails after 3 s
+    m_window->session()->setClientOptions(slow);
+    QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
+    m_window->openKubeconfig(m_kubeconfig, QStringLiteral("admin"));
+    QVERIFY(shown.wait(30000));
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterSession::State::Live, 20000);
+    auto *banner = m_window->findChild<MessageBanner *>(QStringLiteral("errorBanner"));
+    QVERIFY(banner);
+    QPushButton *retry = banner->actionButton();
+    QCOMPARE(retry->objectName(), QStringLiteral("retryNowButton"));
+    QTRY_VERIFY(banner->isHidden());
+    QVERIFY(!retry->isVisible());
+    const QString server = QStringLiteral("https://127.0.0.1:%1").arg(m_relay->port());
+
+    m_relay->call([this] { m_relay->cut(); });
+    QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible() && countdownOf(banner) > 0, 20000);
+    const int first = countdownOf(banner);
+    QVERIFY2(first >= 10 && first <= 30, qPrintable(banner->text()));
+    QVERIFY2(banner->text().contains(QStringLiteral("Reconnecting to ") + server),
+             qPrintable(banner->text()));
+    QVERIFY(retry->isVisible() && retry->isEnabled());
+    QCOMPARE(retry->text(), QStringLiteral("Retry now"));
+    // The countdown runs by itself.
+    QTest::qWait(2500);
+    const int later = countdownOf(banner);
+    QVERIFY2(later > 0 && later <= first - 2,
+             qPrintable(QStringLiteral("%1 s, then %2 s: %3").arg(first).arg(later).arg(banner->text())));
+
+    // The port accepts again but never answers. Nothing tries before the countdown
+    // ends (no polling behind the banner)...
+    bool relistening = false;
+    m_relay->call([&] {
+        m_relay->setMode(TcpRelay::Mode::Hold);
+        relistening = m_relay->listen(m_relay->port());
+    });
+    QVERIFY2(relistening, "the relay's port was taken meanwhile");
+    const int acceptedBefore = m_relay->accepted();
+    QTest::qWait(1000);
+    QCOMPARE(m_relay->accepted(), acceptedBefore);
+    QVERIFY(countdownOf(banner) > 3);
+    // ...until Retry now: the attempts start at once and the banner says so.
+    QTest::mouseClick(retry, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(m_relay->accepted() > acceptedBefore, 3000);
+    QTRY_VERIFY2_WITH_TIMEOUT(banner->text().contains(QStringLiteral("Connecting to ") + server),
+                              qPrintable(banner->text()), 3000);
+    QCOMPARE(countdownOf(banner), -1);
+    QVERIFY(!retry->isEnabled()); // nothing waits to be cut short
+
+    // The held attempts time out; the next wait comes from a doubled backoff (30-60 s).
+    QTRY_VERIFY_WITH_TIMEOUT(countdownOf(banner) > 0, 20000);
+    const int doubled = countdownOf(banner);
+    QVERIFY2(doubled >= 25, qPrintable(banner->text()));
+    QVERIFY(retry->isEnabled());
+
+    // The server is back: Retry now reconnects well before that.
+    m_relay->call([this] { m_relay->setMode(TcpRelay::Mode::Relay); });
+    QElapsedTimer since;
+    since.start();
+    QTest::mouseClick(retry, Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterSession::State::Live, 15000);
+    QTRY_VERIFY(banner->isHidden());
+    QVERIFY2(since.elapsed() < qint64(doubled - 5) * 1000, qPrintable(QString::number(since.elapsed())));
+    qInfo("countdown %d s -> %d s; after a failed retry %d s; reconnected %lld ms after Retry now", first,
+          later, doubled, since.elapsed());
 }
 
 QTEST_MAIN(TestReconnect)

@@ -1,0 +1,233 @@
+// The console follows its kubeconfig file. It starts with a kubeconfig whose CA is
+// another test cluster's (as after the cluster's CA was rotated): the banner must say
+// that the certificate is not trusted, and that the kubeconfig is re-read. The test
+// then replaces the file the way editors do (temporary file + rename) with the right
+// CA, and the window connects without a restart. Later edits (in place, and by
+// rename) add a context, which the picker shows without reconnecting, and remove the
+// current one, which the banner reports while the connection is kept.
+
+#include "app/console/mainwindow.h"
+#include "core/draftstore.h"
+#include "gui/guitestutil.h"
+#include "models/namespacelistmodel.h"
+#include "testclusterprocess.h"
+#include "widgets/consolesettings.h"
+#include "widgets/errorbanner.h"
+#include "widgets/namespacepanel.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QMutex>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace gq;
+using namespace gq::test;
+
+namespace {
+
+QMutex g_logMutex;
+QStringList g_log; // every message the console logged during the test
+
+void collectMessages(QtMsgType, const QMessageLogContext &, const QString &message) {
+    QMutexLocker lock(&g_logMutex);
+    g_log << message;
+    fprintf(stderr, "%s\n", qPrintable(message));
+}
+
+QString readText(const QString &path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+// As editors that keep a backup or write atomically do: a new file renamed over the old.
+bool replaceFile(const QString &path, const QString &text) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return false;
+    f.write(text.toUtf8());
+    return f.commit();
+}
+
+// As editors that write in place do: truncate, then write.
+bool rewriteInPlace(const QString &path, const QString &text) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    return f.write(text.toUtf8()) == text.toUtf8().size();
+}
+
+QStringList comboItems(const QComboBox *combo) {
+    QStringList out;
+    for (int i = 0; i < combo->count(); ++i)
+        out << combo->itemText(i);
+    return out;
+}
+
+} // namespace
+
+class TestKubeconfigReload : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void untrustedCertificateThenFixedKubeconfigConnects();
+    void addedContextShowsWithoutReconnecting();
+    void removedContextIsReportedAndConnectionKept();
+    void secretsAreNeverLogged();
+
+private:
+    [[nodiscard]] bool listHas(const QString &ns) const {
+        return rowWithText(m_window->namespacePanel()->view()->model(), NamespaceListModel::NameColumn, ns) >=
+               0;
+    }
+    [[nodiscard]] MessageBanner *banner() const {
+        return m_window->findChild<MessageBanner *>(QStringLiteral("errorBanner"));
+    }
+
+    std::unique_ptr<TestClusterProcess> m_cluster; // the one the console talks to
+    std::unique_ptr<TestClusterProcess> m_other;   // only its CA is used: the wrong one
+    QTemporaryDir m_dir;
+    QString m_kubeconfig;
+    QString m_right; // the cluster's own kubeconfig text
+    std::unique_ptr<ConsoleSettings> m_settings;
+    std::unique_ptr<DraftStore> m_drafts;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestKubeconfigReload::initTestCase() {
+    qInstallMessageHandler(collectMessages);
+    TestClusterProcess::Options opts;
+    opts.scenario = QStringLiteral("demo");
+    m_cluster = std::make_unique<TestClusterProcess>(opts);
+    QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
+    m_other = std::make_unique<TestClusterProcess>();
+    QVERIFY2(m_other->start(), qPrintable(m_other->errorString()));
+
+    m_right = readText(m_cluster->kubeconfigPath());
+    QVERIFY(m_right.contains(QStringLiteral("certificate-authority-data")));
+    // The other cluster's kubeconfig pointed at this cluster: same layout, wrong CA.
+    QString wrong = readText(m_other->kubeconfigPath());
+    QVERIFY(wrong.contains(m_other->url().toString()));
+    wrong.replace(m_other->url().toString(), m_cluster->url().toString());
+    QVERIFY(wrong != m_right);
+    m_kubeconfig = m_dir.filePath(QStringLiteral("config"));
+    QVERIFY(replaceFile(m_kubeconfig, wrong));
+
+    m_settings = std::make_unique<ConsoleSettings>(m_dir.filePath(QStringLiteral("settings.ini")));
+    m_drafts = std::make_unique<DraftStore>(nullptr, m_dir.filePath(QStringLiteral("drafts")));
+    m_window = std::make_unique<MainWindow>(m_settings.get(), m_drafts.get());
+    m_window->openKubeconfig(m_kubeconfig, QStringLiteral("admin"));
+    m_window->show();
+}
+
+void TestKubeconfigReload::cleanupTestCase() {
+    m_window.reset();
+    m_other.reset();
+    m_cluster.reset();
+    qInstallMessageHandler(nullptr);
+}
+
+void TestKubeconfigReload::untrustedCertificateThenFixedKubeconfigConnects() {
+    MessageBanner *b = banner();
+    QVERIFY(b);
+    QTRY_VERIFY_WITH_TIMEOUT(b->isVisible() && b->text().contains(QStringLiteral("not trusted")), 30000);
+    QVERIFY2(b->text().contains(QStringLiteral("The server's certificate is not trusted by the CA in your "
+                                               "kubeconfig")),
+             qPrintable(b->text()));
+    QVERIFY2(b->text().contains(QStringLiteral("re-read automatically")), qPrintable(b->text()));
+    QCOMPARE(b->level(), MessageBanner::Level::Error);
+    QCOMPARE(m_window->session()->state(), ClusterSession::State::Reconnecting);
+    QVERIFY(b->actionButton()->isVisible()); // Retry now
+    QVERIFY(!listHas(QStringLiteral("team-vision")));
+    QVERIFY(m_window->session()->watchedFiles().contains(m_kubeconfig));
+    // It keeps saying so (no flicker to a generic message) while it retries.
+    QTest::qWait(1500);
+    QVERIFY2(b->text().contains(QStringLiteral("not trusted")), qPrintable(b->text()));
+    QVERIFY(!listHas(QStringLiteral("team-vision")));
+
+    // The fix arrives the way an editor saves: a new file renamed over the old one.
+    QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
+    QVERIFY(replaceFile(m_kubeconfig, m_right));
+    QVERIFY(shown.wait(30000));
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterSession::State::Live, 20000);
+    QTRY_VERIFY(b->isHidden());
+    QVERIFY(listHas(QStringLiteral("team-vision")));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->session()->identity().isEmpty(), 10000);
+}
+
+void TestKubeconfigReload::addedContextShowsWithoutReconnecting() {
+    auto *combo = m_window->findChild<QComboBox *>(QStringLiteral("contextCombo"));
+    QVERIFY(combo);
+    QCOMPARE(combo->currentText(), QStringLiteral("admin"));
+    QVERIFY(!comboItems(combo).contains(QStringLiteral("extra")));
+    const KubeClient *client = m_window->session()->client().get();
+    QSignalSpy states(m_window->session(), &ClusterSession::stateChanged);
+
+    QString text = m_right;
+    text.replace(QStringLiteral("contexts:\n"), QStringLiteral("contexts:\n- name: extra\n  context:\n"
+                                                               "    cluster: gpuquota-test\n"
+                                                               "    user: gq-viewer\n"));
+    QVERIFY(rewriteInPlace(m_kubeconfig, text));
+    QTRY_VERIFY_WITH_TIMEOUT(comboItems(combo).contains(QStringLiteral("extra")), 10000);
+    QCOMPARE(combo->currentText(), QStringLiteral("admin"));
+    // The current context's connection did not change: same client, no relist.
+    QTest::qWait(500);
+    QCOMPARE(m_window->session()->client().get(), client);
+    QCOMPARE(states.count(), 0);
+    QCOMPARE(m_window->session()->state(), ClusterSession::State::Live);
+    QVERIFY(banner()->isHidden());
+}
+
+void TestKubeconfigReload::removedContextIsReportedAndConnectionKept() {
+    auto *combo = m_window->findChild<QComboBox *>(QStringLiteral("contextCombo"));
+    const KubeClient *client = m_window->session()->client().get();
+    QString text = m_right;
+    text.replace(QStringLiteral("- name: admin\n"), QStringLiteral("- name: admin-renamed\n"));
+    text.replace(QStringLiteral("current-context: admin\n"),
+                 QStringLiteral("current-context: admin-renamed\n"));
+    QVERIFY(replaceFile(m_kubeconfig, text));
+
+    MessageBanner *b = banner();
+    QTRY_VERIFY_WITH_TIMEOUT(b->isVisible(), 10000);
+    QVERIFY2(b->text().contains(QStringLiteral("\"admin\" is no longer in the kubeconfig")),
+             qPrintable(b->text()));
+    QVERIFY(comboItems(combo).contains(QStringLiteral("admin-renamed")));
+    QVERIFY(!comboItems(combo).contains(QStringLiteral("admin")));
+    QVERIFY2(combo->placeholderText().contains(QStringLiteral("admin")),
+             qPrintable(combo->placeholderText()));
+    // The working connection stays: the list is still there and live.
+    QCOMPARE(m_window->session()->client().get(), client);
+    QCOMPARE(m_window->session()->state(), ClusterSession::State::Live);
+    QVERIFY(listHas(QStringLiteral("team-vision")));
+
+    // Put back: the problem goes away, the picker shows the context again.
+    QVERIFY(replaceFile(m_kubeconfig, m_right));
+    QTRY_VERIFY_WITH_TIMEOUT(b->isHidden(), 10000);
+    QTRY_COMPARE(combo->currentText(), QStringLiteral("admin"));
+    QCOMPARE(m_window->session()->client().get(), client);
+}
+
+void TestKubeconfigReload::secretsAreNeverLogged() {
+    QStringList secrets;
+    for (const QString &line : m_right.split(QLatin1Char('\n'))) {
+        const QString t = line.trimmed();
+        for (const QString &key : {QStringLiteral("token: "), QStringLiteral("client-key-data: ")})
+            if (t.startsWith(key))
+                secrets << t.mid(key.size());
+    }
+    QCOMPARE(secrets.size(), 3); // two tokens, one key
+    QMutexLocker lock(&g_logMutex);
+    for (const QString &message : std::as_const(g_log)) {
+        QVERIFY(!message.contains(QStringLiteral("PRIVATE KEY")));
+        for (const QString &s : std::as_const(secrets))
+            QVERIFY2(!message.contains(s), "a token or key was logged");
+    }
+}
+
+QTEST_MAIN(TestKubeconfigReload)
+#include "tst_kubeconfigreload.moc"
