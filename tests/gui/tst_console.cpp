@@ -4,16 +4,13 @@
 // disabled controls. Widgets are found by objectName, as a user would find them.
 
 #include "app/console/mainwindow.h"
-#include "core/draftstore.h"
+#include "gui/consolefixture.h"
 #include "gui/guitestutil.h"
 #include "models/auditmodel.h"
 #include "models/namespacelistmodel.h"
 #include "models/quotatablemodel.h"
-#include "models/usagedatabase.h"
-#include "testclusterprocess.h"
 #include "widgets/applyconfirmdialog.h"
 #include "widgets/conflictdialog.h"
-#include "widgets/consolesettings.h"
 #include "widgets/errorbanner.h"
 #include "widgets/namespacepanel.h"
 #include "widgets/quotapage.h"
@@ -27,7 +24,6 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
@@ -55,36 +51,23 @@ private slots:
 private:
     void selectNamespace(const QString &ns);
     QString serverGpuHard(const QString &ns);
-    template <typename T> T *find(const QString &name) { return m_window->findChild<T *>(name); }
+    template <typename T> T *find(const QString &name) { return m_fx.find<T>(name); }
 
-    std::unique_ptr<TestClusterProcess> m_cluster;
-    QTemporaryDir m_dir;
-    std::unique_ptr<ConsoleSettings> m_settings;
-    std::unique_ptr<DraftStore> m_drafts;
-    std::unique_ptr<MainWindow> m_window;
+    ConsoleFixture m_fx;
+    MainWindow *m_window = nullptr;
 };
 
 void TestConsole::initTestCase() {
-    TestClusterProcess::Options opts;
-    opts.scenario = QStringLiteral("demo");
-    m_cluster = std::make_unique<TestClusterProcess>(opts);
-    QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
-    m_settings = std::make_unique<ConsoleSettings>(m_dir.filePath(QStringLiteral("settings.ini")));
-    m_drafts = std::make_unique<DraftStore>(nullptr, m_dir.filePath(QStringLiteral("drafts")));
-    m_window = std::make_unique<MainWindow>(m_settings.get(), m_drafts.get());
-    QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
-    QSignalSpy dbOpened(m_window->usageDatabase(), &UsageDatabase::opened);
-    m_window->openUsageDatabase(QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("usage.db")));
-    m_window->openKubeconfig(m_cluster->kubeconfigPath(), QStringLiteral("admin"));
-    m_window->show();
-    QVERIFY(shown.wait(20000));
-    QVERIFY(dbOpened.count() == 1 || dbOpened.wait(10000));
-    QTRY_VERIFY_WITH_TIMEOUT(!m_window->session()->identity().isEmpty(), 10000);
+    ConsoleFixture::WindowOptions options;
+    options.usageDb = true;
+    const QString err = m_fx.start(options);
+    QVERIFY2(err.isEmpty(), qPrintable(err));
+    m_window = m_fx.window.get();
 }
 
 void TestConsole::cleanupTestCase() {
-    m_window.reset();
-    m_cluster.reset();
+    m_window = nullptr;
+    m_fx.stop();
 }
 
 void TestConsole::selectNamespace(const QString &ns) {
@@ -95,7 +78,7 @@ void TestConsole::selectNamespace(const QString &ns) {
 }
 
 QString TestConsole::serverGpuHard(const QString &ns) {
-    return kubectl(m_cluster->kubeconfigPath(),
+    return kubectl(m_fx.kubeconfig(),
                    {QStringLiteral("get"), QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"),
                     QStringLiteral("-n"), ns, QStringLiteral("-o"),
                     QStringLiteral("jsonpath={.spec.hard.requests\\.nvidia\\.com/gpu}")});
@@ -122,7 +105,7 @@ void TestConsole::listShowsDemoNamespaces() {
 void TestConsole::filterNarrowsTheList() {
     auto *filter = find<QLineEdit>(QStringLiteral("namespaceFilter"));
     auto *view = find<QTreeView>(QStringLiteral("namespaceView"));
-    QTest::keySequence(m_window.get(), QKeySequence::Find);
+    QTest::keySequence(m_window, QKeySequence::Find);
     QTRY_VERIFY(filter->hasFocus());
     QTest::keyClicks(filter, QStringLiteral("team-"));
     QTRY_VERIFY(view->model()->rowCount() >= 3);
@@ -200,7 +183,7 @@ void TestConsole::concurrentKubectlChangeOpensConflictView() {
 
     // Meanwhile someone else lowers it with kubectl.
     const QString out = kubectl(
-        m_cluster->kubeconfigPath(),
+        m_fx.kubeconfig(),
         {QStringLiteral("patch"), QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"),
          QStringLiteral("-n"), QStringLiteral("team-nlp"), QStringLiteral("--type=merge"),
          QStringLiteral("-p"), QStringLiteral(R"({"spec":{"hard":{"requests.nvidia.com/gpu":"24"}}})")});
@@ -242,8 +225,8 @@ void TestConsole::invalidYamlMarksLineAndRefusesApply() {
     QTRY_VERIFY(!apply->isEnabled());
     // Shortcuts need the window active again after the dialogs of earlier tests.
     m_window->activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-    QTest::keySequence(m_window.get(), QKeySequence::Save);
+    QVERIFY(QTest::qWaitForWindowActive(m_window));
+    QTest::keySequence(m_window, QKeySequence::Save);
     auto *banner = find<MessageBanner>(QStringLiteral("errorBanner"));
     QTRY_VERIFY(banner->isVisible());
     QVERIFY2(banner->text().contains(QStringLiteral("line %1").arg(gpuLine + 1)), qPrintable(banner->text()));
@@ -274,7 +257,7 @@ void TestConsole::readonlyContextDisablesEditing() {
     auto *contexts = find<QComboBox>(QStringLiteral("contextCombo"));
     const int ro = contexts->findText(QStringLiteral("readonly"));
     QVERIFY(ro >= 0);
-    QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
+    QSignalSpy shown(m_window, &MainWindow::dataShown);
     contexts->setCurrentIndex(ro);
     emit contexts->activated(ro);
     QVERIFY(shown.wait(20000));
