@@ -1,6 +1,7 @@
 #include "testcluster/scenarios.h"
 
 #include "testcluster/apiserver.h"
+#include "testcluster/demoteams.h"
 #include "testcluster/store.h"
 
 #include <QDateTime>
@@ -108,78 +109,13 @@ void systemNamespaces(ApiServer &server) {
         mustCreate(server, Resource::Namespace, {}, namespaceObject(QLatin1String(ns), {}, 90 * 86400));
 }
 
-struct Team {
-    const char *ns;
-    const char *gpuResource;
-    const char *gpus;   // requests.<gpu> hard
-    const char *cpu;    // requests.cpu hard
-    const char *memory; // requests.memory hard
-    const char *limitsCpu;
-    const char *limitsMemory;
-    const char *pods;
-    QStringList users;
-    int runningGpus[6]; // GPUs per running pod (0 terminates the list)
-};
-
 void demo(ApiServer &server) {
     const qint64 day = 86400;
-    const std::vector<Team> teams = {
-        {"team-vision",
-         "nvidia.com/gpu",
-         "16",
-         "128",
-         "1Ti",
-         "256",
-         "2Ti",
-         "40",
-         {QStringLiteral("alice"), QStringLiteral("bob"), QStringLiteral("chen")},
-         {4, 4, 2, 2, 1, 0}},
-        {"team-nlp",
-         "nvidia.com/gpu",
-         "32",
-         "256",
-         "2Ti",
-         "512",
-         "4Ti",
-         "60",
-         {QStringLiteral("dana"), QStringLiteral("erik"), QStringLiteral("fatima")},
-         {8, 8, 4, 4, 2, 0}},
-        {"team-speech",
-         "nvidia.com/gpu",
-         "8",
-         "64",
-         "512Gi",
-         "128",
-         "1Ti",
-         "20",
-         {QStringLiteral("gus"), QStringLiteral("hana")},
-         {1, 1, 0}},
-        {"research",
-         "nvidia.com/gpu",
-         "8",
-         "96",
-         "768Gi",
-         "192",
-         "1536Gi",
-         "30",
-         {QStringLiteral("ivan"), QStringLiteral("jun"), QStringLiteral("kemal")},
-         {2, 2, 1, 0}},
-        {"platform-ml",
-         "nvidia.com/mig-3g.40gb",
-         "14",
-         "64",
-         "512Gi",
-         "128",
-         "1Ti",
-         "50",
-         {QStringLiteral("lena"), QStringLiteral("mo")},
-         {2, 2, 1, 1, 0}},
-    };
     const char *images[] = {"nvcr.io/nvidia/pytorch:24.05-py3", "nvcr.io/nvidia/tensorflow:24.05-tf2-py3",
                             "ghcr.io/example/trainer:1.8.2", "nvcr.io/nvidia/tritonserver:24.05-py3"};
     int podIndex = 0;
-    for (std::size_t t = 0; t < teams.size(); ++t) {
-        const Team &team = teams[t];
+    for (std::size_t t = 0; t < demo::kTeams.size(); ++t) {
+        const demo::Team &team = demo::kTeams[t];
         const QString ns = QLatin1String(team.ns);
         QJsonObject labels;
         labels.insert(QLatin1String("gpuquota.io/team"), ns);
@@ -203,9 +139,9 @@ void demo(ApiServer &server) {
         mustCreate(server, Resource::LimitRange, ns,
                    limitRangeObject(QStringLiteral("container-defaults"),
                                     QJsonArray{containerLimits(defaults, defaultRequest, max)}, 30 * day));
-        for (int i = 0; team.runningGpus[i] != 0; ++i) {
-            const QString user = team.users.at(i % team.users.size());
-            const int gpus = team.runningGpus[i];
+        for (int i = 0; i < team.runningPodCount(); ++i) {
+            const QString user = QLatin1String(team.userOfPod(i));
+            const int gpus = team.runningGpus[std::size_t(i)];
             const QString name = QStringLiteral("%1-train-%2").arg(user).arg(i + 1);
             const qint64 age = 600 + (podIndex * 5471) % (3 * day);
             mustCreate(server, Resource::Pod, ns,

@@ -1,35 +1,11 @@
 #include "app/console/demousage.h"
 
 #include "core/usagestore.h"
+#include "testcluster/demoteams.h"
 
-#include <array>
 #include <cmath>
 
 namespace gq {
-namespace {
-
-// The running GPU pods of testcluster's demo scenario (testcluster/scenarios.cpp):
-// per team, GPUs per pod, the users taking turns.
-struct DemoTeam {
-    const char *ns;
-    const char *resource;
-    std::array<const char *, 3> users;
-    std::array<int, 5> podGpus; // 0 ends the list
-};
-
-constexpr std::array<DemoTeam, 5> kTeams{{
-    {"team-vision", "nvidia.com/gpu", {"alice", "bob", "chen"}, {4, 4, 2, 2, 1}},
-    {"team-nlp", "nvidia.com/gpu", {"dana", "erik", "fatima"}, {8, 8, 4, 4, 2}},
-    {"team-speech", "nvidia.com/gpu", {"gus", "hana", nullptr}, {1, 1, 0, 0, 0}},
-    {"research", "nvidia.com/gpu", {"ivan", "jun", "kemal"}, {2, 2, 1, 0, 0}},
-    {"platform-ml", "nvidia.com/mig-3g.40gb", {"lena", "mo", nullptr}, {2, 2, 1, 1, 0}},
-}};
-
-int userCount(const DemoTeam &t) {
-    return t.users[2] ? 3 : 2;
-}
-
-} // namespace
 
 Result<void> seedDemoUsage(const QString &databaseUrl, qint64 now, const QTimeZone &zone) {
     auto opened = UsageStore::open(databaseUrl);
@@ -39,32 +15,33 @@ Result<void> seedDemoUsage(const QString &databaseUrl, qint64 now, const QTimeZo
     constexpr qint64 hour = 3600;
     constexpr qint64 day = 24 * hour;
     std::vector<UsageInterval> rows;
-    for (const DemoTeam &team : kTeams) {
+    // The demo cluster's running GPU pods, one open interval each.
+    for (const demo::Team &team : demo::kTeams) {
         const QString ns = QLatin1String(team.ns);
-        for (int i = 0; i < int(team.podGpus.size()) && team.podGpus[std::size_t(i)] > 0; ++i) {
+        for (int i = 0; i < team.runningPodCount(); ++i) {
             UsageInterval iv;
             iv.cluster = QStringLiteral("demo");
             iv.ns = ns;
-            iv.user = QLatin1String(team.users[std::size_t(i % userCount(team))]);
+            iv.user = QLatin1String(team.userOfPod(i));
             iv.podUid = QStringLiteral("demo-%1-running-%2").arg(ns).arg(i);
             iv.podName = QStringLiteral("%1-job-%2").arg(iv.user).arg(i);
-            iv.resource = QLatin1String(team.resource);
-            iv.gpus = team.podGpus[std::size_t(i)];
+            iv.resource = QLatin1String(team.gpuResource);
+            iv.gpus = team.runningGpus[std::size_t(i)];
             iv.start = now - hour - i * 40 * 60; // started 1 h to 3 h 40 min ago
             iv.source = QStringLiteral("demo");
             rows.push_back(iv);
         }
         // A working week of finished jobs: each user one job a day, in office hours.
         for (int d = 1; d <= 6; ++d) {
-            for (int u = 0; u < userCount(team); ++u) {
+            for (int u = 0; u < team.userCount(); ++u) {
                 UsageInterval iv;
                 iv.cluster = QStringLiteral("demo");
                 iv.ns = ns;
                 iv.user = QLatin1String(team.users[std::size_t(u)]);
                 iv.podUid = QStringLiteral("demo-%1-d%2-u%3").arg(ns).arg(d).arg(u);
                 iv.podName = QStringLiteral("%1-train-%2").arg(iv.user).arg(d);
-                iv.resource = QLatin1String(team.resource);
-                iv.gpus = team.podGpus[std::size_t(u)];
+                iv.resource = QLatin1String(team.gpuResource);
+                iv.gpus = team.runningGpus[std::size_t(u)];
                 iv.start = now - d * day - (2 + (d + u) % 5) * hour;
                 iv.end = iv.start + (1 + (d * 3 + u) % 6) * hour;
                 iv.source = QStringLiteral("demo");

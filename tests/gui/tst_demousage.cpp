@@ -52,6 +52,40 @@ private slots:
         }
         QVERIFY(clusterGpus.size() >= 5);
 
+        // Who runs what: "ns user gpus" for every running GPU pod, from the pods'
+        // gpuquota.io/user labels and their GPU requests.
+        kubectl.start(QStringLiteral("kubectl"),
+                      {QStringLiteral("--kubeconfig"), cluster.kubeconfigPath(), QStringLiteral("get"),
+                       QStringLiteral("pods"), QStringLiteral("-A"), QStringLiteral("-o"),
+                       QStringLiteral("json")});
+        QVERIFY(kubectl.waitForFinished(60000));
+        QCOMPARE(kubectl.exitCode(), 0);
+        QStringList clusterPods;
+        const auto pods =
+            QJsonDocument::fromJson(kubectl.readAllStandardOutput())[QLatin1String("items")].toArray();
+        for (const auto &pod : pods) {
+            if (pod[QLatin1String("status")][QLatin1String("phase")].toString() != QLatin1String("Running"))
+                continue;
+            int gpus = 0;
+            for (const auto &c : pod[QLatin1String("spec")][QLatin1String("containers")].toArray()) {
+                const QJsonObject requests =
+                    c[QLatin1String("resources")][QLatin1String("requests")].toObject();
+                for (auto it = requests.begin(); it != requests.end(); ++it) {
+                    if (it.key().startsWith(QLatin1String("nvidia.com/")))
+                        gpus += it.value().toString().toInt();
+                }
+            }
+            if (gpus > 0)
+                clusterPods << QStringLiteral("%1 %2 %3")
+                                   .arg(pod[QLatin1String("metadata")][QLatin1String("namespace")].toString(),
+                                        pod[QLatin1String("metadata")][QLatin1String("labels")]
+                                           [QLatin1String("gpuquota.io/user")]
+                                               .toString())
+                                   .arg(gpus);
+        }
+        clusterPods.sort();
+        QVERIFY(clusterPods.size() >= 15);
+
         QTemporaryDir dir;
         const qint64 now = 1'790'000'000;
         auto store = seeded(dir, now, QTimeZone("Europe/Berlin"));
@@ -59,9 +93,14 @@ private slots:
         const auto running = store->runningNow(now);
         QVERIFY(running);
         QMap<QString, int> dbGpus;
-        for (const auto &iv : *running)
+        QStringList dbPods;
+        for (const auto &iv : *running) {
             dbGpus[iv.ns] += iv.gpus;
+            dbPods << QStringLiteral("%1 %2 %3").arg(iv.ns, iv.user).arg(iv.gpus);
+        }
+        dbPods.sort();
         QCOMPARE(dbGpus, clusterGpus);
+        QCOMPARE(dbPods, clusterPods);
     }
 
     void oneTeamOverOneWithinAtAnyHour_data() {
