@@ -517,6 +517,43 @@ private slots:
         QCOMPARE(r.json.value(QStringLiteral("message")).toString(),
                  QStringLiteral("ResourceQuota in version \"v1\" cannot be handled as a ResourceQuota: "
                                 "strict decoding error: unknown field \"spec.hardd\""));
+
+        // Quota scopes: an unknown scope name is a 422 whose cause names the field.
+        r = create(
+            QStringLiteral("/api/v1/namespaces/team-a/resourcequotas"),
+            obj(R"({"metadata":{"name":"scoped"},"spec":{"hard":{"requests.nvidia.com/gpu":"2"},)"
+                R"("scopeSelector":{"matchExpressions":[{"scopeName":"Priority","operator":"In","values":["high"]}]}}})"));
+        QCOMPARE(r.status, 422);
+        QCOMPARE(r.json.value(QStringLiteral("message")).toString(),
+                 QStringLiteral(
+                     "ResourceQuota \"scoped\" is invalid: spec.scopeSelector.matchExpressions.scopeName: "
+                     "Invalid value: \"Priority\": unsupported scope"));
+        const QJsonObject scopeCause = r.json.value(QStringLiteral("details"))
+                                           .toObject()
+                                           .value(QStringLiteral("causes"))
+                                           .toArray()
+                                           .first()
+                                           .toObject();
+        QCOMPARE(scopeCause.value(QStringLiteral("field")).toString(),
+                 QStringLiteral("spec.scopeSelector.matchExpressions.scopeName"));
+        QCOMPARE(scopeCause.value(QStringLiteral("reason")).toString(), QStringLiteral("FieldValueInvalid"));
+        conforms(QStringLiteral("io.k8s.apimachinery.pkg.apis.meta.v1.Status"), r.json);
+        // A valid scoped quota is stored with its scopes; spec.scopes cannot change.
+        r = create(
+            QStringLiteral("/api/v1/namespaces/team-a/resourcequotas"),
+            obj(R"({"metadata":{"name":"scoped"},"spec":{"hard":{"pods":"2"},"scopes":["NotBestEffort"]}})"));
+        QCOMPARE(r.status, 201);
+        conforms(QStringLiteral("io.k8s.api.core.v1.ResourceQuota"), r.json);
+        QCOMPARE(r.json.value(QStringLiteral("spec")).toObject().value(QStringLiteral("scopes")).toArray(),
+                 QJsonArray{QStringLiteral("NotBestEffort")});
+        r = call("PATCH", QStringLiteral("/api/v1/namespaces/team-a/resourcequotas/scoped"),
+                 R"({"spec":{"scopes":["BestEffort"]}})", "application/merge-patch+json");
+        QCOMPARE(r.status, 422);
+        QCOMPARE(r.json.value(QStringLiteral("message")).toString(),
+                 QStringLiteral("ResourceQuota \"scoped\" is invalid: spec.scopes: Invalid value: "
+                                "[\"BestEffort\"]: field is immutable"));
+        QCOMPARE(call("DELETE", QStringLiteral("/api/v1/namespaces/team-a/resourcequotas/scoped")).status,
+                 200);
     }
 
     void limitRangerAndQuotaAdmission() {
