@@ -6,6 +6,7 @@
 #include <QColor>
 #include <QDateTime>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QThreadPool>
 
 #include <algorithm>
@@ -60,9 +61,13 @@ QString NamespaceListModel::localTime(qint64 at, qint64 ref) {
     // Local time: the admin reads the clock on the wall, not the budget's zone.
     const QDateTime t = QDateTime::fromSecsSinceEpoch(at);
     const QLocale locale;
+    // Hours and minutes in the locale's order and 12/24-hour style; some short formats
+    // (C's among them) carry seconds, which a grace end does not need.
+    static const QRegularExpression seconds(QStringLiteral("[.:]s+"));
+    const QString time = locale.toString(t.time(), locale.timeFormat(QLocale::ShortFormat).remove(seconds));
     if (t.date() == QDateTime::fromSecsSinceEpoch(ref).date())
-        return locale.toString(t.time(), QLocale::ShortFormat);
-    return locale.toString(t, QLocale::ShortFormat);
+        return time;
+    return locale.toString(t.date(), QLocale::ShortFormat) + QLatin1Char(' ') + time;
 }
 
 QString NamespaceListModel::graceEnd(const QString &name) const {

@@ -4,11 +4,11 @@
 
 #include <QAbstractItemView>
 #include <QApplication>
+#include <QDateTime>
 #include <QHelpEvent>
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
-#include <QTime>
 #include <QToolTip>
 
 #include <algorithm>
@@ -148,7 +148,9 @@ QColor UsageBarDelegate::badgeColor(int flag) {
 int UsageBarDelegate::statusWidth(const QFont &viewFont) {
     int widest = 0;
     // The widest end time a grace badge shows on the same day.
-    const QString lateTime = QLocale().toString(QTime(23, 59), QLocale::ShortFormat);
+    const QString lateTime =
+        NamespaceListModel::localTime(QDateTime(QDate(2026, 1, 1), QTime(23, 59)).toSecsSinceEpoch(),
+                                      QDateTime(QDate(2026, 1, 1), QTime(12, 0)).toSecsSinceEpoch());
     for (const BadgeSpec &b : badgeSpecs(lateTime))
         widest = std::max(widest, QFontMetrics(badgeFont(viewFont, b.text)).horizontalAdvance(b.text) +
                                       kBadgePadding);

@@ -1,7 +1,9 @@
 // "Over budget" badges in the namespace list come from GPU-hour budgets in the usage
 // database (a real SQLite file), not from Kubernetes. The badge, its text and its
 // tooltip numbers must follow usage and budget changes made by other processes (the
-// CLI, the controller) without anyone pressing refresh. The second half drives the
+// CLI, the controller) without anyone pressing refresh. A budget shows one of three
+// states: near (amber outline), over in grace (orange, with the local time the grace
+// ends), over (red). The second half drives the
 // real window against the test cluster: the badge is painted, and the namespace
 // list fits its columns without a horizontal scroll bar.
 
@@ -32,10 +34,13 @@
 #include <QSplitter>
 #include <QSqlQuery>
 #include <QTemporaryDir>
+
 #include <QTest>
 #include <QTimer>
 #include <QToolTip>
 #include <QTreeView>
+#include <ctime>
+#include <optional>
 
 using namespace gq;
 using namespace gq::test;
@@ -50,11 +55,13 @@ qint64 at(int hour, int minute = 0) {
     return QDateTime(kNow.date(), QTime(hour, minute), Qt::UTC).toSecsSinceEpoch();
 }
 
-UsageInterval interval(const QString &ns, const QString &pod, int gpus, qint64 start, qint64 end) {
+// end empty: still running.
+UsageInterval interval(const QString &ns, const QString &pod, int gpus, qint64 start,
+                       std::optional<qint64> end, const QString &user = QStringLiteral("alice")) {
     UsageInterval iv;
     iv.cluster = QStringLiteral("test");
     iv.ns = ns;
-    iv.user = QStringLiteral("alice");
+    iv.user = user;
     iv.podUid = ns + QLatin1Char('-') + pod;
     iv.podName = pod;
     iv.gpus = gpus;
@@ -64,14 +71,44 @@ UsageInterval interval(const QString &ns, const QString &pod, int gpus, qint64 s
     return iv;
 }
 
-Budget nsBudget(const QString &ns, double limit, Period period = Period::Day) {
+Budget nsBudget(const QString &ns, double limit, Period period = Period::Day, qint64 graceSeconds = 0,
+                const QString &tz = QStringLiteral("UTC"), BudgetScope scope = BudgetScope::Namespace) {
     Budget b;
-    b.scope = BudgetScope::Namespace;
+    b.scope = scope;
     b.subject = ns;
     b.period = period;
     b.limitGpuHours = limit;
+    b.graceSeconds = graceSeconds;
+    b.tz = tz;
     return b;
 }
+
+qint64 utc(int day, int hour, int minute = 0, int second = 0) {
+    return QDateTime(QDate(2026, 3, day), QTime(hour, minute, second), Qt::UTC).toSecsSinceEpoch();
+}
+
+// The process's local zone for one test (Qt reads TZ on every local-time conversion).
+class LocalZone {
+public:
+    explicit LocalZone(const char *zone)
+        : m_had(qEnvironmentVariableIsSet("TZ"))
+        , m_old(qgetenv("TZ")) {
+        qputenv("TZ", zone);
+        tzset();
+    }
+    ~LocalZone() {
+        if (m_had)
+            qputenv("TZ", m_old);
+        else
+            qunsetenv("TZ");
+        tzset();
+    }
+    Q_DISABLE_COPY_MOVE(LocalZone)
+
+private:
+    bool m_had;
+    QByteArray m_old;
+};
 
 NamespaceSummary row(const QString &name) {
     NamespaceSummary s;
@@ -91,6 +128,27 @@ bool isOver(const QAbstractItemModel *model, const QString &ns) {
            NamespaceListModel::OverBudgetBadge;
 }
 
+// Only the budget badges (near, in grace, over) of the status cell.
+int budgetBadges(const QAbstractItemModel *model, const QString &ns) {
+    return statusOf(model, ns).data(NamespaceListModel::BadgesRole).toInt() &
+           (NamespaceListModel::NearBudgetBadge | NamespaceListModel::InGraceBadge |
+            NamespaceListModel::OverBudgetBadge);
+}
+
+// Pixels of the status cell within 8 of `color` per channel.
+int pixelsOf(QTreeView *view, const QModelIndex &idx, const QColor &color) {
+    view->scrollTo(idx);
+    const QImage img = view->viewport()->grab(view->visualRect(idx)).toImage();
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor c = img.pixelColor(x, y);
+            n += qAbs(c.red() - color.red()) < 8 && qAbs(c.green() - color.green()) < 8 &&
+                 qAbs(c.blue() - color.blue()) < 8;
+        }
+    return n;
+}
+
 QString tip(const QAbstractItemModel *model, const QString &ns) {
     return statusOf(model, ns).data(Qt::ToolTipRole).toString();
 }
@@ -103,6 +161,7 @@ private slots:
     void initTestCase();
     void badgeFollowsUsageAndBudget();
     void checksDoNotPileUp();
+    void graceBadgesFlipAtTheRightInstants();
     void manyBudgetsStayOffTheGuiThread();
     void restoredHeaderKeepsNameStretching();
     void windowPaintsBadgeAndFitsColumns();
@@ -240,6 +299,130 @@ void TestOverBudget::checksDoNotPileUp() {
     QCOMPARE(db.budgetRefreshInterval(), 0);
 }
 
+// Three namespaces through a day, the clock moved to the seconds around each change,
+// shown in Asia/Kolkata local time (UTC+05:30):
+// - team-grace: 8 GPU-h a day in America/New_York (EDT, the day starts 04:00 UTC),
+//   grace 15 min, alice and dave run 1 GPU each since 10:00 UTC. The limit is crossed
+//   at 14:00:00 UTC; the grace allowance (2 GPUs x 15 min) is spent at 14:15:00 UTC =
+//   19:45 in Kolkata. Both users are over their own budgets.
+// - team-near: 10 GPU-h a day (UTC), bob runs 1 GPU since 08:00: 80 % at 16:00:00.
+// - team-red: 1 GPU-h with 15 min grace, 2 GPU-h used and nothing running: red.
+void TestOverBudget::graceBadgesFlipAtTheRightInstants() {
+    const LocalZone zone("Asia/Kolkata");
+    const QString url = QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("grace.db"));
+    const QString grace = QStringLiteral("team-grace"), nearNs = QStringLiteral("team-near"),
+                  red = QStringLiteral("team-red");
+    {
+        auto store = UsageStore::open(url);
+        QVERIFY(store);
+        UsageStore &cli = **store;
+        QVERIFY(cli.setBudget(nsBudget(grace, 8, Period::Day, 900, QStringLiteral("America/New_York"))));
+        QVERIFY(cli.setBudget(nsBudget(nearNs, 10)));
+        QVERIFY(cli.setBudget(nsBudget(red, 1, Period::Day, 900)));
+        QVERIFY(cli.setBudget(
+            nsBudget(QStringLiteral("alice"), 1, Period::Day, 0, QStringLiteral("UTC"), BudgetScope::User)));
+        QVERIFY(cli.setBudget(
+            nsBudget(QStringLiteral("dave"), 2, Period::Day, 0, QStringLiteral("UTC"), BudgetScope::User)));
+        QVERIFY(cli.setBudget(
+            nsBudget(QStringLiteral("bob"), 1000, Period::Day, 0, QStringLiteral("UTC"), BudgetScope::User)));
+        QVERIFY(cli.upsertInterval(interval(grace, QStringLiteral("a"), 1, utc(10, 10), std::nullopt)));
+        QVERIFY(cli.upsertInterval(
+            interval(grace, QStringLiteral("d"), 1, utc(10, 10), std::nullopt, QStringLiteral("dave"))));
+        QVERIFY(cli.upsertInterval(
+            interval(nearNs, QStringLiteral("b"), 1, utc(10, 8), std::nullopt, QStringLiteral("bob"))));
+        QVERIFY(cli.upsertInterval(
+            interval(red, QStringLiteral("r"), 2, utc(10, 9), utc(10, 10), QStringLiteral("erin"))));
+    }
+    NamespaceListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.resetAll({row(grace), row(nearNs), row(red)});
+    NamespaceFilterModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.sort(NamespaceListModel::StatusColumn, Qt::DescendingOrder);
+
+    ManualClock clock(utc(10, 14, 0, 0));
+    UsageDatabase db;
+    db.setClock(&clock);
+    db.setBudgetRefreshInterval(0); // each check below is asked for
+    connect(&db, &UsageDatabase::budgetsChanged, &model, &NamespaceListModel::setBudgets);
+    connect(&db, &UsageDatabase::usersOverBudgetChanged, &model, &NamespaceListModel::setUsersOverBudget);
+    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
+    db.open(url);
+    QVERIFY(checked.wait(10000));
+    auto at = [&](qint64 t) {
+        clock.set(t);
+        const qsizetype before = checked.count();
+        db.checkBudgets();
+        return QTest::qWaitFor([&] { return checked.count() > before; }, 10000);
+    };
+    const int Near = NamespaceListModel::NearBudgetBadge, Grace = NamespaceListModel::InGraceBadge,
+              Over = NamespaceListModel::OverBudgetBadge;
+    auto order = [&] {
+        QStringList names;
+        for (int r = 0; r < proxy.rowCount(); ++r)
+            names << proxy.index(r, NamespaceListModel::NameColumn).data().toString();
+        return names.join(QLatin1Char(' '));
+    };
+
+    // At the limit exactly: near, not over.
+    QCOMPARE(budgetBadges(&model, grace), Near);
+    QVERIFY2(tip(&model, grace)
+                 .contains(QStringLiteral("Near its GPU-hour budget: 8.0 of 8.0 GPU-h today (100%)")),
+             qPrintable(tip(&model, grace)));
+    QCOMPARE(budgetBadges(&model, nearNs), 0);
+    QCOMPARE(budgetBadges(&model, red), Over);
+    QVERIFY2(tip(&model, red)
+                 .contains(QStringLiteral("Over its GPU-hour budget: 2.0 of 1.0 GPU-h today — grace "
+                                          "(15 min) is over; new and running jobs are denied")),
+             qPrintable(tip(&model, red)));
+
+    // One second later: in grace until 19:45 Kolkata time.
+    QVERIFY(at(utc(10, 14, 0, 1)));
+    QCOMPARE(budgetBadges(&model, grace), Grace);
+    QCOMPARE(statusOf(&model, grace).data(NamespaceListModel::GraceEndRole).toString(),
+             QStringLiteral("19:45"));
+    QCOMPARE(statusOf(&model, grace).data().toString(), QStringLiteral("grace until 19:45"));
+    const QString graceTip = tip(&model, grace);
+    QVERIFY2(
+        graceTip.contains(QStringLiteral("Over its GPU-hour budget: 8.0 of 8.0 GPU-h today — running jobs "
+                                         "may continue until 19:45 (grace 15 min); new jobs are denied")),
+        qPrintable(graceTip));
+    QVERIFY2(graceTip.contains(QStringLiteral("2 user")) &&
+                 graceTip.contains(QStringLiteral(": alice, dave")),
+             qPrintable(graceTip));
+    QVERIFY(!tip(&model, nearNs).contains(QStringLiteral("user")));
+    QCOMPARE(order(), QStringLiteral("team-red team-grace team-near"));
+
+    QVERIFY(at(utc(10, 14, 15, 0)));
+    QCOMPARE(budgetBadges(&model, grace), Grace);
+    QCOMPARE(statusOf(&model, grace).data().toString(), QStringLiteral("grace until 19:45"));
+    QVERIFY(at(utc(10, 14, 15, 1)));
+    QCOMPARE(budgetBadges(&model, grace), Over);
+    QCOMPARE(statusOf(&model, grace).data().toString(), QStringLiteral("over budget"));
+    QVERIFY(tip(&model, grace).contains(QStringLiteral("grace (15 min) is over")));
+    QVERIFY(statusOf(&model, grace).data(NamespaceListModel::GraceEndRole).toString().isEmpty());
+
+    QVERIFY(at(utc(10, 15, 59, 59)));
+    QCOMPARE(budgetBadges(&model, nearNs), 0);
+    QVERIFY(tip(&model, nearNs).contains(QStringLiteral("GPU-hour budget: 8.0 of 10.0 GPU-h today")));
+    QVERIFY(at(utc(10, 16, 0, 0)));
+    QCOMPARE(budgetBadges(&model, nearNs), Near);
+    QCOMPARE(statusOf(&model, nearNs).data().toString(), QStringLiteral("near budget"));
+    QVERIFY2(tip(&model, nearNs)
+                 .contains(QStringLiteral("Near its GPU-hour budget: 8.0 of 10.0 GPU-h today (80%)")),
+             qPrintable(tip(&model, nearNs)));
+    QCOMPARE(order(), QStringLiteral("team-red team-grace team-near")); // both red: by name
+
+    // Midnight in New York is 09:30 in Kolkata: team-grace starts over, team-near's
+    // UTC day started four hours ago (4 of 10).
+    QVERIFY(at(utc(11, 3, 59, 59)));
+    QCOMPARE(budgetBadges(&model, grace), Over);
+    QVERIFY(at(utc(11, 4, 0, 0)));
+    QCOMPARE(budgetBadges(&model, grace), 0);
+    QVERIFY(tip(&model, grace).contains(QStringLiteral("GPU-hour budget: 0.0 of 8.0 GPU-h today")));
+    QCOMPARE(budgetBadges(&model, nearNs), 0);
+}
+
 // 20,000 namespaces, 2,000 of them with a daily budget and usage: the check runs on
 // the database thread; the GUI thread only merges the answer. Prints both figures.
 void TestOverBudget::manyBudgetsStayOffTheGuiThread() {
@@ -342,9 +525,16 @@ void TestOverBudget::startWindow() {
         auto store = UsageStore::open(url);
         QVERIFY(store);
         QVERIFY((*store)->setBudget(nsBudget(QStringLiteral("team-vision"), 8)));
-        QVERIFY((*store)->setBudget(nsBudget(QStringLiteral("team-nlp"), 500)));
+        // team-nlp: 6 of 5.5 GPU-h at 15:00 with 2 GPUs running and 1 h grace: in grace
+        // until 15:45 UTC. research: 8.5 of 10, near.
+        QVERIFY((*store)->setBudget(nsBudget(QStringLiteral("team-nlp"), 5.5, Period::Day, 3600)));
+        QVERIFY((*store)->setBudget(nsBudget(QStringLiteral("research"), 10)));
         QVERIFY((*store)->upsertInterval(
             interval(QStringLiteral("team-vision"), QStringLiteral("p1"), 5, at(10), at(12, 30))));
+        QVERIFY((*store)->upsertInterval(
+            interval(QStringLiteral("team-nlp"), QStringLiteral("p1"), 2, at(12), std::nullopt)));
+        QVERIFY((*store)->upsertInterval(
+            interval(QStringLiteral("research"), QStringLiteral("p1"), 1, at(1), at(9, 30))));
     }
     m_window = std::make_unique<MainWindow>(m_settings.get(), m_drafts.get());
     m_window->usageDatabase()->setClock(&m_windowClock);
@@ -367,26 +557,25 @@ void TestOverBudget::windowPaintsBadgeAndFitsColumns() {
     QTRY_VERIFY_WITH_TIMEOUT(isOver(model, QStringLiteral("team-vision")), 10000);
     QVERIFY(tip(model, QStringLiteral("team-vision")).contains(QStringLiteral("12.5 of 8.0 GPU-h today")));
     QVERIFY(!isOver(model, QStringLiteral("team-nlp")));
+    QTRY_COMPARE(budgetBadges(model, QStringLiteral("team-nlp")), int(NamespaceListModel::InGraceBadge));
+    QCOMPARE(budgetBadges(model, QStringLiteral("research")), int(NamespaceListModel::NearBudgetBadge));
+    const QString graceEnd = QDateTime::fromSecsSinceEpoch(at(15, 45)).toString(QStringLiteral("HH:mm"));
+    QVERIFY2(tip(model, QStringLiteral("team-nlp"))
+                 .contains(QStringLiteral("6.0 of 5.5 GPU-h today — running jobs may continue until ") +
+                           graceEnd + QStringLiteral(" (grace 1 h)")),
+             qPrintable(tip(model, QStringLiteral("team-nlp"))));
 
-    // The red badge is on screen in team-vision's status cell, and not in team-nlp's.
-    auto redPixels = [&](const QString &ns) {
-        const QModelIndex idx = statusOf(model, ns);
-        view->scrollTo(idx);
-        const QRect cell = view->visualRect(idx);
-        const QImage img = view->viewport()->grab(cell).toImage();
-        const QColor badge = UsageBarDelegate::barColor(1.0);
-        int n = 0;
-        for (int y = 0; y < img.height(); ++y)
-            for (int x = 0; x < img.width(); ++x) {
-                const QColor c = img.pixelColor(x, y);
-                n += qAbs(c.red() - badge.red()) < 8 && qAbs(c.green() - badge.green()) < 8 &&
-                     qAbs(c.blue() - badge.blue()) < 8;
-            }
-        return n;
-    };
+    // On screen: the red badge in team-vision's status cell, the orange grace badge in
+    // team-nlp's, and neither colour where it does not belong.
+    auto status = [&](const QString &ns) { return statusOf(model, ns); };
+    const QColor red = UsageBarDelegate::badgeColor(NamespaceListModel::OverBudgetBadge);
+    const QColor orange = UsageBarDelegate::badgeColor(NamespaceListModel::InGraceBadge);
     shot(QStringLiteral("overbudget-1400"));
-    QVERIFY(redPixels(QStringLiteral("team-vision")) > 50);
-    QCOMPARE(redPixels(QStringLiteral("team-nlp")), 0);
+    QVERIFY(pixelsOf(view, status(QStringLiteral("team-vision")), red) > 50);
+    QCOMPARE(pixelsOf(view, status(QStringLiteral("team-nlp")), red), 0);
+    QVERIFY(pixelsOf(view, status(QStringLiteral("team-nlp")), orange) > 50);
+    QCOMPARE(pixelsOf(view, status(QStringLiteral("team-vision")), orange), 0);
+    QCOMPARE(pixelsOf(view, status(QStringLiteral("research")), orange), 0);
 
     // 1400 px wide window: every column fits, the name column takes the slack.
     QTRY_VERIFY(!view->horizontalScrollBar()->isVisible());
