@@ -550,6 +550,15 @@ void validatePodSpec(const QJsonObject &object, QList<FieldError> &errors) {
     const QJsonObject spec = object.value(QLatin1String("spec")).toObject();
     if (containersOf(spec, false).isEmpty())
         errors.append(required(QStringLiteral("spec.containers")));
+    // Its presence makes a pod Terminating for quota scopes.
+    if (const QJsonValue deadline = spec.value(QLatin1String("activeDeadlineSeconds"));
+        !deadline.isUndefined() && !deadline.isNull()) {
+        const double v = deadline.toDouble(0);
+        if (!deadline.isDouble() || v < 1 || v > 2147483647.0)
+            errors.append({FieldError::Type::Invalid, QStringLiteral("spec.activeDeadlineSeconds"),
+                           QString::number(static_cast<qint64>(v)),
+                           QStringLiteral("must be between 1 and 2147483647, inclusive")});
+    }
     for (bool init : {false, true}) {
         const QJsonArray containers = containersOf(spec, init);
         QSet<QString> seen;

@@ -241,6 +241,61 @@ QString qosClass(const QJsonObject &pod) {
     return guaranteed ? QStringLiteral("Guaranteed") : QStringLiteral("Burstable");
 }
 
+// What a pod update may change (ValidatePodUpdate): container images, and
+// activeDeadlineSeconds only downwards, never removed. Lowering a deadline on a
+// running pod is how it becomes Terminating for quota scopes.
+std::optional<FieldError> checkPodSpecUpdate(const QJsonObject &oldPod, const QJsonObject &newPod) {
+    const QJsonObject oldSpec = oldPod.value(QLatin1String("spec")).toObject();
+    QJsonObject newSpec = newPod.value(QLatin1String("spec")).toObject();
+    if (newSpec == oldSpec)
+        return std::nullopt;
+    const QString deadlineField = QStringLiteral("spec.activeDeadlineSeconds");
+    const QJsonValue oldDeadline = oldSpec.value(QLatin1String("activeDeadlineSeconds"));
+    const QJsonValue newDeadline = newSpec.value(QLatin1String("activeDeadlineSeconds"));
+    if (!newDeadline.isUndefined() && !newDeadline.isNull()) {
+        const double v = newDeadline.toDouble(-1);
+        const QString text = QString::number(static_cast<qint64>(v));
+        if (!newDeadline.isDouble() || v < 0 || v > 2147483647.0)
+            return FieldError{FieldError::Type::Invalid, deadlineField, text,
+                              QStringLiteral("must be between 0 and 2147483647, inclusive")};
+        if (oldDeadline.isDouble() && oldDeadline.toDouble() < v)
+            return FieldError{FieldError::Type::Invalid, deadlineField, text,
+                              QStringLiteral("must be less than or equal to previous value")};
+    } else if (oldDeadline.isDouble()) {
+        return FieldError{FieldError::Type::Invalid, deadlineField, QStringLiteral("null"),
+                          QStringLiteral("must not update from a positive integer to nil value")};
+    }
+    // Set aside what may change, then nothing else may differ.
+    if (oldDeadline.isUndefined())
+        newSpec.remove(QLatin1String("activeDeadlineSeconds"));
+    else
+        newSpec.insert(QLatin1String("activeDeadlineSeconds"), oldDeadline);
+    for (const char *list : {"containers", "initContainers"}) {
+        const QJsonArray oldContainers = oldSpec.value(QLatin1String(list)).toArray();
+        QJsonArray containers = newSpec.value(QLatin1String(list)).toArray();
+        if (containers.size() != oldContainers.size())
+            continue;
+        for (qsizetype i = 0; i < containers.size(); ++i) {
+            QJsonObject c = containers.at(i).toObject();
+            c.insert(QLatin1String("image"), oldContainers.at(i).toObject().value(QLatin1String("image")));
+            containers[i] = c;
+        }
+        if (newSpec.contains(QLatin1String(list)))
+            newSpec.insert(QLatin1String(list), containers);
+    }
+    if (newSpec == oldSpec)
+        return std::nullopt;
+    return FieldError{
+        FieldError::Type::Forbidden,
+        QStringLiteral("spec"),
+        {},
+        QStringLiteral("pod updates may not change fields other than `spec.containers[*].image`,"
+                       "`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
+                       "`spec.tolerations` (only additions to existing tolerations),"
+                       "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was "
+                       "previously negative)")};
+}
+
 QJsonObject podStatusFor(const QJsonObject &pod, const QString &phase, const QJsonObject &previous) {
     const QString now = nowStamp();
     const QJsonArray containers =
@@ -1457,20 +1512,9 @@ void ApiServer::handleUpdate(Call &call, const QJsonObject &bodyIn, bool fromPat
         applyDefaults(call.resource, obj);
 
     if (call.resource == Resource::Pod && call.subresource.isEmpty()) {
-        QJsonObject newSpec = obj.value(QLatin1String("spec")).toObject();
-        QJsonObject oldSpec = old.value(QLatin1String("spec")).toObject();
-        if (newSpec != oldSpec) {
-            FieldError fe{
-                FieldError::Type::Forbidden,
-                QStringLiteral("spec"),
-                {},
-                QStringLiteral("pod updates may not change fields other than `spec.containers[*].image`,"
-                               "`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
-                               "`spec.tolerations` (only additions to existing tolerations),"
-                               "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was "
-                               "previously negative)")};
-            return sendError(call.res, ApiError::invalid(info.kind, call.name, QJsonArray{fe.toCause()}));
-        }
+        if (auto refused = checkPodSpecUpdate(old, obj))
+            return sendError(call.res,
+                             ApiError::invalid(info.kind, call.name, QJsonArray{refused->toCause()}));
     }
     if (call.subresource.isEmpty()) {
         const QList<FieldError> errors = validateObject(call.resource, obj, &old);

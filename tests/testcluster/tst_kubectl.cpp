@@ -405,6 +405,42 @@ private slots:
         r = create(QStringLiteral("low-2"), QStringLiteral("low"), 8);
         QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
 
+        // A deadline set on a running pod makes it Terminating: it moves into a
+        // Terminating-scoped quota. Deadlines may only go down and never away.
+        r = kubectl(binary,
+                    {QStringLiteral("create"), QStringLiteral("quota"), QStringLiteral("jobs"),
+                     QStringLiteral("-n"), ns, QStringLiteral("--hard=pods=3,requests.nvidia.com/gpu=16"),
+                     QStringLiteral("--scopes=Terminating")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        const auto jobsUsed = [&] {
+            return kubectl(binary,
+                           {QStringLiteral("get"), QStringLiteral("quota"), QStringLiteral("jobs"),
+                            QStringLiteral("-n"), ns, QStringLiteral("-o"),
+                            QStringLiteral(
+                                "jsonpath={.status.used.pods} {.status.used.requests\\.nvidia\\.com/gpu}")})
+                .out.trimmed();
+        };
+        QCOMPARE(jobsUsed(), QStringLiteral("0 0"));
+        const auto deadline = [&](const QString &patch) {
+            return kubectl(binary, {QStringLiteral("patch"), QStringLiteral("pod"), QStringLiteral("low-1"),
+                                    QStringLiteral("-n"), ns, QStringLiteral("--type=merge"),
+                                    QStringLiteral("-p"), patch});
+        };
+        r = deadline(QStringLiteral(R"({"spec":{"activeDeadlineSeconds":3600}})"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        QCOMPARE(jobsUsed(), QStringLiteral("1 4"));
+        r = deadline(QStringLiteral(R"({"spec":{"activeDeadlineSeconds":7200}})"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(
+                     QStringLiteral("spec.activeDeadlineSeconds: Invalid value: 7200: must be less than "
+                                    "or equal to previous value")),
+                 qPrintable(r.all()));
+        r = deadline(QStringLiteral(R"({"spec":{"activeDeadlineSeconds":null}})"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("must not update from a positive integer to nil value")),
+                 qPrintable(r.all()));
+        QCOMPARE(jobsUsed(), QStringLiteral("1 4"));
+
         // Validation: an unknown scope, and a scope that cannot limit the resource.
         r = kubectl(binary, {QStringLiteral("create"), QStringLiteral("quota"), QStringLiteral("odd"),
                              QStringLiteral("-n"), ns, QStringLiteral("--hard=pods=2"),

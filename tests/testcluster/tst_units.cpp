@@ -516,6 +516,19 @@ private slots:
         QVERIFY(validateObject(Resource::ResourceQuota, raised, &old).isEmpty());
     }
 
+    void podDeadlineRange() {
+        QJsonObject pod = parse(
+            R"({"metadata":{"name":"p"},"spec":{"activeDeadlineSeconds":0,"containers":[{"name":"c","image":"i"}]}})");
+        QStringList got;
+        for (const FieldError &e : validateObject(Resource::Pod, pod, nullptr))
+            got.append(e.toString());
+        QCOMPARE(got, QStringList{QStringLiteral("spec.activeDeadlineSeconds: Invalid value: 0: must be "
+                                                 "between 1 and 2147483647, inclusive")});
+        pod = parse(
+            R"({"metadata":{"name":"p"},"spec":{"activeDeadlineSeconds":60,"containers":[{"name":"c","image":"i"}]}})");
+        QVERIFY(validateObject(Resource::Pod, pod, nullptr).isEmpty());
+    }
+
     void podUsageTakesLargestInitContainer() {
         const QJsonObject pod = parse(
             R"({"spec":{"initContainers":[{"name":"i","resources":{"requests":{"cpu":"3"}}}],"containers":[{"name":"a","resources":{"requests":{"cpu":"1","nvidia.com/gpu":"1"},"limits":{"nvidia.com/gpu":"1"}}},{"name":"b","resources":{"requests":{"cpu":"500m"}}}]}})");
