@@ -1553,6 +1553,23 @@ Result<std::vector<UsageInterval>> UsageStore::runningNow(qint64 now) const {
     return out;
 }
 
+Result<QList<QPair<QString, QString>>> UsageStore::runningUsersByNamespace(qint64 now) const {
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (auto r =
+            prepare(q, QStringLiteral("SELECT DISTINCT ns, user_name FROM usage_intervals WHERE end_s IS "
+                                      "NULL AND start_s <= ? ORDER BY ns, user_name"));
+        !r)
+        return r.error();
+    q.addBindValue(now);
+    if (auto r = exec(q, QStringLiteral("reading who runs where")); !r)
+        return r.error();
+    QList<QPair<QString, QString>> out;
+    while (q.next())
+        out.append({q.value(0).toString(), q.value(1).toString()});
+    return out;
+}
+
 Result<std::vector<UsageInterval>> UsageStore::runningFor(BudgetScope scope, const QString &subject) const {
     QSqlQuery q(database());
     q.setForwardOnly(true);

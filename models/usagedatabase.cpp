@@ -131,12 +131,12 @@ private:
             }
         }
         if (!users.isEmpty()) {
-            auto running = store->runningNow(job.now);
+            auto running = store->runningUsersByNamespace(job.now);
             if (!running)
                 return false;
-            for (const UsageInterval &iv : *running)
-                if (users.contains(iv.user))
-                    job.runningIn[iv.user].insert(iv.ns);
+            for (const auto &[ns, user] : std::as_const(*running))
+                if (users.contains(user))
+                    job.runningIn[user].insert(ns);
             job.users = job.runningIn.keys();
         }
         return true;

@@ -82,6 +82,7 @@ private slots:
     void init();
     void graceStatesFlipAtTheRightInstants();
     void cachedRefreshSeesOtherConnections();
+    void graceEndTriggersARefresh();
     void auditDoesNotWaitForARefresh();
     void cleanupTestCase();
 
@@ -304,6 +305,35 @@ void TestUsageDatabase::cachedRefreshSeesOtherConnections() {
     // The interval, the new limit and the boost were each noticed by a check; the
     // deleted budget never reaches one (the refresh lists budgets first).
     QVERIFY2(db.checkCacheStats().changes >= 3, qPrintable(QString::number(db.checkCacheStats().changes)));
+}
+
+// The badge turns red when the grace ends, not at the next periodic refresh (an
+// hour away here): 1 GPU running since 10:00 against 4 GPU-h with 60 s grace is in
+// grace until 14:01:00; a refresh follows one second after that.
+void TestUsageDatabase::graceEndTriggersARefresh() {
+    auto other = UsageStore::open(m_url);
+    QVERIFY(other);
+    const QString ns = QStringLiteral("team-g");
+    QVERIFY((*other)->setBudget(budget(BudgetScope::Namespace, ns, 4, 60)));
+    QVERIFY((*other)->upsertInterval(
+        interval(ns, QStringLiteral("alice"), QStringLiteral("p"), 1, utc(10, 10), std::nullopt)));
+    ManualClock clock(utc(10, 14, 0, 58));
+    UsageDatabase db;
+    db.setClock(&clock);
+    db.setBudgetRefreshInterval(3600 * 1000);
+    NamespaceBudgets last;
+    connect(&db, &UsageDatabase::budgetsChanged, this, [&](const NamespaceBudgets &b) { last = b; });
+    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
+    db.open(m_url);
+    QVERIFY(checked.wait(20000));
+    QCOMPARE(useOf(last, ns).state(), BudgetUse::State::InGrace);
+    QCOMPARE(useOf(last, ns).graceEndsAt, utc(10, 14, 1));
+    clock.set(utc(10, 14, 1, 1)); // what the wall clock will say when the timer fires
+    QElapsedTimer waited;
+    waited.start();
+    QVERIFY(checked.wait(10000));
+    QCOMPARE(useOf(last, ns).state(), BudgetUse::State::Over);
+    QVERIFY2(waited.elapsed() >= 2000, qPrintable(QString::number(waited.elapsed()))); // not at once
 }
 
 // 2,000 namespace budgets, every other one over. Another connection writes one
