@@ -10,7 +10,7 @@
 //     options.usageDb = true;                // initializers trip -Wmissing-field-initializers
 //     const QString err = fx.start(options);
 //     QVERIFY2(err.isEmpty(), qPrintable(err));
-//     fx.find<QTreeView>("namespaceView");
+//     fx.find<QTreeView>(QStringLiteral("namespaceView"));
 //
 // A test that needs something between the cluster and the window (a relay, a
 // seeded database, a clock) calls startCluster(), does its part, then openWindow().
@@ -69,6 +69,8 @@ struct ConsoleFixture {
     // Shows the window and waits until it shows data, the usage database (if any) is
     // open and the session is live with a known identity.
     QString openWindow(const WindowOptions &options = {}) {
+        if (!cluster && options.kubeconfig.isEmpty())
+            return QStringLiteral("no kubeconfig: call startCluster() first or set options.kubeconfig");
         settings = std::make_unique<ConsoleSettings>(path(QStringLiteral("settings.ini")));
         drafts = std::make_unique<DraftStore>(nullptr, path(QStringLiteral("drafts")));
         window = std::make_unique<MainWindow>(settings.get(), drafts.get());
