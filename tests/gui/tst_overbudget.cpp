@@ -529,6 +529,9 @@ void TestOverBudget::startWindow() {
         // until 15:45 UTC. research: 8.5 of 10, near.
         QVERIFY((*store)->setBudget(nsBudget(QStringLiteral("team-nlp"), 5.5, Period::Day, 3600)));
         QVERIFY((*store)->setBudget(nsBudget(QStringLiteral("research"), 10)));
+        // alice runs team-nlp's pod and is over her own 1 GPU-h.
+        QVERIFY((*store)->setBudget(
+            nsBudget(QStringLiteral("alice"), 1, Period::Day, 0, QStringLiteral("UTC"), BudgetScope::User)));
         QVERIFY((*store)->upsertInterval(
             interval(QStringLiteral("team-vision"), QStringLiteral("p1"), 5, at(10), at(12, 30))));
         QVERIFY((*store)->upsertInterval(
@@ -564,6 +567,10 @@ void TestOverBudget::windowPaintsBadgeAndFitsColumns() {
                  .contains(QStringLiteral("6.0 of 5.5 GPU-h today — running jobs may continue until ") +
                            graceEnd + QStringLiteral(" (grace 1 h)")),
              qPrintable(tip(model, QStringLiteral("team-nlp"))));
+    QVERIFY2(tip(model, QStringLiteral("team-nlp"))
+                 .contains(QStringLiteral("over their own GPU-hour budget: alice")),
+             qPrintable(tip(model, QStringLiteral("team-nlp"))));
+    QVERIFY(!tip(model, QStringLiteral("team-vision")).contains(QStringLiteral("alice"))); // ran, not running
 
     // On screen: the red badge in team-vision's status cell, the orange grace badge in
     // team-nlp's, and neither colour where it does not belong.
