@@ -144,7 +144,6 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     connect(m_db, &UsageDatabase::auditLoaded, m_auditModel, &AuditModel::setEntries);
     connect(m_db, &UsageDatabase::auditAppended, m_auditModel, &AuditModel::prepend);
     connect(m_db, &UsageDatabase::budgetsChanged, m_model, &NamespaceListModel::setBudgets);
-    connect(m_db, &UsageDatabase::usersOverBudgetChanged, m_model, &NamespaceListModel::setUsersOverBudget);
     connect(m_db, &UsageDatabase::failed, this,
             [this](const Error &e) { showError(tr("Usage database: %1").arg(e.message)); });
 
@@ -507,7 +506,8 @@ void MainWindow::updateStatus() {
     case ClusterSession::State::Connecting:
     case ClusterSession::State::Syncing: m_namespaces->setEmptyMessage(tr("Loading namespaces...")); break;
     case ClusterSession::State::Reconnecting:
-        m_namespaces->setEmptyMessage(tr("Loading namespaces..."));
+        // Nothing listed yet and the server cannot be reached: the banner says why.
+        m_namespaces->setEmptyMessage(tr("No connection; see the message above."));
         stateColor = QColor(0xb0, 0x76, 0x00);
         break;
     case ClusterSession::State::Live:

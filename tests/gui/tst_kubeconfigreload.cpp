@@ -145,6 +145,8 @@ void TestKubeconfigReload::untrustedCertificateThenFixedKubeconfigConnects() {
     QVERIFY(b->actionButton()->isVisible()); // Retry now
     QVERIFY(!listHas(QStringLiteral("team-vision")));
     QVERIFY(m_window->session()->watchedFiles().contains(m_kubeconfig));
+    if (const QString dir = qEnvironmentVariable("GQ_SHOT_DIR"); !dir.isEmpty())
+        m_window->grab().save(dir + QStringLiteral("/kubeconfig-untrusted-ca.png"));
     // It keeps saying so (no flicker to a generic message) while it retries.
     QTest::qWait(1500);
     QVERIFY2(b->text().contains(QStringLiteral("not trusted")), qPrintable(b->text()));

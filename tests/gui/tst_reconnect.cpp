@@ -177,6 +177,12 @@ private:
     [[nodiscard]] QString gpuCell(const QString &ns) const;
     [[nodiscard]] bool listHas(const QString &ns) const;
     QString clusterKubectl(const QStringList &args) { return kubectl(m_cluster->kubeconfigPath(), args); }
+    // GQ_SHOT_DIR=dir saves the window at a step, for reviewing the banner by eye.
+    void shot(const QString &name) {
+        const QString dir = qEnvironmentVariable("GQ_SHOT_DIR");
+        if (!dir.isEmpty() && m_window)
+            m_window->grab().save(dir + QLatin1Char('/') + name + QLatin1String(".png"));
+    }
 
     std::unique_ptr<TestClusterProcess> m_cluster;
     QThread m_relayThread;
@@ -362,6 +368,7 @@ void TestReconnect::countdownAndRetryNow() {
     const int later = countdownOf(banner);
     QVERIFY2(later > 0 && later <= first - 2,
              qPrintable(QStringLiteral("%1 s, then %2 s: %3").arg(first).arg(later).arg(banner->text())));
+    shot(QStringLiteral("reconnect-countdown"));
 
     // The port accepts again but never answers. Nothing tries before the countdown
     // ends (no polling behind the banner)...
@@ -382,6 +389,7 @@ void TestReconnect::countdownAndRetryNow() {
                               qPrintable(banner->text()), 3000);
     QCOMPARE(countdownOf(banner), -1);
     QVERIFY(!retry->isEnabled()); // nothing waits to be cut short
+    shot(QStringLiteral("reconnect-connecting"));
 
     // The held attempts time out; the next wait comes from a doubled backoff (30-60 s).
     QTRY_VERIFY_WITH_TIMEOUT(countdownOf(banner) > 0, 20000);
