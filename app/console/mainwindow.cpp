@@ -144,6 +144,7 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     connect(m_db, &UsageDatabase::auditLoaded, m_auditModel, &AuditModel::setEntries);
     connect(m_db, &UsageDatabase::auditAppended, m_auditModel, &AuditModel::prepend);
     connect(m_db, &UsageDatabase::budgetsChanged, m_model, &NamespaceListModel::setBudgets);
+    connect(m_db, &UsageDatabase::usersOverBudgetChanged, m_model, &NamespaceListModel::setUsersOverBudget);
     connect(m_db, &UsageDatabase::failed, this,
             [this](const Error &e) { showError(tr("Usage database: %1").arg(e.message)); });
 
