@@ -1,14 +1,18 @@
 // The console follows its kubeconfig file. It starts with a kubeconfig whose CA is
-// another test cluster's (as after the cluster's CA was rotated): the banner must say
-// that the certificate is not trusted, and that the kubeconfig is re-read. The test
-// then replaces the file the way editors do (temporary file + rename) with the right
-// CA, and the window connects without a restart. Later edits (in place, and by
-// rename) add a context, which the picker shows without reconnecting, and remove the
-// current one, which the banner reports while the connection is kept.
+// another test cluster's: the banner must say that the certificate is not trusted,
+// and that the kubeconfig is re-read. The test then replaces the file the way editors
+// do (temporary file + rename) with the right CA, and the window connects without a
+// restart. Later edits (in place, and by rename) add a context, which the picker shows
+// without reconnecting, and remove the current one, which the banner reports while the
+// connection is kept. Last, the server behind the same address starts presenting
+// another CA's certificate while the console is live (a TCP relay switches to the
+// second cluster), as after a CA rotation: the banner says so, and the rotated
+// kubeconfig, once saved, brings the console back.
 
 #include "app/console/mainwindow.h"
 #include "core/draftstore.h"
 #include "gui/guitestutil.h"
+#include "gui/tcprelay.h"
 #include "models/namespacelistmodel.h"
 #include "testclusterprocess.h"
 #include "widgets/consolesettings.h"
@@ -23,6 +27,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <QTreeView>
 
 using namespace gq;
@@ -78,6 +83,7 @@ private slots:
     void untrustedCertificateThenFixedKubeconfigConnects();
     void addedContextShowsWithoutReconnecting();
     void removedContextIsReportedAndConnectionKept();
+    void rotatedCaWhileLiveIsReportedThenPickedUp();
     void secretsAreNeverLogged();
 
 private:
@@ -90,10 +96,13 @@ private:
     }
 
     std::unique_ptr<TestClusterProcess> m_cluster; // the one the console talks to
-    std::unique_ptr<TestClusterProcess> m_other;   // only its CA is used: the wrong one
+    std::unique_ptr<TestClusterProcess> m_other;   // first its CA is the wrong one; last, it is "rotated" to
+    QThread m_relayThread;
+    TcpRelay *m_relay = nullptr; // the address in every kubeconfig below
     QTemporaryDir m_dir;
     QString m_kubeconfig;
-    QString m_right; // the cluster's own kubeconfig text
+    QString m_right;      // the cluster's own kubeconfig text, server = relay
+    QString m_otherRight; // the other cluster's, server = relay
     std::unique_ptr<ConsoleSettings> m_settings;
     std::unique_ptr<DraftStore> m_drafts;
     std::unique_ptr<MainWindow> m_window;
@@ -108,15 +117,26 @@ void TestKubeconfigReload::initTestCase() {
     m_other = std::make_unique<TestClusterProcess>();
     QVERIFY2(m_other->start(), qPrintable(m_other->errorString()));
 
+    m_relay = new TcpRelay(quint16(m_cluster->url().port()));
+    m_relay->moveToThread(&m_relayThread);
+    QObject::connect(&m_relayThread, &QThread::finished, m_relay, &QObject::deleteLater);
+    m_relayThread.start();
+    bool listening = false;
+    m_relay->call([&] { listening = m_relay->listen(0); });
+    QVERIFY(listening);
+    const QString relayUrl = QStringLiteral("https://127.0.0.1:%1").arg(m_relay->port());
+
     m_right = readText(m_cluster->kubeconfigPath());
     QVERIFY(m_right.contains(QStringLiteral("certificate-authority-data")));
-    // The other cluster's kubeconfig pointed at this cluster: same layout, wrong CA.
-    QString wrong = readText(m_other->kubeconfigPath());
-    QVERIFY(wrong.contains(m_other->url().toString()));
-    wrong.replace(m_other->url().toString(), m_cluster->url().toString());
-    QVERIFY(wrong != m_right);
+    QVERIFY(m_right.contains(m_cluster->url().toString()));
+    m_right.replace(m_cluster->url().toString(), relayUrl);
+    m_otherRight = readText(m_other->kubeconfigPath());
+    QVERIFY(m_otherRight.contains(m_other->url().toString()));
+    m_otherRight.replace(m_other->url().toString(), relayUrl);
+    // While the relay leads to the first cluster, the other's kubeconfig has the wrong CA.
+    QVERIFY(m_otherRight != m_right);
     m_kubeconfig = m_dir.filePath(QStringLiteral("config"));
-    QVERIFY(replaceFile(m_kubeconfig, wrong));
+    QVERIFY(replaceFile(m_kubeconfig, m_otherRight));
 
     m_settings = std::make_unique<ConsoleSettings>(m_dir.filePath(QStringLiteral("settings.ini")));
     m_drafts = std::make_unique<DraftStore>(nullptr, m_dir.filePath(QStringLiteral("drafts")));
@@ -127,6 +147,10 @@ void TestKubeconfigReload::initTestCase() {
 
 void TestKubeconfigReload::cleanupTestCase() {
     m_window.reset();
+    if (m_relay)
+        m_relay->call([this] { m_relay->cut(); });
+    m_relayThread.quit();
+    m_relayThread.wait();
     m_other.reset();
     m_cluster.reset();
     qInstallMessageHandler(nullptr);
@@ -214,15 +238,46 @@ void TestKubeconfigReload::removedContextIsReportedAndConnectionKept() {
     QCOMPARE(m_window->session()->client().get(), client);
 }
 
+void TestKubeconfigReload::rotatedCaWhileLiveIsReportedThenPickedUp() {
+    QCOMPARE(m_window->session()->state(), ClusterSession::State::Live);
+    QVERIFY(listHas(QStringLiteral("team-vision")));
+    MessageBanner *b = banner();
+    QVERIFY(b->isHidden());
+
+    // Same address, another CA's certificate from now on.
+    bool relistening = false;
+    m_relay->call([&] {
+        m_relay->cut();
+        m_relay->setUpstream(quint16(m_other->url().port()));
+        relistening = m_relay->listen(m_relay->port());
+    });
+    QVERIFY2(relistening, "the relay's port was taken meanwhile");
+    QTRY_VERIFY_WITH_TIMEOUT(b->isVisible() &&
+                                 b->text().contains(QStringLiteral("not trusted by the CA in your "
+                                                                   "kubeconfig")),
+                             30000);
+    QCOMPARE(b->level(), MessageBanner::Level::Error);
+    QCOMPARE(m_window->session()->state(), ClusterSession::State::Reconnecting);
+    QVERIFY(listHas(QStringLiteral("team-vision"))); // what was listed stays meanwhile
+
+    // The admin saves the kubeconfig with the new CA (and that cluster's credentials).
+    QVERIFY(replaceFile(m_kubeconfig, m_otherRight));
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterSession::State::Live, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!listHas(QStringLiteral("team-vision")),
+                             10000); // the other cluster has no teams
+    QVERIFY(listHas(QStringLiteral("default")));
+    QTRY_VERIFY(b->isHidden());
+}
+
 void TestKubeconfigReload::secretsAreNeverLogged() {
     QStringList secrets;
-    for (const QString &line : m_right.split(QLatin1Char('\n'))) {
+    for (const QString &line : QString(m_right + m_otherRight).split(QLatin1Char('\n'))) {
         const QString t = line.trimmed();
         for (const QString &key : {QStringLiteral("token: "), QStringLiteral("client-key-data: ")})
             if (t.startsWith(key))
                 secrets << t.mid(key.size());
     }
-    QCOMPARE(secrets.size(), 3); // two tokens, one key
+    QCOMPARE(secrets.size(), 6); // two tokens and one key per cluster
     QMutexLocker lock(&g_logMutex);
     for (const QString &message : std::as_const(g_log)) {
         QVERIFY(!message.contains(QStringLiteral("PRIVATE KEY")));
