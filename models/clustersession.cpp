@@ -202,6 +202,13 @@ void ClusterSession::connectTo(const QString &kubeconfigPath, const QString &con
         [this, loadGen](Loaded l) { adopt(std::move(l), loadGen); });
 }
 
+void ClusterSession::watchKubeconfig(const QString &kubeconfigPath, const QString &context) {
+    disconnectFromCluster();
+    m_kubeconfigPath = kubeconfigPath;
+    m_context = context;
+    watchFiles(kubeconfigCandidates(kubeconfigPath));
+}
+
 // A (re)loaded kubeconfig: watch what it consists of, announce its contexts, and
 // connect if the current context's connection is new or different.
 void ClusterSession::adopt(Loaded l, quint64 loadGen) {

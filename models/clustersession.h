@@ -57,6 +57,9 @@ public:
 
     // Loads the kubeconfig off the GUI thread, then lists and watches.
     void connectTo(const QString &kubeconfigPath, const QString &context);
+    // Without connecting: watches the kubeconfig that could not be read (missing, or
+    // broken) and connects once a change makes it usable.
+    void watchKubeconfig(const QString &kubeconfigPath, const QString &context);
     void disconnectFromCluster();
     // Lists again from scratch (F5): the informers restart.
     void refresh();

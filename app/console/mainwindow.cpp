@@ -217,11 +217,10 @@ void MainWindow::openKubeconfig(const QString &kubeconfigPath, const QString &co
                 if (!self)
                     return;
                 if (!cfg) {
-                    // A first run without a cluster lands here: say what to do next.
-                    self->showError(
-                        tr("Cannot read the kubeconfig: %1").arg(cfg.error().toString()) + QLatin1Char(' ') +
-                        tr("Start with --kubeconfig FILE --context NAME, or try --demo for a local "
-                           "demo cluster."));
+                    // A first run without a cluster lands here: say what to do next, and
+                    // connect by ourselves once the file is there or fixed.
+                    self->showUnreadableKubeconfig(cfg.error());
+                    self->m_session->watchKubeconfig(kubeconfigPath, context);
                     return;
                 }
                 self->m_contexts->clear();
@@ -238,7 +237,14 @@ void MainWindow::openKubeconfig(const QString &kubeconfigPath, const QString &co
     });
 }
 
+void MainWindow::showUnreadableKubeconfig(const Error &error) {
+    showError(tr("Cannot read the kubeconfig: %1").arg(error.toString()) + QLatin1Char(' ') +
+              tr("Start with --kubeconfig FILE --context NAME, or try --demo for a local demo cluster."));
+    m_kubeconfigUnreadable = true;
+}
+
 void MainWindow::switchContext(const QString &context) {
+    m_kubeconfigUnreadable = false;
     clearConnectionBanner();
     m_kubeconfigProblem.clear();
     m_kubeconfigBanner = false;
@@ -260,6 +266,7 @@ void MainWindow::setDemoMode(const QString &description) {
 }
 
 void MainWindow::showError(const QString &message) {
+    m_kubeconfigUnreadable = false;
     m_errorFromConnection = false;
     m_connectionBanner = false;
     m_kubeconfigBanner = false;
@@ -356,6 +363,10 @@ void MainWindow::showConnectionBanner() {
 }
 
 void MainWindow::onSessionError(const Error &error) {
+    if (m_kubeconfigUnreadable && m_session->state() == ClusterSession::State::Failed) {
+        showUnreadableKubeconfig(error); // still unreadable after a change
+        return;
+    }
     const bool reconnecting = m_session->state() == ClusterSession::State::Reconnecting;
     switch (error.kind) {
     case Error::Kind::Tls:
@@ -435,6 +446,10 @@ void MainWindow::onKubeconfigProblem(const Error &error) {
 }
 
 void MainWindow::onKubeconfigOk() {
+    if (m_kubeconfigUnreadable) {
+        m_kubeconfigUnreadable = false;
+        m_banner->clear(); // connecting now; the connection's own state takes over
+    }
     if (m_kubeconfigProblem.isEmpty())
         return;
     m_kubeconfigProblem.clear();

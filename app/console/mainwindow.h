@@ -70,6 +70,7 @@ private:
     void onContextsChanged(const QStringList &contexts);
     void onKubeconfigProblem(const Error &error);
     void onKubeconfigOk();
+    void showUnreadableKubeconfig(const Error &error);
     void onApplied(const QString &ns, const QString &object, const QString &beforeYaml,
                    const QString &afterYaml, const QString &diffText, const QString &note);
     void openTemplates();
@@ -105,6 +106,7 @@ private:
     bool m_errorFromConnection = false;
     bool m_connectionBanner = false;        // the banner shows the reconnect state (and countdown)
     bool m_kubeconfigBanner = false;        // the banner shows only m_kubeconfigProblem
+    bool m_kubeconfigUnreadable = false;    // nothing connected: the kubeconfig could not be read
     std::optional<Error> m_connectionError; // the last failure while reconnecting
     QString m_kubeconfigProblem;            // a changed kubeconfig that cannot be used (connection kept)
     QTimer *m_countdown;

@@ -84,6 +84,7 @@ private slots:
     void addedContextShowsWithoutReconnecting();
     void removedContextIsReportedAndConnectionKept();
     void rotatedCaWhileLiveIsReportedThenPickedUp();
+    void missingKubeconfigConnectsOnceWritten();
     void secretsAreNeverLogged();
 
 private:
@@ -267,6 +268,40 @@ void TestKubeconfigReload::rotatedCaWhileLiveIsReportedThenPickedUp() {
                              10000); // the other cluster has no teams
     QVERIFY(listHas(QStringLiteral("default")));
     QTRY_VERIFY(b->isHidden());
+}
+
+// A first start before the kubeconfig exists: the window says what is missing, then
+// connects by itself once the file is written (a broken one first is reported too).
+void TestKubeconfigReload::missingKubeconfigConnectsOnceWritten() {
+    const QString path = m_dir.filePath(QStringLiteral("config-later"));
+    ConsoleSettings settings(m_dir.filePath(QStringLiteral("settings-later.ini")));
+    DraftStore drafts(nullptr, m_dir.filePath(QStringLiteral("drafts-later")));
+    MainWindow window(&settings, &drafts);
+    window.openKubeconfig(path);
+    window.show();
+    auto *b = window.findChild<MessageBanner *>(QStringLiteral("errorBanner"));
+    QVERIFY(b);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        b->isVisible() && b->text().contains(QStringLiteral("Cannot read the kubeconfig")), 10000);
+    const QString missing = b->text();
+    QCOMPARE(window.session()->state(), ClusterSession::State::Disconnected);
+
+    QVERIFY(replaceFile(path, QStringLiteral("apiVersion: v1\nclusters: [\n")));
+    QTRY_VERIFY_WITH_TIMEOUT(b->text() != missing, 10000);
+    QVERIFY2(b->isVisible() && b->text().contains(QStringLiteral("Cannot read the kubeconfig")),
+             qPrintable(b->text()));
+    QCOMPARE(window.session()->state(), ClusterSession::State::Failed);
+
+    QSignalSpy shown(&window, &MainWindow::dataShown);
+    QVERIFY(rewriteInPlace(path, readText(m_cluster->kubeconfigPath())));
+    QVERIFY(shown.wait(30000));
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), ClusterSession::State::Live, 20000);
+    QTRY_VERIFY(b->isHidden());
+    auto *combo = window.findChild<QComboBox *>(QStringLiteral("contextCombo"));
+    QCOMPARE(combo->currentText(), QStringLiteral("admin")); // the file's current-context
+    QVERIFY(comboItems(combo).contains(QStringLiteral("readonly")));
+    QVERIFY(rowWithText(window.namespacePanel()->view()->model(), NamespaceListModel::NameColumn,
+                        QStringLiteral("team-vision")) >= 0);
 }
 
 void TestKubeconfigReload::secretsAreNeverLogged() {
