@@ -665,14 +665,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Lost the connection to the cluster (%1). Reconnecting automatically with backoff; the list may be out of date until then, and your edits are kept.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot verify the cluster&apos;s certificate: %1. Retrying automatically.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The cluster answered with an error: %1. Retrying automatically.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -690,6 +682,61 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>No connection; see the message above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate is not trusted by the CA in your kubeconfig (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix the certificate authority there: the kubeconfig is re-read automatically when it changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cluster rejected the credentials of this context (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kubeconfig is re-read automatically when it changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cluster answered with an error (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lost the connection to the cluster (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Reconnecting to %1 — next attempt in %n s.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The list may be out of date until then, and your edits are kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (not in the kubeconfig)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The context &quot;%1&quot; is no longer in the kubeconfig. The console keeps its current connection; choose another context to switch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kubeconfig changed but cannot be used (%1). The console keeps its current connection and reads the file again when it changes.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -747,10 +794,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Over its GPU-hour budget: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>GPU-hour budget: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -761,6 +804,58 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>No ResourceQuota limits this namespace; create one from a template</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>grace until %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>near budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Over its GPU-hour budget: %1 — grace (%2) is over; new and running jobs are denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Over its GPU-hour budget: %1 — no grace; new and running jobs are denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Over its GPU-hour budget: %1 — running jobs may continue until %2 (grace %3); new jobs are denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Near its GPU-hour budget: %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n user(s) running here over their own GPU-hour budget: %1</source>
+        <translation>
+            <numerusform>%n user running here over their own GPU-hour budget: %1</numerusform>
+            <numerusform>%n users running here over their own GPU-hour budget: %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>

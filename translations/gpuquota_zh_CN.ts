@@ -667,14 +667,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>无响应</translation>
     </message>
     <message>
-        <source>Lost the connection to the cluster (%1). Reconnecting automatically with backoff; the list may be out of date until then, and your edits are kept.</source>
-        <translation>与集群的连接已断开（%1）。正在按退避策略自动重新连接；在此之前列表可能已过时，你的编辑会被保留。</translation>
-    </message>
-    <message>
-        <source>Cannot verify the cluster&apos;s certificate: %1. Retrying automatically.</source>
-        <translation>无法验证集群证书：%1。正在自动重试。</translation>
-    </message>
-    <message>
         <source>The cluster answered with an error: %1. Retrying automatically.</source>
         <translation>集群返回错误：%1。正在自动重试。</translation>
     </message>
@@ -693,6 +685,60 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>No connection; see the message above.</source>
         <translation>未连接；请查看上方的消息。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate is not trusted by the CA in your kubeconfig (%1).</source>
+        <translation>服务器证书不受 kubeconfig 中的 CA 信任（%1）。</translation>
+    </message>
+    <message>
+        <source>Fix the certificate authority there: the kubeconfig is re-read automatically when it changes.</source>
+        <translation>请在 kubeconfig 中修正证书颁发机构：文件变更后会自动重新读取。</translation>
+    </message>
+    <message>
+        <source>The cluster rejected the credentials of this context (%1).</source>
+        <translation>集群拒绝了此上下文的凭据（%1）。</translation>
+    </message>
+    <message>
+        <source>The kubeconfig is re-read automatically when it changes.</source>
+        <translation>kubeconfig 变更后会自动重新读取。</translation>
+    </message>
+    <message>
+        <source>The cluster answered with an error (%1).</source>
+        <translation>集群返回了错误（%1）。</translation>
+    </message>
+    <message>
+        <source>Lost the connection to the cluster (%1).</source>
+        <translation>与集群的连接已断开（%1）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reconnecting to %1 — next attempt in %n s.</source>
+        <translation>
+            <numerusform>正在重新连接 %1 — %n 秒后再次尝试。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>The list may be out of date until then, and your edits are kept.</source>
+        <translation>在此之前列表可能不是最新的，你的编辑会被保留。</translation>
+    </message>
+    <message>
+        <source>Retry now</source>
+        <translation>立即重试</translation>
+    </message>
+    <message>
+        <source>%1 (not in the kubeconfig)</source>
+        <translation>%1（不在 kubeconfig 中）</translation>
+    </message>
+    <message>
+        <source>The context &quot;%1&quot; is no longer in the kubeconfig. The console keeps its current connection; choose another context to switch.</source>
+        <translation>上下文“%1”已不在 kubeconfig 中。控制台保持当前连接；请选择其他上下文进行切换。</translation>
+    </message>
+    <message>
+        <source>The kubeconfig changed but cannot be used (%1). The console keeps its current connection and reads the file again when it changes.</source>
+        <translation>kubeconfig 已变更但无法使用（%1）。控制台保持当前连接，并会在文件再次变更时重新读取。</translation>
     </message>
 </context>
 <context>
@@ -749,10 +795,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>状态</translation>
     </message>
     <message>
-        <source>Over its GPU-hour budget: %1</source>
-        <translation>已超出 GPU 小时预算：%1</translation>
-    </message>
-    <message>
         <source>GPU-hour budget: %1</source>
         <translation>GPU 小时预算：%1</translation>
     </message>
@@ -763,6 +805,54 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>No ResourceQuota limits this namespace; create one from a template</source>
         <translation>此命名空间没有 ResourceQuota 限制；请从模板创建一个</translation>
+    </message>
+    <message>
+        <source>grace until %1</source>
+        <translation>宽限至 %1</translation>
+    </message>
+    <message>
+        <source>near budget</source>
+        <translation>接近预算</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n 小时</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min</source>
+        <translation>
+            <numerusform>%n 分钟</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n 秒</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Over its GPU-hour budget: %1 — grace (%2) is over; new and running jobs are denied</source>
+        <translation>超出 GPU 小时预算：%1 — 宽限期（%2）已结束；新作业和运行中的作业均被拒绝</translation>
+    </message>
+    <message>
+        <source>Over its GPU-hour budget: %1 — no grace; new and running jobs are denied</source>
+        <translation>超出 GPU 小时预算：%1 — 无宽限期；新作业和运行中的作业均被拒绝</translation>
+    </message>
+    <message>
+        <source>Over its GPU-hour budget: %1 — running jobs may continue until %2 (grace %3); new jobs are denied</source>
+        <translation>超出 GPU 小时预算：%1 — 运行中的作业可继续到 %2（宽限 %3）；新作业被拒绝</translation>
+    </message>
+    <message>
+        <source>Near its GPU-hour budget: %1 (%2)</source>
+        <translation>接近 GPU 小时预算：%1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n user(s) running here over their own GPU-hour budget: %1</source>
+        <translation>
+            <numerusform>此处有 %n 个用户正在运行且已超出其个人 GPU 小时预算：%1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
