@@ -309,6 +309,8 @@ void MainWindow::clearConnectionBanner() {
 // One banner for the whole outage: what failed last, which server, when the next
 // attempt is, and a button to try now. Each retry refreshes the text, not the banner.
 void MainWindow::showConnectionBanner() {
+    if (!m_errorFromConnection)
+        statusBar()->clearMessage(); // e.g. "restored" from the last outage would contradict the banner
     QStringList parts;
     if (!m_kubeconfigProblem.isEmpty())
         parts << m_kubeconfigProblem;

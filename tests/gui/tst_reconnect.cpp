@@ -24,6 +24,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -259,8 +260,13 @@ void TestReconnect::countdownAndRetryNow() {
     QVERIFY(!retry->isVisible());
     const QString server = QStringLiteral("https://127.0.0.1:%1").arg(m_relay->port());
 
+    // A status message left from an earlier outage ("restored") must not contradict
+    // the banner of a new one.
+    m_window->statusBar()->showMessage(QStringLiteral("left from the last outage"), 60000);
     m_relay->call([this] { m_relay->cut(); });
     QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible() && countdownOf(banner) > 0, 20000);
+    QVERIFY2(m_window->statusBar()->currentMessage().isEmpty(),
+             qPrintable(m_window->statusBar()->currentMessage()));
     const int first = countdownOf(banner);
     QVERIFY2(first >= 10 && first <= 30, qPrintable(banner->text()));
     QVERIFY2(banner->text().contains(QStringLiteral("Reconnecting to ") + server),
