@@ -5,8 +5,10 @@
 //
 //   xvfb-run -a -s "-screen 0 1400x900x24" console_screenshots --out docs/screenshots --lang zh_CN
 
+#include "app/console/demousage.h"
 #include "app/console/mainwindow.h"
 #include "core/draftstore.h"
+#include "models/namespacelistmodel.h"
 #include "models/quotatablemodel.h"
 #include "testclusterprocess.h"
 #include "widgets/applyconfirmdialog.h"
@@ -17,6 +19,7 @@
 #include "widgets/yamleditor.h"
 
 #include <QApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QLibraryInfo>
@@ -95,7 +98,15 @@ int main(int argc, char **argv) {
     w.setDemoMode(QApplication::translate(
         "main", "Demo mode: a local test cluster with made-up teams, started just for this window. Nothing "
                 "you change here touches a real cluster; it is all removed when you close the window."));
-    w.openUsageDatabase(QStringLiteral("sqlite://") + dir.filePath(QStringLiteral("usage.db")));
+    // The same week of usage and budgets as --demo, so the list shows the budget badges.
+    const QString usageUrl = QStringLiteral("sqlite://") + dir.filePath(QStringLiteral("usage.db"));
+    if (auto seeded =
+            seedDemoUsage(usageUrl, QDateTime::currentSecsSinceEpoch(), QTimeZone::systemTimeZone());
+        !seeded) {
+        std::fprintf(stderr, "demo usage: %s\n", qPrintable(seeded.error().message));
+        return 1;
+    }
+    w.openUsageDatabase(usageUrl);
     w.openKubeconfig(cluster.kubeconfigPath(), QStringLiteral("admin"));
     w.setGeometry(0, 0, 1400, 900);
     w.show();
@@ -103,6 +114,18 @@ int main(int argc, char **argv) {
     QObject::connect(&w, &MainWindow::dataShown, [&] { shown = true; });
     if (!waitUntil([&] { return shown; }))
         return 2;
+    const auto overBudget = [&] {
+        const QAbstractItemModel *m = w.namespacePanel()->proxy();
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const QModelIndex i = m->index(r, 0);
+            if (i.data(NamespaceListModel::NameRole).toString() == QLatin1String("team-nlp"))
+                return (i.data(NamespaceListModel::BadgesRole).toInt() &
+                        (NamespaceListModel::OverBudgetBadge | NamespaceListModel::InGraceBadge)) != 0;
+        }
+        return false;
+    };
+    if (!waitUntil(overBudget))
+        std::fprintf(stderr, "warning: team-nlp shows no budget badge\n");
     w.namespacePanel()->selectNamespace(QStringLiteral("team-vision"));
     QuotaPage *page = w.quotaPage();
     waitUntil([&] { return page->model()->isEditable() && page->model()->rowCount() > 0; });
