@@ -10,63 +10,20 @@
 #include "core/clock.h"
 #include "core/usagestore.h"
 #include "models/usagedatabase.h"
+#include "usage/usagebackend.h"
+#include "usagetestdata.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QRandomGenerator>
 #include <QSignalSpy>
-#include <QSqlQuery>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 
-#ifndef GQ_USAGE_BACKEND_PG
-#define GQ_USAGE_BACKEND_PG 0
-#endif
-
 using namespace gq;
+using namespace gq::test;
 
 namespace {
-
-// 2026-03-10 15:00 UTC.
-const QDateTime kNow(QDate(2026, 3, 10), QTime(15, 0), Qt::UTC);
-
-qint64 at(int hour, int minute = 0) {
-    return QDateTime(kNow.date(), QTime(hour, minute), Qt::UTC).toSecsSinceEpoch();
-}
-
-qint64 utc(int day, int hour, int minute = 0, int second = 0) {
-    return QDateTime(QDate(2026, 3, day), QTime(hour, minute, second), Qt::UTC).toSecsSinceEpoch();
-}
-
-// end empty: still running.
-UsageInterval interval(const QString &ns, const QString &user, const QString &pod, int gpus, qint64 start,
-                       std::optional<qint64> end) {
-    UsageInterval iv;
-    iv.cluster = QStringLiteral("test");
-    iv.ns = ns;
-    iv.user = user;
-    iv.podUid = ns + QLatin1Char('-') + pod;
-    iv.podName = pod;
-    iv.gpus = gpus;
-    iv.start = start;
-    iv.end = end;
-    iv.source = QStringLiteral("test");
-    return iv;
-}
-
-Budget budget(BudgetScope scope, const QString &subject, double limit, qint64 graceSeconds = 0,
-              const QString &tz = QStringLiteral("UTC"), Period period = Period::Day) {
-    Budget b;
-    b.scope = scope;
-    b.subject = subject;
-    b.period = period;
-    b.limitGpuHours = limit;
-    b.graceSeconds = graceSeconds;
-    b.tz = tz;
-    return b;
-}
 
 double median(QList<double> v) {
     std::sort(v.begin(), v.end());
@@ -87,59 +44,21 @@ private slots:
     void cleanupTestCase();
 
 private:
-    QString freshUrl();
-
-    QTemporaryDir m_dir;
-    QString m_pgBase;
+    UsageTestBackend m_backend{"gq_udb"};
     QString m_url;
-    QStringList m_schemas;
-    int m_counter = 0;
 };
 
 void TestUsageDatabase::initTestCase() {
-    QVERIFY(m_dir.isValid());
-#if GQ_USAGE_BACKEND_PG
-    m_pgBase = qEnvironmentVariable("GQ_TEST_PG_URL");
-    if (m_pgBase.isEmpty()) {
-        if (qEnvironmentVariable("CI") == QLatin1String("true"))
-            QFAIL("CI=true but GQ_TEST_PG_URL is not set: the PostgreSQL suite must run in CI "
-                  "(scripts/start-services.sh exports it)");
-        QSKIP("GQ_TEST_PG_URL not set (source scripts/start-services.sh to run against PostgreSQL)");
-    }
-#endif
+    GQ_PREPARE_USAGE_BACKEND(m_backend);
 }
 
 void TestUsageDatabase::cleanupTestCase() {
-#if GQ_USAGE_BACKEND_PG
-    if (m_pgBase.isEmpty() || m_schemas.isEmpty())
-        return;
-    auto store = UsageStore::open(m_pgBase);
-    if (!store)
-        return;
-    QSqlQuery q((*store)->database());
-    for (const QString &s : std::as_const(m_schemas))
-        q.exec(QStringLiteral("DROP SCHEMA IF EXISTS \"%1\" CASCADE").arg(s));
-#endif
-}
-
-QString TestUsageDatabase::freshUrl() {
-    ++m_counter;
-#if GQ_USAGE_BACKEND_PG
-    const QString schema = QStringLiteral("gq_udb%1_%2_%3")
-                               .arg(QCoreApplication::applicationPid())
-                               .arg(QRandomGenerator::global()->bounded(1000000))
-                               .arg(m_counter);
-    m_schemas << schema;
-    return m_pgBase +
-           (m_pgBase.contains(QLatin1Char('?')) ? QStringLiteral("&schema=") : QStringLiteral("?schema=")) +
-           schema;
-#else
-    return QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("usage-%1.db").arg(m_counter));
-#endif
+    const QString err = m_backend.dropSchemas();
+    QVERIFY2(err.isEmpty(), qPrintable(err));
 }
 
 void TestUsageDatabase::init() {
-    m_url = freshUrl();
+    m_url = m_backend.freshUrl();
 }
 
 namespace {

@@ -1,12 +1,12 @@
 #include "core/auditlog.h"
 #include "core/usagestore.h"
+#include "usage/usagebackend.h"
 
 #include <QBuffer>
 #include <QFile>
 #include <QRandomGenerator>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <limits>
@@ -17,7 +17,7 @@ using namespace gq;
 
 // One suite, two backends: built twice with GQ_USAGE_BACKEND_PG 0 (SQLite file in a
 // temporary directory) and 1 (PostgreSQL from GQ_TEST_PG_URL, one fresh schema per
-// test function, dropped afterwards).
+// test function, dropped afterwards); see usage/usagebackend.h.
 class TestUsageStore : public QObject {
     Q_OBJECT
 private slots:
@@ -54,15 +54,11 @@ private slots:
 #endif
 
 private:
-    QString freshUrl();
     std::unique_ptr<UsageStore> openStore(bool cacheChecks = false);
     void rawExec(UsageStore &store, const QString &sql);
 
-    QTemporaryDir m_dir;
-    QString m_pgBase;
+    test::UsageTestBackend m_backend{"gq_t"};
     QString m_url;
-    QStringList m_schemas;
-    int m_counter = 0;
 };
 
 static qint64 t(const char *s) {
@@ -87,61 +83,16 @@ static UsageInterval mk(const QString &ns, const QString &user, const QString &u
 }
 
 void TestUsageStore::initTestCase() {
-    QVERIFY(m_dir.isValid());
-#if GQ_USAGE_BACKEND_PG
-    m_pgBase = qEnvironmentVariable("GQ_TEST_PG_URL");
-    if (m_pgBase.isEmpty()) {
-        if (qEnvironmentVariable("CI") == QLatin1String("true"))
-            QFAIL("CI=true but GQ_TEST_PG_URL is not set: the PostgreSQL suite must run in CI "
-                  "(scripts/start-services.sh exports it)");
-        QSKIP("GQ_TEST_PG_URL not set (source scripts/start-services.sh to run against PostgreSQL)");
-    }
-#endif
-}
-
-QString TestUsageStore::freshUrl() {
-    ++m_counter;
-#if GQ_USAGE_BACKEND_PG
-    const QString schema = QStringLiteral("gq_t%1_%2_%3")
-                               .arg(QCoreApplication::applicationPid())
-                               .arg(QRandomGenerator::global()->bounded(1000000))
-                               .arg(m_counter);
-    m_schemas << schema;
-    return m_pgBase +
-           (m_pgBase.contains(QLatin1Char('?')) ? QStringLiteral("&schema=") : QStringLiteral("?schema=")) +
-           schema;
-#else
-    return QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("usage-%1.db").arg(m_counter));
-#endif
+    GQ_PREPARE_USAGE_BACKEND(m_backend);
 }
 
 void TestUsageStore::init() {
-    m_url = freshUrl();
+    m_url = m_backend.freshUrl();
 }
 
 void TestUsageStore::cleanup() {
-#if GQ_USAGE_BACKEND_PG
-    if (m_schemas.isEmpty())
-        return;
-    // A plain connection, not a UsageStore: opening a store would migrate (create
-    // tables in) the public schema of the shared test database.
-    const DbUrl url = *DbUrl::parse(m_pgBase);
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), QStringLiteral("gq-test-admin"));
-        db.setHostName(url.host);
-        db.setPort(url.port);
-        db.setUserName(url.user);
-        db.setDatabaseName(url.database);
-        QVERIFY2(db.open(), qPrintable(db.lastError().text()));
-        QSqlQuery q(db);
-        for (const QString &s : std::as_const(m_schemas))
-            QVERIFY2(q.exec(QStringLiteral("DROP SCHEMA IF EXISTS \"%1\" CASCADE").arg(s)),
-                     qPrintable(q.lastError().text()));
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("gq-test-admin"));
-    m_schemas.clear();
-#endif
+    const QString err = m_backend.dropSchemas();
+    QVERIFY2(err.isEmpty(), qPrintable(err));
 }
 
 std::unique_ptr<UsageStore> TestUsageStore::openStore(bool cacheChecks) {
@@ -819,7 +770,7 @@ void TestUsageStore::csvImportExport() {
              QStringLiteral("prod,team-b,team-b,uid-c1,batch-c1,nvidia.com/gpu,4,2026-03-29T10:00:00Z,"));
 
     // Round trip: the export imports into a fresh database unchanged.
-    m_url = freshUrl();
+    m_url = m_backend.freshUrl();
     auto s2 = openStore();
     QVERIFY(s2);
     QBuffer in(&out.buffer());

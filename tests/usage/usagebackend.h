@@ -1,0 +1,136 @@
+#pragma once
+
+// The usage database behind a suite that is built twice: GQ_USAGE_BACKEND_PG 0 gives
+// a SQLite file in a temporary directory, 1 a PostgreSQL from GQ_TEST_PG_URL with one
+// fresh schema per freshUrl(), dropped by dropSchemas().
+//
+//     UsageTestBackend m_backend{"gq_t"};
+//     void initTestCase() { GQ_PREPARE_USAGE_BACKEND(m_backend); }
+//     void init() { m_url = m_backend.freshUrl(); }
+//     void cleanup() { const QString err = m_backend.dropSchemas(); QVERIFY2(err.isEmpty(), ...); }
+
+#include "core/dburl.h"
+
+#include <QCoreApplication>
+#include <QRandomGenerator>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QTest>
+
+#ifndef GQ_USAGE_BACKEND_PG
+#define GQ_USAGE_BACKEND_PG 0
+#endif
+
+namespace gq::test {
+
+class UsageTestBackend {
+public:
+    enum class Readiness { Ready, Fail, Skip };
+    struct Status {
+        Readiness readiness;
+        const char *message;
+    };
+
+    // schemaPrefix names the PostgreSQL schemas, so that a leftover one says which
+    // suite made it.
+    explicit UsageTestBackend(const char *schemaPrefix)
+        : m_prefix(QLatin1String(schemaPrefix)) {}
+
+    // For initTestCase, through GQ_PREPARE_USAGE_BACKEND. Without GQ_TEST_PG_URL the
+    // PostgreSQL suite fails under CI=true (CI must not pass by skipping it) and skips
+    // elsewhere.
+    [[nodiscard]] Status prepare() {
+        if (!m_dir.isValid())
+            return {Readiness::Fail, "cannot create a temporary directory"};
+#if GQ_USAGE_BACKEND_PG
+        m_pgBase = qEnvironmentVariable("GQ_TEST_PG_URL");
+        if (m_pgBase.isEmpty()) {
+            if (qEnvironmentVariable("CI") == QLatin1String("true"))
+                return {Readiness::Fail,
+                        "CI=true but GQ_TEST_PG_URL is not set: the PostgreSQL suite must run "
+                        "in CI (scripts/start-services.sh exports it)"};
+            return {Readiness::Skip,
+                    "GQ_TEST_PG_URL not set (source scripts/start-services.sh to run against PostgreSQL)"};
+        }
+#endif
+        return {Readiness::Ready, ""};
+    }
+
+    // A database no other call has handed out.
+    QString freshUrl() {
+        ++m_counter;
+#if GQ_USAGE_BACKEND_PG
+        const QString schema = m_prefix + QStringLiteral("%1_%2_%3")
+                                              .arg(QCoreApplication::applicationPid())
+                                              .arg(QRandomGenerator::global()->bounded(1000000))
+                                              .arg(m_counter);
+        m_schemas << schema;
+        return m_pgBase +
+               (m_pgBase.contains(QLatin1Char('?')) ? QStringLiteral("&schema=")
+                                                    : QStringLiteral("?schema=")) +
+               schema;
+#else
+        return QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("usage-%1.db").arg(m_counter));
+#endif
+    }
+
+    // Drops every schema freshUrl() handed out so far; empty on success, else why not.
+    // SQLite files go with the temporary directory.
+    QString dropSchemas() {
+#if GQ_USAGE_BACKEND_PG
+        if (m_pgBase.isEmpty() || m_schemas.isEmpty())
+            return {};
+        const auto url = DbUrl::parse(m_pgBase);
+        if (!url)
+            return url.error().toString();
+        QString err;
+        {
+            // A plain connection, not a UsageStore: opening a store would migrate (create
+            // tables in) the public schema of the shared test database.
+            QSqlDatabase db =
+                QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), QStringLiteral("gq-test-admin"));
+            db.setHostName(url->host);
+            db.setPort(url->port);
+            db.setUserName(url->user);
+            db.setDatabaseName(url->database);
+            if (!db.open()) {
+                err = db.lastError().text();
+            } else {
+                QSqlQuery q(db);
+                for (const QString &s : std::as_const(m_schemas))
+                    if (!q.exec(QStringLiteral("DROP SCHEMA IF EXISTS \"%1\" CASCADE").arg(s)) &&
+                        err.isEmpty())
+                        err = q.lastError().text();
+                db.close();
+            }
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("gq-test-admin"));
+        m_schemas.clear();
+        return err;
+#else
+        return {};
+#endif
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_prefix;
+    QString m_pgBase;
+    QStringList m_schemas;
+    int m_counter = 0;
+};
+
+} // namespace gq::test
+
+// QFAIL and QSKIP return from the test function, so they stand here, not in prepare().
+#define GQ_PREPARE_USAGE_BACKEND(backend)                                                                    \
+    do {                                                                                                     \
+        const ::gq::test::UsageTestBackend::Status gqBackendStatus_ = (backend).prepare();                   \
+        if (gqBackendStatus_.readiness == ::gq::test::UsageTestBackend::Readiness::Fail)                     \
+            QFAIL(gqBackendStatus_.message);                                                                 \
+        if (gqBackendStatus_.readiness == ::gq::test::UsageTestBackend::Readiness::Skip)                     \
+            QSKIP(gqBackendStatus_.message);                                                                 \
+    } while (false)
