@@ -417,36 +417,12 @@ QList<FieldError> validateName(Resource r, const QString &name) {
 
 namespace {
 
-bool isStandardQuotaName(const QString &k) {
-    static const QSet<QString> names = {QStringLiteral("pods"),
-                                        QStringLiteral("services"),
-                                        QStringLiteral("replicationcontrollers"),
-                                        QStringLiteral("resourcequotas"),
-                                        QStringLiteral("secrets"),
-                                        QStringLiteral("configmaps"),
-                                        QStringLiteral("persistentvolumeclaims"),
-                                        QStringLiteral("services.nodeports"),
-                                        QStringLiteral("services.loadbalancers"),
-                                        QStringLiteral("cpu"),
-                                        QStringLiteral("memory"),
-                                        QStringLiteral("ephemeral-storage"),
-                                        QStringLiteral("requests.cpu"),
-                                        QStringLiteral("requests.memory"),
-                                        QStringLiteral("requests.storage"),
-                                        QStringLiteral("requests.ephemeral-storage"),
-                                        QStringLiteral("limits.cpu"),
-                                        QStringLiteral("limits.memory"),
-                                        QStringLiteral("limits.ephemeral-storage")};
-    return names.contains(k) || k.startsWith(QLatin1String("count/")) ||
-           k.startsWith(QLatin1String("hugepages-")) || k.startsWith(QLatin1String("requests.hugepages-"));
-}
-
 void validateQuota(const QJsonObject &object, const QJsonObject *old, QList<FieldError> &errors) {
     const QJsonObject hard =
         object.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject();
     for (auto it = hard.begin(); it != hard.end(); ++it) {
         const QString path = QStringLiteral("spec.hard[") + it.key() + QLatin1Char(']');
-        if (!it.key().contains(QLatin1Char('/')) && !isStandardQuotaName(it.key()))
+        if (!it.key().contains(QLatin1Char('/')) && !isStandardQuotaResource(it.key()))
             errors.append(invalid(path, it.key(), QStringLiteral("must be a standard resource for quota")));
         auto q = parseQuantity(it.value());
         if (q && q->sign() < 0)

@@ -25,34 +25,6 @@ bool isStandardScope(const QString &scope) {
            scope == kNotBestEffort || scope == kPriorityClass || scope == kCrossNamespacePodAffinity;
 }
 
-// Resource names the quota system itself knows; only these are checked against
-// scopes, so extended resources (requests.nvidia.com/gpu) and count/* pass.
-bool isStandardQuotaResource(const QString &name) {
-    static const QSet<QString> names = {
-        QStringLiteral("cpu"),
-        QStringLiteral("memory"),
-        QStringLiteral("ephemeral-storage"),
-        QStringLiteral("requests.cpu"),
-        QStringLiteral("requests.memory"),
-        QStringLiteral("requests.storage"),
-        QStringLiteral("requests.ephemeral-storage"),
-        QStringLiteral("limits.cpu"),
-        QStringLiteral("limits.memory"),
-        QStringLiteral("limits.ephemeral-storage"),
-        QStringLiteral("pods"),
-        QStringLiteral("resourcequotas"),
-        QStringLiteral("services"),
-        QStringLiteral("replicationcontrollers"),
-        QStringLiteral("secrets"),
-        QStringLiteral("persistentvolumeclaims"),
-        QStringLiteral("configmaps"),
-        QStringLiteral("services.nodeports"),
-        QStringLiteral("services.loadbalancers"),
-    };
-    return names.contains(name) || name.startsWith(QLatin1String("hugepages-")) ||
-           name.startsWith(QLatin1String("requests.hugepages-"));
-}
-
 // Which standard resources a scope may limit: only pod counts and pod cpu/memory,
 // and for BestEffort (pods that request nothing) only the pod count.
 bool scopeValidForResource(const QString &scope, const QString &resource) {
@@ -112,6 +84,32 @@ void checkConflicts(const QSet<QString> &scopes, const QString &field, const QSt
 }
 
 } // namespace
+
+bool isStandardQuotaResource(const QString &name) {
+    static const QSet<QString> names = {
+        QStringLiteral("cpu"),
+        QStringLiteral("memory"),
+        QStringLiteral("ephemeral-storage"),
+        QStringLiteral("requests.cpu"),
+        QStringLiteral("requests.memory"),
+        QStringLiteral("requests.storage"),
+        QStringLiteral("requests.ephemeral-storage"),
+        QStringLiteral("limits.cpu"),
+        QStringLiteral("limits.memory"),
+        QStringLiteral("limits.ephemeral-storage"),
+        QStringLiteral("pods"),
+        QStringLiteral("resourcequotas"),
+        QStringLiteral("services"),
+        QStringLiteral("replicationcontrollers"),
+        QStringLiteral("secrets"),
+        QStringLiteral("persistentvolumeclaims"),
+        QStringLiteral("configmaps"),
+        QStringLiteral("services.nodeports"),
+        QStringLiteral("services.loadbalancers"),
+    };
+    return names.contains(name) || name.startsWith(QLatin1String("hugepages-")) ||
+           name.startsWith(QLatin1String("requests.hugepages-"));
+}
 
 PodScopeFacts podScopeFacts(const QJsonObject &pod) {
     PodScopeFacts facts;

@@ -39,6 +39,12 @@ std::vector<ScopeRequirement> quotaScopes(const QJsonObject &quota);
 // True when the pod matches every requirement (no requirement: every pod).
 bool podMatchesScopes(const std::vector<ScopeRequirement> &scopes, const PodScopeFacts &pod);
 
+// Resource names the quota system itself knows (upstream's standard quota resource
+// names, hugepages included). Extended resources (requests.nvidia.com/gpu) and
+// count/* are not among them: quota validation lets any name with a '/' through,
+// and scopes are checked only against these.
+bool isStandardQuotaResource(const QString &name);
+
 // Validation of `spec.scopes` and `spec.scopeSelector` against each other and
 // against `spec.hard`; `old` (on update) adds the rule that scopes are immutable.
 QList<FieldError> validateQuotaScopes(const QJsonObject &quota, const QJsonObject *old);
