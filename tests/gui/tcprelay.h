@@ -10,6 +10,7 @@
 #include <QPointer>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QThread>
 
 #include <atomic>
 
@@ -112,6 +113,45 @@ private:
     Mode m_mode = Mode::Relay;
     std::atomic<int> m_resets{0};
     std::atomic<int> m_accepted{0};
+};
+
+// A TcpRelay on a thread of its own (the GUI thread of the test must stay free to run
+// the window's event loop while the relay moves bytes). stop() goes after the window
+// is gone, so that the window never talks to a relay that is being torn down.
+class RelayThread {
+public:
+    RelayThread() = default;
+    ~RelayThread() { stop(); }
+    Q_DISABLE_COPY_MOVE(RelayThread)
+
+    // Starts the thread and listens on a free local port; nullptr when it cannot.
+    TcpRelay *start(quint16 upstream) {
+        m_relay = new TcpRelay(upstream);
+        m_relay->moveToThread(&m_thread);
+        QObject::connect(&m_thread, &QThread::finished, m_relay, &QObject::deleteLater);
+        m_thread.start();
+        bool listening = false;
+        m_relay->call([&] { listening = m_relay->listen(0); });
+        return listening ? m_relay : nullptr;
+    }
+
+    // Cuts every connection and ends the thread (the relay is deleted with it).
+    void stop() {
+        if (m_relay)
+            m_relay->call([this] { m_relay->cut(); });
+        m_thread.quit();
+        m_thread.wait();
+        m_relay = nullptr;
+    }
+
+    // The address to put in a kubeconfig in place of the cluster's own.
+    [[nodiscard]] QString url() const {
+        return m_relay ? QStringLiteral("https://127.0.0.1:%1").arg(m_relay->port()) : QString();
+    }
+
+private:
+    QThread m_thread;
+    TcpRelay *m_relay = nullptr;
 };
 
 } // namespace gq::test

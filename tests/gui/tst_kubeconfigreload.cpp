@@ -27,7 +27,6 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 #include <QTreeView>
 
 using namespace gq;
@@ -98,8 +97,8 @@ private:
 
     std::unique_ptr<TestClusterProcess> m_cluster; // the one the console talks to
     std::unique_ptr<TestClusterProcess> m_other;   // first its CA is the wrong one; last, it is "rotated" to
-    QThread m_relayThread;
-    TcpRelay *m_relay = nullptr; // the address in every kubeconfig below
+    RelayThread m_relayThread;                     // its address is the one in every kubeconfig below
+    TcpRelay *m_relay = nullptr;                   // lives on m_relayThread
     QTemporaryDir m_dir;
     QString m_kubeconfig;
     QString m_right;      // the cluster's own kubeconfig text, server = relay
@@ -118,14 +117,9 @@ void TestKubeconfigReload::initTestCase() {
     m_other = std::make_unique<TestClusterProcess>();
     QVERIFY2(m_other->start(), qPrintable(m_other->errorString()));
 
-    m_relay = new TcpRelay(quint16(m_cluster->url().port()));
-    m_relay->moveToThread(&m_relayThread);
-    QObject::connect(&m_relayThread, &QThread::finished, m_relay, &QObject::deleteLater);
-    m_relayThread.start();
-    bool listening = false;
-    m_relay->call([&] { listening = m_relay->listen(0); });
-    QVERIFY(listening);
-    const QString relayUrl = QStringLiteral("https://127.0.0.1:%1").arg(m_relay->port());
+    m_relay = m_relayThread.start(quint16(m_cluster->url().port()));
+    QVERIFY(m_relay);
+    const QString relayUrl = m_relayThread.url();
 
     m_right = readText(m_cluster->kubeconfigPath());
     QVERIFY(m_right.contains(QStringLiteral("certificate-authority-data")));
@@ -148,10 +142,8 @@ void TestKubeconfigReload::initTestCase() {
 
 void TestKubeconfigReload::cleanupTestCase() {
     m_window.reset();
-    if (m_relay)
-        m_relay->call([this] { m_relay->cut(); });
-    m_relayThread.quit();
-    m_relayThread.wait();
+    m_relayThread.stop();
+    m_relay = nullptr;
     m_other.reset();
     m_cluster.reset();
     qInstallMessageHandler(nullptr);

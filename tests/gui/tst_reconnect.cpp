@@ -29,7 +29,6 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 #include <QTimer>
 #include <QTreeView>
 
@@ -90,8 +89,8 @@ private:
     }
 
     std::unique_ptr<TestClusterProcess> m_cluster;
-    QThread m_relayThread;
-    TcpRelay *m_relay = nullptr;
+    RelayThread m_relayThread;
+    TcpRelay *m_relay = nullptr; // lives on m_relayThread
     QTemporaryDir m_dir;
     QString m_kubeconfig; // the cluster's, pointed at the relay
     std::unique_ptr<ConsoleSettings> m_settings;
@@ -105,13 +104,8 @@ void TestReconnect::initTestCase() {
     m_cluster = std::make_unique<TestClusterProcess>(opts);
     QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
 
-    m_relay = new TcpRelay(quint16(m_cluster->url().port()));
-    m_relay->moveToThread(&m_relayThread);
-    QObject::connect(&m_relayThread, &QThread::finished, m_relay, &QObject::deleteLater);
-    m_relayThread.start();
-    bool listening = false;
-    m_relay->call([&] { listening = m_relay->listen(0); });
-    QVERIFY(listening);
+    m_relay = m_relayThread.start(quint16(m_cluster->url().port()));
+    QVERIFY(m_relay);
 
     // The same credentials and CA; only the port is the relay's.
     QFile in(m_cluster->kubeconfigPath());
@@ -119,7 +113,7 @@ void TestReconnect::initTestCase() {
     const QString direct = m_cluster->url().toString();
     QString text = QString::fromUtf8(in.readAll());
     QVERIFY(text.contains(direct));
-    text.replace(direct, QStringLiteral("https://127.0.0.1:%1").arg(m_relay->port()));
+    text.replace(direct, m_relayThread.url());
     m_kubeconfig = m_dir.filePath(QStringLiteral("kubeconfig"));
     QFile out(m_kubeconfig);
     QVERIFY(out.open(QIODevice::WriteOnly));
@@ -138,10 +132,8 @@ void TestReconnect::initTestCase() {
 
 void TestReconnect::cleanupTestCase() {
     m_window.reset();
-    if (m_relay)
-        m_relay->call([this] { m_relay->cut(); });
-    m_relayThread.quit();
-    m_relayThread.wait();
+    m_relayThread.stop();
+    m_relay = nullptr;
     m_cluster.reset();
 }
 
@@ -258,7 +250,7 @@ void TestReconnect::countdownAndRetryNow() {
     QCOMPARE(retry->objectName(), QStringLiteral("retryNowButton"));
     QTRY_VERIFY(banner->isHidden());
     QVERIFY(!retry->isVisible());
-    const QString server = QStringLiteral("https://127.0.0.1:%1").arg(m_relay->port());
+    const QString server = m_relayThread.url();
 
     // A status message left from an earlier outage ("restored") must not contradict
     // the banner of a new one.
