@@ -15,6 +15,7 @@
 #include "models/namespacelistmodel.h"
 #include "models/usagedatabase.h"
 #include "testclusterprocess.h"
+#include "usagetestdata.h"
 #include "widgets/consolesettings.h"
 #include "widgets/namespacepanel.h"
 #include "widgets/templatedialog.h"
@@ -46,46 +47,6 @@ using namespace gq;
 using namespace gq::test;
 
 namespace {
-
-// 2026-03-10 15:00 UTC: mid-day, so "today" holds the intervals below whatever the
-// machine's clock says.
-const QDateTime kNow(QDate(2026, 3, 10), QTime(15, 0), Qt::UTC);
-
-qint64 at(int hour, int minute = 0) {
-    return QDateTime(kNow.date(), QTime(hour, minute), Qt::UTC).toSecsSinceEpoch();
-}
-
-// end empty: still running.
-UsageInterval interval(const QString &ns, const QString &pod, int gpus, qint64 start,
-                       std::optional<qint64> end, const QString &user = QStringLiteral("alice")) {
-    UsageInterval iv;
-    iv.cluster = QStringLiteral("test");
-    iv.ns = ns;
-    iv.user = user;
-    iv.podUid = ns + QLatin1Char('-') + pod;
-    iv.podName = pod;
-    iv.gpus = gpus;
-    iv.start = start;
-    iv.end = end;
-    iv.source = QStringLiteral("test");
-    return iv;
-}
-
-Budget nsBudget(const QString &ns, double limit, Period period = Period::Day, qint64 graceSeconds = 0,
-                const QString &tz = QStringLiteral("UTC"), BudgetScope scope = BudgetScope::Namespace) {
-    Budget b;
-    b.scope = scope;
-    b.subject = ns;
-    b.period = period;
-    b.limitGpuHours = limit;
-    b.graceSeconds = graceSeconds;
-    b.tz = tz;
-    return b;
-}
-
-qint64 utc(int day, int hour, int minute = 0, int second = 0) {
-    return QDateTime(QDate(2026, 3, day), QTime(hour, minute, second), Qt::UTC).toSecsSinceEpoch();
-}
 
 // The process's local zone for one test (Qt reads TZ on every local-time conversion).
 class LocalZone {
@@ -204,13 +165,15 @@ void TestOverBudget::badgeFollowsUsageAndBudget() {
     auto other = UsageStore::open(url);
     QVERIFY2(other, qPrintable(other ? QString() : other.error().toString()));
     UsageStore &cli = **other;
-    QVERIFY(cli.setBudget(nsBudget(QStringLiteral("team-a"), 8)));
-    QVERIFY(cli.setBudget(nsBudget(QStringLiteral("team-b"), 20)));
-    QVERIFY(cli.setBudget(nsBudget(QStringLiteral("team-b"), 100, Period::Week)));
+    QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, QStringLiteral("team-a"), 8)));
+    QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, QStringLiteral("team-b"), 20)));
+    QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, QStringLiteral("team-b"), 100, 0,
+                                 QStringLiteral("UTC"), Period::Week)));
     // team-a: 5 GPUs for 2.5 h = 12.5 GPU-h today; team-b: 2 GPUs for 2 h = 4.
-    QVERIFY(
-        cli.upsertInterval(interval(QStringLiteral("team-a"), QStringLiteral("p1"), 5, at(10), at(12, 30))));
-    QVERIFY(cli.upsertInterval(interval(QStringLiteral("team-b"), QStringLiteral("p1"), 2, at(12), at(14))));
+    QVERIFY(cli.upsertInterval(interval(QStringLiteral("team-a"), QStringLiteral("alice"),
+                                        QStringLiteral("p1"), 5, at(10), at(12, 30))));
+    QVERIFY(cli.upsertInterval(interval(QStringLiteral("team-b"), QStringLiteral("alice"),
+                                        QStringLiteral("p1"), 2, at(12), at(14))));
 
     NamespaceListModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -246,21 +209,22 @@ void TestOverBudget::badgeFollowsUsageAndBudget() {
     QVERIFY(!tip(&model, QStringLiteral("team-c")).contains(QStringLiteral("GPU-h")));
 
     // The console raises team-a's budget: the badge goes at once.
-    db.setBudget(nsBudget(QStringLiteral("team-a"), 16));
+    db.setBudget(budget(BudgetScope::Namespace, QStringLiteral("team-a"), 16));
     QTRY_VERIFY_WITH_TIMEOUT(!isOver(&model, QStringLiteral("team-a")), 5000);
     QVERIFY(tip(&model, QStringLiteral("team-a")).contains(QStringLiteral("12.5 of 16.0 GPU-h today")));
     QVERIFY(!statusOf(&model, QStringLiteral("team-a")).data().toString().contains(QStringLiteral("over")));
 
     // The controller records more team-b usage (10 GPUs for 2 h): 24 of 20, with no
     // call from us; the periodic check finds it.
-    QVERIFY(cli.upsertInterval(interval(QStringLiteral("team-b"), QStringLiteral("p2"), 10, at(12), at(14))));
+    QVERIFY(cli.upsertInterval(interval(QStringLiteral("team-b"), QStringLiteral("alice"),
+                                        QStringLiteral("p2"), 10, at(12), at(14))));
     QTRY_VERIFY_WITH_TIMEOUT(isOver(&model, QStringLiteral("team-b")), 5000);
     QVERIFY(tip(&model, QStringLiteral("team-b")).contains(QStringLiteral("24.0 of 20.0 GPU-h today")));
     QCOMPARE(proxy.index(0, NamespaceListModel::NameColumn).data().toString(), QStringLiteral("team-b"));
 
     // The CLI lowers team-a's budget below its use and raises team-b's.
-    QVERIFY(cli.setBudget(nsBudget(QStringLiteral("team-a"), 10)));
-    QVERIFY(cli.setBudget(nsBudget(QStringLiteral("team-b"), 30)));
+    QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, QStringLiteral("team-a"), 10)));
+    QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, QStringLiteral("team-b"), 30)));
     QTRY_VERIFY_WITH_TIMEOUT(
         isOver(&model, QStringLiteral("team-a")) && !isOver(&model, QStringLiteral("team-b")), 5000);
 
@@ -280,7 +244,7 @@ void TestOverBudget::checksDoNotPileUp() {
     const QString url = QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("pile.db"));
     auto other = UsageStore::open(url);
     QVERIFY(other);
-    QVERIFY((*other)->setBudget(nsBudget(QStringLiteral("team-a"), 1)));
+    QVERIFY((*other)->setBudget(budget(BudgetScope::Namespace, QStringLiteral("team-a"), 1)));
     ManualClock clock(kNow);
     UsageDatabase db;
     db.setClock(&clock);
@@ -316,22 +280,21 @@ void TestOverBudget::graceBadgesFlipAtTheRightInstants() {
         auto store = UsageStore::open(url);
         QVERIFY(store);
         UsageStore &cli = **store;
-        QVERIFY(cli.setBudget(nsBudget(grace, 8, Period::Day, 900, QStringLiteral("America/New_York"))));
-        QVERIFY(cli.setBudget(nsBudget(nearNs, 10)));
-        QVERIFY(cli.setBudget(nsBudget(red, 1, Period::Day, 900)));
-        QVERIFY(cli.setBudget(
-            nsBudget(QStringLiteral("alice"), 1, Period::Day, 0, QStringLiteral("UTC"), BudgetScope::User)));
-        QVERIFY(cli.setBudget(
-            nsBudget(QStringLiteral("dave"), 2, Period::Day, 0, QStringLiteral("UTC"), BudgetScope::User)));
-        QVERIFY(cli.setBudget(
-            nsBudget(QStringLiteral("bob"), 1000, Period::Day, 0, QStringLiteral("UTC"), BudgetScope::User)));
-        QVERIFY(cli.upsertInterval(interval(grace, QStringLiteral("a"), 1, utc(10, 10), std::nullopt)));
+        QVERIFY(
+            cli.setBudget(budget(BudgetScope::Namespace, grace, 8, 900, QStringLiteral("America/New_York"))));
+        QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, nearNs, 10)));
+        QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, red, 1, 900)));
+        QVERIFY(cli.setBudget(budget(BudgetScope::User, QStringLiteral("alice"), 1)));
+        QVERIFY(cli.setBudget(budget(BudgetScope::User, QStringLiteral("dave"), 2)));
+        QVERIFY(cli.setBudget(budget(BudgetScope::User, QStringLiteral("bob"), 1000)));
         QVERIFY(cli.upsertInterval(
-            interval(grace, QStringLiteral("d"), 1, utc(10, 10), std::nullopt, QStringLiteral("dave"))));
+            interval(grace, QStringLiteral("alice"), QStringLiteral("a"), 1, utc(10, 10), std::nullopt)));
         QVERIFY(cli.upsertInterval(
-            interval(nearNs, QStringLiteral("b"), 1, utc(10, 8), std::nullopt, QStringLiteral("bob"))));
+            interval(grace, QStringLiteral("dave"), QStringLiteral("d"), 1, utc(10, 10), std::nullopt)));
         QVERIFY(cli.upsertInterval(
-            interval(red, QStringLiteral("r"), 2, utc(10, 9), utc(10, 10), QStringLiteral("erin"))));
+            interval(nearNs, QStringLiteral("bob"), QStringLiteral("b"), 1, utc(10, 8), std::nullopt)));
+        QVERIFY(cli.upsertInterval(
+            interval(red, QStringLiteral("erin"), QStringLiteral("r"), 2, utc(10, 9), utc(10, 10))));
     }
     NamespaceListModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -436,9 +399,10 @@ void TestOverBudget::manyBudgetsStayOffTheGuiThread() {
         std::vector<UsageInterval> ivs;
         for (int i = 0; i < kBudgets; ++i) {
             const QString ns = QStringLiteral("ns-%1").arg(i, 5, 10, QLatin1Char('0'));
-            QVERIFY((*store)->setBudget(nsBudget(ns, 10)));
+            QVERIFY((*store)->setBudget(budget(BudgetScope::Namespace, ns, 10)));
             // Every other one is over: 6 GPUs x 2 h = 12 of 10.
-            ivs.push_back(interval(ns, QStringLiteral("p"), i % 2 ? 6 : 2, at(10), at(12)));
+            ivs.push_back(
+                interval(ns, QStringLiteral("alice"), QStringLiteral("p"), i % 2 ? 6 : 2, at(10), at(12)));
         }
         QVERIFY((*store)->insertBulk(ivs));
     }
@@ -524,20 +488,19 @@ void TestOverBudget::startWindow() {
     {
         auto store = UsageStore::open(url);
         QVERIFY(store);
-        QVERIFY((*store)->setBudget(nsBudget(QStringLiteral("team-vision"), 8)));
+        QVERIFY((*store)->setBudget(budget(BudgetScope::Namespace, QStringLiteral("team-vision"), 8)));
         // team-nlp: 6 of 5.5 GPU-h at 15:00 with 2 GPUs running and 1 h grace: in grace
         // until 15:45 UTC. research: 8.5 of 10, near.
-        QVERIFY((*store)->setBudget(nsBudget(QStringLiteral("team-nlp"), 5.5, Period::Day, 3600)));
-        QVERIFY((*store)->setBudget(nsBudget(QStringLiteral("research"), 10)));
+        QVERIFY((*store)->setBudget(budget(BudgetScope::Namespace, QStringLiteral("team-nlp"), 5.5, 3600)));
+        QVERIFY((*store)->setBudget(budget(BudgetScope::Namespace, QStringLiteral("research"), 10)));
         // alice runs team-nlp's pod and is over her own 1 GPU-h.
-        QVERIFY((*store)->setBudget(
-            nsBudget(QStringLiteral("alice"), 1, Period::Day, 0, QStringLiteral("UTC"), BudgetScope::User)));
-        QVERIFY((*store)->upsertInterval(
-            interval(QStringLiteral("team-vision"), QStringLiteral("p1"), 5, at(10), at(12, 30))));
-        QVERIFY((*store)->upsertInterval(
-            interval(QStringLiteral("team-nlp"), QStringLiteral("p1"), 2, at(12), std::nullopt)));
-        QVERIFY((*store)->upsertInterval(
-            interval(QStringLiteral("research"), QStringLiteral("p1"), 1, at(1), at(9, 30))));
+        QVERIFY((*store)->setBudget(budget(BudgetScope::User, QStringLiteral("alice"), 1)));
+        QVERIFY((*store)->upsertInterval(interval(QStringLiteral("team-vision"), QStringLiteral("alice"),
+                                                  QStringLiteral("p1"), 5, at(10), at(12, 30))));
+        QVERIFY((*store)->upsertInterval(interval(QStringLiteral("team-nlp"), QStringLiteral("alice"),
+                                                  QStringLiteral("p1"), 2, at(12), std::nullopt)));
+        QVERIFY((*store)->upsertInterval(interval(QStringLiteral("research"), QStringLiteral("alice"),
+                                                  QStringLiteral("p1"), 1, at(1), at(9, 30))));
     }
     m_window = std::make_unique<MainWindow>(m_settings.get(), m_drafts.get());
     m_window->usageDatabase()->setClock(&m_windowClock);
