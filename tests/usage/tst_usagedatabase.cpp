@@ -76,6 +76,25 @@ const char *stateName(BudgetUse::State s) {
     }
     return "?";
 }
+
+// The console's usage database on a manual clock. `last` holds the budgets of its
+// latest refresh; `checked` counts refreshes and is connected after `last`, so a
+// wait on it returns with `last` already updated.
+struct WatchedDatabase {
+    WatchedDatabase(qint64 now, int refreshMs)
+        : clock(now) {
+        db.setClock(&clock);
+        db.setBudgetRefreshInterval(refreshMs);
+    }
+    Q_DISABLE_COPY_MOVE(WatchedDatabase)
+
+    ManualClock clock;
+    UsageDatabase db;
+    NamespaceBudgets last;
+    QMetaObject::Connection keepLast = QObject::connect(&db, &UsageDatabase::budgetsChanged, &db,
+                                                        [this](const NamespaceBudgets &b) { last = b; });
+    QSignalSpy checked{&db, &UsageDatabase::budgetsChanged};
+};
 } // namespace
 
 // Three namespaces through one day, the clock moved second by second at the edges:
@@ -112,19 +131,14 @@ void TestUsageDatabase::graceStatesFlipAtTheRightInstants() {
     QVERIFY(cli.upsertInterval(
         interval(red, QStringLiteral("erin"), QStringLiteral("e"), 1, utc(10, 12), std::nullopt)));
 
-    ManualClock clock(utc(10, 13, 59, 59));
-    UsageDatabase db;
-    db.setClock(&clock);
-    db.setBudgetRefreshInterval(0); // every check below is asked for explicitly
-    NamespaceBudgets last;
+    WatchedDatabase w(utc(10, 13, 59, 59), 0); // every check below is asked for explicitly
     UsersOverBudget users;
-    connect(&db, &UsageDatabase::budgetsChanged, this, [&](const NamespaceBudgets &b) { last = b; });
-    connect(&db, &UsageDatabase::usersOverBudgetChanged, this, [&](const UsersOverBudget &u) { users = u; });
-    QSignalSpy opened(&db, &UsageDatabase::opened);
-    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
-    db.open(m_url);
+    connect(&w.db, &UsageDatabase::usersOverBudgetChanged, this,
+            [&](const UsersOverBudget &u) { users = u; });
+    QSignalSpy opened(&w.db, &UsageDatabase::opened);
+    w.db.open(m_url);
     QVERIFY(opened.wait(20000));
-    QVERIFY(checked.count() == 1 || checked.wait(20000));
+    QVERIFY(w.checked.count() == 1 || w.checked.wait(20000));
 
     struct Step {
         qint64 at;
@@ -151,12 +165,12 @@ void TestUsageDatabase::graceStatesFlipAtTheRightInstants() {
         {utc(11, 4, 0, 0), S::Within, S::Within, 0, both}, // midnight in New York (EDT)
     };
     for (const Step &step : steps) {
-        clock.set(step.at);
-        const qsizetype before = checked.count();
-        db.checkBudgets();
-        QTRY_VERIFY_WITH_TIMEOUT(checked.count() > before, 20000);
+        w.clock.set(step.at);
+        const qsizetype before = w.checked.count();
+        w.db.checkBudgets();
+        QTRY_VERIFY_WITH_TIMEOUT(w.checked.count() > before, 20000);
         const QString when = QDateTime::fromSecsSinceEpoch(step.at, Qt::UTC).toString(Qt::ISODate);
-        const BudgetUse g = useOf(last, grace), n = useOf(last, nearNs), r = useOf(last, red);
+        const BudgetUse g = useOf(w.last, grace), n = useOf(w.last, nearNs), r = useOf(w.last, red);
         QVERIFY2(g.state() == step.grace, qPrintable(QStringLiteral("%1: team-grace %2 (%3 of %4)")
                                                          .arg(when, QLatin1String(stateName(g.state())))
                                                          .arg(g.usedGpuHours)
@@ -175,7 +189,7 @@ void TestUsageDatabase::graceStatesFlipAtTheRightInstants() {
         QVERIFY(!users.contains(nearNs));
     }
     // The refreshes answered from kept inputs: nothing was written meanwhile.
-    const UsageStore::CheckCacheStats stats = db.checkCacheStats();
+    const UsageStore::CheckCacheStats stats = w.db.checkCacheStats();
     QVERIFY(stats.active);
     QVERIFY2(stats.fromCache > 0, qPrintable(QString::number(stats.fromCache)));
 }
@@ -188,27 +202,21 @@ void TestUsageDatabase::cachedRefreshSeesOtherConnections() {
     UsageStore &cli = **other;
     const QString ns = QStringLiteral("team-x");
     QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, ns, 10)));
-    ManualClock clock(kNow);
-    UsageDatabase db;
-    db.setClock(&clock);
-    db.setBudgetRefreshInterval(50);
-    NamespaceBudgets last;
-    connect(&db, &UsageDatabase::budgetsChanged, this, [&](const NamespaceBudgets &b) { last = b; });
-    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
-    db.open(m_url);
-    QVERIFY(checked.wait(20000));
-    QCOMPARE(useOf(last, ns).state(), BudgetUse::State::Within);
+    WatchedDatabase w(kNow.toSecsSinceEpoch(), 50);
+    w.db.open(m_url);
+    QVERIFY(w.checked.wait(20000));
+    QCOMPARE(useOf(w.last, ns).state(), BudgetUse::State::Within);
     // Unchanged data: later refreshes come from the kept inputs.
-    QTRY_VERIFY_WITH_TIMEOUT(db.checkCacheStats().fromCache >= 3, 10000);
-    QVERIFY(db.checkCacheStats().active);
+    QTRY_VERIFY_WITH_TIMEOUT(w.db.checkCacheStats().fromCache >= 3, 10000);
+    QVERIFY(w.db.checkCacheStats().active);
 
     // 6 GPUs for 2 h: 12 of 10.
     QVERIFY(
         cli.upsertInterval(interval(ns, QStringLiteral("alice"), QStringLiteral("p"), 6, at(10), at(12))));
-    QTRY_VERIFY_WITH_TIMEOUT(useOf(last, ns).state() == BudgetUse::State::Over, 10000);
-    QCOMPARE(useOf(last, ns).usedGpuHours, 12.0);
+    QTRY_VERIFY_WITH_TIMEOUT(useOf(w.last, ns).state() == BudgetUse::State::Over, 10000);
+    QCOMPARE(useOf(w.last, ns).usedGpuHours, 12.0);
     QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, ns, 14)));
-    QTRY_VERIFY_WITH_TIMEOUT(useOf(last, ns).state() == BudgetUse::State::Near, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(useOf(w.last, ns).state() == BudgetUse::State::Near, 10000);
     // A budget boost of 10 GPU-h (the console's Boosts tab, another process).
     Boost boost;
     boost.target = QStringLiteral("budget/namespace/team-x");
@@ -217,13 +225,14 @@ void TestUsageDatabase::cachedRefreshSeesOtherConnections() {
     boost.expiry = kNow.toSecsSinceEpoch() + 3600;
     boost.actor = QStringLiteral("tester");
     QVERIFY(cli.addBoost(boost));
-    QTRY_VERIFY_WITH_TIMEOUT(useOf(last, ns).state() == BudgetUse::State::Within, 10000);
-    QCOMPARE(useOf(last, ns).limitGpuHours, 24.0);
+    QTRY_VERIFY_WITH_TIMEOUT(useOf(w.last, ns).state() == BudgetUse::State::Within, 10000);
+    QCOMPARE(useOf(w.last, ns).limitGpuHours, 24.0);
     QVERIFY(cli.deleteBudget(BudgetScope::Namespace, ns));
-    QTRY_VERIFY_WITH_TIMEOUT(!last.contains(ns), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.last.contains(ns), 10000);
     // The interval, the new limit and the boost were each noticed by a check; the
     // deleted budget never reaches one (the refresh lists budgets first).
-    QVERIFY2(db.checkCacheStats().changes >= 3, qPrintable(QString::number(db.checkCacheStats().changes)));
+    QVERIFY2(w.db.checkCacheStats().changes >= 3,
+             qPrintable(QString::number(w.db.checkCacheStats().changes)));
 }
 
 // The badge turns red when the grace ends, not at the next periodic refresh (an
@@ -236,22 +245,16 @@ void TestUsageDatabase::graceEndTriggersARefresh() {
     QVERIFY((*other)->setBudget(budget(BudgetScope::Namespace, ns, 4, 60)));
     QVERIFY((*other)->upsertInterval(
         interval(ns, QStringLiteral("alice"), QStringLiteral("p"), 1, utc(10, 10), std::nullopt)));
-    ManualClock clock(utc(10, 14, 0, 58));
-    UsageDatabase db;
-    db.setClock(&clock);
-    db.setBudgetRefreshInterval(3600 * 1000);
-    NamespaceBudgets last;
-    connect(&db, &UsageDatabase::budgetsChanged, this, [&](const NamespaceBudgets &b) { last = b; });
-    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
-    db.open(m_url);
-    QVERIFY(checked.wait(20000));
-    QCOMPARE(useOf(last, ns).state(), BudgetUse::State::InGrace);
-    QCOMPARE(useOf(last, ns).graceEndsAt, utc(10, 14, 1));
-    clock.set(utc(10, 14, 1, 1)); // what the wall clock will say when the timer fires
+    WatchedDatabase w(utc(10, 14, 0, 58), 3600 * 1000);
+    w.db.open(m_url);
+    QVERIFY(w.checked.wait(20000));
+    QCOMPARE(useOf(w.last, ns).state(), BudgetUse::State::InGrace);
+    QCOMPARE(useOf(w.last, ns).graceEndsAt, utc(10, 14, 1));
+    w.clock.set(utc(10, 14, 1, 1)); // what the wall clock will say when the timer fires
     QElapsedTimer waited;
     waited.start();
-    QVERIFY(checked.wait(10000));
-    QCOMPARE(useOf(last, ns).state(), BudgetUse::State::Over);
+    QVERIFY(w.checked.wait(10000));
+    QCOMPARE(useOf(w.last, ns).state(), BudgetUse::State::Over);
     QVERIFY2(waited.elapsed() >= 2000, qPrintable(QString::number(waited.elapsed()))); // not at once
 }
 
@@ -275,32 +278,26 @@ void TestUsageDatabase::auditDoesNotWaitForARefresh() {
         QVERIFY(cli.insertBulk(ivs));
     }
 
-    ManualClock clock(kNow);
-    UsageDatabase db;
-    db.setClock(&clock);
-    db.setBudgetRefreshInterval(0);
-    NamespaceBudgets last;
-    connect(&db, &UsageDatabase::budgetsChanged, this, [&](const NamespaceBudgets &b) { last = b; });
-    QSignalSpy opened(&db, &UsageDatabase::opened);
-    QSignalSpy failed(&db, &UsageDatabase::failed);
-    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
-    QSignalSpy audited(&db, &UsageDatabase::auditAppended);
-    db.open(m_url);
+    WatchedDatabase w(kNow.toSecsSinceEpoch(), 0);
+    QSignalSpy opened(&w.db, &UsageDatabase::opened);
+    QSignalSpy failed(&w.db, &UsageDatabase::failed);
+    QSignalSpy audited(&w.db, &UsageDatabase::auditAppended);
+    w.db.open(m_url);
     QVERIFY(opened.wait(20000));
-    QVERIFY(checked.count() == 1 || checked.wait(60000));
+    QVERIFY(w.checked.count() == 1 || w.checked.wait(60000));
 
     // Taken where the signals arrive: polling would round the figures to its period.
     QList<double> refreshMs, auditMs;
     QElapsedTimer refresh, audit;
-    connect(&db, &UsageDatabase::budgetsChanged, this, [&] { refreshMs << refresh.nsecsElapsed() / 1e6; });
-    connect(&db, &UsageDatabase::auditAppended, this, [&] { auditMs << audit.nsecsElapsed() / 1e6; });
+    connect(&w.db, &UsageDatabase::budgetsChanged, this, [&] { refreshMs << refresh.nsecsElapsed() / 1e6; });
+    connect(&w.db, &UsageDatabase::auditAppended, this, [&] { auditMs << audit.nsecsElapsed() / 1e6; });
     // The same write with nothing else running, for comparison.
     for (int round = 0; round < kRounds; ++round) {
         const qsizetype audits = audited.count();
         audit.start();
-        db.appendAudit(QStringLiteral("tester"), QStringLiteral("quota.apply"),
-                       QStringLiteral("ns-00001/ResourceQuota/alone%1").arg(round), QString(), QString(),
-                       QString());
+        w.db.appendAudit(QStringLiteral("tester"), QStringLiteral("quota.apply"),
+                         QStringLiteral("ns-00001/ResourceQuota/alone%1").arg(round), QString(), QString(),
+                         QString());
         QVERIFY(audited.count() > audits || audited.wait(60000)); // a real event loop, not polling
     }
     const QList<double> aloneMs = auditMs;
@@ -311,38 +308,38 @@ void TestUsageDatabase::auditDoesNotWaitForARefresh() {
         // On PostgreSQL the write reaches the kept inputs by NOTIFY: let it arrive, so
         // the refresh below reads every subject afresh like on SQLite.
         QTest::qWait(20);
-        const qsizetype checks = checked.count(), audits = audited.count();
+        const qsizetype checks = w.checked.count(), audits = audited.count();
         refresh.start();
-        db.checkBudgets();
+        w.db.checkBudgets();
         audit.start();
-        db.appendAudit(QStringLiteral("tester"), QStringLiteral("quota.apply"),
-                       QStringLiteral("ns-00001/ResourceQuota/q%1").arg(round), QString(), QString(),
-                       QStringLiteral("round %1").arg(round));
+        w.db.appendAudit(QStringLiteral("tester"), QStringLiteral("quota.apply"),
+                         QStringLiteral("ns-00001/ResourceQuota/q%1").arg(round), QString(), QString(),
+                         QStringLiteral("round %1").arg(round));
         QVERIFY(audited.count() > audits || audited.wait(60000));
-        QVERIFY(checked.count() > checks || checked.wait(60000));
+        QVERIFY(w.checked.count() > checks || w.checked.wait(60000));
     }
     QCOMPARE(auditMs.size(), kRounds);
     QCOMPARE(refreshMs.size(), kRounds);
     const QList<double> changedMs = refreshMs;
     // Nothing written since: after one refresh that reads what the last audit write
     // dropped (own writes count as changes), every budget comes from the kept inputs.
-    db.checkBudgets();
-    QVERIFY(checked.wait(60000));
-    const qint64 keptBefore = db.checkCacheStats().fromCache;
+    w.db.checkBudgets();
+    QVERIFY(w.checked.wait(60000));
+    const qint64 keptBefore = w.db.checkCacheStats().fromCache;
     refreshMs.clear();
     for (int round = 0; round < kRounds; ++round) {
-        const qsizetype checks = checked.count();
+        const qsizetype checks = w.checked.count();
         refresh.start();
-        db.checkBudgets();
-        QVERIFY(checked.count() > checks || checked.wait(60000));
+        w.db.checkBudgets();
+        QVERIFY(w.checked.count() > checks || w.checked.wait(60000));
     }
     const QList<double> unchangedMs = refreshMs;
-    QCOMPARE(db.checkCacheStats().fromCache - keptBefore, qint64(kRounds) * kBudgets);
+    QCOMPARE(w.db.checkCacheStats().fromCache - keptBefore, qint64(kRounds) * kBudgets);
     QCOMPARE(failed.count(), 0);
     int over = 0;
-    for (auto it = last.constBegin(); it != last.constEnd(); ++it)
+    for (auto it = w.last.constBegin(); it != w.last.constEnd(); ++it)
         over += std::any_of(it->cbegin(), it->cend(), [](const BudgetUse &u) { return u.over(); });
-    QCOMPARE(last.size(), kBudgets);
+    QCOMPARE(w.last.size(), kBudgets);
     QCOMPARE(over, kBudgets / 2);
     qInfo("%s, %d namespace budgets, every refresh reads afresh: refresh (request to answer) median %.1f ms, "
           "max %.1f ms; audit write requested right after the refresh until written and reported: median "
