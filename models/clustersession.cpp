@@ -195,11 +195,8 @@ void ClusterSession::connectTo(const QString &kubeconfigPath, const QString &con
     disconnectFromCluster();
     m_context = context;
     m_kubeconfigPath = kubeconfigPath;
-    const quint64 loadGen = ++m_loadGeneration;
     setState(State::Connecting);
-    runInBackground(
-        this, [kubeconfigPath, context] { return loadKubeconfig(kubeconfigPath, context); },
-        [this, loadGen](Loaded l) { adopt(std::move(l), loadGen); });
+    reloadKubeconfig(); // the first load is a reload with nothing connected yet
 }
 
 void ClusterSession::watchKubeconfig(const QString &kubeconfigPath, const QString &context) {
@@ -362,20 +359,25 @@ void ClusterSession::refresh() {
     startInformers();
 }
 
-void ClusterSession::retryNow() {
+QList<Informer *> ClusterSession::informers() const {
+    QList<Informer *> all;
     for (Informer *inf :
          {static_cast<Informer *>(m_namespaces.data()), static_cast<Informer *>(m_quotas.data()),
           static_cast<Informer *>(m_limitRanges.data())})
         if (inf)
-            inf->retryNow();
+            all << inf;
+    return all;
+}
+
+void ClusterSession::retryNow() {
+    for (Informer *inf : informers())
+        inf->retryNow();
 }
 
 QDeadlineTimer ClusterSession::nextAttempt() const {
     QDeadlineTimer soonest(QDeadlineTimer::Forever);
-    for (const Informer *inf :
-         {static_cast<const Informer *>(m_namespaces.data()), static_cast<const Informer *>(m_quotas.data()),
-          static_cast<const Informer *>(m_limitRanges.data())}) {
-        if (!inf || inf->state() != Informer::State::Backoff)
+    for (const Informer *inf : informers()) {
+        if (inf->state() != Informer::State::Backoff)
             continue;
         const QDeadlineTimer next = inf->nextAttempt();
         if (!next.isForever() && (soonest.isForever() || next.deadlineNSecs() < soonest.deadlineNSecs()))
@@ -389,7 +391,7 @@ void ClusterSession::startInformers() {
     m_namespaces = new NamespaceInformer(m_client, this);
     m_quotas = new ObjectInformer(m_client, KubeResource::resourceQuotas(), {}, this);
     m_limitRanges = new ObjectInformer(m_client, KubeResource::limitRanges(), {}, this);
-    const QList<Informer *> all{m_namespaces.data(), m_quotas.data(), m_limitRanges.data()};
+    const QList<Informer *> all = informers();
     for (Informer *inf : all) {
         connect(inf, &Informer::synced, this, &ClusterSession::onInformerSynced);
         connect(inf, &Informer::stateChanged, this, &ClusterSession::updateState);
@@ -404,13 +406,10 @@ void ClusterSession::startInformers() {
 }
 
 void ClusterSession::stopInformers() {
-    for (QPointer<Informer> inf : {QPointer<Informer>(m_namespaces), QPointer<Informer>(m_quotas),
-                                   QPointer<Informer>(m_limitRanges)}) {
-        if (inf) {
-            inf->disconnect(this);
-            inf->stop();
-            inf->deleteLater();
-        }
+    for (Informer *inf : informers()) {
+        inf->disconnect(this);
+        inf->stop();
+        inf->deleteLater();
     }
     m_namespaces.clear();
     m_quotas.clear();
@@ -420,7 +419,7 @@ void ClusterSession::stopInformers() {
 void ClusterSession::updateState() {
     if (!m_namespaces || !m_quotas || !m_limitRanges)
         return;
-    const QList<Informer *> all{m_namespaces.data(), m_quotas.data(), m_limitRanges.data()};
+    const QList<Informer *> all = informers();
     bool backoff = false, synced = true, watching = true;
     for (Informer *inf : all) {
         backoff = backoff || inf->state() == Informer::State::Backoff;

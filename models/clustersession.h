@@ -126,6 +126,8 @@ private:
     void watchFiles(const QStringList &files);
     void onWatchedPathChanged(const QString &path);
     void reloadKubeconfig();
+    // The namespace, quota and limit-range informers that exist now.
+    [[nodiscard]] QList<Informer *> informers() const;
     void startInformers();
     void stopInformers();
     void setState(State s);
