@@ -4,10 +4,6 @@
 
 namespace gq {
 
-namespace {
-constexpr double kEps = 1e-9;
-}
-
 QString scopeName(BudgetScope s) {
     return s == BudgetScope::User ? QStringLiteral("user") : QStringLiteral("namespace");
 }
@@ -71,7 +67,7 @@ Decision decide(const Budget &budget, const TimeRange &period, double usedGpuHou
 
     if (request.kind == AdmissionRequest::Kind::NewJob) {
         d.required = request.gpuHours();
-        if (d.used + d.required <= d.limit + kEps) {
+        if (d.used + d.required <= d.limit + kGpuHourTolerance) {
             d.outcome = Decision::Outcome::Allowed;
             d.message = QStringLiteral("Allowed: %1 GPU-h ≤ %2 available")
                             .arg(formatGpuHours(d.required), formatGpuHours(d.remaining));
@@ -84,11 +80,11 @@ Decision decide(const Budget &budget, const TimeRange &period, double usedGpuHou
         return d;
     }
 
-    if (d.used <= d.limit + kEps) {
+    if (d.used <= d.limit + kGpuHourTolerance) {
         d.outcome = Decision::Outcome::Allowed;
         d.message = QStringLiteral("Allowed: %1 GPU-h used of %2 per %3")
                         .arg(formatGpuHours(d.used), formatGpuHours(d.limit), per);
-    } else if (d.used <= d.limit + d.graceAllowance + kEps) {
+    } else if (d.used <= d.limit + d.graceAllowance + kGpuHourTolerance) {
         d.outcome = Decision::Outcome::AllowedInGrace;
         d.message = QStringLiteral(
                         "Allowed in grace: %1 GPU-h used of %2 per %3, overrun allowed up to %4 (grace %5)")

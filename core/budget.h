@@ -52,6 +52,8 @@ struct AdmissionRequest {
 //    i.e. what the jobs running now burn in one grace duration after the limit is
 //    reached; beyond that it is denied (the controller then stops it / clamps quota).
 // Comparisons use a 1e-9 GPU-h tolerance so 4.00 <= 4.00 holds despite rounding.
+inline constexpr double kGpuHourTolerance = 1e-9;
+
 struct Decision {
     enum class Outcome { Allowed, AllowedInGrace, Denied };
     Outcome outcome = Outcome::Allowed;
@@ -67,6 +69,8 @@ struct Decision {
     QString message;
 
     [[nodiscard]] bool allowed() const { return outcome != Outcome::Denied; }
+    // More used than the limit allows, with decide()'s tolerance.
+    [[nodiscard]] bool overLimit() const { return hasBudget && used > limit + kGpuHourTolerance; }
 };
 [[nodiscard]] QString outcomeName(Decision::Outcome o);
 

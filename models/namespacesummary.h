@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/budget.h"
 #include "core/quantity.h"
 
 #include <QHash>
@@ -55,8 +56,8 @@ struct BudgetUse {
     qint64 at = 0;           // epoch seconds the numbers are for
 
     static constexpr double kNear = 0.8;
-    // The same 1e-9 GPU-h tolerance as decide(): 8.00 of 8.00 is not over.
-    [[nodiscard]] bool over() const { return usedGpuHours > limitGpuHours + 1e-9; }
+    // The same tolerance as decide(): 8.00 of 8.00 is not over.
+    [[nodiscard]] bool over() const { return usedGpuHours > limitGpuHours + kGpuHourTolerance; }
     [[nodiscard]] State state() const;
     // "12.5 of 8.0 GPU-h today", in the current default locale.
     [[nodiscard]] QString text() const;

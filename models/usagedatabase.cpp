@@ -84,9 +84,8 @@ public:
             if (i < job->users.size()) {
                 const QString &user = job->users.at(i);
                 auto each = store->checkEach(user, QString(), running, job->now);
-                if (each && std::any_of(each->cbegin(), each->cend(), [](const Decision &d) {
-                        return d.hasBudget && d.used > d.limit + 1e-9;
-                    }))
+                if (each && std::any_of(each->cbegin(), each->cend(),
+                                        [](const Decision &d) { return d.overLimit(); }))
                     job->usersOver.insert(user);
                 continue;
             }
