@@ -1,0 +1,97 @@
+#include "resourcelist.h"
+
+#include "keyhash_p.h"
+
+#include <algorithm>
+
+namespace gq {
+
+struct ResourceList::Index {
+    detail::KeyPositions positions;
+};
+
+void ResourceList::reindex() {
+    if (m_entries.size() < detail::kIndexFrom) {
+        m_index.reset();
+        return;
+    }
+    auto index = std::make_shared<Index>();
+    index->positions.reserve(m_entries.size());
+    for (std::size_t i = 0; i < m_entries.size(); ++i)
+        index->positions.try_emplace(m_entries[i].name, qsizetype(i));
+    m_index = std::move(index);
+}
+
+qsizetype ResourceList::indexOf(QStringView name) const {
+    if (m_index) {
+        const auto it = m_index->positions.find(name);
+        return it == m_index->positions.end() ? -1 : it->second;
+    }
+    for (std::size_t i = 0; i < m_entries.size(); ++i) {
+        if (m_entries[i].name == name)
+            return qsizetype(i);
+    }
+    return -1;
+}
+
+ResourceList::ResourceList(std::initializer_list<Entry> entries) {
+    for (const Entry &e : entries)
+        set(e.name, e.quantity);
+}
+
+const Quantity *ResourceList::find(QStringView name) const {
+    const qsizetype i = indexOf(name);
+    return i < 0 ? nullptr : &m_entries[std::size_t(i)].quantity;
+}
+
+std::optional<Quantity> ResourceList::value(QStringView name) const {
+    if (const Quantity *q = find(name))
+        return *q;
+    return std::nullopt;
+}
+
+QStringList ResourceList::names() const {
+    QStringList out;
+    out.reserve(size());
+    for (const Entry &e : m_entries)
+        out << e.name;
+    return out;
+}
+
+void ResourceList::set(const QString &name, const Quantity &quantity) {
+    if (const qsizetype i = indexOf(name); i >= 0) {
+        m_entries[std::size_t(i)].quantity = quantity;
+        return;
+    }
+    m_entries.push_back(Entry{name, quantity});
+    if (!m_index) {
+        if (m_entries.size() >= detail::kIndexFrom)
+            reindex();
+        return;
+    }
+    if (m_index.use_count() > 1) // copy on write: other copies share the index
+        m_index = std::make_shared<Index>(*m_index);
+    m_index->positions.try_emplace(name, qsizetype(m_entries.size() - 1));
+}
+
+bool ResourceList::remove(QStringView name) {
+    const qsizetype i = indexOf(name);
+    if (i < 0)
+        return false;
+    m_entries.erase(m_entries.begin() + i);
+    reindex(); // positions after i moved
+    return true;
+}
+
+bool ResourceList::sameAs(const ResourceList &other) const {
+    if (size() != other.size())
+        return false;
+    for (const Entry &e : m_entries) {
+        const Quantity *q = other.find(e.name);
+        if (!q || !(*q == e.quantity))
+            return false;
+    }
+    return true;
+}
+
+} // namespace gq

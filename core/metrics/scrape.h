@@ -1,0 +1,49 @@
+#pragma once
+
+#include "exposition.h"
+#include "gpusample.h"
+#include "result.h"
+
+#include <QFuture>
+#include <QList>
+#include <QString>
+
+#include <memory>
+
+namespace gq {
+class HttpTransport;
+}
+
+namespace gq::metrics {
+
+// Direct mode, for clusters without Prometheus: read dcgm-exporter /metrics endpoints
+// (http://, https://) or saved exposition files (file://) and map them like a
+// Prometheus answer. A malformed line does not lose the scrape: it becomes a warning.
+struct ScrapeTarget {
+    QString url;
+    QByteArray caPem;
+    bool insecureSkipVerify = false;
+    int timeoutMs = 10000;
+};
+
+struct ScrapedText {
+    QString url;
+    Exposition exposition;
+};
+
+// Largest body read from one endpoint or file (a dcgm-exporter page is ~100 KiB per
+// 8 GPUs); more is refused rather than read until memory runs out.
+constexpr qint64 kMaxScrapeBytes = 256LL * 1024 * 1024;
+
+// Checks a --scrape URL's scheme (http, https, file) without touching it.
+[[nodiscard]] Result<void> checkScrapeUrl(const QString &url);
+
+// One target: a GET (retried on transient failures) or a file read, then parsed.
+QFuture<Result<ScrapedText>> scrape(HttpTransport &transport, const ScrapeTarget &target);
+
+// The scraped pages as one snapshot. Each page's series get an `instance` label naming
+// its URL's host:port (or file name) where they carry none, so GPUs without a Hostname
+// label stay apart; parse issues become warnings "URL: line N, column C: ...".
+[[nodiscard]] GpuSnapshot snapshotFromScrapes(const QList<ScrapedText> &pages);
+
+} // namespace gq::metrics

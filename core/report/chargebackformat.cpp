@@ -1,0 +1,138 @@
+#include "chargebackformat.h"
+
+#include "money.h"
+
+#include <QJsonArray>
+
+namespace gq {
+
+namespace {
+QString csvField(const QString &s) {
+    QString v = s;
+    if (!v.isEmpty() && QStringLiteral("=+-@").contains(v.front()))
+        v.prepend(QLatin1Char('\''));
+    if (v.contains(QLatin1Char(',')) || v.contains(QLatin1Char('"')) || v.contains(QLatin1Char('\n')) ||
+        v.contains(QLatin1Char('\r')))
+        v = QLatin1Char('"') + v.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+    return v;
+}
+
+const QString kNotRecorded = QStringLiteral("not recorded");
+} // namespace
+
+QString groupByName(GroupBy by) {
+    return by == GroupBy::User ? QStringLiteral("user") : QStringLiteral("namespace");
+}
+
+QString rateSummary(const RateCard &rates) {
+    const QString cur = rates.currency.isEmpty() ? QString() : QLatin1Char(' ') + rates.currency;
+    if (rates.isFlat())
+        return formatRate(rates.defaultMicros) + cur + QStringLiteral(" per GPU-hour");
+    QStringList parts{QStringLiteral("default %1").arg(formatRate(rates.defaultMicros))};
+    for (auto it = rates.resourceMicros.cbegin(); it != rates.resourceMicros.cend(); ++it)
+        if (it.value() != rates.defaultMicros)
+            parts << it.key() + QLatin1Char(' ') + formatRate(it.value());
+    return parts.join(QStringLiteral("; ")) + cur + QStringLiteral(" per GPU-hour");
+}
+
+QByteArray chargebackCsv(const ChargebackReport &report) {
+    QString out = QStringLiteral("subject,gpu_hours,rate,cost\n");
+    for (const ChargebackLine &l : report.lines)
+        out += csvField(l.subject) + QLatin1Char(',') + formatHoursE4(l.hoursE4) + QLatin1Char(',') +
+               formatRate(l.rateMicros) + QLatin1Char(',') + formatCents(l.costCents) + QLatin1Char('\n');
+    out += QStringLiteral("TOTAL,%1,,%2\n")
+               .arg(formatHoursE4(report.totalHoursE4), formatCents(report.totalCents));
+    return out.toUtf8();
+}
+
+QJsonObject chargebackJson(const ChargebackReport &report) {
+    QJsonArray rows;
+    for (const ChargebackLine &l : report.lines) {
+        QJsonObject row{{QStringLiteral("subject"), l.subject},
+                        {QStringLiteral("gpu_hours"), double(l.hoursE4) / 1e4},
+                        {QStringLiteral("rate"), double(l.rateMicros) / 1e6},
+                        {QStringLiteral("mixed_rate"), l.mixedRate},
+                        {QStringLiteral("cost"), double(l.costCents) / 100.0},
+                        {QStringLiteral("used_gpu_hours"), QJsonValue::Null},
+                        {QStringLiteral("idle_share"), QJsonValue::Null}};
+        if (!l.resourceGpuHours.isEmpty()) {
+            QJsonObject res;
+            for (auto it = l.resourceGpuHours.cbegin(); it != l.resourceGpuHours.cend(); ++it)
+                res.insert(it.key(), double(hoursE4(it.value())) / 1e4);
+            row.insert(QStringLiteral("resources"), res);
+        }
+        rows.append(row);
+    }
+    QJsonObject resources;
+    for (auto it = report.rates.resourceMicros.cbegin(); it != report.rates.resourceMicros.cend(); ++it)
+        resources.insert(it.key(), double(it.value()) / 1e6);
+    const QTimeZone &tz = report.month.tz;
+    return QJsonObject{{QStringLiteral("month"), report.month.label()},
+                       {QStringLiteral("tz"), QString::fromUtf8(tz.id())},
+                       {QStringLiteral("from"), formatInstant(report.month.range.start, tz)},
+                       {QStringLiteral("to"), formatInstant(report.month.range.end, tz)},
+                       {QStringLiteral("by"), groupByName(report.by)},
+                       {QStringLiteral("currency"), report.rates.currency.isEmpty()
+                                                        ? QJsonValue(QJsonValue::Null)
+                                                        : QJsonValue(report.rates.currency)},
+                       {QStringLiteral("rates"),
+                        QJsonObject{{QStringLiteral("source"), report.rates.source},
+                                    {QStringLiteral("default"), double(report.rates.defaultMicros) / 1e6},
+                                    {QStringLiteral("resources"), resources}}},
+                       {QStringLiteral("charged"), QStringLiteral("allocation")},
+                       {QStringLiteral("utilization"),
+                        report.utilizationRecorded ? QStringLiteral("recorded") : kNotRecorded},
+                       {QStringLiteral("generated_at"), formatInstant(report.generatedAt, tz)},
+                       {QStringLiteral("rows"), rows},
+                       {QStringLiteral("total"),
+                        QJsonObject{{QStringLiteral("gpu_hours"), double(report.totalHoursE4) / 1e4},
+                                    {QStringLiteral("cost"), double(report.totalCents) / 100.0}}}};
+}
+
+QString chargebackTable(const ChargebackReport &report) {
+    const QTimeZone &tz = report.month.tz;
+    QString out;
+    out += QStringLiteral("Chargeback %1 by %2, %3 .. %4 (%5)\n")
+               .arg(report.month.label(), groupByName(report.by), formatInstant(report.month.range.start, tz),
+                    formatInstant(report.month.range.end, tz), QString::fromUtf8(tz.id()));
+    out += QStringLiteral("Rate: %1 (%2)\n").arg(rateSummary(report.rates), report.rates.source);
+    out += QStringLiteral("Charged: GPU-hours held (allocated). Used and idle share: not recorded "
+                          "(the usage database has no GPU utilization yet).\n\n");
+    QList<QStringList> rows{{groupByName(report.by).toUpper(), QStringLiteral("GPU-HOURS"),
+                             QStringLiteral("RATE"), QStringLiteral("COST"), QStringLiteral("USED"),
+                             QStringLiteral("IDLE")}};
+    for (const ChargebackLine &l : report.lines)
+        rows << QStringList{l.subject,
+                            formatHoursE4(l.hoursE4),
+                            formatRate(l.rateMicros) + (l.mixedRate ? QStringLiteral(" avg") : QString()),
+                            formatCents(l.costCents),
+                            kNotRecorded,
+                            kNotRecorded};
+    rows << QStringList{QStringLiteral("TOTAL"),
+                        formatHoursE4(report.totalHoursE4),
+                        QString(),
+                        formatCents(report.totalCents),
+                        QString(),
+                        QString()};
+    QList<int> width(rows.first().size(), 0);
+    for (const QStringList &r : rows)
+        for (int c = 0; c < r.size(); ++c)
+            width[c] = std::max(width[c], int(r[c].size()));
+    for (const QStringList &r : rows) {
+        QString line;
+        for (int c = 0; c < r.size(); ++c) {
+            // Numbers right-aligned, so decimals line up.
+            const bool numeric = c >= 1 && c <= 3;
+            line += (numeric ? r[c].rightJustified(width[c]) : r[c].leftJustified(width[c])) +
+                    QStringLiteral("   ");
+        }
+        while (line.endsWith(QLatin1Char(' ')))
+            line.chop(1);
+        out += line + QLatin1Char('\n');
+    }
+    if (report.lines.isEmpty())
+        out += QStringLiteral("no GPU-hours recorded in %1\n").arg(report.month.label());
+    return out;
+}
+
+} // namespace gq

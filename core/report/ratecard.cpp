@@ -1,0 +1,116 @@
+#include "ratecard.h"
+
+#include "boundedread.h"
+#include "money.h"
+#include "yamldoc.h"
+
+#include <QFileInfo>
+
+namespace gq {
+
+namespace {
+
+Error at(Error e, const SourcePos &pos) {
+    e.line = pos.line;
+    e.column = pos.column;
+    return e;
+}
+
+Error invalid(const QString &message, const QString &field, const SourcePos &pos) {
+    return at(Error::make(Error::Kind::Invalid, message, field), pos);
+}
+
+Result<qint64> rateAt(const YamlNode &value, const QString &field) {
+    if (!value.isScalar() || value.text().isEmpty())
+        return invalid(QStringLiteral("a rate must be a number (e.g. 2.50)"), field, value.pos());
+    auto r = parseRateMicros(value.text(), field);
+    if (!r)
+        return at(r.error(), value.pos());
+    return r;
+}
+
+} // namespace
+
+bool RateCard::isFlat() const {
+    for (auto it = resourceMicros.cbegin(); it != resourceMicros.cend(); ++it)
+        if (it.value() != defaultMicros)
+            return false;
+    return true;
+}
+
+RateCard RateCard::flat(qint64 micros) {
+    RateCard c;
+    c.defaultMicros = micros;
+    c.source = QStringLiteral("--rate");
+    return c;
+}
+
+Result<RateCard> parseRateCard(const QByteArray &yaml) {
+    auto root = parseYamlNode(yaml);
+    if (!root)
+        return root.error();
+    if (!root->isMap())
+        return invalid(QStringLiteral("a rates file is a map with 'default' and optionally 'resources' "
+                                      "and 'currency'"),
+                       QString(), root->pos().isValid() ? root->pos() : SourcePos{1, 1, 0});
+    RateCard card;
+    bool haveDefault = false;
+    for (const YamlNode::Entry &e : root->entries()) {
+        if (e.key == QLatin1String("default")) {
+            auto r = rateAt(e.value, e.key);
+            if (!r)
+                return r.error();
+            card.defaultMicros = *r;
+            haveDefault = true;
+        } else if (e.key == QLatin1String("currency")) {
+            const QString c = e.value.text().trimmed();
+            if (!e.value.isScalar() || c.isEmpty() || c.size() > 8)
+                return invalid(QStringLiteral("currency must be a short text such as EUR or USD"), e.key,
+                               e.value.pos().isValid() ? e.value.pos() : e.keyPos);
+            card.currency = c;
+        } else if (e.key == QLatin1String("resources")) {
+            if (e.value.isNull())
+                continue;
+            if (!e.value.isMap())
+                return invalid(QStringLiteral("resources must map resource names to rates "
+                                              "(nvidia.com/mig-1g.10gb: 1.20)"),
+                               e.key, e.keyPos);
+            for (const YamlNode::Entry &r : e.value.entries()) {
+                const QString field = QStringLiteral("resources.") + r.key;
+                if (r.key.trimmed().isEmpty() || r.key.contains(QLatin1Char(' ')))
+                    return invalid(QStringLiteral("'%1' is not a resource name").arg(elided(r.key)), field,
+                                   r.keyPos);
+                auto rate = rateAt(r.value, field);
+                if (!rate)
+                    return rate.error();
+                card.resourceMicros.insert(r.key, *rate);
+            }
+        } else if (e.key == QLatin1String("models")) {
+            return invalid(QStringLiteral("rates per GPU model are not supported yet: the usage database "
+                                          "does not record which GPU model a pod held; use 'resources'"),
+                           e.key, e.keyPos);
+        } else {
+            return invalid(
+                QStringLiteral("unknown key '%1' (expected default, resources, currency)").arg(elided(e.key)),
+                e.key, e.keyPos);
+        }
+    }
+    if (!haveDefault)
+        return invalid(QStringLiteral("'default' is required: the rate for every resource without one of "
+                                      "its own"),
+                       QStringLiteral("default"), SourcePos{1, 1, 0});
+    return card;
+}
+
+Result<RateCard> loadRateCard(const QString &path) {
+    auto bytes = readInputFile(path);
+    if (!bytes)
+        return bytes.error();
+    auto card = parseRateCard(*bytes);
+    if (!card)
+        return card.error();
+    card->source = QFileInfo(path).fileName();
+    return card;
+}
+
+} // namespace gq

@@ -1,0 +1,133 @@
+#include "budgetstore.h"
+
+#include "boosts.h"
+#include "chartqueries.h"
+#include "intervalqueries.h"
+#include "usageconnection.h"
+
+#include <QSqlQuery>
+
+namespace gq {
+
+namespace {
+Budget budgetFromRow(const QSqlQuery &q) {
+    Budget b;
+    b.id = q.value(0).toLongLong();
+    b.scope = q.value(1).toString() == QLatin1String("user") ? BudgetScope::User : BudgetScope::Namespace;
+    b.subject = q.value(2).toString();
+    b.period = parsePeriod(q.value(3).toString()).value_or(Period::Day);
+    b.limitGpuHours = q.value(4).toDouble();
+    b.graceSeconds = q.value(5).toLongLong();
+    b.tz = q.value(6).toString();
+    return b;
+}
+} // namespace
+
+Result<Budget> BudgetStore::set(const Budget &budget) {
+    if (auto v = validateBudget(budget); !v)
+        return v.error();
+    UsageTx tx(m_conn);
+    if (auto r = tx.begin(); !r)
+        return r.error();
+    QSqlQuery q(m_conn.database());
+    if (auto r = m_conn.prepare(
+            q, QStringLiteral("INSERT INTO budgets (scope, subject, period, limit_gpu_hours, grace_s, tz) "
+                              "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope, subject, period) DO UPDATE "
+                              "SET limit_gpu_hours = excluded.limit_gpu_hours, grace_s = "
+                              "excluded.grace_s, tz = excluded.tz"));
+        !r)
+        return r.error();
+    q.addBindValue(scopeName(budget.scope));
+    q.addBindValue(nonNull(budget.subject));
+    q.addBindValue(periodName(budget.period));
+    q.addBindValue(budget.limitGpuHours);
+    q.addBindValue(budget.graceSeconds);
+    q.addBindValue(nonNull(budget.tz));
+    if (auto r = m_conn.exec(q, QStringLiteral("storing a budget")); !r)
+        return r.error();
+    auto list = forSubject(budget.scope, budget.subject);
+    if (!list)
+        return list.error();
+    if (auto r = tx.commit(); !r)
+        return r.error();
+    for (const Budget &b : *list)
+        if (b.period == budget.period)
+            return b;
+    return Error::make(Error::Kind::Internal, QStringLiteral("stored budget not found"));
+}
+
+Result<QList<Budget>> BudgetStore::all() const {
+    QSqlQuery q(m_conn.database());
+    if (auto r = m_conn.execSql(
+            q, QStringLiteral("SELECT id, scope, subject, period, limit_gpu_hours, grace_s, tz FROM "
+                              "budgets ORDER BY scope, subject, period"));
+        !r)
+        return r.error();
+    QList<Budget> out;
+    while (q.next())
+        out << budgetFromRow(q);
+    return out;
+}
+
+Result<QList<Budget>> BudgetStore::forSubject(BudgetScope scope, const QString &subject) const {
+    QSqlQuery q(m_conn.database());
+    if (auto r = m_conn.prepare(
+            q, QStringLiteral("SELECT id, scope, subject, period, limit_gpu_hours, grace_s, tz FROM "
+                              "budgets WHERE scope = ? AND subject = ? ORDER BY period"));
+        !r)
+        return r.error();
+    q.addBindValue(scopeName(scope));
+    q.addBindValue(nonNull(subject));
+    if (auto r = m_conn.exec(q, QStringLiteral("reading budgets")); !r)
+        return r.error();
+    QList<Budget> out;
+    while (q.next())
+        out << budgetFromRow(q);
+    return out;
+}
+
+Result<int> BudgetStore::remove(BudgetScope scope, const QString &subject, std::optional<Period> period) {
+    m_conn.noteWrite();
+    QSqlQuery q(m_conn.database());
+    if (auto r = m_conn.prepare(
+            q, period ? QStringLiteral("DELETE FROM budgets WHERE scope = ? AND subject = ? AND period = ?")
+                      : QStringLiteral("DELETE FROM budgets WHERE scope = ? AND subject = ?"));
+        !r)
+        return r.error();
+    q.addBindValue(scopeName(scope));
+    q.addBindValue(nonNull(subject));
+    if (period)
+        q.addBindValue(periodName(*period));
+    if (auto r = m_conn.exec(q, QStringLiteral("deleting a budget")); !r)
+        return r.error();
+    return q.numRowsAffected();
+}
+
+Result<QList<Decision>> BudgetStore::status(BudgetScope scope, const QString &subject, qint64 now) const {
+    auto list = forSubject(scope, subject);
+    if (!list)
+        return list.error();
+    QList<Decision> out;
+    if (list->isEmpty())
+        return out;
+    auto running = m_intervals.runningGpus(scope, subject, now);
+    if (!running)
+        return running.error();
+    auto boost = m_boosts.activeBudgetBoost(scope, subject, now);
+    if (!boost)
+        return boost.error();
+    for (const Budget &b : *list) {
+        auto tz = parseZone(b.tz);
+        if (!tz)
+            return tz.error();
+        const TimeRange period = periodContaining(now, b.period, *tz);
+        auto used = m_charts.usedGpuHours(scope, subject, period, now);
+        if (!used)
+            return used.error();
+        out << decide(b, period, *used, *running, AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0},
+                      *boost);
+    }
+    return out;
+}
+
+} // namespace gq

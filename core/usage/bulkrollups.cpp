@@ -1,0 +1,84 @@
+// BulkLoader's rollup tables without their primary key (PostgreSQL, huge loads into
+// empty rollup tables); see bulkloader.h.
+#include "bulkloader.h"
+
+#include "pgcopy.h"
+#include "rollups.h"
+#include "usageconnection.h"
+
+#include <QSqlQuery>
+
+namespace gq {
+
+Result<void> BulkLoader::takePlainRollups(UsageStore::BulkLoad &load) {
+    if (!m_conn.isPostgres() || !copier())
+        return {};
+    for (int t = 0; t < 4; ++t) {
+        const RollupTable &tab = kRollupTables[t];
+        const QString name = QString::fromLatin1(tab.name);
+        // Dropping the table's secondary index already locked it (ACCESS EXCLUSIVE)
+        // until commit, so no other session can add a row between here and there.
+        QSqlQuery q(m_conn.database());
+        if (auto r = m_conn.execSql(q, QStringLiteral("SELECT 1 FROM %1 LIMIT 1").arg(name)); !r)
+            return r;
+        const bool empty = !q.next();
+        q.finish();
+        if (!empty)
+            continue;
+        QSqlQuery c(m_conn.database());
+        if (auto r = m_conn.execSql(c, QStringLiteral("SELECT conname FROM pg_constraint WHERE conrelid = "
+                                                      "CAST('%1' AS regclass) AND contype = 'p'")
+                                           .arg(name));
+            !r)
+            return r;
+        const QString key = c.next() ? c.value(0).toString() : QString();
+        c.finish();
+        if (key.isEmpty())
+            continue;
+        QSqlQuery d(m_conn.database());
+        if (auto r =
+                m_conn.execSql(d, QStringLiteral("ALTER TABLE %1 DROP CONSTRAINT \"%2\"").arg(name, key));
+            !r)
+            return r;
+        load.m_plainRollups |= 1u << t;
+    }
+    return {};
+}
+
+RollupWriter::PlainTables BulkLoader::plainTables(const UsageStore::BulkLoad &load) const {
+    return {m_copy.get(), load.m_plainRollups};
+}
+
+Result<void> BulkLoader::restorePlainRollups(UsageStore::BulkLoad &load) {
+    for (int t = 0; t < 4; ++t) {
+        if (!(load.m_plainRollups & (1u << t)))
+            continue;
+        const RollupTable &tab = kRollupTables[t];
+        const QString name = QString::fromLatin1(tab.name);
+        const QString cols =
+            QStringLiteral("%1, %2").arg(QLatin1String(tab.subjectColumn), QLatin1String(tab.timeColumn));
+        QSqlQuery q(m_conn.database());
+        if (load.m_rollupWrites > 1) {
+            // Partial flushes may have written a cell more than once: the table holds
+            // only this load's cells, so summing them per key is what the upserts did.
+            for (const QString &sql :
+                 {QStringLiteral("CREATE TEMP TABLE gq_rollup_merge ON COMMIT DROP AS SELECT %2, "
+                                 "SUM(gpu_seconds) AS gpu_seconds FROM %1 GROUP BY %2")
+                      .arg(name, cols),
+                  QStringLiteral("TRUNCATE %1").arg(name),
+                  QStringLiteral("INSERT INTO %1 (%2, gpu_seconds) SELECT %2, gpu_seconds FROM "
+                                 "gq_rollup_merge")
+                      .arg(name, cols),
+                  QStringLiteral("DROP TABLE gq_rollup_merge")})
+                if (auto r = m_conn.execSql(q, sql); !r)
+                    return r;
+        }
+        if (auto r = m_conn.execSql(q, QStringLiteral("ALTER TABLE %1 ADD PRIMARY KEY (%2)").arg(name, cols));
+            !r)
+            return r;
+    }
+    load.m_plainRollups = 0;
+    return {};
+}
+
+} // namespace gq

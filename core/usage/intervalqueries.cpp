@@ -1,0 +1,135 @@
+#include "intervalqueries.h"
+
+#include "usageconnection.h"
+
+#include <QSqlQuery>
+
+#include <algorithm>
+
+namespace gq {
+
+UsageInterval intervalFromRow(const QSqlQuery &q, int base) {
+    UsageInterval u;
+    u.cluster = q.value(base + 0).toString();
+    u.ns = q.value(base + 1).toString();
+    u.user = q.value(base + 2).toString();
+    u.podUid = q.value(base + 3).toString();
+    u.podName = q.value(base + 4).toString();
+    u.resource = q.value(base + 5).toString();
+    u.gpus = q.value(base + 6).toInt();
+    u.start = q.value(base + 8).toLongLong();
+    if (!q.value(base + 9).isNull())
+        u.end = q.value(base + 9).toLongLong();
+    u.source = q.value(base + 10).toString();
+    return u;
+}
+
+Result<std::vector<UsageInterval>> IntervalQueries::select(const QString &where, const QVariantList &binds,
+                                                           const QString &what) const {
+    QSqlQuery q(m_conn.database());
+    q.setForwardOnly(true);
+    if (auto r = m_conn.prepare(q, QStringLiteral("SELECT %1 FROM usage_intervals WHERE %2 "
+                                                  "ORDER BY start_s, cluster, pod_uid, resource")
+                                       .arg(QLatin1String(kIntervalColumns), where));
+        !r)
+        return r.error();
+    for (const QVariant &v : binds)
+        q.addBindValue(v);
+    if (auto r = m_conn.exec(q, what); !r)
+        return r.error();
+    std::vector<UsageInterval> out;
+    while (q.next())
+        out.push_back(intervalFromRow(q));
+    return out;
+}
+
+Result<std::vector<UsageInterval>> IntervalQueries::intervals(qint64 from, qint64 to, qint64 now) const {
+    return select(QStringLiteral("start_s < ? AND ((end_s IS NULL AND ? > start_s) OR end_s > ?)"),
+                  {to, std::max(now, from + 1), from}, QStringLiteral("reading intervals"));
+}
+
+Result<std::vector<UsageInterval>> IntervalQueries::runningNow(qint64 now) const {
+    return select(QStringLiteral("end_s IS NULL AND start_s <= ?"), {now},
+                  QStringLiteral("reading running intervals"));
+}
+
+Result<QList<QPair<QString, QString>>> IntervalQueries::runningUsersByNamespace(qint64 now) const {
+    QSqlQuery q(m_conn.database());
+    q.setForwardOnly(true);
+    if (auto r = m_conn.prepare(
+            q, QStringLiteral("SELECT DISTINCT ns, user_name FROM usage_intervals WHERE end_s IS "
+                              "NULL AND start_s <= ? ORDER BY ns, user_name"));
+        !r)
+        return r.error();
+    q.addBindValue(now);
+    if (auto r = m_conn.exec(q, QStringLiteral("reading who runs where")); !r)
+        return r.error();
+    QList<QPair<QString, QString>> out;
+    while (q.next())
+        out.append({q.value(0).toString(), q.value(1).toString()});
+    return out;
+}
+
+Result<std::vector<UsageInterval>> IntervalQueries::runningFor(BudgetScope scope,
+                                                               const QString &subject) const {
+    QSqlQuery q(m_conn.database());
+    q.setForwardOnly(true);
+    if (auto r = m_conn.prepare(
+            q, QStringLiteral("SELECT %1 FROM usage_intervals WHERE end_s IS NULL AND %2 = ?")
+                   .arg(QLatin1String(kIntervalColumns),
+                        scope == BudgetScope::User ? QLatin1String("user_name") : QLatin1String("ns")));
+        !r)
+        return r.error();
+    q.addBindValue(nonNull(subject));
+    if (auto r = m_conn.exec(q, QStringLiteral("reading running intervals")); !r)
+        return r.error();
+    std::vector<UsageInterval> out;
+    while (q.next())
+        out.push_back(intervalFromRow(q));
+    return out;
+}
+
+Result<qint64> IntervalQueries::count() const {
+    QSqlQuery q(m_conn.database());
+    if (auto r = m_conn.execSql(q, QStringLiteral("SELECT COUNT(*) FROM usage_intervals")); !r)
+        return r.error();
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
+Result<double> IntervalQueries::overlappingGpuSeconds(BudgetScope scope, const QString &subject,
+                                                      const TimeRange &window, qint64 now,
+                                                      bool withRunning) const {
+    // Closed rows only, or running ones too (they count up to `now`).
+    const QLatin1String endCondition = withRunning ? QLatin1String("(end_s IS NULL OR end_s > ?)")
+                                                   : QLatin1String("end_s IS NOT NULL AND end_s > ?");
+    auto q =
+        m_conn.cached(QStringLiteral("SELECT %1 FROM usage_intervals WHERE %2 = ? AND start_s < ? AND %3")
+                          .arg(QLatin1String(kIntervalColumns),
+                               scope == BudgetScope::User ? QLatin1String("user_name") : QLatin1String("ns"),
+                               endCondition));
+    if (!q)
+        return q.error();
+    (*q)->bindValue(0, nonNull(subject));
+    (*q)->bindValue(1, window.end);
+    (*q)->bindValue(2, window.start);
+    if (auto r = m_conn.exec(**q, QStringLiteral("reading intervals")); !r)
+        return r.error();
+    double s = 0;
+    while ((*q)->next())
+        s += gpuSeconds(intervalFromRow(**q), window, now, m_weights);
+    (*q)->finish();
+    return s;
+}
+
+Result<double> IntervalQueries::runningGpus(BudgetScope scope, const QString &subject, qint64 now) const {
+    auto running = runningFor(scope, subject);
+    if (!running)
+        return running.error();
+    double g = 0;
+    for (const UsageInterval &iv : *running)
+        if (iv.start <= now)
+            g += iv.gpus * m_weights.weight(iv.resource);
+    return g;
+}
+
+} // namespace gq

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "budget.h"
+#include "ledger.h"
+#include "result.h"
+
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QVariantList>
+
+#include <vector>
+
+class QSqlQuery;
+
+namespace gq {
+
+class UsageConnection;
+
+// The columns of usage_intervals in the order intervalFromRow() reads them.
+inline constexpr char kIntervalColumns[] =
+    "cluster, ns, user_name, pod_uid, pod_name, resource, gpus, weight, start_s, end_s, source";
+// One row selected with kIntervalColumns, starting at column `base`.
+[[nodiscard]] UsageInterval intervalFromRow(const QSqlQuery &q, int base = 0);
+
+// Reads of raw intervals: ranges, the running set, and per-subject sums computed in
+// the client (the naive sum and the exact path for zones off whole UTC hours).
+class IntervalQueries {
+public:
+    IntervalQueries(const UsageConnection &conn, const ResourceWeights &weights)
+        : m_conn(conn)
+        , m_weights(weights) {}
+    Q_DISABLE_COPY_MOVE(IntervalQueries)
+
+    // See UsageStore for these four.
+    [[nodiscard]] Result<std::vector<UsageInterval>> intervals(qint64 from, qint64 to, qint64 now) const;
+    [[nodiscard]] Result<std::vector<UsageInterval>> runningNow(qint64 now) const;
+    [[nodiscard]] Result<QList<QPair<QString, QString>>> runningUsersByNamespace(qint64 now) const;
+    [[nodiscard]] Result<qint64> count() const;
+    // The subject's running intervals (every start).
+    [[nodiscard]] Result<std::vector<UsageInterval>> runningFor(BudgetScope scope,
+                                                                const QString &subject) const;
+    // Weighted GPUs the subject holds at `now`.
+    [[nodiscard]] Result<double> runningGpus(BudgetScope scope, const QString &subject, qint64 now) const;
+    // Weighted GPU-seconds of the subject's rows overlapping `window`, summed in the
+    // client: closed rows only, or running ones too (they count up to `now`).
+    [[nodiscard]] Result<double> overlappingGpuSeconds(BudgetScope scope, const QString &subject,
+                                                       const TimeRange &window, qint64 now,
+                                                       bool withRunning) const;
+
+private:
+    // Rows of usage_intervals matching `where` (with `binds` for its placeholders), in
+    // start order; `what` names the read in errors.
+    [[nodiscard]] Result<std::vector<UsageInterval>> select(const QString &where, const QVariantList &binds,
+                                                            const QString &what) const;
+
+    const UsageConnection &m_conn;
+    const ResourceWeights &m_weights;
+};
+
+} // namespace gq

@@ -1,0 +1,159 @@
+#include "intervalwriter.h"
+
+#include "intervalqueries.h"
+#include "rollups.h"
+#include "rollupwriter.h"
+#include "usageconnection.h"
+
+#include <QSqlQuery>
+
+#include <cmath>
+
+namespace gq {
+
+using UpsertOutcome = UsageStore::UpsertOutcome;
+
+Result<UpsertOutcome> IntervalWriter::upsert(const UsageInterval &iv) {
+    UsageTx tx(m_conn);
+    if (auto r = tx.begin(); !r)
+        return r.error();
+    auto out = upsertInTx(iv);
+    if (!out)
+        return out;
+    if (auto r = tx.commit(); !r)
+        return r.error();
+    return out;
+}
+
+Result<UpsertOutcome> IntervalWriter::upsertInTx(const UsageInterval &iv) {
+    if (auto v = validateInterval(iv); !v)
+        return v.error();
+    QSqlDatabase db = m_conn.database();
+    const double weight = iv.weight ? *iv.weight : m_weights.weight(iv.resource);
+    QSqlQuery find(db);
+    if (auto r =
+            m_conn.prepare(find, QStringLiteral("SELECT id, ns, user_name, pod_name, gpus, weight, end_s, node, gpu_model "
+                                                "FROM usage_intervals WHERE cluster = ? AND pod_uid = ? "
+                                                "AND resource = ? AND start_s = ?"));
+        !r)
+        return r.error();
+    find.addBindValue(nonNull(iv.cluster));
+    find.addBindValue(nonNull(iv.podUid));
+    find.addBindValue(nonNull(iv.resource));
+    find.addBindValue(iv.start);
+    if (auto r = m_conn.exec(find, QStringLiteral("looking up an interval")); !r)
+        return r.error();
+    const QVariant endValue = iv.end ? QVariant(*iv.end) : QVariant(QMetaType(QMetaType::LongLong));
+    RollupDelta delta;
+    UpsertOutcome outcome = UpsertOutcome::Inserted;
+    if (find.next()) {
+        const qint64 id = find.value(0).toLongLong();
+        const QString oldNs = find.value(1).toString(), oldUser = find.value(2).toString();
+        const int oldGpus = find.value(4).toInt();
+        const double oldWeight = find.value(5).toDouble();
+        // (A plain flag and value rather than std::optional: GCC 12 -O2 warns spuriously.)
+        const bool oldOpen = find.value(6).isNull();
+        const qint64 oldEnd = oldOpen ? 0 : find.value(6).toLongLong();
+        const bool sameEnd = oldOpen ? !iv.end.has_value() : (iv.end.has_value() && *iv.end == oldEnd);
+        if (oldNs == iv.ns && oldUser == iv.user && find.value(3).toString() == iv.podName &&
+            oldGpus == iv.gpus && sameEnd && std::abs(oldWeight - weight) < 1e-12 &&
+            find.value(7).toString() == iv.node && find.value(8).toString() == iv.gpuModel)
+            return UpsertOutcome::Unchanged;
+        if (!oldOpen)
+            accumulate(delta, m_days, oldNs, oldUser, iv.start, oldEnd, -oldGpus * oldWeight);
+        QSqlQuery upd(db);
+        if (auto r = m_conn.prepare(
+                upd, QStringLiteral("UPDATE usage_intervals SET ns = ?, user_name = ?, pod_name = ?, "
+                                    "gpus = ?, weight = ?, end_s = ?, source = ?, node = ?, gpu_model = ? "
+                                    "WHERE id = ?"));
+            !r)
+            return r.error();
+        upd.addBindValue(nonNull(iv.ns));
+        upd.addBindValue(nonNull(iv.user));
+        upd.addBindValue(nonNull(iv.podName));
+        upd.addBindValue(iv.gpus);
+        upd.addBindValue(weight);
+        upd.addBindValue(endValue);
+        upd.addBindValue(nonNull(iv.source));
+        upd.addBindValue(nonNull(iv.node));
+        upd.addBindValue(nonNull(iv.gpuModel));
+        upd.addBindValue(id);
+        if (auto r = m_conn.exec(upd, QStringLiteral("updating an interval")); !r)
+            return r.error();
+        outcome = UpsertOutcome::Updated;
+    } else {
+        QSqlQuery ins(db);
+        if (auto r = m_conn.prepare(
+                ins, QStringLiteral("INSERT INTO usage_intervals (%1, node, gpu_model) VALUES (?, ?, ?, ?, "
+                                    "?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                         .arg(QLatin1String(kIntervalColumns)));
+            !r)
+            return r.error();
+        ins.addBindValue(nonNull(iv.cluster));
+        ins.addBindValue(nonNull(iv.ns));
+        ins.addBindValue(nonNull(iv.user));
+        ins.addBindValue(nonNull(iv.podUid));
+        ins.addBindValue(nonNull(iv.podName));
+        ins.addBindValue(nonNull(iv.resource));
+        ins.addBindValue(iv.gpus);
+        ins.addBindValue(weight);
+        ins.addBindValue(iv.start);
+        ins.addBindValue(endValue);
+        ins.addBindValue(nonNull(iv.source));
+        ins.addBindValue(nonNull(iv.node));
+        ins.addBindValue(nonNull(iv.gpuModel));
+        if (auto r = m_conn.exec(ins, QStringLiteral("inserting an interval")); !r)
+            return r.error();
+    }
+    if (iv.end)
+        accumulate(delta, m_days, iv.ns, iv.user, iv.start, *iv.end, iv.gpus * weight);
+    if (auto r = m_rollups.flush(delta); !r)
+        return r.error();
+    return outcome;
+}
+
+Result<bool> IntervalWriter::close(const QString &cluster, const QString &podUid, const QString &resource,
+                                   qint64 start, qint64 end) {
+    if (end <= start)
+        return Error::make(Error::Kind::Invalid,
+                           end == start ? QStringLiteral("zero-length interval: end equals start")
+                                        : QStringLiteral("reversed interval: end is before start"),
+                           QStringLiteral("end"));
+    UsageTx tx(m_conn);
+    if (auto r = tx.begin(); !r)
+        return r.error();
+    QSqlDatabase db = m_conn.database();
+    QSqlQuery find(db);
+    if (auto r = m_conn.prepare(
+            find, QStringLiteral("SELECT id, ns, user_name, gpus, weight FROM usage_intervals "
+                                 "WHERE cluster = ? AND pod_uid = ? AND resource = ? AND start_s = ? "
+                                 "AND end_s IS NULL"));
+        !r)
+        return r.error();
+    find.addBindValue(nonNull(cluster));
+    find.addBindValue(nonNull(podUid));
+    find.addBindValue(nonNull(resource));
+    find.addBindValue(start);
+    if (auto r = m_conn.exec(find, QStringLiteral("looking up a running interval")); !r)
+        return r.error();
+    if (!find.next())
+        return false;
+    const qint64 id = find.value(0).toLongLong();
+    RollupDelta delta;
+    accumulate(delta, m_days, find.value(1).toString(), find.value(2).toString(), start, end,
+               find.value(3).toInt() * find.value(4).toDouble());
+    QSqlQuery upd(db);
+    if (auto r = m_conn.prepare(upd, QStringLiteral("UPDATE usage_intervals SET end_s = ? WHERE id = ?")); !r)
+        return r.error();
+    upd.addBindValue(end);
+    upd.addBindValue(id);
+    if (auto r = m_conn.exec(upd, QStringLiteral("closing an interval")); !r)
+        return r.error();
+    if (auto r = m_rollups.flush(delta); !r)
+        return r.error();
+    if (auto r = tx.commit(); !r)
+        return r.error();
+    return true;
+}
+
+} // namespace gq

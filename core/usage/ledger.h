@@ -1,0 +1,93 @@
+#pragma once
+
+#include "result.h"
+#include "timewindow.h"
+
+#include <QHash>
+#include <QMap>
+#include <QString>
+#include <QtGlobal>
+
+#include <optional>
+#include <span>
+
+namespace gq {
+
+// One pod's hold of `gpus` devices of one resource name from `start` to `end`
+// (epoch seconds; `end` empty while the pod still runs). The ledger's unit of truth.
+struct UsageInterval {
+    QString cluster;
+    QString ns; // the pod's namespace
+    QString user;
+    QString podUid;
+    QString podName;
+    QString resource = QStringLiteral("nvidia.com/gpu");
+    int gpus = 0;
+    qint64 start = 0;
+    std::optional<qint64> end;
+    QString source; // "controller", "import", "demo", ...
+    // Where it ran (schema v4): spec.nodeName and the node's nvidia.com/gpu.product
+    // label. Empty when unknown (imports, rows from before v4). Stored by upsert only;
+    // the readers do not fill them.
+    QString node;
+    QString gpuModel;
+    // Per-row weight instead of the store's ResourceWeights rule (a time-sliced
+    // replica weighs 1/replicas of its node). Stored by upsert only.
+    std::optional<double> weight;
+
+    [[nodiscard]] bool isOpen() const { return !end.has_value(); }
+    friend bool operator==(const UsageInterval &, const UsageInterval &) = default;
+};
+
+// How much of a whole GPU one unit of a resource is. `nvidia.com/gpu` is 1; an
+// NVIDIA MIG slice `nvidia.com/mig-<N>g.<mem>` is N/7 of the card (A100/H100 have 7
+// compute slices). Anything else counts as 1 unless configured. Overrides take
+// precedence over the built-in rule.
+class ResourceWeights {
+public:
+    ResourceWeights() = default;
+    void set(const QString &resource, double weight) { m_overrides.insert(resource, weight); }
+    [[nodiscard]] double weight(const QString &resource) const;
+    [[nodiscard]] const QHash<QString, double> &overrides() const { return m_overrides; }
+
+    // "nvidia.com/mig-1g.10gb=0.125,example.com/gpu=1": overrides from a setting or flag.
+    [[nodiscard]] static Result<ResourceWeights> parse(const QString &text);
+
+private:
+    QHash<QString, double> m_overrides;
+};
+
+// Rejects what the ledger cannot account: zero-length and reversed intervals (end <=
+// start), non-positive GPU counts, and missing identity fields. The Error names the
+// field ("end", "gpus", ...).
+[[nodiscard]] Result<void> validateInterval(const UsageInterval &iv);
+
+// Seconds of [start, end-or-now) that fall in `window`. An open interval counts up
+// to `now`; an interval starting after `now` contributes nothing while open.
+[[nodiscard]] qint64 overlapSeconds(const UsageInterval &iv, const TimeRange &window, qint64 now);
+
+// GPU-seconds (weighted) of one interval inside `window`.
+[[nodiscard]] double gpuSeconds(const UsageInterval &iv, const TimeRange &window, qint64 now,
+                                const ResourceWeights &weights = {});
+
+// Σ overlap(window) × GPUs × weight, in hours.
+[[nodiscard]] double gpuHours(std::span<const UsageInterval> intervals, const TimeRange &window, qint64 now,
+                              const ResourceWeights &weights = {});
+
+// GPU-hours per calendar period and subject (namespace or user) for [from, to): each
+// interval is clipped to [from, to) and split over the periods it crosses. Keys are
+// period starts (epoch seconds). The in-memory reference for the database's rollups.
+enum class GroupBy { Namespace, User };
+[[nodiscard]] Result<GroupBy> parseGroupBy(const QString &text);
+[[nodiscard]] QMap<qint64, QMap<QString, double>>
+gpuHoursByPeriod(std::span<const UsageInterval> intervals, GroupBy by, qint64 from, qint64 to, Period period,
+                 const QTimeZone &tz, qint64 now, const ResourceWeights &weights = {});
+
+// Who a pod's usage is charged to: the value of `userLabel` (default
+// gpuquota.io/user) when present and non-empty, otherwise the namespace — a namespace
+// per team is the common set-up, so the namespace is the natural fallback.
+inline const QString kDefaultUserLabel = QStringLiteral("gpuquota.io/user");
+[[nodiscard]] QString podUser(const QHash<QString, QString> &labels, const QString &ns,
+                              const QString &userLabel = kDefaultUserLabel);
+
+} // namespace gq

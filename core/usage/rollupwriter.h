@@ -1,0 +1,57 @@
+#pragma once
+
+#include "result.h"
+#include "usagestore.h"
+
+#include <QStringList>
+
+#include <vector>
+
+namespace gq {
+
+class DayIndex;
+class PgCopy;
+class RollupAccumulator;
+class UsageConnection;
+struct RollupDelta;
+
+// Writes the rollup tables: small deltas of single interval writes (multi-row
+// upserts through Qt), the large aggregates of bulk loads (PostgreSQL binds each
+// column as one array for unnest, SQLite uses its native handle), and the repair that
+// recomputes them all from the raw intervals.
+class RollupWriter {
+public:
+    RollupWriter(UsageConnection &conn, DayIndex &days)
+        : m_conn(conn)
+        , m_days(days) {}
+    Q_DISABLE_COPY_MOVE(RollupWriter)
+
+    // Adds the delta of one interval write (inside its transaction).
+    Result<void> flush(const RollupDelta &delta);
+    enum class Mode { Add, Replace };
+    // Tables (bit t of `tables`, index into kRollupTables) that hold only this load's
+    // cells and have no primary key for now: PostgreSQL COPYs into them, no upsert.
+    struct PlainTables {
+        PgCopy *copy;
+        unsigned tables;
+    };
+    Result<void> write(const RollupAccumulator &acc, Mode mode) { return write(acc, mode, {nullptr, 0}); }
+    Result<void> write(const RollupAccumulator &acc, Mode mode, PlainTables plain);
+    // table: index into kRollupTables.
+    Result<void> writeRows(int table, const QStringList &names, const std::vector<qint64> &times,
+                           const std::vector<double> &values, Mode mode);
+    // UsageStore::rebuildRollups().
+    Result<UsageStore::RollupRebuildReport> rebuild();
+
+private:
+    static QString upsertTail(int table, Mode mode);
+    Result<void> copyRows(int table, const RollupAccumulator &acc,
+                          const std::vector<std::pair<quint64, double>> &sorted, PgCopy &copy);
+    Result<void> writeSqlite(int table, const RollupAccumulator &acc,
+                             const std::vector<std::pair<quint64, double>> &sorted, Mode mode);
+
+    UsageConnection &m_conn;
+    DayIndex &m_days;
+};
+
+} // namespace gq

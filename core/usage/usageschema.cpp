@@ -1,0 +1,311 @@
+#include "usageschema.h"
+
+#include "alertschema.h"
+#include "boostschema.h"
+#include "timewindow.h"
+#include "usageconnection.h"
+
+#include <QDateTime>
+#include <QSqlQuery>
+
+namespace gq {
+
+namespace {
+
+// Both dialects from one text: %ID% and %REAL% are the only differences in DDL.
+QString dialect(QString sql, bool pg) {
+    sql.replace(QLatin1String("%ID%"), pg ? QLatin1String("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+                                          : QLatin1String("INTEGER PRIMARY KEY AUTOINCREMENT"));
+    sql.replace(QLatin1String("%REAL%"), pg ? QLatin1String("DOUBLE PRECISION") : QLatin1String("REAL"));
+    return sql;
+}
+
+// The controller's additions: where an interval ran, and idle spans (a GPU held but
+// not used) with the GPU-seconds they wasted, for waste per namespace.
+const char *const kSchemaV4[] = {
+    "ALTER TABLE usage_intervals ADD COLUMN node TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE usage_intervals ADD COLUMN gpu_model TEXT NOT NULL DEFAULT ''",
+    "CREATE TABLE idle_spans ("
+    " id %ID%,"
+    " ns TEXT NOT NULL, pod_name TEXT NOT NULL, node TEXT NOT NULL, gpu_uuid TEXT NOT NULL,"
+    " start_s BIGINT NOT NULL, end_s BIGINT NOT NULL, wasted_gpu_seconds %REAL% NOT NULL,"
+    " CHECK (end_s > start_s), UNIQUE (node, gpu_uuid, start_s))",
+    "CREATE INDEX idle_spans_ns ON idle_spans (ns, start_s)",
+};
+
+const char *const kSchemaV1[] = {
+    "CREATE TABLE usage_intervals ("
+    " id %ID%,"
+    " cluster TEXT NOT NULL, ns TEXT NOT NULL, user_name TEXT NOT NULL,"
+    " pod_uid TEXT NOT NULL, pod_name TEXT NOT NULL DEFAULT '', resource TEXT NOT NULL,"
+    " gpus INTEGER NOT NULL CHECK (gpus > 0), weight %REAL% NOT NULL CHECK (weight > 0),"
+    " start_s BIGINT NOT NULL, end_s BIGINT NULL, source TEXT NOT NULL DEFAULT '',"
+    " CHECK (end_s IS NULL OR end_s > start_s),"
+    " UNIQUE (cluster, pod_uid, resource, start_s))",
+    "CREATE INDEX usage_intervals_user ON usage_intervals (user_name, start_s)",
+    "CREATE INDEX usage_intervals_ns ON usage_intervals (ns, start_s)",
+    "CREATE INDEX usage_intervals_start ON usage_intervals (start_s)",
+    // The running set is small; these partial indexes keep "what runs now" from
+    // touching the (large) closed history.
+    "CREATE INDEX usage_intervals_running ON usage_intervals (start_s) WHERE end_s IS NULL",
+    "CREATE INDEX usage_intervals_running_user ON usage_intervals (user_name) WHERE end_s IS NULL",
+    "CREATE INDEX usage_intervals_running_ns ON usage_intervals (ns) WHERE end_s IS NULL",
+    "CREATE TABLE rollup_ns_hour (ns TEXT NOT NULL, hour_s BIGINT NOT NULL, gpu_seconds %REAL% NOT NULL,"
+    " PRIMARY KEY (ns, hour_s))",
+    "CREATE INDEX rollup_ns_hour_by_hour ON rollup_ns_hour (hour_s, ns, gpu_seconds)",
+    "CREATE TABLE rollup_user_hour (user_name TEXT NOT NULL, hour_s BIGINT NOT NULL, gpu_seconds %REAL% NOT "
+    "NULL,"
+    " PRIMARY KEY (user_name, hour_s))",
+    "CREATE INDEX rollup_user_hour_by_hour ON rollup_user_hour (hour_s, user_name, gpu_seconds)",
+    "CREATE TABLE rollup_ns_day (ns TEXT NOT NULL, day_s BIGINT NOT NULL, gpu_seconds %REAL% NOT NULL,"
+    " PRIMARY KEY (ns, day_s))",
+    "CREATE INDEX rollup_ns_day_by_day ON rollup_ns_day (day_s, ns, gpu_seconds)",
+    "CREATE TABLE rollup_user_day (user_name TEXT NOT NULL, day_s BIGINT NOT NULL, gpu_seconds %REAL% NOT "
+    "NULL,"
+    " PRIMARY KEY (user_name, day_s))",
+    "CREATE INDEX rollup_user_day_by_day ON rollup_user_day (day_s, user_name, gpu_seconds)",
+    "CREATE TABLE store_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE budgets ("
+    " id %ID%,"
+    " scope TEXT NOT NULL CHECK (scope IN ('user', 'namespace')), subject TEXT NOT NULL,"
+    " period TEXT NOT NULL CHECK (period IN ('day', 'week', 'month')),"
+    " limit_gpu_hours %REAL% NOT NULL CHECK (limit_gpu_hours >= 0), grace_s BIGINT NOT NULL DEFAULT 0,"
+    " tz TEXT NOT NULL DEFAULT 'UTC', UNIQUE (scope, subject, period))",
+    "CREATE TABLE boosts ("
+    " id %ID%,"
+    " target TEXT NOT NULL, delta TEXT NOT NULL, start_s BIGINT NOT NULL, expiry_s BIGINT NOT NULL,"
+    " note TEXT NOT NULL DEFAULT '', actor TEXT NOT NULL,"
+    " state TEXT NOT NULL CHECK (state IN ('pending', 'applied', 'reverted', 'cancelled')),"
+    " CHECK (expiry_s > start_s))",
+    "CREATE INDEX boosts_target ON boosts (target, state)",
+    "CREATE TABLE audit_log ("
+    " seq BIGINT PRIMARY KEY, at_s BIGINT NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL,"
+    " target TEXT NOT NULL, before_text TEXT NOT NULL, after_text TEXT NOT NULL, note TEXT NOT NULL,"
+    " prev_hash TEXT NOT NULL, hash TEXT NOT NULL UNIQUE)",
+};
+
+const char *const kAuditTriggersSqlite[] = {
+    "CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log"
+    " BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
+    "CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log"
+    " BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
+};
+
+const char *const kAuditTriggersPg[] = {
+    "CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS"
+    " $$ BEGIN RAISE EXCEPTION 'audit_log is append-only'; END $$",
+    "CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log"
+    " FOR EACH ROW EXECUTE FUNCTION audit_log_append_only()",
+    "CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log"
+    " FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only()",
+};
+
+// Schema v2 (PostgreSQL): every write statement on a table the admission check reads
+// announces itself, so stores keeping check inputs (Options::cacheChecks) in other
+// processes drop them. Statement-level and deduplicated per transaction by the server,
+// so bulk loads pay one notification per commit.
+const char *const kNotifyFunctionPg =
+    "CREATE FUNCTION gpuquota_notify_usage() RETURNS trigger LANGUAGE plpgsql AS"
+    " $$ BEGIN PERFORM pg_notify('gpuquota_usage', ''); RETURN NULL; END $$";
+const char *const kNotifyTables[] = {
+    "usage_intervals",  "budgets",       "boosts",          "rollup_ns_hour",
+    "rollup_user_hour", "rollup_ns_day", "rollup_user_day",
+};
+
+// Secondary indexes a huge load drops and recreates (the unique key and primary keys
+// stay: they detect duplicates and serve the rollup upserts).
+const char *const kSecondaryIndexes[] = {
+    "usage_intervals_user",    "usage_intervals_ns",           "usage_intervals_start",
+    "usage_intervals_running", "usage_intervals_running_user", "usage_intervals_running_ns",
+    "rollup_ns_hour_by_hour",  "rollup_user_hour_by_hour",     "rollup_ns_day_by_day",
+    "rollup_user_day_by_day",
+};
+
+} // namespace
+
+Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone) {
+    const bool pg = conn.isPostgres();
+    QSqlDatabase db = conn.database();
+    auto tableExists = [&](const QString &table) -> Result<bool> {
+        QSqlQuery q(db);
+        if (auto r = conn.prepare(
+                q, pg ? QStringLiteral("SELECT 1 FROM information_schema.tables"
+                                       " WHERE table_schema = current_schema() AND table_name = ?")
+                      : QStringLiteral("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"));
+            !r)
+            return r.error();
+        q.addBindValue(nonNull(table));
+        if (auto r = conn.exec(q, QStringLiteral("inspecting the schema")); !r)
+            return r.error();
+        return q.next();
+    };
+    auto currentVersion = [&]() -> Result<int> {
+        auto has = tableExists(QStringLiteral("schema_version"));
+        if (!has)
+            return has.error();
+        if (!*has) {
+            auto foreign = tableExists(QStringLiteral("usage_intervals"));
+            if (!foreign)
+                return foreign.error();
+            if (*foreign)
+                return Error::make(
+                    Error::Kind::Schema,
+                    QStringLiteral("%1 has a usage_intervals table but no schema_version: not a "
+                                   "gpuquota database, or a damaged one")
+                        .arg(conn.url().display()));
+            return 0;
+        }
+        return usageSchemaVersion(conn);
+    };
+
+    auto v = currentVersion();
+    if (!v)
+        return v.error();
+    if (*v > kUsageSchemaVersion)
+        return Error::make(Error::Kind::Schema,
+                           QStringLiteral("the database %1 has schema version %2, newer than this gpuquota "
+                                          "understands (%3); upgrade gpuquota")
+                               .arg(conn.url().display())
+                               .arg(*v)
+                               .arg(kUsageSchemaVersion));
+    if (*v == kUsageSchemaVersion)
+        return {};
+    if (conn.isReadOnly())
+        return Error::make(Error::Kind::Schema,
+                           *v == 0
+                               ? QStringLiteral("%1 holds no gpuquota usage database yet (reading does not "
+                                                "create one: import data or set a budget first)")
+                                     .arg(conn.url().display())
+                               : QStringLiteral("the database %1 has schema version %2, older than this "
+                                                "gpuquota (%3); run a writing command once (e.g. gpuquota "
+                                                "import) to upgrade it")
+                                     .arg(conn.url().display())
+                                     .arg(*v)
+                                     .arg(kUsageSchemaVersion));
+
+    UsageTx tx(conn);
+    if (auto r = tx.begin(); !r)
+        return r;
+    QSqlQuery q(db);
+    if (pg) {
+        // Two processes opening a fresh database at once: one migrates, the other waits
+        // and then sees the new version.
+        if (auto r = conn.execSql(q, QStringLiteral("SELECT pg_advisory_xact_lock(7301062001)")); !r)
+            return r;
+    }
+    v = currentVersion();
+    if (!v)
+        return v.error();
+    if (*v == 0) {
+        if (auto r = conn.execSql(q, QStringLiteral("CREATE TABLE schema_version (version INTEGER NOT NULL,"
+                                                    " applied_at BIGINT NOT NULL)"));
+            !r)
+            return r;
+    }
+    for (int target = *v + 1; target <= kUsageSchemaVersion; ++target) {
+        if (target == 1) {
+            for (const char *sql : kSchemaV1)
+                if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
+                    return r;
+            auto zone = parseZone(rollupZone, QStringLiteral("rollupZone"));
+            if (!zone)
+                return zone.error();
+            QSqlQuery setting(db);
+            if (auto r = conn.prepare(
+                    setting, QStringLiteral("INSERT INTO store_settings (name, value) VALUES (?, ?)"));
+                !r)
+                return r;
+            setting.addBindValue(QStringLiteral("rollup_tz"));
+            setting.addBindValue(QString::fromUtf8(zone->id()));
+            if (auto r = conn.exec(setting, QStringLiteral("storing the rollup zone")); !r)
+                return r;
+            if (pg) {
+                for (const char *sql : kAuditTriggersPg)
+                    if (auto r = conn.execSql(q, QString::fromLatin1(sql)); !r)
+                        return r;
+            } else {
+                for (const char *sql : kAuditTriggersSqlite)
+                    if (auto r = conn.execSql(q, QString::fromLatin1(sql)); !r)
+                        return r;
+            }
+        }
+        if (target == 2 && pg) {
+            if (auto r = conn.execSql(q, QString::fromLatin1(kNotifyFunctionPg)); !r)
+                return r;
+            for (const char *table : kNotifyTables)
+                if (auto r =
+                        conn.execSql(q, QStringLiteral("CREATE TRIGGER %1_notify AFTER INSERT OR UPDATE OR "
+                                                       "DELETE OR TRUNCATE ON %1 FOR EACH STATEMENT EXECUTE "
+                                                       "FUNCTION gpuquota_notify_usage()")
+                                            .arg(QLatin1String(table)));
+                    !r)
+                    return r;
+        }
+        if (target == 3)
+            if (auto r = migrateBoostsToV3(conn); !r)
+                return r;
+        if (target == 4)
+            for (const char *sql : kSchemaV4)
+                if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
+                    return r;
+        if (target == 5)
+            if (auto r = migrateAlertsToV5(conn); !r)
+                return r;
+        QSqlQuery ins(db);
+        if (auto r = conn.prepare(
+                ins, QStringLiteral("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"));
+            !r)
+            return r;
+        ins.addBindValue(target);
+        ins.addBindValue(QDateTime::currentSecsSinceEpoch());
+        if (auto r = conn.exec(ins, QStringLiteral("recording the schema version")); !r)
+            return r;
+    }
+    return tx.commit();
+}
+
+Result<QTimeZone> storedRollupZone(const UsageConnection &conn) {
+    QSqlQuery q(conn.database());
+    if (auto r = conn.execSql(q, QStringLiteral("SELECT value FROM store_settings WHERE name = 'rollup_tz'"));
+        !r)
+        return r.error();
+    const QString id = q.next() ? q.value(0).toString() : QStringLiteral("UTC");
+    auto zone = parseZone(id, QStringLiteral("rollup_tz"));
+    if (!zone)
+        return Error::make(
+            Error::Kind::Schema,
+            QStringLiteral("the database's rollup zone '%1' is unknown to this system").arg(id));
+    return *zone;
+}
+
+Result<int> usageSchemaVersion(const UsageConnection &conn) {
+    QSqlQuery q(conn.database());
+    if (auto r = conn.execSql(q, QStringLiteral("SELECT MAX(version) FROM schema_version")); !r)
+        return r.error();
+    return q.next() ? q.value(0).toInt() : 0;
+}
+
+Result<void> setSecondaryIndexes(UsageConnection &conn, bool present) {
+    // Kept statements may refer to plans over the dropped indexes (SQLite re-prepares
+    // on schema change, but dropping them is cheap and certain).
+    conn.dropCachedStatements();
+    QSqlQuery q(conn.database());
+    for (const char *name : kSecondaryIndexes) {
+        const QString index = QString::fromLatin1(name);
+        if (!present) {
+            if (auto r = conn.execSql(q, QStringLiteral("DROP INDEX IF EXISTS %1").arg(index)); !r)
+                return r;
+            continue;
+        }
+        const QString prefix = QStringLiteral("CREATE INDEX %1 ").arg(index);
+        for (const char *ddl : kSchemaV1) {
+            const QString sql = QString::fromLatin1(ddl);
+            if (sql.startsWith(prefix))
+                if (auto r = conn.execSql(q, dialect(sql, conn.isPostgres())); !r)
+                    return r;
+        }
+    }
+    return {};
+}
+
+} // namespace gq

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "result.h"
+
+#include <QString>
+#include <QTimeZone>
+
+namespace gq {
+
+class UsageConnection;
+
+// v2: PostgreSQL statement triggers announce writes on the tables the admission
+// check reads (NOTIFY gpuquota_usage), so kept check caches can drop themselves.
+// v3: the boost lifecycle, recurrence and reconcile claims (boostschema.h).
+// v4: intervals record their node and GPU model; idle_spans holds idle GPU spans
+// with their wasted GPU-seconds (written by the controller).
+// v5: the alert ledger (alertschema.h).
+inline constexpr int kUsageSchemaVersion = 5;
+
+// The usage database's tables, one text for both dialects, and the migrations
+// between their versions.
+
+// Creates the schema or migrates it to kUsageSchemaVersion in one transaction. A new
+// database stores `rollupZone` as the zone of its daily rollups. Errors: Schema
+// (newer than this build, or not a gpuquota database), Database. On a read-only
+// connection nothing is created or migrated: a missing or older schema is a Schema error.
+Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone);
+[[nodiscard]] Result<int> usageSchemaVersion(const UsageConnection &conn);
+// The zone of the daily rollups as stored at creation (UTC for databases without one).
+[[nodiscard]] Result<QTimeZone> storedRollupZone(const UsageConnection &conn);
+// Drops or recreates the secondary indexes (not the unique key and primary keys, which
+// detect duplicates and serve the rollup upserts) around a huge bulk load.
+Result<void> setSecondaryIndexes(UsageConnection &conn, bool present);
+
+} // namespace gq
