@@ -1,0 +1,74 @@
+#pragma once
+
+#include "clock.h"
+#include "httpserver.h"
+#include "ledger.h"
+#include "result.h"
+#include "usagestore.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <memory>
+
+class QThread;
+
+namespace gq {
+
+// The validating admission webhook for per-user GPU-hour budgets (a shared namespace
+// cannot enforce them with a namespace quota): POST /validate/pods takes an
+// AdmissionReview v1 and answers with the same uid, `allowed`, and for a denial
+// `status.code` 403 and `status.message` = the admission checker's decision
+// (`gpuquota check`'s text: "Denied: need 4.00 GPU-h, only 0.50 left (limit 8.00 per day)").
+//
+// What is asked of the budget: a new job of the pod's weighted GPUs (requests, else
+// limits, of every GPU resource, as the scheduler counts containers and init
+// containers) for its expected hours: the annotation `gpuquota.io/expected-hours`,
+// else spec.activeDeadlineSeconds (the longest it may run), else Options::defaultHours.
+// The user is the pod's `userLabel` label, else its namespace (podUser()). Only the
+// user's budgets are checked: namespace budgets are the ResourceQuota clamp's job
+// (BudgetEnforcer), so a namespace near its budget does not refuse pods the quota
+// would still admit. Pods without GPUs, other kinds and operations other than CREATE
+// are allowed without a database read.
+//
+// Answers: a malformed review is HTTP 400 with a message naming what is wrong; a
+// database failure is HTTP 500, so the API server applies the webhook's failurePolicy
+// (Ignore: admitted unchecked; Fail: refused) instead of a verdict made up here.
+class AdmissionWebhook final {
+public:
+    struct Options {
+        QString userLabel = kDefaultUserLabel;
+        double defaultHours = 1.0;
+        const Clock *clock = &Clock::system();
+    };
+
+    inline static const QString kPath = QStringLiteral("/validate/pods");
+    inline static const QString kHoursAnnotation = QStringLiteral("gpuquota.io/expected-hours");
+
+    // The handler as a pure function of the request body, the usage store and `now`.
+    [[nodiscard]] static httpd::Response review(const QByteArray &body, const UsageStore &store, qint64 now,
+                                                const Options &options);
+
+    // Opens its own UsageStore (cacheChecks on) on a worker thread of its own: the
+    // server's handler threads hand each review to it, so the store stays on the
+    // thread that opened it. Errors: the store's (bad URL, unreachable, schema).
+    [[nodiscard]] static Result<std::unique_ptr<AdmissionWebhook>>
+    open(const QString &dbUrl, UsageStore::Options storeOptions, Options options);
+    ~AdmissionWebhook();
+    Q_DISABLE_COPY_MOVE(AdmissionWebhook)
+
+    // Registers POST /validate/pods (before server.start()). The webhook must outlive
+    // the server's running state: stop the server first.
+    void registerRoutes(httpd::HttpServer &server);
+    // The handler itself (what registerRoutes() registers), for a caller with its own routing.
+    [[nodiscard]] httpd::Response handle(const httpd::Request &request);
+
+private:
+    AdmissionWebhook() = default;
+    struct Worker;
+    Options m_options;
+    std::unique_ptr<QThread> m_thread;
+    Worker *m_worker = nullptr; // lives on m_thread, deleted there
+};
+
+} // namespace gq

@@ -1,0 +1,135 @@
+#pragma once
+
+#include "boosts.h"
+#include "error.h"
+#include "jobtracker.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace gq {
+
+class KubeClient;
+class QuotaWriter;
+class UsageStore;
+
+// One transition a reconcile made (or a failure it recorded).
+struct BoostTransition {
+    qint64 boostId = 0;
+    BoostTarget target;
+    Boost::State from = Boost::State::Scheduled;
+    Boost::State to = Boost::State::Active;
+    QString before; // the quota entry's value on the server before and after the write
+    QString after;  // (empty for budget boosts, which change no object)
+    QString error;  // to == Failed: why
+    qint64 nextRetry = 0;
+    // "boost 7 team-a/gpu-quota requests.nvidia.com/gpu: scheduled -> active (12 -> 16)"
+    [[nodiscard]] QString line() const;
+};
+
+struct ReconcileReport {
+    QList<BoostTransition> transitions;
+    int failed = 0;             // transitions that ended in Failed (retried later)
+    std::optional<Error> error; // the pass itself could not run (database)
+    [[nodiscard]] bool ok() const { return failed == 0 && !error; }
+};
+
+// Applies every due boost start and expiry exactly once: the console after a grant or
+// revoke, `gpuquota reconcile`, and the controller on a timer all run this.
+//
+// Exactly once, with any number of reconcilers at once and crashes anywhere:
+//  * A transition is claimed in the database first (scheduled -> applying, active ->
+//    reverting) by a compare-and-set on the row; the loser of a race skips it. The
+//    claim names this process (host:pid:random) and lasts claimSeconds of wall time; a
+//    claim whose process is gone (same host, pid dead) or whose time ran out is taken
+//    over by the next reconcile.
+//  * The cluster write is one PUT through QuotaWriter, conditional on the
+//    resourceVersion just read, that changes the value and the `gpuquota.io/boosts`
+//    annotation together. The annotation is the proof on the server: a boost listed
+//    there is applied, one not listed is not, so a run that takes over a claim (after a
+//    crash between the database record and the patch, or after it) finishes the work
+//    instead of doing it twice. A 409 re-reads and re-decides.
+//  * Finishing (applying -> active, reverting -> expired) is another compare-and-set
+//    on the claim, in one transaction with its audit entry: one entry per transition.
+//
+// At expiry only the boost's own delta is subtracted from the value on the server
+// then, so changes others made meanwhile stay (12 +4 -> 16, raised to 20 by kubectl,
+// expires to 16). Boosts on one entry stack and end independently. Failures end in
+// Failed with the reason and a retry time (retryDelay); every event is audited
+// (boost.apply, boost.expire, boost.revert, boost.fail).
+//
+// Threading: lives on the thread of the UsageStore it is given, which needs an event
+// loop (answers arrive by queued calls, see JobTracker). The database calls are short
+// and synchronous; the console therefore runs it on its usage-database worker thread.
+class BoostReconciler final : public QObject {
+    Q_OBJECT
+public:
+    struct Options {
+        QString actor; // the audit actor ("gq-admin" from SelfSubjectReview, the OS user)
+        QString owner; // claim owner; empty: host:pid:random
+        qint64 claimSeconds = 120;
+        int maxConflicts = 5; // 409s on one transition before it counts as failed
+    };
+
+    // `client` may be null when only budget boosts are expected; a due quota boost then fails.
+    BoostReconciler(UsageStore &store, std::shared_ptr<KubeClient> client, Options options,
+                    QObject *parent = nullptr);
+    ~BoostReconciler() override;
+    Q_DISABLE_COPY_MOVE(BoostReconciler)
+
+    // Starts a pass over the transitions due at `now` (boost expiry and retries judged
+    // against it; claims against the wall clock). onlyBoost > 0: that boost's only.
+    // Ignored (false) while a pass runs.
+    bool start(qint64 now, qint64 onlyBoost = 0);
+    [[nodiscard]] bool isRunning() const { return m_running; }
+    // For a CLI or a headless controller tick: start() and wait in a local event loop.
+    ReconcileReport runNow(qint64 now, qint64 onlyBoost = 0);
+
+    // The wait before retry number `attempt` (1, 2, ...): 30 s doubling, at most 1 h.
+    [[nodiscard]] static qint64 retryDelay(int attempt);
+    // The annotation's key and its entries: [{"id","resource","delta","expires"}].
+    static const QString kAnnotation;
+    [[nodiscard]] static QList<QJsonObject> annotationEntries(const QJsonObject &quota);
+    [[nodiscard]] static QString defaultOwner();
+
+signals:
+    void transitionMade(const gq::BoostTransition &transition);
+    void finished(const gq::ReconcileReport &report);
+
+private:
+    enum class Op { Apply, Revert };
+    void next();
+    void finishPass();
+    void handle(const Boost &b);
+    bool claim(Boost b, Op op);
+    void budgetStep(const Boost &claimed, Op op);
+    void fetch();
+    void onFetched(const Result<QJsonObject> &quota);
+    void write(const QJsonObject &base, const QJsonObject &mine, const QString &before, const QString &after);
+    void complete(const QString &before, const QString &after);
+    void failCurrent(const QString &reason);
+    [[nodiscard]] bool claimIsStale(const Boost &b) const;
+    [[nodiscard]] Boost finalState(const Boost &claimed) const;
+    void emitTransition(const BoostTransition &t);
+
+    UsageStore &m_store;
+    std::shared_ptr<KubeClient> m_client;
+    Options m_opt;
+    bool m_running = false;
+    qint64 m_now = 0;
+    QList<qint64> m_queue;
+    ReconcileReport m_report;
+    // The transition in flight.
+    Boost m_claimed;
+    Boost::State m_from = Boost::State::Scheduled;
+    Op m_op = Op::Apply;
+    int m_conflicts = 0;
+    std::unique_ptr<QuotaWriter> m_writer;
+    JobTracker m_jobs{this}; // last member: destroyed first
+};
+
+} // namespace gq

@@ -1,0 +1,187 @@
+#include "boostservice.h"
+
+#include "boostledger.h"
+#include "clock.h"
+#include "kubeclient.h"
+#include "usagestore.h"
+
+#include <algorithm>
+
+namespace gq {
+
+class BoostService::Worker final : public QObject {
+public:
+    std::unique_ptr<UsageStore> store;
+
+    Result<void> ready() const {
+        if (!store)
+            return Error::make(Error::Kind::Database, tr("The usage database is not open."));
+        return {};
+    }
+};
+
+BoostService::BoostService(QObject *parent)
+    : QObject(parent)
+    , m_worker(new Worker)
+    , m_clock(&Clock::system()) {
+    m_thread.setObjectName(QStringLiteral("boosts-db"));
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread.start();
+}
+
+BoostService::~BoostService() {
+    m_jobs.cancel();
+    // Reconcilers still running are children of the worker: they go before the store.
+    QMetaObject::invokeMethod(
+        m_worker,
+        [w = m_worker] {
+            qDeleteAll(w->children());
+            w->store.reset();
+        },
+        Qt::BlockingQueuedConnection);
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void BoostService::open(const QString &url, const QString &password) {
+    m_jobs.runOn(
+        m_worker,
+        [w = m_worker, url, password]() -> Result<void> {
+            UsageStore::Options options;
+            options.password = password;
+            auto store = UsageStore::open(url, options);
+            if (!store)
+                return store.error();
+            w->store = std::move(*store);
+            return {};
+        },
+        [this](const Result<void> &done) {
+            if (!done) {
+                emit failed(done.error());
+                return;
+            }
+            m_open = true;
+            emit opened();
+            load();
+        });
+}
+
+void BoostService::load() {
+    m_jobs.runOn(
+        m_worker,
+        [w = m_worker]() -> Result<QList<Boost>> {
+            if (auto r = w->ready(); !r)
+                return r.error();
+            auto all = BoostLedger(*w->store).list({});
+            if (!all)
+                return all.error();
+            QList<Boost> boosts = *all;
+            std::stable_sort(boosts.begin(), boosts.end(),
+                             [](const Boost &a, const Boost &b) { return a.id > b.id; });
+            return boosts;
+        },
+        [this](const Result<QList<Boost>> &boosts) {
+            if (boosts)
+                emit listed(*boosts);
+            else
+                emit failed(boosts.error());
+        });
+}
+
+void BoostService::grant(const Boost &boost, std::shared_ptr<KubeClient> client) {
+    change(
+        QStringLiteral("grant"), 0,
+        [boost, clock = m_clock](Worker *w, qint64) { return BoostLedger(*w->store, *clock).grant(boost); },
+        boost.actor, std::move(client));
+}
+
+void BoostService::revoke(qint64 id, const QString &note, const QString &actor,
+                          std::shared_ptr<KubeClient> client) {
+    change(
+        QStringLiteral("revoke"), id,
+        [note, actor, clock = m_clock](Worker *w, qint64 boostId) {
+            return BoostLedger(*w->store, *clock).revoke(boostId, note, actor);
+        },
+        actor, std::move(client));
+}
+
+void BoostService::extend(qint64 id, qint64 newExpiry, const QString &note, const QString &actor,
+                          std::shared_ptr<KubeClient> client) {
+    change(
+        QStringLiteral("extend"), id,
+        [newExpiry, note, actor, clock = m_clock](Worker *w, qint64 boostId) {
+            return BoostLedger(*w->store, *clock).extend(boostId, newExpiry, note, actor);
+        },
+        actor, std::move(client));
+}
+
+// The database first (refused: nothing written, failed()); then the cluster, like the
+// CLI: a boost that starts now is applied, a revoked one taken back at once.
+void BoostService::change(const QString &action, qint64 id,
+                          std::function<Result<Boost>(Worker *, qint64)> edit, const QString &actor,
+                          std::shared_ptr<KubeClient> client) {
+    m_jobs.runOn(
+        m_worker,
+        [w = m_worker, id, edit = std::move(edit)]() -> Result<Boost> {
+            if (auto r = w->ready(); !r)
+                return r.error();
+            return edit(w, id);
+        },
+        [this, action, actor, client](const Result<Boost> &b) {
+            if (!b) {
+                emit failed(b.error());
+                return;
+            }
+            emit changed(*b, action);
+            const bool due = b->start <= m_clock->nowSecs();
+            const bool quotaDone = b->target.kind == BoostTarget::Kind::Quota && b->isFinal();
+            // A boost revoked in the second it started ends a second after its start (the
+            // ledger keeps expiry > start): judged at that end, so it is taken back now.
+            const qint64 at = action == QLatin1String("revoke") ? std::max(m_clock->nowSecs(), b->expiry)
+                                                                : m_clock->nowSecs();
+            if (due && !quotaDone)
+                followOnCluster(b->id, actor, client, at);
+            else
+                load();
+        });
+}
+
+void BoostService::reconcile(const QString &actor, std::shared_ptr<KubeClient> client) {
+    followOnCluster(0, actor, std::move(client), m_clock->nowSecs());
+}
+
+void BoostService::followOnCluster(qint64 id, const QString &actor, std::shared_ptr<KubeClient> client,
+                                   qint64 now) {
+    auto done = m_jobs.deliverer<ReconcileReport>([this](ReconcileReport report) {
+        if (report.error)
+            emit failed(*report.error);
+        emit reconciled(report);
+        load();
+    });
+    QMetaObject::invokeMethod(
+        m_worker,
+        [w = m_worker, id, actor, client = std::move(client), now, done] {
+            if (auto r = w->ready(); !r) {
+                ReconcileReport report;
+                report.error = r.error();
+                done(report);
+                return;
+            }
+            BoostReconciler::Options o;
+            o.actor = actor;
+            // A child of the worker, on its thread: the store's thread, as it requires.
+            auto *rec = new BoostReconciler(*w->store, client, o, w);
+            QObject::connect(rec, &BoostReconciler::finished, rec, [rec, done](const ReconcileReport &r) {
+                done(r);
+                rec->deleteLater();
+            });
+            if (!rec->start(now, id)) {
+                delete rec;
+                done(ReconcileReport{});
+            }
+        },
+        Qt::QueuedConnection);
+}
+
+} // namespace gq

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "auditlog.h"
+#include "boostreconciler.h"
+#include "boosts.h"
+#include "error.h"
+#include "jobtracker.h"
+
+#include <QList>
+#include <QObject>
+#include <QThread>
+
+#include <functional>
+#include <memory>
+
+namespace gq {
+
+class Clock;
+class KubeClient;
+
+// The Boosts page's access to the usage database: the list of boosts, and grant,
+// revoke and extend through BoostLedger (the database record and its audit entry
+// first), each followed by a BoostReconciler pass for that boost, so the cluster is
+// patched through QuotaWriter exactly as `gpuquota boost grant|revoke` does. Everything
+// runs on a thread of its own with its own UsageStore (the reconciler lives there too);
+// answers come back as signals through one JobTracker. The client is passed per call:
+// the window's connection may have switched context since the last one.
+class BoostService final : public QObject {
+    Q_OBJECT
+public:
+    explicit BoostService(QObject *parent = nullptr);
+    ~BoostService() override;
+
+    // opened() or failed() follows.
+    // `password`: PostgreSQL's, from the keychain (empty: PGPASSWORD / ~/.pgpass).
+    void open(const QString &url, const QString &password = {});
+    [[nodiscard]] bool isOpen() const { return m_open; }
+    // What "now" is; must outlive this object and be safe to read from another thread.
+    void setClock(const Clock *clock) { m_clock = clock; }
+    [[nodiscard]] const Clock &clock() const { return *m_clock; }
+
+    // listed() follows with every boost, newest first.
+    void load();
+    // Records `boost` (planned by planQuotaBoost / planBudgetBoost), then, when it
+    // starts now, applies it. granted() (or failed() and nothing is recorded) follows.
+    void grant(const Boost &boost, std::shared_ptr<KubeClient> client);
+    void revoke(qint64 id, const QString &note, const QString &actor, std::shared_ptr<KubeClient> client);
+    void extend(qint64 id, qint64 newExpiry, const QString &note, const QString &actor,
+                std::shared_ptr<KubeClient> client);
+    // Every due start and expiry (what `gpuquota reconcile` does); reconciled() follows.
+    void reconcile(const QString &actor, std::shared_ptr<KubeClient> client);
+
+signals:
+    void opened();
+    void failed(const gq::Error &error);
+    void listed(const QList<gq::Boost> &boosts);
+    // The database record of a grant, revoke or extend was written (`action` is
+    // "grant", "revoke" or "extend"); its cluster step's report follows as reconciled().
+    void changed(const gq::Boost &boost, const QString &action);
+    void reconciled(const gq::ReconcileReport &report);
+
+private:
+    class Worker;
+    void change(const QString &action, qint64 id, std::function<Result<Boost>(Worker *, qint64)> edit,
+                const QString &actor, std::shared_ptr<KubeClient> client);
+    void followOnCluster(qint64 id, const QString &actor, std::shared_ptr<KubeClient> client, qint64 now);
+
+    QThread m_thread;
+    Worker *m_worker;
+    const Clock *m_clock;
+    bool m_open = false;
+    JobTracker m_jobs{this};
+};
+
+} // namespace gq

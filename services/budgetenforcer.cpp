@@ -1,0 +1,296 @@
+#include "budgetenforcer.h"
+
+#include "auditlog.h"
+#include "kubeclient.h"
+#include "quotawriter.h"
+#include "usagestore.h"
+
+#include <QEventLoop>
+#include <QJsonDocument>
+#include <QSet>
+
+#include <algorithm>
+
+namespace gq {
+
+using clampplan::Plan;
+
+QString ClampEvent::kindName(Kind k) {
+    switch (k) {
+    case Kind::Applied: return QStringLiteral("applied");
+    case Kind::Adjusted: return QStringLiteral("adjusted");
+    case Kind::Lifted: return QStringLiteral("lifted");
+    }
+    return {};
+}
+
+QString ClampEvent::line() const {
+    QStringList changes;
+    QStringList keys = before.keys();
+    for (const QString &k : after.keys())
+        if (!keys.contains(k))
+            keys << k;
+    std::sort(keys.begin(), keys.end());
+    for (const QString &k : keys) {
+        const QString b = before.contains(k) ? before.value(k).toString() : QStringLiteral("-");
+        const QString a = after.contains(k) ? after.value(k).toString() : QStringLiteral("-");
+        changes << QStringLiteral("%1 %2 -> %3").arg(k, b, a);
+    }
+    QString text = QStringLiteral("%1/%2 clamp %3: %4")
+                       .arg(ns, quota, kindName(kind), changes.join(QStringLiteral(", ")));
+    if (!reason.isEmpty())
+        text += QStringLiteral(" (%1)").arg(reason);
+    return text;
+}
+
+namespace {
+
+QString nameOf(const QJsonObject &o) {
+    return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+}
+QString nsOf(const QJsonObject &o) {
+    return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("namespace")).toString();
+}
+QString resourceVersionOf(const QJsonObject &o) {
+    return o.value(QLatin1String("metadata")).toObject().value(QLatin1String("resourceVersion")).toString();
+}
+QString compact(const QJsonObject &o) {
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+} // namespace
+
+BudgetEnforcer::BudgetEnforcer(UsageStore &store, std::shared_ptr<KubeClient> client, Options options,
+                               QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_client(std::move(client))
+    , m_opt(std::move(options))
+    , m_audit(std::make_unique<AuditLog>(store)) {}
+
+BudgetEnforcer::~BudgetEnforcer() = default;
+
+bool BudgetEnforcer::tick(qint64 now) {
+    if (m_running)
+        return false;
+    m_running = true;
+    m_now = now;
+    m_report = EnforceReport{};
+    m_queue.clear();
+    m_budgetNamespaces.clear();
+    auto budgets = m_store.budgets();
+    if (!budgets) {
+        const QString why = budgets.error().message;
+        m_jobs.post([this, why] {
+            m_report.errors << tr("usage database: %1").arg(why);
+            finishPass();
+        });
+        return true;
+    }
+    for (const Budget &b : *budgets)
+        if (b.scope == BudgetScope::Namespace && !m_budgetNamespaces.contains(b.subject))
+            m_budgetNamespaces << b.subject;
+    // Clamped quotas are found on the server, not in the database: a namespace whose
+    // budget was deleted must be lifted too, and any replica must find what another did.
+    m_jobs.watch(m_client->list(KubeResource::resourceQuotas(), QString()),
+                 [this](const Result<ObjectList> &r) { onAllQuotas(r); });
+    return true;
+}
+
+EnforceReport BudgetEnforcer::runNow(qint64 now) {
+    QEventLoop loop;
+    EnforceReport report;
+    const auto c = connect(this, &BudgetEnforcer::finished, &loop, [&](const EnforceReport &r) {
+        report = r;
+        loop.quit();
+    });
+    if (tick(now))
+        loop.exec();
+    disconnect(c);
+    return report;
+}
+
+void BudgetEnforcer::onAllQuotas(const Result<ObjectList> &r) {
+    if (!r) {
+        m_report.errors << tr("listing ResourceQuotas: %1").arg(r.error().message);
+        return finishPass();
+    }
+    QStringList namespaces = m_budgetNamespaces;
+    for (const QJsonObject &q : r->items)
+        if (clampplan::hasClamp(q) && !namespaces.contains(nsOf(q)))
+            namespaces << nsOf(q);
+    std::sort(namespaces.begin(), namespaces.end());
+    for (const QString &ns : namespaces) {
+        Work w;
+        w.ns = ns;
+        if (m_budgetNamespaces.contains(ns)) {
+            auto status = m_store.budgetStatus(BudgetScope::Namespace, ns, m_now);
+            if (!status) {
+                m_report.errors << tr("%1: usage database: %2").arg(ns, status.error().message);
+                continue;
+            }
+            w.due = clampplan::clampDue(*status, &w.reason);
+        }
+        m_queue << w;
+    }
+    m_report.namespaces = int(m_queue.size());
+    next();
+}
+
+void BudgetEnforcer::next() {
+    if (m_queue.isEmpty())
+        return finishPass();
+    m_cur = m_queue.takeFirst();
+    m_conflicts = 0;
+    fetchNamespace();
+}
+
+void BudgetEnforcer::fetchNamespace() {
+    m_jobs.watch(m_client->list(KubeResource::resourceQuotas(), m_cur.ns),
+                 [this](const Result<ObjectList> &r) { onNamespaceQuotas(r); });
+}
+
+void BudgetEnforcer::onNamespaceQuotas(const Result<ObjectList> &r) {
+    if (!r)
+        return stepFailed(tr("listing ResourceQuotas: %1").arg(r.error().message));
+    const QList<QJsonObject> quotas = r->items;
+    if (!m_cur.due) {
+        plan(quotas, {});
+        return;
+    }
+    m_quotas = quotas;
+    m_jobs.watch(m_client->list(KubeResource::pods(), m_cur.ns), [this](const Result<ObjectList> &pods) {
+        if (!pods)
+            return stepFailed(tr("listing pods: %1").arg(pods.error().message));
+        plan(m_quotas, pods->items);
+    });
+}
+
+void BudgetEnforcer::plan(const QList<QJsonObject> &quotas, const QList<QJsonObject> &pods) {
+    m_steps.clear();
+    if (m_cur.due) {
+        const QHash<QString, qint64> inUse = clampplan::gpusInUse(pods);
+        bool anyGpuQuota = false;
+        for (const QJsonObject &q : quotas) {
+            if (!clampplan::limitsGpus(q) && !clampplan::hasClamp(q))
+                continue;
+            anyGpuQuota = true;
+            Plan p = clampplan::planClamp(q, inUse, m_now, m_cur.reason);
+            if (p.action != Plan::Action::None)
+                m_steps << p;
+        }
+        if (!anyGpuQuota)
+            m_steps << clampplan::planCreate(m_cur.ns, inUse, m_now, m_cur.reason);
+    } else {
+        for (const QJsonObject &q : quotas) {
+            Plan p = clampplan::planLift(q);
+            if (p.action != Plan::Action::None)
+                m_steps << p;
+        }
+    }
+    runStep();
+}
+
+void BudgetEnforcer::runStep() {
+    if (m_steps.isEmpty())
+        return next();
+    const Plan &p = m_steps.first();
+    if (p.action == Plan::Action::Delete) {
+        m_jobs.watch(m_client->remove(KubeResource::resourceQuotas(), m_cur.ns, nameOf(p.quota),
+                                      WriteOptions{}, resourceVersionOf(p.quota)),
+                     [this](const Result<QJsonObject> &r) {
+                         if (r || r.error().kind == Error::Kind::NotFound)
+                             return stepDone();
+                         if (r.error().kind == Error::Kind::Conflict)
+                             return stepConflict();
+                         stepFailed(r.error().message);
+                     });
+        return;
+    }
+    if (m_writer)
+        m_writer.release()->deleteLater(); // may be the one whose signal brought us here
+    m_writer = std::make_unique<QuotaWriter>(m_client);
+    QuotaWriter *w = m_writer.get();
+    connect(w, &QuotaWriter::stateChanged, this, [this, w](QuotaWriter::State s) {
+        switch (s) {
+        case QuotaWriter::State::AwaitingConfirmation: w->confirm(); break;
+        case QuotaWriter::State::Applied: m_jobs.post([this] { stepDone(); }); break;
+        case QuotaWriter::State::Conflict: m_jobs.post([this] { stepConflict(); }); break;
+        case QuotaWriter::State::Failed: {
+            const Error e = w->error();
+            if (e.kind == Error::Kind::AlreadyExists || e.kind == Error::Kind::Conflict)
+                m_jobs.post([this] { stepConflict(); }); // another replica created it first
+            else
+                m_jobs.post([this, why = e.message] { stepFailed(why); });
+            break;
+        }
+        case QuotaWriter::State::Cancelled:
+            m_jobs.post([this] { stepFailed(tr("the write was cancelled")); });
+            break;
+        default: break;
+        }
+    });
+    QuotaWriter::Request req;
+    req.resource = &KubeResource::resourceQuotas();
+    req.ns = m_cur.ns;
+    if (p.action == Plan::Action::Replace)
+        req.base = p.server; // its resourceVersion makes the PUT conditional
+    req.mine = p.quota;
+    w->start(req);
+}
+
+void BudgetEnforcer::stepDone() {
+    const Plan p = m_steps.takeFirst();
+    ClampEvent e;
+    e.kind = p.event == Plan::Event::Lifted     ? ClampEvent::Kind::Lifted
+             : p.event == Plan::Event::Adjusted ? ClampEvent::Kind::Adjusted
+                                                : ClampEvent::Kind::Applied;
+    e.ns = m_cur.ns;
+    e.quota = nameOf(p.quota);
+    e.before = p.before;
+    e.after = p.after;
+    e.reason = e.kind == ClampEvent::Kind::Lifted ? tr("the budget allows GPU work again") : m_cur.reason;
+    e.createdQuota = p.action == Plan::Action::Create || p.action == Plan::Action::Delete;
+    e.adminEdit = p.adminEdit;
+    e.at = m_now;
+    const QString action = e.kind == ClampEvent::Kind::Lifted     ? QStringLiteral("quota.unclamp")
+                           : e.kind == ClampEvent::Kind::Adjusted ? QStringLiteral("quota.clamp.adjust")
+                                                                  : QStringLiteral("quota.clamp");
+    QString note = e.reason;
+    if (e.adminEdit)
+        note += QStringLiteral("; an admin's value set during the clamp was kept");
+    if (auto a =
+            m_audit->append(m_opt.actor, action, QStringLiteral("%1/ResourceQuota/%2").arg(e.ns, e.quota),
+                            compact(e.before), compact(e.after), note);
+        !a)
+        m_report.errors << tr("%1/%2: audit: %3").arg(e.ns, e.quota, a.error().message);
+    m_report.events << e;
+    for (const Listener &l : m_listeners)
+        l(e);
+    if (e.kind == ClampEvent::Kind::Lifted)
+        emit clampLifted(e);
+    else
+        emit clampApplied(e);
+    runStep();
+}
+
+void BudgetEnforcer::stepConflict() {
+    // Changed under us (an admin, another replica): read again and plan again.
+    if (++m_conflicts > m_opt.maxConflicts)
+        return stepFailed(tr("the quotas kept changing on the server (409 Conflict)"));
+    m_steps.clear();
+    fetchNamespace();
+}
+
+void BudgetEnforcer::stepFailed(const QString &why) {
+    m_report.errors << QStringLiteral("%1: %2").arg(m_cur.ns, why);
+    m_steps.clear();
+    next();
+}
+
+void BudgetEnforcer::finishPass() {
+    m_running = false;
+    emit finished(m_report);
+}
+
+} // namespace gq

@@ -1,0 +1,186 @@
+#include "budgetservice.h"
+
+#include "budgetedit.h"
+#include "clock.h"
+#include "usagestore.h"
+
+#include <memory>
+
+namespace gq {
+
+Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now) {
+    auto budgets = store.budgets();
+    if (!budgets)
+        return budgets.error();
+    BudgetOverview o;
+    o.now = now;
+    // One status read per subject, not per budget: it decides all of the subject's.
+    QList<std::pair<BudgetScope, QString>> subjects;
+    for (const Budget &b : std::as_const(*budgets))
+        if (subjects.isEmpty() || subjects.back() != std::make_pair(b.scope, b.subject))
+            subjects.append({b.scope, b.subject});
+    for (const auto &[scope, subject] : std::as_const(subjects)) {
+        auto status = store.budgetStatus(scope, subject, now);
+        if (!status)
+            return status.error();
+        for (const Decision &d : std::as_const(*status)) {
+            BudgetRow row;
+            row.budget = d.budget;
+            row.decision = d;
+            row.forecast = forecast(d, now);
+            row.state = budgetState(d);
+            row.graceEndsAt = graceEnd(d, now);
+            // The alert ledger is the controller's; a database it never wrote to has
+            // none to show, which is no reason to hide the budgets.
+            if (auto alerts = AlertLedger(store.connection()).budgetState(d.budget.id, d.period.start))
+                row.alerts = *alerts;
+            o.rows << row;
+        }
+    }
+    std::stable_sort(o.rows.begin(), o.rows.end(), [](const BudgetRow &a, const BudgetRow &b) {
+        return std::tuple(a.budget.scope, a.budget.subject, int(a.budget.period)) <
+               std::tuple(b.budget.scope, b.budget.subject, int(b.budget.period));
+    });
+    return o;
+}
+
+class BudgetService::Worker final : public QObject {
+public:
+    std::unique_ptr<UsageStore> store;
+    std::unique_ptr<AuditLog> audit;
+
+    Result<void> ready() const {
+        if (!store)
+            return Error::make(Error::Kind::Database, tr("The usage database is not open."));
+        return {};
+    }
+};
+
+BudgetService::BudgetService(QObject *parent)
+    : QObject(parent)
+    , m_worker(new Worker)
+    , m_clock(&Clock::system()) {
+    m_thread.setObjectName(QStringLiteral("budgets-db"));
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread.start();
+}
+
+BudgetService::~BudgetService() {
+    m_jobs.cancel();
+    QMetaObject::invokeMethod(
+        m_worker,
+        [w = m_worker] {
+            w->audit.reset();
+            w->store.reset();
+        },
+        Qt::BlockingQueuedConnection);
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void BudgetService::open(const QString &url, const QString &password) {
+    m_jobs.runOn(
+        m_worker,
+        [w = m_worker, url, password]() -> Result<void> {
+            UsageStore::Options options;
+            options.password = password;
+            auto store = UsageStore::open(url, options);
+            if (!store)
+                return store.error();
+            w->store = std::move(*store);
+            w->audit = std::make_unique<AuditLog>(*w->store);
+            return {};
+        },
+        [this](const Result<void> &done) {
+            if (!done) {
+                emit failed(done.error());
+                return;
+            }
+            m_open = true;
+            emit opened();
+        });
+}
+
+void BudgetService::load() {
+    m_jobs.runOn(
+        m_worker,
+        [w = m_worker, clock = m_clock]() -> Result<BudgetOverview> {
+            if (auto r = w->ready(); !r)
+                return r.error();
+            return readBudgetOverview(*w->store, clock->nowSecs());
+        },
+        [this](const Result<BudgetOverview> &o) {
+            if (o)
+                emit overviewLoaded(*o);
+            else
+                emit failed(o.error());
+        });
+}
+
+void BudgetService::save(const Budget &budget, const std::optional<Budget> &edited, const QString &actor,
+                         const QString &note) {
+    m_jobs.runOn(
+        m_worker,
+        [w = m_worker, budget, edited, actor, note]() -> Result<AuditEntry> {
+            if (auto r = w->ready(); !r)
+                return r.error();
+            return setBudgetAudited(*w->store, *w->audit, budget, edited, actor, note);
+        },
+        [this](const Result<AuditEntry> &entry) {
+            if (!entry) {
+                emit failed(entry.error());
+                return;
+            }
+            emit changed(*entry);
+            load();
+        });
+}
+
+void BudgetService::remove(const Budget &budget, const QString &actor, const QString &note) {
+    m_jobs.runOn(
+        m_worker,
+        [w = m_worker, budget, actor, note]() -> Result<AuditEntry> {
+            if (auto r = w->ready(); !r)
+                return r.error();
+            return deleteBudgetAudited(*w->store, *w->audit, budget, actor, note);
+        },
+        [this](const Result<AuditEntry> &entry) {
+            if (!entry) {
+                emit failed(entry.error());
+                return;
+            }
+            emit changed(*entry);
+            load();
+        });
+}
+
+void BudgetService::check(const AdmissionQuestion &question) {
+    m_jobs.runOn(
+        m_worker,
+        [w = m_worker, question, clock = m_clock]() -> Result<AdmissionAnswer> {
+            if (auto r = w->ready(); !r)
+                return r.error();
+            AdmissionAnswer a;
+            a.question = question;
+            a.now = clock->nowSecs();
+            // Weighed like `gpuquota check --resource`: MIG slices count their share.
+            const AdmissionRequest req{AdmissionRequest::Kind::NewJob,
+                                       question.gpus * w->store->weights().weight(question.resource),
+                                       question.hours};
+            auto each = w->store->checkEach(question.user, question.ns, req, a.now);
+            if (!each)
+                return each.error();
+            a.each = *each;
+            a.decision = combine(*each, req);
+            return a;
+        },
+        [this](const Result<AdmissionAnswer> &a) {
+            if (a)
+                emit answered(*a);
+            else
+                emit failed(a.error());
+        });
+}
+
+} // namespace gq

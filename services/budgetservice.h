@@ -1,0 +1,100 @@
+#pragma once
+
+#include "alertledger.h"
+#include "auditlog.h"
+#include "budget.h"
+#include "error.h"
+#include "forecast.h"
+#include "jobtracker.h"
+
+#include <QList>
+#include <QObject>
+#include <QThread>
+
+#include <optional>
+
+namespace gq {
+
+class Clock;
+
+// One budget as the Budgets page shows it: the budget, its running decision in the
+// period containing `now` (used, limit with boosts, grace state) and the forecast.
+struct BudgetRow {
+    Budget budget;
+    Decision decision;
+    Forecast forecast;
+    BudgetState state = BudgetState::Ok;
+    std::optional<qint64> graceEndsAt; // while in grace
+    BudgetAlertState alerts;           // thresholds fired this period, the last alert sent
+};
+struct BudgetOverview {
+    qint64 now = 0;
+    QList<BudgetRow> rows; // users first, then namespaces, each by subject and period
+};
+
+// The question of the "Can this run?" panel and its answer: the combined decision
+// (what `gpuquota check` prints) and each budget's own.
+struct AdmissionQuestion {
+    QString user;
+    QString ns;
+    double gpus = 0;
+    double hours = 0;
+    QString resource = QStringLiteral("nvidia.com/gpu");
+};
+struct AdmissionAnswer {
+    AdmissionQuestion question;
+    Decision decision;
+    QList<Decision> each;
+    qint64 now = 0;
+};
+
+// The Budgets page's access to the usage database: every budget with its state and
+// forecast, audited create/edit/delete, and the admission check, all on a thread of
+// its own with its own UsageStore (a store belongs to the thread that opened it, and
+// the page must not wait behind the namespace list's budget refresh). Answers come
+// back as signals through one JobTracker.
+class BudgetService final : public QObject {
+    Q_OBJECT
+public:
+    explicit BudgetService(QObject *parent = nullptr);
+    ~BudgetService() override;
+
+    // opened() or failed() follows.
+    // `password`: PostgreSQL's, from the keychain (empty: PGPASSWORD / ~/.pgpass).
+    void open(const QString &url, const QString &password = {});
+    [[nodiscard]] bool isOpen() const { return m_open; }
+    // What "now" is; must outlive this object and be safe to read from another thread.
+    void setClock(const Clock *clock) { m_clock = clock; }
+
+    // overviewLoaded() follows.
+    void load();
+    // Stores `budget` (replacing `edited` when editing one) with an audit entry;
+    // changed() then a fresh overview, or failed() and nothing is written.
+    void save(const Budget &budget, const std::optional<Budget> &edited, const QString &actor,
+              const QString &note);
+    void remove(const Budget &budget, const QString &actor, const QString &note);
+    // answered() follows: the same check as `gpuquota check`.
+    void check(const AdmissionQuestion &question);
+
+signals:
+    void opened();
+    void failed(const gq::Error &error);
+    void overviewLoaded(const gq::BudgetOverview &overview);
+    // A budget was changed; `entry` is its audit record.
+    void changed(const gq::AuditEntry &entry);
+    void answered(const gq::AdmissionAnswer &answer);
+
+private:
+    class Worker;
+    QThread m_thread;
+    Worker *m_worker;
+    const Clock *m_clock;
+    bool m_open = false;
+    JobTracker m_jobs{this};
+};
+
+// The rows of an overview, read from a store (on the store's thread). Public for tests.
+class UsageStore;
+[[nodiscard]] Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now);
+
+} // namespace gq

@@ -1,0 +1,439 @@
+#include "clusterconnection.h"
+
+#include <QJsonObject>
+#include <QSet>
+
+#include <algorithm>
+
+namespace gq {
+
+namespace {
+QString nsOfKey(const QString &key) {
+    const auto slash = key.indexOf(QLatin1Char('/'));
+    return slash < 0 ? QString() : key.left(slash);
+}
+
+QMap<QString, Quantity> resourceMap(const QJsonObject &map) {
+    QMap<QString, Quantity> out;
+    for (auto it = map.constBegin(); it != map.constEnd(); ++it) {
+        const QJsonValue v = it.value();
+        const QString text = v.isString() ? v.toString() : QString::number(v.toDouble(), 'g', 17);
+        if (auto q = Quantity::parse(text))
+            out.insert(it.key(), *q);
+    }
+    return out;
+}
+} // namespace
+
+QuotaUsage ClusterConnection::quotaUsageFromJson(const QJsonObject &object) {
+    QuotaUsage u;
+    u.name = object.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+    u.hard =
+        resourceMap(object.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject());
+    u.used =
+        resourceMap(object.value(QLatin1String("status")).toObject().value(QLatin1String("used")).toObject());
+    return u;
+}
+
+ClusterConnection::ClusterConnection(QObject *parent)
+    : QObject(parent)
+    , m_kubeconfig(new KubeconfigWatcher(this)) {
+    connect(m_kubeconfig, &KubeconfigWatcher::contextsChanged, this, &ClusterConnection::contextsChanged);
+    connect(m_kubeconfig, &KubeconfigWatcher::kubeconfigProblem, this, &ClusterConnection::kubeconfigProblem);
+    connect(m_kubeconfig, &KubeconfigWatcher::kubeconfigOk, this, &ClusterConnection::kubeconfigOk);
+    connect(m_kubeconfig, &KubeconfigWatcher::connectionChanged, this,
+            &ClusterConnection::onConnectionChanged);
+    connect(m_kubeconfig, &KubeconfigWatcher::unusable, this, &ClusterConnection::onUnusable);
+}
+
+ClusterConnection::~ClusterConnection() {
+    stopInformers();
+}
+
+QString ClusterConnection::server() const {
+    return m_client ? m_client->server() : QString();
+}
+
+bool ClusterConnection::insecure() const {
+    return m_client && m_client->insecureSkipTlsVerify();
+}
+
+void ClusterConnection::setState(State s) {
+    if (s == m_state)
+        return;
+    m_state = s;
+    emit stateChanged(s);
+}
+
+void ClusterConnection::touch() {
+    m_lastUpdate = QDateTime::currentDateTimeUtc();
+    emit lastUpdateChanged(m_lastUpdate);
+}
+
+void ClusterConnection::connectTo(const QString &kubeconfigPath, const QString &context) {
+    start(kubeconfigPath, context, KubeconfigWatcher::Choice::Exactly);
+}
+
+void ClusterConnection::open(const QString &kubeconfigPath, const QString &preferred) {
+    start(kubeconfigPath, preferred, KubeconfigWatcher::Choice::PreferredElseCurrent);
+    m_unreadableQuiet = true;
+}
+
+void ClusterConnection::start(const QString &kubeconfigPath, const QString &context,
+                              KubeconfigWatcher::Choice choice) {
+    disconnectFromCluster();
+    setState(State::Connecting);
+    m_resolvePending = true;
+    m_kubeconfig->watch(kubeconfigPath, context, choice);
+}
+
+// Nothing connected, and the kubeconfig cannot change that yet: it watches on, and a
+// usable change connects.
+void ClusterConnection::onUnusable(const Error &error, bool configRead) {
+    const bool quiet = m_unreadableQuiet && !configRead;
+    m_unreadableQuiet = false;
+    if (quiet) {
+        // A first run without a cluster: not a failure, a kubeconfig still to write.
+        setState(State::Disconnected);
+        emit kubeconfigUnreadable(error);
+        return;
+    }
+    setState(State::Failed);
+    emit errorOccurred(error);
+}
+
+// The current context's connection is new or changed: a client for it, and list again.
+void ClusterConnection::onConnectionChanged(const KubeConnection &connection) {
+    m_unreadableQuiet = false;
+    m_jobs.cancel();
+    const bool reconnect = m_client != nullptr;
+    m_client = std::make_shared<KubeClient>(connection, m_clientOptions);
+    // New credentials may allow more or less: ask again for the namespaces asked before.
+    const QList<QString> asked = m_permissions.keys();
+    m_permissions.clear();
+    m_rebuilding = false;
+    m_pendingNamespaces.clear();
+    // The old rows stay listed until the new list replaces them (as on F5).
+    stopInformers();
+    startInformers();
+    askIdentity();
+    if (m_resolvePending) {
+        m_resolvePending = false;
+        emit contextResolved(m_kubeconfig->context());
+    }
+    if (reconnect)
+        for (const QString &ns : asked)
+            checkPermissions(ns);
+}
+
+void ClusterConnection::askIdentity() {
+    m_jobs.watch(m_client->whoAmI(), [this](const Result<UserIdentity> &who) {
+        if (who) {
+            m_identity = who->username;
+            emit identityChanged(m_identity);
+        } else if (who.error().kind != Error::Kind::Cancelled) {
+            emit errorOccurred(who.error());
+        }
+    });
+}
+
+void ClusterConnection::disconnectFromCluster() {
+    m_jobs.cancel();
+    m_kubeconfig->stop();
+    m_unreadableQuiet = false;
+    m_resolvePending = false;
+    stopInformers();
+    m_client.reset();
+    m_identity.clear();
+    m_permissions.clear();
+    m_syncedOnce = false;
+    m_rebuilding = false;
+    m_pendingNamespaces.clear();
+    emit namespacesReset({});
+    setState(State::Disconnected);
+}
+
+void ClusterConnection::refresh() {
+    if (!m_client)
+        return;
+    m_jobs.cancel();
+    m_permissions.clear();
+    m_rebuilding = false;
+    stopInformers();
+    startInformers();
+}
+
+QList<Informer *> ClusterConnection::informers() const {
+    QList<Informer *> all;
+    for (Informer *inf :
+         {static_cast<Informer *>(m_namespaces.data()), static_cast<Informer *>(m_quotas.data()),
+          static_cast<Informer *>(m_limitRanges.data())})
+        if (inf)
+            all << inf;
+    return all;
+}
+
+void ClusterConnection::retryNow() {
+    for (Informer *inf : informers())
+        inf->retryNow();
+}
+
+QDeadlineTimer ClusterConnection::nextAttempt() const {
+    QDeadlineTimer soonest(QDeadlineTimer::Forever);
+    for (const Informer *inf : informers()) {
+        if (inf->state() != Informer::State::Backoff)
+            continue;
+        const QDeadlineTimer next = inf->nextAttempt();
+        if (!next.isForever() && (soonest.isForever() || next.deadlineNSecs() < soonest.deadlineNSecs()))
+            soonest = next;
+    }
+    return soonest;
+}
+
+void ClusterConnection::startInformers() {
+    setState(State::Syncing);
+    m_namespaces = new NamespaceInformer(m_client, this);
+    m_quotas = new ObjectInformer(m_client, KubeResource::resourceQuotas(), {}, this);
+    m_limitRanges = new ObjectInformer(m_client, KubeResource::limitRanges(), {}, this);
+    const QList<Informer *> all = informers();
+    for (Informer *inf : all) {
+        connect(inf, &Informer::synced, this, &ClusterConnection::onInformerSynced);
+        connect(inf, &Informer::stateChanged, this, &ClusterConnection::updateState);
+        connect(inf, &Informer::errorOccurred, this, &ClusterConnection::errorOccurred);
+        connect(inf, &Informer::nextAttemptChanged, this, &ClusterConnection::nextAttemptChanged);
+    }
+    connect(m_namespaces, &Informer::changed, this, &ClusterConnection::onNamespaceChanged);
+    connect(m_quotas, &Informer::changed, this, &ClusterConnection::onQuotaChanged);
+    connect(m_limitRanges, &Informer::changed, this, &ClusterConnection::onLimitRangeChanged);
+    for (Informer *inf : all)
+        inf->start();
+}
+
+void ClusterConnection::stopInformers() {
+    for (Informer *inf : informers()) {
+        inf->disconnect(this);
+        inf->stop();
+        inf->deleteLater();
+    }
+    m_namespaces.clear();
+    m_quotas.clear();
+    m_limitRanges.clear();
+}
+
+void ClusterConnection::updateState() {
+    if (!m_namespaces || !m_quotas || !m_limitRanges)
+        return;
+    const QList<Informer *> all = informers();
+    bool backoff = false, synced = true, watching = true;
+    for (Informer *inf : all) {
+        backoff = backoff || inf->state() == Informer::State::Backoff;
+        synced = synced && inf->hasSynced();
+        watching = watching && inf->state() == Informer::State::Watching;
+    }
+    if (backoff)
+        setState(State::Reconnecting);
+    else if (synced && m_syncedOnce && watching && !m_rebuilding)
+        setState(State::Live);
+    else
+        setState(State::Syncing);
+}
+
+void ClusterConnection::onInformerSynced() {
+    touch();
+    if (!m_namespaces || !m_quotas || !m_limitRanges)
+        return;
+    if (sender() == m_limitRanges.data()) {
+        // Limit ranges are not in the list: nothing to summarise, only pages to tell.
+        if (m_syncedOnce)
+            emit limitRangesChanged(QString());
+        updateState();
+        return;
+    }
+    if (!m_namespaces->hasSynced() || !m_quotas->hasSynced())
+        return;
+    rebuildAll();
+    // A (re)list can touch every namespace: one "all" notice, not 20,000 signals.
+    emit quotasChanged(QString());
+    if (m_limitRanges->hasSynced())
+        emit limitRangesChanged(QString());
+}
+
+// A full list arrived: summarise every namespace on a worker, from implicitly shared
+// copies of the caches (O(1) to take here), and build the name index there too, so
+// this thread only hands the finished rows on.
+void ClusterConnection::rebuildAll() {
+    m_rebuilding = true;
+    m_pendingNamespaces.clear();
+    const QHash<QString, NamespaceInfo> namespaces = m_namespaces->namespaceMap();
+    const QHash<QString, StoredObject> quotas = m_quotas->objectMap();
+    m_jobs.run(
+        [namespaces, quotas] {
+            QHash<QString, QList<const StoredObject *>> perNamespace;
+            perNamespace.reserve(namespaces.size());
+            for (const StoredObject &o : quotas)
+                perNamespace[o.namespaceName].append(&o);
+            QStringList names = namespaces.keys();
+            names.sort();
+            QList<NamespaceSummary> rows;
+            rows.reserve(names.size());
+            for (const QString &name : std::as_const(names)) {
+                QList<const StoredObject *> objects = perNamespace.value(name);
+                // The order objectsInNamespace() gives, so ties resolve as on a watch update.
+                std::sort(objects.begin(), objects.end(),
+                          [](const StoredObject *a, const StoredObject *b) { return a->name < b->name; });
+                QList<QuotaUsage> usages;
+                usages.reserve(objects.size());
+                for (const StoredObject *o : std::as_const(objects))
+                    usages.append(quotaUsageFromJson(o->object));
+                rows.append(NamespaceSummary::fromQuotas(name, usages));
+                rows.back().alertRecipients = namespaces.value(name).alertRecipients;
+            }
+            return std::make_shared<NamespaceRows>(NamespaceRows::of(std::move(rows)));
+        },
+        [this](std::shared_ptr<NamespaceRows> rows) {
+            emit namespacesReset(*rows);
+            rows.reset(); // the subscribers hold the only copies now
+            const bool first = !m_syncedOnce;
+            m_syncedOnce = true;
+            m_rebuilding = false;
+            // What changed while the worker summarised the snapshot.
+            if (!m_pendingNamespaces.isEmpty()) {
+                const QStringList pending(m_pendingNamespaces.cbegin(), m_pendingNamespaces.cend());
+                m_pendingNamespaces.clear();
+                updateNamespaces(pending);
+            }
+            updateState();
+            if (first)
+                emit synced();
+        });
+}
+
+void ClusterConnection::updateNamespaces(const QStringList &names) {
+    if (m_rebuilding) {
+        for (const QString &ns : names)
+            m_pendingNamespaces.insert(ns);
+        return;
+    }
+    if (!m_syncedOnce || !m_namespaces || !m_quotas)
+        return;
+    // A burst this large is a relist in disguise: summarise everything off-thread.
+    if (names.size() > kRebuildThreshold) {
+        rebuildAll();
+        return;
+    }
+    for (const QString &ns : names) {
+        const auto info = m_namespaces->namespaceInfo(ns);
+        if (!info) {
+            emit namespaceRemoved(ns);
+            continue;
+        }
+        QList<QuotaUsage> usages;
+        for (const StoredObject &o : m_quotas->objectsInNamespace(ns))
+            usages.append(quotaUsageFromJson(o.object));
+        NamespaceSummary summary = NamespaceSummary::fromQuotas(ns, usages);
+        summary.alertRecipients = info->alertRecipients;
+        emit namespaceUpdated(summary);
+    }
+}
+
+void ClusterConnection::onNamespaceChanged(const QStringList &added, const QStringList &updated,
+                                           const QStringList &deleted) {
+    touch();
+    if (!m_syncedOnce && !m_rebuilding)
+        return; // the first full list is summarised in one go by rebuildAll()
+    updateNamespaces(added + deleted);
+    Q_UNUSED(updated) // labels or phase: nothing the list shows
+}
+
+void ClusterConnection::onQuotaChanged(const QStringList &added, const QStringList &updated,
+                                       const QStringList &deleted) {
+    touch();
+    if (!m_syncedOnce && !m_rebuilding)
+        return; // the first full list is summarised in one go by rebuildAll()
+    QSet<QString> nss;
+    for (const QStringList *l : {&added, &updated, &deleted})
+        for (const QString &k : *l)
+            nss.insert(nsOfKey(k));
+    const QStringList list(nss.cbegin(), nss.cend());
+    updateNamespaces(list);
+    if (list.size() > kRebuildThreshold) {
+        emit quotasChanged(QString());
+        return;
+    }
+    for (const QString &ns : list)
+        emit quotasChanged(ns);
+}
+
+void ClusterConnection::onLimitRangeChanged(const QStringList &added, const QStringList &updated,
+                                            const QStringList &deleted) {
+    touch();
+    if (!m_syncedOnce)
+        return;
+    if (added.size() + updated.size() + deleted.size() > kRebuildThreshold) {
+        emit limitRangesChanged(QString());
+        return;
+    }
+    QSet<QString> nss;
+    for (const QStringList *l : {&added, &updated, &deleted})
+        for (const QString &k : *l)
+            nss.insert(nsOfKey(k));
+    for (const QString &ns : nss)
+        emit limitRangesChanged(ns);
+}
+
+QList<StoredObject> ClusterConnection::quotasIn(const QString &ns) const {
+    return m_quotas ? m_quotas->objectsInNamespace(ns) : QList<StoredObject>();
+}
+
+QList<StoredObject> ClusterConnection::limitRangesIn(const QString &ns) const {
+    return m_limitRanges ? m_limitRanges->objectsInNamespace(ns) : QList<StoredObject>();
+}
+
+std::optional<StoredObject> ClusterConnection::quota(const QString &ns, const QString &name) const {
+    return m_quotas ? m_quotas->object(ns, name) : std::nullopt;
+}
+
+std::optional<StoredObject> ClusterConnection::limitRange(const QString &ns, const QString &name) const {
+    return m_limitRanges ? m_limitRanges->object(ns, name) : std::nullopt;
+}
+
+QStringList ClusterConnection::namespaceNames() const {
+    QStringList out;
+    if (m_namespaces)
+        for (const NamespaceInfo &n : m_namespaces->namespaces())
+            out << n.name;
+    return out;
+}
+
+void ClusterConnection::checkPermissions(const QString &ns) {
+    if (!m_client || ns.isEmpty())
+        return;
+    struct Pending {
+        EditPermissions p;
+        int remaining = 4;
+    };
+    auto pending = std::make_shared<Pending>();
+    auto ask = [&](const QString &verb, const QString &resource, bool EditPermissions::*field) {
+        m_jobs.watch(m_client->canI(verb, resource, ns),
+                     [this, ns, pending, field](const Result<AccessReview> &r) {
+                         if (r) {
+                             pending->p.*field = r->allowed;
+                             if (!r->allowed && pending->p.reason.isEmpty())
+                                 pending->p.reason = r->reason;
+                         } else if (pending->p.reason.isEmpty()) {
+                             pending->p.reason = r.error().message;
+                         }
+                         if (--pending->remaining == 0) {
+                             pending->p.known = true;
+                             m_permissions.insert(ns, pending->p);
+                             emit permissionsChanged(ns);
+                         }
+                     });
+    };
+    ask(QStringLiteral("update"), QStringLiteral("resourcequotas"), &EditPermissions::updateQuota);
+    ask(QStringLiteral("create"), QStringLiteral("resourcequotas"), &EditPermissions::createQuota);
+    ask(QStringLiteral("update"), QStringLiteral("limitranges"), &EditPermissions::updateLimitRange);
+    ask(QStringLiteral("create"), QStringLiteral("limitranges"), &EditPermissions::createLimitRange);
+}
+
+} // namespace gq

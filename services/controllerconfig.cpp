@@ -1,0 +1,300 @@
+#include "controllerconfig.h"
+
+#include "dburl.h"
+#include "informer.h"
+#include "timewindow.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <cmath>
+
+namespace gq {
+
+namespace {
+
+// Collects errors with the position of the node they are about, so one pass reports
+// every problem of the file.
+class Checker {
+public:
+    QList<Error> errors;
+
+    void add(const QString &field, const SourcePos &pos, const QString &message) {
+        Error e = Error::make(Error::Kind::Config, message, field);
+        e.line = pos.line;
+        e.column = pos.column;
+        errors.append(e);
+    }
+
+    // The entries of a map node, each key checked against `known`.
+    bool map(const QString &field, const YamlNode &node, const SourcePos &pos, const QStringList &known) {
+        if (!node.isMap()) {
+            add(field, node.pos().isValid() ? node.pos() : pos, QStringLiteral("must be a map"));
+            return false;
+        }
+        for (const YamlNode::Entry &e : node.entries()) {
+            if (!known.contains(e.key))
+                add(join(field, e.key), e.keyPos,
+                    QStringLiteral("unknown key (known here: %1)").arg(known.join(QStringLiteral(", "))));
+        }
+        return true;
+    }
+
+    std::optional<QString> string(const QString &field, const YamlNode &node) {
+        if (!node.isScalar() || node.text().isEmpty()) {
+            add(field, node.pos(), QStringLiteral("must be a non-empty string"));
+            return std::nullopt;
+        }
+        return node.text();
+    }
+
+    std::optional<bool> boolean(const QString &field, const YamlNode &node) {
+        if (node.isScalar() && !node.isString()) {
+            if (node.text() == QLatin1String("true"))
+                return true;
+            if (node.text() == QLatin1String("false"))
+                return false;
+        }
+        add(field, node.pos(), QStringLiteral("must be true or false"));
+        return std::nullopt;
+    }
+
+    std::optional<double> positive(const QString &field, const YamlNode &node) {
+        bool ok = false;
+        const double v = node.isScalar() ? node.text().toDouble(&ok) : 0;
+        if (!ok || !std::isfinite(v) || v <= 0) {
+            add(field, node.pos(),
+                QStringLiteral("must be a number greater than 0 (got \"%1\")").arg(elided(node.text())));
+            return std::nullopt;
+        }
+        return v;
+    }
+
+    void readable(const QString &field, const YamlNode &node, const QString &path) {
+        QFileInfo info(path);
+        if (!info.isFile() || !info.isReadable())
+            add(field, node.pos(), QStringLiteral("cannot read the file %1").arg(path));
+    }
+
+    static QString join(const QString &parent, const QString &key) {
+        return parent.isEmpty() ? key : parent + QLatin1Char('.') + key;
+    }
+};
+
+QString resolvePath(const QString &path, const QString &fileName) {
+    if (path.isEmpty() || QDir::isAbsolutePath(path))
+        return path;
+    return QFileInfo(fileName).absoluteDir().filePath(path);
+}
+
+// host:port with a port in 1..65535 (0 for "any free port", which tests use).
+bool validListen(const QString &text) {
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    if (colon < 0)
+        return false;
+    bool ok = false;
+    const int port = text.mid(colon + 1).toInt(&ok);
+    return ok && port >= 0 && port <= 65535;
+}
+
+} // namespace
+
+ControllerConfigResult parseControllerConfig(const QByteArray &text, const QString &fileName) {
+    ControllerConfigResult out;
+    auto root = parseYamlNode(text);
+    if (!root) {
+        out.errors.append(root.error());
+        return out;
+    }
+    Checker c;
+    ControllerConfig cfg;
+    static const QStringList topKeys = {
+        QStringLiteral("cluster"),         QStringLiteral("clusterName"), QStringLiteral("database"),
+        QStringLiteral("listen"),          QStringLiteral("userLabel"),   QStringLiteral("gpuResources"),
+        QStringLiteral("gpuModelWeights"), QStringLiteral("timeZone"),    QStringLiteral("enforce"),
+        QStringLiteral("webhook"),         QStringLiteral("spool"),       QStringLiteral("leaderElection"),
+        QStringLiteral("alerts"),          QStringLiteral("selfService")};
+    if (root->isNull()) {
+        c.add({}, SourcePos{1, 1, 0}, QStringLiteral("the file is empty"));
+        out.errors = c.errors;
+        return out;
+    }
+    if (!c.map({}, *root, SourcePos{1, 1, 0}, topKeys)) {
+        out.errors = c.errors;
+        return out;
+    }
+    auto required = [&](const char *key) -> const YamlNode * {
+        const YamlNode *n = root->find(QString::fromLatin1(key));
+        if (!n)
+            c.add(QLatin1String(key), SourcePos{1, 1, 0}, QStringLiteral("required key is missing"));
+        return n;
+    };
+
+    if (const YamlNode *n = required("cluster")) {
+        if (c.map(QStringLiteral("cluster"), *n, n->pos(),
+                  {QStringLiteral("kubeconfig"), QStringLiteral("context"), QStringLiteral("inCluster")})) {
+            if (const YamlNode *v = n->find(u"inCluster"))
+                cfg.cluster.inCluster = c.boolean(QStringLiteral("cluster.inCluster"), *v).value_or(false);
+            if (const YamlNode *v = n->find(u"kubeconfig")) {
+                if (auto s = c.string(QStringLiteral("cluster.kubeconfig"), *v)) {
+                    cfg.cluster.kubeconfig = resolvePath(*s, fileName);
+                    c.readable(QStringLiteral("cluster.kubeconfig"), *v, cfg.cluster.kubeconfig);
+                }
+            }
+            if (const YamlNode *v = n->find(u"context"))
+                cfg.cluster.context = c.string(QStringLiteral("cluster.context"), *v).value_or(QString());
+            if (cfg.cluster.inCluster && (n->find(u"kubeconfig") || n->find(u"context")))
+                c.add(QStringLiteral("cluster.inCluster"), n->find(u"inCluster")->pos(),
+                      QStringLiteral("inCluster: true cannot be combined with kubeconfig or context"));
+        }
+    }
+    if (const YamlNode *n = root->find(u"clusterName"))
+        cfg.clusterName = c.string(QStringLiteral("clusterName"), *n).value_or(QString());
+    if (cfg.clusterName.isEmpty())
+        cfg.clusterName = cfg.cluster.inCluster ? QStringLiteral("in-cluster") : cfg.cluster.context;
+
+    if (const YamlNode *n = required("database")) {
+        if (auto s = c.string(QStringLiteral("database"), *n)) {
+            if (auto url = DbUrl::parse(*s); !url)
+                c.add(QStringLiteral("database"), n->pos(), url.error().message);
+            else
+                cfg.database = *s;
+        }
+    }
+    if (const YamlNode *n = root->find(u"listen")) {
+        if (auto s = c.string(QStringLiteral("listen"), *n)) {
+            if (!validListen(*s))
+                c.add(QStringLiteral("listen"), n->pos(),
+                      QStringLiteral("must be host:port, e.g. 127.0.0.1:9464 (got \"%1\")").arg(elided(*s)));
+            cfg.listen = *s;
+        }
+    }
+    if (const YamlNode *n = root->find(u"userLabel"))
+        cfg.userLabel = c.string(QStringLiteral("userLabel"), *n).value_or(cfg.userLabel);
+    if (const YamlNode *n = root->find(u"gpuResources")) {
+        if (!n->isMap()) {
+            c.add(QStringLiteral("gpuResources"), n->pos(), QStringLiteral("must be a map"));
+        } else {
+            for (const YamlNode::Entry &e : n->entries()) {
+                const QString field = QStringLiteral("gpuResources[%1]").arg(e.key);
+                if (!isGpuResourceName(e.key)) {
+                    c.add(field, e.keyPos,
+                          QStringLiteral("not a GPU resource name (nvidia.com/gpu, nvidia.com/mig-*, "
+                                         "nvidia.com/gpu.shared, amd.com/gpu, gpu.intel.com/*)"));
+                    continue;
+                }
+                if (auto w = c.positive(field, e.value))
+                    cfg.weights.set(e.key, *w);
+            }
+        }
+    }
+    if (const YamlNode *n = root->find(u"gpuModelWeights")) {
+        if (!n->isMap()) {
+            c.add(QStringLiteral("gpuModelWeights"), n->pos(), QStringLiteral("must be a map"));
+        } else {
+            for (const YamlNode::Entry &e : n->entries()) {
+                if (auto w = c.positive(QStringLiteral("gpuModelWeights[%1]").arg(e.key), e.value))
+                    cfg.gpuModelWeights.insert(e.key, *w);
+            }
+        }
+    }
+    if (const YamlNode *n = root->find(u"timeZone")) {
+        if (auto s = c.string(QStringLiteral("timeZone"), *n)) {
+            if (auto z = parseZone(*s, QStringLiteral("timeZone")); !z)
+                c.add(QStringLiteral("timeZone"), n->pos(), z.error().message);
+            else
+                cfg.timeZone = *s;
+        }
+    }
+    if (const YamlNode *n = root->find(u"enforce")) {
+        if (c.map(QStringLiteral("enforce"), *n, n->pos(),
+                  {QStringLiteral("enabled"), QStringLiteral("interval")})) {
+            if (const YamlNode *v = n->find(u"enabled"))
+                cfg.enforce.enabled = c.boolean(QStringLiteral("enforce.enabled"), *v).value_or(false);
+            if (const YamlNode *v = n->find(u"interval")) {
+                auto d = parseDuration(v->text(), QStringLiteral("enforce.interval"));
+                if (!d || *d <= 0)
+                    c.add(QStringLiteral("enforce.interval"), v->pos(),
+                          QStringLiteral("must be a duration greater than 0 such as 10s or 1m (got \"%1\")")
+                              .arg(elided(v->text())));
+                else
+                    cfg.enforce.intervalSeconds = *d;
+            }
+        }
+    }
+    if (const YamlNode *n = root->find(u"webhook")) {
+        if (c.map(QStringLiteral("webhook"), *n, n->pos(),
+                  {QStringLiteral("listen"), QStringLiteral("tlsCert"), QStringLiteral("tlsKey")})) {
+            cfg.webhook.configured = true;
+            for (const char *key : {"listen", "tlsCert", "tlsKey"}) {
+                const QString field = QStringLiteral("webhook.") + QLatin1String(key);
+                const YamlNode *v = n->find(QString::fromLatin1(key));
+                if (!v) {
+                    c.add(field, n->pos(), QStringLiteral("required key is missing"));
+                    continue;
+                }
+                auto s = c.string(field, *v);
+                if (!s)
+                    continue;
+                if (qstrcmp(key, "listen") == 0) {
+                    if (!validListen(*s))
+                        c.add(field, v->pos(), QStringLiteral("must be host:port, e.g. 0.0.0.0:9443"));
+                    cfg.webhook.listen = *s;
+                } else {
+                    const QString path = resolvePath(*s, fileName);
+                    c.readable(field, *v, path);
+                    (qstrcmp(key, "tlsCert") == 0 ? cfg.webhook.tlsCert : cfg.webhook.tlsKey) = path;
+                }
+            }
+        }
+    }
+    if (const YamlNode *n = required("spool")) {
+        if (auto s = c.string(QStringLiteral("spool"), *n))
+            cfg.spool = resolvePath(*s, fileName);
+    }
+    if (const YamlNode *n = root->find(u"leaderElection")) {
+        if (c.map(QStringLiteral("leaderElection"), *n, n->pos(),
+                  {QStringLiteral("enabled"), QStringLiteral("namespace"), QStringLiteral("name")})) {
+            if (const YamlNode *v = n->find(u"enabled"))
+                cfg.leaderElection.enabled =
+                    c.boolean(QStringLiteral("leaderElection.enabled"), *v).value_or(false);
+            if (const YamlNode *v = n->find(u"namespace"))
+                cfg.leaderElection.namespaceName =
+                    c.string(QStringLiteral("leaderElection.namespace"), *v).value_or(QString());
+            if (const YamlNode *v = n->find(u"name"))
+                cfg.leaderElection.name =
+                    c.string(QStringLiteral("leaderElection.name"), *v).value_or(QString());
+        }
+    }
+    if (const YamlNode *n = root->find(u"alerts"))
+        cfg.alerts = *n;
+    if (const YamlNode *n = root->find(u"selfService"))
+        cfg.selfService = *n;
+
+    out.errors = c.errors;
+    if (out.errors.isEmpty())
+        out.config = std::move(cfg);
+    return out;
+}
+
+ControllerConfigResult loadControllerConfig(const QString &path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        ControllerConfigResult out;
+        out.errors.append(Error::make(Error::Kind::Io,
+                                      QStringLiteral("cannot read %1: %2").arg(path, f.errorString()),
+                                      QStringLiteral("--config")));
+        return out;
+    }
+    return parseControllerConfig(f.readAll(), path);
+}
+
+QString formatConfigError(const QString &fileName, const Error &error) {
+    QString where = fileName;
+    if (error.line > 0)
+        where += QStringLiteral(":%1:%2").arg(error.line).arg(error.column);
+    return where + QStringLiteral(": ") + error.toString();
+}
+
+} // namespace gq

@@ -1,0 +1,81 @@
+#pragma once
+
+#include "error.h"
+#include "ledger.h"
+#include "yamldoc.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace gq {
+
+// The controller's configuration file (`gpuquota-controller --config FILE`), typed.
+// Every key of the file is read here except two sections kept as raw YAML nodes for
+// their own parsers (with source positions, so their errors can name lines too):
+// `alerts:` (the alert service) and `selfService:` (the /quota endpoints).
+struct ControllerConfig {
+    struct Cluster {
+        QString kubeconfig; // empty: $KUBECONFIG / ~/.kube/config
+        QString context;    // empty: current-context
+        bool inCluster = false;
+    };
+    struct Enforce {
+        bool enabled = false;
+        qint64 intervalSeconds = 10;
+    };
+    struct Webhook {
+        bool configured = false;
+        QString listen;
+        QString tlsCert;
+        QString tlsKey;
+    };
+    struct LeaderElection {
+        bool enabled = false;
+        QString namespaceName = QStringLiteral("gpuquota-system");
+        QString name = QStringLiteral("gpuquota-controller");
+    };
+
+    Cluster cluster;
+    // The `cluster` column of the intervals this controller writes. Default: the
+    // kubeconfig context name, or "in-cluster". Keep it fixed: a restart reconciles
+    // only the rows of its own cluster name.
+    QString clusterName;
+    QString database; // sqlite:///path or postgresql://user@host:port/db
+    QString listen = QStringLiteral("127.0.0.1:9464");
+    QString userLabel = kDefaultUserLabel;
+    ResourceWeights weights;                // built-in MIG rule plus the gpuResources overrides
+    QHash<QString, double> gpuModelWeights; // nvidia.com/gpu.product -> factor (default 1)
+    QString timeZone = QStringLiteral("UTC");
+    Enforce enforce;
+    Webhook webhook;
+    QString spool; // directory of the spool file
+    LeaderElection leaderElection;
+    YamlNode alerts;      // raw, Null when absent
+    YamlNode selfService; // raw, Null when absent
+
+    // The factor of a GPU model (1 when not configured).
+    [[nodiscard]] double modelWeight(const QString &gpuModel) const {
+        return gpuModelWeights.value(gpuModel, 1.0);
+    }
+};
+
+struct ControllerConfigResult {
+    std::optional<ControllerConfig> config; // set only when errors is empty
+    QList<Error> errors;                    // each names its key (field) and line/column
+};
+
+// Parses and validates the file text. Every problem is reported (not only the first):
+// unknown keys, wrong types, bad values, missing required keys, referenced files
+// (kubeconfig, TLS certificate and key) that cannot be read. fileName anchors
+// relative paths and is not opened.
+[[nodiscard]] ControllerConfigResult parseControllerConfig(const QByteArray &text, const QString &fileName);
+// Reads the file and parses it; an unreadable file is one Io error.
+[[nodiscard]] ControllerConfigResult loadControllerConfig(const QString &path);
+// "FILE:LINE:COL: key: message" for people.
+[[nodiscard]] QString formatConfigError(const QString &fileName, const Error &error);
+
+} // namespace gq

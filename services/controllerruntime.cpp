@@ -1,0 +1,130 @@
+#include "controllerruntime.h"
+
+#include "kubeclient.h"
+#include "ledgerwriter.h"
+#include "usagerecorder.h"
+
+#include <QFile>
+#include <QJsonObject>
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcController, "gq.controller")
+
+namespace gq {
+
+Result<std::shared_ptr<KubeClient>> controllerClusterClient(const ControllerConfig::Cluster &cluster) {
+    KubeClientOptions options;
+    options.userAgent = QStringLiteral("gpuquota-controller");
+    if (!cluster.inCluster)
+        return KubeClient::fromKubeconfig(cluster.kubeconfig, cluster.context, options);
+    // The service account's files, as every in-cluster client reads them.
+    const QString host = qEnvironmentVariable("KUBERNETES_SERVICE_HOST");
+    const QString port = qEnvironmentVariable("KUBERNETES_SERVICE_PORT", QStringLiteral("443"));
+    if (host.isEmpty())
+        return Error::make(
+            Error::Kind::Config,
+            QStringLiteral("inCluster: KUBERNETES_SERVICE_HOST is not set (not running in a pod?)"),
+            QStringLiteral("cluster.inCluster"));
+    const QString dir = QStringLiteral("/var/run/secrets/kubernetes.io/serviceaccount/");
+    QFile ca(dir + QStringLiteral("ca.crt"));
+    if (!ca.open(QIODevice::ReadOnly))
+        return Error::make(Error::Kind::Config,
+                           QStringLiteral("inCluster: cannot read %1").arg(ca.fileName()),
+                           QStringLiteral("cluster.inCluster"));
+    KubeConnection conn;
+    conn.contextName = QStringLiteral("in-cluster");
+    conn.server = QStringLiteral("https://%1:%2")
+                      .arg(host.contains(QLatin1Char(':')) ? u'[' + host + u']' : host, port);
+    conn.caPem = ca.readAll();
+    conn.tokenFile = dir + QStringLiteral("token"); // re-read on use: projected tokens rotate
+    return std::make_shared<KubeClient>(std::move(conn), options);
+}
+
+ControllerRuntime::ControllerRuntime(ControllerConfig config, QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config)) {}
+
+ControllerRuntime::~ControllerRuntime() {
+    m_server.stop(); // handlers read the recorder and the writer
+}
+
+void ControllerRuntime::addRoute(const QByteArray &method, const QString &path, httpd::Handler handler) {
+    m_server.route(method, path, std::move(handler));
+}
+
+Result<void> ControllerRuntime::start() {
+    auto client = controllerClusterClient(m_config.cluster);
+    if (!client)
+        return client.error();
+    m_client = *client;
+
+    UsageStore::Options storeOptions;
+    storeOptions.weights = m_config.weights;
+    storeOptions.rollupZone = m_config.timeZone;
+    m_writer = std::make_unique<LedgerWriter>(m_config.database, storeOptions, m_config.spool);
+
+    UsageRecorder::Options recorderOptions;
+    recorderOptions.cluster = m_config.clusterName;
+    recorderOptions.userLabel = m_config.userLabel;
+    m_recorder = std::make_unique<UsageRecorder>(m_client, recorderOptions, *m_writer);
+
+    m_server.route("GET", QStringLiteral("/healthz"),
+                   [](const httpd::Request &) { return httpd::Response::text(200, QStringLiteral("ok\n")); });
+    m_server.route("GET", QStringLiteral("/readyz"), [this](const httpd::Request &) {
+        const Figures f = figures();
+        const bool ok = ready();
+        QString text = ok ? QStringLiteral("ok\n") : QStringLiteral("not ready\n");
+        text += QStringLiteral("pod cache synced: %1\n").arg(f.podCacheSynced ? u"yes" : u"no");
+        text += QStringLiteral("database: %1\n").arg(f.databaseAvailable ? u"available" : u"unavailable");
+        text += QStringLiteral("spool: %1 (%2 waiting)\n")
+                    .arg(m_writer->spoolWritable() ? u"writable" : u"NOT writable")
+                    .arg(f.spoolDepth);
+        return httpd::Response::text(ok ? 200 : 503, text);
+    });
+    auto address = httpd::parseListenAddress(m_config.listen, QStringLiteral("listen"));
+    if (!address)
+        return address.error();
+    if (auto port = m_server.start(*address); !port)
+        return port.error();
+    qCInfo(lcController) << "serving /healthz /readyz on port" << m_server.port();
+
+    m_writer->start();
+    if (!m_config.leaderElection.enabled)
+        startRecording();
+    return {};
+}
+
+void ControllerRuntime::startRecording() {
+    if (m_recording.exchange(true))
+        return;
+    m_recorder->start();
+}
+
+int ControllerRuntime::listenPort() const {
+    return m_server.port();
+}
+
+// A replica waiting for the Lease records nothing, but still serves the webhook: it
+// is ready without a pod cache of its own.
+bool ControllerRuntime::ready() const {
+    if (!m_recorder)
+        return false;
+    const bool writable = m_writer->databaseAvailable() || m_writer->spoolWritable();
+    return writable && (m_recorder->synced() || !m_recording);
+}
+
+ControllerRuntime::Figures ControllerRuntime::figures() const {
+    Figures f;
+    if (!m_writer || !m_recorder)
+        return f;
+    f.intervalsOpen = m_recorder->openIntervals();
+    f.intervalStatesRecorded = m_recorder->intervalsRecorded();
+    f.spoolDepth = m_writer->spoolDepth();
+    f.lastDatabaseWrite = m_writer->lastDatabaseWrite();
+    f.informerIdleSeconds = m_recorder->informerIdleSeconds();
+    f.databaseAvailable = m_writer->databaseAvailable();
+    f.podCacheSynced = m_recorder->synced();
+    return f;
+}
+
+} // namespace gq

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "controllerconfig.h"
+#include "httpserver.h"
+#include "result.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+
+namespace gq {
+
+class KubeClient;
+class LedgerWriter;
+class UsageRecorder;
+
+// The controller put together from its configuration: the cluster client, the usage
+// database writer with its spool, the usage recorder and the `listen` server with
+// /healthz and /readyz. app/controller/main.cpp only builds this and runs the loop.
+//
+// Hook points for the parts built elsewhere (see README "Controller"):
+// - addRoute() before start(): /metrics, /quota, /quota/status (self-service) on
+//   `listen`; figures() gives this part's numbers as plain getters.
+// - startRecording(): called by start() when leaderElection is off; a leader elector
+//   calls it when it gains the Lease (and exits the process when it loses it, so
+//   a replica never records on stale leadership).
+// - client(), writer()->store(), config(): enforcement (namespace clamp, boosts on a
+//   timer), the admission webhook (its own HttpServer on webhook.listen, on every
+//   replica) and the alert service build on these; config().alerts and
+//   config().selfService are the raw sections for their parsers.
+class ControllerRuntime final : public QObject {
+    Q_OBJECT
+public:
+    explicit ControllerRuntime(ControllerConfig config, QObject *parent = nullptr);
+    ~ControllerRuntime() override;
+
+    void addRoute(const QByteArray &method, const QString &path, httpd::Handler handler);
+    // Connects, opens (or spools for) the database, serves `listen`; records unless
+    // leader election is enabled. Errors: Config (cluster), Io (listen address in use).
+    Result<void> start();
+    void startRecording();
+
+    [[nodiscard]] const ControllerConfig &config() const { return m_config; }
+    [[nodiscard]] std::shared_ptr<KubeClient> client() const { return m_client; }
+    [[nodiscard]] LedgerWriter *writer() const { return m_writer.get(); }
+    [[nodiscard]] UsageRecorder *recorder() const { return m_recorder.get(); }
+    [[nodiscard]] int listenPort() const;
+    [[nodiscard]] bool ready() const;
+
+    // This part's figures, for /metrics. Safe to call from server threads.
+    struct Figures {
+        qint64 intervalsOpen = 0;
+        qint64 intervalStatesRecorded = 0;
+        qint64 spoolDepth = 0;
+        qint64 lastDatabaseWrite = 0; // epoch seconds, 0: never
+        qint64 informerIdleSeconds = -1;
+        bool databaseAvailable = false;
+        bool podCacheSynced = false;
+    };
+    [[nodiscard]] Figures figures() const;
+
+private:
+    ControllerConfig m_config;
+    std::shared_ptr<KubeClient> m_client;
+    std::unique_ptr<LedgerWriter> m_writer;
+    std::unique_ptr<UsageRecorder> m_recorder;
+    httpd::HttpServer m_server;
+    std::atomic<bool> m_recording{false}; // read by /readyz on server threads
+};
+
+// The cluster client for `cluster:`: a kubeconfig context, or the pod's service account.
+[[nodiscard]] Result<std::shared_ptr<KubeClient>>
+controllerClusterClient(const ControllerConfig::Cluster &cluster);
+
+} // namespace gq

@@ -1,0 +1,1 @@
+// An empty translation unit: gqservices_i18n carries only its resource (see CMakeLists.txt).

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "ledger.h"
+#include "result.h"
+
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace gq {
+
+// The controller's write-ahead spool for the usage database: while the database is
+// unreachable every interval state (an open interval, or the same interval with its
+// end) is appended as one JSON line and fsync'd before append() returns, so a crash
+// or SIGKILL loses nothing that was accepted. Replay reads the lines in order; the
+// database's upsert by (cluster, pod_uid, resource, start) makes a replay idempotent,
+// so a crash during replay simply replays again. A torn last line (a crash in the
+// middle of a write) is skipped: its state was never acknowledged.
+struct SpoolEntry {
+    UsageInterval iv;
+    // Only set the end of the stored open row (UsageStore::closeInterval), keeping
+    // what the row says otherwise; else an upsert of the whole state.
+    bool closeOnly = false;
+};
+
+class IntervalSpool {
+public:
+    explicit IntervalSpool(QString directory);
+
+    [[nodiscard]] QString filePath() const;
+    Result<void> append(const SpoolEntry &entry);
+    [[nodiscard]] Result<std::vector<SpoolEntry>> readAll() const;
+    // After a complete replay.
+    Result<void> clear();
+    [[nodiscard]] qint64 depth() const { return m_depth; } // lines waiting
+    // Whether the directory exists (created if not) and the file can be appended to.
+    [[nodiscard]] bool writable() const;
+
+    [[nodiscard]] static QByteArray encode(const SpoolEntry &entry);
+    [[nodiscard]] static std::optional<SpoolEntry> decode(const QByteArray &line);
+
+private:
+    QString m_dir;
+    qint64 m_depth = 0;
+};
+
+} // namespace gq

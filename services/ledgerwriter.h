@@ -1,0 +1,79 @@
+#pragma once
+
+#include "intervalspool.h"
+#include "ledger.h"
+#include "result.h"
+#include "usagestore.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace gq {
+
+// Where the controller's interval states go: the usage database when it answers,
+// else the spool (IntervalSpool), replayed in order once the database is back. While
+// anything is spooled new states are spooled behind it, so the database always sees
+// the states in the order they happened. Lives on one thread (the store's rule);
+// the counters are atomics so health and metrics handlers on server threads read them.
+class LedgerWriter final : public QObject {
+    Q_OBJECT
+public:
+    LedgerWriter(QString databaseUrl, UsageStore::Options options, QString spoolDirectory,
+                 QObject *parent = nullptr);
+    ~LedgerWriter() override;
+
+    // Opens the database (and replays the spool); on failure retries every retryMs.
+    void start(int retryMs = 2000);
+    // Writes (or spools) one interval state: open (no end) or closed.
+    void submit(const UsageInterval &iv);
+    // Sets the end of a stored open row and nothing else (iv.end must be set).
+    void close(const UsageInterval &iv);
+    // The open intervals the database holds for `cluster` written by `source`. Only
+    // while databaseAvailable() and the spool is empty (else the answer is stale).
+    [[nodiscard]] Result<std::vector<UsageInterval>> openIntervals(const QString &cluster,
+                                                                   const QString &source);
+
+    [[nodiscard]] bool databaseAvailable() const { return m_available.load(); }
+    [[nodiscard]] bool spoolWritable() const { return m_spoolWritable.load(); }
+    [[nodiscard]] qint64 spoolDepth() const { return m_spoolDepth.load(); }
+    [[nodiscard]] qint64 lastDatabaseWrite() const { return m_lastWrite.load(); } // epoch s, 0: never
+    [[nodiscard]] qint64 written() const { return m_written.load(); }             // states stored
+    [[nodiscard]] qint64 spooled() const { return m_spooledTotal.load(); }        // states spooled
+    [[nodiscard]] QString lastError() const;
+    // The open store, for hook points that read the same database on this thread
+    // (enforcement, alerts); nullptr while the database is down.
+    [[nodiscard]] UsageStore *store() const { return m_store.get(); }
+
+Q_SIGNALS:
+    // The database answers again (or for the first time) and the spool is replayed.
+    void databaseReady();
+    void databaseLost(const gq::Error &error);
+
+private:
+    bool connect();
+    bool replay();
+    void fail(const Error &error);
+    void spool(const SpoolEntry &entry);
+    void write(const SpoolEntry &entry);
+    Result<void> apply(const SpoolEntry &entry);
+
+    QString m_url;
+    UsageStore::Options m_options;
+    IntervalSpool m_spool;
+    std::unique_ptr<UsageStore> m_store;
+    QTimer m_retry;
+    QString m_lastError;
+    std::atomic<bool> m_available{false};
+    std::atomic<bool> m_spoolWritable{true};
+    std::atomic<qint64> m_spoolDepth{0};
+    std::atomic<qint64> m_lastWrite{0};
+    std::atomic<qint64> m_written{0};
+    std::atomic<qint64> m_spooledTotal{0};
+    mutable std::mutex m_errorMutex;
+};
+
+} // namespace gq

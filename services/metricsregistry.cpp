@@ -1,0 +1,181 @@
+#include "metricsregistry.h"
+
+#include <QLocale>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gq {
+
+namespace {
+
+QString escapeHelp(const QString &s) {
+    QString out = s;
+    out.replace(QLatin1Char('\\'), QLatin1String("\\\\"));
+    out.replace(QLatin1Char('\n'), QLatin1String("\\n"));
+    return out;
+}
+
+QString escapeLabelValue(const QString &s) {
+    QString out = s;
+    out.replace(QLatin1Char('\\'), QLatin1String("\\\\"));
+    out.replace(QLatin1Char('"'), QLatin1String("\\\""));
+    out.replace(QLatin1Char('\n'), QLatin1String("\\n"));
+    return out;
+}
+
+// Go's strconv formatting as Prometheus prints it: integers without a fraction,
+// otherwise the shortest round-trip form; NaN and infinities by name.
+QString formatValue(double v) {
+    if (std::isnan(v))
+        return QStringLiteral("NaN");
+    if (std::isinf(v))
+        return v > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf");
+    return QString::number(v, 'g', QLocale::FloatingPointShortest);
+}
+
+} // namespace
+
+bool MetricsRegistry::isValidName(const QString &name) {
+    static const QRegularExpression re(QStringLiteral("^[a-zA-Z_:][a-zA-Z0-9_:]*$"));
+    return re.match(name).hasMatch();
+}
+
+bool MetricsRegistry::isValidLabelName(const QString &name) {
+    static const QRegularExpression re(QStringLiteral("^[a-zA-Z_][a-zA-Z0-9_]*$"));
+    return re.match(name).hasMatch() && !name.startsWith(QLatin1String("__"));
+}
+
+bool MetricsRegistry::describe(const QString &name, Type type, const QString &help) {
+    if (!isValidName(name) || (type == Type::Counter) != name.endsWith(QLatin1String("_total")))
+        return false;
+    std::lock_guard lock(m_mutex);
+    const auto it = m_metrics.find(name);
+    if (it != m_metrics.end())
+        return it->second.type == type && it->second.help == help;
+    m_metrics[name] = Metric{type, help, {}};
+    return true;
+}
+
+bool MetricsRegistry::isDescribed(const QString &name) const {
+    std::lock_guard lock(m_mutex);
+    return m_metrics.count(name) > 0;
+}
+
+MetricLabels MetricsRegistry::normalized(const MetricLabels &labels) {
+    MetricLabels out;
+    for (const auto &l : labels)
+        if (isValidLabelName(l.first))
+            out.append(l);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+MetricsRegistry::Metric *MetricsRegistry::find(const QString &name) {
+    const auto it = m_metrics.find(name);
+    return it == m_metrics.end() ? nullptr : &it->second;
+}
+
+void MetricsRegistry::set(const QString &name, const MetricLabels &labels, double value) {
+    std::lock_guard lock(m_mutex);
+    if (Metric *m = find(name); m && m->type == Type::Gauge)
+        m->series[normalized(labels)] = value;
+}
+
+void MetricsRegistry::add(const QString &name, const MetricLabels &labels, double delta) {
+    std::lock_guard lock(m_mutex);
+    Metric *m = find(name);
+    if (!m || (m->type == Type::Counter && !(delta >= 0)))
+        return;
+    m->series[normalized(labels)] += delta;
+}
+
+void MetricsRegistry::replaceAll(const QString &name, const QList<QPair<MetricLabels, double>> &series) {
+    std::lock_guard lock(m_mutex);
+    Metric *m = find(name);
+    if (!m || m->type != Type::Gauge)
+        return;
+    m->series.clear();
+    for (const auto &[labels, v] : series)
+        m->series[normalized(labels)] = v;
+}
+
+double MetricsRegistry::value(const QString &name, const MetricLabels &labels) const {
+    std::lock_guard lock(m_mutex);
+    const auto it = m_metrics.find(name);
+    if (it == m_metrics.end())
+        return 0;
+    const auto s = it->second.series.find(normalized(labels));
+    return s == it->second.series.end() ? 0 : s->second;
+}
+
+QByteArray MetricsRegistry::render() const {
+    std::lock_guard lock(m_mutex);
+    QString out;
+    for (const auto &[name, m] : m_metrics) {
+        out += QStringLiteral("# HELP %1 %2\n").arg(name, escapeHelp(m.help));
+        out += QStringLiteral("# TYPE %1 %2\n")
+                   .arg(name, m.type == Type::Counter ? QStringLiteral("counter") : QStringLiteral("gauge"));
+        if (m.series.empty()) {
+            out += name + QStringLiteral(" 0\n");
+            continue;
+        }
+        for (const auto &[labels, v] : m.series) {
+            out += name;
+            if (!labels.isEmpty()) {
+                QStringList parts;
+                for (const auto &[k, val] : labels)
+                    parts.append(QStringLiteral("%1=\"%2\"").arg(k, escapeLabelValue(val)));
+                out += QLatin1Char('{') + parts.join(QLatin1Char(',')) + QLatin1Char('}');
+            }
+            out += QLatin1Char(' ') + formatValue(v) + QLatin1Char('\n');
+        }
+    }
+    return out.toUtf8();
+}
+
+void registerControllerMetrics(MetricsRegistry &r) {
+    using namespace metricnames;
+    using T = MetricsRegistry::Type;
+    r.describe(
+        QLatin1String(kNamespaceUsed), T::Gauge,
+        QStringLiteral(
+            "GPU-seconds (GPU-hours x 3600) a namespace used in its current budget period (running pods up "
+            "to now)."));
+    r.describe(
+        QLatin1String(kNamespaceRemaining), T::Gauge,
+        QStringLiteral("GPU-seconds left of a namespace's budget this period (limit incl. boosts minus used; "
+                       "negative when over)."));
+    r.describe(
+        QLatin1String(kNamespaceLimit), T::Gauge,
+        QStringLiteral("A namespace's GPU-hour budget in GPU-seconds this period, active boosts included."));
+    r.describe(
+        QLatin1String(kUserUsed), T::Gauge,
+        QStringLiteral("GPU-seconds a user used in the current budget period (only when per-user metrics are "
+                       "enabled)."));
+    r.describe(
+        QLatin1String(kUserRemaining), T::Gauge,
+        QStringLiteral("GPU-seconds left of a user's budget this period (only when per-user metrics are "
+                       "enabled)."));
+    r.describe(
+        QLatin1String(kUserLimit), T::Gauge,
+        QStringLiteral(
+            "A user's GPU-hour budget in GPU-seconds this period, active boosts included (only when per-user "
+            "metrics are enabled)."));
+    r.describe(QLatin1String(kBoostsActive), T::Gauge, QStringLiteral("Boosts in effect now, by kind."));
+    r.describe(
+        QLatin1String(kClampsActive), T::Gauge,
+        QStringLiteral("Namespaces whose GPU quota the controller has clamped because the budget is spent."));
+    r.describe(QLatin1String(kSpoolDepth), T::Gauge,
+               QStringLiteral("Usage intervals waiting in the spool file for the database to return."));
+    r.describe(QLatin1String(kAlertsSent), T::Counter, QStringLiteral("Alerts delivered, by channel."));
+    r.describe(QLatin1String(kAlertsFailed), T::Counter,
+               QStringLiteral("Alert deliveries that failed after their retries, by channel."));
+    r.describe(QLatin1String(kReconcileLag), T::Gauge,
+               QStringLiteral("Seconds since the last completed reconcile (boost and clamp transitions)."));
+    r.describe(QLatin1String(kSelfServiceRequests), T::Counter,
+               QStringLiteral("Self-service requests (/quota, /quota/status), by HTTP status code."));
+}
+
+} // namespace gq

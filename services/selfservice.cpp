@@ -1,0 +1,423 @@
+#include "selfservice.h"
+
+#include "boosts.h"
+#include "kubeclient.h"
+#include "metricsregistry.h"
+#include "selfservicepage.h"
+#include "usagestore.h"
+
+#include <QCryptographicHash>
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTranslator>
+
+#include <condition_variable>
+#include <deque>
+#include <future>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <variant>
+
+namespace gq {
+
+namespace {
+
+// One thread that owns the store: every database job runs there, in order.
+class DbThread {
+public:
+    explicit DbThread(std::function<Result<std::unique_ptr<UsageStore>>()> open)
+        : m_open(std::move(open))
+        , m_thread([this] { loop(); }) {}
+    ~DbThread() {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_wake.notify_all();
+        m_thread.join();
+    }
+
+    template <typename T> Result<T> run(std::function<Result<T>(UsageStore &)> job) {
+        auto promise = std::make_shared<std::promise<Result<T>>>();
+        std::future<Result<T>> future = promise->get_future();
+        {
+            std::lock_guard lock(m_mutex);
+            m_jobs.push_back([this, job = std::move(job), promise] {
+                if (!m_store) {
+                    if (!m_open) {
+                        promise->set_value(
+                            Error::make(Error::Kind::Config, QStringLiteral("no usage database")));
+                        return;
+                    }
+                    auto opened = m_open();
+                    if (!opened) {
+                        promise->set_value(opened.error());
+                        return;
+                    }
+                    m_store = std::move(opened).value();
+                }
+                Result<T> r = job(*m_store);
+                // A lost PostgreSQL connection is not repaired in place: open afresh next time.
+                if (!r && r.error().kind == Error::Kind::Database)
+                    m_store.reset();
+                promise->set_value(std::move(r));
+            });
+        }
+        m_wake.notify_one();
+        return future.get();
+    }
+
+private:
+    void loop() {
+        for (;;) {
+            std::function<void()> job;
+            {
+                std::unique_lock lock(m_mutex);
+                m_wake.wait(lock, [this] { return m_stop || !m_jobs.empty(); });
+                if (m_jobs.empty())
+                    break;
+                job = std::move(m_jobs.front());
+                m_jobs.pop_front();
+            }
+            job();
+        }
+        m_store.reset(); // closed on the thread that opened it
+    }
+
+    std::function<Result<std::unique_ptr<UsageStore>>()> m_open;
+    std::unique_ptr<UsageStore> m_store;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::deque<std::function<void()>> m_jobs;
+    bool m_stop = false;
+    std::thread m_thread;
+};
+
+template <typename V> struct Cached {
+    V value;
+    QDeadlineTimer until;
+};
+
+httpd::Response jsonError(int status, const QString &message) {
+    httpd::Response r = httpd::Response::json(
+        status,
+        QJsonDocument(QJsonObject{{QStringLiteral("code"), status}, {QStringLiteral("error"), message}}));
+    if (status == 401)
+        r.headers.append(qMakePair(QByteArray("WWW-Authenticate"), QByteArray("Bearer realm=\"gpuquota\"")));
+    return r;
+}
+
+} // namespace
+
+struct SelfService::Private {
+    SelfServiceOptions options;
+    DbThread db;
+    std::mutex cacheMutex;
+    std::map<QByteArray, Cached<std::optional<ReviewedUser>>> tokens;
+    std::map<QString, Cached<bool>> access;
+    std::mutex metricsMutex;
+    QDeadlineTimer metricsFresh;
+
+    explicit Private(SelfServiceOptions o)
+        : options(std::move(o))
+        , db(options.openStore) {
+        if (options.translators.isEmpty()) {
+            auto zh = std::make_shared<QTranslator>();
+            if (zh->load(QStringLiteral(":/i18n/gpuquota_zh_CN.qm")))
+                options.translators.insert(QStringLiteral("zh_CN"), zh);
+        }
+    }
+
+    void count(int status) {
+        if (options.metrics)
+            options.metrics->add(QLatin1String(metricnames::kSelfServiceRequests),
+                                 {{QStringLiteral("code"), QString::number(status)}});
+    }
+
+    // nullopt: the cluster says the token is not valid.
+    Result<std::optional<ReviewedUser>> reviewToken(const QByteArray &token) {
+        const QByteArray key = QCryptographicHash::hash(token, QCryptographicHash::Sha256);
+        {
+            std::lock_guard lock(cacheMutex);
+            if (auto it = tokens.find(key); it != tokens.end() && !it->second.until.hasExpired())
+                return it->second.value;
+        }
+        if (!options.kube)
+            return Error::make(Error::Kind::Config, QStringLiteral("no cluster to verify tokens with"));
+        const QJsonObject review{
+            {QStringLiteral("apiVersion"), QStringLiteral("authentication.k8s.io/v1")},
+            {QStringLiteral("kind"), QStringLiteral("TokenReview")},
+            {QStringLiteral("spec"), QJsonObject{{QStringLiteral("token"), QString::fromUtf8(token)}}}};
+        KubeRequest req;
+        req.method = HttpMethod::Post;
+        req.path = QStringLiteral("/apis/authentication.k8s.io/v1/tokenreviews");
+        req.body = QJsonDocument(review).toJson(QJsonDocument::Compact);
+        req.retrySafe = true;
+        QFuture<Result<KubeResponse>> f = options.kube->send(req);
+        f.waitForFinished();
+        const Result<KubeResponse> r = f.result();
+        if (!r)
+            return r.error();
+        const QJsonObject status = r->json().value(QLatin1String("status")).toObject();
+        std::optional<ReviewedUser> user;
+        if (status.value(QLatin1String("authenticated")).toBool()) {
+            const QJsonObject u = status.value(QLatin1String("user")).toObject();
+            ReviewedUser who{
+                u.value(QLatin1String("username")).toString(), u.value(QLatin1String("uid")).toString(), {}};
+            for (const QJsonValue &g : u.value(QLatin1String("groups")).toArray())
+                who.groups.append(g.toString());
+            if (!who.username.isEmpty())
+                user = who;
+        }
+        std::lock_guard lock(cacheMutex);
+        if (tokens.size() > 10000)
+            tokens.clear(); // a flood of random tokens must not grow memory without bound
+        tokens[key] = {user, QDeadlineTimer(qint64(options.authCacheSeconds) * 1000)};
+        return user;
+    }
+
+    // May `who` <verb> resourcequotas in `ns` ("" = all namespaces)?
+    Result<bool> mayAccess(const ReviewedUser &who, const QString &verb, const QString &ns) {
+        const QString key = who.username + QLatin1Char('\n') + who.groups.join(QLatin1Char(',')) +
+                            QLatin1Char('\n') + verb + QLatin1Char('\n') + ns;
+        {
+            std::lock_guard lock(cacheMutex);
+            if (auto it = access.find(key); it != access.end() && !it->second.until.hasExpired())
+                return it->second.value;
+        }
+        QJsonObject attrs{{QStringLiteral("verb"), verb},
+                          {QStringLiteral("resource"), QStringLiteral("resourcequotas")}};
+        if (!ns.isEmpty())
+            attrs.insert(QStringLiteral("namespace"), ns);
+        QJsonObject spec{{QStringLiteral("user"), who.username},
+                         {QStringLiteral("groups"), QJsonArray::fromStringList(who.groups)},
+                         {QStringLiteral("resourceAttributes"), attrs}};
+        if (!who.uid.isEmpty())
+            spec.insert(QStringLiteral("uid"), who.uid);
+        const QJsonObject review{{QStringLiteral("apiVersion"), QStringLiteral("authorization.k8s.io/v1")},
+                                 {QStringLiteral("kind"), QStringLiteral("SubjectAccessReview")},
+                                 {QStringLiteral("spec"), spec}};
+        KubeRequest req;
+        req.method = HttpMethod::Post;
+        req.path = QStringLiteral("/apis/authorization.k8s.io/v1/subjectaccessreviews");
+        req.body = QJsonDocument(review).toJson(QJsonDocument::Compact);
+        req.retrySafe = true;
+        QFuture<Result<KubeResponse>> f = options.kube->send(req);
+        f.waitForFinished();
+        const Result<KubeResponse> r = f.result();
+        if (!r)
+            return r.error();
+        const bool allowed =
+            r->json().value(QLatin1String("status")).toObject().value(QLatin1String("allowed")).toBool();
+        std::lock_guard lock(cacheMutex);
+        if (access.size() > 10000)
+            access.clear();
+        access[key] = {allowed, QDeadlineTimer(qint64(options.authCacheSeconds) * 1000)};
+        return allowed;
+    }
+
+    struct Target {
+        BudgetScope scope = BudgetScope::User;
+        QString subject;
+    };
+    // The subject asked for, once the caller is known and allowed to see it; else the
+    // error response (400, 401, 403, 503).
+    std::variant<Target, httpd::Response> authorize(const httpd::Request &req) {
+        const QString user = req.query.queryItemValue(QStringLiteral("user"), QUrl::FullyDecoded);
+        const QString ns = req.query.queryItemValue(QStringLiteral("namespace"), QUrl::FullyDecoded);
+        if (req.query.hasQueryItem(QStringLiteral("user")) &&
+            req.query.hasQueryItem(QStringLiteral("namespace")))
+            return jsonError(400, QStringLiteral("give user or namespace, not both"));
+        if ((req.query.hasQueryItem(QStringLiteral("user")) && user.trimmed().isEmpty()) ||
+            (req.query.hasQueryItem(QStringLiteral("namespace")) && ns.trimmed().isEmpty()))
+            return jsonError(400, QStringLiteral("user or namespace must not be empty"));
+        const QByteArray token = req.bearerToken();
+        if (token.isEmpty())
+            return jsonError(401, QStringLiteral("a bearer token is required (Authorization: Bearer TOKEN)"));
+        auto who = reviewToken(token);
+        if (!who)
+            return jsonError(
+                503, QStringLiteral("cannot verify the token with the cluster: %1").arg(who.error().message));
+        if (!*who)
+            return jsonError(401, QStringLiteral("the cluster did not accept the token"));
+        const ReviewedUser &caller = **who;
+        Target target;
+        if (!ns.isEmpty()) {
+            target = {BudgetScope::Namespace, ns};
+            auto may = mayAccess(caller, QStringLiteral("get"), ns);
+            if (!may)
+                return jsonError(
+                    503, QStringLiteral("cannot ask the cluster for access: %1").arg(may.error().message));
+            if (*may)
+                return target;
+        } else {
+            target = {BudgetScope::User, user.isEmpty() ? caller.username : user};
+            if (target.subject == caller.username)
+                return target;
+        }
+        auto everyone = mayAccess(caller, QStringLiteral("list"), QString());
+        if (!everyone)
+            return jsonError(
+                503, QStringLiteral("cannot ask the cluster for access: %1").arg(everyone.error().message));
+        if (*everyone)
+            return target;
+        return jsonError(
+            403,
+            target.scope == BudgetScope::User
+                ? QStringLiteral("%1 may not see the quota of user %2").arg(caller.username, target.subject)
+                : QStringLiteral("%1 may not get resourcequotas in namespace %2")
+                      .arg(caller.username, target.subject));
+    }
+};
+
+SelfService::SelfService(SelfServiceOptions options)
+    : d(std::make_unique<Private>(std::move(options))) {}
+
+SelfService::~SelfService() = default;
+
+void SelfService::mount(httpd::HttpServer &server) {
+    server.route("GET", QStringLiteral("/quota/status"),
+                 [this](const httpd::Request &r) { return statusEndpoint(r); });
+    server.route("GET", QStringLiteral("/quota"),
+                 [this](const httpd::Request &r) { return pageEndpoint(r); });
+    if (d->options.metrics)
+        server.route("GET", QStringLiteral("/metrics"),
+                     [this](const httpd::Request &r) { return metricsEndpoint(r); });
+}
+
+Result<QJsonObject> SelfService::status(BudgetScope scope, const QString &subject, qint64 now) {
+    const QuotaStatusOptions options = d->options.status;
+    return d->db.run<QJsonObject>(
+        [&](UsageStore &store) { return quotaStatus(store, scope, subject, now, options); });
+}
+
+httpd::Response SelfService::statusEndpoint(const httpd::Request &request) {
+    auto target = d->authorize(request);
+    httpd::Response response;
+    if (auto *error = std::get_if<httpd::Response>(&target)) {
+        response = *error;
+    } else {
+        const auto &t = std::get<Private::Target>(target);
+        auto doc = status(t.scope, t.subject, d->options.clock->nowSecs());
+        response = doc ? httpd::Response::json(200, QJsonDocument(*doc))
+                       : jsonError(503, QStringLiteral("usage database: %1").arg(doc.error().message));
+    }
+    response.headers.append(qMakePair(QByteArray("Cache-Control"), QByteArray("no-store")));
+    d->count(response.status);
+    return response;
+}
+
+httpd::Response SelfService::pageEndpoint(const httpd::Request &request) {
+    const QString lang = SelfServicePage::languageFor(request.header("accept-language"));
+    const SelfServicePage page(d->options.translators.value(lang).get(), lang);
+    auto target = d->authorize(request);
+    httpd::Response response;
+    if (auto *error = std::get_if<httpd::Response>(&target)) {
+        // The same status with the message as a plain page a browser shows.
+        const QString message =
+            QJsonDocument::fromJson(error->body).object().value(QLatin1String("error")).toString();
+        response = httpd::Response::html(
+            error->status,
+            QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1</title></head>"
+                           "<body style=\"font-family:sans-serif;margin:40px\"><h1>%1</h1><p>%2</p>"
+                           "</body></html>")
+                .arg(error->status)
+                .arg(message.toHtmlEscaped()));
+        response.headers = error->headers;
+    } else {
+        const auto &t = std::get<Private::Target>(target);
+        auto doc = status(t.scope, t.subject, d->options.clock->nowSecs());
+        response =
+            doc ? httpd::Response::html(200, page.render(*doc))
+                : httpd::Response::html(
+                      503,
+                      QStringLiteral("<!DOCTYPE html><p>%1</p>").arg(doc.error().message.toHtmlEscaped()));
+    }
+    response.headers.append(qMakePair(QByteArray("Cache-Control"), QByteArray("no-store")));
+    response.headers.append(qMakePair(QByteArray("Content-Security-Policy"),
+                                      QByteArray("default-src 'none'; style-src 'unsafe-inline'")));
+    response.headers.append(qMakePair(QByteArray("Content-Language"),
+                                      QByteArray(lang == QLatin1String("zh_CN") ? "zh-CN" : "en")));
+    response.headers.append(qMakePair(QByteArray("Vary"), QByteArray("Accept-Language, Authorization")));
+    d->count(response.status);
+    return response;
+}
+
+Result<void> SelfService::refreshMetrics(qint64 now) {
+    const std::shared_ptr<MetricsRegistry> registry = d->options.metrics;
+    if (!registry)
+        return {};
+    const bool perUser = d->options.perUserMetrics;
+    return d->db.run<void>([&](UsageStore &store) -> Result<void> {
+        auto budgets = store.budgets();
+        if (!budgets)
+            return budgets.error();
+        using Series = QList<QPair<MetricLabels, double>>;
+        Series nsUsed, nsLeft, nsLimit, userUsed, userLeft, userLimit;
+        QList<QPair<BudgetScope, QString>> subjects;
+        for (const Budget &b : std::as_const(*budgets))
+            if (!subjects.contains(qMakePair(b.scope, b.subject)) &&
+                (perUser || b.scope == BudgetScope::Namespace))
+                subjects.append(qMakePair(b.scope, b.subject));
+        for (const auto &[scope, subject] : subjects) {
+            auto status = store.budgetStatus(scope, subject, now);
+            if (!status)
+                return status.error();
+            const bool ns = scope == BudgetScope::Namespace;
+            for (const Decision &dec : std::as_const(*status)) {
+                const MetricLabels labels{
+                    {ns ? QStringLiteral("namespace") : QStringLiteral("user"), subject},
+                    {QStringLiteral("period"), periodName(dec.budget.period)}};
+                (ns ? nsUsed : userUsed).append({labels, dec.used * 3600});
+                (ns ? nsLeft : userLeft).append({labels, dec.remaining * 3600});
+                (ns ? nsLimit : userLimit).append({labels, dec.limit * 3600});
+            }
+        }
+        auto boosts = store.boosts();
+        if (!boosts)
+            return boosts.error();
+        double budgetBoosts = 0, quotaBoosts = 0;
+        for (const Boost &b : std::as_const(*boosts)) {
+            const bool live =
+                !b.isFinal() && b.state != Boost::State::Failed && b.start <= now && now < b.expiry;
+            if (live)
+                (b.target.kind == BoostTarget::Kind::Budget ? budgetBoosts : quotaBoosts) += 1;
+        }
+        using namespace metricnames;
+        registry->replaceAll(QLatin1String(kNamespaceUsed), nsUsed);
+        registry->replaceAll(QLatin1String(kNamespaceRemaining), nsLeft);
+        registry->replaceAll(QLatin1String(kNamespaceLimit), nsLimit);
+        if (perUser) {
+            registry->replaceAll(QLatin1String(kUserUsed), userUsed);
+            registry->replaceAll(QLatin1String(kUserRemaining), userLeft);
+            registry->replaceAll(QLatin1String(kUserLimit), userLimit);
+        }
+        registry->replaceAll(QLatin1String(kBoostsActive),
+                             {{{{QStringLiteral("kind"), QStringLiteral("budget")}}, budgetBoosts},
+                              {{{QStringLiteral("kind"), QStringLiteral("quota")}}, quotaBoosts}});
+        return {};
+    });
+}
+
+httpd::Response SelfService::metricsEndpoint(const httpd::Request &) {
+    if (!d->options.metrics)
+        return httpd::Response::text(404, QStringLiteral("no metrics"));
+    {
+        // One scrape at a time recomputes; the others render what is there.
+        std::unique_lock lock(d->metricsMutex, std::try_to_lock);
+        if (lock.owns_lock() && (d->metricsFresh.isForever() || d->metricsFresh.hasExpired())) {
+            if (refreshMetrics(d->options.clock->nowSecs()))
+                d->metricsFresh.setRemainingTime(qint64(d->options.metricsRefreshSeconds) * 1000);
+        }
+    }
+    httpd::Response r;
+    r.status = 200;
+    r.contentType = MetricsRegistry::kContentType;
+    r.body = d->options.metrics->render();
+    return r;
+}
+
+} // namespace gq

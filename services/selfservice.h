@@ -1,0 +1,92 @@
+#pragma once
+
+#include "budget.h"
+#include "clock.h"
+#include "httpserver.h"
+#include "quotastatus.h"
+#include "result.h"
+
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+class QTranslator;
+
+namespace gq {
+
+class KubeClient;
+class MetricsRegistry;
+class UsageStore;
+
+// Who a bearer token belongs to, as the cluster's TokenReview says.
+struct ReviewedUser {
+    QString username;
+    QString uid;
+    QStringList groups;
+};
+
+// The controller's self-service endpoints, for the people who run the jobs:
+//
+//   GET /quota/status?user=U | ?namespace=N   JSON (quotaStatus(), see quotastatus.h)
+//   GET /quota?user=U | ?namespace=N          the same as a small HTML page, English or
+//                                             Chinese by Accept-Language
+//   GET /metrics                              Prometheus text format (MetricsRegistry)
+//
+// Without user or namespace the caller's own user is meant. Every /quota request needs
+// `Authorization: Bearer TOKEN`; the token is verified with a TokenReview against the
+// cluster (cached for authCacheSeconds, by its SHA-256). A user may see their own status
+// (the TokenReview username equals U) and a namespace's where a SubjectAccessReview
+// allows `get resourcequotas` in it; `list resourcequotas` in all namespaces sees every
+// user and namespace. No token or a rejected one: 401; someone else: 403. /metrics is
+// unauthenticated and shows per-user series only with perUserMetrics.
+//
+// Handlers run on the server's worker threads; database work goes to one thread of the
+// service's own, which owns the UsageStore (a QSqlDatabase connection belongs to the
+// thread that opened it), so requests queue there instead of racing.
+struct SelfServiceOptions {
+    // Opens the store; called on the database thread, again after a database error.
+    std::function<Result<std::unique_ptr<UsageStore>>()> openStore;
+    // Credentials that may create tokenreviews and subjectaccessreviews (the
+    // controller's ServiceAccount with system:auth-delegator).
+    std::shared_ptr<KubeClient> kube;
+    const Clock *clock = &Clock::system();
+    int authCacheSeconds = 30;
+    QuotaStatusOptions status;
+    std::shared_ptr<MetricsRegistry> metrics; // null: no /metrics route
+    bool perUserMetrics = false;
+    int metricsRefreshSeconds = 15; // the self-service gauges are recomputed at most this often
+    // Page translators by language ("zh_CN"); when empty, ":/i18n/gpuquota_zh_CN.qm" is
+    // loaded if the binary embeds it.
+    QMap<QString, std::shared_ptr<QTranslator>> translators;
+};
+
+class SelfService {
+public:
+    explicit SelfService(SelfServiceOptions options);
+    ~SelfService();
+    SelfService(const SelfService &) = delete;
+    SelfService &operator=(const SelfService &) = delete;
+
+    // Routes GET /quota/status, GET /quota and (with a registry) GET /metrics. Before
+    // server.start(); the service must outlive the server's running handlers.
+    void mount(httpd::HttpServer &server);
+
+    [[nodiscard]] httpd::Response statusEndpoint(const httpd::Request &request);
+    [[nodiscard]] httpd::Response pageEndpoint(const httpd::Request &request);
+    [[nodiscard]] httpd::Response metricsEndpoint(const httpd::Request &request);
+
+    // The status document, on the database thread (blocks the caller).
+    [[nodiscard]] Result<QJsonObject> status(BudgetScope scope, const QString &subject, qint64 now);
+    // Recomputes the self-service gauges (used/remaining/limit, boosts active) now.
+    Result<void> refreshMetrics(qint64 now);
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace gq

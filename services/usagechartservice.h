@@ -1,0 +1,59 @@
+#pragma once
+
+#include "error.h"
+#include "result.h"
+#include "usagecharts.h"
+
+#include <QFuture>
+#include <QHash>
+#include <QMutex>
+#include <QObject>
+#include <QThread>
+
+namespace gq {
+
+// The usage charts' reads on a database thread of their own (a connection of its
+// own, so a chart never waits behind a budget refresh and vice versa). Each request
+// names a channel (one per chart model): a newer request on the same channel makes
+// an older one that has not started yet be skipped, and its future is cancelled, so
+// quickly switching namespace or range queues no backlog. The caller drops a result
+// that arrives late by watching the future through its JobTracker and cancelling it.
+class UsageChartService final : public QObject {
+    Q_OBJECT
+public:
+    explicit UsageChartService(QObject *parent = nullptr);
+    ~UsageChartService() override;
+
+    // Opens the database (already created by the console's UsageService); opened()
+    // or failed() follows. Requests made before are answered after it.
+    // `password`: PostgreSQL's, from the keychain (empty: PGPASSWORD / ~/.pgpass).
+    void open(const QString &url, const QString &password = {});
+    [[nodiscard]] bool isOpen() const { return m_open; }
+
+    [[nodiscard]] QFuture<Result<ChartData>> chart(const QString &channel, const ChartQuery &query);
+    [[nodiscard]] QFuture<Result<DrillData>> drillDown(const QString &channel, const DrillQuery &query);
+
+signals:
+    void opened();
+    void failed(const gq::Error &error);
+
+private:
+    class Worker;
+    // The generation of `channel`'s newest request, after bumping it.
+    quint64 bump(const QString &channel);
+    [[nodiscard]] bool isLatest(const QString &channel, quint64 gen) const;
+
+    QThread m_thread;
+    Worker *m_worker = nullptr;
+    bool m_open = false;
+    mutable QMutex m_mutex;
+    QHash<QString, quint64> m_latest; // guarded by m_mutex
+};
+
+// The computations behind the service, on a store the caller owns (tests and the
+// benchmark call them directly on their own thread).
+class UsageStore;
+[[nodiscard]] Result<ChartData> computeChart(const UsageStore &store, const ChartQuery &query);
+[[nodiscard]] Result<DrillData> computeDrillDown(const UsageStore &store, const DrillQuery &query);
+
+} // namespace gq

@@ -1,0 +1,241 @@
+#include "usagerecorder.h"
+
+#include "ledgerwriter.h"
+
+#include <QLoggingCategory>
+#include <QSet>
+
+Q_LOGGING_CATEGORY(lcRecorder, "gq.controller.recorder")
+
+namespace gq {
+
+namespace {
+
+const KubeResource &nodesResource() {
+    static const KubeResource r{QString(), QStringLiteral("v1"), QStringLiteral("nodes"),
+                                QStringLiteral("Node"), false};
+    return r;
+}
+
+QString stateKey(const UsageInterval &iv) {
+    return iv.podUid + QLatin1Char('|') + iv.resource + QLatin1Char('|') + QString::number(iv.start);
+}
+
+} // namespace
+
+UsageRecorder::UsageRecorder(std::shared_ptr<KubeClient> client, Options options, LedgerWriter &writer,
+                             QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_writer(writer)
+    , m_pods(std::make_unique<PodInformer>(client, QString(), m_options.userLabel)) {
+    if (m_options.watchNodes)
+        m_nodes = std::make_unique<ObjectInformer>(client, nodesResource());
+    connect(m_pods.get(), &Informer::changed, this, &UsageRecorder::onPodsChanged);
+    connect(m_pods.get(), &Informer::synced, this, &UsageRecorder::onSynced);
+    connect(&m_writer, &LedgerWriter::databaseReady, this, &UsageRecorder::maybeReconcile);
+    if (m_nodes) {
+        // A node's model may arrive after its pods: refresh them all (a few hundred at most).
+        connect(m_nodes.get(), &Informer::changed, this, [this] {
+            const QStringList keys = m_tracked.keys();
+            for (const QString &key : keys)
+                refresh(key);
+        });
+    }
+}
+
+UsageRecorder::~UsageRecorder() = default;
+
+void UsageRecorder::start() {
+    if (m_nodes)
+        m_nodes->start();
+    m_pods->start();
+}
+
+qint64 UsageRecorder::informerIdleSeconds() const {
+    const qint64 last = m_lastDelivery.load();
+    return last == 0 ? -1 : m_options.clock->nowSecs() - last;
+}
+
+std::vector<UsageInterval> UsageRecorder::intervalsFor(const PodInfo &pod, const QString &cluster,
+                                                       const QString &source, const NodeFacts &node,
+                                                       qint64 now) {
+    std::vector<UsageInterval> out;
+    if (pod.gpus.isEmpty())
+        return out;
+    QDateTime started = pod.containersStarted;
+    if (!started.isValid() && pod.phase != PodInfo::Phase::Pending)
+        started = pod.startTime;
+    if (!started.isValid())
+        return out; // not running yet
+    const qint64 start = started.toSecsSinceEpoch();
+    std::optional<qint64> end;
+    if (pod.containersFinished.isValid())
+        end = pod.containersFinished.toSecsSinceEpoch();
+    else if (pod.phase == PodInfo::Phase::Succeeded || pod.phase == PodInfo::Phase::Failed)
+        end = now; // ended, but the kubelet did not say when: when we noticed
+    if (end && *end <= start)
+        end = start + 1; // the ledger's unit is a second; a shorter run counts as one
+    for (const GpuRequest &g : pod.gpus) {
+        auto count = g.amount.toGpuCount();
+        if (!count || *count <= 0)
+            continue;
+        UsageInterval iv;
+        iv.cluster = cluster;
+        iv.ns = pod.namespaceName;
+        iv.user = pod.user.isEmpty() ? pod.namespaceName : pod.user;
+        iv.podUid = pod.uid;
+        iv.podName = pod.name;
+        iv.resource = g.resource;
+        iv.gpus = static_cast<int>(*count);
+        iv.start = start;
+        iv.end = end;
+        iv.source = source;
+        iv.node = pod.nodeName;
+        iv.gpuModel = node.gpuModel;
+        if (g.resource == QLatin1String("nvidia.com/gpu.shared") && node.replicas > 0)
+            iv.weight = 1.0 / node.replicas;
+        out.push_back(iv);
+    }
+    return out;
+}
+
+UsageRecorder::NodeFacts UsageRecorder::nodeFacts(const QString &node) const {
+    NodeFacts facts;
+    if (!m_nodes || node.isEmpty())
+        return facts;
+    const auto object = m_nodes->object(QString(), node);
+    if (!object)
+        return facts;
+    const QJsonObject labels =
+        object->object.value(QLatin1String("metadata")).toObject().value(QLatin1String("labels")).toObject();
+    facts.gpuModel = labels.value(QLatin1String("nvidia.com/gpu.product")).toString();
+    facts.replicas = labels.value(QLatin1String("nvidia.com/gpu.replicas")).toString().toInt();
+    return facts;
+}
+
+void UsageRecorder::submit(const UsageInterval &iv) {
+    m_writer.submit(iv);
+    ++m_recorded;
+}
+
+void UsageRecorder::closeAll(Tracked &tracked, qint64 end) {
+    for (UsageInterval &iv : tracked.states) {
+        if (iv.end)
+            continue;
+        iv.end = std::max(end, iv.start + 1);
+        submit(iv);
+    }
+}
+
+// Brings one pod's submitted states up to what the cache says. A state once closed
+// stays as it was closed: a later update of a finished pod must not move its end.
+void UsageRecorder::refresh(const QString &key) {
+    const qint64 now = m_options.clock->nowSecs();
+    const qsizetype slash = key.indexOf(QLatin1Char('/'));
+    const auto pod = m_pods->pod(key.left(slash), key.mid(slash + 1));
+    auto it = m_tracked.find(key);
+    if (!pod) {
+        if (it != m_tracked.end()) {
+            closeAll(*it, now); // deleted before its containers' end was seen
+            m_tracked.erase(it);
+        }
+        return;
+    }
+    if (it != m_tracked.end() && it->uid != pod->uid) {
+        closeAll(*it, now); // replaced by a new pod of the same name
+        m_tracked.erase(it);
+        it = m_tracked.end();
+    }
+    const std::vector<UsageInterval> wanted =
+        intervalsFor(*pod, m_options.cluster, m_options.source, nodeFacts(pod->nodeName), now);
+    if (wanted.empty() && it == m_tracked.end())
+        return;
+    if (it == m_tracked.end())
+        it = m_tracked.insert(key, Tracked{pod->uid, {}});
+    for (UsageInterval w : wanted) {
+        // A running interval keeps the start it was opened with: a container restart
+        // moves state.running.startedAt, but the pod held its GPUs all along.
+        for (const UsageInterval &s : it->states)
+            if (s.resource == w.resource && !s.end)
+                w.start = s.start;
+        if (w.end && *w.end <= w.start)
+            w.end = w.start + 1;
+        auto old = std::find_if(it->states.begin(), it->states.end(), [&](const UsageInterval &s) {
+            return s.resource == w.resource && s.start == w.start;
+        });
+        if (old == it->states.end()) {
+            it->states.push_back(w);
+            submit(w);
+            continue;
+        }
+        if (old->end)
+            continue;
+        if (*old != w) {
+            *old = w;
+            submit(w);
+        }
+    }
+}
+
+void UsageRecorder::onPodsChanged(const QStringList &added, const QStringList &updated,
+                                  const QStringList &deleted) {
+    m_lastDelivery = m_options.clock->nowSecs();
+    for (const QStringList *list : {&added, &updated, &deleted})
+        for (const QString &key : *list)
+            refresh(key);
+    countOpen();
+}
+
+void UsageRecorder::onSynced() {
+    m_lastDelivery = m_options.clock->nowSecs();
+    // After a relist, pods deleted during the gap are simply absent.
+    QStringList keys = m_tracked.keys();
+    keys += m_pods->keys();
+    keys.removeDuplicates();
+    for (const QString &key : std::as_const(keys))
+        refresh(key);
+    countOpen();
+    if (!m_synced.exchange(true))
+        qCInfo(lcRecorder) << "pod cache synced:" << m_pods->size() << "pods";
+    maybeReconcile();
+}
+
+void UsageRecorder::countOpen() {
+    qint64 open = 0;
+    for (const Tracked &t : std::as_const(m_tracked))
+        for (const UsageInterval &iv : t.states)
+            open += iv.end ? 0 : 1;
+    m_open = open;
+}
+
+// Once per process: rows left open by an earlier run whose pod is gone (or no longer
+// runs that interval) are closed when we noticed, since their real end is unknown.
+void UsageRecorder::maybeReconcile() {
+    if (m_reconciled.load() || !m_synced.load() || !m_writer.databaseAvailable())
+        return;
+    auto open = m_writer.openIntervals(m_options.cluster, m_options.source);
+    if (!open)
+        return; // the writer retries; databaseReady calls again
+    QSet<QString> live;
+    for (const Tracked &t : std::as_const(m_tracked))
+        for (const UsageInterval &iv : t.states)
+            if (!iv.end)
+                live.insert(stateKey(iv));
+    const qint64 now = m_options.clock->nowSecs();
+    int closed = 0;
+    for (UsageInterval iv : *open) {
+        if (live.contains(stateKey(iv)))
+            continue;
+        iv.end = std::max(now, iv.start + 1);
+        m_writer.close(iv);
+        ++m_recorded;
+        ++closed;
+    }
+    m_reconciled = true;
+    qCInfo(lcRecorder) << "reconciled the usage database with the cluster:" << closed
+                       << "open intervals of vanished pods closed";
+    Q_EMIT reconcileFinished(closed);
+}
+
+} // namespace gq

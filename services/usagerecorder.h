@@ -1,0 +1,96 @@
+#pragma once
+
+#include "clock.h"
+#include "informer.h"
+#include "ledger.h"
+
+#include <QHash>
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace gq {
+
+class KubeClient;
+class LedgerWriter;
+
+// Turns pods holding GPUs into usage intervals: one per pod and GPU resource, from
+// the moment its containers run (earliest container startedAt, else status.startTime)
+// until they have all terminated (latest finishedAt) or the pod is deleted; open
+// while it runs. Watches pods in all namespaces and Nodes (for spec.nodeName's GPU
+// model, the nvidia.com/gpu.product label, and nvidia.com/gpu.replicas for
+// time-sliced nvidia.com/gpu.shared) with the informers (list + watch, resume,
+// relist on 410). Every state goes to the LedgerWriter, whose upsert by
+// (cluster, pod uid, resource, start) makes repeating a state harmless.
+//
+// Restart-safe: once the pod cache is synced and the database answers, open
+// intervals the database holds for this cluster that no visible pod accounts for are
+// closed (at the time the controller noticed); pods that started and ended while the
+// controller was down are recorded from their status while they are still visible.
+class UsageRecorder final : public QObject {
+    Q_OBJECT
+public:
+    struct Options {
+        QString cluster;
+        QString userLabel = kDefaultUserLabel;
+        QString source = QStringLiteral("controller");
+        const Clock *clock = &Clock::system();
+        bool watchNodes = true;
+    };
+
+    UsageRecorder(std::shared_ptr<KubeClient> client, Options options, LedgerWriter &writer,
+                  QObject *parent = nullptr);
+    ~UsageRecorder() override;
+
+    void start();
+
+    [[nodiscard]] bool synced() const { return m_synced.load(); }
+    [[nodiscard]] bool reconciled() const { return m_reconciled.load(); }
+    [[nodiscard]] qint64 openIntervals() const { return m_open.load(); }         // now
+    [[nodiscard]] qint64 intervalsRecorded() const { return m_recorded.load(); } // states submitted
+    // Seconds since the pod informer last delivered anything (a change or a relist):
+    // a figure for "informer lag"; -1 before the first sync.
+    [[nodiscard]] qint64 informerIdleSeconds() const;
+    [[nodiscard]] PodInformer &podInformer() { return *m_pods; }
+
+    // The interval states a pod stands for now (pure; exposed for tests).
+    struct NodeFacts {
+        QString gpuModel;
+        int replicas = 0; // nvidia.com/gpu.replicas, 0 when not set
+    };
+    [[nodiscard]] static std::vector<UsageInterval> intervalsFor(const PodInfo &pod, const QString &cluster,
+                                                                 const QString &source, const NodeFacts &node,
+                                                                 qint64 now);
+
+Q_SIGNALS:
+    void reconcileFinished(int closed);
+
+private:
+    struct Tracked {
+        QString uid;
+        std::vector<UsageInterval> states; // the last state submitted per resource
+    };
+    void onPodsChanged(const QStringList &added, const QStringList &updated, const QStringList &deleted);
+    void onSynced();
+    void refresh(const QString &key);
+    void closeAll(Tracked &tracked, qint64 end);
+    void submit(const UsageInterval &iv);
+    void maybeReconcile();
+    [[nodiscard]] NodeFacts nodeFacts(const QString &node) const;
+    void countOpen();
+
+    Options m_options;
+    LedgerWriter &m_writer;
+    std::unique_ptr<PodInformer> m_pods;
+    std::unique_ptr<ObjectInformer> m_nodes;
+    QHash<QString, Tracked> m_tracked; // by pod key "ns/name"
+    std::atomic<bool> m_synced{false};
+    std::atomic<bool> m_reconciled{false};
+    std::atomic<qint64> m_open{0};
+    std::atomic<qint64> m_recorded{0};
+    std::atomic<qint64> m_lastDelivery{0};
+};
+
+} // namespace gq
