@@ -1,6 +1,6 @@
-#include "testcluster/apierror.h"
+#include "apierror.h"
 
-#include "testcluster/store.h"
+#include "store.h"
 
 #include <QJsonDocument>
 #include <QStringList>
@@ -14,65 +14,108 @@ QByteArray ApiError::toJson() const {
     status.insert(QLatin1String("metadata"), QJsonObject());
     status.insert(QLatin1String("status"), QLatin1String("Failure"));
     status.insert(QLatin1String("message"), message);
-    if (!reason.isEmpty())
-        status.insert(QLatin1String("reason"), reason);
+    insertNonEmpty(status, QLatin1String("reason"), reason);
     QJsonObject details;
-    if (!name.isEmpty())
-        details.insert(QLatin1String("name"), name);
-    if (!kind.isEmpty())
-        details.insert(QLatin1String("kind"), kind);
-    if (!causes.isEmpty())
-        details.insert(QLatin1String("causes"), causes);
+    insertNonEmpty(details, QLatin1String("name"), name);
+    insertNonEmpty(details, QLatin1String("group"), group);
+    insertNonEmpty(details, QLatin1String("kind"), kind);
+    insertNonEmpty(details, QLatin1String("causes"), causes);
     if (retryAfterSeconds > 0)
         details.insert(QLatin1String("retryAfterSeconds"), retryAfterSeconds);
-    if (!details.isEmpty())
-        status.insert(QLatin1String("details"), details);
+    insertNonEmpty(status, QLatin1String("details"), details);
     status.insert(QLatin1String("code"), code);
     return toCompactJson(status);
 }
 
+Error ApiError::toError() const {
+    Error e;
+    e.kind = code == 400   ? Error::Kind::Parse
+             : code == 401 ? Error::Kind::Unauthorized
+             : code == 403 ? Error::Kind::Forbidden
+             : code == 404 ? Error::Kind::NotFound
+             : code == 409 ? Error::Kind::Conflict
+             : code == 410 ? Error::Kind::Gone
+             : code == 422 ? Error::Kind::Invalid
+             : code == 429 ? Error::Kind::TooManyRequests
+                           : Error::Kind::Server;
+    e.message = message;
+    e.httpStatus = code;
+    e.reason = reason;
+    for (const QJsonValue &c : causes) {
+        const QJsonObject o = c.toObject();
+        e.causes.append({o.value(QLatin1String("field")).toString(),
+                         o.value(QLatin1String("message")).toString(),
+                         o.value(QLatin1String("reason")).toString()});
+    }
+    return e;
+}
+
+ApiError ApiError::fromError(const Error &e) {
+    ApiError a{e.httpStatus > 0 ? e.httpStatus : 500, e.reason, e.message, {}, {}, {}, 0};
+    if (a.reason.isEmpty())
+        a.reason = e.httpStatus == 400 ? QStringLiteral("BadRequest") : QStringLiteral("InternalError");
+    for (const Error::Cause &c : e.causes) {
+        QJsonObject o;
+        o.insert(QLatin1String("reason"), c.reason);
+        o.insert(QLatin1String("message"), c.message);
+        o.insert(QLatin1String("field"), c.field);
+        a.causes.append(o);
+    }
+    return a;
+}
+
+namespace {
+
+// A failure about the request or the server as a whole: no details.
+ApiError general(int code, const char *reason, const QString &message, int retryAfterSeconds = 0) {
+    return {code, QLatin1String(reason), message, {}, {}, {}, retryAfterSeconds};
+}
+
+// A failure about one object: details name it and its resource (or Kind).
+ApiError aboutObject(int code, const char *reason, const QString &message, const QString &kind,
+                     const QString &name, const QJsonArray &causes = {}) {
+    // "deployments.apps": details carry the group apart, as StatusDetails does.
+    const qsizetype dot = kind.indexOf(QLatin1Char('.'));
+    if (dot > 0)
+        return {code, QLatin1String(reason), message, name, kind.left(dot), causes, 0, kind.mid(dot + 1)};
+    return {code, QLatin1String(reason), message, name, kind, causes, 0, {}};
+}
+
+// `plural "name"`, as the API server names an object in its messages.
+QString quoted(const QString &plural, const QString &name) {
+    return plural + QStringLiteral(" \"") + name + QLatin1Char('"');
+}
+
+} // namespace
+
+ApiError ApiError::pathNotFound() {
+    return general(404, "NotFound", QStringLiteral("the server could not find the requested resource"));
+}
+
 ApiError ApiError::notFound(const QString &plural, const QString &name) {
-    return {404,
-            QStringLiteral("NotFound"),
-            plural + QStringLiteral(" \"") + name + QStringLiteral("\" not found"),
-            name,
-            plural,
-            {},
-            0};
+    return aboutObject(404, "NotFound", quoted(plural, name) + QStringLiteral(" not found"), plural, name);
 }
 
 ApiError ApiError::alreadyExists(const QString &plural, const QString &name) {
-    return {409,
-            QStringLiteral("AlreadyExists"),
-            plural + QStringLiteral(" \"") + name + QStringLiteral("\" already exists"),
-            name,
-            plural,
-            {},
-            0};
+    return aboutObject(409, "AlreadyExists", quoted(plural, name) + QStringLiteral(" already exists"), plural,
+                       name);
 }
 
 ApiError ApiError::conflict(const QString &plural, const QString &name) {
-    return {409,
-            QStringLiteral("Conflict"),
-            QStringLiteral("Operation cannot be fulfilled on ") + plural + QStringLiteral(" \"") + name +
-                QStringLiteral("\": the object has been modified; please apply your changes to the latest "
-                               "version and try again"),
-            name,
-            plural,
-            {},
-            0};
+    return aboutObject(409, "Conflict",
+                       QStringLiteral("Operation cannot be fulfilled on ") + quoted(plural, name) +
+                           QStringLiteral(": the object has been modified; please apply your changes to the "
+                                          "latest version and try again"),
+                       plural, name);
 }
 
 ApiError ApiError::badRequest(const QString &message) {
-    return {400, QStringLiteral("BadRequest"), message, {}, {}, {}, 0};
+    return general(400, "BadRequest", message);
 }
 
 ApiError ApiError::forbidden(const QString &plural, const QString &name, const QString &why) {
-    const QString subject =
-        name.isEmpty() ? plural : plural + QStringLiteral(" \"") + name + QLatin1Char('"');
-    return {
-        403, QStringLiteral("Forbidden"), subject + QStringLiteral(" is forbidden: ") + why, name, plural, {},
-        0};
+    const QString subject = name.isEmpty() ? plural : quoted(plural, name);
+    return aboutObject(403, "Forbidden", subject + QStringLiteral(" is forbidden: ") + why, plural, name);
 }
 
 ApiError ApiError::invalid(const QString &kind, const QString &name, const QJsonArray &causes) {
@@ -86,64 +129,38 @@ ApiError ApiError::invalid(const QString &kind, const QString &name, const QJson
     const QString joined = parts.size() == 1
                                ? parts.first()
                                : QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
-    return {422,
-            QStringLiteral("Invalid"),
-            kind + QStringLiteral(" \"") + name + QStringLiteral("\" is invalid: ") + joined,
-            name,
-            kind,
-            causes,
-            0};
+    return aboutObject(422, "Invalid", quoted(kind, name) + QStringLiteral(" is invalid: ") + joined, kind,
+                       name, causes);
 }
 
 ApiError ApiError::methodNotAllowed() {
-    return {405,
-            QStringLiteral("MethodNotAllowed"),
-            QStringLiteral("the server does not allow this method on the requested resource"),
-            {},
-            {},
-            {},
-            0};
+    return general(405, "MethodNotAllowed",
+                   QStringLiteral("the server does not allow this method on the requested resource"));
 }
 
 ApiError ApiError::unsupportedMediaType(const QString &contentType) {
-    return {415,
-            QStringLiteral("UnsupportedMediaType"),
-            QStringLiteral("the body of the request was in an unknown format - accepted media types include: "
-                           "application/json-patch+json, application/merge-patch+json, "
-                           "application/apply-patch+yaml (got \"") +
-                contentType + QStringLiteral("\")"),
-            {},
-            {},
-            {},
-            0};
+    return general(415, "UnsupportedMediaType",
+                   QStringLiteral("the body of the request was in an unknown format - accepted media types "
+                                  "include: application/json-patch+json, application/merge-patch+json, "
+                                  "application/apply-patch+yaml (got \"") +
+                       contentType + QStringLiteral("\")"));
 }
 
 ApiError ApiError::gone(const QString &message) {
-    return {410, QStringLiteral("Expired"), message, {}, {}, {}, 0};
+    return general(410, "Expired", message);
 }
 
 ApiError ApiError::internal(const QString &message) {
-    return {500,
-            QStringLiteral("InternalError"),
-            QStringLiteral("Internal error occurred: ") + message,
-            {},
-            {},
-            {},
-            0};
+    return general(500, "InternalError", QStringLiteral("Internal error occurred: ") + message);
 }
 
 ApiError ApiError::unauthorized() {
-    return {401, QStringLiteral("Unauthorized"), QStringLiteral("Unauthorized"), {}, {}, {}, 0};
+    return general(401, "Unauthorized", QStringLiteral("Unauthorized"));
 }
 
 ApiError ApiError::tooManyRequests(int retryAfterSeconds) {
-    return {429,
-            QStringLiteral("TooManyRequests"),
-            QStringLiteral("Too many requests, please try again later."),
-            {},
-            {},
-            {},
-            retryAfterSeconds};
+    return general(429, "TooManyRequests", QStringLiteral("Too many requests, please try again later."),
+                   retryAfterSeconds);
 }
 
 QString FieldError::quote(const QString &s) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "error.h"
+
 #include <QByteArray>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -17,8 +19,13 @@ struct ApiError {
     QString kind; // details.kind: the plural resource name for core objects
     QJsonArray causes;
     int retryAfterSeconds = 0;
+    QString group = QString(); // details.group
 
     [[nodiscard]] QByteArray toJson() const;
+    // The same failure as the project's error value, so functions can return
+    // Result<T>; fromError() turns it back into the Status to send.
+    [[nodiscard]] Error toError() const;
+    static ApiError fromError(const Error &e);
 
     static ApiError notFound(const QString &plural, const QString &name);
     static ApiError alreadyExists(const QString &plural, const QString &name);
@@ -28,6 +35,8 @@ struct ApiError {
     // `kind` here is the Kind ("ResourceQuota"), as the Invalid message uses it.
     // details.kind is the Kind as well (NewInvalid uses the qualified kind, not the resource).
     static ApiError invalid(const QString &kind, const QString &name, const QJsonArray &causes);
+    // A URL the server does not serve at all.
+    static ApiError pathNotFound();
     static ApiError methodNotAllowed();
     static ApiError unsupportedMediaType(const QString &contentType);
     static ApiError gone(const QString &message);

@@ -1,8 +1,11 @@
 #pragma once
 
-#include "testcluster/openapischema.h"
-#include "testcluster/store.h"
-#include "testcluster/tls.h"
+#include "apierror.h"
+#include "openapischema.h"
+#include "result.h"
+#include "store.h"
+#include "testusers.h"
+#include "tls.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -11,7 +14,9 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
+#include <string>
 
 namespace httplib {
 class SSLServer;
@@ -20,6 +25,9 @@ struct Response;
 } // namespace httplib
 
 namespace gq::tc {
+
+struct ApiCall;
+struct ApiUser;
 
 // Knobs that make the server misbehave on purpose, for client robustness tests.
 // Counts apply to the next N matching requests; rates are probabilities in [0,1].
@@ -60,8 +68,8 @@ public:
     ApiServer(const ApiServer &) = delete;
     ApiServer &operator=(const ApiServer &) = delete;
 
-    // Binds (port 0 picks a free one) and returns the port, or -1 with `error`.
-    int bind(const QString &host, int port, const TlsMaterial &tls, QString *error);
+    // Binds (port 0 picks a free one) and returns the port.
+    Result<int> bind(const QString &host, int port, const TlsMaterial &tls);
     // Serves until stop(); returns false if the loop failed.
     bool run();
     // Ends run(). Only effective once the listen loop is running (see isListening()).
@@ -87,27 +95,46 @@ public:
     void finishBulkLoad();
 
 private:
-    struct User;
-    struct Call;
+    // The handlers live in one file per concern: apiserver.cpp (listening,
+    // authentication), router.cpp, discovery.cpp, crudread.cpp, crudwrite.cpp,
+    // cruddelete.cpp, watch.cpp, reviews.cpp, kubelet.cpp, faults.cpp, hooks.cpp.
     void dispatch(const httplib::Request &req, httplib::Response &res);
     bool applyFaults(const httplib::Request &req, httplib::Response &res);
-    void handleApi(Call &call);
-    void handleList(Call &call);
-    void handleWatch(Call &call);
-    void handleGet(Call &call);
-    void handleCreate(Call &call);
-    void handleUpdate(Call &call, const QJsonObject &body, bool fromPatch);
-    void handlePatch(Call &call);
-    void handleDelete(Call &call);
-    void handleDeleteCollection(Call &call);
-    void handleReview(Call &call);
+    void handleApi(ApiCall &call);
+    // Answers health, version, discovery and OpenAPI paths; false for any other path.
+    bool serveDiscovery(ApiCall &call);
+    void handleList(ApiCall &call);
+    void handleWatch(ApiCall &call);
+    void handleGet(ApiCall &call);
+    void handleCreate(ApiCall &call);
+    void handleUpdate(ApiCall &call, const QJsonObject &body, bool fromPatch);
+    void handlePatch(ApiCall &call);
+    void handleDelete(ApiCall &call);
+    void handleDeleteCollection(ApiCall &call);
+    void handleReview(ApiCall &call);
+    // TokenReview and SubjectAccessReview (reviews.cpp): asked by a server about others.
+    void handleDelegatedReview(ApiCall &call, const QString &resource, QJsonObject review);
+    HookReply usersHook(const QByteArray &method, const QStringList &segs, const QJsonObject &in);
+    // Creates through handleCreate with `body` as the request body (create-on-update, apply).
+    void createFrom(ApiCall &call, std::string body);
+    // The quota controller: keeps status.used of every quota in `ns` current.
     void refreshQuotas(const QString &ns);
-    // Drops unknown fields; false (response sent) when fieldValidation=Strict rejects them.
-    bool decodeStrictly(Call &call, QJsonObject &object);
+    // Drops unknown fields (with a Warning header each); the error when
+    // fieldValidation=Strict rejects them.
+    Result<void> decodeStrictly(ApiCall &call, QJsonObject &object);
+    // Calls the matching validating webhooks with `lock` (on the store mutex) let go
+    // meanwhile; the rejection to answer, if any.
+    std::optional<ApiError> runValidatingWebhooks(ApiCall &call, std::unique_lock<std::mutex> &lock,
+                                                  const QString &operation, const QJsonObject &object,
+                                                  const QJsonObject &oldObject);
     void schedulePod(const QString &ns, const QString &name);
+    void retryPendingPods();
     void recordEvent(const QJsonObject &pod, const QString &type, const QString &reason,
                      const QString &message, const QString &component);
-    bool setPodPhase(const QString &ns, const QString &name, const QString &phase, QByteArray *out);
+    // startedAt / finishedAt (RFC 3339, optional) replace "now" as the containers'
+    // start and end, so tests can script when a pod ran.
+    HookReply setPodPhase(const QString &ns, const QString &name, const QString &phase,
+                          const QString &startedAt = {}, const QString &finishedAt = {});
 
     Store &m_store;
     ServerConfig m_config;
@@ -121,6 +148,7 @@ private:
     QString m_serverAddress;
     std::once_flag m_openapiV2Once;
     QByteArray m_openapiV2;
+    TestUsers m_users; // added by tests through /_gq/users
 };
 
 } // namespace gq::tc

@@ -1,12 +1,11 @@
-#include "testcluster/kubeconfigwriter.h"
+#include "kubeconfigwriter.h"
 
 #include <QFile>
 #include <QSaveFile>
 
 namespace gq::tc {
 
-bool writeKubeconfig(const QString &path, const KubeconfigSpec &spec, const TlsMaterial &tls,
-                     QString *error) {
+Result<void> writeKubeconfig(const QString &path, const KubeconfigSpec &spec, const TlsMaterial &tls) {
     const QByteArray text = "apiVersion: v1\n"
                             "kind: Config\n"
                             "clusters:\n"
@@ -55,17 +54,15 @@ bool writeKubeconfig(const QString &path, const KubeconfigSpec &spec, const TlsM
                             "    client-key-data: " +
                             tls.clientKeyPem.toBase64() + "\n";
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("cannot write kubeconfig %1: %2").arg(path, file.errorString());
-        return false;
+    const bool opened = file.open(QIODevice::WriteOnly);
+    if (opened) {
+        file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        file.write(text);
     }
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    file.write(text);
-    if (!file.commit()) {
-        *error = QStringLiteral("cannot write kubeconfig %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    if (!opened || !file.commit())
+        return Error::make(Error::Kind::Io,
+                           QStringLiteral("cannot write kubeconfig %1: %2").arg(path, file.errorString()));
+    return {};
 }
 
 } // namespace gq::tc

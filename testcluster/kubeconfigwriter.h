@@ -1,6 +1,7 @@
 #pragma once
 
-#include "testcluster/tls.h"
+#include "result.h"
+#include "tls.h"
 
 #include <QString>
 
@@ -15,6 +16,6 @@ struct KubeconfigSpec {
 // Writes a kubeconfig (mode 0600) with the CA embedded and three contexts:
 // `admin` (current; bearer token, full rights), `readonly` (token that may only
 // read) and `admin-cert` (client certificate in system:masters).
-bool writeKubeconfig(const QString &path, const KubeconfigSpec &spec, const TlsMaterial &tls, QString *error);
+Result<void> writeKubeconfig(const QString &path, const KubeconfigSpec &spec, const TlsMaterial &tls);
 
 } // namespace gq::tc

@@ -1,11 +1,14 @@
 // gpuquota-testcluster: a Kubernetes-API-compatible HTTPS server for tests and
 // the console's --demo mode. See testcluster/README.md for the command line.
 
-#include "testcluster/apiserver.h"
-#include "testcluster/kubeconfigwriter.h"
-#include "testcluster/scenarios.h"
-#include "testcluster/store.h"
-#include "testcluster/tls.h"
+#include "apiserver.h"
+#include "kubeconfigwriter.h"
+#include "scenarios.h"
+#include "stopsignal.h"
+#include "store.h"
+#include "tls.h"
+
+#include "gq_version.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>
@@ -18,25 +21,24 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
-
-#include <pthread.h>
+#include <variant>
 
 namespace {
 
 const char kUsage[] =
     "usage: gpuquota-testcluster --listen 127.0.0.1:PORT --write-kubeconfig FILE\n"
-    "                            [--scenario empty|demo] [--state FILE]\n"
+    "                            [--scenario empty|gpu-nodes|demo] [--state FILE]\n"
     "                            [--scale-namespaces N] [--scale-pods N]\n"
     "                            [--latency-ms N] [--error-rate F] [--throttle-rate F] [--retry-after S]\n"
     "                            [--drop-rate F] [--stall-watches] [--pods-stay-pending]\n"
-    "                            [--bookmark-interval-ms N] [--threads N] [--verbose]\n"
+    "                            [--bookmark-interval-ms N] [--threads N] [--verbose] [--version]\n"
     "\n"
     "PORT 0 picks a free port. Prints one line `ready https://127.0.0.1:PORT` on stdout\n"
     "once serving; SIGTERM stops it (saving --state). Test hooks: `/_gq/...` over HTTPS\n"
@@ -69,6 +71,20 @@ QByteArray readResource(const QString &path) {
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// Where an option's value goes; a number that does not parse leaves `ok` false.
+using OptionTarget = std::variant<QString *, int *, double *>;
+
+bool assign(const OptionTarget &target, const QString &v) {
+    bool ok = true;
+    if (auto *const *s = std::get_if<QString *>(&target))
+        **s = v;
+    else if (auto *const *n = std::get_if<int *>(&target))
+        **n = v.toInt(&ok);
+    else
+        *std::get<double *>(target) = v.toDouble(&ok);
+    return ok;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -80,6 +96,26 @@ int main(int argc, char **argv) {
     gq::tc::Faults faults;
     gq::tc::ServerConfig config;
 
+    const std::map<QString, bool *> flags{
+        {QStringLiteral("--stall-watches"), &faults.stallWatches},
+        {QStringLiteral("--pods-stay-pending"), &config.podsStayPending},
+        {QStringLiteral("--verbose"), &config.verbose},
+    };
+    const std::map<QString, OptionTarget> valued{
+        {QStringLiteral("--listen"), &listen},
+        {QStringLiteral("--write-kubeconfig"), &kubeconfigPath},
+        {QStringLiteral("--scenario"), &scenario},
+        {QStringLiteral("--state"), &statePath},
+        {QStringLiteral("--scale-namespaces"), &scale.namespaces},
+        {QStringLiteral("--scale-pods"), &scale.pods},
+        {QStringLiteral("--latency-ms"), &faults.latencyMs},
+        {QStringLiteral("--error-rate"), &faults.errorRate},
+        {QStringLiteral("--throttle-rate"), &faults.throttleRate},
+        {QStringLiteral("--retry-after"), &faults.retryAfterSeconds},
+        {QStringLiteral("--drop-rate"), &faults.dropRate},
+        {QStringLiteral("--bookmark-interval-ms"), &config.bookmarkIntervalMs},
+        {QStringLiteral("--threads"), &config.threads},
+    };
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args.append(QString::fromLocal8Bit(argv[i]));
@@ -101,49 +137,25 @@ int main(int argc, char **argv) {
             *out = args[++i];
             return true;
         };
-        QString v;
-        bool ok = true;
+        if (a == QLatin1String("--version")) {
+            std::printf("gpuquota-testcluster %s\n", GQ_VERSION_STRING);
+            return 0;
+        }
         if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
             std::fputs(kUsage, stdout);
             return 0;
-        } else if (a == QLatin1String("--stall-watches")) {
-            faults.stallWatches = true;
-        } else if (a == QLatin1String("--pods-stay-pending")) {
-            config.podsStayPending = true;
-        } else if (a == QLatin1String("--verbose")) {
-            config.verbose = true;
-        } else if (!next(&v)) {
-            return fail(QStringLiteral("%1 needs a value\n%2").arg(a, QString::fromLatin1(kUsage)));
-        } else if (a == QLatin1String("--listen")) {
-            listen = v;
-        } else if (a == QLatin1String("--write-kubeconfig")) {
-            kubeconfigPath = v;
-        } else if (a == QLatin1String("--scenario")) {
-            scenario = v;
-        } else if (a == QLatin1String("--state")) {
-            statePath = v;
-        } else if (a == QLatin1String("--scale-namespaces")) {
-            scale.namespaces = v.toInt(&ok);
-        } else if (a == QLatin1String("--scale-pods")) {
-            scale.pods = v.toInt(&ok);
-        } else if (a == QLatin1String("--latency-ms")) {
-            faults.latencyMs = v.toInt(&ok);
-        } else if (a == QLatin1String("--error-rate")) {
-            faults.errorRate = v.toDouble(&ok);
-        } else if (a == QLatin1String("--throttle-rate")) {
-            faults.throttleRate = v.toDouble(&ok);
-        } else if (a == QLatin1String("--retry-after")) {
-            faults.retryAfterSeconds = v.toInt(&ok);
-        } else if (a == QLatin1String("--drop-rate")) {
-            faults.dropRate = v.toDouble(&ok);
-        } else if (a == QLatin1String("--bookmark-interval-ms")) {
-            config.bookmarkIntervalMs = v.toInt(&ok);
-        } else if (a == QLatin1String("--threads")) {
-            config.threads = v.toInt(&ok);
-        } else {
-            return fail(QStringLiteral("unknown option %1\n%2").arg(a, QString::fromLatin1(kUsage)));
         }
-        if (!ok)
+        if (const auto flag = flags.find(a); flag != flags.end()) {
+            *flag->second = true;
+            continue;
+        }
+        QString v;
+        if (!next(&v))
+            return fail(QStringLiteral("%1 needs a value\n%2").arg(a, QString::fromLatin1(kUsage)));
+        const auto option = valued.find(a);
+        if (option == valued.end())
+            return fail(QStringLiteral("unknown option %1\n%2").arg(a, QString::fromLatin1(kUsage)));
+        if (!assign(option->second, v))
             return fail(QStringLiteral("%1: not a number: %2").arg(a, v));
     }
     if (kubeconfigPath.isEmpty())
@@ -154,19 +166,13 @@ int main(int argc, char **argv) {
     if (host.isEmpty() || !portOk || port < 0 || port > 65535)
         return fail(QStringLiteral("--listen: expected HOST:PORT, got \"%1\"").arg(listen));
 
-    // Signals are taken by one thread with sigwait; block them before any other
-    // thread exists so the pool threads inherit the mask.
-    sigset_t stopSignals;
-    sigemptyset(&stopSignals);
-    sigaddset(&stopSignals, SIGTERM);
-    sigaddset(&stopSignals, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
-    std::signal(SIGPIPE, SIG_IGN);
+    // Stop requests are taken by one thread; set up before any other thread exists.
+    gq::tc::StopSignal stopSignal;
 
-    QString error;
-    const gq::tc::TlsMaterial tls = gq::tc::generateTlsMaterial(&error);
-    if (tls.caCertPem.isEmpty())
-        return fail(error);
+    const gq::Result<gq::tc::TlsMaterial> generated = gq::tc::generateTlsMaterial();
+    if (!generated)
+        return fail(generated.error().message);
+    const gq::tc::TlsMaterial &tls = *generated;
 
     config.adminToken = randomToken();
     config.readonlyToken = randomToken();
@@ -191,32 +197,33 @@ int main(int argc, char **argv) {
                             .arg(statePath, perr.errorString())
                             .arg(perr.offset));
         std::lock_guard lock(store.mutex);
-        if (!store.loadState(doc.object(), &error))
-            return fail(QStringLiteral("state %1: %2").arg(statePath, error));
+        if (const gq::Result<void> r = store.loadState(doc.object()); !r)
+            return fail(QStringLiteral("state %1: %2").arg(statePath, r.error().message));
         loaded = true;
     }
     if (!loaded) {
-        if (!gq::tc::loadScenario(server, store, scenario, &error))
-            return fail(error);
+        if (const gq::Result<void> r = gq::tc::loadScenario(server, store, scenario); !r)
+            return fail(r.error().message);
     }
     if (scale.namespaces > 0)
         gq::tc::loadScale(server, store, scale);
     server.setFaults(faults);
 
-    const int bound = server.bind(host, port, tls, &error);
-    if (bound < 0)
-        return fail(error);
-    const QString url = QStringLiteral("https://%1:%2").arg(host).arg(bound);
-    if (!gq::tc::writeKubeconfig(kubeconfigPath, {url, config.adminToken, config.readonlyToken}, tls, &error))
-        return fail(error);
+    const gq::Result<int> bound = server.bind(host, port, tls);
+    if (!bound)
+        return fail(bound.error().message);
+    const QString url = QStringLiteral("https://%1:%2").arg(host).arg(*bound);
+    if (const gq::Result<void> r =
+            gq::tc::writeKubeconfig(kubeconfigPath, {url, config.adminToken, config.readonlyToken}, tls);
+        !r)
+        return fail(r.error().message);
 
     // A stop signal can come before the listen loop runs (a console killed right after
     // starting us sends SIGTERM through PR_SET_PDEATHSIG); cpp-httplib's stop() does
     // nothing then, so wait for the loop to be running, or to have ended, first.
     std::atomic<bool> runEnded{false};
-    std::thread signalThread([&server, &runEnded, stopSignals] {
-        int sig = 0;
-        sigwait(&stopSignals, &sig);
+    std::thread signalThread([&server, &runEnded, &stopSignal] {
+        stopSignal.wait();
         while (!server.isListening() && !runEnded.load())
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         server.stop();
@@ -248,7 +255,7 @@ int main(int argc, char **argv) {
     runEnded = true;
     if (!server.stopping()) {
         // The listen loop ended without a signal; make the signal thread exit too.
-        pthread_kill(signalThread.native_handle(), SIGTERM);
+        stopSignal.wake(signalThread);
     }
     signalThread.join();
 

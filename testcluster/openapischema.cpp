@@ -1,4 +1,4 @@
-#include "testcluster/openapischema.h"
+#include "openapischema.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,6 @@
-#include "testcluster/patch.h"
+#include "patch.h"
+
+#include <QHash>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,6 +24,76 @@ std::optional<PatchType> patchTypeFromContentType(const QByteArray &contentType)
 namespace {
 
 QJsonValue mergeValue(const QJsonValue &target, const QJsonValue &patch, bool strategic);
+QJsonObject mergeObject(QJsonObject target, const QJsonObject &patch, bool strategic);
+
+// The patchMergeKey of the lists of the served kinds that have one (from the Go types'
+// `patchStrategy:"merge"` tags); every other list is replaced as a whole.
+QString mergeKeyOf(const QString &field, const QJsonArray &elements) {
+    static const QHash<QString, QString> keys = {
+        {QStringLiteral("containers"), QStringLiteral("name")},
+        {QStringLiteral("initContainers"), QStringLiteral("name")},
+        {QStringLiteral("ephemeralContainers"), QStringLiteral("name")},
+        {QStringLiteral("env"), QStringLiteral("name")},
+        {QStringLiteral("volumes"), QStringLiteral("name")},
+        {QStringLiteral("volumeMounts"), QStringLiteral("mountPath")},
+        {QStringLiteral("imagePullSecrets"), QStringLiteral("name")},
+        {QStringLiteral("webhooks"), QStringLiteral("name")},
+        {QStringLiteral("conditions"), QStringLiteral("type")},
+        {QStringLiteral("addresses"), QStringLiteral("type")},
+        {QStringLiteral("hostAliases"), QStringLiteral("ip")},
+        {QStringLiteral("topologySpreadConstraints"), QStringLiteral("topologyKey")},
+    };
+    if (field == QLatin1String("ports")) {
+        // Container ports merge on containerPort, Service ports on port.
+        for (const QJsonValue &e : elements) {
+            if (e.toObject().contains(QLatin1String("containerPort")))
+                return QStringLiteral("containerPort");
+        }
+        return QStringLiteral("port");
+    }
+    return keys.value(field);
+}
+
+// A merge-keyed list: patch elements merge into the element with the same key (or are
+// appended, or removed by `$patch: delete`); `$setElementOrder/FIELD` orders the result.
+QJsonArray mergeKeyedList(const QJsonArray &target, const QJsonArray &patch, const QString &key,
+                          const QJsonArray &order) {
+    QJsonArray out = target;
+    auto indexOf = [&out, &key](const QJsonValue &k) {
+        for (qsizetype i = 0; i < out.size(); ++i) {
+            if (out.at(i).toObject().value(key) == k)
+                return i;
+        }
+        return qsizetype(-1);
+    };
+    for (const QJsonValue &pv : patch) {
+        const QJsonObject p = pv.toObject();
+        const qsizetype i = indexOf(p.value(key));
+        if (p.value(QLatin1String("$patch")).toString() == QLatin1String("delete")) {
+            if (i >= 0)
+                out.removeAt(i);
+        } else if (i >= 0) {
+            out.replace(i, mergeObject(out.at(i).toObject(), p, true));
+        } else {
+            QJsonObject added = p;
+            added.remove(QLatin1String("$patch"));
+            out.append(mergeObject(QJsonObject(), added, true));
+        }
+    }
+    if (order.isEmpty())
+        return out;
+    QJsonArray ordered;
+    for (const QJsonValue &o : order) {
+        const qsizetype i = indexOf(o.toObject().value(key));
+        if (i >= 0) {
+            ordered.append(out.at(i));
+            out.removeAt(i);
+        }
+    }
+    for (const QJsonValue &rest : out)
+        ordered.append(rest);
+    return ordered;
+}
 
 QJsonObject mergeObject(QJsonObject target, const QJsonObject &patch, bool strategic) {
     if (strategic) {
@@ -46,6 +118,16 @@ QJsonObject mergeObject(QJsonObject target, const QJsonObject &patch, bool strat
             it.value().toObject().value(QLatin1String("$patch")).toString() == QLatin1String("delete")) {
             target.remove(key);
             continue;
+        }
+        if (strategic && it.value().isArray() && target.value(key).isArray()) {
+            const QJsonArray elements = it.value().toArray();
+            const QString mergeKey = mergeKeyOf(key, elements);
+            if (!mergeKey.isEmpty()) {
+                target.insert(
+                    key, mergeKeyedList(target.value(key).toArray(), elements, mergeKey,
+                                        patch.value(QStringLiteral("$setElementOrder/") + key).toArray()));
+                continue;
+            }
         }
         target.insert(key, mergeValue(target.value(key), it.value(), strategic));
     }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "testcluster/apierror.h"
+#include "apierror.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -14,10 +14,11 @@ enum class PatchType { Merge, StrategicMerge, Json, Apply };
 std::optional<PatchType> patchTypeFromContentType(const QByteArray &contentType);
 
 // Applies a patch document to `target`. JSON merge patch follows RFC 7386.
-// Strategic merge patch is applied as a merge patch after its directives
-// (`$patch`, `$setElementOrder/...`, `$retainKeys`, `$deleteFromPrimitiveList/...`)
-// are honoured or dropped: the kinds served here have no merge-keyed lists that
-// matter for quota work. Apply (server-side apply) is approximated by a merge.
+// Strategic merge patch merges the lists that upstream gives a patchMergeKey
+// (containers, env, volumes, ports, webhooks, conditions, ... by their key, with
+// `$patch: delete` and `$setElementOrder/...`) and replaces every other list;
+// `$retainKeys` and `$deleteFromPrimitiveList/...` are dropped.
+// Apply (server-side apply) is approximated by a merge.
 // JSON patch (RFC 6902) supports add, remove, replace, test, move and copy.
 std::optional<ApiError> applyPatch(PatchType type, const QByteArray &patch, QJsonObject &target);
 

@@ -1,4 +1,4 @@
-#include "testcluster/protobuf.h"
+#include "protobuf.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -104,6 +104,10 @@ const Schema &schema() {
           {3, "values", Type::String, nullptr, true}}},
         {QStringLiteral("ResourceQuotaStatus"),
          {{1, "hard", Type::MapQuantity}, {2, "used", Type::MapQuantity}}},
+        {QStringLiteral("ConfigMap"),
+         {{1, "metadata", Type::Message, "ObjectMeta"},
+          {2, "data", Type::MapString},
+          {4, "immutable", Type::Bool}}},
         {QStringLiteral("LimitRange"),
          {{1, "metadata", Type::Message, "ObjectMeta"}, {2, "spec", Type::Message, "LimitRangeSpec"}}},
         {QStringLiteral("LimitRangeSpec"), {{1, "limits", Type::Message, "LimitRangeItem", true}}},
@@ -389,11 +393,10 @@ QByteArray encodeSchema(const QJsonObject &s) {
 
 } // namespace
 
-std::optional<QJsonObject> decodeKubernetesProtobuf(const QByteArray &body, QString *error) {
-    if (!body.startsWith(QByteArray("k8s\0", 4))) {
-        *error = QStringLiteral("protobuf body does not start with the k8s envelope prefix");
-        return std::nullopt;
-    }
+Result<QJsonObject> decodeKubernetesProtobuf(const QByteArray &body) {
+    if (!body.startsWith(QByteArray("k8s\0", 4)))
+        return Error::make(Error::Kind::Parse,
+                           QStringLiteral("protobuf body does not start with the k8s envelope prefix"));
     const QByteArray envelope = body.mid(4);
     Reader r{envelope.constData(), envelope.constData() + envelope.size()};
     QString apiVersion, kind;
@@ -421,19 +424,15 @@ std::optional<QJsonObject> decodeKubernetesProtobuf(const QByteArray &body, QStr
             r.skip(wire);
         }
     }
-    if (!r.ok) {
-        *error = QStringLiteral("malformed protobuf envelope");
-        return std::nullopt;
-    }
-    if (schema().find(kind) == schema().end()) {
-        *error = QStringLiteral("no protobuf decoding for kind \"%1\" in this test server").arg(kind);
-        return std::nullopt;
-    }
+    if (!r.ok)
+        return Error::make(Error::Kind::Parse, QStringLiteral("malformed protobuf envelope"));
+    if (schema().find(kind) == schema().end())
+        return Error::make(
+            Error::Kind::Parse,
+            QStringLiteral("no protobuf decoding for kind \"%1\" in this test server").arg(kind));
     QJsonObject object = decodeMessage(raw, kind, &ok);
-    if (!ok) {
-        *error = QStringLiteral("malformed protobuf %1").arg(kind);
-        return std::nullopt;
-    }
+    if (!ok)
+        return Error::make(Error::Kind::Parse, QStringLiteral("malformed protobuf %1").arg(kind));
     object.insert(QLatin1String("apiVersion"), apiVersion);
     object.insert(QLatin1String("kind"), kind);
     return object;

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "result.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
-
-#include <optional>
 
 namespace gq::tc {
 
@@ -18,7 +18,7 @@ namespace gq::tc {
 // * kubectl <= 1.28 fetches /openapi/v2 only as the gnostic OpenAPIv2 protobuf
 //   (for client-side validation and strategic-merge metadata).
 //   encodeOpenApiV2() builds it from the OpenAPI v3 components.
-std::optional<QJsonObject> decodeKubernetesProtobuf(const QByteArray &body, QString *error);
+Result<QJsonObject> decodeKubernetesProtobuf(const QByteArray &body);
 
 QByteArray encodeOpenApiV2(const QJsonObject &openApiV3CoreDocument,
                            const QJsonObject &openApiV3Authorization);

@@ -1,6 +1,6 @@
-#include "testcluster/quotascopes.h"
+#include "quotascopes.h"
 
-#include "core/quantity.h"
+#include "quantity.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

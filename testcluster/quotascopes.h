@@ -1,6 +1,6 @@
 #pragma once
 
-#include "testcluster/apierror.h"
+#include "apierror.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,8 +1,8 @@
-#include "testcluster/scenarios.h"
+#include "scenarios.h"
 
-#include "testcluster/apiserver.h"
-#include "testcluster/demoteams.h"
-#include "testcluster/store.h"
+#include "apiserver.h"
+#include "demoteams.h"
+#include "store.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -39,34 +39,31 @@ QJsonObject namespaceObject(const QString &name, const QJsonObject &labels, qint
     return o;
 }
 
-QJsonObject quotaObject(const QString &name, const QJsonObject &hard, qint64 age) {
+// An unlabelled object whose spec holds one field.
+QJsonObject withSpec(const QString &name, const char *field, const QJsonValue &value, qint64 age) {
     QJsonObject spec;
-    spec.insert(QLatin1String("hard"), hard);
+    spec.insert(QLatin1String(field), value);
     QJsonObject o;
     o.insert(QLatin1String("metadata"), meta(name, {}, age));
     o.insert(QLatin1String("spec"), spec);
     return o;
 }
 
+QJsonObject quotaObject(const QString &name, const QJsonObject &hard, qint64 age) {
+    return withSpec(name, "hard", hard, age);
+}
+
 QJsonObject limitRangeObject(const QString &name, const QJsonArray &limits, qint64 age) {
-    QJsonObject spec;
-    spec.insert(QLatin1String("limits"), limits);
-    QJsonObject o;
-    o.insert(QLatin1String("metadata"), meta(name, {}, age));
-    o.insert(QLatin1String("spec"), spec);
-    return o;
+    return withSpec(name, "limits", limits, age);
 }
 
 QJsonObject containerLimits(const QJsonObject &defaults, const QJsonObject &defaultRequest,
                             const QJsonObject &max) {
     QJsonObject item;
     item.insert(QLatin1String("type"), QLatin1String("Container"));
-    if (!defaults.isEmpty())
-        item.insert(QLatin1String("default"), defaults);
-    if (!defaultRequest.isEmpty())
-        item.insert(QLatin1String("defaultRequest"), defaultRequest);
-    if (!max.isEmpty())
-        item.insert(QLatin1String("max"), max);
+    insertNonEmpty(item, QLatin1String("default"), defaults);
+    insertNonEmpty(item, QLatin1String("defaultRequest"), defaultRequest);
+    insertNonEmpty(item, QLatin1String("max"), max);
     return item;
 }
 
@@ -107,6 +104,80 @@ void mustCreate(ApiServer &server, Resource r, const QString &ns, const QJsonObj
 void systemNamespaces(ApiServer &server) {
     for (const char *ns : {"default", "kube-node-lease", "kube-public", "kube-system"})
         mustCreate(server, Resource::Namespace, {}, namespaceObject(QLatin1String(ns), {}, 90 * 86400));
+}
+
+// A node as GPU feature discovery and the NVIDIA device plugin label and size it:
+// `nvidia.com/gpu.product` with dashes for spaces (label values cannot hold spaces).
+struct NodeShape {
+    const char *name;
+    const char *product; // empty: a CPU node
+    int gpus;
+    const char *cpu;
+    const char *memory;
+    const char *instanceType;
+    const char *migProfile = nullptr; // mixed MIG strategy: every GPU split into this profile
+    int migPerGpu = 0;
+    int replicas = 0; // time-slicing with renamed resources (nvidia.com/gpu.shared)
+};
+
+QJsonObject nodeObject(const NodeShape &n, qint64 age) {
+    QJsonObject labels;
+    labels.insert(QLatin1String("kubernetes.io/hostname"), QLatin1String(n.name));
+    labels.insert(QLatin1String("kubernetes.io/os"), QLatin1String("linux"));
+    labels.insert(QLatin1String("kubernetes.io/arch"), QLatin1String("amd64"));
+    labels.insert(QLatin1String("node.kubernetes.io/instance-type"), QLatin1String(n.instanceType));
+    QJsonObject capacity = resourceList(
+        {{"cpu", n.cpu}, {"memory", n.memory}, {"pods", "110"}, {"ephemeral-storage", "1843Gi"}});
+    if (n.gpus > 0) {
+        QString product = QLatin1String(n.product);
+        labels.insert(QLatin1String("nvidia.com/gpu.present"), QLatin1String("true"));
+        labels.insert(QLatin1String("nvidia.com/gpu.count"), QString::number(n.gpus));
+        if (n.replicas > 0) {
+            product += QStringLiteral("-SHARED");
+            labels.insert(QLatin1String("nvidia.com/gpu.replicas"), QString::number(n.replicas));
+            labels.insert(QLatin1String("nvidia.com/gpu.sharing-strategy"), QLatin1String("time-slicing"));
+            capacity.insert(QLatin1String("nvidia.com/gpu.shared"), QString::number(n.gpus * n.replicas));
+            capacity.insert(QLatin1String("nvidia.com/gpu"), QLatin1String("0"));
+        } else if (n.migProfile) {
+            const QString resource = QStringLiteral("nvidia.com/mig-") + QLatin1String(n.migProfile);
+            labels.insert(QLatin1String("nvidia.com/mig.strategy"), QLatin1String("mixed"));
+            labels.insert(resource + QStringLiteral(".count"), QString::number(n.gpus * n.migPerGpu));
+            capacity.insert(resource, QString::number(n.gpus * n.migPerGpu));
+            capacity.insert(QLatin1String("nvidia.com/gpu"), QLatin1String("0"));
+        } else {
+            capacity.insert(QLatin1String("nvidia.com/gpu"), QString::number(n.gpus));
+        }
+        labels.insert(QLatin1String("nvidia.com/gpu.product"), product);
+    }
+    QJsonObject status;
+    status.insert(QLatin1String("capacity"), capacity);
+    QJsonObject o;
+    o.insert(QLatin1String("metadata"), meta(QLatin1String(n.name), labels, age));
+    o.insert(QLatin1String("status"), status);
+    return o;
+}
+
+// Room for the demo's 46 running GPUs and the pods tests add: 80 whole GPUs of three
+// models, 16 MIG 3g.40gb slices, 16 time-sliced L4 replicas, and a CPU node.
+void gpuNodes(ApiServer &server) {
+    const qint64 day = 86400;
+    static const NodeShape shapes[] = {
+        {"cpu-node-1", "", 0, "64", "256Gi", "m6i.16xlarge"},
+        {"gpu-node-1", "NVIDIA-H100-80GB-HBM3", 8, "192", "2Ti", "p5.48xlarge"},
+        {"gpu-node-2", "NVIDIA-H100-80GB-HBM3", 8, "192", "2Ti", "p5.48xlarge"},
+        {"gpu-node-3", "NVIDIA-H100-80GB-HBM3", 8, "192", "2Ti", "p5.48xlarge"},
+        {"gpu-node-4", "NVIDIA-H100-80GB-HBM3", 8, "192", "2Ti", "p5.48xlarge"},
+        {"gpu-node-5", "NVIDIA-A100-SXM4-80GB", 8, "96", "1152Gi", "p4de.24xlarge"},
+        {"gpu-node-6", "NVIDIA-A100-SXM4-80GB", 8, "96", "1152Gi", "p4de.24xlarge"},
+        {"gpu-node-7", "NVIDIA-L40S", 8, "192", "1536Gi", "g6e.48xlarge"},
+        {"gpu-node-8", "NVIDIA-L40S", 8, "192", "1536Gi", "g6e.48xlarge"},
+        {"gpu-node-9", "NVIDIA-L40S", 8, "192", "1536Gi", "g6e.48xlarge"},
+        {"gpu-node-10", "NVIDIA-L40S", 8, "192", "1536Gi", "g6e.48xlarge"},
+        {"gpu-node-mig-1", "NVIDIA-A100-SXM4-80GB", 8, "96", "1152Gi", "p4de.24xlarge", "3g.40gb", 2},
+        {"gpu-node-shared-1", "NVIDIA-L4", 4, "48", "192Gi", "g6.12xlarge", nullptr, 0, 4},
+    };
+    for (const NodeShape &n : shapes)
+        mustCreate(server, Resource::Node, {}, nodeObject(n, 120 * day));
 }
 
 void demo(ApiServer &server) {
@@ -162,17 +233,19 @@ void demo(ApiServer &server) {
 
 } // namespace
 
-bool loadScenario(ApiServer &server, Store &store, const QString &name, QString *error) {
-    if (name != QLatin1String("empty") && name != QLatin1String("demo")) {
-        *error = QStringLiteral("unknown scenario \"%1\" (expected empty or demo)").arg(name);
-        return false;
-    }
+Result<void> loadScenario(ApiServer &server, Store &store, const QString &name) {
+    if (name != QLatin1String("empty") && name != QLatin1String("demo") && name != QLatin1String("gpu-nodes"))
+        return Error::make(
+            Error::Kind::Usage,
+            QStringLiteral("unknown scenario \"%1\" (expected empty, gpu-nodes or demo)").arg(name));
     systemNamespaces(server);
+    if (name != QLatin1String("empty"))
+        gpuNodes(server);
     if (name == QLatin1String("demo"))
         demo(server);
     std::lock_guard lock(store.mutex);
     store.compact();
-    return true;
+    return {};
 }
 
 void loadScale(ApiServer &server, Store &store, const ScaleOptions &options) {

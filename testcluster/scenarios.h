@@ -1,5 +1,7 @@
 #pragma once
 
+#include "result.h"
+
 #include <QString>
 
 namespace gq::tc {
@@ -15,9 +17,11 @@ struct ScaleOptions {
     int pods = 0;
 };
 
-// "empty": the system namespaces only. "demo": GPU teams with quotas, limit ranges
-// and running pods. Returns false with `error` for an unknown name.
-bool loadScenario(ApiServer &server, Store &store, const QString &name, QString *error);
+// "empty": the system namespaces only (no Nodes: pods run without capacity checks).
+// "gpu-nodes": the system namespaces and 13 Nodes (H100, A100, L40S, MIG, time-sliced
+// L4, CPU) that pods are scheduled onto by capacity. "demo": gpu-nodes plus GPU teams
+// with quotas, limit ranges and running pods. Fails for an unknown name.
+Result<void> loadScenario(ApiServer &server, Store &store, const QString &name);
 // Adds `namespaces` team namespaces (each with a quota and a limit range) and
 // `pods` running pods spread over them, for benchmarks.
 void loadScale(ApiServer &server, Store &store, const ScaleOptions &options);

@@ -1,4 +1,4 @@
-#include "testcluster/selectors.h"
+#include "selectors.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -45,25 +45,20 @@ const QStringList &eventFields() {
     return fields;
 }
 
-const QString *labelValue(const Labels &labels, const QString &key) {
-    for (const auto &[k, v] : labels) {
-        if (k == key)
-            return &v;
-    }
-    return nullptr;
+Error parseError(const QString &message) {
+    return Error::make(Error::Kind::Parse, message);
 }
 
 } // namespace
 
-bool LabelSelector::parse(const QString &text, QString *error) {
+Result<void> LabelSelector::parse(const QString &text) {
     m_terms.clear();
     if (text.trimmed().isEmpty())
-        return true;
+        return {};
     for (const QString &term : splitTerms(text)) {
         if (term.isEmpty()) {
-            *error = QStringLiteral("unable to parse requirement: empty requirement in \"") + text +
-                     QLatin1Char('"');
-            return false;
+            return parseError(QStringLiteral("unable to parse requirement: empty requirement in \"") + text +
+                              QLatin1Char('"'));
         }
         Term t;
         const int inPos = term.indexOf(QLatin1String(" in "));
@@ -74,9 +69,8 @@ bool LabelSelector::parse(const QString &text, QString *error) {
             t.op = notIn ? Op::NotIn : Op::In;
             QString rest = term.mid((notIn ? notInPos + 7 : inPos + 4)).trimmed();
             if (!rest.startsWith(QLatin1Char('(')) || !rest.endsWith(QLatin1Char(')'))) {
-                *error = QStringLiteral("unable to parse requirement: found '") + rest +
-                         QStringLiteral("', expected: '('");
-                return false;
+                return parseError(QStringLiteral("unable to parse requirement: found '") + rest +
+                                  QStringLiteral("', expected: '('"));
             }
             rest = rest.mid(1, rest.size() - 2);
             for (const QString &v : rest.split(QLatin1Char(',')))
@@ -100,18 +94,17 @@ bool LabelSelector::parse(const QString &text, QString *error) {
             t.op = Op::Exists;
         }
         if (t.key.isEmpty() || t.key.contains(QLatin1Char(' '))) {
-            *error = QStringLiteral("unable to parse requirement: invalid label key \"") + t.key +
-                     QLatin1Char('"');
-            return false;
+            return parseError(QStringLiteral("unable to parse requirement: invalid label key \"") + t.key +
+                              QLatin1Char('"'));
         }
         m_terms.push_back(std::move(t));
     }
-    return true;
+    return {};
 }
 
 bool LabelSelector::matches(const Labels &labels) const {
     for (const Term &t : m_terms) {
-        const QString *v = labelValue(labels, t.key);
+        const QString *v = valueOf(labels, t.key);
         switch (t.op) {
         case Op::Equals:
             if (!v || *v != t.values.first())
@@ -142,10 +135,10 @@ bool LabelSelector::matches(const Labels &labels) const {
     return true;
 }
 
-bool FieldSelector::parse(Resource r, const QString &text, QString *error) {
+Result<void> FieldSelector::parse(Resource r, const QString &text) {
     m_terms.clear();
     if (text.trimmed().isEmpty())
-        return true;
+        return {};
     for (const QString &term : text.split(QLatin1Char(','))) {
         Term t;
         int p = term.indexOf(QLatin1String("!="));
@@ -159,9 +152,8 @@ bool FieldSelector::parse(Resource r, const QString &text, QString *error) {
             }
         }
         if (p <= 0) {
-            *error = QStringLiteral("invalid selector: '") + text + QStringLiteral("'; can't understand '") +
-                     term + QLatin1Char('\'');
-            return false;
+            return parseError(QStringLiteral("invalid selector: '") + text +
+                              QStringLiteral("'; can't understand '") + term + QLatin1Char('\''));
         }
         t.field = term.left(p).trimmed();
         t.value = term.mid(p + len).trimmed();
@@ -172,12 +164,11 @@ bool FieldSelector::parse(Resource r, const QString &text, QString *error) {
             (r == Resource::Namespace && t.field == QLatin1String("status.phase")) ||
             (r == Resource::Event && eventFields().contains(t.field));
         if (!known) {
-            *error = QStringLiteral("field label not supported: ") + t.field;
-            return false;
+            return parseError(QStringLiteral("field label not supported: ") + t.field);
         }
         m_terms.push_back(std::move(t));
     }
-    return true;
+    return {};
 }
 
 bool FieldSelector::matches(const Entry &e) const {
@@ -216,6 +207,15 @@ bool FieldSelector::matches(const Entry &e) const {
             return false;
     }
     return true;
+}
+
+Result<Selectors> Selectors::parse(Resource r, const QString &labelText, const QString &fieldText) {
+    Selectors s;
+    if (Result<void> ok = s.labels.parse(labelText); !ok)
+        return ok.error();
+    if (Result<void> ok = s.fields.parse(r, fieldText); !ok)
+        return ok.error();
+    return s;
 }
 
 } // namespace gq::tc

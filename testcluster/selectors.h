@@ -1,6 +1,7 @@
 #pragma once
 
-#include "testcluster/store.h"
+#include "result.h"
+#include "store.h"
 
 #include <QString>
 #include <QStringList>
@@ -11,7 +12,7 @@ namespace gq::tc {
 // `a in (x,y)`, `a notin (x)`, `a`, `!a`, comma-separated (AND).
 class LabelSelector {
 public:
-    bool parse(const QString &text, QString *error);
+    Result<void> parse(const QString &text);
     [[nodiscard]] bool matches(const Labels &labels) const;
     [[nodiscard]] bool isEmpty() const { return m_terms.empty(); }
 
@@ -29,7 +30,7 @@ private:
 // `status.phase` and `spec.nodeName` for pods; `=`, `==`, `!=`.
 class FieldSelector {
 public:
-    bool parse(Resource r, const QString &text, QString *error);
+    Result<void> parse(Resource r, const QString &text);
     [[nodiscard]] bool matches(const Entry &e) const;
     [[nodiscard]] bool isEmpty() const { return m_terms.empty(); }
 
@@ -40,6 +41,16 @@ private:
         QString value;
     };
     std::vector<Term> m_terms;
+};
+
+// Both selectors of a list, watch or deletecollection request.
+struct Selectors {
+    LabelSelector labels;
+    FieldSelector fields;
+
+    static Result<Selectors> parse(Resource r, const QString &labelText, const QString &fieldText);
+    [[nodiscard]] bool matches(const Entry &e) const { return labels.matches(e.labels) && fields.matches(e); }
+    [[nodiscard]] bool isEmpty() const { return labels.isEmpty() && fields.isEmpty(); }
 };
 
 } // namespace gq::tc

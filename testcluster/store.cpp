@@ -1,6 +1,6 @@
-#include "testcluster/store.h"
+#include "store.h"
 
-#include "testcluster/admission.h"
+#include "admission.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -50,13 +50,101 @@ const ResourceInfo &resourceInfo(Resource r) {
          {QStringLiteral("ev")},
          true,
          false},
+        {Resource::ConfigMap,
+         QStringLiteral("configmaps"),
+         QStringLiteral("configmap"),
+         QStringLiteral("ConfigMap"),
+         {QStringLiteral("cm")},
+         true,
+         false},
+        {Resource::Service,
+         QStringLiteral("services"),
+         QStringLiteral("service"),
+         QStringLiteral("Service"),
+         {QStringLiteral("svc")},
+         true,
+         false},
+        {Resource::Node,
+         QStringLiteral("nodes"),
+         QStringLiteral("node"),
+         QStringLiteral("Node"),
+         {QStringLiteral("no")},
+         false,
+         true},
+        {Resource::ValidatingWebhookConfiguration,
+         QStringLiteral("validatingwebhookconfigurations"),
+         QStringLiteral("validatingwebhookconfiguration"),
+         QStringLiteral("ValidatingWebhookConfiguration"),
+         {},
+         false,
+         false,
+         QStringLiteral("admissionregistration.k8s.io")},
+        {Resource::ServiceAccount,
+         QStringLiteral("serviceaccounts"),
+         QStringLiteral("serviceaccount"),
+         QStringLiteral("ServiceAccount"),
+         {QStringLiteral("sa")},
+         true,
+         false},
+        {Resource::Secret,
+         QStringLiteral("secrets"),
+         QStringLiteral("secret"),
+         QStringLiteral("Secret"),
+         {},
+         true,
+         false},
+        {Resource::Deployment,
+         QStringLiteral("deployments"),
+         QStringLiteral("deployment"),
+         QStringLiteral("Deployment"),
+         {QStringLiteral("deploy")},
+         true,
+         true,
+         QStringLiteral("apps")},
+        {Resource::CronJob,
+         QStringLiteral("cronjobs"),
+         QStringLiteral("cronjob"),
+         QStringLiteral("CronJob"),
+         {QStringLiteral("cj")},
+         true,
+         true,
+         QStringLiteral("batch")},
+        {Resource::ClusterRole,
+         QStringLiteral("clusterroles"),
+         QStringLiteral("clusterrole"),
+         QStringLiteral("ClusterRole"),
+         {},
+         false,
+         false,
+         QStringLiteral("rbac.authorization.k8s.io")},
+        {Resource::ClusterRoleBinding,
+         QStringLiteral("clusterrolebindings"),
+         QStringLiteral("clusterrolebinding"),
+         QStringLiteral("ClusterRoleBinding"),
+         {},
+         false,
+         false,
+         QStringLiteral("rbac.authorization.k8s.io")},
+        {Resource::Lease,
+         QStringLiteral("leases"),
+         QStringLiteral("lease"),
+         QStringLiteral("Lease"),
+         {},
+         true,
+         false,
+         QStringLiteral("coordination.k8s.io")},
     };
     return infos[static_cast<int>(r)];
 }
 
 std::optional<Resource> resourceFromPlural(QStringView plural) {
+    return resourceFromPlural(QStringView(), QStringView(u"v1"), plural);
+}
+
+std::optional<Resource> resourceFromPlural(QStringView group, QStringView version, QStringView plural) {
     for (int i = 0; i < kResourceCount; ++i) {
-        if (resourceInfo(static_cast<Resource>(i)).plural == plural)
+        const ResourceInfo &info = resourceInfo(static_cast<Resource>(i));
+        if (info.plural == plural && info.group == group && info.version == version)
             return static_cast<Resource>(i);
     }
     return std::nullopt;
@@ -156,7 +244,9 @@ QByteArray withKind(Resource r, const QByteArray &json) {
     const ResourceInfo &info = resourceInfo(r);
     QByteArray out;
     out.reserve(json.size() + 48);
-    out += "{\"apiVersion\":\"v1\",\"kind\":\"";
+    out += "{\"apiVersion\":\"";
+    out += info.apiVersion().toLatin1();
+    out += "\",\"kind\":\"";
     out += info.kind.toLatin1();
     out += "\",";
     out.append(json.constData() + 1, json.size() - 1);
@@ -282,11 +372,11 @@ QJsonObject Store::saveState() const {
     return state;
 }
 
-bool Store::loadState(const QJsonObject &state, QString *error) {
-    if (state.value(QLatin1String("kind")).toString() != QLatin1String("GpuQuotaTestClusterState")) {
-        *error = QStringLiteral("not a test cluster state file (kind is not GpuQuotaTestClusterState)");
-        return false;
-    }
+Result<void> Store::loadState(const QJsonObject &state) {
+    if (state.value(QLatin1String("kind")).toString() != QLatin1String("GpuQuotaTestClusterState"))
+        return Error::make(
+            Error::Kind::Parse,
+            QStringLiteral("not a test cluster state file (kind is not GpuQuotaTestClusterState)"));
     const QJsonObject objects = state.value(QLatin1String("objects")).toObject();
     for (int i = 0; i < kResourceCount; ++i) {
         const auto r = static_cast<Resource>(i);
@@ -296,7 +386,7 @@ bool Store::loadState(const QJsonObject &state, QString *error) {
     }
     m_rv = std::max(m_rv, state.value(QLatin1String("resourceVersion")).toString().toULongLong());
     m_compactedRv = m_rv;
-    return true;
+    return {};
 }
 
 } // namespace gq::tc

@@ -1,7 +1,8 @@
 #pragma once
 
-#include "core/quantity.h"
-#include "testcluster/quotascopes.h"
+#include "quantity.h"
+#include "quotascopes.h"
+#include "result.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -17,8 +18,30 @@
 
 namespace gq::tc {
 
-enum class Resource { Namespace, ResourceQuota, LimitRange, Pod, Event };
-inline constexpr int kResourceCount = 5;
+// ConfigMap and Service: what a controller advertises its settings and endpoints with
+// (the console's connection discovery reads them). Nodes carry the GPU capacity the
+// scheduler places pods by. ValidatingWebhookConfigurations are called on admission
+// (webhooks.cpp). The kinds after them are what the controller's manifests deploy
+// (packaging/kubernetes/): stored, listed and dry-run, with no controller behind them.
+enum class Resource {
+    Namespace,
+    ResourceQuota,
+    LimitRange,
+    Pod,
+    Event,
+    ConfigMap,
+    Service,
+    Node,
+    ValidatingWebhookConfiguration,
+    ServiceAccount,
+    Secret,
+    Deployment,
+    CronJob,
+    ClusterRole,
+    ClusterRoleBinding,
+    Lease, // coordination.k8s.io: the controller's leader election (leases.cpp)
+};
+inline constexpr int kResourceCount = 16;
 
 struct ResourceInfo {
     Resource resource;
@@ -28,14 +51,40 @@ struct ResourceInfo {
     QStringList shortNames;
     bool namespaced;
     bool hasStatus;
+    QString group = QString();              // "" for the core group
+    QString version = QStringLiteral("v1"); // every kind served here is at v1
+
+    // "v1" for the core group, else "group/version".
+    [[nodiscard]] QString apiVersion() const {
+        return group.isEmpty() ? version : group + QLatin1Char('/') + version;
+    }
+    // "deployments.apps" / "Deployment.apps": how the API server names the resource in messages.
+    [[nodiscard]] QString qualifiedPlural() const {
+        return group.isEmpty() ? plural : plural + QLatin1Char('.') + group;
+    }
+    [[nodiscard]] QString qualifiedKind() const {
+        return group.isEmpty() ? kind : kind + QLatin1Char('.') + group;
+    }
 };
 
 const ResourceInfo &resourceInfo(Resource r);
+// Core-group resources only (the /api/v1 paths).
 std::optional<Resource> resourceFromPlural(QStringView plural);
+// Any group: "" for the core group.
+std::optional<Resource> resourceFromPlural(QStringView group, QStringView version, QStringView plural);
 
 using Labels = std::vector<std::pair<QString, QString>>;
 // A pod's charge against quota, keyed like ResourceQuota spec.hard ("requests.cpu", "pods", ...).
 using Usage = std::vector<std::pair<QString, Quantity>>;
+
+// The value under `key` in a Labels or Usage list, or nullptr.
+template <typename V> const V *valueOf(const std::vector<std::pair<QString, V>> &pairs, const QString &key) {
+    for (const auto &[k, v] : pairs) {
+        if (k == key)
+            return &v;
+    }
+    return nullptr;
+}
 
 // One stored object. The JSON is kept pre-serialized (compact, without kind and
 // apiVersion, exactly as list items are sent) so a list of 20,000 items is a
@@ -102,7 +151,7 @@ public:
 
     std::size_t objectCount() const;
     QJsonObject saveState() const;
-    bool loadState(const QJsonObject &state, QString *error);
+    Result<void> loadState(const QJsonObject &state);
 
 private:
     Entry makeEntry(Resource r, const QJsonObject &object) const;
@@ -118,5 +167,11 @@ private:
 // `{"apiVersion":..,"kind":..,` + the stored JSON: the single-object form.
 QByteArray withKind(Resource r, const QByteArray &json);
 QByteArray toCompactJson(const QJsonObject &object);
+
+// Sets `key` only when the value is not empty, as Go's `omitempty` leaves it out.
+template <typename T> void insertNonEmpty(QJsonObject &object, QLatin1String key, const T &value) {
+    if (!value.isEmpty())
+        object.insert(key, value);
+}
 
 } // namespace gq::tc

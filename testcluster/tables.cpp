@@ -1,4 +1,4 @@
-#include "testcluster/tables.h"
+#include "tables.h"
 
 #include <QStringList>
 
@@ -10,13 +10,11 @@ namespace {
 
 QJsonObject column(const QString &name, const QString &type, const QString &format,
                    const QString &description, int priority = 0) {
-    QJsonObject c;
-    c.insert(QLatin1String("name"), name);
-    c.insert(QLatin1String("type"), type);
-    c.insert(QLatin1String("format"), format);
-    c.insert(QLatin1String("description"), description);
-    c.insert(QLatin1String("priority"), priority);
-    return c;
+    return QJsonObject{{QLatin1String("name"), name},
+                       {QLatin1String("type"), type},
+                       {QLatin1String("format"), format},
+                       {QLatin1String("description"), description},
+                       {QLatin1String("priority"), priority}};
 }
 
 const QString kNameDescription =
@@ -42,6 +40,59 @@ QString age(const QJsonObject &meta, const QDateTime &now) {
     return humanDuration(created.secsTo(now));
 }
 
+// The columns of `kubectl get nodes` (printNode): status from the Ready condition,
+// roles from node-role.kubernetes.io/ labels, the kubelet's node info.
+QJsonArray nodeCells(const QJsonObject &node, const QDateTime &now) {
+    const QJsonObject meta = node.value(QLatin1String("metadata")).toObject();
+    const QJsonObject status = node.value(QLatin1String("status")).toObject();
+    QString state = QStringLiteral("Unknown");
+    for (const QJsonValue &c : status.value(QLatin1String("conditions")).toArray()) {
+        const QJsonObject o = c.toObject();
+        if (o.value(QLatin1String("type")).toString() == QLatin1String("Ready"))
+            state = o.value(QLatin1String("status")).toString() == QLatin1String("True")
+                        ? QStringLiteral("Ready")
+                        : QStringLiteral("NotReady");
+    }
+    if (node.value(QLatin1String("spec")).toObject().value(QLatin1String("unschedulable")).toBool())
+        state += QStringLiteral(",SchedulingDisabled");
+    QStringList roles;
+    const QJsonObject labels = meta.value(QLatin1String("labels")).toObject();
+    for (auto it = labels.begin(); it != labels.end(); ++it) {
+        if (it.key().startsWith(QLatin1String("node-role.kubernetes.io/")))
+            roles.append(it.key().section(QLatin1Char('/'), 1));
+    }
+    roles.sort();
+    QString internalIp = QStringLiteral("<none>");
+    for (const QJsonValue &a : status.value(QLatin1String("addresses")).toArray()) {
+        if (a.toObject().value(QLatin1String("type")).toString() == QLatin1String("InternalIP"))
+            internalIp = a.toObject().value(QLatin1String("address")).toString();
+    }
+    const QJsonObject info = status.value(QLatin1String("nodeInfo")).toObject();
+    auto orUnknown = [](const QString &v) { return v.isEmpty() ? QStringLiteral("<unknown>") : v; };
+    return {meta.value(QLatin1String("name")).toString(),
+            state,
+            roles.isEmpty() ? QStringLiteral("<none>") : roles.join(QLatin1Char(',')),
+            age(meta, now),
+            info.value(QLatin1String("kubeletVersion")).toString(),
+            internalIp,
+            QStringLiteral("<none>"),
+            orUnknown(info.value(QLatin1String("osImage")).toString()),
+            orUnknown(info.value(QLatin1String("kernelVersion")).toString()),
+            orUnknown(info.value(QLatin1String("containerRuntimeVersion")).toString())};
+}
+
+} // namespace
+
+namespace {
+
+// "5m", or "5m30s" when the smaller unit is not zero (kubectl's two-unit form).
+QString twoUnits(qint64 big, char bigUnit, qint64 small, char smallUnit) {
+    QString out = QString::number(big) + QLatin1Char(bigUnit);
+    if (small != 0)
+        out += QString::number(small) + QLatin1Char(smallUnit);
+    return out;
+}
+
 } // namespace
 
 QString humanDuration(qint64 seconds) {
@@ -52,37 +103,21 @@ QString humanDuration(qint64 seconds) {
     if (seconds < 120)
         return QString::number(seconds) + QLatin1Char('s');
     const qint64 minutes = seconds / 60;
-    if (minutes < 10) {
-        const qint64 s = seconds % 60;
-        return s == 0 ? QString(QString::number(minutes) + QLatin1Char('m'))
-                      : QString(QString::number(minutes) + QLatin1Char('m') + QString::number(s) +
-                                QLatin1Char('s'));
-    }
+    if (minutes < 10)
+        return twoUnits(minutes, 'm', seconds % 60, 's');
     if (minutes < 180)
         return QString::number(minutes) + QLatin1Char('m');
     const qint64 hours = seconds / 3600;
-    if (hours < 8) {
-        const qint64 m = minutes % 60;
-        return m == 0 ? QString(QString::number(hours) + QLatin1Char('h'))
-                      : QString(QString::number(hours) + QLatin1Char('h') + QString::number(m) +
-                                QLatin1Char('m'));
-    }
+    if (hours < 8)
+        return twoUnits(hours, 'h', minutes % 60, 'm');
     if (hours < 48)
         return QString::number(hours) + QLatin1Char('h');
-    if (hours < 24 * 8) {
-        const qint64 h = hours % 24;
-        return h == 0 ? QString(QString::number(hours / 24) + QLatin1Char('d'))
-                      : QString(QString::number(hours / 24) + QLatin1Char('d') + QString::number(h) +
-                                QLatin1Char('h'));
-    }
+    if (hours < 24 * 8)
+        return twoUnits(hours / 24, 'd', hours % 24, 'h');
     if (hours < 24 * 365 * 2)
         return QString::number(hours / 24) + QLatin1Char('d');
-    if (hours < 24 * 365 * 8) {
-        const qint64 dy = (hours / 24) % 365;
-        return dy == 0 ? QString(QString::number(hours / 24 / 365) + QLatin1Char('y'))
-                       : QString(QString::number(hours / 24 / 365) + QLatin1Char('y') + QString::number(dy) +
-                                 QLatin1Char('d'));
-    }
+    if (hours < 24 * 365 * 8)
+        return twoUnits(hours / 24 / 365, 'y', (hours / 24) % 365, 'd');
     return QString::number(hours / 24 / 365) + QLatin1Char('y');
 }
 
@@ -106,6 +141,37 @@ QJsonArray tableColumns(Resource r) {
         break;
     case Resource::LimitRange:
         cols.append(column(QStringLiteral("Created At"), QStringLiteral("date"), {}, kAgeDescription));
+        break;
+    case Resource::Node:
+        cols.append(column(QStringLiteral("Status"), str, {}, QStringLiteral("The status of the node")));
+        cols.append(column(QStringLiteral("Roles"), str, {}, QStringLiteral("The roles of the node")));
+        cols.append(column(QStringLiteral("Age"), str, {}, kAgeDescription));
+        cols.append(column(QStringLiteral("Version"), str, {},
+                           QStringLiteral("Kubelet Version reported by the node.")));
+        cols.append(
+            column(QStringLiteral("Internal-IP"), str, {}, QStringLiteral("List of internal IPs."), 1));
+        cols.append(
+            column(QStringLiteral("External-IP"), str, {}, QStringLiteral("List of external IPs."), 1));
+        cols.append(column(
+            QStringLiteral("OS-Image"), str, {},
+            QStringLiteral(
+                "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy))."),
+            1));
+        cols.append(
+            column(QStringLiteral("Kernel-Version"), str, {},
+                   QStringLiteral(
+                       "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64)."),
+                   1));
+        cols.append(column(QStringLiteral("Container-Runtime"), str, {},
+                           QStringLiteral("ContainerRuntime Version reported by the node through runtime "
+                                          "remote API (e.g. containerd://1.4.2)."),
+                           1));
+        break;
+    case Resource::ValidatingWebhookConfiguration:
+        cols.append(
+            column(QStringLiteral("Webhooks"), QStringLiteral("integer"), {},
+                   QStringLiteral("Webhooks indicates the number of webhooks in this configuration.")));
+        cols.append(column(QStringLiteral("Age"), str, {}, kAgeDescription));
         break;
     case Resource::Pod:
         cols.append(
@@ -146,6 +212,11 @@ QJsonArray tableColumns(Resource r) {
             column(QStringLiteral("Message"), str, {},
                    QStringLiteral("A human-readable description of the status of this operation."))};
         break;
+    case Resource::Lease:
+        cols.append(column(QStringLiteral("Holder"), str, {}, QStringLiteral("The holder of the lease")));
+        cols.append(column(QStringLiteral("Age"), str, {}, kAgeDescription));
+        break;
+    default: cols.append(column(QStringLiteral("Age"), str, {}, kAgeDescription)); break;
     }
     return cols;
 }
@@ -177,6 +248,10 @@ QJsonObject tableRow(Resource r, const QJsonObject &object, IncludeObject includ
     }
     case Resource::LimitRange:
         cells = {name, meta.value(QLatin1String("creationTimestamp")).toString()};
+        break;
+    case Resource::Node: cells = nodeCells(object, now); break;
+    case Resource::ValidatingWebhookConfiguration:
+        cells = {name, object.value(QLatin1String("webhooks")).toArray().size(), age(meta, now)};
         break;
     case Resource::Pod: {
         const QJsonArray containers = spec.value(QLatin1String("containers")).toArray();
@@ -221,6 +296,8 @@ QJsonObject tableRow(Resource r, const QJsonObject &object, IncludeObject includ
                  object.value(QLatin1String("message")).toString()};
         break;
     }
+    case Resource::Lease: cells = {name, spec.value(QLatin1String("holderIdentity")).toString(), age(meta, now)}; break;
+    default: cells = {name, age(meta, now)}; break;
     }
     QJsonObject row;
     row.insert(QLatin1String("cells"), cells);
@@ -233,10 +310,34 @@ QJsonObject tableRow(Resource r, const QJsonObject &object, IncludeObject includ
     } else if (include == IncludeObject::Object) {
         QJsonObject full = object;
         full.insert(QLatin1String("kind"), resourceInfo(r).kind);
-        full.insert(QLatin1String("apiVersion"), QLatin1String("v1"));
+        full.insert(QLatin1String("apiVersion"), resourceInfo(r).apiVersion());
         row.insert(QLatin1String("object"), full);
     }
     return row;
+}
+
+QJsonObject tableDocument(Resource r, const QString &version, const QJsonObject &metadata,
+                          const QJsonArray &rows, bool withColumns) {
+    QJsonObject t;
+    t.insert(QLatin1String("kind"), QLatin1String("Table"));
+    t.insert(QLatin1String("apiVersion"), QString(QStringLiteral("meta.k8s.io/") + version));
+    t.insert(QLatin1String("metadata"), metadata);
+    t.insert(QLatin1String("columnDefinitions"), withColumns ? QJsonValue(tableColumns(r)) : QJsonValue());
+    t.insert(QLatin1String("rows"), rows);
+    return t;
+}
+
+const char *tableContentType(const QString &version) {
+    return version == QLatin1String("v1") ? "application/json;as=Table;v=v1;g=meta.k8s.io"
+                                          : "application/json;as=Table;v=v1beta1;g=meta.k8s.io";
+}
+
+IncludeObject includeObjectFrom(const QString &value) {
+    if (value == QLatin1String("None"))
+        return IncludeObject::None;
+    if (value == QLatin1String("Object"))
+        return IncludeObject::Object;
+    return IncludeObject::Metadata;
 }
 
 } // namespace gq::tc

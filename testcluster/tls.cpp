@@ -1,4 +1,5 @@
-#include "testcluster/tls.h"
+#include "tls.h"
+#include "testcerts.h"
 
 #include <QStringList>
 
@@ -107,15 +108,13 @@ QByteArray keyPem(EVP_PKEY *key) {
 
 } // namespace
 
-TlsMaterial generateTlsMaterial(QString *error) {
+Result<TlsMaterial> generateTlsMaterial() {
     TlsMaterial m;
     KeyPtr caKey = makeKey();
     KeyPtr serverKey = makeKey();
     KeyPtr clientKey = makeKey();
-    if (!caKey || !serverKey || !clientKey) {
-        *error = QStringLiteral("could not generate EC keys");
-        return {};
-    }
+    if (!caKey || !serverKey || !clientKey)
+        return Error::make(Error::Kind::Tls, QStringLiteral("could not generate EC keys"));
     CertPtr ca = makeCert({.cn = "gpuquota-testcluster-ca", .org = nullptr, .isCa = true}, caKey.get(),
                           nullptr, nullptr);
     CertPtr server = makeCert({.cn = "gpuquota-testcluster",
@@ -131,15 +130,39 @@ TlsMaterial generateTlsMaterial(QString *error) {
                                .san = nullptr,
                                .extendedKeyUsage = "clientAuth"},
                               clientKey.get(), ca.get(), caKey.get());
-    if (!ca || !server || !client) {
-        *error = QStringLiteral("could not sign the test certificates");
-        return {};
-    }
+    if (!ca || !server || !client)
+        return Error::make(Error::Kind::Tls, QStringLiteral("could not sign the test certificates"));
     m.caCertPem = certPem(ca.get());
     m.serverCertPem = certPem(server.get());
     m.serverKeyPem = keyPem(serverKey.get());
     m.clientCertPem = certPem(client.get());
     m.clientKeyPem = keyPem(clientKey.get());
+    m.caCert = ca;
+    m.serverCert = server;
+    m.serverKey = serverKey;
+    return m;
+}
+
+Result<TlsMaterial> generateServingMaterial(const QByteArray &subjectAltNames) {
+    TlsMaterial m;
+    KeyPtr caKey = makeKey();
+    KeyPtr serverKey = makeKey();
+    if (!caKey || !serverKey)
+        return Error::make(Error::Kind::Tls, QStringLiteral("could not generate EC keys"));
+    CertPtr ca = makeCert({.cn = "gpuquota-test-serving-ca", .org = nullptr, .isCa = true}, caKey.get(),
+                          nullptr, nullptr);
+    CertPtr server = makeCert({.cn = "gpuquota-test-server",
+                               .org = nullptr,
+                               .isCa = false,
+                               .san = subjectAltNames.constData(),
+                               .extendedKeyUsage = "serverAuth"},
+                              serverKey.get(), ca.get(), caKey.get());
+    if (!ca || !server)
+        return Error::make(Error::Kind::Tls, QStringLiteral("could not sign the serving certificate for %1")
+                                                 .arg(QString::fromLatin1(subjectAltNames)));
+    m.caCertPem = certPem(ca.get());
+    m.serverCertPem = certPem(server.get());
+    m.serverKeyPem = keyPem(serverKey.get());
     m.caCert = ca;
     m.serverCert = server;
     m.serverKey = serverKey;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "result.h"
+
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
@@ -29,8 +31,8 @@ struct TlsMaterial {
     std::shared_ptr<EVP_PKEY> serverKey;
 };
 
-// Generates all material; returns an empty caCertPem with `error` set on failure.
-TlsMaterial generateTlsMaterial(QString *error);
+// Generates all material.
+Result<TlsMaterial> generateTlsMaterial();
 
 // Extracts the subject CN and O entries of the verified peer certificate.
 struct PeerIdentity {

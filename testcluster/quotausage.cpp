@@ -1,0 +1,77 @@
+#include "admission.h"
+#include "resourcemath.h"
+
+#include <QSet>
+
+// The quota side of admission: what a pod charges, and the quota controller's status.
+
+namespace gq::tc {
+
+bool podIsTerminal(const QString &phase) {
+    return phase == QLatin1String("Succeeded") || phase == QLatin1String("Failed");
+}
+
+Usage podUsage(const QJsonObject &pod) {
+    Usage u;
+    u.emplace_back(QStringLiteral("pods"), Quantity::fromInt(1));
+    u.emplace_back(QStringLiteral("count/pods"), Quantity::fromInt(1));
+    static const QSet<QString> aliased = {QStringLiteral("cpu"), QStringLiteral("memory"),
+                                          QStringLiteral("ephemeral-storage")};
+    for (const auto &[k, q] : podEffective(pod, QLatin1String("requests"))) {
+        u.emplace_back(QStringLiteral("requests.") + k, q);
+        if (aliased.contains(k))
+            u.emplace_back(k, q);
+    }
+    for (const auto &[k, q] : podEffective(pod, QLatin1String("limits")))
+        u.emplace_back(QStringLiteral("limits.") + k, q);
+    return u;
+}
+
+QJsonObject computeQuotaStatus(const Store &store, const QJsonObject &quota) {
+    const QJsonObject meta = quota.value(QLatin1String("metadata")).toObject();
+    const QString ns = meta.value(QLatin1String("namespace")).toString();
+    const QString name = meta.value(QLatin1String("name")).toString();
+    const ResourceList hard =
+        parseList(quota.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")));
+    const std::vector<ScopeRequirement> scopes = quotaScopes(quota);
+    Usage used;
+    auto [first, last] = store.range(Resource::Pod, ns);
+    for (auto it = first; it != last; ++it) {
+        if (podIsTerminal(it->second.phase) || !podMatchesScopes(scopes, it->second.scopeFacts))
+            continue;
+        for (const auto &[k, q] : it->second.usage) {
+            if (hard.count(k))
+                addTo(used, k, q);
+        }
+    }
+    QJsonObject usedJson;
+    for (const auto &[k, limit] : hard) {
+        Q_UNUSED(limit);
+        if (k == QLatin1String("resourcequotas") || k == QLatin1String("count/resourcequotas")) {
+            auto [qf, ql] = store.range(Resource::ResourceQuota, ns);
+            qint64 n = std::distance(qf, ql);
+            if (!store.find(Resource::ResourceQuota, ns, name))
+                ++n;
+            usedJson.insert(k, QString::number(n));
+            continue;
+        }
+        if (k.startsWith(QLatin1String("count/")) && k != QLatin1String("count/pods")) {
+            const auto r = resourceFromPlural(QStringView(k).mid(6));
+            qint64 n = 0;
+            if (r) {
+                auto [f, l] = store.range(*r, ns);
+                n = std::distance(f, l);
+            }
+            usedJson.insert(k, QString::number(n));
+            continue;
+        }
+        const Quantity *q = valueOf(used, k);
+        usedJson.insert(k, q ? q->toString() : QStringLiteral("0"));
+    }
+    QJsonObject status;
+    status.insert(QLatin1String("hard"), toJson(hard));
+    status.insert(QLatin1String("used"), usedJson);
+    return status;
+}
+
+} // namespace gq::tc

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "result.h"
+#include "tls.h"
+
+#include <QByteArray>
+
+namespace gq::tc {
+
+// A fresh CA and a server certificate signed by it for `subjectAltNames` (OpenSSL's
+// form: "DNS:gpuquota-controller.gpuquota-system.svc,IP:127.0.0.1"), for test servers
+// the test cluster calls out to (validating webhooks): the CA PEM goes into the
+// webhook configuration's caBundle, the certificate and key into the server.
+// The client fields of the result are left empty.
+Result<TlsMaterial> generateServingMaterial(const QByteArray &subjectAltNames);
+
+} // namespace gq::tc
