@@ -1,13 +1,16 @@
 #pragma once
 
+#include "auditlog.h"
+#include "jobtracker.h"
+
 #include <QAbstractTableModel>
 #include <QDateTime>
 #include <QList>
 
 namespace gq {
 
-// One audit entry as the Audit tab shows it; the model does not know where it
-// was stored, the window adapts the usage store's entries into these.
+// One audit entry as the Audit tab shows it: rowFromEntry() makes it from what the
+// audit log stored.
 struct AuditRow {
     QDateTime when; // UTC
     QString actor;
@@ -16,6 +19,7 @@ struct AuditRow {
     QString action; // "update", "create", ...
     QString diff;   // before -> after, unified text
     QString note;
+    AuditEntry entry; // as stored (seq, target, before/after, hash: export and verify)
     friend bool operator==(const AuditRow &, const AuditRow &) = default;
 };
 
@@ -43,10 +47,21 @@ public:
     // Newest first, as given.
     void setEntries(QList<AuditRow> rows);
     void prepend(const AuditRow &row);
+    // Stored entries, newest first: formatted on the thread pool (a thousand spec
+    // diffs), then shown; an entry appended meanwhile lands on top once they are.
+    void loadEntries(const QList<gq::AuditEntry> &entries);
+    void prependEntry(const gq::AuditEntry &entry);
+
+    // Pure: what the Audit tab shows for an entry (the spec diff when both sides
+    // parse as the same kind, else the texts).
+    [[nodiscard]] static AuditRow rowFromEntry(const AuditEntry &entry);
     [[nodiscard]] const AuditRow &at(int row) const { return m_rows.at(row); }
 
 private:
     QList<AuditRow> m_rows;
+    QList<AuditRow> m_appendedWhileLoading; // oldest first
+    bool m_loading = false;
+    JobTracker m_jobs{this};
 };
 
 } // namespace gq

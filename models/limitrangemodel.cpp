@@ -1,4 +1,4 @@
-#include "models/limitrangemodel.h"
+#include "limitrangemodel.h"
 
 namespace gq {
 

@@ -1,6 +1,7 @@
 #pragma once
 
-#include "models/namespacesummary.h"
+#include "livegpumodel.h"
+#include "namespacesummary.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -8,6 +9,8 @@
 #include <QSortFilterProxyModel>
 
 namespace gq {
+
+class ClusterConnection;
 
 // The namespace list: one row per namespace with its GPU, CPU and memory bars and
 // badges. Built for tens of thousands of rows: a name index makes watch updates
@@ -42,11 +45,13 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // Everything a reset needs, computed off the GUI thread by prepare() (the name
-    // index and sort keys of 20,000 rows), so the reset itself is a swap.
-    struct Prepared;
-    [[nodiscard]] static Prepared prepare(QList<NamespaceSummary> rows);
-    void resetPrepared(Prepared prepared);
+    // Keeps this list to the connection's namespaces: its full lists, updates and
+    // removals (the connection summarises them; this model only shows them).
+    void follow(const ClusterConnection *connection);
+
+    // A full list with its name index already built (off the GUI thread), so the
+    // reset itself is a swap plus the sort keys.
+    void resetRows(NamespaceRows rows);
     void resetAll(QList<NamespaceSummary> rows);
     void upsert(const NamespaceSummary &row);
     void remove(const QString &name);
@@ -56,11 +61,17 @@ public:
     void setBudgets(const NamespaceBudgets &budgets);
     // Users running in a namespace who are over their own budget (tooltip only).
     void setUsersOverBudget(const UsersOverBudget &users);
+    // Live GPU utilization per namespace (from the metrics source): the GPU cell reads
+    // "8 / 10 · 3%" so a namespace holding GPUs at low use shows without switching pages.
+    // Empty (no source): the cells show quota use only.
+    void setLiveGpus(const NamespaceGpuLiveMap &live);
 
     // The badge texts, shared with the delegate that paints them.
     [[nodiscard]] static QString graceBadgeText(const QString &time);
     // "14:15" in local time, with the date when `at` is on another local day than `ref`.
     [[nodiscard]] static QString localTime(qint64 at, qint64 ref);
+    // The gpuquota.io/alert-recipients annotation as the name's tooltip lists it: "a@x, b@y".
+    [[nodiscard]] static QString alertRecipientsText(const QString &annotation);
     // Sort order of the status column: worst first when descending.
     [[nodiscard]] static int statusRank(int badges);
 
@@ -77,27 +88,26 @@ public:
     };
     [[nodiscard]] const SortKeys &sortKeys(int row) const { return m_keys.at(row); }
 
-    struct Prepared {
-        QList<NamespaceSummary> rows;
-        QList<SortKeys> keys;
-        QHash<QString, int> index;
-    };
-
 private:
     void rebuildIndex(int fromRow);
     [[nodiscard]] SortKeys computeKeys(int row) const;
     [[nodiscard]] static int ownBadges(const NamespaceSummary &s); // without m_overBudget
     [[nodiscard]] QString statusToolTip(int row) const;
+    [[nodiscard]] QString barToolTip(const UsageBar &bar, int column) const;
+    // The GPU header names MIG slices while some row counts them (m_migRows > 0).
+    void countMigRows(int delta);
 
     QList<NamespaceSummary> m_rows;
     QList<SortKeys> m_keys;
     QHash<QString, int> m_index;
+    int m_migRows = 0; // rows whose GPU bar counts MIG slices, not devices
     [[nodiscard]] QString graceEnd(const QString &name) const;
 
     QSet<QString> m_overBudget;         // setOverBudget(): names only, no numbers
     QHash<QString, int> m_budgetBadges; // from setBudgets(): one budget badge per name
     NamespaceBudgets m_budgets;
     UsersOverBudget m_usersOver;
+    NamespaceGpuLiveMap m_live;
 };
 
 // Filter-as-you-type on the name and sorting by any column. Sorting compares the

@@ -1,6 +1,6 @@
-#include "models/objectyaml.h"
+#include "objectyaml.h"
 
-#include "core/yamldoc.h"
+#include "yamldoc.h"
 
 namespace gq {
 

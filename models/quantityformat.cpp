@@ -1,4 +1,4 @@
-#include "models/quantityformat.h"
+#include "quantityformat.h"
 
 #include <QLocale>
 
@@ -56,12 +56,15 @@ QString formatQuantity(const Quantity &q, ResourceKind kind) {
 QString formatUsedOfHard(const Quantity &used, const Quantity *hard, ResourceKind kind) {
     if (!hard)
         return formatQuantity(used, kind);
+    // Memory: each number in its own readable unit ("576 Gi / 2 Ti"), as the quota
+    // table prints them; one unit chosen by the limit gave "0.56 / 2 Ti". A unit both
+    // share is written once ("48 / 128 Gi").
     if (kind == ResourceKind::Memory) {
-        // One unit for both numbers, chosen by the limit.
-        const bool ti = hard->toDouble() >= 1024.0 * kGiB;
-        const double unit = ti ? 1024.0 * kGiB : kGiB;
-        return trimmedNumber(used.toDouble() / unit, ti ? 2 : 1) + QLatin1String(" / ") +
-               trimmedNumber(hard->toDouble() / unit, 1) + (ti ? QLatin1String(" Ti") : QLatin1String(" Gi"));
+        QString u = formatQuantity(used, kind);
+        const QString h = formatQuantity(*hard, kind);
+        if (u.right(3) == h.right(3))
+            u.chop(3);
+        return u + QLatin1String(" / ") + h;
     }
     return formatQuantity(used, kind) + QLatin1String(" / ") + formatQuantity(*hard, kind);
 }

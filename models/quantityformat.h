@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/quantity.h"
+#include "quantity.h"
 
 #include <QString>
 
@@ -16,7 +16,9 @@ enum class ResourceKind { Gpu, Cpu, Memory, Count, Other };
 // Short human text for a quantity of the given kind: "3", "1.5", "96 Gi".
 [[nodiscard]] QString formatQuantity(const Quantity &q, ResourceKind kind);
 
-// "used / hard" with the unit once, or just "used" when there is no limit.
+// "used / hard", or just "used" when there is no limit. Memory carries each number's
+// own unit ("576 Gi / 2 Ti"), so neither reads as a fraction of a unit; a shared unit
+// is written once ("48 / 128 Gi").
 [[nodiscard]] QString formatUsedOfHard(const Quantity &used, const Quantity *hard, ResourceKind kind);
 
 // The quantity for a number in the editing unit of a kind (cores, GiB, devices).

@@ -1,4 +1,4 @@
-#include "models/quotatablemodel.h"
+#include "quotatablemodel.h"
 
 #include <QColor>
 #include <QFont>

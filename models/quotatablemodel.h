@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/quantity.h"
-#include "models/quantityformat.h"
+#include "quantity.h"
+#include "quantityformat.h"
 
 #include <QAbstractTableModel>
 #include <QMap>

@@ -1,6 +1,6 @@
-#include "widgets/applyconfirmdialog.h"
+#include "applyconfirmdialog.h"
 
-#include "widgets/diffview.h"
+#include "diffview.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

@@ -1,8 +1,9 @@
 #pragma once
 
-#include "core/error.h"
-#include "core/kuberequest.h"
-#include "widgets/conflictdialog.h"
+#include "conflictdialog.h"
+#include "error.h"
+#include "kuberequest.h"
+#include "quotawriter.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -14,12 +15,12 @@ namespace gq {
 
 class KubeClient;
 
-// The one way the console writes a ResourceQuota or LimitRange, keeping the
-// safety promises in order: local validation -> server dry run (dryRun=All) ->
-// confirmation with the diff -> PUT with the resourceVersion the edit started
-// from (POST for a new object). A 409 Conflict opens the three-way view; nothing
-// is ever overwritten silently. Each step returns by a queued call on this object,
-// dialogs are opened with open(): no nested event loop. One flow per apply.
+// The console's face of QuotaWriter (services/quotawriter.h), which keeps the safety
+// promises in order: local validation -> server dry run -> confirmation -> PUT with
+// the resourceVersion the edit started from. This adapter only turns the writer's
+// states into dialogs: the confirmation with the diff, and on a 409 the three-way
+// view; nothing is ever overwritten silently. Dialogs are opened with open(): no
+// nested event loop. One flow per apply.
 class ApplyFlow final : public QObject {
     Q_OBJECT
 public:
@@ -61,21 +62,17 @@ signals:
                           const QJsonObject &server);
 
 private:
-    void fail(const Error &error);
-    void runDryRun();
-    void confirm(const QJsonObject &dryRunResult);
-    void write(const QString &note);
-    void handleConflict();
+    void onStateChanged(QuotaWriter::State state);
+    void askConfirmation(const QuotaWriter::Preview &preview);
+    void showConflict(const QuotaWriter::ConflictView &conflict);
     [[nodiscard]] QString describe() const;
-    [[nodiscard]] const KubeResource &resource() const;
 
-    std::shared_ptr<KubeClient> m_client;
+    QuotaWriter *m_writer;
     QPointer<QWidget> m_dialogParent;
     Request m_req;
-    QJsonObject m_payload; // what is sent: mine, with namespace and resourceVersion set
-    QString m_name;
-    QString m_diffText;
-    QString m_afterYaml;
+    QString m_note; // from the confirmation, for the audit entry
+    // From start() until a signal above ends the apply: unlike the writer's run, this
+    // includes the time the conflict view is open.
     bool m_running = false;
 };
 

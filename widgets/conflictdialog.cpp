@@ -1,7 +1,7 @@
-#include "widgets/conflictdialog.h"
+#include "conflictdialog.h"
 
-#include "core/yamldoc.h"
-#include "widgets/diffview.h"
+#include "diffview.h"
+#include "yamldoc.h"
 
 #include <QDialogButtonBox>
 #include <QFrame>
@@ -138,24 +138,15 @@ ConflictDialog::ConflictDialog(QWidget *parent)
     tw->addWidget(legend);
     auto *splitter = new QSplitter(Qt::Horizontal, threeWay);
     splitter->setChildrenCollapsible(false);
-    auto column = [splitter](DiffPane *&pane, const QString &name, const QString &title) {
-        auto *box = new QWidget(splitter);
-        auto *v = new QVBoxLayout(box);
-        v->setContentsMargins(0, 0, 0, 0);
-        v->setSpacing(2);
-        auto *label = new QLabel(title, box);
-        QFont f = label->font();
-        f.setBold(true);
-        label->setFont(f);
-        pane = new DiffPane(box);
-        pane->setObjectName(name);
-        v->addWidget(label);
-        v->addWidget(pane);
-        splitter->addWidget(box);
+    auto column = [splitter](const QString &name, const QString &title) {
+        QLabel *label = nullptr;
+        DiffPane *pane = addTitledPane(splitter, name, label);
+        label->setText(title);
+        return pane;
     };
-    column(m_basePane, QStringLiteral("conflictBase"), tr("What you started from"));
-    column(m_minePane, QStringLiteral("conflictMine"), tr("Yours"));
-    column(m_serverPane, QStringLiteral("conflictServer"), tr("The server's now"));
+    m_basePane = column(QStringLiteral("conflictBase"), tr("What you started from"));
+    m_minePane = column(QStringLiteral("conflictMine"), tr("Yours"));
+    m_serverPane = column(QStringLiteral("conflictServer"), tr("The server's now"));
     m_basePane->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_minePane->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     syncScrolling({m_basePane, m_minePane, m_serverPane});

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/textdiff.h"
+#include "textdiff.h"
 
 #include <QDialog>
 #include <QString>

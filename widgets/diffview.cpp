@@ -1,4 +1,4 @@
-#include "widgets/diffview.h"
+#include "diffview.h"
 
 #include <QFontDatabase>
 #include <QGridLayout>
@@ -164,6 +164,23 @@ void DiffPane::paintGutter(QPaintEvent *event) {
 
 // --- DiffView -----------------------------------------------------------------
 
+DiffPane *addTitledPane(QSplitter *splitter, const QString &objectName, QLabel *&title) {
+    auto *box = new QWidget(splitter);
+    auto *v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(2);
+    title = new QLabel(box);
+    QFont f = title->font();
+    f.setBold(true);
+    title->setFont(f);
+    auto *pane = new DiffPane(box);
+    pane->setObjectName(objectName);
+    v->addWidget(title);
+    v->addWidget(pane);
+    splitter->addWidget(box);
+    return pane;
+}
+
 void syncScrolling(const QList<QPlainTextEdit *> &panes) {
     for (QPlainTextEdit *a : panes) {
         for (QPlainTextEdit *b : panes) {
@@ -205,23 +222,8 @@ DiffView::DiffView(QWidget *parent)
 
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setChildrenCollapsible(false);
-    auto column = [this, splitter](QLabel *&title, DiffPane *&pane, const QString &name) {
-        auto *box = new QWidget(splitter);
-        auto *v = new QVBoxLayout(box);
-        v->setContentsMargins(0, 0, 0, 0);
-        v->setSpacing(2);
-        title = new QLabel(box);
-        QFont f = title->font();
-        f.setBold(true);
-        title->setFont(f);
-        pane = new DiffPane(box);
-        pane->setObjectName(name);
-        v->addWidget(title);
-        v->addWidget(pane);
-        splitter->addWidget(box);
-    };
-    column(m_leftTitle, m_left, QStringLiteral("diffLeft"));
-    column(m_rightTitle, m_right, QStringLiteral("diffRight"));
+    m_left = addTitledPane(splitter, QStringLiteral("diffLeft"), m_leftTitle);
+    m_right = addTitledPane(splitter, QStringLiteral("diffRight"), m_rightTitle);
     // One vertical scroll bar is enough when both sides move together.
     m_left->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(splitter, 1);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/textdiff.h"
+#include "textdiff.h"
 
 #include <QColor>
 #include <QList>
@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QLabel;
+class QSplitter;
 
 namespace gq {
 
@@ -82,5 +83,9 @@ private:
 
 // Keeps the vertical and horizontal scroll positions of several panes in step.
 void syncScrolling(const QList<QPlainTextEdit *> &panes);
+
+// Adds a column to `splitter`: a bold title over a DiffPane named `objectName`.
+// Returns the pane; `title` is set to the (still empty) title label.
+DiffPane *addTitledPane(QSplitter *splitter, const QString &objectName, QLabel *&title);
 
 } // namespace gq

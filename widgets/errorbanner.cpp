@@ -1,4 +1,4 @@
-#include "widgets/errorbanner.h"
+#include "errorbanner.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

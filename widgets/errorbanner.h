@@ -10,8 +10,9 @@ namespace gq {
 
 // A non-modal strip above the content for what the user must know but need not
 // acknowledge: a lost connection (with the reconnect countdown), forbidden, an
-// invalid edit, or the demo notice. Levels tint it; Close hides it.
-class MessageBanner final : public QFrame {
+// invalid edit, or the demo notice. Levels tint it; Close hides it. ConnectionBanner
+// adds the connection's story to the window's one.
+class MessageBanner : public QFrame {
     Q_OBJECT
 public:
     enum class Level { Info, Warning, Error };

@@ -1,4 +1,4 @@
-#include "widgets/findbar.h"
+#include "findbar.h"
 
 #include <QHBoxLayout>
 #include <QKeyEvent>

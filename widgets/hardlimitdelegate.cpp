@@ -1,7 +1,7 @@
-#include "widgets/hardlimitdelegate.h"
+#include "hardlimitdelegate.h"
 
-#include "models/quantityformat.h"
-#include "models/quotatablemodel.h"
+#include "quantityformat.h"
+#include "quotatablemodel.h"
 
 #include <QDoubleSpinBox>
 #include <QLineEdit>

@@ -1,8 +1,8 @@
-#include "widgets/limitrangepage.h"
+#include "limitrangepage.h"
 
-#include "core/limitrangespec.h"
-#include "models/limitrangemodel.h"
-#include "widgets/yamleditor.h"
+#include "limitrangemodel.h"
+#include "limitrangespec.h"
+#include "yamleditor.h"
 
 #include <QComboBox>
 #include <QHeaderView>
@@ -48,8 +48,8 @@ QList<LimitRangeRow> rowsOf(const QList<StoredObject> &objects) {
 }
 } // namespace
 
-LimitRangePage::LimitRangePage(ClusterSession *session, DraftStore *drafts, QWidget *parent)
-    : ObjectPage(session, drafts, ApplyFlow::Kind::LimitRange, parent)
+LimitRangePage::LimitRangePage(DraftStore *drafts, QWidget *parent)
+    : ObjectPage(drafts, ApplyFlow::Kind::LimitRange, parent)
     , m_model(new LimitRangeModel(this))
     , m_table(new QTableView(this))
     , m_empty(new QLabel(this)) {
@@ -58,7 +58,17 @@ LimitRangePage::LimitRangePage(ClusterSession *session, DraftStore *drafts, QWid
     m_table->setObjectName(QStringLiteral("limitRangeTable"));
     m_table->setModel(m_model);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // At the default window size every column must show whole ("Default limit" was
+    // clipped) and rows stay one line: the numbers take what they need, the object
+    // name takes the rest and elides.
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideRight);
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setTextElideMode(Qt::ElideRight);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(LimitRangeModel::ObjectColumn, QHeaderView::Stretch);
+    header->setMinimumSectionSize(48);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_editor->setObjectName(QStringLiteral("limitRangeYamlEditor"));
     m_draftBar->setObjectName(QStringLiteral("limitRangeDraftOfferBar"));
@@ -84,11 +94,11 @@ LimitRangePage::LimitRangePage(ClusterSession *session, DraftStore *drafts, QWid
 }
 
 QList<StoredObject> LimitRangePage::objectsIn(const QString &ns) const {
-    return session()->limitRangesIn(ns);
+    return session() ? session()->limitRangesIn(ns) : QList<StoredObject>();
 }
 
 std::optional<StoredObject> LimitRangePage::objectNamed(const QString &ns, const QString &name) const {
-    return session()->limitRange(ns, name);
+    return session() ? session()->limitRange(ns, name) : std::nullopt;
 }
 
 // The table shows every LimitRange of the namespace, so any change to one refreshes it.

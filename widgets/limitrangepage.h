@@ -1,6 +1,6 @@
 #pragma once
 
-#include "widgets/objectpage.h"
+#include "objectpage.h"
 
 class QTableView;
 class QLabel;
@@ -15,7 +15,7 @@ class LimitRangeModel;
 class LimitRangePage final : public ObjectPage {
     Q_OBJECT
 public:
-    LimitRangePage(ClusterSession *session, DraftStore *drafts, QWidget *parent = nullptr);
+    explicit LimitRangePage(DraftStore *drafts, QWidget *parent = nullptr);
 
     [[nodiscard]] LimitRangeModel *model() const { return m_model; }
 

@@ -1,7 +1,7 @@
-#include "widgets/namespacepanel.h"
+#include "namespacepanel.h"
 
-#include "models/namespacelistmodel.h"
-#include "widgets/usagebardelegate.h"
+#include "namespacelistmodel.h"
+#include "usagebardelegate.h"
 
 #include <QClipboard>
 #include <QEvent>
@@ -132,6 +132,11 @@ void NamespacePanel::showContextMenu(const QPoint &pos) {
         menu.addAction(anyWithoutQuota ? tr("Create quota from template...") : tr("Apply a template..."));
     create->setObjectName(QStringLiteral("namespaceTemplateAction"));
     connect(create, &QAction::triggered, this, &NamespacePanel::templateRequested);
+    if (names.size() == 1) {
+        QAction *boost = menu.addAction(tr("Boost…"));
+        boost->setObjectName(QStringLiteral("namespaceBoostAction"));
+        connect(boost, &QAction::triggered, this, [this, ns = names.first()] { emit boostRequested(ns); });
+    }
     QAction *copy = menu.addAction(names.size() > 1 ? tr("Copy names") : tr("Copy name"));
     connect(copy, &QAction::triggered, this,
             [names] { QGuiApplication::clipboard()->setText(names.join(QLatin1Char('\n'))); });
@@ -176,7 +181,10 @@ void NamespacePanel::applyColumnLayout() {
     // Bars: 4 px inset and 4 px text margin on each side (see UsageBarDelegate).
     const int barPad = 16;
     int fixed = 0;
-    fixed += fit(NamespaceListModel::GpuColumn, fm.horizontalAdvance(QStringLiteral("888 / 888")) + barPad);
+    fixed +=
+        fit(NamespaceListModel::GpuColumn, fm.horizontalAdvance(m_liveGpus ? QStringLiteral("888 / 888 · 88%")
+                                                                           : QStringLiteral("888 / 888")) +
+                                               barPad);
     fixed += fit(NamespaceListModel::CpuColumn, fm.horizontalAdvance(QStringLiteral("888.8 / 888")) + barPad);
     fixed += fit(NamespaceListModel::MemoryColumn,
                  fm.horizontalAdvance(QStringLiteral("88.8 / 88.8 Ti")) + barPad);
@@ -187,6 +195,13 @@ void NamespacePanel::applyColumnLayout() {
     const int scroll = style->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_view);
     const int nameMin = std::max(fm.averageCharWidth() * 10, header->minimumSectionSize() + scroll);
     m_view->setMinimumWidth(fixed + nameMin + 2 * m_view->frameWidth());
+}
+
+void NamespacePanel::setLiveGpusShown(bool shown) {
+    if (shown == m_liveGpus)
+        return;
+    m_liveGpus = shown;
+    applyColumnLayout();
 }
 
 QString NamespacePanel::currentNamespace() const {

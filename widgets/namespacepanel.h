@@ -39,6 +39,9 @@ public:
     // connecting); an empty filter result says so on its own.
     void setEmptyMessage(const QString &text);
 
+    // The GPU column makes room for the live utilization the cells then show.
+    void setLiveGpusShown(bool shown);
+
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
@@ -47,10 +50,13 @@ signals:
     // The user asked (context menu) to create quotas from a template for the
     // selected namespaces.
     void templateRequested();
+    // The user asked (context menu) to grant a boost in this namespace.
+    void boostRequested(const QString &ns);
 
 private:
     void updateCount();
     void applyColumnLayout();
+    bool m_liveGpus = false; // the GPU cells add live utilization ("6 / 14 · 37%")
     void placeEmptyLabel();
     void showContextMenu(const QPoint &pos);
 

@@ -1,8 +1,8 @@
-#include "widgets/objectpage.h"
+#include "objectpage.h"
 
-#include "models/objectyaml.h"
-#include "widgets/diffview.h"
-#include "widgets/yamleditor.h"
+#include "diffview.h"
+#include "objectyaml.h"
+#include "yamleditor.h"
 
 #include <QComboBox>
 #include <QDialog>
@@ -67,7 +67,7 @@ QString DraftOfferBar::text() const {
 
 // --- ObjectPage ------------------------------------------------------------------
 
-ObjectPage::ObjectPage(ClusterSession *session, DraftStore *drafts, ApplyFlow::Kind kind, QWidget *parent)
+ObjectPage::ObjectPage(DraftStore *drafts, ApplyFlow::Kind kind, QWidget *parent)
     : QWidget(parent)
     , m_objects(new QComboBox(this))
     , m_template(new QPushButton(tr("New from template..."), this))
@@ -75,7 +75,6 @@ ObjectPage::ObjectPage(ClusterSession *session, DraftStore *drafts, ApplyFlow::K
     , m_draftBar(new DraftOfferBar(this))
     , m_revert(new QPushButton(tr("Revert"), this))
     , m_apply(new QPushButton(tr("Apply"), this))
-    , m_session(session)
     , m_drafts(drafts)
     , m_kind(kind) {
     m_objects->setMinimumContentsLength(16);
@@ -90,11 +89,6 @@ ObjectPage::ObjectPage(ClusterSession *session, DraftStore *drafts, ApplyFlow::K
     connect(m_editor, &QPlainTextEdit::textChanged, this, &ObjectPage::updateControls);
     connect(m_editor, &YamlEditor::validityChanged, this, &ObjectPage::updateControls);
     connect(m_editor, &YamlEditor::validationFinished, this, &ObjectPage::updateControls);
-    connect(m_session,
-            kind == ApplyFlow::Kind::ResourceQuota ? &ClusterSession::quotasChanged
-                                                   : &ClusterSession::limitRangesChanged,
-            this, &ObjectPage::onObjectsChanged);
-    connect(m_session, &ClusterSession::permissionsChanged, this, &ObjectPage::onPermissionsChanged);
 }
 
 ObjectPage::~ObjectPage() {
@@ -122,7 +116,7 @@ QHBoxLayout *ObjectPage::makeBottomRow() {
 }
 
 DraftKey ObjectPage::draftKey() const {
-    return {m_session->contextName(), m_ns, kindName(), m_name};
+    return {m_session ? m_session->contextName() : QString(), m_ns, kindName(), m_name};
 }
 
 bool ObjectPage::hasPendingEdit() const {
@@ -133,15 +127,38 @@ QString ObjectPage::pendingYaml() const {
     return m_editor->yaml();
 }
 
+void ObjectPage::setConnection(ClusterConnection *connection) {
+    if (connection == m_session)
+        return;
+    if (m_session)
+        m_session->disconnect(this);
+    m_session = connection;
+    if (m_session) {
+        connect(m_session,
+                m_kind == ApplyFlow::Kind::ResourceQuota ? &ClusterConnection::quotasChanged
+                                                         : &ClusterConnection::limitRangesChanged,
+                this, &ObjectPage::onObjectsChanged);
+        connect(m_session, &ClusterConnection::permissionsChanged, this, &ObjectPage::onPermissionsChanged);
+    }
+    // What is shown came from the old connection: show the namespace afresh (with none
+    // selected nothing is shown yet).
+    if (!m_ns.isEmpty())
+        showNamespace(m_ns);
+}
+
 void ObjectPage::setNamespace(const QString &ns) {
     if (ns == m_ns)
         return;
+    showNamespace(ns);
+}
+
+void ObjectPage::showNamespace(const QString &ns) {
     m_ns = ns;
     m_name.clear();
     m_canUpdate = false;
-    if (m_session->permissions(ns).known)
+    if (m_session && m_session->permissions(ns).known)
         onPermissionsChanged(ns);
-    else if (m_requestsPermissions)
+    else if (m_session && m_requestsPermissions)
         m_session->checkPermissions(ns);
     reloadObjects();
 }
@@ -328,7 +345,7 @@ void ObjectPage::discardDraft() {
 // --- permissions and controls --------------------------------------------------------
 
 void ObjectPage::onPermissionsChanged(const QString &ns) {
-    if (ns != m_ns)
+    if (ns != m_ns || !m_session)
         return;
     const EditPermissions p = m_session->permissions(ns);
     m_canUpdate = p.known && mayUpdate(p);
@@ -389,7 +406,7 @@ void ObjectPage::apply() {
             return;
         }
     }
-    if (!m_apply->isEnabled())
+    if (!m_apply->isEnabled() || !m_session)
         return;
     ApplyFlow::Request req;
     req.kind = m_kind;

@@ -1,8 +1,9 @@
 #pragma once
 
-#include "core/draftstore.h"
-#include "models/clustersession.h"
-#include "widgets/applyflow.h"
+#include "applyflow.h"
+#include "clusterconnection.h"
+#include "draftstore.h"
+#include "page.h"
 
 #include <QFrame>
 #include <QJsonObject>
@@ -45,12 +46,13 @@ private:
 // its own way), applied through ApplyFlow, watched so that a server-side change under
 // a pending edit opens the three-way view, SelfSubjectAccessReview deciding what is
 // enabled, and drafts that autosave and are offered back (never put back unasked).
-class ObjectPage : public QWidget {
+class ObjectPage : public QWidget, public Page {
     Q_OBJECT
 public:
     ~ObjectPage() override;
 
-    void setNamespace(const QString &ns);
+    void setConnection(ClusterConnection *connection) override;
+    void setNamespace(const QString &ns) override;
     [[nodiscard]] QString namespaceName() const { return m_ns; }
     [[nodiscard]] QString currentObject() const { return m_name; }
     [[nodiscard]] virtual bool hasPendingEdit() const;
@@ -76,9 +78,9 @@ signals:
     void errorMessage(const QString &message);
 
 protected:
-    ObjectPage(ClusterSession *session, DraftStore *drafts, ApplyFlow::Kind kind, QWidget *parent);
+    ObjectPage(DraftStore *drafts, ApplyFlow::Kind kind, QWidget *parent);
 
-    // The session's objects of this kind.
+    // The connection's objects of this kind (none without a connection).
     [[nodiscard]] virtual QList<StoredObject> objectsIn(const QString &ns) const = 0;
     [[nodiscard]] virtual std::optional<StoredObject> objectNamed(const QString &ns,
                                                                   const QString &name) const = 0;
@@ -115,7 +117,7 @@ protected:
     // stretch, Revert, Apply.
     [[nodiscard]] QHBoxLayout *makeBottomRow();
 
-    [[nodiscard]] ClusterSession *session() const { return m_session; }
+    [[nodiscard]] ClusterConnection *session() const { return m_session; }
     [[nodiscard]] QString kindName() const { return ApplyFlow::kindName(m_kind); }
     [[nodiscard]] DraftKey draftKey() const;
     [[nodiscard]] bool hasObject() const { return !m_base.isEmpty(); }
@@ -139,6 +141,7 @@ protected:
     bool m_requestsPermissions = false;
 
 private:
+    void showNamespace(const QString &ns);
     void reloadObjects();
     void loadObject(const QString &name);
     void adopt(const QJsonObject &server);
@@ -151,7 +154,7 @@ private:
     void onConflictResolved(int resolution, const QString &text, const QJsonObject &server);
     void showServerChangeConflict(const QJsonObject &server);
 
-    ClusterSession *m_session;
+    QPointer<ClusterConnection> m_session;
     DraftStore *m_drafts;
     ApplyFlow::Kind m_kind;
     QString m_ns;

@@ -1,11 +1,13 @@
-#include "widgets/quotapage.h"
+#include "quotapage.h"
 
-#include "core/quotaspec.h"
-#include "models/namespacesummary.h"
-#include "models/quotatablemodel.h"
-#include "widgets/hardlimitdelegate.h"
-#include "widgets/usagebardelegate.h"
-#include "widgets/yamleditor.h"
+#include "atomicfile.h"
+
+#include "hardlimitdelegate.h"
+#include "namespacesummary.h"
+#include "quotaspec.h"
+#include "quotatablemodel.h"
+#include "usagebardelegate.h"
+#include "yamleditor.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -15,6 +17,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QTableView>
@@ -28,8 +31,8 @@ namespace {
 const QString kGpuResource = QStringLiteral("requests.nvidia.com/gpu");
 }
 
-QuotaPage::QuotaPage(ClusterSession *session, DraftStore *drafts, QWidget *parent)
-    : ObjectPage(session, drafts, ApplyFlow::Kind::ResourceQuota, parent)
+QuotaPage::QuotaPage(DraftStore *drafts, QWidget *parent)
+    : ObjectPage(drafts, ApplyFlow::Kind::ResourceQuota, parent)
     , m_model(new QuotaTableModel(this))
     , m_yamlToggle(new QToolButton(this))
     , m_openFile(new QPushButton(tr("Open file..."), this))
@@ -202,6 +205,21 @@ QuotaPage::QuotaPage(ClusterSession *session, DraftStore *drafts, QWidget *paren
     connect(m_model, &QAbstractItemModel::dataChanged, this, &QuotaPage::updateControls);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &QuotaPage::updateControls);
+    // "Boost this resource…": a temporary raise with a note, instead of an edit someone
+    // must remember to undo.
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        const QModelIndex at = m_table->indexAt(pos);
+        if (!at.isValid() || !hasObject())
+            return;
+        const QString resource = m_model->row(at.row()).resource;
+        QMenu menu(this);
+        QAction *boost = menu.addAction(tr("Boost this resource…"));
+        boost->setObjectName(QStringLiteral("boostResourceAction"));
+        connect(boost, &QAction::triggered, this,
+                [this, resource] { emit boostRequested(namespaceName(), currentObject(), resource); });
+        menu.exec(m_table->viewport()->mapToGlobal(pos));
+    });
     updateControls();
 }
 
@@ -221,11 +239,11 @@ bool QuotaPage::hasPendingEdit() const {
 }
 
 QList<StoredObject> QuotaPage::objectsIn(const QString &ns) const {
-    return session()->quotasIn(ns);
+    return session() ? session()->quotasIn(ns) : QList<StoredObject>();
 }
 
 std::optional<StoredObject> QuotaPage::objectNamed(const QString &ns, const QString &name) const {
-    return session()->quota(ns, name);
+    return session() ? session()->quota(ns, name) : std::nullopt;
 }
 
 void QuotaPage::showBase(const QJsonObject &object) {
@@ -243,7 +261,7 @@ void QuotaPage::showBase(const QJsonObject &object) {
         updateControls();
         return;
     }
-    const QuotaUsage usage = ClusterSession::quotaUsageFromJson(object);
+    const QuotaUsage usage = ClusterConnection::quotaUsageFromJson(object);
     m_loadingBase = true; // a fresh table is not an edit: no draft to save or forget
     m_model->load(usage.hard, usage.used);
     m_loadingBase = false;
@@ -251,7 +269,7 @@ void QuotaPage::showBase(const QJsonObject &object) {
 }
 
 void QuotaPage::baseStatusMoved(const QJsonObject &object) {
-    m_model->updateUsed(ClusterSession::quotaUsageFromJson(object).used);
+    m_model->updateUsed(ClusterConnection::quotaUsageFromJson(object).used);
 }
 
 QString QuotaPage::denyUpdateText(const EditPermissions &p) const {
@@ -377,9 +395,8 @@ void QuotaPage::saveFile() {
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
         const QString text = pendingYaml();
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(text.toUtf8()) < 0)
-            emit errorMessage(tr("Cannot write %1: %2").arg(path, f.errorString()));
+        if (auto w = writeFileAtomically(path, text.toUtf8()); !w)
+            emit errorMessage(tr("Cannot write %1: %2").arg(path, w.error().message));
         else
             emit statusMessage(tr("Saved %1").arg(path));
     });

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "widgets/objectpage.h"
+#include "objectpage.h"
 
 class QAction;
 class QLabel;
@@ -19,7 +19,7 @@ class QuotaTableModel;
 class QuotaPage final : public ObjectPage {
     Q_OBJECT
 public:
-    QuotaPage(ClusterSession *session, DraftStore *drafts, QWidget *parent = nullptr);
+    explicit QuotaPage(DraftStore *drafts, QWidget *parent = nullptr);
     ~QuotaPage() override;
 
     [[nodiscard]] bool hasPendingEdit() const override;
@@ -27,6 +27,10 @@ public:
     // Ctrl+Z / Ctrl+Shift+Z while the quota table has focus.
     [[nodiscard]] QAction *undoAction() const { return m_undoAction; }
     [[nodiscard]] QAction *redoAction() const { return m_redoAction; }
+
+signals:
+    // The table's context menu: grant a boost on this entry of this ResourceQuota.
+    void boostRequested(const QString &ns, const QString &quota, const QString &resource);
 
 public slots:
     void setYamlMode(bool yaml);

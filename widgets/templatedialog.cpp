@@ -1,10 +1,9 @@
-#include "widgets/templatedialog.h"
+#include "templatedialog.h"
 
-#include "core/kubeclient.h"
-#include "models/clustersession.h"
-#include "models/futurecall.h"
-#include "models/objectyaml.h"
-#include "widgets/yamleditor.h"
+#include "clusterconnection.h"
+#include "kubeclient.h"
+#include "objectyaml.h"
+#include "yamleditor.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -20,7 +19,7 @@
 
 namespace gq {
 
-TemplateDialog::TemplateDialog(ClusterSession *session, QWidget *parent, const QString &templateDir)
+TemplateDialog::TemplateDialog(ClusterConnection *session, QWidget *parent, const QString &templateDir)
     : QDialog(parent)
     , m_session(session)
     , m_store(templateDir)
@@ -158,6 +157,7 @@ void TemplateDialog::setRowStatus(int row, const QString &status, bool ok) {
 }
 
 void TemplateDialog::preview() {
+    m_jobs.cancel(); // a dry run still out belongs to the list cleared here
     m_items.clear();
     m_previewOk = false;
     m_apply->setEnabled(false);
@@ -247,7 +247,7 @@ void TemplateDialog::runNext(int index, bool dryRun) {
         return;
     auto future = it.existing.isEmpty() ? client->create(res, it.ns, it.payload, opts)
                                         : client->replace(res, it.ns, it.payload, opts);
-    whenReady(future, this, [this, index, dryRun](const Result<QJsonObject> &r) {
+    m_jobs.watch(future, [this, index, dryRun](const Result<QJsonObject> &r) {
         const Item &it = m_items.at(index);
         if (!r) {
             const bool conflict = r.error().kind == Error::Kind::Conflict;

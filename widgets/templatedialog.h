@@ -1,6 +1,7 @@
 #pragma once
 
-#include "models/templatestore.h"
+#include "jobtracker.h"
+#include "templatestore.h"
 
 #include <QDialog>
 #include <QJsonObject>
@@ -14,7 +15,7 @@ class QTableWidget;
 
 namespace gq {
 
-class ClusterSession;
+class ClusterConnection;
 class YamlEditor;
 
 // Creates ResourceQuotas and LimitRanges from a template in one or many
@@ -25,7 +26,7 @@ class YamlEditor;
 class TemplateDialog final : public QDialog {
     Q_OBJECT
 public:
-    explicit TemplateDialog(ClusterSession *session, QWidget *parent = nullptr,
+    explicit TemplateDialog(ClusterConnection *session, QWidget *parent = nullptr,
                             const QString &templateDir = {});
 
     void setTargets(const QStringList &namespaces);
@@ -54,7 +55,7 @@ private:
     void setRowStatus(int row, const QString &status, bool ok);
     void runNext(int index, bool dryRun);
 
-    ClusterSession *m_session;
+    ClusterConnection *m_session;
     TemplateStore m_store;
     QList<Item> m_items;
     bool m_previewOk = false;
@@ -68,6 +69,7 @@ private:
     QLabel *m_summary;
     QPushButton *m_previewButton;
     QPushButton *m_apply;
+    JobTracker m_jobs{this}; // last: a closed dialog drops the answers still out
 };
 
 } // namespace gq

@@ -1,6 +1,6 @@
-#include "widgets/usagebardelegate.h"
+#include "usagebardelegate.h"
 
-#include "models/namespacelistmodel.h"
+#include "namespacelistmodel.h"
 
 #include <QAbstractItemView>
 #include <QApplication>

@@ -1,8 +1,9 @@
 #pragma once
 
-#include "core/draftstore.h"
-#include "core/error.h"
-#include "core/result.h"
+#include "draftstore.h"
+#include "error.h"
+#include "jobtracker.h"
+#include "result.h"
 
 #include <QList>
 #include <QPlainTextEdit>
@@ -24,9 +25,10 @@ class YamlHighlighter;
 // line numbers, current-line highlight, and validation errors shown where they are
 // (wavy underline, gutter icon, tooltip, a one-line problem summary below the text).
 // Validation re-runs while typing after a short pause, on a worker thread; a result
-// for text that has changed since is dropped. validityChanged() follows the latest
-// finished validation so an Apply button does not flicker while typing; Apply itself
-// calls validateNow() (synchronous, cheap for one manifest) and refuses on errors.
+// for text that has changed since is dropped (every change cancels the editor's
+// JobTracker). validityChanged() follows the latest finished validation so an Apply
+// button does not flicker while typing; Apply itself calls validateNow() (synchronous,
+// cheap for one manifest) and refuses on errors.
 //
 // Ctrl+F opens the find bar, Ctrl+Z / Ctrl+Shift+Z undo and redo (canonicalizing is
 // one undo step). Optionally bound to a DraftStore so unsaved text autosaves.
@@ -137,13 +139,14 @@ private:
     QString m_baseline;
     QList<Error> m_errors;
     QList<QTextCursor> m_markers; // per error, follows edits until the next validation
-    quint64 m_generation = 0;
     bool m_pending = false;
     bool m_lastValid = true;
     QPointer<DraftStore> m_draftStore;
     DraftKey m_draftKey;
     QString m_draftResourceVersion;
     bool m_draftBound = false;
+    // Last member: destroyed first, so no validation result arrives in a half-destroyed editor.
+    JobTracker m_validation{this};
 };
 
 } // namespace gq

@@ -1,6 +1,6 @@
-#include "widgets/yamlhighlighter.h"
+#include "yamlhighlighter.h"
 
-#include "core/textdiff.h"
+#include "textdiff.h"
 
 #include <QRegularExpression>
 

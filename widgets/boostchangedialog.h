@@ -1,0 +1,42 @@
+#pragma once
+
+#include "boosts.h"
+
+#include <QDialog>
+
+class QDateTimeEdit;
+class QDialogButtonBox;
+class QLabel;
+class QPlainTextEdit;
+
+namespace gq {
+
+// Revoke a boost early, or move its end (extend): each asks for a note of at least
+// BoostLedger::kMinNoteLength characters, the rule `gpuquota boost revoke|extend
+// --note` applies. OK stays disabled, with the reason beside it, until the note (and
+// for an extension the new end) is acceptable.
+class BoostChangeDialog final : public QDialog {
+    Q_OBJECT
+public:
+    enum class Mode { Revoke, Extend };
+    BoostChangeDialog(Mode mode, const Boost &boost, qint64 now, QWidget *parent = nullptr);
+
+    [[nodiscard]] Mode mode() const { return m_mode; }
+    [[nodiscard]] const Boost &boost() const { return m_boost; }
+    [[nodiscard]] QString note() const;
+    [[nodiscard]] qint64 newExpiry() const; // Extend
+    [[nodiscard]] QString reason() const;
+
+private:
+    void update();
+
+    Mode m_mode;
+    Boost m_boost;
+    qint64 m_now;
+    QDateTimeEdit *m_end = nullptr;
+    QPlainTextEdit *m_note;
+    QLabel *m_why;
+    QDialogButtonBox *m_buttons;
+};
+
+} // namespace gq

@@ -1,0 +1,211 @@
+#include "budgetspage.h"
+
+#include "batterydelegate.h"
+#include "budgetdialog.h"
+#include "budgetlistmodel.h"
+#include "budgetservice.h"
+#include "canrunpanel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace gq {
+
+BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
+    : QWidget(parent)
+    , m_service(service)
+    , m_model(new BudgetListModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_view(new QTableView(this))
+    , m_empty(new QLabel(this))
+    , m_error(new QLabel(this))
+    , m_new(new QPushButton(tr("New budget…"), this))
+    , m_edit(new QPushButton(tr("Edit…"), this))
+    , m_delete(new QPushButton(tr("Delete…"), this))
+    , m_canRun(new CanRunPanel(service, this))
+    , m_refresh(new QTimer(this)) {
+    setObjectName(QStringLiteral("budgetsPage"));
+    m_view->setObjectName(QStringLiteral("budgetsTable"));
+    m_new->setObjectName(QStringLiteral("newBudgetButton"));
+    m_edit->setObjectName(QStringLiteral("editBudgetButton"));
+    m_delete->setObjectName(QStringLiteral("deleteBudgetButton"));
+    m_empty->setObjectName(QStringLiteral("budgetsEmptyLabel"));
+    m_error->setObjectName(QStringLiteral("budgetsErrorLabel"));
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(BudgetListModel::SortRole);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(BudgetListModel::RemainingColumn, Qt::AscendingOrder);
+    m_view->setItemDelegateForColumn(BudgetListModel::RemainingColumn, new BatteryDelegate(m_view));
+    m_view->setItemDelegateForColumn(BudgetListModel::SubjectColumn, new TwoLineDelegate(m_view));
+    m_view->setItemDelegateForColumn(BudgetListModel::LimitColumn, new TwoLineDelegate(m_view));
+    m_view->setItemDelegateForColumn(BudgetListModel::AlertsColumn, new TwoLineDelegate(m_view));
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setWordWrap(false);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(2 * m_view->fontMetrics().height() + 10);
+    m_view->setAlternatingRowColors(true);
+    QHeaderView *h = m_view->horizontalHeader();
+    h->setSectionResizeMode(QHeaderView::ResizeToContents);
+    h->setSectionResizeMode(BudgetListModel::SubjectColumn, QHeaderView::Interactive);
+    h->setStretchLastSection(true);
+    m_view->setColumnWidth(BudgetListModel::SubjectColumn, 130);
+    m_view->setTextElideMode(Qt::ElideRight);
+
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_error->hide();
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_new);
+    buttons->addWidget(m_edit);
+    buttons->addWidget(m_delete);
+    buttons->addStretch(1);
+
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addLayout(buttons);
+    leftLayout->addWidget(m_error);
+    leftLayout->addWidget(m_empty);
+    leftLayout->addWidget(m_view, 1);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("budgetsSplitter"));
+    split->addWidget(left);
+    split->addWidget(m_canRun);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(split);
+
+    connect(m_new, &QPushButton::clicked, this, &BudgetsPage::createBudget);
+    connect(m_edit, &QPushButton::clicked, this, &BudgetsPage::editSelected);
+    connect(m_delete, &QPushButton::clicked, this, &BudgetsPage::deleteSelected);
+    connect(m_view, &QTableView::doubleClicked, this, &BudgetsPage::editSelected);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &BudgetsPage::updateButtons);
+    connect(m_service, &BudgetService::opened, this, [this] {
+        m_service->load();
+        updateEmpty();
+    });
+    connect(m_service, &BudgetService::overviewLoaded, this, [this](const BudgetOverview &o) {
+        // Keep the selection across a refresh by its key, not its row.
+        const BudgetRow *sel = selected();
+        const std::optional<Budget> keep = sel ? std::optional<Budget>(sel->budget) : std::nullopt;
+        m_model->setOverview(o);
+        m_loaded = true;
+        m_error->hide();
+        if (keep)
+            for (int r = 0; r < m_model->rowCount(); ++r) {
+                const Budget &b = m_model->at(r).budget;
+                if (b.scope == keep->scope && b.subject == keep->subject && b.period == keep->period)
+                    m_view->selectRow(m_proxy->mapFromSource(m_model->index(r, 0)).row());
+            }
+        updateEmpty();
+        updateButtons();
+    });
+    connect(m_service, &BudgetService::failed, this, [this](const Error &e) {
+        m_error->setText(
+            tr("Budgets: %1")
+                .arg(e.field.isEmpty() ? e.message : e.field + QStringLiteral(": ") + e.message));
+        m_error->show();
+    });
+    connect(m_service, &BudgetService::changed, this, [this](const AuditEntry &entry) {
+        emit statusMessage(tr("Budget change recorded (audit entry %1)").arg(entry.seq));
+    });
+    // Usage grows while pods run: the batteries and forecasts move on their own.
+    m_refresh->setInterval(30000);
+    connect(m_refresh, &QTimer::timeout, this, [this] {
+        if (m_service->isOpen())
+            m_service->load();
+    });
+    updateEmpty();
+    updateButtons();
+}
+
+void BudgetsPage::setNamespace(const QString &ns) {
+    m_canRun->setNamespace(ns);
+}
+
+void BudgetsPage::showEvent(QShowEvent *event) {
+    QWidget::showEvent(event);
+    if (m_service->isOpen())
+        m_service->load();
+    m_refresh->start();
+}
+
+void BudgetsPage::hideEvent(QHideEvent *event) {
+    QWidget::hideEvent(event);
+    m_refresh->stop();
+}
+
+const BudgetRow *BudgetsPage::selected() const {
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        return nullptr;
+    const int r = m_proxy->mapToSource(rows.first()).row();
+    return r >= 0 && r < m_model->rowCount() ? &m_model->at(r) : nullptr;
+}
+
+void BudgetsPage::updateButtons() {
+    const bool open = m_service->isOpen();
+    m_new->setEnabled(open);
+    m_edit->setEnabled(open && selected());
+    m_delete->setEnabled(open && selected());
+}
+
+void BudgetsPage::updateEmpty() {
+    const bool none = m_model->rowCount() == 0;
+    m_empty->setVisible(none);
+    m_view->setVisible(!none);
+    if (!m_service->isOpen())
+        m_empty->setText(tr("No usage database is open. Start the console with --usage-db URL to see and set "
+                            "GPU-hour budgets."));
+    else if (!m_loaded)
+        m_empty->setText(tr("Reading budgets…"));
+    else
+        m_empty->setText(tr("No GPU-hour budgets yet. Create one with \"New budget…\"."));
+    updateButtons();
+}
+
+void BudgetsPage::createBudget() {
+    openDialog(new BudgetDialog(BudgetDialog::Mode::Create, std::nullopt, this));
+}
+
+void BudgetsPage::editSelected() {
+    if (const BudgetRow *r = selected())
+        openDialog(new BudgetDialog(BudgetDialog::Mode::Edit, r->budget, this));
+}
+
+void BudgetsPage::deleteSelected() {
+    if (const BudgetRow *r = selected())
+        openDialog(new BudgetDialog(BudgetDialog::Mode::Delete, r->budget, this));
+}
+
+void BudgetsPage::openDialog(BudgetDialog *dialog) {
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const QString actor = m_actor ? m_actor() : QString();
+        const QString who = actor.isEmpty() ? tr("unknown") : actor;
+        if (dialog->mode() == BudgetDialog::Mode::Delete)
+            m_service->remove(*dialog->original(), who, dialog->note());
+        else
+            m_service->save(dialog->budget(), dialog->original(), who, dialog->note());
+    });
+    dialog->open();
+}
+
+} // namespace gq

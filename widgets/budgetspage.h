@@ -1,0 +1,71 @@
+#pragma once
+
+#include "page.h"
+
+#include <QWidget>
+
+#include <functional>
+
+class QLabel;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+class QTimer;
+
+namespace gq {
+
+class BudgetDialog;
+class BudgetListModel;
+class BudgetService;
+class CanRunPanel;
+struct BudgetRow;
+
+// The Budgets tab: every user and namespace GPU-hour budget with a battery of what is
+// left, the forecast at the current rate, create/edit/delete (each with a note that
+// goes into the audit log) and the "Can this run?" panel. Reads and writes through a
+// BudgetService (its own database thread); refreshes while shown.
+class BudgetsPage final : public QWidget, public Page {
+    Q_OBJECT
+public:
+    BudgetsPage(BudgetService *service, QWidget *parent = nullptr);
+    void setConnection(ClusterConnection *connection) override { Q_UNUSED(connection) }
+    void setNamespace(const QString &ns) override;
+    // Who the audit log names for a change made here.
+    void setActorSource(std::function<QString()> actor) { m_actor = std::move(actor); }
+
+    [[nodiscard]] QTableView *view() const { return m_view; }
+    [[nodiscard]] BudgetListModel *model() const { return m_model; }
+    // Opens the dialog for a new budget, or for the selected one (edit, delete).
+    void createBudget();
+    void editSelected();
+    void deleteSelected();
+
+signals:
+    void statusMessage(const QString &message);
+
+protected:
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+
+private:
+    [[nodiscard]] const BudgetRow *selected() const;
+    void openDialog(BudgetDialog *dialog);
+    void updateButtons();
+    void updateEmpty();
+
+    BudgetService *m_service;
+    BudgetListModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTableView *m_view;
+    QLabel *m_empty;
+    QLabel *m_error;
+    QPushButton *m_new;
+    QPushButton *m_edit;
+    QPushButton *m_delete;
+    CanRunPanel *m_canRun;
+    QTimer *m_refresh;
+    std::function<QString()> m_actor;
+    bool m_loaded = false;
+};
+
+} // namespace gq

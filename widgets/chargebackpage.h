@@ -1,0 +1,83 @@
+#pragma once
+
+#include "chargeback.h"
+#include "jobtracker.h"
+#include "page.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QDateEdit;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace gq {
+
+class ChargebackModel;
+
+// The Chargeback tab: a month's GPU-hours per namespace or user times a rate (one
+// rate, or a rates file), with the period, zone and rate stated above the table and
+// the totals below; exported as CSV or PDF, the same files `gpuquota report
+// chargeback` writes. Every query and file write runs off the GUI thread (one
+// JobTracker: a changed month or zone replaces the query still out). The report
+// comes from the usage database, not the connection; the selected namespace is
+// highlighted when it has a line.
+class ChargebackPage final : public QWidget, public Page {
+    Q_OBJECT
+public:
+    explicit ChargebackPage(QWidget *parent = nullptr);
+    void setConnection(ClusterConnection *connection) override { Q_UNUSED(connection) }
+    void setNamespace(const QString &ns) override;
+    // The usage database to read; empty shows nothing. Loads the report.
+    // `password`: PostgreSQL's, from the keychain (empty: PGPASSWORD / ~/.pgpass).
+    void setDatabaseUrl(const QString &url, const QString &password = {});
+
+    // What the export buttons do after their file dialog; exportFinished() follows.
+    void exportCsv(const QString &path);
+    void exportPdf(const QString &path);
+
+    [[nodiscard]] ChargebackModel *model() const { return m_model; }
+    [[nodiscard]] bool isLoading() const { return m_loading; }
+
+signals:
+    // A report was shown (or failed to load: `error` is then set).
+    void reportShown(const QString &error);
+    void exportFinished(const QString &path, const QString &error);
+    void statusMessage(const QString &message);
+
+private:
+    void refresh();
+    void showReport(const ChargebackReport &report);
+    void showError(const QString &message);
+    void chooseRatesFile();
+    void chooseExport(bool pdf);
+    void selectNamespaceRow();
+    [[nodiscard]] QString headerText(const ChargebackReport &report) const;
+
+    ChargebackModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QDateEdit *m_month;
+    QComboBox *m_zone;
+    QComboBox *m_by;
+    QDoubleSpinBox *m_rate;
+    QLineEdit *m_ratesFile;
+    QPushButton *m_browse;
+    QPushButton *m_csv;
+    QPushButton *m_pdf;
+    QLabel *m_header;
+    QTableView *m_view;
+    QLabel *m_total;
+    QLabel *m_status;
+    QString m_url;
+    QString m_password;
+    QString m_ns;
+    bool m_loading = false;
+    JobTracker m_jobs{this};
+    JobTracker m_exports{this};
+};
+
+} // namespace gq

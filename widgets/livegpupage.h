@@ -1,0 +1,100 @@
+#pragma once
+
+#include "idle.h"
+#include "page.h"
+#include "result.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QStackedWidget;
+class QTabWidget;
+class QTableView;
+class QListView;
+class QTimer;
+class QToolButton;
+
+namespace gq {
+
+class GpuMonitor;
+class IdleGpuModel;
+class LiveGpuFilterModel;
+class LiveGpuModel;
+class UsageChart;
+
+// The Live GPU page: what every GPU is doing now, from the context's metrics source
+// (Prometheus or dcgm-exporter endpoints, through GpuMonitor). A sortable, filterable
+// table with a 15-minute sparkline per GPU, or a tile per GPU coloured by utilization;
+// a summary line (busy / allocated but idle / free / shared); the mean utilization per
+// namespace over the last hour; and, on its own tab, the idle GPUs with the GPU-hours
+// they wasted. The monitor refreshes on its own timer; history and idle detection are
+// asked for while the page is visible. Nothing here waits: failures show in words
+// and the next tick retries.
+class LiveGpuPage final : public QWidget, public Page {
+    Q_OBJECT
+public:
+    explicit LiveGpuPage(GpuMonitor *monitor, QWidget *parent = nullptr);
+    ~LiveGpuPage() override;
+
+    void setConnection(ClusterConnection *connection) override;
+    void setNamespace(const QString &ns) override;
+
+    // Idle: utilization under thresholdPct for at least minIdleMs (the Preferences'
+    // values; the rest of the options is filled in by the monitor).
+    void setIdleOptions(const metrics::IdleOptions &options);
+    // How often history and the idle list are asked for (the snapshot follows the monitor).
+    void setHistoryInterval(int seconds);
+    void setTileView(bool tiles);
+    [[nodiscard]] bool tileView() const;
+    // Asks for history and idle GPUs now (when the source keeps history).
+    void refreshHistory();
+
+    [[nodiscard]] LiveGpuModel *model() const { return m_model; }
+    [[nodiscard]] IdleGpuModel *idleModel() const { return m_idleModel; }
+    [[nodiscard]] QString summaryText() const;
+    [[nodiscard]] QString statusText() const;
+
+signals:
+    // A row of the idle list was double-clicked: show that namespace and its quota.
+    void namespaceActivated(const QString &ns);
+
+protected:
+    void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    void retranslate();
+    void onSnapshot(const metrics::GpuSnapshot &snapshot);
+    void onHistory(const QList<metrics::GpuTimeline> &history);
+    void onIdle(const QList<metrics::IdleGpu> &idle);
+    void onFailed(const Error &error);
+    void updateSummary();
+    void updateIdleHeader();
+    [[nodiscard]] bool keepsHistory() const;
+
+    GpuMonitor *m_monitor;
+    LiveGpuModel *m_model;
+    LiveGpuFilterModel *m_tableProxy;
+    LiveGpuFilterModel *m_tileProxy;
+    IdleGpuModel *m_idleModel;
+    QLabel *m_summary;
+    QLabel *m_status;
+    QLineEdit *m_filter;
+    QToolButton *m_tableButton;
+    QToolButton *m_tilesButton;
+    QTabWidget *m_tabs;
+    QStackedWidget *m_views;
+    QTableView *m_table;
+    QListView *m_tiles;
+    UsageChart *m_chart;
+    QLabel *m_idleHeader;
+    QTableView *m_idleTable;
+    QTimer *m_historyTimer;
+    metrics::IdleOptions m_idleOptions;
+    QString m_error;
+    qint64 m_lastOkMs = 0;
+    bool m_idleKnown = false;
+};
+
+} // namespace gq
