@@ -1,12 +1,17 @@
 // Cluster verbs: `gpuquota get`, `gpuquota apply`, `gpuquota whoami`. They talk to the
 // API server through core's KubeClient; output mirrors kubectl's so scripts can switch.
-#include "app/cli/verbs.h"
+#include "applyaudit.h"
+#include "clioutput.h"
+#include "verbs.h"
 
-#include "core/kubeclient.h"
-#include "core/validation.h"
-#include "core/yamldoc.h"
+#include "kubeclient.h"
+#include "quotawriter.h"
+#include "requesttimeout.h"
+#include "validation.h"
+#include "yamldoc.h"
 
 #include <QDateTime>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -18,21 +23,6 @@
 namespace gq::cli {
 namespace {
 
-QTextStream &out() {
-    static QTextStream s(stdout);
-    return s;
-}
-QTextStream &err() {
-    static QTextStream s(stderr);
-    return s;
-}
-
-int fail(const QString &message, int code = Failed) {
-    err() << "error: " << message << '\n';
-    err().flush();
-    return code;
-}
-
 // The flags every cluster verb understands; the rest is left in `rest`.
 struct ClusterArgs {
     QString kubeconfig;
@@ -42,6 +32,11 @@ struct ClusterArgs {
     QString output;
     QString file;
     QString dryRun;
+    QString requestTimeout; // kubectl's syntax; empty: the client's default bounds
+    QString db;             // apply: the audit log's usage database
+    QString note;           // apply: the audit entry's reason
+    QString actor;          // apply: who the audit entry names
+    bool force = false;
     QStringList positional;
     QString usageError;
 };
@@ -68,18 +63,27 @@ ClusterArgs parseArgs(const QStringList &args) {
         }
         return false;
     };
+    bool timeoutGiven = false;
     for (qsizetype i = 0; i < args.size() && a.usageError.isEmpty(); ++i) {
+        timeoutGiven = timeoutGiven || args.at(i) == u"--request-timeout" ||
+                       args.at(i).startsWith(QLatin1String("--request-timeout="));
         const QString &arg = args.at(i);
         if (takeValue(i, arg, QStringLiteral("--kubeconfig"), {}, &a.kubeconfig) ||
             takeValue(i, arg, QStringLiteral("--context"), {}, &a.context) ||
             takeValue(i, arg, QStringLiteral("--namespace"), QStringLiteral("-n"), &a.ns) ||
             takeValue(i, arg, QStringLiteral("--output"), QStringLiteral("-o"), &a.output) ||
-            takeValue(i, arg, QStringLiteral("--filename"), QStringLiteral("-f"), &a.file))
+            takeValue(i, arg, QStringLiteral("--filename"), QStringLiteral("-f"), &a.file) ||
+            takeValue(i, arg, QStringLiteral("--request-timeout"), {}, &a.requestTimeout) ||
+            takeValue(i, arg, QStringLiteral("--db"), {}, &a.db) ||
+            takeValue(i, arg, QStringLiteral("--note"), {}, &a.note) ||
+            takeValue(i, arg, QStringLiteral("--actor"), {}, &a.actor))
             continue;
         if (arg == QLatin1String("-A") || arg == QLatin1String("--all-namespaces")) {
             a.allNamespaces = true;
         } else if (arg == QLatin1String("--dry-run")) {
             a.dryRun = QStringLiteral("server");
+        } else if (arg == QLatin1String("--force")) {
+            a.force = true;
         } else if (arg.startsWith(QLatin1String("--dry-run="))) {
             a.dryRun = arg.mid(10);
         } else if (arg.startsWith(QLatin1Char('-')) && arg != QLatin1String("-")) {
@@ -88,11 +92,53 @@ ClusterArgs parseArgs(const QStringList &args) {
             a.positional << arg;
         }
     }
+    if (a.usageError.isEmpty() && timeoutGiven) {
+        if (auto t = parseRequestTimeout(a.requestTimeout); !t)
+            a.usageError = t.error().message;
+    }
     return a;
 }
 
+// --request-timeout as kubectl means it: how long one server request may take. Our
+// retries happen inside that time, so it is the total for the request too.
+KubeClientOptions clientOptions(const ClusterArgs &a) {
+    KubeClientOptions o;
+    if (!a.requestTimeout.isEmpty()) {
+        const int ms = parseRequestTimeout(a.requestTimeout).value_or(0);
+        o.requestTimeoutMs = ms;
+        o.totalTimeoutMs = ms;
+    }
+    return o;
+}
+
+// A failed request, with what to do about a timeout.
+QString requestFailure(const ClusterArgs &a, const Error &e) {
+    if (e.kind != Error::Kind::Timeout)
+        return e.message;
+    const KubeClientOptions defaults;
+    return e.message + (a.requestTimeout.isEmpty()
+                            ? QStringLiteral(" (--request-timeout sets how long to wait; default: %1 s per "
+                                             "attempt, %2 s in all)")
+                                  .arg(defaults.requestTimeoutMs / 1000)
+                                  .arg(defaults.totalTimeoutMs / 1000)
+                            : QStringLiteral(" (--request-timeout=%1)").arg(a.requestTimeout));
+}
+
+// Every verb that talks to a cluster connects here, so a connection without TLS
+// verification is always said out loud, once per invocation, before any output.
 Result<std::shared_ptr<KubeClient>> connect(const ClusterArgs &a) {
-    return KubeClient::fromKubeconfig(a.kubeconfig, a.context);
+    auto client = KubeClient::fromKubeconfig(a.kubeconfig, a.context, clientOptions(a));
+    static bool warned = false;
+    if (client && !warned) {
+        warned = true;
+        if ((*client)->insecureSkipTlsVerify())
+            err() << "warning: TLS certificate verification is disabled for this cluster "
+                     "(insecure-skip-tls-verify)\n";
+        if (const QString clear = (*client)->clearTextWarning(); !clear.isEmpty())
+            err() << clear << '\n';
+        err().flush();
+    }
+    return client;
 }
 
 template <typename T> Result<T> wait(QFuture<Result<T>> f) {
@@ -209,9 +255,11 @@ int runGet(const QStringList &args) {
     const ClusterArgs a = parseArgs(args);
     if (!a.usageError.isEmpty())
         return fail(a.usageError + QStringLiteral(" (see gpuquota --help)"), UsageError);
+    if (a.force)
+        return fail(QStringLiteral("--force is a flag of apply (see gpuquota --help)"), UsageError);
     if (a.positional.isEmpty() || a.positional.size() > 2)
         return fail(QStringLiteral("usage: gpuquota get namespaces|quotas|limitranges [NAME] [-n NS | -A] "
-                                   "[-o table|yaml|json]"),
+                                   "[-o table|yaml|json] [--request-timeout=30s]"),
                     UsageError);
     const KubeResource *res = KubeResource::find(a.positional.first());
     if (!res || (res != &KubeResource::namespaces() && res != &KubeResource::resourceQuotas() &&
@@ -242,7 +290,7 @@ int runGet(const QStringList &args) {
     if (!name.isEmpty()) {
         auto obj = wait((*client)->get(*res, ns, name));
         if (!obj)
-            return fail(obj.error().message);
+            return fail(requestFailure(a, obj.error()));
         if (format == QLatin1String("json") || format == QLatin1String("yaml")) {
             QJsonObject o = *obj;
             o.insert(QStringLiteral("apiVersion"), res->apiVersion());
@@ -257,7 +305,7 @@ int runGet(const QStringList &args) {
         lo.limit = 5000;
         auto l = wait((*client)->list(*res, ns, lo));
         if (!l)
-            return fail(l.error().message);
+            return fail(requestFailure(a, l.error()));
         list = std::move(*l);
         if (format == QLatin1String("json") || format == QLatin1String("yaml")) {
             printDocument(list->toListJson(*res), format);
@@ -282,12 +330,46 @@ QString lowerKind(const QString &kind) {
     return kind.toLower();
 }
 
+QString verbFor(QuotaWriter::Operation operation) {
+    switch (operation) {
+    case QuotaWriter::Operation::Create: return QStringLiteral("created");
+    case QuotaWriter::Operation::Replace: return QStringLiteral("configured");
+    case QuotaWriter::Operation::Unchanged: return QStringLiteral("unchanged");
+    }
+    return {};
+}
+
+// Runs one write through the protocol: confirmed at once, or (a server dry run) left
+// at the confirmation. A nested event loop is right here: the CLI has no window to
+// freeze, and the writer's answers arrive by queued calls on this thread.
+QuotaWriter::State drive(QuotaWriter &writer, const QuotaWriter::Request &request, bool dryRunOnly) {
+    QEventLoop loop;
+    auto settled = [dryRunOnly](QuotaWriter::State s) {
+        return QuotaWriter::isFinal(s) || (dryRunOnly && s == QuotaWriter::State::AwaitingConfirmation);
+    };
+    const auto connection =
+        QObject::connect(&writer, &QuotaWriter::stateChanged, &loop, [&](QuotaWriter::State s) {
+            if (s == QuotaWriter::State::AwaitingConfirmation && !dryRunOnly)
+                writer.confirm();
+            else if (settled(s))
+                loop.quit();
+        });
+    writer.start(request);
+    if (!settled(writer.state()))
+        loop.exec();
+    QObject::disconnect(connection);
+    return writer.state();
+}
+
 int runApply(const QStringList &args) {
     const ClusterArgs a = parseArgs(args);
     if (!a.usageError.isEmpty())
         return fail(a.usageError + QStringLiteral(" (see gpuquota --help)"), UsageError);
     if (a.file.isEmpty() || !a.positional.isEmpty())
-        return fail(QStringLiteral("usage: gpuquota apply -f FILE [-n NS] [--dry-run=server]"), UsageError);
+        return fail(
+            QStringLiteral("usage: gpuquota apply -f FILE [-n NS] [--dry-run=server] [--force] [--db URL] "
+                           "[--note TEXT] [--actor NAME]"),
+            UsageError);
     if (!a.dryRun.isEmpty() && a.dryRun != QLatin1String("server") && a.dryRun != QLatin1String("none"))
         return fail(
             QStringLiteral("--dry-run must be \"server\" or \"none\" (client-side dry run is `gpuquota "
@@ -361,9 +443,22 @@ int runApply(const QStringList &args) {
     auto client = connect(a);
     if (!client)
         return fail(client.error().toString());
-    KubeClient &kc = **client;
-    WriteOptions wo;
-    wo.dryRun = dryRun;
+    std::unique_ptr<ApplyAudit> audit;
+    if (!dryRun) {
+        auto opened = ApplyAudit::open(a.db, a.kubeconfig, a.context);
+        if (!opened)
+            return fail(opened.error().message);
+        audit = std::move(*opened);
+        if (audit->enabled()) {
+            QString clusterUser;
+            if (a.actor.trimmed().isEmpty())
+                if (auto who = wait((*client)->whoAmI()); who)
+                    clusterUser = who->username;
+            audit->setActor(a.actor, clusterUser);
+        }
+    }
+    int unaudited = 0;
+    QuotaWriter writer(*client);
     const QString suffix = dryRun ? QStringLiteral(" (server dry run)") : QString();
     int failures = 0;
 
@@ -378,51 +473,52 @@ int runApply(const QStringList &args) {
                 ++failures;
                 continue;
             }
-            ns = !fileNs.isEmpty() ? fileNs : !a.ns.isEmpty() ? a.ns : kc.defaultNamespace();
+            ns = !fileNs.isEmpty() ? fileNs : !a.ns.isEmpty() ? a.ns : (*client)->defaultNamespace();
             metadata.insert(QStringLiteral("namespace"), ns);
             p.object.insert(QStringLiteral("metadata"), metadata);
         }
-        const QString name = metadata.value(QLatin1String("name")).toString();
-        const bool fileHasVersion = !metadata.value(QLatin1String("resourceVersion")).toString().isEmpty();
-        Result<QJsonObject> result = Error::make(Error::Kind::Internal, QStringLiteral("not attempted"));
-        QString verb;
-        if (fileHasVersion) {
-            // The file was read from the cluster: replace exactly that version, or conflict.
-            result = wait(kc.replace(*p.res, ns, p.object, wo));
-            verb = QStringLiteral("configured");
-        } else {
-            result = wait(kc.create(*p.res, ns, p.object, wo));
-            verb = QStringLiteral("created");
-            if (!result && result.error().kind == Error::Kind::AlreadyExists) {
-                auto current = wait(kc.get(*p.res, ns, name));
-                if (!current) {
-                    result = current.error();
-                } else {
-                    metadata.insert(QStringLiteral("resourceVersion"),
-                                    meta(*current).value(QLatin1String("resourceVersion")));
-                    p.object.insert(QStringLiteral("metadata"), metadata);
-                    const bool same =
-                        current->value(QLatin1String("spec")) == p.object.value(QLatin1String("spec")) &&
-                        meta(*current).value(QLatin1String("labels")) ==
-                            metadata.value(QLatin1String("labels")) &&
-                        meta(*current).value(QLatin1String("annotations")) ==
-                            metadata.value(QLatin1String("annotations"));
-                    if (same) {
-                        result = *current;
-                        verb = QStringLiteral("unchanged");
-                    } else {
-                        result = wait(kc.replace(*p.res, ns, p.object, wo));
-                        verb = QStringLiteral("configured");
-                    }
+        QuotaWriter::Request request;
+        request.resource = p.res;
+        request.ns = ns;
+        request.mine = p.object;
+        // A file read from the cluster (it has a resourceVersion) replaces exactly that
+        // version or conflicts; any other file creates, or is merged three-way into what
+        // is there against the last-applied record, as kubectl apply does.
+        request.adoptExisting = metadata.value(QLatin1String("resourceVersion")).toString().isEmpty();
+        request.recordLastApplied = true;
+        request.force = a.force;
+        const QuotaWriter::State end = drive(writer, request, dryRun);
+        if (end == QuotaWriter::State::Applied || end == QuotaWriter::State::AwaitingConfirmation) {
+            for (const lastapplied::FieldConflict &f : writer.overwritten())
+                err() << "warning: " << p.label << ": " << f.path << ": the server's "
+                      << lastapplied::displayValue(f.server) << " (changed since your last apply, base "
+                      << lastapplied::displayValue(f.base) << ") is overwritten with "
+                      << lastapplied::displayValue(f.mine) << " (--force)\n";
+            out() << p.label << ' ' << verbFor(writer.operation()) << suffix << '\n';
+            writer.cancel(); // a server dry run stops before the write
+            if (audit && end == QuotaWriter::State::Applied &&
+                writer.operation() != QuotaWriter::Operation::Unchanged) {
+                if (!audit->enabled())
+                    ++unaudited;
+                else if (auto r = audit->record(p.res->kind, ns, writer.name(), writer.base(),
+                                                writer.result(), a.note);
+                         !r) {
+                    err() << "error: " << p.label
+                          << ": applied, but the audit entry could not be written: " << r.error().message
+                          << '\n';
+                    ++failures;
                 }
             }
-        }
-        if (result) {
-            out() << p.label << ' ' << verb << suffix << '\n';
             continue;
         }
         ++failures;
-        const Error &e = result.error();
+        if (end == QuotaWriter::State::Conflict && !writer.conflict().fields.isEmpty()) {
+            for (const Error::Cause &c : writer.conflict().error.causes)
+                err() << "error: " << p.label << ": " << c.field << ": " << c.message
+                      << "; re-run with --force to overwrite, or edit the file\n";
+            continue;
+        }
+        const Error &e = end == QuotaWriter::State::Conflict ? writer.conflict().error : writer.error();
         err() << "error: " << p.label << ": " << e.message << '\n';
         for (const Error::Cause &c : e.causes)
             err() << "  " << (c.field.isEmpty() ? QString() : c.field + QStringLiteral(": ")) << c.message
@@ -432,6 +528,10 @@ int runApply(const QStringList &args) {
                 << "  the object changed on the server since it was read; nothing was overwritten. Fetch it "
                    "again (gpuquota get ... -o yaml), re-apply your change, and retry.\n";
     }
+    if (unaudited)
+        err() << "warning: no usage database (--db, or the console's connection for this context): "
+              << unaudited << (unaudited == 1 ? " change is" : " changes are")
+              << " not recorded in the audit log\n";
     out().flush();
     err().flush();
     return failures ? Failed : Ok;
@@ -439,16 +539,18 @@ int runApply(const QStringList &args) {
 
 int runWhoami(const QStringList &args) {
     const ClusterArgs a = parseArgs(args);
-    if (!a.usageError.isEmpty() || !a.positional.isEmpty())
-        return fail(a.usageError.isEmpty() ? QStringLiteral("usage: gpuquota whoami [-o table|json|yaml]")
-                                           : a.usageError,
-                    UsageError);
+    if (!a.usageError.isEmpty() || !a.positional.isEmpty() || a.force)
+        return fail(
+            a.usageError.isEmpty()
+                ? QStringLiteral("usage: gpuquota whoami [-o table|json|yaml] [--request-timeout=30s]")
+                : a.usageError,
+            UsageError);
     auto client = connect(a);
     if (!client)
         return fail(client.error().toString());
     auto who = wait((*client)->whoAmI());
     if (!who)
-        return fail(who.error().message);
+        return fail(requestFailure(a, who.error()));
     if (a.output == QLatin1String("json") || a.output == QLatin1String("yaml")) {
         QJsonObject info{{QStringLiteral("username"), who->username},
                          {QStringLiteral("groups"), QJsonArray::fromStringList(who->groups)}};
@@ -467,9 +569,6 @@ int runWhoami(const QStringList &args) {
     rows.append(
         {QStringLiteral("Groups"), QLatin1Char('[') + who->groups.join(QLatin1Char(' ')) + QLatin1Char(']')});
     printTable({QStringLiteral("ATTRIBUTE"), QStringLiteral("VALUE")}, rows);
-    if ((*client)->insecureSkipTlsVerify())
-        err() << "warning: TLS certificate verification is disabled for this cluster "
-                 "(insecure-skip-tls-verify)\n";
     return Ok;
 }
 
@@ -477,9 +576,12 @@ int runWhoami(const QStringList &args) {
 
 GQ_REGISTER_VERB(QStringLiteral("get"), QStringLiteral("get namespaces|quotas|limitranges [-n NS|-A] [-o F]"),
                  QStringLiteral("list objects from the cluster (table, yaml or json)"), 40, &runGet);
-GQ_REGISTER_VERB(QStringLiteral("apply"), QStringLiteral("apply -f FILE [--dry-run=server]"),
-                 QStringLiteral("create or replace quotas/limit ranges; conflicts are never forced"), 41,
-                 &runApply);
+GQ_REGISTER_VERB(
+    QStringLiteral("apply"),
+    QStringLiteral("apply -f FILE [--dry-run=server] [--force] [--db URL --note TEXT]"),
+    QStringLiteral("create or update quotas/limit ranges (three-way, like kubectl); "
+                   "a field changed on both sides needs --force; each change is an audit entry in --db"),
+    41, &runApply);
 GQ_REGISTER_VERB(QStringLiteral("whoami"), QStringLiteral("whoami"),
                  QStringLiteral("who the cluster thinks you are (SelfSubjectReview)"), 42, &runWhoami);
 

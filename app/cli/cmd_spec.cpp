@@ -1,13 +1,14 @@
 // `gpuquota validate` and `gpuquota fmt`: offline checks of ResourceQuota / LimitRange
 // manifests, the same rules the console applies before anything is sent to a cluster.
-#include "app/cli/verbs.h"
+#include "verbs.h"
 
-#include "core/specformat.h"
-#include "core/validation.h"
-#include "core/yamldoc.h"
+#include "atomicfile.h"
+#include "boundedread.h"
+#include "specformat.h"
+#include "validation.h"
+#include "yamldoc.h"
 
 #include <QFile>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <cstdio>
@@ -33,24 +34,31 @@ struct Input {
 // Reads a file or stdin ("-"). On failure prints why and returns false.
 bool readInput(const QString &name, Input *input) {
     input->name = name;
-    QFile f;
-    bool ok = false;
-    if (name == u"-") {
-        ok = f.open(stdin, QIODevice::ReadOnly);
-    } else {
-        f.setFileName(name);
-        ok = f.open(QIODevice::ReadOnly);
-    }
-    if (!ok) {
-        writeErr(QStringLiteral("gpuquota: cannot read %1: %2\n").arg(name, f.errorString()));
+    auto text = readInputFile(name);
+    if (!text) {
+        writeErr(QStringLiteral("gpuquota: %1\n").arg(text.error().message));
         return false;
     }
-    input->text = f.readAll();
-    if (f.error() != QFileDevice::NoError) {
-        writeErr(QStringLiteral("gpuquota: cannot read %1: %2\n").arg(name, f.errorString()));
-        return false;
-    }
+    input->text = std::move(*text);
     return true;
+}
+
+// True when the text holds at least one line that is not blank, a comment or a
+// document marker: an empty manifest validates nothing and must not pass as valid.
+// Scans in place and stops at the first such line (splitting a 16 MiB manifest into
+// lines cost more than a tenth of validating it).
+bool hasAnyObject(const QByteArray &text) {
+    qsizetype start = 0;
+    while (start < text.size()) {
+        qsizetype end = text.indexOf('\n', start);
+        if (end < 0)
+            end = text.size();
+        const QByteArrayView line = QByteArrayView(text).sliced(start, end - start).trimmed();
+        if (!line.isEmpty() && !line.startsWith('#') && line != "---" && line != "...")
+            return true;
+        start = end + 1;
+    }
+    return false;
 }
 
 // Drops the global options main() passes through (--kubeconfig F, --context C).
@@ -137,6 +145,13 @@ int runValidate(const QStringList &rawArgs) {
             continue;
         }
         const QString shownName = file == u"-" ? QStringLiteral("<stdin>") : file;
+        if (!hasAnyObject(in.text)) {
+            writeOut(QStringLiteral("%1: no objects (the file is empty or holds only comments)\n")
+                         .arg(shownName)
+                         .toUtf8());
+            invalid = true;
+            continue;
+        }
         int checked = 0;
         const QList<Error> errors = validateYamlText(in.text, options, &checked);
         objectsChecked += checked;
@@ -172,8 +187,8 @@ const char *const kFmtHelp =
     "  -l, --list    only list the files whose formatting would change\n"
     "  --check       like --list, and exit 1 if any file would change\n"
     "\n"
-    "Exit codes: 0 done, 1 a file is not YAML (or --check found changes),\n"
-    "2 usage error or unreadable / unwritable file.\n";
+    "Exit codes: 0 done, 1 a file is not YAML, could not be written (the original is\n"
+    "kept as it was) or --check found changes, 2 usage error or unreadable file.\n";
 
 int runFmt(const QStringList &rawArgs) {
     const QStringList args = withoutGlobals(rawArgs);
@@ -209,6 +224,7 @@ int runFmt(const QStringList &rawArgs) {
         return usage(QStringLiteral("fmt"), QStringLiteral("--write cannot rewrite standard input"));
 
     bool unreadable = false;
+    bool unwritable = false;
     bool failed = false;
     bool wouldChange = false;
     for (const QString &file : std::as_const(files)) {
@@ -243,17 +259,15 @@ int runFmt(const QStringList &rawArgs) {
         }
         if (!changed)
             continue;
-        QSaveFile out(file);
-        if (!out.open(QIODevice::WriteOnly) || out.write(result->text) != result->text.size() ||
-            !out.commit()) {
-            writeErr(QStringLiteral("gpuquota fmt: cannot write %1: %2\n").arg(file, out.errorString()));
-            unreadable = true;
+        if (auto saved = writeFileAtomically(file, result->text); !saved) {
+            writeErr(QStringLiteral("gpuquota fmt: cannot write %1: %2\n").arg(file, saved.error().message));
+            unwritable = true;
         }
     }
     std::fflush(stdout);
     if (unreadable)
         return UsageError;
-    if (failed || (check && wouldChange))
+    if (failed || unwritable || (check && wouldChange))
         return Failed;
     return Ok;
 }

@@ -1,14 +1,21 @@
 // gpuquota: the command-line companion of the console (also installed as
 // kubectl-gpuquota). main() only dispatches; every verb is in its own cmd_*.cpp.
-#include "app/cli/verbs.h"
+#include "settingsdefaults.h"
+#include "verbs.h"
 
+#include "consolesettings.h"
 #include "gq_version.h"
+#include "processguard.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
+#ifdef GQ_CLI_GUI
+#include <QGuiApplication>
+#endif
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 
 namespace gq::cli {
 
@@ -22,19 +29,55 @@ static void printHelp(QTextStream &out) {
     std::sort(verbs.begin(), verbs.end(), [](const Verb &a, const Verb &b) {
         return a.order != b.order ? a.order < b.order : a.name < b.name;
     });
-    out << "Usage: gpuquota [--kubeconfig FILE] [--context NAME] VERB [ARGS...]\n\n"
+    out << "Usage: gpuquota [--kubeconfig FILE] [--context NAME] [--request-timeout T] [--settings-file "
+           "FILE]\n"
+           "                VERB [ARGS...]\n\n"
         << "GPU Quota Console command line: validate and format quota manifests, inspect\n"
         << "and apply them on a cluster, and account GPU-hours.\n\nVerbs:\n";
     for (const Verb &v : verbs)
         out << "  " << v.synopsis.leftJustified(44) << ' ' << v.summary << '\n';
     out << "\nOptions:\n  --help     show this help\n  --version  show the version\n"
+        << "  --request-timeout T  cluster verbs: how long one server request may take, retries included\n"
+        << "             (30s, 1m, plain seconds; 0: no limit; default 30 s per attempt, 60 s in all)\n"
+        << "  --settings-file FILE  the console's settings, for defaults (default "
+        << gq::ConsoleSettings::defaultFilePath() << ");\n"
+        << "             --db defaults to the usage database set there for the context in use\n"
         << "\nExit codes: 0 success, 1 failure (invalid input, denied, conflict), 2 usage error.\n";
+}
+
+// The verb's arguments, read from argv before any application object exists: the
+// verb decides whether it needs Qt Gui (see Verb::needsGui).
+static std::unique_ptr<QCoreApplication> makeApplication(int &argc, char **argv) {
+#ifdef GQ_CLI_GUI
+    for (int i = 1; i < argc; ++i) {
+        const QString a = QString::fromLocal8Bit(argv[i]);
+        if (a == QLatin1String("--kubeconfig") || a == QLatin1String("--context")) {
+            ++i;
+            continue;
+        }
+        if (a.startsWith(QLatin1Char('-')))
+            continue;
+        QStringList rest;
+        for (int j = i + 1; j < argc; ++j)
+            rest << QString::fromLocal8Bit(argv[j]);
+        for (const Verb &v : verbRegistry()) {
+            if (v.name == a && v.needsGui && v.needsGui(rest)) {
+                // A command line never shows a window, whatever the session offers.
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+                return std::make_unique<QGuiApplication>(argc, argv);
+            }
+        }
+        break;
+    }
+#endif
+    return std::make_unique<QCoreApplication>(argc, argv);
 }
 
 } // namespace gq::cli
 
 int main(int argc, char **argv) {
-    QCoreApplication app(argc, argv);
+    gq::protectProcessSecrets();
+    const std::unique_ptr<QCoreApplication> app = gq::cli::makeApplication(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("gpuquota"));
     QCoreApplication::setOrganizationName(QStringLiteral("gpuquota"));
     QCoreApplication::setApplicationVersion(QStringLiteral(GQ_VERSION_STRING));
@@ -55,11 +98,24 @@ int main(int argc, char **argv) {
             out << "gpuquota " << GQ_VERSION_STRING << '\n';
             return gq::cli::Ok;
         }
-        if ((a == QLatin1String("--kubeconfig") || a == QLatin1String("--context")) && args.size() >= 2) {
+        // The console's settings file for defaults (--db); not passed on to the verb.
+        if (a == QLatin1String("--settings-file") && args.size() >= 2) {
+            args.takeFirst();
+            gq::cli::setSettingsFile(args.takeFirst());
+            continue;
+        }
+        if (a.startsWith(QLatin1String("--settings-file="))) {
+            gq::cli::setSettingsFile(args.takeFirst().mid(int(qstrlen("--settings-file="))));
+            continue;
+        }
+        if ((a == QLatin1String("--kubeconfig") || a == QLatin1String("--context") ||
+             a == QLatin1String("--request-timeout")) &&
+            args.size() >= 2) {
             globals << args.takeFirst() << args.takeFirst();
             continue;
         }
-        if (a.startsWith(QLatin1String("--kubeconfig=")) || a.startsWith(QLatin1String("--context="))) {
+        if (a.startsWith(QLatin1String("--kubeconfig=")) || a.startsWith(QLatin1String("--context=")) ||
+            a.startsWith(QLatin1String("--request-timeout="))) {
             globals << args.takeFirst();
             continue;
         }

@@ -1,18 +1,13 @@
-#include "app/console/demolauncher.h"
+#include "demolauncher.h"
 
-#include "app/console/demousage.h"
+#include "childguard.h"
+#include "demousage.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
-#include <QPointer>
-#include <QThreadPool>
 #include <QTimeZone>
-
-#include <csignal>
-#include <sys/prctl.h>
-#include <unistd.h>
 
 namespace gq {
 
@@ -65,38 +60,26 @@ void DemoLauncher::start(const QStringList &extraArgs) {
                      QStringLiteral("--write-kubeconfig"), kubeconfigPath(),
                      QStringLiteral("--scenario"),         QStringLiteral("demo")};
     args += extraArgs;
-    // If the console dies without cleaning up (SIGKILL, a crash), the kernel sends the
-    // cluster SIGTERM, so no orphaned server keeps a port and a state file.
-    const pid_t consolePid = ::getpid();
-    m_process.setChildProcessModifier([consolePid] {
-        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (::getppid() != consolePid) // the console died before prctl took effect
-            ::raise(SIGTERM);
-    });
+    stopChildWithParent(m_process);
     m_process.start(program, args);
 
     // Meanwhile, on a pool thread: a week of usage and a few budgets, so the budget
     // badges and (later) usage charts have something to show. The window connects
     // once both are done; a seeding failure only costs the demo its history.
     const QString url = databaseUrl();
-    QThreadPool::globalInstance()->start([self = QPointer<DemoLauncher>(this), url] {
-        const auto seeded =
-            seedDemoUsage(url, QDateTime::currentSecsSinceEpoch(), QTimeZone::systemTimeZone());
-        const QString error = seeded ? QString() : seeded.error().message;
-        // The application outlives the launcher; the guard is read on the GUI thread.
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
-            [self, error] {
-                if (!self)
-                    return;
-                if (!error.isEmpty())
-                    qWarning("gpuquota-console: the demo usage history could not be written: %s",
-                             qPrintable(error));
-                self->m_seeded = true;
-                self->emitReadyWhenDone();
-            },
-            Qt::QueuedConnection);
-    });
+    m_jobs.run(
+        [url] {
+            const auto seeded =
+                seedDemoUsage(url, QDateTime::currentSecsSinceEpoch(), QTimeZone::systemTimeZone());
+            return seeded ? QString() : seeded.error().message;
+        },
+        [this](const QString &error) {
+            if (!error.isEmpty())
+                qWarning("gpuquota-console: the demo usage history could not be written: %s",
+                         qPrintable(error));
+            m_seeded = true;
+            emitReadyWhenDone();
+        });
 }
 
 void DemoLauncher::emitReadyWhenDone() {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "jobtracker.h"
+
 #include <QObject>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -46,6 +48,7 @@ private:
     bool m_seeded = false; // the usage history is written (or failed)
     bool m_announced = false;
     bool m_stopping = false;
+    JobTracker m_jobs{this}; // the usage seeding; last, so it is gone first
 };
 
 } // namespace gq

@@ -1,7 +1,9 @@
-#include "app/console/demousage.h"
+#include "demousage.h"
 
-#include "core/usagestore.h"
-#include "testcluster/demoteams.h"
+#include "demoteams.h"
+#include "usagestore.h"
+
+#include <QDateTime>
 
 #include <cmath>
 
@@ -31,8 +33,12 @@ Result<void> seedDemoUsage(const QString &databaseUrl, qint64 now, const QTimeZo
             iv.source = QStringLiteral("demo");
             rows.push_back(iv);
         }
-        // A working week of finished jobs: each user one job a day, in office hours.
-        for (int d = 1; d <= 6; ++d) {
+        // Finished jobs: each user one job a day in office hours for the last week, and
+        // on working days for three months before it, so that the month and 90-day
+        // charts have a history to show.
+        for (int d = 1; d <= 95; ++d) {
+            if (d > 6 && QDateTime::fromSecsSinceEpoch(now - d * day, zone).date().dayOfWeek() > 5)
+                continue;
             for (int u = 0; u < team.userCount(); ++u) {
                 UsageInterval iv;
                 iv.cluster = QStringLiteral("demo");

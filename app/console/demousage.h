@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/result.h"
+#include "result.h"
 
 #include <QString>
 #include <QTimeZone>
@@ -10,7 +10,7 @@ namespace gq {
 // Fills the demo's fresh usage database with what a week of the demo teams looks
 // like: the GPU pods the demo cluster runs right now as open intervals (same
 // namespaces, users and GPU counts), a few finished jobs per user and day before
-// that, and budgets, so that the namespace list shows one team over its daily
+// that (three months of working days), and budgets, so that the namespace list shows one team over its daily
 // GPU-hour budget and another well within its own. Limits are derived from the
 // usage so far today, so the picture holds at any time of day.
 //

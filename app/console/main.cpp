@@ -1,13 +1,16 @@
-#include "app/console/demolauncher.h"
-#include "app/console/mainwindow.h"
-#include "app/console/quitonsignal.h"
-#include "app/console/startupclock.h"
-#include "core/draftstore.h"
-#include "widgets/consolesettings.h"
+#include "consolesettings.h"
+#include "demolauncher.h"
+#include "draftstore.h"
+#include "mainwindow.h"
+#include "processguard.h"
+#include "quitonsignal.h"
+#include "selftest.h"
+#include "startupclock.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QIcon>
 #include <QLibraryInfo>
 #include <QStandardPaths>
 #include <QTextStream>
@@ -39,11 +42,21 @@ void installTranslations(QApplication &app, const QString &language) {
 } // namespace
 
 int main(int argc, char **argv) {
+    gq::protectProcessSecrets();
     (void)msSinceProcessStart();
+    // Installer checks: --version needs no display; --self-test draws offscreen.
+    if (selftest::wantsVersion(argc, argv))
+        return selftest::printVersion();
+    const bool selfTest = selftest::wantsSelfTest(argc, argv);
+    if (selfTest && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("gpuquota"));
     QApplication::setApplicationName(QStringLiteral("gpuquota-console"));
     QApplication::setApplicationDisplayName(QStringLiteral("GPU Quota Console"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/io.gpuquota.Console.svg")));
+    // Wayland compositors match the window to resources/linux/io.gpuquota.Console.desktop.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.gpuquota.Console"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -58,11 +71,16 @@ int main(int argc, char **argv) {
                                      QStringLiteral("name"));
     const QCommandLineOption usageDb(
         QStringLiteral("usage-db"),
-        QStringLiteral("Usage database URL (default: SQLite in the data directory)."), QStringLiteral("url"));
+        QStringLiteral("Usage database URL for every context (default: each context's own, set under "
+                       "Preferences > Connections)."),
+        QStringLiteral("url"));
     const QCommandLineOption lang(QStringLiteral("lang"), QStringLiteral("Language, e.g. zh_CN or en."),
                                   QStringLiteral("locale"));
+    // "--settings" is the older spelling, kept for scripts.
     const QCommandLineOption settingsFile(
-        QStringLiteral("settings"), QStringLiteral("Use this INI file for settings (tests, screenshots)."),
+        QStringList{QStringLiteral("settings-file"), QStringLiteral("settings")},
+        QStringLiteral("Use this INI file for settings instead of %1 (tests, screenshots).")
+            .arg(ConsoleSettings::defaultFilePath()),
         QStringLiteral("file"));
     const QCommandLineOption measure(
         QStringLiteral("measure-startup"),
@@ -71,8 +89,16 @@ int main(int argc, char **argv) {
     const QCommandLineOption demoArgs(QStringLiteral("demo-arg"),
                                       QStringLiteral("Extra argument for the demo cluster (repeatable)."),
                                       QStringLiteral("arg"));
-    parser.addOptions({demo, kubeconfig, context, usageDb, lang, settingsFile, measure, demoArgs});
+    const QCommandLineOption version(QStringLiteral("version"),
+                                     QStringLiteral("Print the version and the library versions."));
+    const QCommandLineOption selfTestOption(
+        QStringLiteral("self-test"),
+        QStringLiteral("Check the installation offscreen (database, translation, chart) and exit."));
+    parser.addOptions(
+        {demo, kubeconfig, context, usageDb, lang, settingsFile, measure, demoArgs, version, selfTestOption});
     parser.process(app);
+    if (selfTest)
+        return selftest::run();
     // Before the demo directory and child exist: a stop signal arriving while they are
     // being created must still run the cleanup below (it is queued in a pipe until exec()).
     QuitOnSignal quitOnSignal;
@@ -96,7 +122,10 @@ int main(int argc, char **argv) {
         });
     }
 
-    if (parser.isSet(demo)) {
+    // --demo, or "Try the demo" on the start page.
+    const auto startDemo = [&window, &launcher, &parser, &demoArgs] {
+        if (launcher)
+            return;
         launcher = std::make_unique<DemoLauncher>();
         window.setDemoMode(QApplication::translate(
             "main",
@@ -109,15 +138,19 @@ int main(int argc, char **argv) {
                          });
         QObject::connect(launcher.get(), &DemoLauncher::failed, &window, &MainWindow::showError);
         launcher->start(parser.values(demoArgs));
+    };
+    QObject::connect(&window, &MainWindow::demoRequested, &window, startDemo);
+
+    if (parser.isSet(demo)) {
+        startDemo();
     } else {
-        window.openKubeconfig(parser.value(kubeconfig), parser.value(context));
-        QString db = parser.value(usageDb);
-        if (db.isEmpty()) {
-            const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-            QDir().mkpath(dir);
-            db = QStringLiteral("sqlite://") + QDir(dir).filePath(QStringLiteral("usage.db"));
-        }
-        window.openUsageDatabase(db);
+        // The usage database follows the context (MainWindow::applyContextConnections)
+        // unless --usage-db names one for all.
+        if (parser.isSet(usageDb))
+            window.openUsageDatabase(parser.value(usageDb));
+        const QString file = parser.isSet(kubeconfig) ? parser.value(kubeconfig)
+                                                      : settings->value(gq::settings::kubeconfigFile);
+        window.openKubeconfig(file, parser.value(context));
     }
     window.show();
     const int rc = app.exec();

@@ -1,33 +1,47 @@
-#include "app/console/mainwindow.h"
+#include "mainwindow.h"
 
-#include "core/kubeconfig.h"
-#include "models/auditmodel.h"
-#include "models/namespacelistmodel.h"
-#include "models/usagedatabase.h"
-#include "widgets/auditpage.h"
-#include "widgets/consolesettings.h"
-#include "widgets/errorbanner.h"
-#include "widgets/limitrangepage.h"
-#include "widgets/namespacepanel.h"
-#include "widgets/quotapage.h"
-#include "widgets/templatedialog.h"
+#include "aboutdialog.h"
+
+#include "auditmodel.h"
+#include "auditpage.h"
+#include "boostservice.h"
+#include "boostspage.h"
+#include "budgetservice.h"
+#include "budgetspage.h"
+#include "chargebackpage.h"
+#include "clusterusagepage.h"
+#include "connectionbanner.h"
+#include "consolesettings.h"
+#include "errorbanner.h"
+#include "limitrangepage.h"
+#include "livegpupage.h"
+#include "namespacelistmodel.h"
+#include "namespacepanel.h"
+#include "namespaceusagepage.h"
+#include "objectpage.h"
+#include "page.h"
+#include "quotapage.h"
+#include "startpage.h"
+#include "templatedialog.h"
+#include "usagechartservice.h"
+#include "usageservice.h"
+#include "userusagedialog.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QDeadlineTimer>
 #include <QLabel>
 #include <QMenuBar>
-#include <QPushButton>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QThreadPool>
 #include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <type_traits>
 
 namespace gq {
 
@@ -36,38 +50,88 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     , m_settings(settings)
     , m_drafts(drafts)
     , m_model(new NamespaceListModel(this))
-    , m_session(new ClusterSession(m_model, this))
+    , m_session(new ClusterConnection(this))
     , m_auditModel(new AuditModel(this))
-    , m_db(new UsageDatabase(this))
+    , m_db(new UsageService(this))
     , m_demoBanner(new MessageBanner(this))
-    , m_banner(new MessageBanner(this))
+    , m_banner(new ConnectionBanner(this))
     , m_contexts(new QComboBox(this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_namespaces(new NamespacePanel(m_model, m_splitter))
     , m_tabs(new QTabWidget(m_splitter))
-    , m_quotaPage(new QuotaPage(m_session, drafts, m_tabs))
-    , m_limitPage(new LimitRangePage(m_session, drafts, m_tabs))
+    , m_quotaPage(new QuotaPage(drafts, m_tabs))
+    , m_limitPage(new LimitRangePage(drafts, m_tabs))
     , m_auditPage(new AuditPage(m_auditModel, m_tabs))
+    , m_charts(new UsageChartService(this))
+    , m_budgets(new BudgetService(this))
+    , m_budgetsPage(new BudgetsPage(m_budgets, m_tabs))
     , m_clusterLabel(new QLabel(this))
     , m_identityLabel(new QLabel(this))
     , m_stateLabel(new QLabel(this))
     , m_updateLabel(new QLabel(this))
-    , m_statusTimer(new QTimer(this))
-    , m_countdown(new QTimer(this)) {
+    , m_statusTimer(new QTimer(this)) {
+    m_model->follow(m_session);
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("GPU Quota Console"));
     m_demoBanner->setObjectName(QStringLiteral("demoBanner"));
-    m_banner->setObjectName(QStringLiteral("errorBanner"));
     m_contexts->setObjectName(QStringLiteral("contextCombo"));
     m_contexts->setMinimumContentsLength(18);
     m_contexts->setToolTip(tr("Kubernetes context (from the kubeconfig)"));
     m_tabs->setObjectName(QStringLiteral("detailsTabs"));
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
 
-    // Later issues add Usage and Boosts pages here, after Limit ranges.
-    m_tabs->addTab(m_quotaPage, tr("Quotas"));
-    m_tabs->addTab(m_limitPage, tr("Limit ranges"));
-    m_tabs->addTab(m_auditPage, tr("Audit"));
+    // The cluster dashboard comes first: it is what the window shows after connecting.
+    auto *dashboard = new ClusterUsagePage(m_charts, m_tabs);
+    auto *nsUsage = new NamespaceUsagePage(m_charts, m_tabs);
+    addPage(dashboard, QStringLiteral("dashboard"), tr("Cluster usage"));
+    addPage(m_quotaPage, QStringLiteral("quotas"), tr("Quotas"));
+    addPage(m_limitPage, QStringLiteral("limits"), tr("Limit ranges"));
+    addPage(nsUsage, QStringLiteral("usage"), tr("Usage"));
+    connect(dashboard, &ClusterUsagePage::userActivated, this, &MainWindow::openUserUsage);
+    connect(dashboard, &ClusterUsagePage::namespaceActivated, this, [this, nsUsage](const QString &ns) {
+        m_namespaces->selectNamespace(ns);
+        m_tabs->setCurrentWidget(nsUsage);
+    });
+    // The dashboard is about the whole cluster: it takes the window's width, and the
+    // namespace list comes back with the namespace tabs.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this, dashboard] {
+        m_namespaces->setVisible(m_tabs->currentWidget() != dashboard &&
+                                 m_tabs->currentWidget() != m_gpuGate);
+    });
+    connect(nsUsage, &NamespaceUsagePage::userActivated, this, &MainWindow::openUserUsage);
+    connect(dashboard, &ClusterUsagePage::statusMessage, this,
+            [this](const QString &m) { showStatus(m, 8000); });
+    connect(nsUsage, &NamespaceUsagePage::statusMessage, this,
+            [this](const QString &m) { showStatus(m, 8000); });
+    addPage(m_budgetsPage, QStringLiteral("budgets"), tr("Budgets"));
+    // Boosts: recorded in the usage database (own thread), applied through the connection.
+    m_boosts = new BoostService(this);
+    m_boostsPage = new BoostsPage(m_boosts, m_tabs);
+    addPage(m_boostsPage, QStringLiteral("boosts"), tr("Boosts"));
+    m_boostsPage->setActorSource([this] { return m_session->identity(); });
+    connect(m_db, &UsageService::opened, m_boosts, [this] { m_boosts->open(m_db->url(), m_db->password()); });
+    connect(m_boostsPage, &BoostsPage::boostsChanged, m_db, [this] { m_db->loadAudit(); });
+    connect(m_boostsPage, &BoostsPage::statusMessage, this,
+            [this](const QString &m) { showStatus(m, 8000); });
+    connect(m_quotaPage, &QuotaPage::boostRequested, m_boostsPage,
+            [this](const QString &ns, const QString &quota, const QString &resource) {
+                m_boostsPage->openGrantDialog(ns, quota, resource);
+            });
+    connect(m_namespaces, &NamespacePanel::boostRequested, m_boostsPage,
+            [this](const QString &ns) { m_boostsPage->openGrantDialog(ns); });
+    m_auditGate = new SourceGate(m_auditPage, m_tabs);
+    addPage(m_auditPage, QStringLiteral("audit"), tr("Audit"), m_auditGate);
+    m_auditPage->setUsageService(m_db);
+    connect(m_auditPage, &AuditPage::statusMessage, this, [this](const QString &m) { showStatus(m, 8000); });
+    auto *chargeback = new ChargebackPage(m_tabs);
+    chargeback->setObjectName(QStringLiteral("chargebackPage"));
+    addPage(chargeback, QStringLiteral("chargeback"), tr("Chargeback"));
+    connect(m_db, &UsageService::opened, chargeback,
+            [this, chargeback] { chargeback->setDatabaseUrl(m_db->url(), m_db->password()); });
+    connect(chargeback, &ChargebackPage::statusMessage, this,
+            [this](const QString &m) { showStatus(m, 8000); });
+    buildLiveGpus();
+    addPage(m_liveGpuPage, QStringLiteral("gpus"), tr("Live GPUs"), m_gpuGate);
     m_splitter->addWidget(m_namespaces);
     m_splitter->addWidget(m_tabs);
     m_splitter->setStretchFactor(0, 2);
@@ -79,8 +143,15 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     layout->setContentsMargins(6, 6, 6, 0);
     layout->addWidget(m_demoBanner);
     layout->addWidget(m_banner);
+    layout->addWidget(m_banner->insecureNotice());
+    m_usageOffer = new MessageBanner(central);
+    m_usageOffer->setObjectName(QStringLiteral("usageOfferBanner"));
+    layout->addWidget(m_usageOffer);
     layout->addWidget(m_splitter, 1);
-    setCentralWidget(central);
+    m_stack = new QStackedWidget(this);
+    m_stack->setObjectName(QStringLiteral("centralStack"));
+    m_stack->addWidget(central);
+    setCentralWidget(m_stack);
 
     for (QLabel *l : {m_clusterLabel, m_identityLabel, m_stateLabel, m_updateLabel}) {
         l->setContentsMargins(6, 0, 6, 0); // the labels are separate facts, not one sentence
@@ -95,30 +166,37 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
 
     connect(m_namespaces, &NamespacePanel::currentNamespaceChanged, this, &MainWindow::onNamespaceChanged);
     connect(m_namespaces, &NamespacePanel::templateRequested, this, &MainWindow::openTemplates);
-    connect(m_session, &ClusterSession::stateChanged, this, &MainWindow::onStateChanged);
-    connect(m_session, &ClusterSession::errorOccurred, this, &MainWindow::onSessionError);
-    connect(m_session, &ClusterSession::nextAttemptChanged, this, [this] {
-        if (m_connectionBanner)
-            showConnectionBanner();
+    m_banner->setFactsSource([this] {
+        return ConnectionBanner::Facts{.state = m_session->state(),
+                                       .nextAttempt = m_session->nextAttempt(),
+                                       .server = m_session->server(),
+                                       .context = m_session->contextName(),
+                                       .listShown = m_model->rowCount() > 0,
+                                       .insecure = m_session->insecure()};
     });
-    connect(m_session, &ClusterSession::contextsChanged, this, &MainWindow::onContextsChanged);
-    connect(m_session, &ClusterSession::kubeconfigProblem, this, &MainWindow::onKubeconfigProblem);
-    connect(m_session, &ClusterSession::kubeconfigOk, this, &MainWindow::onKubeconfigOk);
-    m_banner->actionButton()->setObjectName(QStringLiteral("retryNowButton"));
-    connect(m_banner, &MessageBanner::actionTriggered, this, [this] {
-        if (!m_connectionBanner)
-            return;
-        m_session->retryNow();
-        showConnectionBanner();
+    connect(m_session, &ClusterConnection::stateChanged, m_banner, &ConnectionBanner::onStateChanged);
+    connect(m_session, &ClusterConnection::stateChanged, this, &MainWindow::updateStatus);
+    connect(m_session, &ClusterConnection::errorOccurred, m_banner, &ConnectionBanner::onConnectionError);
+    connect(m_session, &ClusterConnection::nextAttemptChanged, m_banner,
+            &ConnectionBanner::onNextAttemptChanged);
+    connect(m_session, &ClusterConnection::kubeconfigProblem, m_banner,
+            &ConnectionBanner::onKubeconfigProblem);
+    connect(m_session, &ClusterConnection::kubeconfigOk, m_banner, &ConnectionBanner::onKubeconfigOk);
+    connect(m_session, &ClusterConnection::kubeconfigOk, m_contexts,
+            [this] { m_contexts->setPlaceholderText(QString()); });
+    connect(m_session, &ClusterConnection::contextsChanged, this, &MainWindow::onContextsChanged);
+    // A first run without a cluster: say what to do next; it connects by itself once
+    // the file is there or fixed.
+    connect(m_session, &ClusterConnection::kubeconfigUnreadable, this, &MainWindow::onKubeconfigUnreadable);
+    connect(m_session, &ClusterConnection::contextResolved, this, [this](const QString &context) {
+        m_settings->setLastContext(m_kubeconfig, context);
+        applyContextConnections(context);
     });
-    m_countdown->setSingleShot(true);
-    connect(m_countdown, &QTimer::timeout, this, [this] {
-        if (m_connectionBanner && m_banner->isVisible())
-            showConnectionBanner();
-    });
-    connect(m_session, &ClusterSession::identityChanged, this, &MainWindow::updateStatus);
-    connect(m_session, &ClusterSession::lastUpdateChanged, this, &MainWindow::updateStatus);
-    connect(m_session, &ClusterSession::synced, this, [this] {
+    connect(m_banner, &ConnectionBanner::retryRequested, m_session, &ClusterConnection::retryNow);
+    connect(m_banner, &ConnectionBanner::statusMessage, this, &MainWindow::showStatus);
+    connect(m_session, &ClusterConnection::identityChanged, this, &MainWindow::updateStatus);
+    connect(m_session, &ClusterConnection::lastUpdateChanged, this, &MainWindow::updateStatus);
+    connect(m_session, &ClusterConnection::synced, this, [this] {
         const QString ns = m_pendingNamespace.isEmpty() ? m_settings->lastNamespace(m_session->contextName())
                                                         : m_pendingNamespace;
         if (!m_namespaces->selectNamespace(ns))
@@ -127,37 +205,71 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
         m_db->checkBudgets();
         emit dataShown();
     });
-    connect(m_quotaPage, &QuotaPage::applied, this, &MainWindow::onApplied);
-    connect(m_limitPage, &LimitRangePage::applied, this, &MainWindow::onApplied);
-    connect(m_quotaPage, &QuotaPage::statusMessage, this,
-            [this](const QString &m) { statusBar()->showMessage(m, 8000); });
-    connect(m_limitPage, &LimitRangePage::statusMessage, this,
-            [this](const QString &m) { statusBar()->showMessage(m, 8000); });
-    connect(m_quotaPage, &QuotaPage::errorMessage, this, &MainWindow::showError);
-    connect(m_limitPage, &LimitRangePage::errorMessage, this, &MainWindow::showError);
-    connect(m_quotaPage, &QuotaPage::templateRequested, this, &MainWindow::openTemplates);
-    connect(m_limitPage, &LimitRangePage::templateRequested, this, &MainWindow::openTemplates);
+    for (ObjectPage *page :
+         {static_cast<ObjectPage *>(m_quotaPage), static_cast<ObjectPage *>(m_limitPage)}) {
+        connect(page, &ObjectPage::applied, this, &MainWindow::onApplied);
+        connect(page, &ObjectPage::statusMessage, this, [this](const QString &m) { showStatus(m, 8000); });
+        connect(page, &ObjectPage::errorMessage, this, &MainWindow::showError);
+        connect(page, &ObjectPage::templateRequested, this, &MainWindow::openTemplates);
+    }
     connect(m_contexts, &QComboBox::activated, this,
             [this](int i) { switchContext(m_contexts->itemText(i)); });
 
-    connect(m_db, &UsageDatabase::opened, m_db, [this] { m_db->loadAudit(); });
-    connect(m_db, &UsageDatabase::auditLoaded, m_auditModel, &AuditModel::setEntries);
-    connect(m_db, &UsageDatabase::auditAppended, m_auditModel, &AuditModel::prepend);
-    connect(m_db, &UsageDatabase::budgetsChanged, m_model, &NamespaceListModel::setBudgets);
-    connect(m_db, &UsageDatabase::usersOverBudgetChanged, m_model, &NamespaceListModel::setUsersOverBudget);
-    connect(m_db, &UsageDatabase::failed, this,
+    connect(m_db, &UsageService::opened, m_db, [this] { m_db->loadAudit(); });
+    // The charts' own connection, once the database exists (the service creates it).
+    connect(m_db, &UsageService::opened, m_charts, [this] { m_charts->open(m_db->url(), m_db->password()); });
+    // The Budgets page reads the same database on a thread of its own; its changes
+    // show in the audit tab and the namespace list's budget badges at once.
+    connect(m_db, &UsageService::opened, m_budgets,
+            [this] { m_budgets->open(m_db->url(), m_db->password()); });
+    connect(m_budgets, &BudgetService::changed, m_auditModel, &AuditModel::prependEntry);
+    connect(m_budgets, &BudgetService::changed, m_db, [this] { m_db->checkBudgets(); });
+    connect(m_budgetsPage, &BudgetsPage::statusMessage, this,
+            [this](const QString &m) { showStatus(m, 8000); });
+    m_budgetsPage->setActorSource([this] { return m_session->identity(); });
+    connect(m_db, &UsageService::auditLoaded, m_auditModel, &AuditModel::loadEntries);
+    connect(m_db, &UsageService::auditAppended, m_auditModel, &AuditModel::prependEntry);
+    connect(m_db, &UsageService::budgetsChanged, m_model, &NamespaceListModel::setBudgets);
+    connect(m_db, &UsageService::usersOverBudgetChanged, m_model, &NamespaceListModel::setUsersOverBudget);
+    connect(m_db, &UsageService::failed, this,
             [this](const Error &e) { showError(tr("Usage database: %1").arg(e.message)); });
 
     m_statusTimer->setInterval(1000);
     connect(m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
     m_statusTimer->start();
 
+    buildGuidedStart();
+    updatePages(QString());
     resize(1280, 800);
     restoreLayout();
     updateStatus();
 }
 
 MainWindow::~MainWindow() = default;
+
+template <typename P>
+void MainWindow::addPage(P *page, const QString &key, const QString &title, QWidget *tab) {
+    static_assert(std::is_base_of_v<QWidget, P> && std::is_base_of_v<Page, P>);
+    QWidget *shown = tab ? tab : page;
+    shown->setProperty(kPageKeyProperty, key);
+    m_tabs->addTab(shown, title);
+    m_pages << page;
+}
+
+int MainWindow::tabIndex(const QString &key) const {
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (m_tabs->widget(i)->property(kPageKeyProperty).toString() == key)
+            return i;
+    return -1;
+}
+
+// The one place the pages learn what the window shows.
+void MainWindow::updatePages(const QString &ns) {
+    for (Page *page : std::as_const(m_pages)) {
+        page->setConnection(m_session);
+        page->setNamespace(ns);
+    }
+}
 
 void MainWindow::buildActions() {
     QToolBar *bar = addToolBar(tr("Main"));
@@ -171,7 +283,7 @@ void MainWindow::buildActions() {
     refresh->setObjectName(QStringLiteral("refreshAction"));
     refresh->setShortcut(QKeySequence::Refresh);
     refresh->setToolTip(tr("List everything again from the server (F5)"));
-    connect(refresh, &QAction::triggered, m_session, &ClusterSession::refresh);
+    connect(refresh, &QAction::triggered, m_session, &ClusterConnection::refresh);
     bar->addAction(refresh);
 
     auto *templates = new QAction(tr("Templates..."), this);
@@ -193,7 +305,18 @@ void MainWindow::buildActions() {
     connect(apply, &QAction::triggered, this, &MainWindow::applyCurrentTab);
     addAction(apply);
 
+    auto *connections = new QAction(tr("Connections..."), this);
+    connections->setObjectName(QStringLiteral("connectionsAction"));
+    connections->setToolTip(tr("Usage database, metrics and controller of this context"));
+    connect(connections, &QAction::triggered, this,
+            [this] { openPreferences(PreferencesDialog::Tab::Connections); });
+    bar->addAction(connections);
+
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *openConfig = file->addAction(tr("&Open kubeconfig..."));
+    openConfig->setObjectName(QStringLiteral("openKubeconfigAction"));
+    openConfig->setShortcut(QKeySequence::Open);
+    connect(openConfig, &QAction::triggered, this, &MainWindow::chooseKubeconfig);
     file->addAction(refresh);
     file->addAction(templates);
     file->addSeparator();
@@ -203,60 +326,50 @@ void MainWindow::buildActions() {
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(apply);
     edit->addAction(filter);
+    edit->addSeparator();
+    QAction *prefs = edit->addAction(tr("&Preferences..."));
+    prefs->setObjectName(QStringLiteral("preferencesAction"));
+    prefs->setShortcut(QKeySequence::Preferences);
+    prefs->setMenuRole(QAction::PreferencesRole);
+    connect(prefs, &QAction::triggered, this, [this] { openPreferences(); });
+    edit->addAction(connections);
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *about = help->addAction(tr("&About GPU Quota Console"));
+    about->setObjectName(QStringLiteral("aboutAction"));
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this, [this] {
+        auto *dialog = new AboutDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
 }
 
 void MainWindow::openKubeconfig(const QString &kubeconfigPath, const QString &context) {
     m_kubeconfig = kubeconfigPath;
-    QPointer<MainWindow> self(this);
-    // Reading the kubeconfig is file I/O: off the GUI thread.
-    QThreadPool::globalInstance()->start([self, kubeconfigPath, context] {
-        auto cfg = KubeConfig::load(kubeconfigPath);
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, cfg = std::move(cfg), kubeconfigPath, context]() {
-                if (!self)
-                    return;
-                if (!cfg) {
-                    // A first run without a cluster lands here: say what to do next, and
-                    // connect by ourselves once the file is there or fixed.
-                    self->showUnreadableKubeconfig(cfg.error());
-                    self->m_session->watchKubeconfig(kubeconfigPath, context);
-                    return;
-                }
-                self->m_contexts->clear();
-                self->m_contexts->addItems(cfg->contextNames());
-                QString pick = context;
-                if (pick.isEmpty())
-                    pick = self->m_settings->lastContext(kubeconfigPath);
-                if (pick.isEmpty() || !cfg->contextNames().contains(pick))
-                    pick = cfg->currentContext();
-                self->m_contexts->setCurrentText(pick);
-                self->switchContext(pick);
-            },
-            Qt::QueuedConnection);
-    });
-}
-
-void MainWindow::showUnreadableKubeconfig(const Error &error) {
-    showError(tr("Cannot read the kubeconfig: %1").arg(error.toString()) + QLatin1Char(' ') +
-              tr("Start with --kubeconfig FILE --context NAME, or try --demo for a local demo cluster."));
-    m_kubeconfigUnreadable = true;
+    // The connection reads the file (off the GUI thread) and names its contexts; it
+    // takes this one if the file has it, else the file's current-context.
+    const QString preferred = context.isEmpty() ? m_settings->lastContext(kubeconfigPath) : context;
+    m_banner->reset();
+    m_contexts->setPlaceholderText(QString());
+    m_pendingNamespace.clear();
+    m_session->open(kubeconfigPath, preferred);
+    updateStatus();
 }
 
 void MainWindow::switchContext(const QString &context) {
-    m_kubeconfigUnreadable = false;
-    clearConnectionBanner();
-    m_kubeconfigProblem.clear();
-    m_kubeconfigBanner = false;
-    m_banner->clear();
+    m_banner->reset();
     m_contexts->setPlaceholderText(QString());
     m_pendingNamespace.clear();
     m_settings->setLastContext(m_kubeconfig, context);
     m_session->connectTo(m_kubeconfig, context);
+    applyContextConnections(context);
     updateStatus();
 }
 
 void MainWindow::openUsageDatabase(const QString &url) {
+    m_usageDbOverride = url;
+    m_usageOffer->clear();
+    m_auditGate->showPage();
     m_db->open(url);
 }
 
@@ -265,148 +378,29 @@ void MainWindow::setDemoMode(const QString &description) {
     setWindowTitle(tr("GPU Quota Console \u2014 demo"));
 }
 
+void MainWindow::openUserUsage(const QString &user) {
+    if (user.isEmpty())
+        return;
+    auto *dialog = new UserUsageDialog(m_charts, user, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+}
+
 void MainWindow::showError(const QString &message) {
-    m_kubeconfigUnreadable = false;
-    m_errorFromConnection = false;
-    m_connectionBanner = false;
-    m_kubeconfigBanner = false;
-    m_countdown->stop();
-    m_banner->showMessage(MessageBanner::Level::Error, message);
+    m_banner->showError(message);
+}
+
+void MainWindow::showStatus(const QString &message, int timeoutMs) {
+    if (message.isEmpty())
+        statusBar()->clearMessage();
+    else
+        statusBar()->showMessage(message, timeoutMs);
 }
 
 void MainWindow::onNamespaceChanged(const QString &ns) {
     if (!ns.isEmpty())
         m_settings->setLastNamespace(m_session->contextName(), ns);
-    m_quotaPage->setNamespace(ns);
-    m_limitPage->setNamespace(ns);
-    m_auditPage->setNamespace(ns);
-}
-
-void MainWindow::onStateChanged(ClusterSession::State state) {
-    if (state == ClusterSession::State::Live && m_errorFromConnection) {
-        clearConnectionBanner();
-        m_banner->clear();
-        statusBar()->showMessage(tr("Connection to the cluster restored; the list is current again."), 8000);
-        if (!m_kubeconfigProblem.isEmpty()) {
-            m_banner->showMessage(MessageBanner::Level::Warning, m_kubeconfigProblem);
-            m_kubeconfigBanner = true;
-        }
-    }
-    // Listing again after a wait is the attempt itself: the banner says so.
-    if (state == ClusterSession::State::Reconnecting ||
-        (m_connectionBanner && state != ClusterSession::State::Live))
-        showConnectionBanner();
-    updateStatus();
-}
-
-void MainWindow::clearConnectionBanner() {
-    m_countdown->stop();
-    m_errorFromConnection = false;
-    m_connectionBanner = false;
-    m_connectionError.reset();
-}
-
-// One banner for the whole outage: what failed last, which server, when the next
-// attempt is, and a button to try now. Each retry refreshes the text, not the banner.
-void MainWindow::showConnectionBanner() {
-    if (!m_errorFromConnection)
-        statusBar()->clearMessage(); // e.g. "restored" from the last outage would contradict the banner
-    QStringList parts;
-    if (!m_kubeconfigProblem.isEmpty())
-        parts << m_kubeconfigProblem;
-    const Error::Kind kind = m_connectionError ? m_connectionError->kind : Error::Kind::Network;
-    const QString detail = m_connectionError ? m_connectionError->message : tr("no answer");
-    bool listMayBeStale = m_model->rowCount() > 0;
-    MessageBanner::Level level = MessageBanner::Level::Warning;
-    switch (kind) {
-    case Error::Kind::Tls:
-        parts << tr("The server's certificate is not trusted by the CA in your kubeconfig (%1).").arg(detail)
-              << tr("Fix the certificate authority there: the kubeconfig is re-read automatically when it "
-                    "changes.");
-        level = MessageBanner::Level::Error;
-        break;
-    case Error::Kind::Unauthorized:
-        parts << tr("The cluster rejected the credentials of this context (%1).").arg(detail)
-              << tr("The kubeconfig is re-read automatically when it changes.");
-        level = MessageBanner::Level::Error;
-        break;
-    case Error::Kind::Forbidden:
-        parts << tr("Forbidden: %1").arg(detail);
-        level = MessageBanner::Level::Error;
-        break;
-    case Error::Kind::Server:
-    case Error::Kind::TooManyRequests:
-        parts << tr("The cluster answered with an error (%1).").arg(detail);
-        break;
-    default: parts << tr("Lost the connection to the cluster (%1).").arg(detail); break;
-    }
-    const QDeadlineTimer next = m_session->nextAttempt();
-    const bool waiting =
-        m_session->state() == ClusterSession::State::Reconnecting && !next.isForever() && !next.hasExpired();
-    const QString server = m_session->server();
-    if (waiting) {
-        const qint64 remaining = next.remainingTime();
-        const int secs = int((remaining + 999) / 1000);
-        parts << tr("Reconnecting to %1 \u2014 next attempt in %n s.", nullptr, secs).arg(server);
-        // Wake when the number shown changes, not before: no timer spins meanwhile.
-        const qint64 untilChange = remaining % 1000 == 0 ? 1000 : remaining % 1000;
-        m_countdown->start(int(untilChange) + 5);
-    } else {
-        parts << tr("Connecting to %1\u2026").arg(server);
-        m_countdown->stop(); // the informers say when the attempt has ended
-    }
-    if (listMayBeStale)
-        parts << tr("The list may be out of date until then, and your edits are kept.");
-    m_banner->showMessage(level, parts.join(QLatin1Char(' ')), true, tr("Retry now"));
-    m_banner->setActionEnabled(waiting);
-    m_errorFromConnection = true;
-    m_connectionBanner = true;
-    m_kubeconfigBanner = false;
-}
-
-void MainWindow::onSessionError(const Error &error) {
-    if (m_kubeconfigUnreadable && m_session->state() == ClusterSession::State::Failed) {
-        showUnreadableKubeconfig(error); // still unreadable after a change
-        return;
-    }
-    const bool reconnecting = m_session->state() == ClusterSession::State::Reconnecting;
-    switch (error.kind) {
-    case Error::Kind::Tls:
-    case Error::Kind::Network:
-    case Error::Kind::Timeout:
-        // Only a retry can help: the reconnect banner says what failed and when the next try is.
-        m_connectionError = error;
-        showConnectionBanner();
-        return;
-    case Error::Kind::Unauthorized:
-    case Error::Kind::Forbidden:
-    case Error::Kind::Server:
-    case Error::Kind::TooManyRequests:
-        if (reconnecting || m_connectionBanner) {
-            m_connectionError = error;
-            showConnectionBanner();
-            return;
-        }
-        break;
-    default: break;
-    }
-    QString text;
-    switch (error.kind) {
-    case Error::Kind::Forbidden: text = tr("Forbidden: %1").arg(error.message); break;
-    case Error::Kind::Unauthorized:
-        text = tr("Not authorized: the credentials of this context were rejected (%1)").arg(error.message);
-        break;
-    case Error::Kind::Server:
-    case Error::Kind::TooManyRequests:
-        text = tr("The cluster answered with an error: %1. Retrying automatically.").arg(error.message);
-        break;
-    default: text = error.toString(); break;
-    }
-    m_banner->showMessage(MessageBanner::Level::Error, text);
-    m_errorFromConnection = true;
-    m_connectionBanner = false;
-    m_kubeconfigBanner = false;
-    m_countdown->stop();
+    updatePages(ns);
 }
 
 void MainWindow::onContextsChanged(const QStringList &contexts) {
@@ -424,43 +418,6 @@ void MainWindow::onContextsChanged(const QStringList &contexts) {
     } else if (!current.isEmpty()) {
         m_contexts->setCurrentIndex(-1);
         m_contexts->setPlaceholderText(tr("%1 (not in the kubeconfig)").arg(current));
-    }
-}
-
-void MainWindow::onKubeconfigProblem(const Error &error) {
-    if (error.kind == Error::Kind::NotFound && error.field == QLatin1String("contexts"))
-        m_kubeconfigProblem = tr("The context \"%1\" is no longer in the kubeconfig. The console keeps its "
-                                 "current connection; choose another context to switch.")
-                                  .arg(m_session->contextName());
-    else
-        m_kubeconfigProblem =
-            tr("The kubeconfig changed but cannot be used (%1). The console keeps its current "
-               "connection and reads the file again when it changes.")
-                .arg(error.toString());
-    if (m_connectionBanner) {
-        showConnectionBanner();
-        return;
-    }
-    if (m_banner->isVisible() && !m_kubeconfigBanner)
-        return; // another message is up: the problem shows with the next connection banner
-    m_banner->showMessage(MessageBanner::Level::Warning, m_kubeconfigProblem);
-    m_kubeconfigBanner = true;
-}
-
-void MainWindow::onKubeconfigOk() {
-    if (m_kubeconfigUnreadable) {
-        m_kubeconfigUnreadable = false;
-        m_banner->clear(); // connecting now; the connection's own state takes over
-    }
-    if (m_kubeconfigProblem.isEmpty())
-        return;
-    m_kubeconfigProblem.clear();
-    m_contexts->setPlaceholderText(QString());
-    if (m_connectionBanner) {
-        showConnectionBanner();
-    } else if (m_kubeconfigBanner) {
-        m_banner->clear();
-        m_kubeconfigBanner = false;
     }
 }
 
@@ -492,10 +449,8 @@ void MainWindow::openTemplates() {
 }
 
 void MainWindow::applyCurrentTab() {
-    if (m_tabs->currentWidget() == m_quotaPage)
-        m_quotaPage->apply();
-    else if (m_tabs->currentWidget() == m_limitPage)
-        m_limitPage->apply();
+    if (auto *page = qobject_cast<ObjectPage *>(m_tabs->currentWidget()))
+        page->apply();
 }
 
 void MainWindow::updateStatus() {
@@ -507,44 +462,44 @@ void MainWindow::updateStatus() {
                                                              : tr("as %1").arg(m_session->identity()));
     QString state;
     switch (m_session->state()) {
-    case ClusterSession::State::Disconnected: state = tr("Disconnected"); break;
-    case ClusterSession::State::Connecting: state = tr("Connecting..."); break;
-    case ClusterSession::State::Syncing: state = tr("Syncing..."); break;
-    case ClusterSession::State::Live: state = tr("\u25cf Live"); break;
-    case ClusterSession::State::Reconnecting: state = tr("Reconnecting..."); break;
-    case ClusterSession::State::Failed: state = tr("Failed"); break;
+    case ClusterConnection::State::Disconnected: state = tr("Disconnected"); break;
+    case ClusterConnection::State::Connecting: state = tr("Connecting..."); break;
+    case ClusterConnection::State::Syncing: state = tr("Syncing..."); break;
+    case ClusterConnection::State::Live: state = tr("\u25cf Live"); break;
+    case ClusterConnection::State::Reconnecting: state = tr("Reconnecting..."); break;
+    case ClusterConnection::State::Failed: state = tr("Failed"); break;
     }
     m_stateLabel->setText(state);
     // The state in colour too: it is the one label people glance at.
     QColor stateColor = palette().color(QPalette::WindowText);
     switch (m_session->state()) {
-    case ClusterSession::State::Disconnected:
+    case ClusterConnection::State::Disconnected:
         m_namespaces->setEmptyMessage(tr("Not connected to a cluster."));
         break;
-    case ClusterSession::State::Connecting:
-    case ClusterSession::State::Syncing: m_namespaces->setEmptyMessage(tr("Loading namespaces...")); break;
-    case ClusterSession::State::Reconnecting:
+    case ClusterConnection::State::Connecting:
+    case ClusterConnection::State::Syncing: m_namespaces->setEmptyMessage(tr("Loading namespaces...")); break;
+    case ClusterConnection::State::Reconnecting:
         // Nothing listed yet and the server cannot be reached: the banner says why.
         m_namespaces->setEmptyMessage(tr("No connection; see the message above."));
         stateColor = QColor(0xb0, 0x76, 0x00);
         break;
-    case ClusterSession::State::Live:
+    case ClusterConnection::State::Live:
         m_namespaces->setEmptyMessage(tr("This cluster has no namespaces, or none this identity may list."));
         stateColor = QColor(0x2e, 0x7d, 0x46);
         break;
-    case ClusterSession::State::Failed:
+    case ClusterConnection::State::Failed:
         m_namespaces->setEmptyMessage(tr("No connection; see the message above."));
         stateColor = QColor(0xc6, 0x28, 0x28);
         break;
     }
     // Templates need a live connection (they list and write namespaces); refresh needs
     // a context to refresh.
-    const ClusterSession::State st = m_session->state();
+    const ClusterConnection::State st = m_session->state();
     if (auto *templates = findChild<QAction *>(QStringLiteral("templatesAction")))
-        templates->setEnabled(st == ClusterSession::State::Live);
+        templates->setEnabled(st == ClusterConnection::State::Live);
     if (auto *refresh = findChild<QAction *>(QStringLiteral("refreshAction")))
-        refresh->setEnabled(st != ClusterSession::State::Disconnected &&
-                            st != ClusterSession::State::Connecting);
+        refresh->setEnabled(st != ClusterConnection::State::Disconnected &&
+                            st != ClusterConnection::State::Connecting);
     if (m_stateLabel->palette().color(QPalette::WindowText) != stateColor) {
         QPalette pal = m_stateLabel->palette();
         pal.setColor(QPalette::WindowText, stateColor);
@@ -564,7 +519,9 @@ void MainWindow::saveLayout() {
     m_settings->setWindowState(saveState());
     m_settings->setSplitterState(m_splitter->saveState());
     m_settings->setNamespaceHeaderState(m_namespaces->headerState());
-    m_settings->setDetailsTab(m_tabs->currentIndex());
+    m_settings->setValue(
+        settings::detailsPage,
+        m_tabs->currentWidget() ? m_tabs->currentWidget()->property(kPageKeyProperty).toString() : QString());
     m_settings->sync();
 }
 
@@ -578,7 +535,16 @@ void MainWindow::restoreLayout() {
     else
         m_splitter->setSizes({560, 720});
     m_namespaces->restoreHeaderState(m_settings->namespaceHeaderState());
-    m_tabs->setCurrentIndex(qBound(0, m_settings->detailsTab(), m_tabs->count() - 1));
+    // The start page preference: a named page, or the one open when the window closed
+    // (by its key: an index would point elsewhere once pages are added). Settings from
+    // before keys were saved keep their index.
+    int index = tabIndex(m_settings->value(settings::startPage));
+    if (index < 0)
+        index = tabIndex(m_settings->value(settings::detailsPage));
+    if (index < 0 && m_settings->value(settings::detailsPage).isEmpty())
+        index = qBound(0, m_settings->detailsTab(), m_tabs->count() - 1);
+    m_tabs->setCurrentIndex(std::max(index, 0));
+    m_namespaces->setVisible(m_tabs->currentIndex() != 0 && m_tabs->currentWidget() != m_gpuGate);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event) {

@@ -1,16 +1,20 @@
 #pragma once
 
-#include "models/clustersession.h"
+#include "clusterconnection.h"
+#include "connectionsettings.h"
+#include "connectionstab.h"
+#include "gpumonitor.h"
+#include "jobtracker.h"
+#include "preferencesdialog.h"
 
-#include <QElapsedTimer>
+#include <QList>
 #include <QMainWindow>
 #include <QPointer>
-
-#include <optional>
 
 class QComboBox;
 class QLabel;
 class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 class QTimer;
 
@@ -18,19 +22,30 @@ namespace gq {
 
 class AuditModel;
 class AuditPage;
+class BudgetService;
+class BudgetsPage;
+class BoostService;
+class BoostsPage;
+class ConnectionBanner;
 class ConsoleSettings;
 class DraftStore;
 class LimitRangePage;
+class LiveGpuPage;
 class MessageBanner;
 class NamespaceListModel;
 class NamespacePanel;
+class Page;
 class QuotaPage;
-class UsageDatabase;
+class UsageChartService;
+class SourceGate;
+class StartPage;
+class UsageService;
 
 // The console window. It only composes: the namespace panel on the left, the detail
 // tabs on the right (Quotas, Limit ranges, Audit; Usage and Boosts come later and
 // slot into the same tab widget), the context picker, banners and the status bar,
-// and wires them to one ClusterSession and the usage database.
+// and wires them to one ClusterConnection and the usage database. What the banner says
+// about the connection is ConnectionBanner's; what a page shows is the page's.
 class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
@@ -40,37 +55,62 @@ public:
     // Lists the kubeconfig's contexts and connects to `context` (empty: the one last
     // used with this file, else current-context).
     void openKubeconfig(const QString &kubeconfigPath, const QString &context = {});
+    // A usage database for every context (--usage-db, --demo, tests): the contexts'
+    // own settings are not used while it is set.
     void openUsageDatabase(const QString &url);
     void setDemoMode(const QString &description);
     void showError(const QString &message);
+    // A user's usage across namespaces, in a window of its own.
+    void openUserUsage(const QString &user);
 
-    [[nodiscard]] ClusterSession *session() const { return m_session; }
+    [[nodiscard]] ClusterConnection *session() const { return m_session; }
     [[nodiscard]] NamespacePanel *namespacePanel() const { return m_namespaces; }
     [[nodiscard]] QuotaPage *quotaPage() const { return m_quotaPage; }
     [[nodiscard]] LimitRangePage *limitRangePage() const { return m_limitPage; }
-    [[nodiscard]] UsageDatabase *usageDatabase() const { return m_db; }
+    [[nodiscard]] UsageService *usageDatabase() const { return m_db; }
+    [[nodiscard]] UsageChartService *usageCharts() const { return m_charts; }
+    [[nodiscard]] StartPage *startPage() const { return m_startPage; }
+    // What the current context connects to besides the API server (the metrics and
+    // controller settings are for the pages that use them).
+    [[nodiscard]] const ContextConnections &connections() const { return m_connections; }
+    // Where embedded SQLite databases are created (default: the app data directory).
+    void setDataDirectory(const QString &dir) { m_dataDir = dir; }
+    [[nodiscard]] QString dataDirectory() const { return m_dataDir; }
+    // Opens the Preferences at `tab` (the Connections tab at `section`). Non-modal.
+    PreferencesDialog *
+    openPreferences(PreferencesDialog::Tab tab = PreferencesDialog::Tab::General,
+                    ConnectionsTab::Section section = ConnectionsTab::Section::UsageDatabase);
+    [[nodiscard]] BudgetsPage *budgetsPage() const { return m_budgetsPage; }
+    [[nodiscard]] BoostsPage *boostsPage() const { return m_boostsPage; }
+    [[nodiscard]] AuditPage *auditPage() const { return m_auditPage; }
+    [[nodiscard]] LiveGpuPage *liveGpuPage() const { return m_liveGpuPage; }
+    [[nodiscard]] GpuMonitor *gpuMonitor() const { return m_gpuMonitor; }
 
 signals:
     // The namespace list shows the first full sync of a context.
     void dataShown();
+    // The start page's "Try the demo" (main() starts the demo cluster).
+    void demoRequested();
+    // Another context, or its connections were edited.
+    void connectionsChanged(const QString &context, const gq::ContextConnections &connections);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
     void buildActions();
+    // A detail tab (`tab`: what holds the page, e.g. a SourceGate); the pages learn the connection and the
+    // namespace in updatePages().
+    // `key` names the page in the settings (start page, the page last open).
+    template <typename P>
+    void addPage(P *page, const QString &key, const QString &title, QWidget *tab = nullptr);
+    [[nodiscard]] int tabIndex(const QString &key) const; // -1: no such page
+    static constexpr const char *kPageKeyProperty = "gqPageKey";
+    void updatePages(const QString &ns);
     void switchContext(const QString &context);
     void onNamespaceChanged(const QString &ns);
-    void onStateChanged(ClusterSession::State state);
-    void onSessionError(const Error &error);
-    // The lost-connection banner: what failed, when the next attempt is (or that one
-    // is under way), Retry now. Re-rendered by a single-shot timer only while it shows.
-    void showConnectionBanner();
-    void clearConnectionBanner();
     void onContextsChanged(const QStringList &contexts);
-    void onKubeconfigProblem(const Error &error);
-    void onKubeconfigOk();
-    void showUnreadableKubeconfig(const Error &error);
+    void showStatus(const QString &message, int timeoutMs);
     void onApplied(const QString &ns, const QString &object, const QString &beforeYaml,
                    const QString &afterYaml, const QString &diffText, const QString &note);
     void openTemplates();
@@ -78,16 +118,30 @@ private:
     void updateStatus();
     void saveLayout();
     void restoreLayout();
+    // mainwindow_connections.cpp: connections per context and the guided start.
+    void buildGuidedStart();
+    void applyContextConnections(const QString &context);
+    void onKubeconfigUnreadable(const Error &error);
+    void showStartPage(bool show);
+    void chooseKubeconfig();
+    void createEmbeddedDatabase();
+    void applyPreferences(const QStringList &changedContexts);
+    // mainwindow_livegpu.cpp: the live GPU monitor of the current context.
+    void buildLiveGpus();
+    void applyLiveGpuPreferences();
+    void applyMetricsSource(const QString &context);
+    void showMetricsMissing(const QString &context);
+    void startMonitor(GpuMonitor::Source source);
 
     ConsoleSettings *m_settings;
     DraftStore *m_drafts;
     NamespaceListModel *m_model;
-    ClusterSession *m_session;
+    ClusterConnection *m_session;
     AuditModel *m_auditModel;
-    UsageDatabase *m_db;
+    UsageService *m_db;
 
     MessageBanner *m_demoBanner;
-    MessageBanner *m_banner;
+    ConnectionBanner *m_banner;
     QComboBox *m_contexts;
     QSplitter *m_splitter;
     NamespacePanel *m_namespaces;
@@ -95,6 +149,12 @@ private:
     QuotaPage *m_quotaPage;
     LimitRangePage *m_limitPage;
     AuditPage *m_auditPage;
+    UsageChartService *m_charts;
+    BudgetService *m_budgets;
+    BudgetsPage *m_budgetsPage;
+    BoostService *m_boosts = nullptr;
+    BoostsPage *m_boostsPage = nullptr;
+    QList<Page *> m_pages; // in tab order
     QLabel *m_clusterLabel;
     QLabel *m_identityLabel;
     QLabel *m_stateLabel;
@@ -103,13 +163,21 @@ private:
 
     QString m_kubeconfig;
     QString m_pendingNamespace;
-    bool m_errorFromConnection = false;
-    bool m_connectionBanner = false;        // the banner shows the reconnect state (and countdown)
-    bool m_kubeconfigBanner = false;        // the banner shows only m_kubeconfigProblem
-    bool m_kubeconfigUnreadable = false;    // nothing connected: the kubeconfig could not be read
-    std::optional<Error> m_connectionError; // the last failure while reconnecting
-    QString m_kubeconfigProblem;            // a changed kubeconfig that cannot be used (connection kept)
-    QTimer *m_countdown;
+
+    QStackedWidget *m_stack = nullptr;
+    StartPage *m_startPage = nullptr;
+    SourceGate *m_auditGate = nullptr;
+    MessageBanner *m_usageOffer = nullptr;
+    QPointer<PreferencesDialog> m_preferences;
+    ContextConnections m_connections;
+    QString m_connectionsContext; // whose connections m_connections holds
+    QString m_usageDbOverride;
+    QString m_dataDir;
+    JobTracker m_jobs{this}; // secrets read for the current context
+    GpuMonitor *m_gpuMonitor = nullptr;
+    LiveGpuPage *m_liveGpuPage = nullptr;
+    SourceGate *m_gpuGate = nullptr;
+    JobTracker m_metricsJobs{this}; // the metrics token and CA of the current context
 };
 
 } // namespace gq

@@ -1,10 +1,12 @@
-#include "app/console/startupclock.h"
+#include "startupclock.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QList>
 
+#ifdef Q_OS_LINUX
 #include <unistd.h>
+#endif
 
 namespace gq {
 

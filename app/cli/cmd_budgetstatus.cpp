@@ -1,0 +1,157 @@
+// `gpuquota budget status`: where one user's or namespace's budgets stand now, with
+// the forecast of when they run out at the current rate (core/usage/forecast.h, the
+// same function the console's Budgets page uses).
+#include "budgetstatus.h"
+#include "forecast.h"
+#include "usageverbs.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace gq::cli {
+
+QString budgetHelp() {
+    return QStringLiteral(
+        "Usage:\n"
+        "  gpuquota budget set --db URL (--user U | --namespace N) --limit GPU-H [--period day|week|month]\n"
+        "                      [--grace DURATION] [--tz ZONE] [--note TEXT] [--actor NAME]\n"
+        "  gpuquota budget list --db URL [--now T] [-o table|json]\n"
+        "  gpuquota budget delete --db URL (--user U | --namespace N) [--period P] [--note TEXT]\n"
+        "  gpuquota budget status --db URL (--user U | --namespace N) [--now T] [-o table|json]\n"
+        "\n"
+        "status: every budget of the subject in the period containing --now (default: now).\n"
+        "Exit 0 (also when the subject has no budget: an empty list), 2 on bad input.\n"
+        "JSON (-o json): {\"scope\", \"subject\", \"now\", \"budgets\": [...]}, each budget:\n"
+        "  period               day | week | month\n"
+        "  tz                   the IANA zone of the period (instants below carry its offset)\n"
+        "  used                 GPU-hours used this period, running pods up to now\n"
+        "  limit                the effective limit: budget_limit + boost\n"
+        "  budget_limit         the budget as set\n"
+        "  boost                GPU-hours active budget boosts add now\n"
+        "  remaining            limit - used (negative when over)\n"
+        "  period_start         RFC 3339\n"
+        "  period_end           RFC 3339 (exclusive)\n"
+        "  state                ok | near (less than 20% left) | grace | over\n"
+        "  grace_seconds        the budget's grace duration\n"
+        "  grace_end            RFC 3339 while in grace (running work is denied after it), else null\n"
+        "  running_gpus         weighted GPUs the subject holds now (MIG slices count their share)\n"
+        "  forecast             nothing-running | runs-out | in-grace | not-at-this-rate | spent\n"
+        "  forecast_exhaustion  RFC 3339: when the limit is reached at the current rate (in grace:\n"
+        "                       when grace ends); null when nothing runs, when it is not reached\n"
+        "                       before period_end, or when it is already spent\n");
+}
+
+namespace {
+
+using namespace usageverbs;
+
+QJsonValue instantOrNull(const std::optional<qint64> &t, const QTimeZone &tz) {
+    return t ? QJsonValue(formatInstant(*t, tz)) : QJsonValue(QJsonValue::Null);
+}
+
+QString forecastText(const Forecast &f, const Decision &d, const QTimeZone &tz) {
+    const QString gpus = QString::number(d.runningGpus, 'g', 4);
+    switch (f.kind) {
+    case Forecast::Kind::NothingRunning: return QStringLiteral("nothing running");
+    case Forecast::Kind::NotAtThisRate:
+        return QStringLiteral("not at this rate (%1 GPUs) before the period ends").arg(gpus);
+    case Forecast::Kind::RunsOut:
+        return QStringLiteral("spent by %1 at this rate (%2 GPUs)")
+            .arg(formatInstant(*f.exhaustsAt, tz), gpus);
+    case Forecast::Kind::InGrace:
+        return QStringLiteral("grace ends %1 at this rate (%2 GPUs)")
+            .arg(formatInstant(*f.exhaustsAt, tz), gpus);
+    case Forecast::Kind::Spent: return QStringLiteral("spent");
+    }
+    return {};
+}
+
+} // namespace
+
+int runBudgetStatus(const QStringList &argv) {
+    const Args a = parseArgs(argv, {QStringLiteral("db"), QStringLiteral("user"), QStringLiteral("namespace"),
+                                    QStringLiteral("now"), QStringLiteral("output")});
+    if (!a.error.isEmpty())
+        return fail(a.error, UsageError);
+    if (!a.positional.isEmpty())
+        return fail(QStringLiteral("unexpected argument '%1'").arg(a.positional.first()), UsageError);
+    const bool u = a.has(QStringLiteral("user")), n = a.has(QStringLiteral("namespace"));
+    if (u == n)
+        return fail(QStringLiteral("give exactly one of --user U or --namespace N"), UsageError);
+    const BudgetScope scope = u ? BudgetScope::User : BudgetScope::Namespace;
+    const QString flag = u ? QStringLiteral("--user") : QStringLiteral("--namespace");
+    const QString subject = a.value(flag.mid(2)).trimmed();
+    if (subject.isEmpty())
+        return fail(QStringLiteral("%1 must not be empty").arg(flag), UsageError);
+    const QString format = a.value(QStringLiteral("output"), QStringLiteral("table"));
+    if (format != QLatin1String("table") && format != QLatin1String("json"))
+        return fail(QStringLiteral("-o must be table or json, got '%1'").arg(format), UsageError);
+    qint64 now = 0;
+    if (const QString e = nowDefault(a, &now); !e.isEmpty())
+        return fail(e, UsageError);
+    auto db = openDb(a, DbAccess::ReadOnly);
+    if (!db)
+        return failWith(db.error());
+    auto status = (*db)->budgetStatus(scope, subject, now);
+    if (!status)
+        return failWith(status.error());
+
+    QJsonArray json;
+    QString table;
+    for (const Decision &d : std::as_const(*status)) {
+        const QTimeZone tz = parseZone(d.budget.tz).value_or(QTimeZone(QByteArrayLiteral("UTC")));
+        const Forecast f = forecast(d, now);
+        const BudgetState state = budgetState(d);
+        const std::optional<qint64> grace = graceEnd(d, now);
+        const double boost = d.limit - d.budget.limitGpuHours;
+        json.append(QJsonObject{{QStringLiteral("period"), periodName(d.budget.period)},
+                                {QStringLiteral("tz"), d.budget.tz},
+                                {QStringLiteral("used"), d.used},
+                                {QStringLiteral("limit"), d.limit},
+                                {QStringLiteral("budget_limit"), d.budget.limitGpuHours},
+                                {QStringLiteral("boost"), boost},
+                                {QStringLiteral("remaining"), d.remaining},
+                                {QStringLiteral("period_start"), formatInstant(d.period.start, tz)},
+                                {QStringLiteral("period_end"), formatInstant(d.period.end, tz)},
+                                {QStringLiteral("state"), budgetStateName(state)},
+                                {QStringLiteral("grace_seconds"), double(d.budget.graceSeconds)},
+                                {QStringLiteral("grace_end"), instantOrNull(grace, tz)},
+                                {QStringLiteral("running_gpus"), d.runningGpus},
+                                {QStringLiteral("forecast"), forecastKindName(f.kind)},
+                                {QStringLiteral("forecast_exhaustion"), instantOrNull(f.exhaustsAt, tz)}});
+        QString limit = formatGpuHours(d.limit) + QStringLiteral(" GPU-h");
+        if (std::abs(boost) > kGpuHourTolerance)
+            limit += QStringLiteral(" (%1 + %2 boost)")
+                         .arg(formatGpuHours(d.budget.limitGpuHours), formatGpuHours(boost));
+        table += QStringLiteral("%1 %2, %3 budget in %4\n")
+                     .arg(scopeName(scope), subject, periodName(d.budget.period), d.budget.tz);
+        const QList<std::pair<const char *, QString>> lines{
+            {"used", formatGpuHours(d.used) + QStringLiteral(" GPU-h")},
+            {"limit", limit},
+            {"remaining", formatGpuHours(d.remaining) + QStringLiteral(" GPU-h")},
+            {"period start", formatInstant(d.period.start, tz)},
+            {"period end", formatInstant(d.period.end, tz)},
+            {"state", budgetStateName(state)},
+            {"grace", formatDuration(d.budget.graceSeconds)},
+            {"grace end", grace ? formatInstant(*grace, tz) : QStringLiteral("-")},
+            {"forecast", forecastText(f, d, tz)}};
+        for (const auto &[key, value] : lines)
+            table +=
+                QStringLiteral("  %1%2\n").arg(QString::fromLatin1(key) + QLatin1Char(':'), -15).arg(value);
+    }
+    if (format == QLatin1String("json")) {
+        const QJsonObject doc{{QStringLiteral("scope"), scopeName(scope)},
+                              {QStringLiteral("subject"), subject},
+                              {QStringLiteral("now"), formatInstantUtc(now)},
+                              {QStringLiteral("budgets"), json}};
+        out() << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));
+    } else if (status->isEmpty()) {
+        out() << "no budget for " << scopeName(scope) << ' ' << subject << '\n';
+    } else {
+        out() << table;
+    }
+    return Ok;
+}
+
+} // namespace gq::cli

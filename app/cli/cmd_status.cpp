@@ -1,0 +1,215 @@
+// `gpuquota status`: the self-service view for the person who runs the jobs: the
+// battery line of their budget and the last 7 days, from the controller's
+// /quota/status (services/selfservice.h) or, for admins, straight from the database
+// with the same function (quotaStatus()).
+#include "httptransport.h"
+#include "plainhttp.h"
+#include "quotastatus.h"
+#include "selfservicepage.h"
+#include "usageverbs.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUrl>
+#include <QUrlQuery>
+
+#include <algorithm>
+
+namespace gq::cli {
+namespace {
+
+using namespace usageverbs;
+
+const char *const kStatusHelp =
+    "Usage:\n"
+    "  gpuquota status --server URL --token-file F [--user U | --namespace N] [--ca-file F] [-o table|json]\n"
+    "  gpuquota status --db URL (--user U | --namespace N) [--now T] [-o table|json]\n"
+    "\n"
+    "Prints the battery line of the budget with the least left (\"2.3 GPU-h left of 8 today\") and the\n"
+    "GPU-hours of the last 7 days. --server asks the controller's GET /quota/status with the bearer\n"
+    "token in F (\"-\" reads standard input; default: your own user); --db reads the usage database\n"
+    "directly (admins). -o json prints the whole status document. Exit 0, 1 on failure (401, 403,\n"
+    "unreachable), 2 on bad usage.\n";
+
+void printStatus(const QJsonObject &doc) {
+    const SelfServicePage page;
+    out() << page.batteryLine(doc) << '\n';
+    const QString scope = doc.value(QLatin1String("scope")).toString();
+    out() << "  " << scope << ' ' << doc.value(QLatin1String("subject")).toString();
+    if (doc.value(QLatin1String("state")).toString() != QLatin1String("none")) {
+        QJsonObject primary;
+        for (const QJsonValue &b : doc.value(QLatin1String("budgets")).toArray())
+            if (b.toObject().value(QLatin1String("remaining")) == doc.value(QLatin1String("remaining")))
+                primary = b.toObject();
+        out() << ", " << doc.value(QLatin1String("period")).toString() << " budget until "
+              << doc.value(QLatin1String("period_end")).toString() << "\n  "
+              << page.forecastText(primary, doc.value(QLatin1String("now")).toString());
+    }
+    out() << '\n';
+    const QJsonArray boosts = doc.value(QLatin1String("active_boosts")).toArray();
+    for (const QJsonValue &v : boosts) {
+        const QJsonObject b = v.toObject();
+        out() << "  boost #" << b.value(QLatin1String("id")).toInteger() << ": +"
+              << b.value(QLatin1String("delta")).toString() << ' '
+              << b.value(QLatin1String("resource")).toString() << " until "
+              << b.value(QLatin1String("expiry")).toString() << '\n';
+    }
+    const QJsonArray days =
+        doc.value(QLatin1String("history")).toObject().value(QLatin1String("days")).toArray();
+    out() << "last 7 days (" << doc.value(QLatin1String("tz")).toString() << "):\n";
+    double top = 0;
+    for (qsizetype i = std::max<qsizetype>(0, days.size() - 7); i < days.size(); ++i)
+        top = std::max(top, days[i].toObject().value(QLatin1String("gpu_hours")).toDouble());
+    for (qsizetype i = std::max<qsizetype>(0, days.size() - 7); i < days.size(); ++i) {
+        const QJsonObject day = days[i].toObject();
+        const double h = day.value(QLatin1String("gpu_hours")).toDouble();
+        const int bar = top > 0 ? int(h / top * 30 + 0.5) : 0;
+        out() << "  " << day.value(QLatin1String("date")).toString() << "  "
+              << QStringLiteral("%1").arg(QString::number(h, 'f', 2), 8) << " GPU-h  "
+              << QString(bar, QChar(0x2588)) << '\n';
+    }
+}
+
+Result<QJsonObject> fromServer(const Args &a) {
+    const QUrl base(a.value(QStringLiteral("server")));
+    if (!base.isValid() ||
+        (base.scheme() != QLatin1String("http") && base.scheme() != QLatin1String("https")) ||
+        base.host().isEmpty())
+        return Error::make(Error::Kind::Usage,
+                           QStringLiteral("--server must be an http:// or https:// URL, got '%1'")
+                               .arg(a.value(QStringLiteral("server"))),
+                           QStringLiteral("--server"));
+    if (!a.has(QStringLiteral("token-file")))
+        return Error::make(Error::Kind::Usage, QStringLiteral("--token-file F is required with --server"),
+                           QStringLiteral("--token-file"));
+    const QString tokenFile = a.value(QStringLiteral("token-file"));
+    QFile f;
+    const bool opened = tokenFile == QLatin1String("-")
+                            ? f.open(stdin, QIODevice::ReadOnly)
+                            : (f.setFileName(tokenFile), f.open(QIODevice::ReadOnly));
+    if (!opened)
+        return Error::make(Error::Kind::Usage,
+                           QStringLiteral("--token-file: cannot read %1: %2").arg(tokenFile, f.errorString()),
+                           QStringLiteral("--token-file"));
+    const QByteArray token = f.read(64 * 1024).trimmed();
+    if (token.isEmpty())
+        return Error::make(Error::Kind::Usage, QStringLiteral("--token-file: %1 is empty").arg(tokenFile),
+                           QStringLiteral("--token-file"));
+    // The token is a credential: never in clear text to another machine (see plainhttp.h).
+    if (base.scheme() == QLatin1String("http") && !isLoopbackHost(base.host()) &&
+        !plainHttpCredentialsAllowedByEnvironment())
+        return Error::make(Error::Kind::Config,
+                           QStringLiteral("refusing to send the token over plain http:// to %1; use https:// "
+                                          "(or GQ_ALLOW_PLAIN_HTTP_CREDENTIALS=1)")
+                               .arg(base.host()));
+    QUrl url = base;
+    url.setPath(base.path().endsWith(QLatin1Char('/')) ? base.path() + QStringLiteral("quota/status")
+                                                       : base.path() + QStringLiteral("/quota/status"));
+    QUrlQuery q;
+    if (a.has(QStringLiteral("user")))
+        q.addQueryItem(QStringLiteral("user"), a.value(QStringLiteral("user")));
+    if (a.has(QStringLiteral("namespace")))
+        q.addQueryItem(QStringLiteral("namespace"), a.value(QStringLiteral("namespace")));
+    url.setQuery(q);
+    HttpRequest req;
+    req.url = QString::fromUtf8(url.toEncoded());
+    req.headers.append(qMakePair(QByteArray("Authorization"), QByteArray(QByteArray("Bearer ") + token)));
+    req.headers.append(qMakePair(QByteArray("Accept"), QByteArray("application/json")));
+    req.description = QStringLiteral("GET /quota/status");
+    req.retry.maxAttempts = 3;
+    if (a.has(QStringLiteral("ca-file"))) {
+        QFile ca(a.value(QStringLiteral("ca-file")));
+        if (!ca.open(QIODevice::ReadOnly))
+            return Error::make(Error::Kind::Usage,
+                               QStringLiteral("--ca-file: cannot read %1").arg(ca.fileName()),
+                               QStringLiteral("--ca-file"));
+        req.tls.caPem = ca.readAll();
+    }
+    HttpTransport transport;
+    const HttpResponse r = transport.send(req).result();
+    if (r.transportError)
+        return Error::make(
+            r.transportError->kind,
+            QStringLiteral("cannot reach %1: %2").arg(base.toString(), r.transportError->message));
+    const QJsonObject body = QJsonDocument::fromJson(r.body).object();
+    if (r.httpStatus != 200) {
+        Error e = Error::make(
+            r.httpStatus == 401   ? Error::Kind::Unauthorized
+            : r.httpStatus == 403 ? Error::Kind::Forbidden
+                                  : Error::Kind::Server,
+            QStringLiteral("%1 answered %2: %3")
+                .arg(base.toString())
+                .arg(r.httpStatus)
+                .arg(body.value(QLatin1String("error")).toString(QString::fromUtf8(r.body.left(200)))));
+        e.httpStatus = r.httpStatus;
+        return e;
+    }
+    return body;
+}
+
+int runStatus(const QStringList &argv) {
+    if (argv.contains(QLatin1String("--help")) || argv.contains(QLatin1String("-h"))) {
+        out() << kStatusHelp;
+        return Ok;
+    }
+    const Args a =
+        parseArgs(argv, {QStringLiteral("server"), QStringLiteral("token-file"), QStringLiteral("ca-file"),
+                         QStringLiteral("db"), QStringLiteral("user"), QStringLiteral("namespace"),
+                         QStringLiteral("now"), QStringLiteral("output")});
+    if (!a.error.isEmpty())
+        return fail(a.error, UsageError);
+    if (!a.positional.isEmpty())
+        return fail(QStringLiteral("unexpected argument '%1'").arg(a.positional.first()), UsageError);
+    const bool server = a.has(QStringLiteral("server")), db = a.has(QStringLiteral("db"));
+    if (server == db)
+        return fail(QStringLiteral("give exactly one of --server URL or --db URL"), UsageError);
+    const bool u = a.has(QStringLiteral("user")), n = a.has(QStringLiteral("namespace"));
+    if (u && n)
+        return fail(QStringLiteral("give --user U or --namespace N, not both"), UsageError);
+    if (db && !u && !n)
+        return fail(QStringLiteral("--db needs --user U or --namespace N"), UsageError);
+    if ((u && a.value(QStringLiteral("user")).trimmed().isEmpty()) ||
+        (n && a.value(QStringLiteral("namespace")).trimmed().isEmpty()))
+        return fail(QStringLiteral("%1 must not be empty")
+                        .arg(u ? QStringLiteral("--user") : QStringLiteral("--namespace")),
+                    UsageError);
+    if (server && a.has(QStringLiteral("now")))
+        return fail(QStringLiteral("--now works only with --db (the controller answers for its own clock)"),
+                    UsageError);
+    const QString format = a.value(QStringLiteral("output"), QStringLiteral("table"));
+    if (format != QLatin1String("table") && format != QLatin1String("json"))
+        return fail(QStringLiteral("-o must be table or json, got '%1'").arg(format), UsageError);
+
+    Result<QJsonObject> doc = Error::make(Error::Kind::Internal, QString());
+    if (server) {
+        doc = fromServer(a);
+        if (!doc)
+            return fail(doc.error().message, doc.error().kind == Error::Kind::Usage ? UsageError : Failed);
+    } else {
+        qint64 now = 0;
+        if (const QString e = nowDefault(a, &now); !e.isEmpty())
+            return fail(e, UsageError);
+        auto store = openDb(a, DbAccess::ReadOnly);
+        if (!store)
+            return failWith(store.error());
+        const BudgetScope scope = u ? BudgetScope::User : BudgetScope::Namespace;
+        doc = quotaStatus(**store, scope,
+                          a.value(u ? QStringLiteral("user") : QStringLiteral("namespace")).trimmed(), now);
+        if (!doc)
+            return failWith(doc.error());
+    }
+    if (format == QLatin1String("json"))
+        out() << QString::fromUtf8(QJsonDocument(*doc).toJson(QJsonDocument::Indented));
+    else
+        printStatus(*doc);
+    return Ok;
+}
+
+} // namespace
+
+GQ_REGISTER_VERB(QStringLiteral("status"),
+                 QStringLiteral("status (--server URL --token-file F | --db URL --user U)"),
+                 QStringLiteral("your GPU-hour budget: what is left and the last 7 days"), 65, runStatus);
+
+} // namespace gq::cli

@@ -1,0 +1,51 @@
+#include "settingsdefaults.h"
+
+#include "connectionsettings.h"
+#include "consolesettings.h"
+#include "kubeconfig.h"
+
+namespace gq::cli {
+
+namespace {
+QString &settingsFileOption() {
+    static QString file;
+    return file;
+}
+} // namespace
+
+void setSettingsFile(const QString &file) {
+    settingsFileOption() = file;
+}
+
+QString settingsFile() {
+    return settingsFileOption();
+}
+
+SettingsDefaults settingsDefaults(const QString &kubeconfig, const QString &context) {
+    SettingsDefaults d;
+    d.context = context;
+    if (d.context.isEmpty()) {
+        // No kubeconfig is no error here: there is simply no context to take defaults for.
+        if (auto config = KubeConfig::load(kubeconfig))
+            d.context = config->currentContext();
+    }
+    // Secrets are not needed: the CLI reads URLs only (libpq takes PGPASSWORD).
+    const auto settings =
+        settingsFile().isEmpty()
+            ? std::make_unique<ConsoleSettings>()
+            : std::make_unique<ConsoleSettings>(settingsFile(), std::make_unique<MemorySecretStore>());
+    d.file = settings->fileName();
+    if (d.context.isEmpty())
+        return d;
+    const ContextConnections c = loadConnections(*settings, d.context);
+    d.usageDatabase = c.usageDatabaseUrl;
+    if (c.metricsSource == MetricsSource::Prometheus) {
+        d.prometheusUrl = c.prometheusUrl;
+        d.prometheusCaFile = c.prometheusCaFile;
+    } else if (c.metricsSource == MetricsSource::Exporters) {
+        d.exporterEndpoints = c.exporterEndpoints;
+    }
+    return d;
+}
+
+} // namespace gq::cli

@@ -1,0 +1,217 @@
+// MainWindow's part in connections per context and the guided start: which usage
+// database a context uses (and the offer of an embedded one), what pages without a
+// source say, the Preferences dialog, and the start page shown when there is no
+// kubeconfig at all.
+#include "mainwindow.h"
+
+#include "auditmodel.h"
+#include "connectionbanner.h"
+#include "consolesettings.h"
+#include "errorbanner.h"
+#include "kubeconfigwatcher.h"
+#include "startpage.h"
+#include "usageservice.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QUrl>
+
+namespace gq {
+
+namespace {
+
+// "~/.kube/config" rather than the full home path: what people type and read.
+QString shownPath(const QString &path) {
+    const QString home = QDir::homePath();
+    if (path.startsWith(home + QLatin1Char('/')))
+        return QStringLiteral("~") + QDir::toNativeSeparators(path.mid(home.size()));
+    return QDir::toNativeSeparators(path);
+}
+
+bool anyExists(const QStringList &files) {
+    for (const QString &f : files)
+        if (QFileInfo::exists(f))
+            return true;
+    return false;
+}
+
+// The README's "Connecting to a real cluster" section the start page links to: the
+// copy installed beside the program (packages put it in share/doc), else the one in
+// the source tree this build came from. The project has no public web address yet,
+// and a made-up one would lead nowhere.
+QString guideUrl() {
+    const QString app = QCoreApplication::applicationDirPath();
+    const QStringList candidates{app + QStringLiteral("/../share/doc/gpuquota-console/README.md"),
+                                 app + QStringLiteral("/README.md"), QStringLiteral(GQ_SOURCE_README)};
+    for (const QString &path : candidates) {
+        if (QFileInfo::exists(path)) {
+            QUrl url = QUrl::fromLocalFile(QFileInfo(path).canonicalFilePath());
+            url.setFragment(QStringLiteral("connecting-to-a-real-cluster"));
+            return url.toString();
+        }
+    }
+    return QUrl::fromLocalFile(QStringLiteral(GQ_SOURCE_README)).toString();
+}
+} // namespace
+
+void MainWindow::buildGuidedStart() {
+    if (m_dataDir.isEmpty())
+        m_dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    m_startPage = new StartPage(m_stack);
+    m_startPage->setGuideUrl(guideUrl());
+    m_stack->addWidget(m_startPage);
+    connect(m_startPage, &StartPage::openKubeconfigRequested, this, &MainWindow::chooseKubeconfig);
+    connect(m_startPage, &StartPage::demoRequested, this, [this] {
+        showStartPage(false);
+        emit demoRequested();
+    });
+    // The file appeared (or was fixed): the connection's own state takes over.
+    connect(m_session, &ClusterConnection::kubeconfigOk, this, [this] { showStartPage(false); });
+    connect(m_session, &ClusterConnection::errorOccurred, this, [this] {
+        if (anyExists(kubeconfigCandidates(m_kubeconfig)))
+            showStartPage(false);
+    });
+    connect(m_usageOffer, &MessageBanner::actionTriggered, this, &MainWindow::createEmbeddedDatabase);
+    connect(m_auditGate, &SourceGate::configureRequested, this, [this] {
+        openPreferences(PreferencesDialog::Tab::Connections, ConnectionsTab::Section::UsageDatabase);
+    });
+    m_db->setBudgetRefreshInterval(m_settings->value(settings::budgetRefreshSeconds) * 1000);
+}
+
+void MainWindow::showStartPage(bool show) {
+    m_stack->setCurrentWidget(show ? static_cast<QWidget *>(m_startPage) : m_stack->widget(0));
+    // Nothing on the toolbar applies before there is a cluster.
+    if (auto *bar = findChild<QToolBar *>(QStringLiteral("mainToolBar")))
+        bar->setVisible(!show);
+    m_contexts->setEnabled(!show);
+}
+
+// No kubeconfig at all: a first start, not an error. A file that is there but cannot be
+// read is one: the banner says why (and the file is read again when it changes).
+void MainWindow::onKubeconfigUnreadable(const Error &error) {
+    const QStringList files = kubeconfigCandidates(m_kubeconfig);
+    // The banner keeps the story either way (hidden behind the start page): a file that
+    // appears broken is reported through it.
+    m_banner->showUnreadableKubeconfig(error);
+    if (anyExists(files)) {
+        showStartPage(false);
+        return;
+    }
+    m_startPage->setReason(
+        m_kubeconfig.isEmpty() && qEnvironmentVariableIsEmpty("KUBECONFIG")
+            ? tr("No kubeconfig was found at %1, and KUBECONFIG is not set.").arg(shownPath(files.first()))
+            : tr("The kubeconfig %1 does not exist (yet). The console connects by itself once it is there.")
+                  .arg(shownPath(files.join(QStringLiteral(", ")))));
+    showStartPage(true);
+}
+
+void MainWindow::chooseKubeconfig() {
+    const QString dir = QDir::home().filePath(QStringLiteral(".kube"));
+    auto *dialog = new QFileDialog(this, tr("Open kubeconfig"), QDir(dir).exists() ? dir : QDir::homePath());
+    dialog->setObjectName(QStringLiteral("kubeconfigFileDialog"));
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
+        m_settings->setValue(settings::kubeconfigFile, file);
+        m_settings->sync();
+        openKubeconfig(file);
+    });
+    dialog->open();
+}
+
+void MainWindow::applyContextConnections(const QString &context) {
+    m_connections = loadConnections(*m_settings, context);
+    m_connectionsContext = context;
+    applyMetricsSource(context);
+    emit connectionsChanged(context, m_connections);
+    if (m_preferences)
+        m_preferences->connections()->setClient(m_session->client(), context);
+    if (!m_usageDbOverride.isEmpty())
+        return; // one database for every context (--usage-db, the demo)
+    const QString url = m_connections.usageDatabaseUrl;
+    if (url.isEmpty()) {
+        m_db->close();
+        m_auditModel->loadEntries({});
+        m_auditGate->showMissing(tr("The context \"%1\" has no usage database yet. The audit trail, budgets "
+                                    "and GPU-hours are kept "
+                                    "there.")
+                                     .arg(context),
+                                 tr("Configure the usage database..."));
+        m_usageOffer->showMessage(
+            MessageBanner::Level::Info,
+            tr("The context \"%1\" has no usage database. Create an embedded SQLite database for it, so that "
+               "quota edits are audited and budgets can be set at once? GPU-hours are recorded by the "
+               "gpuquota "
+               "controller into the database it is given; point this context at that one under Connections "
+               "when it runs.")
+                .arg(context),
+            true, tr("Create embedded database"));
+        return;
+    }
+    m_usageOffer->clear();
+    m_auditGate->showPage();
+    if (url == m_db->url())
+        return;
+    m_auditModel->loadEntries({});
+    // The password (PostgreSQL) is in the keychain; the database opens once it is read.
+    m_jobs.cancel();
+    m_jobs.watch(
+        m_settings->secret(settings::usageDatabaseSecret, context),
+        [this, url](const Result<QString> &password) { m_db->open(url, password.value_or(QString())); });
+}
+
+void MainWindow::createEmbeddedDatabase() {
+    const QString context = m_session->contextName();
+    if (context.isEmpty())
+        return;
+    QDir().mkpath(m_dataDir);
+    ContextConnections c = loadConnections(*m_settings, context);
+    c.usageDatabaseUrl = embeddedDatabaseUrl(m_dataDir, context);
+    saveConnections(*m_settings, context, c);
+    m_settings->sync();
+    applyContextConnections(context);
+    statusBar()->showMessage(tr("Created the usage database %1 for \"%2\".")
+                                 .arg(c.usageDatabaseUrl.mid(int(qstrlen("sqlite://"))), context),
+                             10000);
+}
+
+PreferencesDialog *MainWindow::openPreferences(PreferencesDialog::Tab tab, ConnectionsTab::Section section) {
+    if (!m_preferences) {
+        m_preferences = new PreferencesDialog(m_settings, this);
+        m_preferences->setAttribute(Qt::WA_DeleteOnClose);
+        m_preferences->connections()->setDataDirectory(m_dataDir);
+        QStringList contexts;
+        for (int i = 0; i < m_contexts->count(); ++i)
+            contexts << m_contexts->itemText(i);
+        m_preferences->connections()->setContexts(contexts, m_session->contextName());
+        m_preferences->connections()->setClient(m_session->client(), m_session->contextName());
+        connect(m_preferences, &PreferencesDialog::applied, this, &MainWindow::applyPreferences);
+    }
+    m_preferences->showTab(tab);
+    if (tab == PreferencesDialog::Tab::Connections)
+        m_preferences->connections()->focusSection(section);
+    m_preferences->open();
+    m_preferences->raise();
+    return m_preferences;
+}
+
+void MainWindow::applyPreferences(const QStringList &changedContexts) {
+    m_db->setBudgetRefreshInterval(m_settings->value(settings::budgetRefreshSeconds) * 1000);
+    applyLiveGpuPreferences();
+    const QString current = m_session->contextName();
+    if (changedContexts.contains(current)) {
+        // A changed password for the same URL must reopen too.
+        m_db->close();
+        applyContextConnections(current);
+    }
+}
+
+} // namespace gq
