@@ -1,11 +1,12 @@
 #pragma once
 
 // Usage rows and GPU-hour budgets for the suites that seed a usage database
-// (tst_usagedatabase, tst_overbudget), on a fixed day so that "today" holds them
-// whatever the machine's clock says.
+// (tst_usagedatabase, tst_usagestore, tst_boosttarget, tst_overbudget), on a fixed day so that "today" holds
+// them whatever the machine's clock says.
 
-#include "core/budget.h"
-#include "core/ledger.h"
+#include "boosts.h"
+#include "budget.h"
+#include "ledger.h"
 
 #include <QDate>
 #include <QDateTime>
@@ -54,6 +55,18 @@ inline Budget budget(BudgetScope scope, const QString &subject, double limit, qi
     b.limitGpuHours = limit;
     b.graceSeconds = graceSeconds;
     b.tz = tz;
+    return b;
+}
+
+// A budget boost of `delta` GPU-hours, active from start to expiry.
+inline Boost budgetBoost(BudgetScope scope, const QString &subject, const QString &delta, qint64 start,
+                         qint64 expiry, const QString &actor = QStringLiteral("admin")) {
+    Boost b;
+    b.target = BoostTarget::budget(scope, subject);
+    b.delta = delta;
+    b.start = start;
+    b.expiry = expiry;
+    b.actor = actor;
     return b;
 }
 

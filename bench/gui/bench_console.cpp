@@ -14,10 +14,10 @@
 // --server-nice runs the test cluster (the stand-in for a remote API server) at a
 // lower priority, so it does not compete with the console for the same two cores.
 
-#include "models/clustersession.h"
-#include "models/namespacelistmodel.h"
+#include "clusterconnection.h"
+#include "namespacelistmodel.h"
+#include "namespacepanel.h"
 #include "testclusterprocess.h"
-#include "widgets/namespacepanel.h"
 
 #include <QApplication>
 #include <QDir>
@@ -323,7 +323,8 @@ int main(int argc, char **argv) {
         std::printf("test cluster reniced to %d (%d threads)\n", nice, reniceChildren(nice));
 
     NamespaceListModel model;
-    ClusterSession session(&model);
+    ClusterConnection session;
+    model.follow(&session);
     NamespacePanel panel(&model);
     panel.resize(900, 700);
     panel.show();
@@ -344,7 +345,7 @@ int main(int argc, char **argv) {
     QElapsedTimer sync;
     sync.start();
     bool synced = false;
-    QObject::connect(&session, &ClusterSession::synced, [&] { synced = true; });
+    QObject::connect(&session, &ClusterConnection::synced, [&] { synced = true; });
     session.connectTo(cluster.kubeconfigPath(), QStringLiteral("admin"));
     while (!synced && sync.elapsed() < 300000)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
@@ -368,7 +369,8 @@ int main(int argc, char **argv) {
         QElapsedTimer relist;
         relist.start();
         session.refresh();
-        while ((resets == 0 || session.state() != ClusterSession::State::Live) && relist.elapsed() < 300000)
+        while ((resets == 0 || session.state() != ClusterConnection::State::Live) &&
+               relist.elapsed() < 300000)
             QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
         const qint64 relistMs = relist.elapsed();
         pump(500);

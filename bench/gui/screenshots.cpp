@@ -5,18 +5,19 @@
 //
 //   xvfb-run -a -s "-screen 0 1400x900x24" console_screenshots --out docs/screenshots --lang zh_CN
 
-#include "app/console/demousage.h"
-#include "app/console/mainwindow.h"
-#include "core/draftstore.h"
-#include "models/namespacelistmodel.h"
-#include "models/quotatablemodel.h"
+#include "applyconfirmdialog.h"
+#include "conflictdialog.h"
+#include "consolesettings.h"
+#include "demousage.h"
+#include "draftstore.h"
+#include "mainwindow.h"
+#include "namespacelistmodel.h"
+#include "namespacepanel.h"
+#include "quotapage.h"
+#include "quotatablemodel.h"
+#include "shotsetup.h"
 #include "testclusterprocess.h"
-#include "widgets/applyconfirmdialog.h"
-#include "widgets/conflictdialog.h"
-#include "widgets/consolesettings.h"
-#include "widgets/namespacepanel.h"
-#include "widgets/quotapage.h"
-#include "widgets/yamleditor.h"
+#include "yamleditor.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -25,6 +26,7 @@
 #include <QLibraryInfo>
 #include <QProcess>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QTranslator>
@@ -35,24 +37,14 @@
 using namespace gq;
 
 namespace {
-bool waitUntil(const std::function<bool()> &done, int ms = 15000) {
-    QElapsedTimer t;
-    t.start();
-    while (!done() && t.elapsed() < ms)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    return done();
-}
+using shots::waitUntil;
 
 void settle(int ms = 600) {
     waitUntil([] { return false; }, ms);
 }
 
 bool shoot(const QString &file) {
-    settle();
-    const int rc = QProcess::execute(QStringLiteral("import"),
-                                     {QStringLiteral("-window"), QStringLiteral("root"), file});
-    std::printf("%s %s\n", rc == 0 ? "wrote" : "FAILED", qPrintable(file));
-    return rc == 0;
+    return shots::shootScreen(file, 600);
 }
 
 template <typename T> T *dialog() {
@@ -62,27 +54,30 @@ template <typename T> T *dialog() {
     return nullptr;
 }
 
-QString arg(const QStringList &args, const QString &name, const QString &fallback) {
-    const int i = args.indexOf(name);
-    return i >= 0 && i + 1 < args.size() ? args.at(i + 1) : fallback;
+// Waits for the dialog a click opened, shoots it at that geometry and closes it with
+// `close` (the dialog's own way out, so the window behind is as the user leaves it).
+template <typename T, typename Close>
+void shootDialog(const QRect &geometry, const QString &file, Close close) {
+    waitUntil([] { return dialog<T>() != nullptr; });
+    if (auto *d = dialog<T>()) {
+        d->setGeometry(geometry);
+        shoot(file);
+        close(d);
+    }
+    settle(300);
 }
+
 } // namespace
 
 int main(int argc, char **argv) {
     QApplication app(argc, argv);
     const QStringList args = app.arguments();
-    const QString out = arg(args, QStringLiteral("--out"), QStringLiteral("."));
-    const QString lang = arg(args, QStringLiteral("--lang"), QStringLiteral("en"));
-    const QString qmDir = arg(args, QStringLiteral("--qm"), QStringLiteral(GQ_QM_DIR));
+    const QString out = shots::arg(args, QStringLiteral("--out"), QStringLiteral("."));
+    const QString lang = shots::arg(args, QStringLiteral("--lang"), QStringLiteral("en"));
+    const QString qmDir = shots::arg(args, QStringLiteral("--qm"), QStringLiteral(GQ_QM_DIR));
     const QString suffix = lang == QLatin1String("en") ? QString() : QLatin1Char('-') + lang;
 
-    QLocale::setDefault(QLocale(lang));
-    QTranslator qt, ours;
-    if (qt.load(QLocale(lang), QStringLiteral("qtbase"), QStringLiteral("_"),
-                QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QApplication::installTranslator(&qt);
-    if (ours.load(QLocale(lang), QStringLiteral("gpuquota"), QStringLiteral("_"), qmDir))
-        QApplication::installTranslator(&ours);
+    const shots::Language language(lang, qmDir);
 
     test::TestClusterProcess::Options opts;
     opts.scenario = QStringLiteral("demo");
@@ -126,6 +121,8 @@ int main(int argc, char **argv) {
     };
     if (!waitUntil(overBudget))
         std::fprintf(stderr, "warning: team-nlp shows no budget badge\n");
+    // The cluster dashboard opens first; these shots are of the quota page.
+    w.findChild<QTabWidget *>(QStringLiteral("detailsTabs"))->setCurrentWidget(w.quotaPage());
     w.namespacePanel()->selectNamespace(QStringLiteral("team-vision"));
     QuotaPage *page = w.quotaPage();
     waitUntil([&] { return page->model()->isEditable() && page->model()->rowCount() > 0; });
@@ -139,13 +136,10 @@ int main(int argc, char **argv) {
 
     // 2. The diff confirmation for that edit.
     w.findChild<QPushButton *>(QStringLiteral("applyButton"))->click();
-    waitUntil([] { return dialog<ApplyConfirmDialog>() != nullptr; });
-    if (auto *d = dialog<ApplyConfirmDialog>()) {
-        d->setGeometry(150, 90, 1100, 720);
-        shoot(out + QStringLiteral("/diff-confirmation") + suffix + QStringLiteral(".png"));
-        d->reject();
-    }
-    settle(300);
+    shootDialog<ApplyConfirmDialog>(QRect(150, 90, 1100, 720),
+                                    out + QStringLiteral("/diff-confirmation") + suffix +
+                                        QStringLiteral(".png"),
+                                    [](ApplyConfirmDialog *d) { d->reject(); });
 
     // 3. The conflict view: someone changes the quota with kubectl during the edit.
     QProcess::execute(
@@ -154,13 +148,9 @@ int main(int argc, char **argv) {
          QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"), QStringLiteral("-n"),
          QStringLiteral("team-vision"), QStringLiteral("--type=merge"), QStringLiteral("-p"),
          QStringLiteral(R"({"spec":{"hard":{"requests.nvidia.com/gpu":"12","requests.cpu":"96"}}})")});
-    waitUntil([] { return dialog<ConflictDialog>() != nullptr; });
-    if (auto *d = dialog<ConflictDialog>()) {
-        d->setGeometry(60, 50, 1280, 800);
-        shoot(out + QStringLiteral("/conflict-view") + suffix + QStringLiteral(".png"));
-        d->discardMine();
-    }
-    settle(300);
+    shootDialog<ConflictDialog>(QRect(60, 50, 1280, 800),
+                                out + QStringLiteral("/conflict-view") + suffix + QStringLiteral(".png"),
+                                [](ConflictDialog *d) { d->discardMine(); });
 
     // 4. The YAML editor with an error marked on its line.
     w.findChild<QToolButton *>(QStringLiteral("quotaYamlToggle"))->click();

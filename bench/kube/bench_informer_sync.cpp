@@ -4,8 +4,8 @@
 //   bench_informer_sync [--namespaces 20000] [--pods 50000] [--page-size 500]
 //
 // Goals (issue #3): sync under 10 s, under 300 MB resident.
-#include "core/informer.h"
-#include "core/kubeclient.h"
+#include "informer.h"
+#include "kubeclient.h"
 
 #include "testclusterprocess.h"
 

@@ -10,8 +10,8 @@
 //
 // Without --db it uses a SQLite file in the current directory and, when set,
 // GQ_TEST_PG_URL (with a fresh schema). --reuse keeps an already filled database.
-#include "core/demodata.h"
-#include "core/usagestore.h"
+#include "demodata.h"
+#include "usagestore.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

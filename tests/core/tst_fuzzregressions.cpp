@@ -1,18 +1,11 @@
 // Replays every input kept in fuzz/regressions/quantity/ (crashers the fuzzer found and
 // hand-picked edge cases) through the same property check the fuzzer runs, so a fixed
 // bug stays fixed in the ordinary test run, without clang or libFuzzer.
-#include "fuzz/quantity_properties.h"
+#include "coretestdata.h"
+#include "quantity_properties.h"
 
-#include <QDir>
 #include <QFile>
 #include <QTest>
-
-namespace {
-QString regressionDir(const QString &target) {
-    // GQ_TEST_FIXTURES is <source>/tests/fixtures; the corpus lives beside the fuzzers.
-    return QDir::cleanPath(QStringLiteral(GQ_TEST_FIXTURES "/../../fuzz/regressions/") + target);
-}
-} // namespace
 
 class TestFuzzRegressions : public QObject {
     Q_OBJECT
@@ -25,17 +18,7 @@ private slots:
 };
 
 void TestFuzzRegressions::quantity_data() {
-    QTest::addColumn<QByteArray>("bytes");
-    const QDir dir(regressionDir(QStringLiteral("quantity")));
-    QVERIFY2(dir.exists(), qPrintable(dir.path()));
-    const auto files = dir.entryInfoList(QDir::Files, QDir::Name);
-    // The directory ships with hand-picked cases; an empty replay would prove nothing.
-    QVERIFY2(files.size() >= 10, qPrintable(QStringLiteral("too few regression inputs in ") + dir.path()));
-    for (const QFileInfo &info : files) {
-        QFile f(info.filePath());
-        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(info.filePath()));
-        QTest::newRow(qPrintable(info.fileName())) << f.readAll();
-    }
+    gq::test::addFuzzRegressionRows(QStringLiteral("quantity"));
 }
 
 void TestFuzzRegressions::quantity() {
@@ -67,7 +50,7 @@ void TestFuzzRegressions::knownOutcomes() {
     // Guards against a vacuous replay: these files must still mean what they were kept for.
     QFETCH(QString, file);
     QFETCH(QString, expected);
-    QFile f(regressionDir(QStringLiteral("quantity")) + u'/' + file);
+    QFile f(gq::test::fuzzRegressionDir(QStringLiteral("quantity")) + u'/' + file);
     QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(f.fileName()));
     const auto r = gq::Quantity::parse(QString::fromUtf8(f.readAll()));
     if (expected.startsWith(QStringLiteral("error: "))) {

@@ -1,21 +1,13 @@
 // LimitRangeSpec: typed view of a LimitRange that keeps what it does not model.
-#include "core/limitrangespec.h"
+#include "coretestdata.h"
+#include "limitrangespec.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QTest>
 
 using namespace gq;
-
-namespace {
-QByteArray fixture(const char *name) {
-    QFile f(QStringLiteral(GQ_TEST_FIXTURES "/specs/") + QString::fromLatin1(name));
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-Quantity q(const char *text) {
-    return *Quantity::parse(QString::fromLatin1(text));
-}
-} // namespace
+using gq::test::q;
+using gq::test::specFixture;
 
 class TestLimitRangeSpec : public QObject {
     Q_OBJECT
@@ -32,7 +24,7 @@ private slots:
 };
 
 void TestLimitRangeSpec::decodes() {
-    auto lr = LimitRangeSpec::fromYaml(fixture("valid/gpu-limitrange.yaml"));
+    auto lr = LimitRangeSpec::fromYaml(specFixture("valid/gpu-limitrange.yaml"));
     QVERIFY2(lr, qPrintable(lr ? QString() : lr.error().toString()));
     QCOMPARE(lr->meta.name, QStringLiteral("gpu-defaults"));
     QCOMPARE(lr->limits.size(), 3);
@@ -48,17 +40,17 @@ void TestLimitRangeSpec::decodes() {
 }
 
 void TestLimitRangeSpec::decodesFlowStyleDocsExample() {
-    auto lr = LimitRangeSpec::fromYaml(fixture("docs/limit-mem-cpu-container.yaml"));
+    auto lr = LimitRangeSpec::fromYaml(specFixture("docs/limit-mem-cpu-container.yaml"));
     QVERIFY(lr);
     QCOMPARE(lr->meta.name, QStringLiteral("limit-mem-cpu-per-container"));
     QCOMPARE(*lr->limits[0].defaultRequest.value(u"memory"), q("111Mi"));
-    auto plain = LimitRangeSpec::fromYaml(fixture("docs/cpu-defaults.yaml"));
+    auto plain = LimitRangeSpec::fromYaml(specFixture("docs/cpu-defaults.yaml"));
     QVERIFY(plain);
     QCOMPARE(*plain->limits[0].defaultRequest.value(u"cpu"), q("500m")); // written as plain 0.5
 }
 
 void TestLimitRangeSpec::unchangedRoundTrip() {
-    auto lr = LimitRangeSpec::fromYaml(fixture("valid/gpu-limitrange.yaml"));
+    auto lr = LimitRangeSpec::fromYaml(specFixture("valid/gpu-limitrange.yaml"));
     QVERIFY(lr);
     QVERIFY(lr->toNode() == lr->source());
     auto again = LimitRangeSpec::fromYaml(lr->toYaml());
@@ -85,7 +77,7 @@ void TestLimitRangeSpec::editItemKeepsUnknownFields() {
 }
 
 void TestLimitRangeSpec::addAndRemoveItems() {
-    auto lr = LimitRangeSpec::fromYaml(fixture("valid/gpu-limitrange.yaml"));
+    auto lr = LimitRangeSpec::fromYaml(specFixture("valid/gpu-limitrange.yaml"));
     QVERIFY(lr);
     lr->limits.removeAt(1);
     LimitRangeItem extra;
@@ -105,7 +97,7 @@ void TestLimitRangeSpec::addAndRemoveItems() {
 }
 
 void TestLimitRangeSpec::json() {
-    auto lr = LimitRangeSpec::fromYaml(fixture("valid/gpu-limitrange.yaml"));
+    auto lr = LimitRangeSpec::fromYaml(specFixture("valid/gpu-limitrange.yaml"));
     QVERIFY(lr);
     const QJsonObject json = lr->toJson();
     const QJsonObject item = json.value(u"spec").toObject().value(u"limits").toArray().at(0).toObject();

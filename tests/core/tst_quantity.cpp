@@ -2,7 +2,7 @@
 // come from upstream's quantity_test.go (TestQuantityParse, TestQuantityString,
 // TestQuantityParseEmit, TestNegativeValueRoundsAwayFromZero, TestMul, ...) and from
 // working through ParseQuantity / CanonicalizeBytes by hand where upstream has no row.
-#include "core/quantity.h"
+#include "quantity.h"
 
 #include <QRandomGenerator>
 #include <QTest>

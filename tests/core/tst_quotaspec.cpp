@@ -1,22 +1,14 @@
 // QuotaSpec: typed view of a ResourceQuota that keeps what it does not model.
-#include "core/quotaspec.h"
+#include "coretestdata.h"
+#include "quotaspec.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
 
 using namespace gq;
-
-namespace {
-QByteArray fixture(const char *name) {
-    QFile f(QStringLiteral(GQ_TEST_FIXTURES "/specs/") + QString::fromLatin1(name));
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-Quantity q(const char *text) {
-    return *Quantity::parse(QString::fromLatin1(text));
-}
-} // namespace
+using gq::test::q;
+using gq::test::specFixture;
 
 class TestQuotaSpec : public QObject {
     Q_OBJECT
@@ -36,7 +28,7 @@ private slots:
 };
 
 void TestQuotaSpec::decodesEveryModelledField() {
-    auto spec = QuotaSpec::fromYaml(fixture("valid/gpu-quota.yaml"));
+    auto spec = QuotaSpec::fromYaml(specFixture("valid/gpu-quota.yaml"));
     QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().toString()));
     QCOMPARE(spec->meta.name, QStringLiteral("gpu-quota"));
     QCOMPARE(spec->meta.namespaceName, QStringLiteral("ml-team"));
@@ -61,7 +53,7 @@ void TestQuotaSpec::decodesEveryModelledField() {
 }
 
 void TestQuotaSpec::unchangedRoundTripIsIdentical() {
-    const QByteArray text = fixture("valid/gpu-quota.yaml");
+    const QByteArray text = specFixture("valid/gpu-quota.yaml");
     auto spec = QuotaSpec::fromYaml(text);
     QVERIFY(spec);
     QVERIFY(spec->toNode() == spec->source());
@@ -156,7 +148,7 @@ void TestQuotaSpec::selectorEdits() {
 }
 
 void TestQuotaSpec::json() {
-    auto spec = QuotaSpec::fromYaml(fixture("valid/gpu-quota.yaml"));
+    auto spec = QuotaSpec::fromYaml(specFixture("valid/gpu-quota.yaml"));
     QVERIFY(spec);
     const QJsonObject json = spec->toJson();
     const QJsonObject hard = json.value(u"spec").toObject().value(u"hard").toObject();

@@ -1,12 +1,24 @@
 // Resource-name classification and name grammars, checked against the behaviour of
 // the API server's helpers (pkg/apis/core/helper) and our GPU weights.
-#include "core/resourcenames.h"
+#include "resourcenames.h"
 
 #include <QTest>
 
 using namespace gq;
 
 Q_DECLARE_METATYPE(gq::ResourceNameKind)
+
+namespace {
+// No errors when error is empty, else the first one mentions it.
+void verifyFirstError(const QStringList &errors, const QString &error) {
+    if (error.isEmpty()) {
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join(u'|')));
+    } else {
+        QVERIFY(!errors.isEmpty());
+        QVERIFY2(errors.first().contains(error), qPrintable(errors.first()));
+    }
+}
+} // namespace
 
 class TestResourceNames : public QObject {
     Q_OBJECT
@@ -111,13 +123,7 @@ void TestResourceNames::quotaNames_data() {
 void TestResourceNames::quotaNames() {
     QFETCH(QString, name);
     QFETCH(QString, error);
-    const QStringList errors = quotaResourceNameErrors(name);
-    if (error.isEmpty()) {
-        QVERIFY2(errors.isEmpty(), qPrintable(errors.join(u'|')));
-    } else {
-        QVERIFY(!errors.isEmpty());
-        QVERIFY2(errors.first().contains(error), qPrintable(errors.first()));
-    }
+    verifyFirstError(quotaResourceNameErrors(name), error);
 }
 
 void TestResourceNames::containerNames_data() {
@@ -148,13 +154,7 @@ void TestResourceNames::containerNames_data() {
 void TestResourceNames::containerNames() {
     QFETCH(QString, name);
     QFETCH(QString, error);
-    const QStringList errors = containerResourceNameErrors(name);
-    if (error.isEmpty()) {
-        QVERIFY2(errors.isEmpty(), qPrintable(errors.join(u'|')));
-    } else {
-        QVERIFY(!errors.isEmpty());
-        QVERIFY2(errors.first().contains(error), qPrintable(errors.first()));
-    }
+    verifyFirstError(containerResourceNameErrors(name), error);
 }
 
 void TestResourceNames::predicates() {

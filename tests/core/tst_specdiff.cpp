@@ -1,14 +1,13 @@
 // Structured diffs of QuotaSpec / LimitRangeSpec, for editors and the audit log.
-#include "core/specdiff.h"
+#include "coretestdata.h"
+#include "specdiff.h"
 
 #include <QTest>
 
 using namespace gq;
+using gq::test::q;
 
 namespace {
-Quantity q(const char *text) {
-    return *Quantity::parse(QString::fromLatin1(text));
-}
 QuotaSpec quota(const char *yaml) {
     return *QuotaSpec::fromYaml(QByteArray(yaml));
 }

@@ -1,4 +1,4 @@
-#include "core/textdiff.h"
+#include "textdiff.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -38,6 +38,23 @@ QString spans(QStringView s, const QList<CharSpan> &list) {
     for (const CharSpan &c : list)
         out << s.mid(c.start, c.length).toString();
     return out.join(QLatin1Char('|'));
+}
+
+// Each chunk's ranges tile the three inputs exactly, in order.
+void verifyChunksTile(const QList<MergeChunk> &chunks, const QStringList &base, const QStringList &ours,
+                      const QStringList &theirs) {
+    int pb = 0, po = 0, pt = 0;
+    for (const MergeChunk &c : chunks) {
+        QCOMPARE(c.base.begin, pb);
+        QCOMPARE(c.ours.begin, po);
+        QCOMPARE(c.theirs.begin, pt);
+        pb = c.base.end;
+        po = c.ours.end;
+        pt = c.theirs.end;
+    }
+    QCOMPARE(pb, int(base.size()));
+    QCOMPARE(po, int(ours.size()));
+    QCOMPARE(pt, int(theirs.size()));
 }
 
 } // namespace
@@ -371,23 +388,12 @@ private slots:
     }
 
     void merge3ChunksAlign() {
-        // Each chunk's ranges tile the three inputs exactly, in order.
         const QStringList b = chars("abcdefgh");
         const QStringList o = chars("aXcdefgYh");
         const QStringList t = chars("abcZefh");
-        const QList<MergeChunk> chunks = gq::merge3Chunks(b, o, t);
-        int pb = 0, po = 0, pt = 0;
-        for (const MergeChunk &c : chunks) {
-            QCOMPARE(c.base.begin, pb);
-            QCOMPARE(c.ours.begin, po);
-            QCOMPARE(c.theirs.begin, pt);
-            pb = c.base.end;
-            po = c.ours.end;
-            pt = c.theirs.end;
-        }
-        QCOMPARE(pb, int(b.size()));
-        QCOMPARE(po, int(o.size()));
-        QCOMPARE(pt, int(t.size()));
+        verifyChunksTile(gq::merge3Chunks(b, o, t), b, o, t);
+        if (QTest::currentTestFailed())
+            return;
         const MergeResult r =
             gq::merge3(b.join(QLatin1Char('\n')), o.join(QLatin1Char('\n')), t.join(QLatin1Char('\n')));
         QVERIFY(r.clean());
@@ -448,23 +454,16 @@ private slots:
 
             // Chunks tile all three inputs, and a clean merge contains no markers.
             const QList<MergeChunk> chunks = gq::merge3Chunks(base, ours, theirs);
-            int pb = 0, po = 0, pt = 0;
+            verifyChunksTile(chunks, base, ours, theirs);
+            if (QTest::currentTestFailed())
+                return;
             for (const MergeChunk &c : chunks) {
-                QCOMPARE(c.base.begin, pb);
-                QCOMPARE(c.ours.begin, po);
-                QCOMPARE(c.theirs.begin, pt);
-                pb = c.base.end;
-                po = c.ours.end;
-                pt = c.theirs.end;
                 if (c.kind == MergeChunk::Kind::Stable) {
                     QCOMPARE(base.mid(c.base.begin, c.base.size()), ours.mid(c.ours.begin, c.ours.size()));
                     QCOMPARE(base.mid(c.base.begin, c.base.size()),
                              theirs.mid(c.theirs.begin, c.theirs.size()));
                 }
             }
-            QCOMPARE(pb, int(base.size()));
-            QCOMPARE(po, int(ours.size()));
-            QCOMPARE(pt, int(theirs.size()));
             const MergeResult m = gq::merge3(join(base), join(ours), join(theirs));
             if (m.clean()) {
                 for (const QString &line : gq::splitLines(m.text))

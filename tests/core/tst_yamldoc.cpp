@@ -1,23 +1,17 @@
 // The YAML tree: loading (documents, lists, positions, errors, limits), emitting,
 // JSON conversion, field-path lookup, text edits and the text-preserving `fmt`.
 // Also replays fuzz/regressions/yaml through the fuzzer's property check.
-#include "core/specformat.h"
-#include "core/yamldoc.h"
-#include "fuzz/yaml_properties.h"
+#include "coretestdata.h"
+#include "specformat.h"
+#include "validation.h"
+#include "yaml_properties.h"
+#include "yamldoc.h"
 
-#include <QDir>
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
 
 using namespace gq;
-
-namespace {
-QString regressionDir() {
-    return QDir::cleanPath(QStringLiteral(GQ_TEST_FIXTURES "/../../fuzz/regressions/yaml"));
-}
-} // namespace
 
 class TestYamlDoc : public QObject {
     Q_OBJECT
@@ -32,6 +26,13 @@ private slots:
     void parseErrorsHavePositions_data();
     void parseErrorsHavePositions();
     void limits();
+    void deepNestingSaysTooDeep_data();
+    void deepNestingSaysTooDeep();
+    void nodeLimitCountsOnlyAliasCopies();
+    void duplicateKeyInBigMap();
+    void bigMapLookupsStayCorrect();
+    void echoedValuesAreElided();
+    void bigMapToJson();
     void treeEditing();
     void emitKeepsOrderAndTypes();
     void emitRoundTrip();
@@ -231,6 +232,147 @@ void TestYamlDoc::limits() {
     auto bomb = loadYaml(laughs, small);
     QVERIFY(!bomb);
     QVERIFY2(bomb.error().message.contains(u"too large"), qPrintable(bomb.error().message));
+}
+
+// yaml-cpp's own recursion guard used to throw first ("invalid YAML: bad file").
+void TestYamlDoc::deepNestingSaysTooDeep_data() {
+    QTest::addColumn<QByteArray>("yaml");
+    for (int levels : {100, 497, 1000, 3000}) {
+        QTest::addRow("flow map %d", levels)
+            << "a: " + QByteArray("{a: ").repeated(levels) + '1' + QByteArray("}").repeated(levels);
+        QTest::addRow("flow list %d", levels)
+            << "a: " + QByteArray("[").repeated(levels) + QByteArray("]").repeated(levels);
+        QByteArray block;
+        for (int i = 0; i < levels; ++i)
+            block += QByteArray(i * 2, ' ') + "a:\n";
+        QTest::addRow("block map %d", levels) << block + QByteArray(levels * 2, ' ') + "b: 1\n";
+    }
+}
+
+void TestYamlDoc::deepNestingSaysTooDeep() {
+    QFETCH(QByteArray, yaml);
+    auto doc = loadYaml(yaml);
+    QVERIFY(!doc);
+    QCOMPARE(doc.error().message, QStringLiteral("document nested too deeply (more than 64 levels)"));
+    QVERIFY(doc.error().line >= 1);
+}
+
+// The node limit is against alias expansion; a big document without aliases is
+// bounded by the input size limit and must load.
+void TestYamlDoc::nodeLimitCountsOnlyAliasCopies() {
+    QByteArray list = "items:\n";
+    for (int i = 0; i < 5000; ++i)
+        list += "- {a: 1, b: 2}\n";
+    YamlLoadLimits small;
+    small.maxNodes = 1000;
+    auto doc = loadYaml(list, small);
+    QVERIFY2(doc, doc ? "" : qPrintable(doc.error().message));
+    QCOMPARE(doc->documents.first().find(u"items")->size(), 5000);
+
+    QByteArray aliases = "a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\nb: [";
+    for (int i = 0; i < 200; ++i)
+        aliases += i ? ", *a" : "*a";
+    aliases += "]\n";
+    auto bomb = loadYaml(aliases, small);
+    QVERIFY(!bomb);
+    QCOMPARE(bomb.error().message,
+             QStringLiteral("document too large: its aliases expand to more than 1000 nodes"));
+}
+
+void TestYamlDoc::duplicateKeyInBigMap() {
+    QByteArray yaml;
+    for (int i = 0; i < 50000; ++i)
+        yaml += "k" + QByteArray::number(i) + ": 1\n";
+    yaml += "k7: 2\n";
+    auto doc = loadYaml(yaml);
+    QVERIFY(!doc);
+    QCOMPARE(doc.error().message, QStringLiteral("mapping key \"k7\" already defined at line 8"));
+    QCOMPARE(doc.error().line, 50001);
+
+    // The same key in sibling maps is no duplicate.
+    QVERIFY(loadYaml("a: {x: 1}\nb: {x: 2}\nc:\n  x: 3\n"));
+}
+
+// Big maps are looked up through an index; every way of changing the map keeps
+// lookups right, and copies stay independent.
+void TestYamlDoc::bigMapLookupsStayCorrect() {
+    QByteArray yaml;
+    for (int i = 0; i < 100; ++i)
+        yaml += "k" + QByteArray::number(i) + ": v" + QByteArray::number(i) + "\n";
+    auto doc = parseYamlNode(yaml);
+    QVERIFY(doc);
+    YamlNode m = *doc;
+    QCOMPARE(m.scalarAt(u"k42"), QStringLiteral("v42"));
+    QCOMPARE(m.findEntry(u"k99")->keyPos.line, 100);
+    QVERIFY(!m.find(u"k100"));
+
+    const YamlNode before = m;
+    m.insert(QStringLiteral("k100"), YamlNode::scalar(QStringLiteral("new")));
+    m.insert(QStringLiteral("k5"), YamlNode::scalar(QStringLiteral("replaced")));
+    QCOMPARE(m.scalarAt(u"k100"), QStringLiteral("new"));
+    QCOMPARE(m.scalarAt(u"k5"), QStringLiteral("replaced"));
+    QVERIFY(m.remove(u"k0"));
+    QVERIFY(!m.find(u"k0"));
+    QCOMPARE(m.scalarAt(u"k1"), QStringLiteral("v1"));
+    QCOMPARE(m.scalarAt(u"k100"), QStringLiteral("new"));
+    m.entries().push_back(
+        YamlNode::Entry{QStringLiteral("pushed"), {}, YamlNode::scalar(QStringLiteral("p"))});
+    QCOMPARE(std::as_const(m).scalarAt(u"pushed"), QStringLiteral("p"));
+    m.entries()[0].key = QStringLiteral("renamed");
+    QCOMPARE(m.scalarAt(u"renamed"), QStringLiteral("v1"));
+    QVERIFY(!m.find(u"k1"));
+    m.find(u"k2")->setScalar(QStringLiteral("written"));
+    QCOMPARE(m.scalarAt(u"k2"), QStringLiteral("written"));
+
+    // The copy taken before all that is untouched.
+    QCOMPARE(before.size(), 100);
+    QCOMPARE(before.scalarAt(u"k0"), QStringLiteral("v0"));
+    QCOMPARE(before.scalarAt(u"k2"), QStringLiteral("v2"));
+    QCOMPARE(before.scalarAt(u"k5"), QStringLiteral("v5"));
+    QVERIFY(!before.find(u"k100"));
+    QVERIFY(before == *doc);
+    QVERIFY(!(before == m));
+}
+
+// An error shows at most 64 characters of a value the user wrote.
+void TestYamlDoc::echoedValuesAreElided() {
+    QCOMPARE(elided(u"short"), QStringLiteral("short"));
+    QCOMPARE(elided(QString(64, u'x')), QString(64, u'x'));
+    QCOMPARE(elided(QString(65, u'x')), QString(64, u'x') + QChar(0x2026) + QStringLiteral(" (65 bytes)"));
+
+    const QByteArray head = "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: q\nspec:\n  hard:\n";
+    const QList<Error> quantity = validateYamlText(head + "    cpu: '" + QByteArray(100000, '1') + "x'\n");
+    QCOMPARE(quantity.size(), 1);
+    QCOMPARE(
+        quantity[0].message,
+        QStringLiteral("Invalid value: \"%1… (100001 bytes)\": invalid quantity '%1… (100001 bytes)': "
+                       "unknown suffix 'x'; expected one of n, u, m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, "
+                       "Ei or an exponent such as e3 or E-2")
+            .arg(QString(64, u'1')));
+
+    QByteArray dup = "? " + QByteArray(5000, 'k') + "\n: 1\n? " + QByteArray(5000, 'k') + "\n: 2\n";
+    auto doc = loadYaml(dup);
+    QVERIFY(!doc);
+    QCOMPARE(
+        doc.error().message,
+        QStringLiteral("mapping key \"%1… (5000 bytes)\" already defined at line 1").arg(QString(64, u'k')));
+}
+
+// Big maps are converted in key order (QJsonObject sorts its keys); the result is
+// the same as inserting in document order, the last of duplicate keys winning.
+void TestYamlDoc::bigMapToJson() {
+    YamlNode m = YamlNode::map();
+    QJsonObject expected;
+    for (int i = 999; i >= 0; --i) {
+        const QString key = QStringLiteral("k") + QString::number(i);
+        m.entries().push_back(YamlNode::Entry{key, {}, YamlNode::scalar(QString::number(i), false)});
+        expected.insert(key, i);
+    }
+    m.entries().push_back(
+        YamlNode::Entry{QStringLiteral("k7"), {}, YamlNode::scalar(QStringLiteral("last"))});
+    expected.insert(QStringLiteral("k7"), QStringLiteral("last"));
+    QCOMPARE(m.toJsonObject(), expected);
+    QCOMPARE(m.toJsonObject().value(u"k7").toString(), QStringLiteral("last"));
 }
 
 void TestYamlDoc::treeEditing() {
@@ -483,16 +625,7 @@ void TestYamlDoc::fmtCases() {
 }
 
 void TestYamlDoc::fuzzRegressions_data() {
-    QTest::addColumn<QByteArray>("bytes");
-    const QDir dir(regressionDir());
-    QVERIFY2(dir.exists(), qPrintable(dir.path()));
-    const auto files = dir.entryInfoList(QDir::Files, QDir::Name);
-    QVERIFY2(files.size() >= 10, qPrintable(QStringLiteral("too few regression inputs in ") + dir.path()));
-    for (const QFileInfo &info : files) {
-        QFile f(info.filePath());
-        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(info.filePath()));
-        QTest::newRow(qPrintable(info.fileName())) << f.readAll();
-    }
+    test::addFuzzRegressionRows(QStringLiteral("yaml"));
 }
 
 void TestYamlDoc::fuzzRegressions() {

@@ -15,15 +15,17 @@
 // A test that needs something between the cluster and the window (a relay, a
 // seeded database, a clock) calls startCluster(), does its part, then openWindow().
 
-#include "app/console/mainwindow.h"
-#include "core/draftstore.h"
-#include "models/clustersession.h"
-#include "models/usagedatabase.h"
+#include "clusterconnection.h"
+#include "consolesettings.h"
+#include "draftstore.h"
+#include "mainwindow.h"
+#include "quotapage.h"
 #include "testclusterprocess.h"
-#include "widgets/consolesettings.h"
+#include "usageservice.h"
 
 #include <QSignalSpy>
 #include <QSize>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -74,11 +76,14 @@ struct ConsoleFixture {
         settings = std::make_unique<ConsoleSettings>(path(QStringLiteral("settings.ini")));
         drafts = std::make_unique<DraftStore>(nullptr, path(QStringLiteral("drafts")));
         window = std::make_unique<MainWindow>(settings.get(), drafts.get());
+        // The cluster dashboard is the first tab; the window tests work on the quotas.
+        if (auto *tabs = window->findChild<QTabWidget *>(QStringLiteral("detailsTabs")))
+            tabs->setCurrentWidget(window->quotaPage());
         if (options.beforeOpen)
             options.beforeOpen(*window);
         QSignalSpy shown(window.get(), &MainWindow::dataShown);
-        QSignalSpy dbOpened(window->usageDatabase(), &UsageDatabase::opened);
-        QSignalSpy dbFailed(window->usageDatabase(), &UsageDatabase::failed);
+        QSignalSpy dbOpened(window->usageDatabase(), &UsageService::opened);
+        QSignalSpy dbFailed(window->usageDatabase(), &UsageService::failed);
         QString dbUrl = options.usageDbUrl;
         if (dbUrl.isEmpty() && options.usageDb)
             dbUrl = QStringLiteral("sqlite://") + path(QStringLiteral("usage.db"));
@@ -100,10 +105,11 @@ struct ConsoleFixture {
             if (dbOpened.isEmpty())
                 return QStringLiteral("the usage database did not open: %1").arg(dbUrl);
         }
-        const ClusterSession *session = window->session();
+        const ClusterConnection *session = window->session();
         if (!QTest::qWaitFor(
                 [&] {
-                    return session->state() == ClusterSession::State::Live && !session->identity().isEmpty();
+                    return session->state() == ClusterConnection::State::Live &&
+                           !session->identity().isEmpty();
                 },
                 options.timeoutMs))
             return QStringLiteral("the session is not live with an identity after %1 ms")

@@ -4,9 +4,9 @@
 // cluster child, a session connected as "admin" and a draft store in a temporary
 // directory. Tests create the page they drive on top of it.
 
-#include "core/draftstore.h"
-#include "models/clustersession.h"
-#include "models/namespacelistmodel.h"
+#include "draftstore.h"
+#include "clusterconnection.h"
+#include "namespacelistmodel.h"
 #include "testclusterprocess.h"
 
 #include <QSignalSpy>
@@ -21,7 +21,7 @@ struct PageFixture {
     QTemporaryDir dir;
     std::unique_ptr<DraftStore> drafts;
     std::unique_ptr<NamespaceListModel> list;
-    std::unique_ptr<ClusterSession> session;
+    std::unique_ptr<ClusterConnection> session;
 
     // Empty on success, else what went wrong.
     QString start() {
@@ -32,8 +32,9 @@ struct PageFixture {
             return cluster->errorString();
         drafts = std::make_unique<DraftStore>(nullptr, dir.filePath(QStringLiteral("drafts")));
         list = std::make_unique<NamespaceListModel>();
-        session = std::make_unique<ClusterSession>(list.get());
-        QSignalSpy synced(session.get(), &ClusterSession::synced);
+        session = std::make_unique<ClusterConnection>();
+        list->follow(session.get());
+        QSignalSpy synced(session.get(), &ClusterConnection::synced);
         session->connectTo(cluster->kubeconfigPath(), QStringLiteral("admin"));
         if (!synced.wait(20000))
             return QStringLiteral("the session did not sync within 20 s");

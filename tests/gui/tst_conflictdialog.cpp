@@ -1,6 +1,6 @@
-#include "widgets/conflictdialog.h"
-#include "widgets/diffview.h"
-#include "widgets/yamleditor.h"
+#include "conflictdialog.h"
+#include "diffview.h"
+#include "yamleditor.h"
 
 #include <QApplication>
 #include <QFrame>
@@ -35,6 +35,17 @@ QString with(QString s, const QString &from, const QString &to) {
 const QString kServer = with(with(kBase, QStringLiteral("\"100\""), QStringLiteral("\"117\"")),
                              QStringLiteral("requests.cpu: \"8\""), QStringLiteral("requests.cpu: \"16\""));
 
+// Mine raised the same line the server did: the two changes overlap.
+const QString kMineCpu =
+    with(kBase, QStringLiteral("requests.cpu: \"8\""), QStringLiteral("requests.cpu: \"12\""));
+
+// Shows the dialog with those three versions and waits until it is on screen.
+bool showVersions(ConflictDialog &dialog, const QString &mine) {
+    dialog.setVersions(kBase, mine, kServer);
+    dialog.show();
+    return QTest::qWaitForWindowExposed(&dialog);
+}
+
 QPushButton *button(QWidget &w, const char *name) {
     auto *b = w.findChild<QPushButton *>(QLatin1StringView(name));
     if (!b)
@@ -68,11 +79,8 @@ private slots:
 
     void overlappingChangesReportAConflict() {
         ConflictDialog dialog;
-        const QString mine =
-            with(kBase, QStringLiteral("requests.cpu: \"8\""), QStringLiteral("requests.cpu: \"12\""));
-        dialog.setVersions(kBase, mine, kServer);
-        dialog.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const QString mine = kMineCpu;
+        QVERIFY(showVersions(dialog, mine));
         QSignalSpy resolved(&dialog, &ConflictDialog::resolved);
         QVERIFY(!dialog.merge().clean());
         QCOMPARE(dialog.merge().conflicts.size(), 1);
@@ -104,11 +112,8 @@ private slots:
 
     void overwriteNeedsExplicitConfirmation() {
         ConflictDialog dialog;
-        const QString mine =
-            with(kBase, QStringLiteral("requests.cpu: \"8\""), QStringLiteral("requests.cpu: \"12\""));
-        dialog.setVersions(kBase, mine, kServer);
-        dialog.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const QString mine = kMineCpu;
+        QVERIFY(showVersions(dialog, mine));
         QSignalSpy resolved(&dialog, &ConflictDialog::resolved);
 
         // Confirming without having asked does nothing.
@@ -155,17 +160,14 @@ private slots:
 
         // Escape is a cancel too.
         ConflictDialog again;
-        again.setVersions(kBase, kBase, kServer);
-        again.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QVERIFY(showVersions(again, kBase));
         QTest::keyClick(&again, Qt::Key_Escape);
         QCOMPARE(again.resolution(), ConflictDialog::Resolution::Cancelled);
     }
 
     void threeColumnsAreAligned() {
         ConflictDialog dialog;
-        QString mine =
-            with(kBase, QStringLiteral("requests.cpu: \"8\""), QStringLiteral("requests.cpu: \"12\""));
+        QString mine = kMineCpu;
         mine += QStringLiteral("    count/pods: \"20\"\n");
         dialog.setVersions(kBase, mine, kServer);
         auto *base = dialog.findChild<DiffPane *>(QStringLiteral("conflictBase"));

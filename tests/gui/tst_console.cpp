@@ -3,19 +3,19 @@
 // YAML is refused with the marker on its line, and a read-only identity gets
 // disabled controls. Widgets are found by objectName, as a user would find them.
 
-#include "app/console/mainwindow.h"
+#include "mainwindow.h"
 #include "gui/consolefixture.h"
 #include "gui/guitestutil.h"
-#include "models/auditmodel.h"
-#include "models/namespacelistmodel.h"
-#include "models/quotatablemodel.h"
-#include "widgets/applyconfirmdialog.h"
-#include "widgets/conflictdialog.h"
-#include "widgets/errorbanner.h"
-#include "widgets/namespacepanel.h"
-#include "widgets/quotapage.h"
-#include "widgets/templatedialog.h"
-#include "widgets/yamleditor.h"
+#include "auditmodel.h"
+#include "namespacelistmodel.h"
+#include "quotatablemodel.h"
+#include "applyconfirmdialog.h"
+#include "conflictdialog.h"
+#include "errorbanner.h"
+#include "namespacepanel.h"
+#include "quotapage.h"
+#include "templatedialog.h"
+#include "yamleditor.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -1,8 +1,8 @@
 // The demo's usage history must agree with the demo cluster it stands next to, and
 // must show what the demo promises: one team over its daily GPU-hour budget, one
 // within it, at any hour of the day.
-#include "app/console/demousage.h"
-#include "core/usagestore.h"
+#include "demousage.h"
+#include "usagestore.h"
 #include "testclusterprocess.h"
 
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-#include "widgets/diffview.h"
+#include "diffview.h"
 
 #include <QApplication>
 #include <QLabel>

@@ -5,13 +5,13 @@
 
 #include "gui/guitestutil.h"
 #include "gui/pagefixture.h"
-#include "models/objectyaml.h"
-#include "models/quotatablemodel.h"
-#include "widgets/conflictdialog.h"
-#include "widgets/diffview.h"
-#include "widgets/limitrangepage.h"
-#include "widgets/quotapage.h"
-#include "widgets/yamleditor.h"
+#include "objectyaml.h"
+#include "quotatablemodel.h"
+#include "conflictdialog.h"
+#include "diffview.h"
+#include "limitrangepage.h"
+#include "quotapage.h"
+#include "yamleditor.h"
 
 #include <QAction>
 #include <QDialog>
@@ -73,7 +73,8 @@ void TestDraftOffer::initTestCase() {
     QVERIFY2(error.isEmpty(), qPrintable(error));
     m_drafts = m_fx.drafts.get();
     QCOMPARE(m_fx.session->contextName(), QStringLiteral("admin"));
-    m_page = std::make_unique<QuotaPage>(m_fx.session.get(), m_drafts);
+    m_page = std::make_unique<QuotaPage>(m_drafts);
+    m_page->setConnection(m_fx.session.get());
     m_page->resize(1000, 640);
     m_page->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_page.get()));
@@ -345,7 +346,8 @@ void TestDraftOffer::limitRangePageOffersToo() {
     d.baseText = server;
     QVERIFY(m_drafts->save(d));
 
-    LimitRangePage page(m_fx.session.get(), m_drafts);
+    LimitRangePage page(m_drafts);
+    page.setConnection(m_fx.session.get());
     page.resize(900, 600);
     page.show();
     page.setNamespace(kNs);

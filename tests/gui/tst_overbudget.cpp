@@ -7,19 +7,21 @@
 // real window against the test cluster: the badge is painted, and the namespace
 // list fits its columns without a horizontal scroll bar.
 
-#include "app/console/mainwindow.h"
-#include "core/clock.h"
-#include "core/draftstore.h"
-#include "core/usagestore.h"
+#include "clock.h"
+#include "consolesettings.h"
+#include "draftstore.h"
 #include "gui/guitestutil.h"
-#include "models/namespacelistmodel.h"
-#include "models/usagedatabase.h"
+#include "mainwindow.h"
+#include "namespacelistmodel.h"
+#include "namespacepanel.h"
+#include "quotapage.h"
+#include "templatedialog.h"
 #include "testclusterprocess.h"
+#include "usage/clockeddatabase.h"
+#include "usagebardelegate.h"
+#include "usageservice.h"
+#include "usagestore.h"
 #include "usagetestdata.h"
-#include "widgets/consolesettings.h"
-#include "widgets/namespacepanel.h"
-#include "widgets/templatedialog.h"
-#include "widgets/usagebardelegate.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
@@ -36,6 +38,7 @@
 #include <QSqlQuery>
 #include <QTemporaryDir>
 
+#include <QTabWidget>
 #include <QTest>
 #include <QTimer>
 #include <QToolTip>
@@ -47,6 +50,12 @@ using namespace gq;
 using namespace gq::test;
 
 namespace {
+
+// Worst status first, as the namespace panel sorts its list.
+void sortByStatus(NamespaceFilterModel &proxy, NamespaceListModel &model) {
+    proxy.setSourceModel(&model);
+    proxy.sort(NamespaceListModel::StatusColumn, Qt::DescendingOrder);
+}
 
 // The process's local zone for one test (Qt reads TZ on every local-time conversion).
 class LocalZone {
@@ -180,16 +189,12 @@ void TestOverBudget::badgeFollowsUsageAndBudget() {
     model.resetAll(
         {row(QStringLiteral("team-a")), row(QStringLiteral("team-b")), row(QStringLiteral("team-c"))});
     NamespaceFilterModel proxy;
-    proxy.setSourceModel(&model);
-    proxy.sort(NamespaceListModel::StatusColumn, Qt::DescendingOrder);
+    sortByStatus(proxy, model);
 
-    ManualClock clock(kNow);
-    UsageDatabase db;
-    db.setClock(&clock);
-    db.setBudgetRefreshInterval(100); // the periodic check, sped up
-    connect(&db, &UsageDatabase::budgetsChanged, &model, &NamespaceListModel::setBudgets);
-    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
-    db.open(url);
+    ClockedDatabase w(kNow.toSecsSinceEpoch(), 100); // the periodic check, sped up
+    connect(&w.db, &UsageService::budgetsChanged, &model, &NamespaceListModel::setBudgets);
+    QSignalSpy checked(&w.db, &UsageService::budgetsChanged);
+    w.db.open(url);
     QVERIFY(checked.wait(10000));
 
     // Over: badge flag, text, tooltip with the numbers; it sorts first by status.
@@ -209,7 +214,7 @@ void TestOverBudget::badgeFollowsUsageAndBudget() {
     QVERIFY(!tip(&model, QStringLiteral("team-c")).contains(QStringLiteral("GPU-h")));
 
     // The console raises team-a's budget: the badge goes at once.
-    db.setBudget(budget(BudgetScope::Namespace, QStringLiteral("team-a"), 16));
+    w.db.setBudget(budget(BudgetScope::Namespace, QStringLiteral("team-a"), 16));
     QTRY_VERIFY_WITH_TIMEOUT(!isOver(&model, QStringLiteral("team-a")), 5000);
     QVERIFY(tip(&model, QStringLiteral("team-a")).contains(QStringLiteral("12.5 of 16.0 GPU-h today")));
     QVERIFY(!statusOf(&model, QStringLiteral("team-a")).data().toString().contains(QStringLiteral("over")));
@@ -229,7 +234,7 @@ void TestOverBudget::badgeFollowsUsageAndBudget() {
         isOver(&model, QStringLiteral("team-a")) && !isOver(&model, QStringLiteral("team-b")), 5000);
 
     // A new day: nothing used yet today, so nobody is over; the week still counts.
-    clock.set(QDateTime(kNow.date().addDays(1), QTime(1, 0), Qt::UTC));
+    w.clock.set(QDateTime(kNow.date().addDays(1), QTime(1, 0), Qt::UTC));
     QTRY_VERIFY_WITH_TIMEOUT(!isOver(&model, QStringLiteral("team-a")), 5000);
     QTRY_VERIFY(tip(&model, QStringLiteral("team-a")).contains(QStringLiteral("0.0 of 10.0 GPU-h today")));
     QVERIFY2(tip(&model, QStringLiteral("team-b")).contains(QStringLiteral("24.0 of 100.0 GPU-h this week")),
@@ -245,22 +250,19 @@ void TestOverBudget::checksDoNotPileUp() {
     auto other = UsageStore::open(url);
     QVERIFY(other);
     QVERIFY((*other)->setBudget(budget(BudgetScope::Namespace, QStringLiteral("team-a"), 1)));
-    ManualClock clock(kNow);
-    UsageDatabase db;
-    db.setClock(&clock);
-    db.setBudgetRefreshInterval(0);
-    QSignalSpy opened(&db, &UsageDatabase::opened);
-    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
-    db.open(url);
+    ClockedDatabase w(kNow.toSecsSinceEpoch(), 0);
+    QSignalSpy opened(&w.db, &UsageService::opened);
+    QSignalSpy checked(&w.db, &UsageService::budgetsChanged);
+    w.db.open(url);
     QVERIFY(opened.wait(10000));
     QTRY_COMPARE(checked.count(), 1); // the check on open
     // A burst of requests while one runs folds into one more run, not 50.
     for (int i = 0; i < 50; ++i)
-        db.checkBudgets();
+        w.db.checkBudgets();
     QTRY_COMPARE(checked.count(), 3);
     QTest::qWait(300);
     QCOMPARE(checked.count(), 3);
-    QCOMPARE(db.budgetRefreshInterval(), 0);
+    QCOMPARE(w.db.budgetRefreshInterval(), 0);
 }
 
 // Three namespaces through a day, the clock moved to the seconds around each change,
@@ -300,22 +302,18 @@ void TestOverBudget::graceBadgesFlipAtTheRightInstants() {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.resetAll({row(grace), row(nearNs), row(red)});
     NamespaceFilterModel proxy;
-    proxy.setSourceModel(&model);
-    proxy.sort(NamespaceListModel::StatusColumn, Qt::DescendingOrder);
+    sortByStatus(proxy, model);
 
-    ManualClock clock(utc(10, 14, 0, 0));
-    UsageDatabase db;
-    db.setClock(&clock);
-    db.setBudgetRefreshInterval(0); // each check below is asked for
-    connect(&db, &UsageDatabase::budgetsChanged, &model, &NamespaceListModel::setBudgets);
-    connect(&db, &UsageDatabase::usersOverBudgetChanged, &model, &NamespaceListModel::setUsersOverBudget);
-    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
-    db.open(url);
+    ClockedDatabase w(utc(10, 14, 0, 0), 0); // each check below is asked for
+    connect(&w.db, &UsageService::budgetsChanged, &model, &NamespaceListModel::setBudgets);
+    connect(&w.db, &UsageService::usersOverBudgetChanged, &model, &NamespaceListModel::setUsersOverBudget);
+    QSignalSpy checked(&w.db, &UsageService::budgetsChanged);
+    w.db.open(url);
     QVERIFY(checked.wait(10000));
     auto at = [&](qint64 t) {
-        clock.set(t);
+        w.clock.set(t);
         const qsizetype before = checked.count();
-        db.checkBudgets();
+        w.db.checkBudgets();
         return QTest::qWaitFor([&] { return checked.count() > before; }, 10000);
     };
     const int Near = NamespaceListModel::NearBudgetBadge, Grace = NamespaceListModel::InGraceBadge,
@@ -412,29 +410,25 @@ void TestOverBudget::manyBudgetsStayOffTheGuiThread() {
     NamespaceListModel model;
     model.resetAll(rows);
     NamespaceFilterModel proxy;
-    proxy.setSourceModel(&model);
-    proxy.sort(NamespaceListModel::StatusColumn, Qt::DescendingOrder);
+    sortByStatus(proxy, model);
 
-    ManualClock clock(kNow);
-    UsageDatabase db;
-    db.setClock(&clock);
-    db.setBudgetRefreshInterval(0);
+    ClockedDatabase w(kNow.toSecsSinceEpoch(), 0);
     qint64 guiMs = -1;
-    connect(&db, &UsageDatabase::budgetsChanged, &model, [&](const NamespaceBudgets &b) {
+    connect(&w.db, &UsageService::budgetsChanged, &model, [&](const NamespaceBudgets &b) {
         QElapsedTimer t;
         t.start();
         model.setBudgets(b);
         guiMs = t.elapsed();
     });
-    QSignalSpy opened(&db, &UsageDatabase::opened);
-    QSignalSpy checked(&db, &UsageDatabase::budgetsChanged);
-    db.open(url);
+    QSignalSpy opened(&w.db, &UsageService::opened);
+    QSignalSpy checked(&w.db, &UsageService::budgetsChanged);
+    w.db.open(url);
     QVERIFY(opened.wait(20000));
     QVERIFY(checked.count() == 1 || checked.wait(60000));
     const qint64 firstGuiMs = guiMs;
     QElapsedTimer wall;
     wall.start();
-    db.checkBudgets();
+    w.db.checkBudgets();
     QVERIFY(checked.wait(60000));
     const qint64 checkMs = wall.elapsed();
     qInfo("budget check, %d namespace budgets: %lld ms on the usage-db thread (request to answer); "
@@ -503,6 +497,8 @@ void TestOverBudget::startWindow() {
                                                   QStringLiteral("p1"), 1, at(1), at(9, 30))));
     }
     m_window = std::make_unique<MainWindow>(m_settings.get(), m_drafts.get());
+    // The cluster dashboard opens first; these tests are about the namespace list.
+    m_window->findChild<QTabWidget *>(QStringLiteral("detailsTabs"))->setCurrentWidget(m_window->quotaPage());
     m_window->usageDatabase()->setClock(&m_windowClock);
     QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
     m_window->openUsageDatabase(url);

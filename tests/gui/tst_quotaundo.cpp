@@ -5,9 +5,9 @@
 
 #include "gui/guitestutil.h"
 #include "gui/pagefixture.h"
-#include "models/quotatablemodel.h"
-#include "widgets/applyconfirmdialog.h"
-#include "widgets/quotapage.h"
+#include "quotatablemodel.h"
+#include "applyconfirmdialog.h"
+#include "quotapage.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -65,7 +65,8 @@ private:
 void TestQuotaUndo::initTestCase() {
     const QString error = m_fx.start();
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    m_page = std::make_unique<QuotaPage>(m_fx.session.get(), m_fx.drafts.get());
+    m_page = std::make_unique<QuotaPage>(m_fx.drafts.get());
+    m_page->setConnection(m_fx.session.get());
     m_page->resize(900, 600);
     m_page->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_page.get()));

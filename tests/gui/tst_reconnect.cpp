@@ -6,15 +6,16 @@
 // keep its event loop running, retry with backoff, and, once the server answers
 // again, show what kubectl changed during the outage and clear the banner.
 
-#include "app/console/mainwindow.h"
-#include "core/draftstore.h"
+#include "mainwindow.h"
+#include "quotapage.h"
+#include "draftstore.h"
 #include "gui/guitestutil.h"
 #include "gui/tcprelay.h"
-#include "models/namespacelistmodel.h"
+#include "namespacelistmodel.h"
 #include "testclusterprocess.h"
-#include "widgets/consolesettings.h"
-#include "widgets/errorbanner.h"
-#include "widgets/namespacepanel.h"
+#include "consolesettings.h"
+#include "errorbanner.h"
+#include "namespacepanel.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -27,6 +28,7 @@
 #include <QStatusBar>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -123,11 +125,13 @@ void TestReconnect::initTestCase() {
     m_settings = std::make_unique<ConsoleSettings>(m_dir.filePath(QStringLiteral("settings.ini")));
     m_drafts = std::make_unique<DraftStore>(nullptr, m_dir.filePath(QStringLiteral("drafts")));
     m_window = std::make_unique<MainWindow>(m_settings.get(), m_drafts.get());
+    // The cluster dashboard opens first; these tests are about the namespace list.
+    m_window->findChild<QTabWidget *>(QStringLiteral("detailsTabs"))->setCurrentWidget(m_window->quotaPage());
     QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
     m_window->openKubeconfig(m_kubeconfig, QStringLiteral("admin"));
     m_window->show();
     QVERIFY(shown.wait(30000));
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterSession::State::Live, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterConnection::State::Live, 20000);
 }
 
 void TestReconnect::cleanupTestCase() {
@@ -166,7 +170,7 @@ void TestReconnect::lostConnectionShowsBannerAndRecovers() {
     QVERIFY2(banner->text().contains(QStringLiteral("Lost the connection")), qPrintable(banner->text()));
     QTRY_VERIFY2_WITH_TIMEOUT(banner->text().contains(QStringLiteral("127.0.0.1:%1").arg(m_relay->port())),
                               qPrintable(banner->text()), 20000);
-    QCOMPARE(m_window->session()->state(), ClusterSession::State::Reconnecting);
+    QCOMPARE(m_window->session()->state(), ClusterConnection::State::Reconnecting);
     QVERIFY2(state->text().contains(QStringLiteral("Reconnecting")), qPrintable(state->text()));
     QVERIFY(QApplication::activeModalWidget() == nullptr); // nothing to click away
 
@@ -209,7 +213,7 @@ void TestReconnect::lostConnectionShowsBannerAndRecovers() {
     QTRY_COMPARE_WITH_TIMEOUT(gpuCell(QStringLiteral("team-vision")), QStringLiteral("13 / 20"), 60000);
     QTRY_VERIFY_WITH_TIMEOUT(listHas(QStringLiteral("team-during-outage")), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(banner->isHidden(), 30000);
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterSession::State::Live, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterConnection::State::Live, 30000);
     QVERIFY2(!state->text().contains(QStringLiteral("Reconnecting")), qPrintable(state->text()));
 
     // The event loop ran throughout: a blocking connect or retry on the GUI thread
@@ -243,7 +247,7 @@ void TestReconnect::countdownAndRetryNow() {
     QSignalSpy shown(m_window.get(), &MainWindow::dataShown);
     m_window->openKubeconfig(m_kubeconfig, QStringLiteral("admin"));
     QVERIFY(shown.wait(30000));
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterSession::State::Live, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterConnection::State::Live, 20000);
     auto *banner = m_window->findChild<MessageBanner *>(QStringLiteral("errorBanner"));
     QVERIFY(banner);
     QPushButton *retry = banner->actionButton();
@@ -304,7 +308,7 @@ void TestReconnect::countdownAndRetryNow() {
     QElapsedTimer since;
     since.start();
     QTest::mouseClick(retry, Qt::LeftButton);
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterSession::State::Live, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->session()->state(), ClusterConnection::State::Live, 15000);
     QTRY_VERIFY(banner->isHidden());
     QVERIFY2(since.elapsed() < qint64(doubled - 5) * 1000, qPrintable(QString::number(since.elapsed())));
     qInfo("countdown %d s -> %d s; after a failed retry %d s; reconnected %lld ms after Retry now", first,

@@ -1,7 +1,7 @@
-#include "core/draftstore.h"
-#include "widgets/findbar.h"
-#include "widgets/yamleditor.h"
-#include "widgets/yamlhighlighter.h"
+#include "draftstore.h"
+#include "findbar.h"
+#include "yamleditor.h"
+#include "yamlhighlighter.h"
 
 #include <QAction>
 #include <QApplication>
@@ -33,6 +33,13 @@ const QString kQuota = QStringLiteral("apiVersion: v1\n"                       /
                                       "    requests.cpu: \"8\"\n"              // 8
                                       "    requests.memory: 32Gi\n"            // 9
                                       "    requests.nvidia.com/gpu: \"4\"\n"); // 10
+
+// kQuota with one piece of text replaced.
+QString quotaWith(const QString &from, const QString &to) {
+    QString s = kQuota;
+    s.replace(from, to);
+    return s;
+}
 
 // Puts the text cursor at the end of a 1-based line.
 void moveToEndOfLine(YamlEditor &editor, int line) {
@@ -129,8 +136,7 @@ private slots:
     void markersFollowTheTextUntilRevalidated() {
         YamlEditor editor;
         editor.show();
-        QString bad = kQuota;
-        bad.replace(QStringLiteral("32Gi"), QStringLiteral("32Gb"));
+        QString bad = quotaWith(QStringLiteral("32Gi"), QStringLiteral("32Gb"));
         editor.setYaml(bad);
         QCOMPARE(editor.validateNow().first().line, 9);
         QCOMPARE(underlinedLines(editor), QList<int>{9});
@@ -149,9 +155,9 @@ private slots:
     void brokenYamlIsReportedAtItsLine() {
         YamlEditor editor;
         editor.show();
-        QString broken = kQuota;
         // An unterminated quote on line 8.
-        broken.replace(QStringLiteral("requests.cpu: \"8\""), QStringLiteral("requests.cpu: \"8"));
+        QString broken =
+            quotaWith(QStringLiteral("requests.cpu: \"8\""), QStringLiteral("requests.cpu: \"8"));
         editor.setYaml(broken);
         QTRY_VERIFY(!editor.isValidationPending());
         QVERIFY(editor.hasErrors());
@@ -163,8 +169,7 @@ private slots:
 
     void unknownResourceNameIsAnError() {
         YamlEditor editor;
-        QString bad = kQuota;
-        bad.replace(QStringLiteral("requests.memory"), QStringLiteral("requests.memroy"));
+        QString bad = quotaWith(QStringLiteral("requests.memory"), QStringLiteral("requests.memroy"));
         editor.setYaml(bad);
         const QList<Error> errors = editor.validateNow();
         QVERIFY(!errors.isEmpty());
@@ -174,10 +179,10 @@ private slots:
 
     void conflictMarkersAreErrors() {
         YamlEditor editor;
-        QString merged = kQuota;
-        merged.replace(QStringLiteral("    requests.nvidia.com/gpu: \"4\"\n"),
-                       QStringLiteral("<<<<<<< yours\n    requests.nvidia.com/gpu: \"6\"\n=======\n"
-                                      "    requests.nvidia.com/gpu: \"2\"\n>>>>>>> server\n"));
+        QString merged =
+            quotaWith(QStringLiteral("    requests.nvidia.com/gpu: \"4\"\n"),
+                      QStringLiteral("<<<<<<< yours\n    requests.nvidia.com/gpu: \"6\"\n=======\n"
+                                     "    requests.nvidia.com/gpu: \"2\"\n>>>>>>> server\n"));
         editor.setYaml(merged);
         const QList<Error> errors = editor.validateNow();
         QCOMPARE(errors.size(), 1);
@@ -207,8 +212,8 @@ private slots:
     void canonicalizeQuantities() {
         YamlEditor editor;
         editor.show();
-        QString text = kQuota;
-        text.replace(QStringLiteral("requests.cpu: \"8\""), QStringLiteral("requests.cpu: 1000m # one core"));
+        QString text = quotaWith(QStringLiteral("requests.cpu: \"8\""),
+                                 QStringLiteral("requests.cpu: 1000m # one core"));
         text.replace(QStringLiteral("32Gi"), QStringLiteral("1.5Gi"));
         editor.setYaml(text);
         moveToEndOfLine(editor, 4);
@@ -234,8 +239,7 @@ private slots:
     void readOnlyMeansReadOnly() {
         YamlEditor editor;
         editor.show();
-        QString text = kQuota;
-        text.replace(QStringLiteral("\"8\""), QStringLiteral("8000m"));
+        QString text = quotaWith(QStringLiteral("\"8\""), QStringLiteral("8000m"));
         editor.setYaml(text);
         editor.setReadOnly(true);
         QVERIFY(!editor.canonicalizeAction()->isEnabled());
@@ -557,8 +561,7 @@ private slots:
         editor.resize(600, 400);
         editor.show();
         QVERIFY(QTest::qWaitForWindowExposed(&editor));
-        QString bad = kQuota;
-        bad.replace(QStringLiteral("32Gi"), QStringLiteral("32Gb"));
+        QString bad = quotaWith(QStringLiteral("32Gi"), QStringLiteral("32Gb"));
         editor.setYaml(bad);
         QVERIFY(!editor.validateNow().isEmpty());
         QCOMPARE(editor.errors().first().line, 9);

@@ -149,8 +149,9 @@ private slots:
         lupdate.setProcessChannelMode(QProcess::MergedChannels);
         lupdate.start(QStringLiteral(GQ_LUPDATE),
                       {QStringLiteral("-no-obsolete"), QStringLiteral("-locations"), QStringLiteral("none"),
-                       QStringLiteral("-I"), src, src + QLatin1String("/models"),
-                       src + QLatin1String("/widgets"), src + QLatin1String("/app/console"),
+                       QStringLiteral("-I"), src, src + QLatin1String("/services"),
+                       src + QLatin1String("/models"), src + QLatin1String("/widgets"),
+                       src + QLatin1String("/app/console"), src + QLatin1String("/core/alerts"),
                        QStringLiteral("-ts"), copy});
         QVERIFY2(lupdate.waitForFinished(120000), "lupdate did not finish");
         QVERIFY2(lupdate.exitCode() == 0, lupdate.readAll().constData());

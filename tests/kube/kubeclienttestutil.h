@@ -2,7 +2,7 @@
 
 // Helpers for suites that drive KubeClient against the real gpuquota-testcluster.
 
-#include "core/kubeclient.h"
+#include "kubeclient.h"
 
 #include "kubetestutil.h"
 #include "testclusterprocess.h"
@@ -60,6 +60,22 @@ struct FaultMode {
         else if (m.name == QLatin1String("stall"))
             m.clusterArgs = {QStringLiteral("--stall-watches")};
         return m;
+    }
+    // The mode's fault knobs as the test cluster's /faults hook takes them (the same
+    // values as clusterArgs), to restore after a test changed them.
+    [[nodiscard]] QJsonObject faults() const {
+        QJsonObject f;
+        if (name == QLatin1String("latency"))
+            f.insert(QStringLiteral("latencyMs"), 100);
+        else if (name == QLatin1String("errors"))
+            f.insert(QStringLiteral("errorRate"), 0.2);
+        else if (name == QLatin1String("throttle"))
+            f = {{QStringLiteral("throttleRate"), 0.15}, {QStringLiteral("retryAfterSeconds"), 1}};
+        else if (name == QLatin1String("drops"))
+            f.insert(QStringLiteral("dropRate"), 0.15);
+        else if (name == QLatin1String("stall"))
+            f.insert(QStringLiteral("stallWatches"), true);
+        return f;
     }
     [[nodiscard]] bool none() const { return name == QLatin1String("none"); }
     [[nodiscard]] bool stall() const { return name == QLatin1String("stall"); }

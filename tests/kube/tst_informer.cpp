@@ -1,8 +1,8 @@
 // Informers against the real gpuquota-testcluster, once per fault knob (see
 // tst_kubeclient): the cache must converge to what the server holds, whatever the
 // faults, and changes must be reported by key.
-#include "core/informer.h"
-#include "core/kubeclient.h"
+#include "informer.h"
+#include "kubeclient.h"
 
 #include "kubeclienttestutil.h"
 
@@ -59,20 +59,7 @@ private:
     std::shared_ptr<KubeClient> m_admin;
     int m_recoveries = 0;
 
-    QJsonObject modeFaults() const {
-        QJsonObject f;
-        if (m_mode.name == QLatin1String("latency"))
-            f.insert(QStringLiteral("latencyMs"), 100);
-        else if (m_mode.name == QLatin1String("errors"))
-            f.insert(QStringLiteral("errorRate"), 0.2);
-        else if (m_mode.name == QLatin1String("throttle"))
-            f = {{QStringLiteral("throttleRate"), 0.15}, {QStringLiteral("retryAfterSeconds"), 1}};
-        else if (m_mode.name == QLatin1String("drops"))
-            f.insert(QStringLiteral("dropRate"), 0.15);
-        else if (m_mode.name == QLatin1String("stall"))
-            f.insert(QStringLiteral("stallWatches"), true);
-        return f;
-    }
+    QJsonObject modeFaults() const { return m_mode.faults(); }
 
     QSet<QString> serverKeys(const KubeResource &res, const QString &ns = {}) {
         auto l = await(m_admin->list(res, ns));

@@ -1,8 +1,8 @@
 // KubeClient against the real gpuquota-testcluster. ctest runs this suite once per
 // fault knob (GQ_KUBE_FAULTS = none, latency, errors, throttle, drops, stall): every
 // run must finish (no hang) with every update observed (no loss).
-#include "core/kubeclient.h"
-#include "core/kubespecs.h"
+#include "kubeclient.h"
+#include "kubespecs.h"
 
 #include "kubeclienttestutil.h"
 
@@ -40,20 +40,7 @@ private:
     }
 
     // The mode's own fault knobs, to restore after a test changed them.
-    QJsonObject modeFaults() const {
-        QJsonObject f;
-        if (m_mode.name == QLatin1String("latency"))
-            f.insert(QStringLiteral("latencyMs"), 100);
-        else if (m_mode.name == QLatin1String("errors"))
-            f.insert(QStringLiteral("errorRate"), 0.2);
-        else if (m_mode.name == QLatin1String("throttle"))
-            f = {{QStringLiteral("throttleRate"), 0.15}, {QStringLiteral("retryAfterSeconds"), 1}};
-        else if (m_mode.name == QLatin1String("drops"))
-            f.insert(QStringLiteral("dropRate"), 0.15);
-        else if (m_mode.name == QLatin1String("stall"))
-            f.insert(QStringLiteral("stallWatches"), true);
-        return f;
-    }
+    QJsonObject modeFaults() const { return m_mode.faults(); }
 
 private Q_SLOTS:
     void initTestCase() {

@@ -1,6 +1,6 @@
 // kubeconfig loading, merging and credential plugins. Every kubeconfig here is
 // written by the real `kubectl config ...` commands, so we read what users have.
-#include "core/kubeconfig.h"
+#include "kubeconfig.h"
 
 #include "kubetestutil.h"
 
@@ -479,6 +479,58 @@ private Q_SLOTS:
         QVERIFY(!r);
         QCOMPARE(r.error().kind, Error::Kind::Parse);
         QVERIFY(r.error().message.contains(QLatin1String("no ExecCredential")));
+    }
+
+    // A token pasted into the wrong field must not come back in the error, which is
+    // printed, logged and shown in dialogs: the field is named, the value is not.
+    void misplacedTokenIsNeverEchoed_data() {
+        QTest::addColumn<QByteArray>("written");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("insecure-skip-tls-verify")
+            << QByteArray("insecure-skip-tls-verify: true")
+            << QStringLiteral("clusters[c].cluster.insecure-skip-tls-verify");
+        QTest::newRow("exec apiVersion") << QByteArray("apiVersion: client.authentication.k8s.io/v1\n")
+                                         << QStringLiteral("users[u].user.exec.apiVersion");
+        QTest::newRow("exec interactiveMode")
+            << QByteArray("interactiveMode: Never") << QStringLiteral("users[u].user.exec.interactiveMode");
+        QTest::newRow("exec provideClusterInfo") << QByteArray("provideClusterInfo: true")
+                                                 << QStringLiteral("users[u].user.exec.provideClusterInfo");
+    }
+
+    void misplacedTokenIsNeverEchoed() {
+        QFETCH(QByteArray, written);
+        QFETCH(QString, field);
+        const QString f = path(QStringLiteral("pasted-%1.yaml")
+                                   .arg(QString::fromLatin1(QTest::currentDataTag())
+                                            .replace(QLatin1Char(' '), QLatin1Char('-'))));
+        QVERIFY(kubectl(f, {QStringLiteral("set-cluster"), QStringLiteral("c"),
+                            QStringLiteral("--server=https://c"),
+                            QStringLiteral("--insecure-skip-tls-verify=true")}));
+        QVERIFY(kubectl(f, {QStringLiteral("set-credentials"), QStringLiteral("u"),
+                            QStringLiteral("--exec-command=/bin/true"),
+                            QStringLiteral("--exec-api-version=client.authentication.k8s.io/v1"),
+                            QStringLiteral("--exec-interactive-mode=Never"),
+                            QStringLiteral("--exec-provide-cluster-info=true")}));
+        QByteArray text = gq::test::readFile(f);
+        QVERIFY2(text.contains(written), text.constData());
+        const QByteArray token = "eyJhbGciOiJSUzI1NiJ9.c2VjcmV0LXRva2Vu.sIgNaTuRePaRt";
+        const QByteArray key = written.left(written.indexOf(':') + 2);
+        const QByteArray pasted = key + token + (written.endsWith('\n') ? QByteArray("\n") : QByteArray());
+        text.replace(written, pasted);
+        gq::test::writeFile(f, text);
+
+        auto cfg = KubeConfig::load(f);
+        QVERIFY(!cfg);
+        const Error &e = cfg.error();
+        QCOMPARE(e.kind, Error::Kind::Config);
+        QCOMPARE(e.field, field);
+        QVERIFY(e.line > 0);
+        QVERIFY2(e.toString().contains(field), qPrintable(e.toString()));
+        for (const QString &shown : {e.toString(), e.message, e.field})
+            QVERIFY2(!shown.contains(QString::fromLatin1(token.left(12))),
+                     "the pasted value is in the error");
+        for (const Error::Cause &c : e.causes)
+            QVERIFY(!c.message.contains(QString::fromLatin1(token.left(12))));
     }
 
     void malformedYamlHasALine() {

@@ -1,10 +1,10 @@
-#include "models/auditmodel.h"
-#include "models/limitrangemodel.h"
+#include "auditmodel.h"
+#include "limitrangemodel.h"
 #include "models/modelsnapshot.h"
-#include "models/namespacelistmodel.h"
-#include "models/objectyaml.h"
-#include "models/quotatablemodel.h"
-#include "models/templatestore.h"
+#include "namespacelistmodel.h"
+#include "objectyaml.h"
+#include "quotatablemodel.h"
+#include "templatestore.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
@@ -57,6 +57,7 @@ private slots:
     void quotaTableRejectsBadInput();
     void limitRangeSnapshot();
     void auditSnapshot();
+    void auditRowsFromStoredEntries();
     void editableYamlDropsServerFields();
     void templateInstantiatesPerNamespace();
     void templateRejectsOtherKinds();
@@ -96,11 +97,52 @@ void TestModels::summaryCountsMigSlicesAsGpus() {
                {{"requests.nvidia.com/mig-3g.40gb", "6"}})});
     QCOMPARE(s.gpu.hard, std::optional<Quantity>(q("14")));
     QCOMPARE(s.gpu.used, q("6"));
+    QVERIFY(s.gpu.countsMigSlices());
+
+    // The list says which resource the GPU column counts: in the header while some row
+    // counts MIG slices, and in that row's tooltip.
+    NamespaceListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto whole = NamespaceSummary::fromQuotas(
+        QStringLiteral("team-a"),
+        {quota("q", {{"requests.nvidia.com/gpu", "8"}}, {{"requests.nvidia.com/gpu", "2"}})});
+    QVERIFY(!whole.gpu.countsMigSlices());
+    model.resetAll({whole});
+    QCOMPARE(model.headerData(NamespaceListModel::GpuColumn, Qt::Horizontal).toString(),
+             QStringLiteral("GPUs"));
+    QVERIFY(model.headerData(NamespaceListModel::GpuColumn, Qt::Horizontal, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("MIG")));
+    QSignalSpy header(&model, &QAbstractItemModel::headerDataChanged);
+    model.upsert(s);
+    QCOMPARE(header.size(), 1);
+    QCOMPARE(model.headerData(NamespaceListModel::GpuColumn, Qt::Horizontal).toString(),
+             QStringLiteral("GPUs / MIG"));
+    const int mig = model.rowOf(QStringLiteral("platform-ml"));
+    QCOMPARE(model.index(mig, NamespaceListModel::GpuColumn).data().toString(), QStringLiteral("6 / 14"));
+    QCOMPARE(model.index(mig, NamespaceListModel::GpuColumn).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("Counts MIG slices (requests.nvidia.com/mig-3g.40gb), not whole GPUs: this "
+                            "namespace's quota limits only those.\n43% of the limit used"));
+    QCOMPARE(model.index(model.rowOf(QStringLiteral("team-a")), NamespaceListModel::GpuColumn)
+                 .data(Qt::ToolTipRole)
+                 .toString(),
+             QStringLiteral("Counts requests.nvidia.com/gpu\n25% of the limit used"));
+    model.remove(QStringLiteral("platform-ml"));
+    QCOMPARE(header.size(), 2);
+    QCOMPARE(model.headerData(NamespaceListModel::GpuColumn, Qt::Horizontal).toString(),
+             QStringLiteral("GPUs"));
 }
 
 void TestModels::memoryUsesTiForLargeLimits() {
     const Quantity hard = q("2Ti");
-    QCOMPARE(formatUsedOfHard(q("576Gi"), &hard, ResourceKind::Memory), QStringLiteral("0.56 / 2 Ti"));
+    // Each number in a unit that reads without arithmetic (the list printed "0.56 / 2 Ti").
+    QCOMPARE(formatUsedOfHard(q("576Gi"), &hard, ResourceKind::Memory), QStringLiteral("576 Gi / 2 Ti"));
+    const Quantity oneTi = q("1Ti");
+    QCOMPARE(formatUsedOfHard(q("450Gi"), &oneTi, ResourceKind::Memory), QStringLiteral("450 Gi / 1 Ti"));
+    QCOMPARE(formatUsedOfHard(q("1536Gi"), &hard, ResourceKind::Memory), QStringLiteral("1.5 / 2 Ti"));
+    const Quantity gi = q("128Gi");
+    QCOMPARE(formatUsedOfHard(q("48Gi"), &gi, ResourceKind::Memory), QStringLiteral("48 / 128 Gi"));
+    QCOMPARE(formatUsedOfHard(q("0"), &hard, ResourceKind::Memory), QStringLiteral("0 Gi / 2 Ti"));
     QCOMPARE(formatQuantity(q("1536Gi"), ResourceKind::Memory), QStringLiteral("1.5 Ti"));
     QCOMPARE(formatQuantity(q("512Mi"), ResourceKind::Memory), QStringLiteral("0.5 Gi"));
     QCOMPARE(formatQuantity(q("1500m"), ResourceKind::Cpu), QStringLiteral("1.5"));
@@ -187,6 +229,24 @@ void TestModels::namespaceFilterAndSort() {
     QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("ml-aaa"));
     proxy.setNameFilter(QString());
     QCOMPARE(proxy.rowCount(), 5);
+
+    // A namespace's alert recipients (its gpuquota.io/alert-recipients annotation) are
+    // named in the tooltip of its name; without them the name has no tooltip.
+    NamespaceSummary alerted = NamespaceSummary::fromQuotas(QStringLiteral("ml-aaa"), {});
+    alerted.alertRecipients = QStringLiteral("lead@example.org,  ops@example.org");
+    model.upsert(alerted);
+    int tips = 0;
+    for (int r = 0; r < proxy.rowCount(); ++r) {
+        const QModelIndex name = proxy.index(r, NamespaceListModel::NameColumn);
+        const QVariant tip = name.data(Qt::ToolTipRole);
+        if (name.data().toString() == QLatin1String("ml-aaa")) {
+            QCOMPARE(tip.toString(), QStringLiteral("Alerts go to: lead@example.org, ops@example.org"));
+            ++tips;
+        } else {
+            QVERIFY(!tip.isValid());
+        }
+    }
+    QCOMPARE(tips, 1);
 }
 
 void TestModels::namespaceFilterScales() {
@@ -332,6 +392,53 @@ void TestModels::auditSnapshot() {
                "2026-11-30 08:01:00 UTC | admin | team-a | ResourceQuota/compute | update | ",
                "2026-11-30 08:00:00 UTC | admin | team-a | ResourceQuota/compute | update | rebalancing"}));
     QCOMPARE(model.index(1, 0).data(AuditModel::DiffRole).toString(), a.diff);
+}
+
+// What the audit log stored becomes the Audit tab's rows: a spec diff for two
+// versions of a quota, the texts otherwise; a load is formatted off the GUI thread
+// and an entry appended meanwhile lands on top of it.
+void TestModels::auditRowsFromStoredEntries() {
+    AuditEntry quota;
+    quota.at = QDateTime(QDate(2026, 11, 30), QTime(8, 0), Qt::UTC).toSecsSinceEpoch();
+    quota.actor = QStringLiteral("admin");
+    quota.action = QStringLiteral("quota.apply");
+    quota.target = QStringLiteral("team-a/ResourceQuota/compute");
+    quota.before = QStringLiteral("spec:\n  hard:\n    requests.nvidia.com/gpu: \"8\"\n");
+    quota.after = QStringLiteral("spec:\n  hard:\n    requests.nvidia.com/gpu: \"4\"\n");
+    quota.note = QStringLiteral("rebalancing");
+    const AuditRow row = AuditModel::rowFromEntry(quota);
+    QCOMPARE(row.namespaceName, QStringLiteral("team-a"));
+    QCOMPARE(row.object, QStringLiteral("ResourceQuota/compute"));
+    QCOMPARE(row.when, QDateTime(QDate(2026, 11, 30), QTime(8, 0), Qt::UTC));
+    QVERIFY2(row.diff.contains(QStringLiteral("requests.nvidia.com/gpu")) &&
+                 row.diff.contains(QStringLiteral("8")) && row.diff.contains(QStringLiteral("4")) &&
+                 !row.diff.contains(QStringLiteral("--- before")),
+             qPrintable(row.diff));
+
+    AuditEntry other;
+    other.at = quota.at + 60;
+    other.actor = QStringLiteral("cli");
+    other.action = QStringLiteral("budget.set");
+    other.target = QStringLiteral("budget/user/alice");
+    other.before = QStringLiteral("10");
+    other.after = QStringLiteral("12");
+    const AuditRow plain = AuditModel::rowFromEntry(other);
+    QCOMPARE(plain.namespaceName, QString()); // a user's budget belongs to no namespace
+    QCOMPARE(plain.diff, QStringLiteral("--- before\n10\n+++ after\n12"));
+
+    AuditModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.loadEntries({quota});
+    AuditEntry later = other;
+    later.at += 60;
+    model.prependEntry(later); // before the load is shown
+    QCOMPARE(model.rowCount(), 0);
+    QTRY_COMPARE(model.rowCount(), 2);
+    QCOMPARE(model.at(0).actor, QStringLiteral("cli"));
+    QCOMPARE(model.at(1).note, QStringLiteral("rebalancing"));
+    model.prependEntry(other);
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.at(0).when, QDateTime::fromSecsSinceEpoch(other.at, Qt::UTC));
 }
 
 void TestModels::editableYamlDropsServerFields() {

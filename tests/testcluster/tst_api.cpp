@@ -3,7 +3,7 @@
 // watch streams, admission, fault knobs, persistence — and every kind of response
 // checked against the Kubernetes OpenAPI schema.
 
-#include "testcluster/openapischema.h"
+#include "openapischema.h"
 #include "testclusterprocess.h"
 
 #include <QElapsedTimer>
@@ -47,6 +47,22 @@ QJsonObject obj(const QByteArray &json) {
 
 QByteArray compact(const QJsonObject &o) {
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+// The value down a path of object keys and array indexes, as in
+// at(reply.json, "spec", "limits", 0, "type"); undefined where the path breaks off.
+QJsonValue step(const QJsonValue &v, const char *key) {
+    return v.toObject().value(QLatin1StringView(key));
+}
+QJsonValue step(const QJsonValue &v, const QString &key) {
+    return v.toObject().value(key);
+}
+QJsonValue step(const QJsonValue &v, int index) {
+    return v.toArray().at(index);
+}
+template <typename... Keys> QJsonValue at(QJsonValue v, const Keys &...keys) {
+    ((v = step(v, keys)), ...);
+    return v;
 }
 
 } // namespace
@@ -131,6 +147,13 @@ private:
                            {QStringLiteral("spec"), QJsonObject{{QStringLiteral("hard"), hard}}}};
     }
 
+    // A LimitRange of one item (created by URL: no apiVersion or kind needed).
+    static QJsonObject limitRange(const QString &name, const QJsonObject &item) {
+        return QJsonObject{
+            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}},
+            {QStringLiteral("spec"), QJsonObject{{QStringLiteral("limits"), QJsonArray{item}}}}};
+    }
+
     static QJsonObject pod(const QString &name, const QJsonObject &resources,
                            const QJsonObject &labels = {}) {
         QJsonObject container{{QStringLiteral("name"), QStringLiteral("main")},
@@ -178,12 +201,7 @@ private:
     QString usedOf(const QString &nsName, const QString &quotaName, const QString &resource) {
         const Reply r =
             call("GET", QStringLiteral("/api/v1/namespaces/%1/resourcequotas/%2").arg(nsName, quotaName));
-        return r.json.value(QStringLiteral("status"))
-            .toObject()
-            .value(QStringLiteral("used"))
-            .toObject()
-            .value(resource)
-            .toString();
+        return at(r.json, "status", "used", resource).toString();
     }
 
 private slots:
@@ -258,13 +276,59 @@ private slots:
                  R"({"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"})",
                  "application/json", QStringLiteral("readonly"));
         QCOMPARE(r.status, 201);
-        QCOMPARE(r.json.value(QStringLiteral("status"))
-                     .toObject()
-                     .value(QStringLiteral("userInfo"))
-                     .toObject()
-                     .value(QStringLiteral("username"))
-                     .toString(),
-                 QStringLiteral("gq-viewer"));
+        QCOMPARE(at(r.json, "status", "userInfo", "username").toString(), QStringLiteral("gq-viewer"));
+    }
+
+    // TokenReview and SubjectAccessReview about a user added with /_gq/users, in the
+    // shapes of the real API (false booleans left out, the RBAC reason when allowed).
+    void delegatedReviews() {
+        const auto added = m_cluster.hook(
+            "POST", QStringLiteral("/_gq/users"),
+            obj(R"({"name":"erin","token":"tok-erin","groups":["team-a"],"rules":[{"namespaces":["team-a"],"verbs":["get"],"resources":["resourcequotas"]}]})"));
+        QVERIFY2(added.ok(), qPrintable(added.error));
+        Reply r = call(
+            "POST", QStringLiteral("/apis/authentication.k8s.io/v1/tokenreviews"),
+            R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview","spec":{"token":"tok-erin"}})");
+        QCOMPARE(r.status, 201);
+        QCOMPARE(r.json.value(QLatin1String("kind")).toString(), QStringLiteral("TokenReview"));
+        QCOMPARE(at(r.json, "status", "authenticated").toBool(), true);
+        QCOMPARE(at(r.json, "status", "user", "username").toString(), QStringLiteral("erin"));
+        QCOMPARE(at(r.json, "status", "user", "groups").toArray(),
+                 (QJsonArray{QStringLiteral("team-a"), QStringLiteral("system:authenticated")}));
+        r = call("POST", QStringLiteral("/apis/authentication.k8s.io/v1/tokenreviews"),
+                 R"({"spec":{"token":"nope"}})");
+        QCOMPARE(r.status, 201);
+        QVERIFY(!at(r.json, "status").toObject().contains(QLatin1String("authenticated")));
+        QCOMPARE(at(r.json, "status", "error").toString(), QStringLiteral("invalid bearer token"));
+        // Only a privileged caller may ask about others.
+        r = call("POST", QStringLiteral("/apis/authentication.k8s.io/v1/tokenreviews"),
+                 R"({"spec":{"token":"x"}})", "application/json", QStringLiteral("tok-erin"));
+        QCOMPARE(r.status, 403);
+        const auto sar = [](const char *ns, const char *verb) {
+            return QStringLiteral(
+                       R"({"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview","spec":{"user":"erin","groups":["team-a"],"resourceAttributes":{"namespace":"%1","verb":"%2","resource":"resourcequotas"}}})")
+                .arg(QLatin1String(ns), QLatin1String(verb))
+                .toUtf8();
+        };
+        const QString path = QStringLiteral("/apis/authorization.k8s.io/v1/subjectaccessreviews");
+        r = call("POST", path, sar("team-a", "get"));
+        QCOMPARE(r.status, 201);
+        conforms(QStringLiteral("io.k8s.api.authorization.v1.SubjectAccessReview"), r.json);
+        QCOMPARE(at(r.json, "status", "allowed").toBool(), true);
+        QVERIFY(at(r.json, "status", "reason")
+                    .toString()
+                    .startsWith(QLatin1String("RBAC: allowed by RoleBinding")));
+        for (const auto &[ns, verb] :
+             {std::pair{"team-b", "get"}, std::pair{"team-a", "update"}, std::pair{"", "list"}}) {
+            r = call("POST", path, sar(ns, verb));
+            QCOMPARE(r.status, 201);
+            QCOMPARE(at(r.json, "status", "allowed").toBool(), false);
+        }
+        r = call("POST", path, R"({"spec":{"resourceAttributes":{"verb":"get","resource":"pods"}}})");
+        QCOMPARE(r.status, 422);
+        QVERIFY(m_cluster.hook("DELETE", QStringLiteral("/_gq/users/erin")).ok());
+        r = call("GET", QStringLiteral("/api/v1/namespaces"), {}, {}, QStringLiteral("tok-erin"));
+        QCOMPARE(r.status, 401);
     }
 
     void readonlyIsForbiddenToWrite() {
@@ -286,18 +350,11 @@ private slots:
         r = call("POST", QStringLiteral("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"), review,
                  "application/json", QStringLiteral("readonly"));
         QCOMPARE(r.status, 201);
-        QCOMPARE(r.json.value(QStringLiteral("status")).toObject().value(QStringLiteral("allowed")).toBool(),
-                 false);
+        QCOMPARE(at(r.json, "status", "allowed").toBool(), false);
         conforms(QStringLiteral("io.k8s.api.authorization.v1.SelfSubjectAccessReview"), r.json);
         r = call("POST", QStringLiteral("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"), review);
-        QCOMPARE(r.json.value(QStringLiteral("status")).toObject().value(QStringLiteral("allowed")).toBool(),
-                 true);
-        QCOMPARE(r.json.value(QStringLiteral("spec"))
-                     .toObject()
-                     .value(QStringLiteral("resourceAttributes"))
-                     .toObject()
-                     .value(QStringLiteral("resource"))
-                     .toString(),
+        QCOMPARE(at(r.json, "status", "allowed").toBool(), true);
+        QCOMPARE(at(r.json, "spec", "resourceAttributes", "resource").toString(),
                  QStringLiteral("resourcequotas"));
     }
 
@@ -311,28 +368,13 @@ private slots:
         const QJsonObject meta = a.json.value(QStringLiteral("metadata")).toObject();
         QVERIFY(!meta.value(QStringLiteral("uid")).toString().isEmpty());
         QVERIFY(meta.value(QStringLiteral("creationTimestamp")).toString().endsWith(QLatin1Char('Z')));
-        QCOMPARE(a.json.value(QStringLiteral("status"))
-                     .toObject()
-                     .value(QStringLiteral("hard"))
-                     .toObject()
-                     .value(QStringLiteral("requests.nvidia.com/gpu"))
-                     .toString(),
-                 QStringLiteral("4"));
+        QCOMPARE(at(a.json, "status", "hard", "requests.nvidia.com/gpu").toString(), QStringLiteral("4"));
         const qint64 rv1 = meta.value(QStringLiteral("resourceVersion")).toString().toLongLong();
-        Reply b = create(
-            QStringLiteral("/api/v1/namespaces/rv-test/limitranges"),
-            QJsonObject{
-                {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("lr")}}},
-                {QStringLiteral("spec"),
-                 QJsonObject{
-                     {QStringLiteral("limits"),
-                      QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("Container")}}}}}}});
+        Reply b = create(QStringLiteral("/api/v1/namespaces/rv-test/limitranges"),
+                         limitRange(QStringLiteral("lr"),
+                                    QJsonObject{{QStringLiteral("type"), QStringLiteral("Container")}}));
         QCOMPARE(b.status, 201);
-        const qint64 rv2 = b.json.value(QStringLiteral("metadata"))
-                               .toObject()
-                               .value(QStringLiteral("resourceVersion"))
-                               .toString()
-                               .toLongLong();
+        const qint64 rv2 = at(b.json, "metadata", "resourceVersion").toString().toLongLong();
         QVERIFY2(rv2 > rv1, "one resourceVersion counter across kinds");
 
         // PUT with the current resourceVersion works and bumps it; the old one is a 409.
@@ -344,18 +386,8 @@ private slots:
         Reply put =
             call("PUT", QStringLiteral("/api/v1/namespaces/rv-test/resourcequotas/gpu"), compact(edited));
         QCOMPARE(put.status, 200);
-        QVERIFY(put.json.value(QStringLiteral("metadata"))
-                    .toObject()
-                    .value(QStringLiteral("resourceVersion"))
-                    .toString()
-                    .toLongLong() > rv2);
-        QCOMPARE(put.json.value(QStringLiteral("status"))
-                     .toObject()
-                     .value(QStringLiteral("hard"))
-                     .toObject()
-                     .value(QStringLiteral("requests.nvidia.com/gpu"))
-                     .toString(),
-                 QStringLiteral("6"));
+        QVERIFY(at(put.json, "metadata", "resourceVersion").toString().toLongLong() > rv2);
+        QCOMPARE(at(put.json, "status", "hard", "requests.nvidia.com/gpu").toString(), QStringLiteral("6"));
         Reply stale =
             call("PUT", QStringLiteral("/api/v1/namespaces/rv-test/resourcequotas/gpu"), compact(edited));
         QCOMPARE(stale.status, 409);
@@ -371,9 +403,7 @@ private slots:
         Reply same =
             call("PUT", QStringLiteral("/api/v1/namespaces/rv-test/resourcequotas/gpu"), compact(put.json));
         QCOMPARE(same.status, 200);
-        QCOMPARE(
-            same.json.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("resourceVersion")),
-            put.json.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("resourceVersion")));
+        QCOMPARE(at(same.json, "metadata", "resourceVersion"), at(put.json, "metadata", "resourceVersion"));
 
         Reply missing = call("GET", QStringLiteral("/api/v1/namespaces/rv-test/resourcequotas/nope"));
         QCOMPARE(missing.json, expectedStatus(404, QStringLiteral("NotFound"),
@@ -396,30 +426,14 @@ private slots:
                            R"({"metadata":{"labels":{"team":"a"}},"spec":{"hard":{"pods":"10"}}})",
                            "application/merge-patch+json");
         QCOMPARE(merge.status, 200);
-        QCOMPARE(merge.json.value(QStringLiteral("spec"))
-                     .toObject()
-                     .value(QStringLiteral("hard"))
-                     .toObject()
-                     .value(QStringLiteral("pods"))
-                     .toString(),
-                 QStringLiteral("10"));
+        QCOMPARE(at(merge.json, "spec", "hard", "pods").toString(), QStringLiteral("10"));
         Reply json = call(
             "PATCH", QStringLiteral("/api/v1/namespaces/rv-test/resourcequotas/gpu"),
             R"([{"op":"replace","path":"/spec/hard/pods","value":"11"},{"op":"remove","path":"/metadata/labels/team"}])",
             "application/json-patch+json");
         QCOMPARE(json.status, 200);
-        QCOMPARE(json.json.value(QStringLiteral("spec"))
-                     .toObject()
-                     .value(QStringLiteral("hard"))
-                     .toObject()
-                     .value(QStringLiteral("pods"))
-                     .toString(),
-                 QStringLiteral("11"));
-        QVERIFY(!json.json.value(QStringLiteral("metadata"))
-                     .toObject()
-                     .value(QStringLiteral("labels"))
-                     .toObject()
-                     .contains(QStringLiteral("team")));
+        QCOMPARE(at(json.json, "spec", "hard", "pods").toString(), QStringLiteral("11"));
+        QVERIFY(!at(json.json, "metadata", "labels").toObject().contains(QStringLiteral("team")));
         // A patch carrying a stale resourceVersion is a precondition and conflicts.
         Reply stale = call("PATCH", QStringLiteral("/api/v1/namespaces/rv-test/resourcequotas/gpu"),
                            R"({"metadata":{"resourceVersion":"1"},"spec":{"hard":{"pods":"12"}}})",
@@ -434,35 +448,23 @@ private slots:
             "application/apply-patch+yaml");
         QCOMPARE(apply.status, 201);
         // Defaulting: a Container max becomes the default limit and default request.
-        const QJsonObject item = apply.json.value(QStringLiteral("spec"))
-                                     .toObject()
-                                     .value(QStringLiteral("limits"))
-                                     .toArray()
-                                     .first()
-                                     .toObject();
-        QCOMPARE(item.value(QStringLiteral("default")).toObject().value(QStringLiteral("cpu")).toString(),
-                 QStringLiteral("4"));
-        QCOMPARE(
-            item.value(QStringLiteral("defaultRequest")).toObject().value(QStringLiteral("cpu")).toString(),
-            QStringLiteral("4"));
+        const QJsonObject item = at(apply.json, "spec", "limits", 0).toObject();
+        QCOMPARE(at(item, "default", "cpu").toString(), QStringLiteral("4"));
+        QCOMPARE(at(item, "defaultRequest", "cpu").toString(), QStringLiteral("4"));
         Reply noManager = call("PATCH", QStringLiteral("/api/v1/namespaces/rv-test/limitranges/ssa"), "{}",
                                "application/apply-patch+yaml");
         QCOMPARE(noManager.status, 422);
     }
 
     void validationErrors() {
-        Reply r = create(
-            QStringLiteral("/api/v1/namespaces/team-a/limitranges"),
-            QJsonObject{
-                {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("lr")}}},
-                {QStringLiteral("spec"),
-                 QJsonObject{
-                     {QStringLiteral("limits"),
-                      QJsonArray{QJsonObject{
-                          {QStringLiteral("type"), QStringLiteral("Container")},
-                          {QStringLiteral("min"), QJsonObject{{QStringLiteral("cpu"), QStringLiteral("2")}}},
-                          {QStringLiteral("max"),
-                           QJsonObject{{QStringLiteral("cpu"), QStringLiteral("1")}}}}}}}}});
+        Reply r =
+            create(QStringLiteral("/api/v1/namespaces/team-a/limitranges"),
+                   limitRange(QStringLiteral("lr"),
+                              QJsonObject{{QStringLiteral("type"), QStringLiteral("Container")},
+                                          {QStringLiteral("min"),
+                                           QJsonObject{{QStringLiteral("cpu"), QStringLiteral("2")}}},
+                                          {QStringLiteral("max"),
+                                           QJsonObject{{QStringLiteral("cpu"), QStringLiteral("1")}}}}));
         QCOMPARE(r.status, 422);
         QCOMPARE(r.json.value(QStringLiteral("reason")).toString(), QStringLiteral("Invalid"));
         QVERIFY2(
@@ -471,16 +473,10 @@ private slots:
                 .startsWith(QStringLiteral("LimitRange \"lr\" is invalid: [spec.limits[0].min[cpu]: Invalid "
                                            "value: \"2\": min value 2 is greater than max value 1")),
             r.body.constData());
-        const QJsonObject cause = r.json.value(QStringLiteral("details"))
-                                      .toObject()
-                                      .value(QStringLiteral("causes"))
-                                      .toArray()
-                                      .first()
-                                      .toObject();
+        const QJsonObject cause = at(r.json, "details", "causes", 0).toObject();
         QCOMPARE(cause.value(QStringLiteral("field")).toString(), QStringLiteral("spec.limits[0].min[cpu]"));
         QCOMPARE(cause.value(QStringLiteral("reason")).toString(), QStringLiteral("FieldValueInvalid"));
-        QCOMPARE(r.json.value(QStringLiteral("details")).toObject().value(QStringLiteral("kind")).toString(),
-                 QStringLiteral("LimitRange"));
+        QCOMPARE(at(r.json, "details", "kind").toString(), QStringLiteral("LimitRange"));
         conforms(QStringLiteral("io.k8s.apimachinery.pkg.apis.meta.v1.Status"), r.json);
 
         r = create(QStringLiteral("/api/v1/namespaces/team-a/resourcequotas"),
@@ -528,12 +524,7 @@ private slots:
                  QStringLiteral(
                      "ResourceQuota \"scoped\" is invalid: spec.scopeSelector.matchExpressions.scopeName: "
                      "Invalid value: \"Priority\": unsupported scope"));
-        const QJsonObject scopeCause = r.json.value(QStringLiteral("details"))
-                                           .toObject()
-                                           .value(QStringLiteral("causes"))
-                                           .toArray()
-                                           .first()
-                                           .toObject();
+        const QJsonObject scopeCause = at(r.json, "details", "causes", 0).toObject();
         QCOMPARE(scopeCause.value(QStringLiteral("field")).toString(),
                  QStringLiteral("spec.scopeSelector.matchExpressions.scopeName"));
         QCOMPARE(scopeCause.value(QStringLiteral("reason")).toString(), QStringLiteral("FieldValueInvalid"));
@@ -544,8 +535,7 @@ private slots:
             obj(R"({"metadata":{"name":"scoped"},"spec":{"hard":{"pods":"2"},"scopes":["NotBestEffort"]}})"));
         QCOMPARE(r.status, 201);
         conforms(QStringLiteral("io.k8s.api.core.v1.ResourceQuota"), r.json);
-        QCOMPARE(r.json.value(QStringLiteral("spec")).toObject().value(QStringLiteral("scopes")).toArray(),
-                 QJsonArray{QStringLiteral("NotBestEffort")});
+        QCOMPARE(at(r.json, "spec", "scopes").toArray(), QJsonArray{QStringLiteral("NotBestEffort")});
         r = call("PATCH", QStringLiteral("/api/v1/namespaces/team-a/resourcequotas/scoped"),
                  R"({"spec":{"scopes":["BestEffort"]}})", "application/merge-patch+json");
         QCOMPARE(r.status, 422);
@@ -558,20 +548,16 @@ private slots:
 
     void limitRangerAndQuotaAdmission() {
         QCOMPARE(create(QStringLiteral("/api/v1/namespaces"), ns(QStringLiteral("adm"))).status, 201);
-        QJsonObject lr{
-            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("mem")}}},
-            {QStringLiteral("spec"),
-             QJsonObject{
-                 {QStringLiteral("limits"),
-                  QJsonArray{QJsonObject{
-                      {QStringLiteral("type"), QStringLiteral("Container")},
-                      {QStringLiteral("max"), QJsonObject{{QStringLiteral("memory"), QStringLiteral("1Gi")}}},
-                      {QStringLiteral("default"),
-                       QJsonObject{{QStringLiteral("memory"), QStringLiteral("512Mi")},
-                                   {QStringLiteral("cpu"), QStringLiteral("500m")}}},
-                      {QStringLiteral("defaultRequest"),
-                       QJsonObject{{QStringLiteral("memory"), QStringLiteral("256Mi")},
-                                   {QStringLiteral("cpu"), QStringLiteral("250m")}}}}}}}}};
+        const QJsonObject lr = limitRange(
+            QStringLiteral("mem"),
+            QJsonObject{
+                {QStringLiteral("type"), QStringLiteral("Container")},
+                {QStringLiteral("max"), QJsonObject{{QStringLiteral("memory"), QStringLiteral("1Gi")}}},
+                {QStringLiteral("default"), QJsonObject{{QStringLiteral("memory"), QStringLiteral("512Mi")},
+                                                        {QStringLiteral("cpu"), QStringLiteral("500m")}}},
+                {QStringLiteral("defaultRequest"),
+                 QJsonObject{{QStringLiteral("memory"), QStringLiteral("256Mi")},
+                             {QStringLiteral("cpu"), QStringLiteral("250m")}}}});
         QCOMPARE(create(QStringLiteral("/api/v1/namespaces/adm/limitranges"), lr).status, 201);
         QCOMPARE(create(QStringLiteral("/api/v1/namespaces/adm/resourcequotas"),
                         quota(QStringLiteral("compute"),
@@ -584,25 +570,10 @@ private slots:
         Reply p = create(QStringLiteral("/api/v1/namespaces/adm/pods"), pod(QStringLiteral("small"), {}));
         QCOMPARE(p.status, 201);
         conforms(QStringLiteral("io.k8s.api.core.v1.Pod"), p.json);
-        const QJsonObject resources = p.json.value(QStringLiteral("spec"))
-                                          .toObject()
-                                          .value(QStringLiteral("containers"))
-                                          .toArray()
-                                          .first()
-                                          .toObject()
-                                          .value(QStringLiteral("resources"))
-                                          .toObject();
-        QCOMPARE(
-            resources.value(QStringLiteral("requests")).toObject().value(QStringLiteral("memory")).toString(),
-            QStringLiteral("256Mi"));
-        QCOMPARE(resources.value(QStringLiteral("limits")).toObject().value(QStringLiteral("cpu")).toString(),
-                 QStringLiteral("500m"));
-        QCOMPARE(p.json.value(QStringLiteral("metadata"))
-                     .toObject()
-                     .value(QStringLiteral("annotations"))
-                     .toObject()
-                     .value(QStringLiteral("kubernetes.io/limit-ranger"))
-                     .toString(),
+        const QJsonObject resources = at(p.json, "spec", "containers", 0, "resources").toObject();
+        QCOMPARE(at(resources, "requests", "memory").toString(), QStringLiteral("256Mi"));
+        QCOMPARE(at(resources, "limits", "cpu").toString(), QStringLiteral("500m"));
+        QCOMPARE(at(p.json, "metadata", "annotations", "kubernetes.io/limit-ranger").toString(),
                  QStringLiteral("LimitRanger plugin set: cpu, memory request for container main; cpu, memory "
                                 "limit for container main"));
         QCOMPARE(usedOf(QStringLiteral("adm"), QStringLiteral("compute"), QStringLiteral("requests.memory")),
@@ -784,27 +755,14 @@ private slots:
                  "application/json;as=Table;v=v1;g=meta.k8s.io,application/json");
         QCOMPARE(table.json.value(QStringLiteral("kind")).toString(), QStringLiteral("Table"));
         QCOMPARE(table.json.value(QStringLiteral("rows")).toArray().size(), 2);
-        QCOMPARE(table.json.value(QStringLiteral("columnDefinitions"))
-                     .toArray()
-                     .at(1)
-                     .toObject()
-                     .value(QStringLiteral("name"))
-                     .toString(),
-                 QStringLiteral("Status"));
-        QVERIFY(!table.json.value(QStringLiteral("metadata"))
-                     .toObject()
-                     .value(QStringLiteral("continue"))
-                     .toString()
-                     .isEmpty());
+        QCOMPARE(at(table.json, "columnDefinitions", 1, "name").toString(), QStringLiteral("Status"));
+        QVERIFY(!at(table.json, "metadata", "continue").toString().isEmpty());
     }
 
     void watchStream() {
         QCOMPARE(create(QStringLiteral("/api/v1/namespaces"), ns(QStringLiteral("watched"))).status, 201);
         Reply list = call("GET", QStringLiteral("/api/v1/namespaces/watched/resourcequotas"));
-        const QString rv = list.json.value(QStringLiteral("metadata"))
-                               .toObject()
-                               .value(QStringLiteral("resourceVersion"))
-                               .toString();
+        const QString rv = at(list.json, "metadata", "resourceVersion").toString();
         QVERIFY(!rv.isEmpty());
         QNetworkRequest req =
             request(QStringLiteral("/api/v1/namespaces/watched/"
@@ -836,11 +794,7 @@ private slots:
             const QJsonObject event = obj(line);
             conforms(QStringLiteral("io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent"), event);
             const QJsonObject o = event.value(QStringLiteral("object")).toObject();
-            const qint64 eventRv = o.value(QStringLiteral("metadata"))
-                                       .toObject()
-                                       .value(QStringLiteral("resourceVersion"))
-                                       .toString()
-                                       .toLongLong();
+            const qint64 eventRv = at(o, "metadata", "resourceVersion").toString().toLongLong();
             QVERIFY2(eventRv >= lastRv, line.constData());
             lastRv = eventRv;
             if (event.value(QStringLiteral("type")).toString() != QLatin1String("BOOKMARK")) {
@@ -877,6 +831,46 @@ private slots:
         QVERIFY(initial.elapsedMs >= 900);
     }
 
+    // Boolean query parameters read as the API server reads them (apimachinery's
+    // Convert_Slice_string_To_bool): "0" and "false" in any case are false, anything
+    // else true; nothing is refused. The Python client sends "True", client-go "true".
+    void booleanQueryParameters_data() {
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<bool>("expected");
+        for (const char *t : {"1", "t", "T", "TRUE", "true", "True", "yes", "f", "F", ""})
+            QTest::newRow(t[0] ? t : "(empty)") << QString::fromLatin1(t) << true;
+        for (const char *f : {"0", "false", "False", "FALSE", "fAlSe"})
+            QTest::newRow(f) << QString::fromLatin1(f) << false;
+    }
+    void booleanQueryParameters() {
+        QFETCH(QString, value);
+        QFETCH(bool, expected);
+        const QString collection = QStringLiteral("/api/v1/namespaces");
+        // watch: a stream of events, or a plain list.
+        Reply watch = call("GET", collection + QStringLiteral("?timeoutSeconds=1&watch=") + value);
+        QCOMPARE(watch.status, 200);
+        QCOMPARE(watch.header("Content-Type").contains("stream=watch"), expected);
+        if (expected) {
+            const QJsonObject first = obj(watch.body.split('\n').first());
+            QCOMPARE(first.value(QStringLiteral("type")).toString(), QStringLiteral("ADDED"));
+        } else {
+            QCOMPARE(watch.json.value(QStringLiteral("kind")).toString(), QStringLiteral("NamespaceList"));
+        }
+        // allowWatchBookmarks: the server sends BOOKMARKs (every 300 ms here) only when asked.
+        Reply bookmarks = call(
+            "GET", collection + QStringLiteral("?watch=true&timeoutSeconds=1&allowWatchBookmarks=") + value);
+        QCOMPARE(bookmarks.status, 200);
+        QCOMPARE(bookmarks.body.contains("\"type\":\"BOOKMARK\""), expected);
+        // sendInitialEvents: the initial events end with the annotated bookmark only when asked.
+        Reply initial =
+            call("GET", collection +
+                            QStringLiteral("?watch=1&timeoutSeconds=1&resourceVersionMatch=NotOlderThan"
+                                           "&sendInitialEvents=") +
+                            value);
+        QCOMPARE(initial.status, 200);
+        QCOMPARE(initial.body.contains("k8s.io/initial-events-end"), expected);
+    }
+
     void namespaceDeleteCascades() {
         QCOMPARE(create(QStringLiteral("/api/v1/namespaces"), ns(QStringLiteral("doomed"))).status, 201);
         QCOMPARE(create(QStringLiteral("/api/v1/namespaces/doomed/resourcequotas"),
@@ -888,9 +882,7 @@ private slots:
             201);
         Reply del = call("DELETE", QStringLiteral("/api/v1/namespaces/doomed"));
         QCOMPARE(del.status, 200);
-        QCOMPARE(
-            del.json.value(QStringLiteral("status")).toObject().value(QStringLiteral("phase")).toString(),
-            QStringLiteral("Terminating"));
+        QCOMPARE(at(del.json, "status", "phase").toString(), QStringLiteral("Terminating"));
         conforms(QStringLiteral("io.k8s.api.core.v1.Namespace"), del.json);
         QCOMPARE(call("GET", QStringLiteral("/api/v1/namespaces/doomed")).status, 404);
         QCOMPARE(call("GET", QStringLiteral("/api/v1/namespaces/doomed/resourcequotas"))
@@ -917,11 +909,7 @@ private slots:
         r = call("GET", QStringLiteral("/api/v1/namespaces"));
         QCOMPARE(r.status, 429);
         QCOMPARE(r.header("Retry-After"), QByteArray("2"));
-        QCOMPARE(r.json.value(QStringLiteral("details"))
-                     .toObject()
-                     .value(QStringLiteral("retryAfterSeconds"))
-                     .toInt(),
-                 2);
+        QCOMPARE(at(r.json, "details", "retryAfterSeconds").toInt(), 2);
         conforms(QStringLiteral("io.k8s.apimachinery.pkg.apis.meta.v1.Status"), r.json);
 
         QVERIFY(m_cluster.setFaults(QJsonObject{{QStringLiteral("dropCount"), 1}}));
@@ -951,9 +939,7 @@ private slots:
         QCOMPARE(r.status, 403);
         r = call("GET", QStringLiteral("/_gq/stats"));
         QCOMPARE(r.status, 200);
-        QVERIFY(
-            r.json.value(QStringLiteral("objects")).toObject().value(QStringLiteral("namespaces")).toInt() >
-            5);
+        QVERIFY(at(r.json, "objects", "namespaces").toInt() > 5);
     }
 
     void statePersistsAcrossRestarts() {
@@ -978,7 +964,7 @@ private slots:
         QVERIFY2(second.start(), qPrintable(second.errorString()));
         const QJsonObject stats = second.stats();
         QCOMPARE(stats.value(QStringLiteral("resourceVersion")).toString(), rvBefore);
-        QVERIFY(stats.value(QStringLiteral("objects")).toObject().value(QStringLiteral("pods")).toInt() > 10);
+        QVERIFY(at(stats, "objects", "pods").toInt() > 10);
         // The finished pod is still finished and still not charged.
         const auto reply = second.hook("GET", QStringLiteral("/_gq/stats"));
         QVERIFY(reply.ok());

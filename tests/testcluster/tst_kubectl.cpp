@@ -407,10 +407,12 @@ private slots:
 
         // A deadline set on a running pod makes it Terminating: it moves into a
         // Terminating-scoped quota. Deadlines may only go down and never away.
-        r = kubectl(binary,
-                    {QStringLiteral("create"), QStringLiteral("quota"), QStringLiteral("jobs"),
-                     QStringLiteral("-n"), ns, QStringLiteral("--hard=pods=3,requests.nvidia.com/gpu=16"),
-                     QStringLiteral("--scopes=Terminating")});
+        const auto scopedQuota = [&](const char *name, const char *hard, const char *scopes) {
+            return kubectl(binary, {QStringLiteral("create"), QStringLiteral("quota"), QLatin1String(name),
+                                    QStringLiteral("-n"), ns, QStringLiteral("--hard=") + QLatin1String(hard),
+                                    QStringLiteral("--scopes=") + QLatin1String(scopes)});
+        };
+        r = scopedQuota("jobs", "pods=3,requests.nvidia.com/gpu=16", "Terminating");
         QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
         const auto jobsUsed = [&] {
             return kubectl(binary,
@@ -442,26 +444,22 @@ private slots:
         QCOMPARE(jobsUsed(), QStringLiteral("1 4"));
 
         // Validation: an unknown scope, and a scope that cannot limit the resource.
-        r = kubectl(binary, {QStringLiteral("create"), QStringLiteral("quota"), QStringLiteral("odd"),
-                             QStringLiteral("-n"), ns, QStringLiteral("--hard=pods=2"),
-                             QStringLiteral("--scopes=Sometimes")});
-        QCOMPARE(r.exitCode, 1);
-        QVERIFY2(
-            r.err.contains(QStringLiteral("ResourceQuota \"odd\" is invalid: spec.scopes: Invalid value: "
-                                          "[\"Sometimes\"]: unsupported scope")),
-            qPrintable(r.all()));
-        r = kubectl(binary, {QStringLiteral("create"), QStringLiteral("quota"), QStringLiteral("be"),
-                             QStringLiteral("-n"), ns, QStringLiteral("--hard=pods=2,requests.cpu=1"),
-                             QStringLiteral("--scopes=BestEffort")});
-        QCOMPARE(r.exitCode, 1);
-        QVERIFY2(
-            r.err.contains(QStringLiteral("spec.scopes: Invalid value: [\"BestEffort\"]: unsupported scope "
-                                          "applied to resource")),
-            qPrintable(r.all()));
+        const struct {
+            const char *name, *hard, *scopes, *error;
+        } refused[] = {
+            {"odd", "pods=2", "Sometimes",
+             "ResourceQuota \"odd\" is invalid: spec.scopes: Invalid value: [\"Sometimes\"]: unsupported "
+             "scope"},
+            {"be", "pods=2,requests.cpu=1", "BestEffort",
+             "spec.scopes: Invalid value: [\"BestEffort\"]: unsupported scope applied to resource"},
+        };
+        for (const auto &c : refused) {
+            r = scopedQuota(c.name, c.hard, c.scopes);
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.err.contains(QLatin1String(c.error)), qPrintable(r.all()));
+        }
         // A valid scoped quota round-trips its scopes; they cannot change later.
-        r = kubectl(binary, {QStringLiteral("create"), QStringLiteral("quota"), QStringLiteral("be"),
-                             QStringLiteral("-n"), ns, QStringLiteral("--hard=pods=2"),
-                             QStringLiteral("--scopes=BestEffort")});
+        r = scopedQuota("be", "pods=2", "BestEffort");
         QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
         r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("quota"), QStringLiteral("be"),
                              QStringLiteral("-n"), ns, QStringLiteral("-o"),

@@ -2,13 +2,14 @@
 // patches, printing, protobuf decoding, schema pruning and the admission
 // messages, each against the upstream behaviour it imitates.
 
-#include "testcluster/admission.h"
-#include "testcluster/openapischema.h"
-#include "testcluster/patch.h"
-#include "testcluster/protobuf.h"
-#include "testcluster/selectors.h"
-#include "testcluster/store.h"
-#include "testcluster/tables.h"
+#include "admission.h"
+#include "openapischema.h"
+#include "patch.h"
+#include "protobuf.h"
+#include "queryparams.h"
+#include "selectors.h"
+#include "store.h"
+#include "tables.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -92,8 +93,8 @@ private slots:
         QFETCH(QString, selector);
         QFETCH(bool, matches);
         LabelSelector s;
-        QString err;
-        QVERIFY2(s.parse(selector, &err), qPrintable(err));
+        const gq::Result<void> parsed = s.parse(selector);
+        QVERIFY2(parsed, qPrintable(parsed ? QString() : parsed.error().message));
         const Labels labels = {{QStringLiteral("team"), QStringLiteral("a")},
                                {QStringLiteral("gpu"), QStringLiteral("yes")}};
         QCOMPARE(s.matches(labels), matches);
@@ -106,18 +107,50 @@ private slots:
         e.phase = QStringLiteral("Running");
         FieldSelector f;
         QString err;
-        QVERIFY(f.parse(Resource::Pod, QStringLiteral("metadata.name=p1,status.phase!=Succeeded"), &err));
+        // The selector's parse with the error message kept, as the assertions read it.
+        auto parseFields = [&f, &err](Resource r, const QString &text) {
+            const gq::Result<void> parsed = f.parse(r, text);
+            err = parsed ? QString() : parsed.error().message;
+            return bool(parsed);
+        };
+        QVERIFY(parseFields(Resource::Pod, QStringLiteral("metadata.name=p1,status.phase!=Succeeded")));
         QVERIFY(f.matches(e));
-        QVERIFY(f.parse(Resource::Pod, QStringLiteral("metadata.namespace==other"), &err));
+        QVERIFY(parseFields(Resource::Pod, QStringLiteral("metadata.namespace==other")));
         QVERIFY(!f.matches(e));
-        QVERIFY(!f.parse(Resource::ResourceQuota, QStringLiteral("status.phase=Running"), &err));
+        QVERIFY(!parseFields(Resource::ResourceQuota, QStringLiteral("status.phase=Running")));
         QCOMPARE(err, QStringLiteral("field label not supported: status.phase"));
         Entry ev;
         ev.json =
             R"({"involvedObject":{"kind":"Pod","name":"p1"},"source":{"component":"kubelet"},"type":"Normal"})";
-        QVERIFY(f.parse(Resource::Event, QStringLiteral("involvedObject.name=p1,source=kubelet,type=Normal"),
-                        &err));
+        QVERIFY(parseFields(Resource::Event,
+                            QStringLiteral("involvedObject.name=p1,source=kubelet,type=Normal")));
         QVERIFY(f.matches(ev));
+    }
+
+    // The API server's reading of boolean query parameters (apimachinery's
+    // Convert_Slice_string_To_bool): "0" and "false" in any case are false, all else true.
+    void queryBools_data() {
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<bool>("expected");
+        for (const char *t : {"1", "t", "T", "TRUE", "true", "True", "yes", "", "2", "f", "F"})
+            QTest::newRow(t[0] ? t : "(empty)") << QString::fromLatin1(t) << true;
+        for (const char *f : {"0", "FALSE", "false", "False", "fAlSe"})
+            QTest::newRow(f) << QString::fromLatin1(f) << false;
+    }
+    void queryBools() {
+        QFETCH(QString, value);
+        QFETCH(bool, expected);
+        QCOMPARE(parseQueryBool(value), expected);
+    }
+
+    void continueTokensRoundTrip() {
+        const QByteArray token = encodeContinueToken({42, QStringLiteral("team-a/p1")});
+        const auto decoded = decodeContinueToken(QString::fromLatin1(token));
+        QVERIFY(decoded);
+        QCOMPARE(decoded->resourceVersion, quint64(42));
+        // The key resumes just after the last one returned.
+        QCOMPARE(decoded->startKey, QString(QStringLiteral("team-a/p1") + QChar(0)));
+        QVERIFY(!decodeContinueToken(QStringLiteral("not-a-token")));
     }
 
     void patches() {
@@ -184,15 +217,17 @@ private slots:
         const QByteArray meta = field(1, "team-vision") + field(2, "") + labels;
         const QByteArray body = QByteArray("k8s\0", 4) + field(1, typeMeta) + field(2, field(1, meta)) +
                                 field(4, "application/vnd.kubernetes.protobuf");
-        QString err;
-        const auto decoded = decodeKubernetesProtobuf(body, &err);
-        QVERIFY2(decoded, qPrintable(err));
+        const auto decoded = decodeKubernetesProtobuf(body);
+        QVERIFY2(decoded, qPrintable(decoded ? QString() : decoded.error().message));
         QCOMPARE(
             *decoded,
             parse(
                 R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team-vision","labels":{"team":"vision"}}})"));
-        QVERIFY(!decodeKubernetesProtobuf("{}", &err));
-        QVERIFY(!decodeKubernetesProtobuf(QByteArray("k8s\0", 4) + field(1, field(2, "Deployment")), &err));
+        QVERIFY(!decodeKubernetesProtobuf("{}"));
+        const auto deployment =
+            decodeKubernetesProtobuf(QByteArray("k8s\0", 4) + field(1, field(2, "Deployment")));
+        QVERIFY(!deployment);
+        const QString err = deployment.error().message;
         QVERIFY(err.contains(QStringLiteral("Deployment")));
     }
 

@@ -1,4 +1,4 @@
-#include "core/budget.h"
+#include "budget.h"
 
 #include <QTest>
 

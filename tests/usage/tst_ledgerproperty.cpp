@@ -1,4 +1,4 @@
-#include "core/ledger.h"
+#include "ledger.h"
 
 #include <QRandomGenerator>
 #include <QTest>

@@ -1,6 +1,8 @@
-#include "core/timewindow.h"
+#include "timewindow.h"
 
 #include <QTest>
+
+#include <cstdlib>
 
 using namespace gq;
 
@@ -12,6 +14,7 @@ private slots:
     void periodContaining();
     void periodsCovering_data();
     void periodsCovering();
+    void periodCountMatchesCovering();
     void parseInstant_data();
     void parseInstant();
     void formatInstant();
@@ -182,6 +185,40 @@ void TestTimeWindow::periodsCovering() {
     QCOMPARE(got, starts);
     for (size_t i = 1; i < ranges.size(); ++i)
         QCOMPARE(ranges[i].start, ranges[i - 1].end);
+}
+
+// periodCount() is what periodsCovering().size() would be, without building anything:
+// exact for calendar periods, for hours off by at most one per DST shift in the range
+// (two in a year).
+void TestTimeWindow::periodCountMatchesCovering() {
+    const char *zones[] = {"UTC", "Europe/Berlin", "Asia/Kolkata", "Australia/Lord_Howe", "America/St_Johns"};
+    const qint64 base = t("2025-12-30T07:13:00Z");
+    for (const char *zone : zones) {
+        const auto tz = parseZone(QString::fromLatin1(zone));
+        QVERIFY(tz);
+        for (const Period p : {Period::Hour, Period::Day, Period::Week, Period::Month}) {
+            for (qint64 from = base; from < base + 400 * 86400; from += 29 * 86400 + 3 * 3599) {
+                for (const qint64 span : {qint64(1), qint64(3600), qint64(86399), qint64(9 * 86400 + 1800),
+                                          qint64(95 * 86400), qint64(370 * 86400)}) {
+                    const qint64 covering = qint64(gq::periodsCovering(from, from + span, p, *tz).size());
+                    const qint64 counted = periodCount(from, from + span, p, *tz);
+                    const QString where = QStringLiteral("%1 %2 from %3 span %4: counted %5, covering %6")
+                                              .arg(QLatin1String(zone), periodName(p), formatInstantUtc(from))
+                                              .arg(span)
+                                              .arg(counted)
+                                              .arg(covering);
+                    if (p == Period::Hour)
+                        QVERIFY2(std::abs(counted - covering) <= 2, qPrintable(where));
+                    else
+                        QVERIFY2(counted == covering, qPrintable(where));
+                }
+            }
+        }
+    }
+    QCOMPARE(periodCount(10, 10, Period::Day, *parseZone(QStringLiteral("UTC"))), qint64(0));
+    QCOMPARE(periodCount(t("0001-01-01T00:00:00Z"), t("9999-12-31T00:00:00Z"), Period::Hour,
+                         *parseZone(QStringLiteral("UTC"))),
+             qint64(87649392));
 }
 
 void TestTimeWindow::parseInstant_data() {

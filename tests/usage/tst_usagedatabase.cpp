@@ -1,4 +1,4 @@
-// The console's usage database (UsageDatabase: a UsageStore on a thread of its own)
+// The console's usage database (UsageService: a UsageStore on a thread of its own)
 // against a real SQLite file (GQ_USAGE_BACKEND_PG=0) or a real PostgreSQL
 // (GQ_USAGE_BACKEND_PG=1, GQ_TEST_PG_URL, one fresh schema per test):
 // - the periodic budget refresh answers from kept check inputs (cacheChecks), and a
@@ -7,10 +7,11 @@
 // - an audit write does not wait for a whole refresh of 2,000 budgets (prints the
 //   latency; no timed assertion).
 
-#include "core/clock.h"
-#include "core/usagestore.h"
-#include "models/usagedatabase.h"
+#include "clock.h"
+#include "usage/clockeddatabase.h"
 #include "usage/usagebackend.h"
+#include "usageservice.h"
+#include "usagestore.h"
 #include "usagetestdata.h"
 
 #include <QCoreApplication>
@@ -80,20 +81,13 @@ const char *stateName(BudgetUse::State s) {
 // The console's usage database on a manual clock. `last` holds the budgets of its
 // latest refresh; `checked` counts refreshes and is connected after `last`, so a
 // wait on it returns with `last` already updated.
-struct WatchedDatabase {
-    WatchedDatabase(qint64 now, int refreshMs)
-        : clock(now) {
-        db.setClock(&clock);
-        db.setBudgetRefreshInterval(refreshMs);
-    }
-    Q_DISABLE_COPY_MOVE(WatchedDatabase)
+struct WatchedDatabase : ClockedDatabase {
+    using ClockedDatabase::ClockedDatabase;
 
-    ManualClock clock;
-    UsageDatabase db;
     NamespaceBudgets last;
-    QMetaObject::Connection keepLast = QObject::connect(&db, &UsageDatabase::budgetsChanged, &db,
+    QMetaObject::Connection keepLast = QObject::connect(&db, &UsageService::budgetsChanged, &db,
                                                         [this](const NamespaceBudgets &b) { last = b; });
-    QSignalSpy checked{&db, &UsageDatabase::budgetsChanged};
+    QSignalSpy checked{&db, &UsageService::budgetsChanged};
 };
 } // namespace
 
@@ -133,9 +127,9 @@ void TestUsageDatabase::graceStatesFlipAtTheRightInstants() {
 
     WatchedDatabase w(utc(10, 13, 59, 59), 0); // every check below is asked for explicitly
     UsersOverBudget users;
-    connect(&w.db, &UsageDatabase::usersOverBudgetChanged, this,
+    connect(&w.db, &UsageService::usersOverBudgetChanged, this,
             [&](const UsersOverBudget &u) { users = u; });
-    QSignalSpy opened(&w.db, &UsageDatabase::opened);
+    QSignalSpy opened(&w.db, &UsageService::opened);
     w.db.open(m_url);
     QVERIFY(opened.wait(20000));
     QVERIFY(w.checked.count() == 1 || w.checked.wait(20000));
@@ -218,13 +212,9 @@ void TestUsageDatabase::cachedRefreshSeesOtherConnections() {
     QVERIFY(cli.setBudget(budget(BudgetScope::Namespace, ns, 14)));
     QTRY_VERIFY_WITH_TIMEOUT(useOf(w.last, ns).state() == BudgetUse::State::Near, 10000);
     // A budget boost of 10 GPU-h (the console's Boosts tab, another process).
-    Boost boost;
-    boost.target = QStringLiteral("budget/namespace/team-x");
-    boost.delta = QStringLiteral("10");
-    boost.start = kNow.toSecsSinceEpoch() - 60;
-    boost.expiry = kNow.toSecsSinceEpoch() + 3600;
-    boost.actor = QStringLiteral("tester");
-    QVERIFY(cli.addBoost(boost));
+    QVERIFY(cli.addBoost(budgetBoost(BudgetScope::Namespace, QStringLiteral("team-x"), QStringLiteral("10"),
+                                     kNow.toSecsSinceEpoch() - 60, kNow.toSecsSinceEpoch() + 3600,
+                                     QStringLiteral("tester"))));
     QTRY_VERIFY_WITH_TIMEOUT(useOf(w.last, ns).state() == BudgetUse::State::Within, 10000);
     QCOMPARE(useOf(w.last, ns).limitGpuHours, 24.0);
     QVERIFY(cli.deleteBudget(BudgetScope::Namespace, ns));
@@ -279,9 +269,9 @@ void TestUsageDatabase::auditDoesNotWaitForARefresh() {
     }
 
     WatchedDatabase w(kNow.toSecsSinceEpoch(), 0);
-    QSignalSpy opened(&w.db, &UsageDatabase::opened);
-    QSignalSpy failed(&w.db, &UsageDatabase::failed);
-    QSignalSpy audited(&w.db, &UsageDatabase::auditAppended);
+    QSignalSpy opened(&w.db, &UsageService::opened);
+    QSignalSpy failed(&w.db, &UsageService::failed);
+    QSignalSpy audited(&w.db, &UsageService::auditAppended);
     w.db.open(m_url);
     QVERIFY(opened.wait(20000));
     QVERIFY(w.checked.count() == 1 || w.checked.wait(60000));
@@ -289,8 +279,8 @@ void TestUsageDatabase::auditDoesNotWaitForARefresh() {
     // Taken where the signals arrive: polling would round the figures to its period.
     QList<double> refreshMs, auditMs;
     QElapsedTimer refresh, audit;
-    connect(&w.db, &UsageDatabase::budgetsChanged, this, [&] { refreshMs << refresh.nsecsElapsed() / 1e6; });
-    connect(&w.db, &UsageDatabase::auditAppended, this, [&] { auditMs << audit.nsecsElapsed() / 1e6; });
+    connect(&w.db, &UsageService::budgetsChanged, this, [&] { refreshMs << refresh.nsecsElapsed() / 1e6; });
+    connect(&w.db, &UsageService::auditAppended, this, [&] { auditMs << audit.nsecsElapsed() / 1e6; });
     // The same write with nothing else running, for comparison.
     for (int round = 0; round < kRounds; ++round) {
         const qsizetype audits = audited.count();

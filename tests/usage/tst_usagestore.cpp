@@ -1,8 +1,10 @@
-#include "core/auditlog.h"
-#include "core/usagestore.h"
+#include "auditlog.h"
 #include "usage/usagebackend.h"
+#include "usagestore.h"
+#include "usagetestdata.h"
 
 #include <QBuffer>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QRandomGenerator>
 #include <QSqlError>
@@ -26,6 +28,7 @@ private slots:
     void cleanup();
 
     void migratesAndReportsVersion();
+    void migratesV3ToV4NodeAndModel();
     void refusesNewerSchema();
     void refusesForeignDatabase();
     void urlErrors();
@@ -37,6 +40,7 @@ private slots:
     void topUsersAndRunning();
     void rollupRebuildRepairs();
     void bulkLoadAcrossChunks();
+    void hugeLoadWritesRollupsInParts();
     void budgetsCrud();
     void admissionCheck();
     void csvImportExport();
@@ -51,11 +55,15 @@ private slots:
     void cachedCheckMatchesUncachedAndNaive();
 #if !GQ_USAGE_BACKEND_PG
     void lockedDatabase();
+#else
+    void lockedTableTimesOut();
 #endif
+    void readOnlyNeitherCreatesNorMigrates();
 
 private:
     std::unique_ptr<UsageStore> openStore(bool cacheChecks = false);
     void rawExec(UsageStore &store, const QString &sql);
+    bool tamperWith(const QString &sql);
 
     test::UsageTestBackend m_backend{"gq_t"};
     QString m_url;
@@ -68,17 +76,11 @@ static qint64 t(const char *s) {
 static UsageInterval mk(const QString &ns, const QString &user, const QString &uid, int gpus, qint64 start,
                         std::optional<qint64> end,
                         const QString &resource = QStringLiteral("nvidia.com/gpu")) {
-    UsageInterval u;
+    // The shared test interval, on this suite's cluster and with the uid as given.
+    UsageInterval u = gq::test::interval(ns, user, QStringLiteral("pod-") + uid, gpus, start, end);
     u.cluster = QStringLiteral("prod");
-    u.ns = ns;
-    u.user = user;
     u.podUid = uid;
-    u.podName = QStringLiteral("pod-") + uid;
     u.resource = resource;
-    u.gpus = gpus;
-    u.start = start;
-    u.end = end;
-    u.source = QStringLiteral("test");
     return u;
 }
 
@@ -112,6 +114,15 @@ void TestUsageStore::rawExec(UsageStore &store, const QString &sql) {
         qWarning("%s: %s", qPrintable(sql), qPrintable(q.lastError().text()));
 }
 
+// Opens a fresh store and runs `sql` on it behind its back; false if it did not open.
+bool TestUsageStore::tamperWith(const QString &sql) {
+    auto s = openStore();
+    if (!s)
+        return false;
+    rawExec(*s, sql);
+    return true;
+}
+
 void TestUsageStore::migratesAndReportsVersion() {
     {
         auto s = openStore();
@@ -130,12 +141,44 @@ void TestUsageStore::migratesAndReportsVersion() {
     QCOMPARE(q.value(0).toInt(), UsageStore::kSchemaVersion); // one row per migration, once
 }
 
-void TestUsageStore::refusesNewerSchema() {
+// A v3 database (no node / gpu_model columns, no idle_spans) gains them on open; old
+// rows read '' and a new upsert stores where it ran.
+void TestUsageStore::migratesV3ToV4NodeAndModel() {
     {
         auto s = openStore();
         QVERIFY(s);
-        rawExec(*s, QStringLiteral("INSERT INTO schema_version (version, applied_at) VALUES (99, 0)"));
+        QVERIFY(s->upsertInterval(mk("a", "u", "1", 1, 0, 3600)));
+        rawExec(*s, QStringLiteral("DROP TABLE idle_spans"));
+        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN node"));
+        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN gpu_model"));
+        // v5 (the alert ledger) came after: back to a real v3 database.
+        rawExec(*s, QStringLiteral("DROP TABLE alert_deliveries"));
+        rawExec(*s, QStringLiteral("DROP TABLE alerts"));
+        rawExec(*s, QStringLiteral("DELETE FROM schema_version WHERE version >= 4"));
     }
+    auto s = openStore();
+    QVERIFY(s);
+    QCOMPARE(*s->schemaVersion(), kUsageSchemaVersion);
+    UsageInterval iv = mk("a", "u", "2", 2, 0, 7200);
+    iv.node = QStringLiteral("gpu-node-1");
+    iv.gpuModel = QStringLiteral("NVIDIA H100 80GB HBM3");
+    QVERIFY(s->upsertInterval(iv));
+    QCOMPARE(*s->upsertInterval(iv), UsageStore::UpsertOutcome::Unchanged);
+    iv.gpuModel = QStringLiteral("Tesla T4"); // a changed model replaces the row
+    QCOMPARE(*s->upsertInterval(iv), UsageStore::UpsertOutcome::Updated);
+    QSqlQuery q(s->database());
+    QVERIFY(q.exec(QStringLiteral("SELECT pod_uid, node, gpu_model FROM usage_intervals ORDER BY pod_uid")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(1).toString(), QString());
+    QVERIFY(q.next());
+    QCOMPARE(q.value(1).toString(), QStringLiteral("gpu-node-1"));
+    QCOMPARE(q.value(2).toString(), QStringLiteral("Tesla T4"));
+    QVERIFY(q.exec(QStringLiteral("INSERT INTO idle_spans (ns, pod_name, node, gpu_uuid, start_s, end_s, "
+                                  "wasted_gpu_seconds) VALUES ('a', 'p', 'n', 'GPU-1', 0, 60, 60)")));
+}
+
+void TestUsageStore::refusesNewerSchema() {
+    QVERIFY(tamperWith(QStringLiteral("INSERT INTO schema_version (version, applied_at) VALUES (99, 0)")));
     auto r = UsageStore::open(m_url);
     QVERIFY(!r);
     QCOMPARE(r.error().kind, Error::Kind::Schema);
@@ -144,11 +187,7 @@ void TestUsageStore::refusesNewerSchema() {
 }
 
 void TestUsageStore::refusesForeignDatabase() {
-    {
-        auto s = openStore();
-        QVERIFY(s);
-        rawExec(*s, QStringLiteral("DROP TABLE schema_version"));
-    }
+    QVERIFY(tamperWith(QStringLiteral("DROP TABLE schema_version")));
     auto r = UsageStore::open(m_url);
     QVERIFY(!r);
     QCOMPARE(r.error().kind, Error::Kind::Schema);
@@ -607,6 +646,58 @@ void TestUsageStore::bulkLoadAcrossChunks() {
     QCOMPARE(*s->upsertInterval(mk("n", "u", "new-2", 1, t0, t0 + 60)), UsageStore::UpsertOutcome::Inserted);
 }
 
+// A huge load into empty rollup tables (PostgreSQL COPYs the cells into them without
+// their primary key) that writes its rollups in several parts, some cells in more
+// than one: the same rollups as a rebuild, every key back; then a second huge load
+// onto the filled tables (upserts) adds to them correctly.
+void TestUsageStore::hugeLoadWritesRollupsInParts() {
+    auto s = openStore();
+    QVERIFY(s);
+    s->setBulkRollupCellLimit(40);
+    const qint64 t0 = t("2026-05-04T00:00:00Z");
+    QRandomGenerator rng(9);
+    auto rows = [&](int from, int n) {
+        std::vector<UsageInterval> out;
+        for (int i = from; i < from + n; ++i)
+            out.push_back(mk(QStringLiteral("ns-%1").arg(rng.bounded(3)),
+                             QStringLiteral("u%1").arg(rng.bounded(4)), QString::number(i),
+                             1 + int(rng.bounded(3)), t0 + qint64(rng.bounded(2 * 86400)),
+                             t0 + 2 * 86400 + qint64(rng.bounded(3 * 3600))));
+        return out;
+    };
+    for (int round = 0; round < 2; ++round) {
+        auto load = s->beginBulk(5'000'000);
+        QVERIFY2(load, load ? "" : qPrintable(load.error().message));
+        for (int c = 0; c < 4; ++c)
+            QVERIFY(*load && (*load)->add(rows(round * 1000 + c * 50, 50)));
+        auto n = (*load)->finish();
+        QVERIFY2(n, n ? "" : qPrintable(n.error().message));
+        QCOMPARE(*n, qint64(200));
+        auto check = s->rebuildRollups();
+        QVERIFY2(check, check ? "" : qPrintable(check.error().message));
+        for (const auto &tr : check->tables)
+            QVERIFY2(!tr.added && !tr.changed && !tr.removed,
+                     qPrintable(QStringLiteral("round %1, %2: %3 added, %4 changed, %5 removed")
+                                    .arg(round)
+                                    .arg(tr.table)
+                                    .arg(tr.added)
+                                    .arg(tr.changed)
+                                    .arg(tr.removed)));
+        if (s->isPostgres()) {
+            QSqlQuery q(s->database());
+            QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM pg_constraint WHERE contype = 'p' AND "
+                                          "connamespace = CAST(current_schema() AS regnamespace) AND "
+                                          "CAST(conrelid AS regclass)::text LIKE 'rollup_%'")));
+            QVERIFY(q.next());
+            QCOMPARE(q.value(0).toInt(), 4);
+        }
+    }
+    QCOMPARE(*s->intervalCount(), qint64(400));
+    // A cell upsert after the load finds the key again.
+    QCOMPARE(*s->upsertInterval(mk("ns-0", "u0", "after", 1, t0, t0 + 60)),
+             UsageStore::UpsertOutcome::Inserted);
+}
+
 void TestUsageStore::topUsersAndRunning() {
     auto s = openStore();
     QVERIFY(s);
@@ -713,20 +804,16 @@ void TestUsageStore::admissionCheck() {
     QCOMPARE(s->check(QStringLiteral("alice"), {}, three, now)->outcome, Decision::Outcome::Allowed);
 
     // A budget boost lifts the limit while active.
-    Boost boost;
-    boost.target = QStringLiteral("budget/namespace/team-a");
-    boost.delta = QStringLiteral("10");
-    boost.start = now - 60;
-    boost.expiry = now + 3600;
-    boost.actor = QStringLiteral("admin");
+    Boost boost = gq::test::budgetBoost(BudgetScope::Namespace, QStringLiteral("team-a"),
+                                        QStringLiteral("10"), now - 60, now + 3600);
     boost.note = QStringLiteral("deadline");
     auto added = s->addBoost(boost);
     QVERIFY(added);
     QVERIFY(added->id > 0);
     auto lifted = s->check(QStringLiteral("alice"), QStringLiteral("team-a"), three, now);
     QCOMPARE(lifted->outcome, Decision::Outcome::Allowed);
-    QVERIFY(*s->setBoostState(added->id, Boost::State::Reverted));
-    QCOMPARE(s->boosts()->at(0).state, Boost::State::Reverted);
+    QVERIFY(*s->setBoostState(added->id, Boost::State::Expired));
+    QCOMPARE(s->boosts()->at(0).state, Boost::State::Expired);
     QCOMPARE(*s->activeBudgetBoost(BudgetScope::Namespace, QStringLiteral("team-a"), now), 0.0);
 
     // Running work past the limit: in grace, then denied.
@@ -946,6 +1033,116 @@ void TestUsageStore::lockedDatabase() {
 }
 #endif
 
+#if GQ_USAGE_BACKEND_PG
+// Another session holding ACCESS EXCLUSIVE locks: import, check, export and open give
+// up after lock_timeout (or statement_timeout) with an error naming the lock.
+void TestUsageStore::lockedTableTimesOut() {
+    auto holder = UsageStore::open(m_url);
+    QVERIFY2(holder, qPrintable(holder ? QString() : holder.error().toString()));
+    const QString quickUrl = m_url + QStringLiteral("&lock_timeout=1s");
+    auto victim = UsageStore::open(quickUrl);
+    QVERIFY2(victim, qPrintable(victim ? QString() : victim.error().toString()));
+    Budget b;
+    b.subject = QStringLiteral("alice");
+    b.limitGpuHours = 8;
+    QVERIFY((*victim)->setBudget(b));
+    auto stubborn = UsageStore::open(m_url + QStringLiteral("&lock_timeout=0&statement_timeout=1s"));
+    QVERIFY(stubborn);
+
+    QSqlQuery q((*holder)->database());
+    QVERIFY(q.exec(QStringLiteral("BEGIN")));
+    QVERIFY2(
+        q.exec(QStringLiteral("LOCK TABLE usage_intervals, rollup_ns_hour, rollup_user_hour, rollup_ns_day, "
+                              "rollup_user_day, budgets, boosts, store_settings, schema_version IN ACCESS "
+                              "EXCLUSIVE MODE")),
+        qPrintable(q.lastError().text()));
+
+    QElapsedTimer timer;
+    auto expectLocked = [&](const Error &e, const char *timeout) -> QString {
+        const qint64 ms = timer.elapsed();
+        if (ms < 900 || ms > 4000)
+            return QStringLiteral("gave up after %1 ms, expected about 1000").arg(ms);
+        if (!e.message.contains(QStringLiteral("locked by another session")) ||
+            !e.message.contains(QLatin1String(timeout)))
+            return QStringLiteral("message does not name the lock and %1: %2")
+                .arg(QLatin1String(timeout), e.message);
+        return {};
+    };
+    const QByteArray csv = "cluster,namespace,user,pod_uid,pod_name,resource,gpus,start,end\n"
+                           "prod,ml,alice,u1,nb,nvidia.com/gpu,1,2026-05-04T08:00:00Z,2026-05-04T11:30:00Z\n";
+    QBuffer in;
+    in.setData(csv);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    timer.start();
+    auto imported = (*victim)->importCsv(in);
+    QVERIFY(!imported);
+    QString why = expectLocked(imported.error(), "lock_timeout 1s");
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    QCOMPARE(imported.error().reason, QStringLiteral("Locked"));
+
+    const AdmissionRequest job{AdmissionRequest::Kind::NewJob, 1, 1};
+    const qint64 now = 1777881600; // 2026-05-04
+    timer.start();
+    auto checked = (*victim)->check(QStringLiteral("alice"), {}, job, now);
+    QVERIFY(!checked);
+    why = expectLocked(checked.error(), "lock_timeout 1s");
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+
+    QBuffer out;
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    timer.start();
+    auto exported = (*victim)->exportCsv(out);
+    QVERIFY(!exported);
+    why = expectLocked(exported.error(), "lock_timeout 1s");
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+
+    timer.start();
+    auto opened = UsageStore::open(quickUrl);
+    QVERIFY(!opened);
+    why = expectLocked(opened.error(), "lock_timeout 1s");
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+
+    // Without a lock timeout the statement timeout ends the wait.
+    timer.start();
+    auto slow = (*stubborn)->check(QStringLiteral("alice"), {}, job, now);
+    QVERIFY(!slow);
+    why = expectLocked(slow.error(), "statement_timeout 1s");
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+
+    QVERIFY(q.exec(QStringLiteral("ROLLBACK")));
+    QVERIFY((*victim)->check(QStringLiteral("alice"), {}, job, now));
+}
+#endif
+
+// Reading only: nothing is created, an older schema is named, a current one is read.
+void TestUsageStore::readOnlyNeitherCreatesNorMigrates() {
+    UsageStore::Options ro;
+    ro.readOnly = true;
+    auto missing = UsageStore::open(m_url, ro);
+    QVERIFY(!missing);
+    QVERIFY2(missing.error().message.contains(QStringLiteral("does not create")),
+             qPrintable(missing.error().message));
+    {
+        auto w = openStore();
+        QVERIFY(w);
+        QVERIFY(w->upsertInterval(mk("a", "u", "1", 1, 0, 3600)));
+        rawExec(*w, QStringLiteral("DELETE FROM schema_version WHERE version = %1").arg(kUsageSchemaVersion));
+        auto old = UsageStore::open(m_url, ro);
+        QVERIFY(!old);
+        QCOMPARE(old.error().kind, Error::Kind::Schema);
+        QVERIFY2(old.error().message.contains(QStringLiteral("older than this gpuquota")),
+                 qPrintable(old.error().message));
+        rawExec(*w, QStringLiteral("INSERT INTO schema_version (version, applied_at) VALUES (%1, 0)")
+                        .arg(kUsageSchemaVersion));
+    }
+    auto s = UsageStore::open(m_url, ro);
+    QVERIFY2(s, qPrintable(s ? QString() : s.error().toString()));
+    QCOMPARE(*(*s)->intervalCount(), qint64(1));
+    QVERIFY((*s)->check(QStringLiteral("u"), QStringLiteral("a"),
+                        AdmissionRequest{AdmissionRequest::Kind::NewJob, 1, 1}, 7200));
+    QVERIFY(!(*s)->upsertInterval(mk("a", "u", "2", 1, 0, 3600)));
+}
+
 // --- kept admission-check inputs (Options::cacheChecks) ------------------------------
 
 // Another connection's commit reaches a caching store at once on SQLite (data_version
@@ -994,12 +1191,49 @@ void TestUsageStore::upgradesFromV1() {
             rawExec(*s, QStringLiteral("DROP TRIGGER %1_notify ON %1").arg(QLatin1String(table)));
         rawExec(*s, QStringLiteral("DROP FUNCTION gpuquota_notify_usage()"));
 #endif
-        rawExec(*s, QStringLiteral("DELETE FROM schema_version WHERE version = 2"));
+        // The v1 boosts table, with a boost in each old state that maps to a new one.
+        rawExec(*s, QStringLiteral("DROP TABLE boosts"));
+        rawExec(*s, QStringLiteral(
+                        "CREATE TABLE boosts (id %1, target TEXT NOT NULL, delta TEXT NOT NULL,"
+                        " start_s BIGINT NOT NULL, expiry_s BIGINT NOT NULL, note TEXT NOT NULL DEFAULT '',"
+                        " actor TEXT NOT NULL, state TEXT NOT NULL CHECK (state IN ('pending', 'applied',"
+                        " 'reverted', 'cancelled')), CHECK (expiry_s > start_s))")
+                        .arg(GQ_USAGE_BACKEND_PG
+                                 ? QStringLiteral("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+                                 : QStringLiteral("INTEGER PRIMARY KEY AUTOINCREMENT")));
+        for (const char *state : {"pending", "applied", "reverted", "cancelled"})
+            rawExec(*s,
+                    QStringLiteral("INSERT INTO boosts (target, delta, start_s, expiry_s, note, actor, state)"
+                                   " VALUES ('budget/user/alice', '2', 0, 7200, 'old', 'admin', '%1')")
+                        .arg(QLatin1String(state)));
+        // v4's additions (node, gpu_model, idle_spans) did not exist in v1 either.
+        rawExec(*s, QStringLiteral("DROP TABLE idle_spans"));
+        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN node"));
+        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN gpu_model"));
+        // v5's alert ledger did not exist either.
+        rawExec(*s, QStringLiteral("DROP TABLE alert_deliveries"));
+        rawExec(*s, QStringLiteral("DROP TABLE alerts"));
+        rawExec(*s, QStringLiteral("DELETE FROM schema_version WHERE version >= 2"));
         QCOMPARE(*s->schemaVersion(), 1);
     }
     auto s = openStore();
     QVERIFY(s);
-    QCOMPARE(*s->schemaVersion(), 2);
+    QCOMPARE(*s->schemaVersion(), kUsageSchemaVersion);
+    {
+        auto boosts = s->boosts();
+        QVERIFY(boosts);
+        QCOMPARE(boosts->size(), 4);
+        QCOMPARE(boosts->at(0).state, Boost::State::Scheduled);
+        QCOMPARE(boosts->at(1).state, Boost::State::Active);
+        QCOMPARE(boosts->at(2).state, Boost::State::Expired);
+        QCOMPARE(boosts->at(3).state, Boost::State::Revoked);
+        QCOMPARE(boosts->at(3).note, QStringLiteral("old"));
+        // New ids continue after the copied ones.
+        auto added = s->addBoost(
+            gq::test::budgetBoost(BudgetScope::User, QStringLiteral("bob"), QStringLiteral("1"), 0, 60));
+        QVERIFY2(added, added ? "" : qPrintable(added.error().message));
+        QCOMPARE(added->id, qint64(5));
+    }
     QCOMPARE(*s->intervalCount(), qint64(1));
 #if GQ_USAGE_BACKEND_PG
     QSqlQuery q(s->database());
@@ -1044,17 +1278,13 @@ void TestUsageStore::cachedCheckSeesOtherConnections() {
     b.limitGpuHours = 20;
     QVERIFY(other->setBudget(b));
     GQ_COMPARE_SOON(limit(now), 20.0);
-    Boost boost;
-    boost.target = QStringLiteral("budget/user/alice");
-    boost.delta = QStringLiteral("5");
-    boost.start = now - 60;
-    boost.expiry = now + 3600;
-    boost.actor = QStringLiteral("admin");
+    const Boost boost = gq::test::budgetBoost(BudgetScope::User, QStringLiteral("alice"), QStringLiteral("5"),
+                                              now - 60, now + 3600);
     auto added = other->addBoost(boost);
     QVERIFY(added);
     GQ_COMPARE_SOON(limit(now), 25.0);
     QCOMPARE(limit(now + 3600), 20.0); // expired: decided at check time from the kept row
-    QVERIFY(*other->setBoostState(added->id, Boost::State::Reverted));
+    QVERIFY(*other->setBoostState(added->id, Boost::State::Expired));
     GQ_COMPARE_SOON(limit(now), 20.0);
     QVERIFY(*other->closeInterval(QStringLiteral("prod"), QStringLiteral("2"),
                                   QStringLiteral("nvidia.com/gpu"), now - 3600, now - 1800));
@@ -1104,17 +1334,13 @@ void TestUsageStore::cachedCheckSeesOwnWritesAtOnce() {
     b.limitGpuHours = 2;
     QVERIFY(a.setBudget(b));
     QCOMPARE(a.check(bob, team, req, now)->outcome, Decision::Outcome::Denied);
-    Boost boost;
-    boost.target = QStringLiteral("budget/user/bob");
-    boost.delta = QStringLiteral("4");
-    boost.start = now - 60;
-    boost.expiry = now + 3600;
-    boost.actor = QStringLiteral("admin");
+    const Boost boost = gq::test::budgetBoost(BudgetScope::User, QStringLiteral("bob"), QStringLiteral("4"),
+                                              now - 60, now + 3600);
     auto added = a.addBoost(boost);
     QVERIFY(added);
     QCOMPARE(a.check(bob, team, req, now)->outcome, Decision::Outcome::Allowed);
     expectSame(now);
-    QVERIFY(*a.setBoostState(added->id, Boost::State::Cancelled));
+    QVERIFY(*a.setBoostState(added->id, Boost::State::Revoked));
     QCOMPARE(a.check(bob, team, req, now)->outcome, Decision::Outcome::Denied);
     // A rolled-back transaction of our own leaves nothing behind in the cache.
     {
@@ -1217,12 +1443,8 @@ void TestUsageStore::cachedCheckMatchesUncachedAndNaive() {
         b.tz = zones[rng.bounded(qsizetype(zones.size()))];
         QVERIFY(other->setBudget(b));
     }
-    Boost boost;
-    boost.target = QStringLiteral("budget/user/u1");
-    boost.delta = QStringLiteral("50");
-    boost.start = base + 6 * 3600;
-    boost.expiry = base + 30 * 3600;
-    boost.actor = QStringLiteral("admin");
+    const Boost boost = gq::test::budgetBoost(BudgetScope::User, QStringLiteral("u1"), QStringLiteral("50"),
+                                              base + 6 * 3600, base + 30 * 3600);
     QVERIFY(other->addBoost(boost));
 
     int compared = 0, fromCache = 0;

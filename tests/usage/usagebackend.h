@@ -9,7 +9,7 @@
 //     void init() { m_url = m_backend.freshUrl(); }
 //     void cleanup() { const QString err = m_backend.dropSchemas(); QVERIFY2(err.isEmpty(), ...); }
 
-#include "core/dburl.h"
+#include "dburl.h"
 
 #include <QCoreApplication>
 #include <QRandomGenerator>

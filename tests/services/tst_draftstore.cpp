@@ -1,4 +1,4 @@
-#include "core/draftstore.h"
+#include "draftstore.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,0 +1,153 @@
+// Takes the boosts screenshots: the real console window against the demo test cluster
+// and a demo usage database. The grant dialog with its preview (4 more GPUs for
+// team-nlp), the Boosts tab listing that boost with a scheduled night window and a
+// budget boost, and the Audit view after Verify — captured from the X server with
+// ImageMagick's `import -window root`; run it under `xvfb-run -a`.
+//
+//   xvfb-run -a -s "-screen 0 1400x900x24" boost_screenshots --out docs/screenshots --lang zh_CN
+
+#include "auditpage.h"
+#include "boostgrantdialog.h"
+#include "boostlistmodel.h"
+#include "boostplanner.h"
+#include "boostservice.h"
+#include "boostspage.h"
+#include "consolesettings.h"
+#include "demousage.h"
+#include "draftstore.h"
+#include "mainwindow.h"
+#include "namespacepanel.h"
+#include "shotsetup.h"
+#include "testclusterprocess.h"
+#include "usageservice.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QElapsedTimer>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+
+#include <cstdio>
+#include <functional>
+
+using namespace gq;
+
+namespace {
+using shots::waitUntil;
+
+bool shoot(const QString &file) {
+    return shots::shootScreen(file, 800);
+}
+} // namespace
+
+int main(int argc, char **argv) {
+    QApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    const QString out = shots::arg(args, QStringLiteral("--out"), QStringLiteral("."));
+    const QString lang = shots::arg(args, QStringLiteral("--lang"), QStringLiteral("en"));
+    const QString qmDir = shots::arg(args, QStringLiteral("--qm"), QStringLiteral(GQ_QM_DIR));
+    const QString suffix = lang == QLatin1String("en") ? QString() : QLatin1Char('-') + lang;
+    const shots::Language language(lang, qmDir);
+
+    test::TestClusterProcess::Options opts;
+    opts.scenario = QStringLiteral("demo");
+    test::TestClusterProcess cluster(opts);
+    if (!cluster.start()) {
+        std::fprintf(stderr, "%s\n", qPrintable(cluster.errorString()));
+        return 1;
+    }
+    QTemporaryDir dir;
+    ConsoleSettings settings(dir.filePath(QStringLiteral("s.ini")));
+    DraftStore drafts(nullptr, dir.filePath(QStringLiteral("drafts")));
+    MainWindow w(&settings, &drafts);
+    const QString usageUrl = QStringLiteral("sqlite://") + dir.filePath(QStringLiteral("usage.db"));
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    if (auto seeded = seedDemoUsage(usageUrl, now, QTimeZone::systemTimeZone()); !seeded) {
+        std::fprintf(stderr, "demo usage: %s\n", qPrintable(seeded.error().message));
+        return 1;
+    }
+    w.openUsageDatabase(usageUrl);
+    w.openKubeconfig(cluster.kubeconfigPath(), QStringLiteral("admin"));
+    w.setGeometry(0, 0, 1400, 900);
+    w.show();
+    bool shown = false;
+    QObject::connect(&w, &MainWindow::dataShown, [&] { shown = true; });
+    if (!waitUntil([&] { return shown; }))
+        return 2;
+    auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("detailsTabs"));
+    BoostsPage *page = w.boostsPage();
+    auto *service = w.findChild<BoostService *>();
+    if (!tabs || !page || !service || !waitUntil([&] { return service->isOpen(); }))
+        return 3;
+    w.namespacePanel()->selectNamespace(QStringLiteral("team-nlp"));
+    if (auto *split = w.findChild<QSplitter *>(QStringLiteral("mainSplitter")))
+        split->setSizes({500, 900});
+    tabs->setCurrentWidget(page);
+
+    // The grant dialog, as "Boost this resource…" opens it.
+    BoostGrantDialog *d = page->openGrantDialog(QStringLiteral("team-nlp"), QStringLiteral("gpu-quota"),
+                                                QStringLiteral("requests.nvidia.com/gpu"));
+    d->findChild<QLineEdit *>(QStringLiteral("boostAdd"))->setText(QStringLiteral("+4"));
+    d->findChild<QLineEdit *>(QStringLiteral("boostDuration"))->setText(QStringLiteral("3d"));
+    d->findChild<QPlainTextEdit *>(QStringLiteral("boostNote"))
+        ->setPlainText(lang == QLatin1String("zh_CN") ? QStringLiteral("周五论文截稿，需要多 4 块 GPU")
+                                                      : QStringLiteral("Paper deadline on Friday (ACL)"));
+    d->move(260, 120);
+    if (!shoot(out + QStringLiteral("/boost-grant") + suffix + QStringLiteral(".png")))
+        return 4;
+    QObject::connect(service, &BoostService::reconciled, [&] { shown = false; });
+    d->findChild<QPushButton *>(QStringLiteral("boostOkButton"))->click();
+    waitUntil([&] { return !shown; });
+
+    // A recurring night window for team-vision and a budget boost, through the same service.
+    const auto vision = w.session()->quotasIn(QStringLiteral("team-vision"));
+    QList<QJsonObject> quotas;
+    for (const StoredObject &o : vision)
+        quotas << o.object;
+    QuotaGrantRequest night;
+    night.ns = QStringLiteral("team-vision");
+    night.resource = QStringLiteral("requests.nvidia.com/gpu");
+    night.add = QStringLiteral("8");
+    auto recur = BoostRecurrence::make(QStringLiteral("nightly"), QStringLiteral("20:00-08:00"),
+                                       QStringLiteral("Europe/Berlin"), now + 14 * 86400);
+    night.when.recurrence = *recur;
+    night.when.start = now + 3600;
+    night.note = QStringLiteral("Idle GPUs at night go to the vision sweeps");
+    night.actor = QStringLiteral("gq-admin");
+    if (auto plan = planQuotaBoost(night, quotas, now))
+        service->grant(plan->boost, w.session()->client());
+    BudgetGrantRequest hours;
+    hours.scope = BudgetScope::User;
+    hours.subject = QStringLiteral("dana");
+    hours.hours = 200;
+    hours.when.duration = 7 * 86400;
+    hours.note = QStringLiteral("Thesis experiments before the defence");
+    hours.actor = QStringLiteral("gq-admin");
+    if (auto b = planBudgetBoost(hours, now))
+        service->grant(*b, nullptr);
+    waitUntil([&] { return page->model()->rowCount() >= 3; });
+    page->findChild<QCheckBox *>(QStringLiteral("boostAllNamespaces"))->setChecked(true);
+    if (!shoot(out + QStringLiteral("/boosts") + suffix + QStringLiteral(".png")))
+        return 5;
+
+    // The Audit view after Verify.
+    AuditPage *audit = w.auditPage();
+    tabs->setCurrentIndex(tabs->indexOf(audit->parentWidget()) >= 0 ? tabs->indexOf(audit->parentWidget())
+                                                                    : tabs->indexOf(audit));
+    w.usageDatabase()->loadAudit();
+    waitUntil([] { return false; }, 1000);
+    audit->findChild<QCheckBox *>(QStringLiteral("auditOnlyNamespace"))->setChecked(false);
+    audit->view()->setCurrentIndex(audit->view()->model()->index(0, 0));
+    audit->verify();
+    waitUntil(
+        [&] { return audit->findChild<QPushButton *>(QStringLiteral("auditVerifyButton"))->isEnabled(); });
+    if (!shoot(out + QStringLiteral("/audit") + suffix + QStringLiteral(".png")))
+        return 6;
+    return 0;
+}

@@ -1,0 +1,396 @@
+// The console's boosts and audit trail against the real test cluster and a real usage
+// database (SQLite, or PostgreSQL from GQ_TEST_PG_URL in the _postgres build): a boost
+// granted from the dialog is recorded, raises the quota on the server (read back with
+// the kube client) and shows in the Boosts page; a revoke with a short note is refused;
+// the Audit view's filters narrow its rows, Export CSV writes what is shown, and Verify
+// finds a row altered behind the log's back.
+#include "auditfiltermodel.h"
+#include "auditlog.h"
+#include "auditmodel.h"
+#include "auditpage.h"
+#include "boostchangedialog.h"
+#include "boostgrantdialog.h"
+#include "boostledger.h"
+#include "boostlistmodel.h"
+#include "boostservice.h"
+#include "boostspage.h"
+#include "guitestutil.h"
+#include "kuberequest.h"
+#include "pagefixture.h"
+#include "usage/usagebackend.h"
+#include "usageservice.h"
+#include "usagestore.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTimeEdit>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QSqlQuery>
+#include <QTableView>
+#include <QTest>
+
+using namespace gq;
+using namespace gq::test;
+
+namespace {
+const QString kNs = QStringLiteral("team-nlp");
+const QString kQuota = QStringLiteral("gpu-quota");
+const QString kGpu = QStringLiteral("requests.nvidia.com/gpu");
+} // namespace
+
+class TestBoostsPage : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void init();
+    void cleanup();
+    void grantFromDialogRaisesQuotaAndIsListed();
+    void revokeWithShortNoteIsRefused();
+    void scheduledAndBudgetBoostsTouchNoCluster();
+    void auditFiltersNarrowRowsAndExport();
+    void verifyFindsATamperedRow();
+
+private:
+    QString serverGpus();
+    qint64 grantThroughDialog(const QString &add);
+    void loadAudit(UsageService &db, AuditModel &model);
+
+    UsageTestBackend m_backend{"gq_boostsui"};
+    PageFixture m_fx;
+    QString m_url;
+    std::unique_ptr<BoostService> m_service;
+    std::unique_ptr<BoostsPage> m_page;
+};
+
+void TestBoostsPage::initTestCase() {
+    GQ_PREPARE_USAGE_BACKEND(m_backend);
+    const QString err = m_fx.start();
+    QVERIFY2(err.isEmpty(), qPrintable(err));
+}
+
+void TestBoostsPage::cleanupTestCase() {
+    m_fx.stop();
+}
+
+void TestBoostsPage::init() {
+    m_url = m_backend.freshUrl();
+    m_service = std::make_unique<BoostService>();
+    m_page = std::make_unique<BoostsPage>(m_service.get());
+    m_page->setActorSource([] { return QStringLiteral("admin@example.com"); });
+    m_page->setConnection(m_fx.session.get());
+    m_page->setNamespace(kNs);
+    new QAbstractItemModelTester(m_page->model(), QAbstractItemModelTester::FailureReportingMode::QtTest,
+                                 m_page.get());
+    QSignalSpy listed(m_service.get(), &BoostService::listed);
+    m_service->open(m_url);
+    QVERIFY(listed.wait(15000));
+}
+
+void TestBoostsPage::cleanup() {
+    m_page.reset();
+    m_service.reset();
+    const QString err = m_backend.dropSchemas();
+    QVERIFY2(err.isEmpty(), qPrintable(err));
+}
+
+QString TestBoostsPage::serverGpus() {
+    auto f = m_fx.session->client()->get(KubeResource::resourceQuotas(), kNs, kQuota);
+    f.waitForFinished();
+    const auto quota = f.result();
+    if (!quota)
+        return QStringLiteral("ERROR ") + quota.error().message;
+    return quota->value(QLatin1String("spec"))
+        .toObject()
+        .value(QLatin1String("hard"))
+        .toObject()
+        .value(kGpu)
+        .toString();
+}
+
+// Opens the dialog as the quota table's "Boost this resource…" does and grants.
+qint64 TestBoostsPage::grantThroughDialog(const QString &add) {
+    BoostGrantDialog *d = m_page->openGrantDialog(kNs, kQuota, kGpu);
+    if (!d)
+        return 0;
+    auto *ok = d->findChild<QPushButton *>(QStringLiteral("boostOkButton"));
+    d->findChild<QLineEdit *>(QStringLiteral("boostAdd"))->setText(add);
+    d->findChild<QLineEdit *>(QStringLiteral("boostDuration"))->setText(QStringLiteral("2h"));
+    auto *note = d->findChild<QPlainTextEdit *>(QStringLiteral("boostNote"));
+    note->setPlainText(QStringLiteral("paper"));
+    // Too short: OK is disabled and says why, but the preview is already there.
+    if (ok->isEnabled() || !d->reason().contains(QLatin1String("10")))
+        return -1;
+    if (!d->findChild<QLabel *>(QStringLiteral("boostPreview"))->text().contains(QChar(0x2192)))
+        return -2;
+    note->setPlainText(QStringLiteral("paper deadline on Friday"));
+    if (!ok->isEnabled())
+        return -3;
+    QSignalSpy reconciled(m_service.get(), &BoostService::reconciled);
+    QSignalSpy changed(m_service.get(), &BoostService::changed);
+    QTest::mouseClick(ok, Qt::LeftButton);
+    if (!reconciled.wait(20000) || changed.isEmpty())
+        return -4;
+    return changed.first().at(0).value<Boost>().id;
+}
+
+void TestBoostsPage::grantFromDialogRaisesQuotaAndIsListed() {
+    const QString before = serverGpus();
+    QCOMPARE(before, QStringLiteral("32")); // the demo's team-nlp
+    QSignalSpy listed(m_service.get(), &BoostService::listed);
+    const qint64 id = grantThroughDialog(QStringLiteral("+4"));
+    QVERIFY2(id > 0, qPrintable(QString::number(id)));
+
+    // The database record, as `gpuquota boost list` reads it.
+    {
+        auto store = UsageStore::open(m_url);
+        QVERIFY(store);
+        auto b = BoostLedger(**store).find(id);
+        QVERIFY(b);
+        QCOMPARE(b->state, Boost::State::Active);
+        QCOMPARE(b->target, BoostTarget::quotaEntry(kNs, kQuota, kGpu));
+        QCOMPARE(b->delta, QStringLiteral("4"));
+        QCOMPARE(b->note, QStringLiteral("paper deadline on Friday"));
+        QCOMPARE(b->actor, QStringLiteral("admin@example.com"));
+        QCOMPARE(b->expiry - b->start, 7200);
+    }
+    // The cluster, through the kube client.
+    QCOMPARE(serverGpus(), QStringLiteral("36"));
+    // The page.
+    QTRY_VERIFY_WITH_TIMEOUT(m_page->model()->rowOf(id) >= 0 &&
+                                 m_page->model()->at(m_page->model()->rowOf(id)).state ==
+                                     Boost::State::Active,
+                             10000);
+    QCOMPARE(m_page->filter()->rowCount(), 1);
+    const QModelIndex row = m_page->filter()->index(0, 0);
+    QCOMPARE(row.siblingAtColumn(BoostListModel::StateColumn).data().toString(), QStringLiteral("active"));
+    QCOMPARE(row.siblingAtColumn(BoostListModel::DeltaColumn).data().toString(), QStringLiteral("+4"));
+    QCOMPARE(row.siblingAtColumn(BoostListModel::ActorColumn).data().toString(),
+             QStringLiteral("admin@example.com"));
+    // Another namespace: hidden unless "All namespaces".
+    m_page->setNamespace(QStringLiteral("team-vision"));
+    QCOMPARE(m_page->filter()->rowCount(), 0);
+    m_page->findChild<QCheckBox *>(QStringLiteral("boostAllNamespaces"))->setChecked(true);
+    QCOMPARE(m_page->filter()->rowCount(), 1);
+    auto *states = m_page->findChild<QComboBox *>(QStringLiteral("boostStateFilter"));
+    states->setCurrentIndex(states->findData(int(BoostFilterModel::States::Scheduled)));
+    QCOMPARE(m_page->filter()->rowCount(), 0);
+    states->setCurrentIndex(states->findData(int(BoostFilterModel::States::Active)));
+    QCOMPARE(m_page->filter()->rowCount(), 1);
+
+    // Taken back with a proper note: the server is back where it was.
+    m_page->selectBoost(id);
+    BoostChangeDialog *d = m_page->revokeSelected();
+    QVERIFY(d);
+    d->findChild<QPlainTextEdit *>(QStringLiteral("boostChangeNote"))
+        ->setPlainText(QStringLiteral("deadline moved, not needed"));
+    QSignalSpy reconciled(m_service.get(), &BoostService::reconciled);
+    QTest::mouseClick(d->findChild<QPushButton *>(QStringLiteral("boostChangeOkButton")), Qt::LeftButton);
+    QVERIFY(reconciled.wait(20000));
+    QCOMPARE(serverGpus(), before);
+    QTRY_COMPARE_WITH_TIMEOUT(m_page->model()->at(m_page->model()->rowOf(id)).state, Boost::State::Revoked,
+                              10000);
+}
+
+void TestBoostsPage::revokeWithShortNoteIsRefused() {
+    const qint64 id = grantThroughDialog(QStringLiteral("+1"));
+    QVERIFY2(id > 0, qPrintable(QString::number(id)));
+    QTRY_VERIFY_WITH_TIMEOUT(m_page->model()->rowOf(id) >= 0, 10000);
+    m_page->selectBoost(id);
+    BoostChangeDialog *d = m_page->revokeSelected();
+    QVERIFY(d);
+    auto *ok = d->findChild<QPushButton *>(QStringLiteral("boostChangeOkButton"));
+    QVERIFY(!ok->isEnabled());
+    d->findChild<QPlainTextEdit *>(QStringLiteral("boostChangeNote"))->setPlainText(QStringLiteral("oops"));
+    QVERIFY(!ok->isEnabled());
+    QVERIFY2(d->reason().contains(QLatin1String("10")), qPrintable(d->reason()));
+    QTest::mouseClick(ok, Qt::LeftButton); // disabled: nothing happens
+    QVERIFY(d->isVisible());
+    d->reject();
+    // The service refuses it too (the ledger's rule, as the CLI's): nothing written.
+    QSignalSpy failed(m_service.get(), &BoostService::failed);
+    m_service->revoke(id, QStringLiteral("oops"), QStringLiteral("admin@example.com"),
+                      m_fx.session->client());
+    QVERIFY(failed.wait(10000));
+    QCOMPARE(failed.first().at(0).value<Error>().field, QStringLiteral("note"));
+    auto store = UsageStore::open(m_url);
+    QVERIFY(store);
+    auto b = BoostLedger(**store).find(id);
+    QVERIFY(b);
+    QCOMPARE(b->state, Boost::State::Active);
+    QCOMPARE(serverGpus(), QStringLiteral("33"));
+    // Leave the shared cluster as it was for the next test.
+    QSignalSpy reconciled(m_service.get(), &BoostService::reconciled);
+    m_service->revoke(id, QStringLiteral("test cleanup, not needed"), QStringLiteral("admin@example.com"),
+                      m_fx.session->client());
+    QVERIFY(reconciled.wait(20000));
+    QCOMPARE(serverGpus(), QStringLiteral("32"));
+}
+
+// A budget boost from the dialog, and a quota boost starting later: both recorded,
+// neither changes the ResourceQuota now.
+void TestBoostsPage::scheduledAndBudgetBoostsTouchNoCluster() {
+    BoostGrantDialog *d = m_page->openGrantDialog(kNs, kQuota, kGpu);
+    QVERIFY(d);
+    d->findChild<QLineEdit *>(QStringLiteral("boostAdd"))->setText(QStringLiteral("+2"));
+    d->findChild<QRadioButton *>(QStringLiteral("boostStartAt"))->setChecked(true);
+    d->findChild<QDateTimeEdit *>(QStringLiteral("boostStart"))
+        ->setDateTime(QDateTime::currentDateTime().addDays(1));
+    d->findChild<QPlainTextEdit *>(QStringLiteral("boostNote"))
+        ->setPlainText(QStringLiteral("training run tomorrow"));
+    QVERIFY2(d->canGrant(), qPrintable(d->reason()));
+    QSignalSpy changed(m_service.get(), &BoostService::changed);
+    QSignalSpy listed(m_service.get(), &BoostService::listed);
+    QTest::mouseClick(d->findChild<QPushButton *>(QStringLiteral("boostOkButton")), Qt::LeftButton);
+    QVERIFY(changed.wait(10000));
+    QCOMPARE(changed.first().at(0).value<Boost>().state, Boost::State::Scheduled);
+
+    d = m_page->openGrantDialog();
+    d->findChild<QRadioButton *>(QStringLiteral("boostKindBudget"))->setChecked(true);
+    d->findChild<QLineEdit *>(QStringLiteral("boostBudgetSubject"))->setText(QStringLiteral("dana"));
+    d->findChild<QDoubleSpinBox *>(QStringLiteral("boostHours"))->setValue(20);
+    d->findChild<QPlainTextEdit *>(QStringLiteral("boostNote"))
+        ->setPlainText(QStringLiteral("rerun for the paper"));
+    QVERIFY2(d->canGrant(), qPrintable(d->reason()));
+    QTest::mouseClick(d->findChild<QPushButton *>(QStringLiteral("boostOkButton")), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 2, 10000);
+    const Boost budget = changed.at(1).at(0).value<Boost>();
+    QCOMPARE(budget.target, BoostTarget::budget(BudgetScope::User, QStringLiteral("dana")));
+    QCOMPARE(budget.delta, QStringLiteral("20"));
+    QCOMPARE(serverGpus(), QStringLiteral("32"));
+    QTRY_COMPARE_WITH_TIMEOUT(m_page->model()->rowCount(), 2, 10000);
+}
+
+void TestBoostsPage::loadAudit(UsageService &db, AuditModel &model) {
+    QSignalSpy opened(&db, &UsageService::opened);
+    QSignalSpy loaded(&db, &UsageService::auditLoaded);
+    db.open(m_url);
+    QVERIFY(opened.wait(15000));
+    db.loadAudit(); // as the window does once the database is open
+    QVERIFY(loaded.wait(15000));
+    model.loadEntries(loaded.last().at(0).value<QList<AuditEntry>>());
+    QTRY_VERIFY_WITH_TIMEOUT(model.rowCount() > 0, 10000);
+}
+
+void TestBoostsPage::auditFiltersNarrowRowsAndExport() {
+    {
+        auto store = UsageStore::open(m_url);
+        QVERIFY(store);
+        AuditLog log(**store);
+        QVERIFY(log.append(QStringLiteral("alice"), QStringLiteral("quota.apply"),
+                           QStringLiteral("team-a/ResourceQuota/gpu-quota"), QStringLiteral("a"),
+                           QStringLiteral("b"), QStringLiteral("more GPUs for the demo")));
+        QVERIFY(log.append(QStringLiteral("bob"), QStringLiteral("quota.apply"),
+                           QStringLiteral("team-b/ResourceQuota/gpu-quota"), QStringLiteral("a"),
+                           QStringLiteral("b"), QStringLiteral("fewer GPUs, idle")));
+        QVERIFY(log.append(QStringLiteral("alice"), QStringLiteral("limitrange.apply"),
+                           QStringLiteral("team-b/LimitRange/defaults"), QStringLiteral("a"),
+                           QStringLiteral("b"), QStringLiteral("bigger default memory")));
+        QVERIFY(log.append(QStringLiteral("alice"), QStringLiteral("budget.set"),
+                           QStringLiteral("budget/user/carol"), QString(), QStringLiteral("100"),
+                           QStringLiteral("new student")));
+    }
+    UsageService db;
+    AuditModel model;
+    AuditPage page(&model);
+    page.setUsageService(&db);
+    page.setNamespace(QString());
+    loadAudit(db, model);
+    AuditFilterModel *f = page.filter();
+    QCOMPARE(f->rowCount(), 4);
+    auto *actor = page.findChild<QComboBox *>(QStringLiteral("auditActorFilter"));
+    auto *ns = page.findChild<QComboBox *>(QStringLiteral("auditNamespaceFilter"));
+    auto *action = page.findChild<QComboBox *>(QStringLiteral("auditActionFilter"));
+    QVERIFY(actor->findText(QStringLiteral("bob")) >= 0); // offered from the log
+    actor->setCurrentText(QStringLiteral("alice"));
+    QCOMPARE(f->rowCount(), 3);
+    ns->setCurrentText(QStringLiteral("team-b"));
+    QCOMPARE(f->rowCount(), 1);
+    ns->setCurrentText(QString());
+    action->setCurrentText(QStringLiteral("quota.apply"));
+    QCOMPARE(f->rowCount(), 1);
+    actor->setCurrentText(QString());
+    QCOMPARE(f->rowCount(), 2);
+    // The namespace selected on the left narrows as well.
+    page.setNamespace(QStringLiteral("team-a"));
+    QCOMPARE(f->rowCount(), 1);
+    page.findChild<QCheckBox *>(QStringLiteral("auditOnlyNamespace"))->setChecked(false);
+    QCOMPARE(f->rowCount(), 2);
+    action->setCurrentText(QString());
+    // A time range after every entry: nothing; before all of them: everything.
+    auto *from = page.findChild<QDateTimeEdit *>(QStringLiteral("auditFrom"));
+    from->setDateTime(QDateTime::currentDateTime().addSecs(600));
+    page.findChild<QCheckBox *>(QStringLiteral("auditFromEnabled"))->setChecked(true);
+    QCOMPARE(f->rowCount(), 0);
+    from->setDateTime(QDateTime::currentDateTime().addDays(-1));
+    QCOMPARE(f->rowCount(), 4);
+
+    // Export CSV: what is shown, oldest first, in the CLI's columns.
+    action->setCurrentText(QStringLiteral("quota.apply"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("audit.csv"));
+    QSignalSpy exported(&page, &AuditPage::exported);
+    page.exportCsv(path);
+    QVERIFY(exported.wait(10000));
+    QCOMPARE(exported.first().at(1).toString(), QString());
+    QFile csv(path);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    QCOMPARE(lines.at(0), QByteArray("seq,at,actor,action,target,before,after,note,hash,mac"));
+    QVERIFY2(lines.at(1).startsWith("1,") && lines.at(1).contains(",alice,quota.apply,team-a/"),
+             lines.at(1).constData());
+    QVERIFY2(lines.at(2).startsWith("2,") && lines.at(2).contains(",bob,"), lines.at(2).constData());
+}
+
+void TestBoostsPage::verifyFindsATamperedRow() {
+    const qint64 id = grantThroughDialog(QStringLiteral("+2"));
+    QVERIFY2(id > 0, qPrintable(QString::number(id)));
+    UsageService db;
+    AuditModel model;
+    AuditPage page(&model);
+    page.setUsageService(&db);
+    loadAudit(db, model);
+    auto *verify = page.findChild<QPushButton *>(QStringLiteral("auditVerifyButton"));
+    auto *verdict = page.findChild<QLabel *>(QStringLiteral("auditVerdict"));
+    QSignalSpy verified(&db, &UsageService::auditVerified);
+    QTest::mouseClick(verify, Qt::LeftButton);
+    QVERIFY(verified.wait(10000));
+    QVERIFY2(verdict->text().startsWith(QLatin1String("Intact")), qPrintable(verdict->text()));
+    {
+        auto store = UsageStore::open(m_url);
+        QVERIFY(store);
+        QSqlQuery q((*store)->database());
+#if GQ_USAGE_BACKEND_PG
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER")));
+#else
+        QVERIFY(q.exec(QStringLiteral("DROP TRIGGER audit_log_no_update")));
+#endif
+        QVERIFY(q.exec(QStringLiteral("UPDATE audit_log SET note = 'nothing to see' WHERE seq = 2")));
+    }
+    QTRY_VERIFY(verify->isEnabled());
+    QTest::mouseClick(verify, Qt::LeftButton);
+    QVERIFY(verified.wait(10000));
+    QVERIFY2(verdict->text().startsWith(QLatin1String("Broken at entry 2")), qPrintable(verdict->text()));
+    QCOMPARE(verified.last().at(0).value<AuditChainReport>().firstBadSeq, 2);
+    // The broken entry is the one selected.
+    const QModelIndex current = page.view()->currentIndex();
+    QVERIFY(current.isValid());
+    QCOMPARE(model.at(page.filter()->mapToSource(current).row()).entry.seq, 2);
+    // Take the boost back so the shared cluster is as it was.
+    QSignalSpy reconciled(m_service.get(), &BoostService::reconciled);
+    m_service->revoke(id, QStringLiteral("test cleanup, not needed"), QStringLiteral("admin@example.com"),
+                      m_fx.session->client());
+    QVERIFY(reconciled.wait(20000));
+}
+
+QTEST_MAIN(TestBoostsPage)
+#include "tst_boostspage.moc"

@@ -1,0 +1,337 @@
+// The admission webhook: AdmissionReview v1 in, the admission checker's decision out,
+// as a pure function over the usage database (SQLite, or PostgreSQL from
+// GQ_TEST_PG_URL) and served over TLS by core/httpd, called by the real HTTP client.
+#include "admissionwebhook.h"
+#include "httptransport.h"
+#include "tls.h"
+
+#include "kube/kubetestutil.h"
+#include "testclusterprocess.h"
+#include "usage/usagebackend.h"
+#include "webhooktestutil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QtTest>
+
+using namespace gq;
+using namespace gq::test;
+
+namespace {
+constexpr qint64 kNoon = 1796126400; // 2026-12-01 12:00:00 UTC
+constexpr qint64 kDayStart = kNoon - 12 * 3600;
+
+QByteArray reviewJson(const QString &uid, const QString &ns, const QString &user, int gpus,
+                      const QJsonObject &extraMeta = {}, const QJsonObject &extraSpec = {},
+                      const QString &operation = QStringLiteral("CREATE")) {
+    QJsonObject container{{QStringLiteral("name"), QStringLiteral("main")},
+                          {QStringLiteral("image"), QStringLiteral("cuda")}};
+    if (gpus > 0)
+        container.insert(QStringLiteral("resources"),
+                         QJsonObject{{QStringLiteral("limits"), QJsonObject{{QStringLiteral("nvidia.com/gpu"),
+                                                                             QString::number(gpus)}}}});
+    QJsonObject meta = extraMeta;
+    meta.insert(QStringLiteral("name"), QStringLiteral("job"));
+    meta.insert(QStringLiteral("namespace"), ns);
+    if (!user.isEmpty())
+        meta.insert(QStringLiteral("labels"), QJsonObject{{QStringLiteral("gpuquota.io/user"), user}});
+    QJsonObject spec = extraSpec;
+    spec.insert(QStringLiteral("containers"), QJsonArray{container});
+    const QJsonObject pod{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                          {QStringLiteral("kind"), QStringLiteral("Pod")},
+                          {QStringLiteral("metadata"), meta},
+                          {QStringLiteral("spec"), spec}};
+    const QJsonObject request{
+        {QStringLiteral("uid"), uid},
+        {QStringLiteral("kind"), QJsonObject{{QStringLiteral("group"), QString()},
+                                             {QStringLiteral("version"), QStringLiteral("v1")},
+                                             {QStringLiteral("kind"), QStringLiteral("Pod")}}},
+        {QStringLiteral("namespace"), ns},
+        {QStringLiteral("operation"), operation},
+        {QStringLiteral("object"), pod}};
+    return QJsonDocument(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("admission.k8s.io/v1")},
+                                     {QStringLiteral("kind"), QStringLiteral("AdmissionReview")},
+                                     {QStringLiteral("request"), request}})
+        .toJson();
+}
+
+QJsonObject responseOf(const QByteArray &body) {
+    return QJsonDocument::fromJson(body).object().value(QLatin1String("response")).toObject();
+}
+QString messageOf(const QJsonObject &response) {
+    return response.value(QLatin1String("status")).toObject().value(QLatin1String("message")).toString();
+}
+} // namespace
+
+class TestAdmissionWebhook : public QObject {
+    Q_OBJECT
+
+private:
+    UsageTestBackend m_backend{"gq_webhook"};
+    QString m_url;
+    std::unique_ptr<UsageStore> m_store;
+    AdmissionWebhook::Options m_opt;
+
+    httpd::Response call(const QByteArray &body, qint64 now = kNoon) {
+        return AdmissionWebhook::review(body, *m_store, now, m_opt);
+    }
+
+private slots:
+    void initTestCase() { GQ_PREPARE_USAGE_BACKEND(m_backend); }
+    void init() {
+        m_url = m_backend.freshUrl();
+        auto s = UsageStore::open(m_url);
+        QVERIFY2(s, qPrintable(s ? QString() : s.error().toString()));
+        m_store = std::move(*s);
+        // alice: 8 GPU-h per day, 7.5 used this morning; bob has the same budget, unused.
+        for (const char *user : {"alice", "bob"}) {
+            Budget b;
+            b.subject = QString::fromLatin1(user);
+            b.limitGpuHours = 8;
+            QVERIFY(m_store->setBudget(b));
+        }
+        UsageInterval iv;
+        iv.cluster = QStringLiteral("test");
+        iv.ns = QStringLiteral("shared");
+        iv.user = QStringLiteral("alice");
+        iv.podUid = QStringLiteral("uid-1");
+        iv.podName = QStringLiteral("earlier");
+        iv.gpus = 3;
+        iv.start = kDayStart + 3600;
+        iv.end = iv.start + 9000; // 2.5 h x 3 GPUs
+        iv.source = QStringLiteral("test");
+        QVERIFY(m_store->upsertInterval(iv));
+    }
+    void cleanup() {
+        m_store.reset();
+        const QString err = m_backend.dropSchemas();
+        QVERIFY2(err.isEmpty(), qPrintable(err));
+    }
+
+    void overBudgetUserDenied() {
+        // 4 GPUs for the default hour: 4.00 GPU-h needed, 0.50 left.
+        const httpd::Response r =
+            call(reviewJson(QStringLiteral("uid-a"), QStringLiteral("shared"), QStringLiteral("alice"), 4));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.contentType, QByteArray("application/json"));
+        const QJsonObject doc = QJsonDocument::fromJson(r.body).object();
+        QCOMPARE(doc.value(QLatin1String("apiVersion")).toString(), QStringLiteral("admission.k8s.io/v1"));
+        QCOMPARE(doc.value(QLatin1String("kind")).toString(), QStringLiteral("AdmissionReview"));
+        const QJsonObject resp = responseOf(r.body);
+        QCOMPARE(resp.value(QLatin1String("uid")).toString(), QStringLiteral("uid-a"));
+        QCOMPARE(resp.value(QLatin1String("allowed")).toBool(true), false);
+        QCOMPARE(resp.value(QLatin1String("status")).toObject().value(QLatin1String("code")).toInt(), 403);
+        QCOMPARE(messageOf(resp),
+                 QStringLiteral("Denied: need 4.00 GPU-h, only 0.50 left (limit 8.00 per day)"));
+    }
+
+    void otherUserInSameNamespaceAllowed() {
+        const httpd::Response r =
+            call(reviewJson(QStringLiteral("uid-b"), QStringLiteral("shared"), QStringLiteral("bob"), 4));
+        QCOMPARE(r.status, 200);
+        const QJsonObject resp = responseOf(r.body);
+        QCOMPARE(resp.value(QLatin1String("uid")).toString(), QStringLiteral("uid-b"));
+        QCOMPARE(resp.value(QLatin1String("allowed")).toBool(), true);
+    }
+
+    void expectedHours() {
+        // Half a GPU-hour fits alice's 0.50 left; an hour does not.
+        QJsonObject ann{{QStringLiteral("annotations"),
+                         QJsonObject{{AdmissionWebhook::kHoursAnnotation, QStringLiteral("0.5")}}}};
+        QCOMPARE(responseOf(call(reviewJson(QStringLiteral("u1"), QStringLiteral("shared"),
+                                            QStringLiteral("alice"), 1, ann))
+                                .body)
+                     .value(QLatin1String("allowed"))
+                     .toBool(),
+                 true);
+        const QJsonObject deadline{{QStringLiteral("activeDeadlineSeconds"), 7200}};
+        const QJsonObject resp = responseOf(call(reviewJson(QStringLiteral("u2"), QStringLiteral("shared"),
+                                                            QStringLiteral("alice"), 1, {}, deadline))
+                                                .body);
+        QCOMPARE(messageOf(resp),
+                 QStringLiteral("Denied: need 2.00 GPU-h, only 0.50 left (limit 8.00 per day)"));
+        ann = {{QStringLiteral("annotations"),
+                QJsonObject{{AdmissionWebhook::kHoursAnnotation, QStringLiteral("soon")}}}};
+        const QJsonObject bad = responseOf(
+            call(reviewJson(QStringLiteral("u3"), QStringLiteral("shared"), QStringLiteral("bob"), 1, ann))
+                .body);
+        QCOMPARE(bad.value(QLatin1String("allowed")).toBool(true), false);
+        QVERIFY(messageOf(bad).contains(QLatin1String("gpuquota.io/expected-hours")));
+    }
+
+    void nonGpuPodsAndOtherOperationsAllowed() {
+        QCOMPARE(responseOf(call(reviewJson(QStringLiteral("u"), QStringLiteral("shared"),
+                                            QStringLiteral("alice"), 0))
+                                .body)
+                     .value(QLatin1String("allowed"))
+                     .toBool(),
+                 true);
+        QCOMPARE(responseOf(call(reviewJson(QStringLiteral("u"), QStringLiteral("shared"),
+                                            QStringLiteral("alice"), 4, {}, {}, QStringLiteral("UPDATE")))
+                                .body)
+                     .value(QLatin1String("allowed"))
+                     .toBool(),
+                 true);
+        // The next day alice has her 8 GPU-h again.
+        QCOMPARE(responseOf(call(reviewJson(QStringLiteral("u"), QStringLiteral("shared"),
+                                            QStringLiteral("alice"), 4),
+                                 kNoon + 86400)
+                                .body)
+                     .value(QLatin1String("allowed"))
+                     .toBool(),
+                 true);
+    }
+
+    void malformedReviews_data() {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("not json") << QByteArray("{nope") << "not JSON";
+        QTest::newRow("array") << QByteArray("[]") << "not a JSON object";
+        QTest::newRow("kind") << QByteArray(R"({"apiVersion":"admission.k8s.io/v1","kind":"Pod"})")
+                              << "kind must be AdmissionReview";
+        QTest::newRow("v1beta1")
+            << QByteArray(R"({"apiVersion":"admission.k8s.io/v1beta1","kind":"AdmissionReview"})")
+            << "apiVersion must be admission.k8s.io/v1";
+        QTest::newRow("no request") << QByteArray(
+                                           R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"})")
+                                    << "request missing";
+        QTest::newRow("no uid")
+            << QByteArray(R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{}})")
+            << "request.uid missing";
+        QTest::newRow("no object")
+            << QByteArray(
+                   R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"x","kind":{"kind":"Pod"},"operation":"CREATE"}})")
+            << "request.object missing";
+    }
+    void malformedReviews() {
+        QFETCH(QByteArray, body);
+        QFETCH(QString, message);
+        const httpd::Response r = call(body);
+        QCOMPARE(r.status, 400);
+        QVERIFY2(
+            QString::fromUtf8(r.body).startsWith(QStringLiteral("malformed AdmissionReview: ") + message),
+            r.body.constData());
+    }
+
+    void servedOverTls() {
+        auto material = tc::generateTlsMaterial();
+        QVERIFY(material);
+        AdmissionWebhook::Options opt;
+        ManualClock clock(kNoon);
+        opt.clock = &clock;
+        auto hook = AdmissionWebhook::open(m_url, UsageStore::Options{}, opt);
+        QVERIFY2(hook, qPrintable(hook ? QString() : hook.error().toString()));
+        httpd::HttpServer server;
+        (*hook)->registerRoutes(server);
+        auto port = server.start({QStringLiteral("127.0.0.1"), 0},
+                                 httpd::TlsConfig{material->serverCertPem, material->serverKeyPem});
+        QVERIFY2(port, qPrintable(port ? QString() : port.error().message));
+        HttpTransport transport;
+        auto post = [&](const QByteArray &body) {
+            HttpRequest req;
+            req.method = HttpMethod::Post;
+            req.url = QStringLiteral("https://127.0.0.1:%1/validate/pods").arg(*port);
+            req.body = body;
+            req.headers.append({QByteArray("Content-Type"), QByteArray("application/json")});
+            req.tls.caPem = material->caCertPem;
+            auto f = transport.send(req);
+            f.waitForFinished();
+            return f.result();
+        };
+        HttpResponse r =
+            post(reviewJson(QStringLiteral("tls-a"), QStringLiteral("shared"), QStringLiteral("alice"), 4));
+        QCOMPARE(r.httpStatus, 200);
+        QCOMPARE(messageOf(responseOf(r.body)),
+                 QStringLiteral("Denied: need 4.00 GPU-h, only 0.50 left (limit 8.00 per day)"));
+        r = post(reviewJson(QStringLiteral("tls-b"), QStringLiteral("shared"), QStringLiteral("bob"), 4));
+        QCOMPARE(responseOf(r.body).value(QLatin1String("uid")).toString(), QStringLiteral("tls-b"));
+        QCOMPARE(responseOf(r.body).value(QLatin1String("allowed")).toBool(), true);
+        // Usage recorded meanwhile (by another connection) is seen by the next review.
+        UsageInterval iv;
+        iv.cluster = QStringLiteral("test");
+        iv.ns = QStringLiteral("shared");
+        iv.user = QStringLiteral("bob");
+        iv.podUid = QStringLiteral("uid-2");
+        iv.podName = QStringLiteral("big");
+        iv.gpus = 8;
+        iv.start = kDayStart + 3600;
+        iv.end = iv.start + 3600;
+        QVERIFY(m_store->upsertInterval(iv));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !responseOf(
+                 post(reviewJson(QStringLiteral("tls-c"), QStringLiteral("shared"), QStringLiteral("bob"), 1))
+                     .body)
+                 .value(QLatin1String("allowed"))
+                 .toBool(),
+            5000);
+        r = post("{nope");
+        QCOMPARE(r.httpStatus, 400);
+        server.stop();
+    }
+
+    // End to end: the test cluster calls the webhook (ValidatingWebhookConfiguration with
+    // its URL and CA) and kubectl shows the denial; then the webhook down, Ignore vs Fail.
+    void throughKubectl() {
+        TestClusterProcess cluster;
+        QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
+        auto material = tc::generateTlsMaterial();
+        QVERIFY(material);
+        AdmissionWebhook::Options opt;
+        ManualClock clock(kNoon);
+        opt.clock = &clock;
+        auto hook = AdmissionWebhook::open(m_url, UsageStore::Options{}, opt);
+        QVERIFY(hook);
+        auto server = std::make_unique<httpd::HttpServer>();
+        (*hook)->registerRoutes(*server);
+        auto port = server->start({QStringLiteral("127.0.0.1"), 0},
+                                  httpd::TlsConfig{material->serverCertPem, material->serverKeyPem});
+        QVERIFY(port);
+        auto kubectl = [&](const QStringList &args, const QByteArray &in = {}) {
+            const QString file =
+                writeFile(cluster.temporaryDir() + QStringLiteral("/in-%1.yaml").arg(qHash(in)), in);
+            QStringList all{QStringLiteral("--kubeconfig"), cluster.kubeconfigPath()};
+            all += args;
+            if (!in.isEmpty())
+                all += QStringList{QStringLiteral("-f"), file};
+            return runTool(QStringLiteral("kubectl"), all);
+        };
+        auto pod = [](const QString &name, const QString &user) {
+            return QStringLiteral("apiVersion: v1\nkind: Pod\nmetadata:\n  name: %1\n  namespace: shared\n"
+                                  "  labels: {gpuquota.io/user: %2}\nspec:\n  containers:\n  - name: main\n"
+                                  "    image: cuda\n    resources:\n      limits: {nvidia.com/gpu: \"4\"}\n")
+                .arg(name, user)
+                .toUtf8();
+        };
+        QCOMPARE(kubectl({QStringLiteral("create"), QStringLiteral("namespace"), QStringLiteral("shared")})
+                     .exitCode,
+                 0);
+        WebhookYaml w;
+        w.url = QStringLiteral("https://127.0.0.1:%1/validate/pods").arg(*port);
+        w.caPem = material->caCertPem;
+        w.failurePolicy = QStringLiteral("Fail");
+        ToolRun k = kubectl({QStringLiteral("apply")}, validatingWebhookYaml(w));
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+
+        k = kubectl({QStringLiteral("create")}, pod(QStringLiteral("alice-job"), QStringLiteral("alice")));
+        QVERIFY(k.exitCode != 0);
+        QVERIFY2(
+            k.err.contains("admission webhook \"pods.gpuquota.io\" denied the request: Denied: need 4.00 "
+                           "GPU-h, only 0.50 left (limit 8.00 per day)"),
+            k.err.constData());
+        k = kubectl({QStringLiteral("create")}, pod(QStringLiteral("bob-job"), QStringLiteral("bob")));
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+
+        // The webhook down: Fail refuses every GPU pod, Ignore admits unchecked.
+        server.reset();
+        k = kubectl({QStringLiteral("create")}, pod(QStringLiteral("bob-job-2"), QStringLiteral("bob")));
+        QVERIFY(k.exitCode != 0);
+        QVERIFY2(k.err.contains("failed calling webhook \"pods.gpuquota.io\""), k.err.constData());
+        w.failurePolicy = QStringLiteral("Ignore");
+        QCOMPARE(kubectl({QStringLiteral("apply")}, validatingWebhookYaml(w)).exitCode, 0);
+        k = kubectl({QStringLiteral("create")}, pod(QStringLiteral("alice-job-2"), QStringLiteral("alice")));
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAdmissionWebhook)
+#include "tst_admissionwebhook.moc"

@@ -1,0 +1,682 @@
+// Boosts end to end: the built `gpuquota` (boost grant|list|revoke|extend, reconcile,
+// audit) against the real test cluster, the real kubectl and the usage database of the
+// build (SQLite, or PostgreSQL from GQ_TEST_PG_URL). Times are pinned with --now.
+#include "kube/kubetestutil.h"
+#include "testclusterprocess.h"
+#include "usage/usagebackend.h"
+#include "usagestore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlQuery>
+#include <QSysInfo>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace gq;
+using namespace gq::test;
+
+namespace {
+const QString kGpu = QStringLiteral("requests.nvidia.com/gpu");
+
+QString at(const char *rfc3339) {
+    return QString::fromLatin1(rfc3339);
+}
+} // namespace
+
+class TestBoosts : public QObject {
+    Q_OBJECT
+
+private:
+    UsageTestBackend m_backend{"gq_boosts"};
+    std::unique_ptr<TestClusterProcess> m_cluster;
+    QString m_db;
+    int m_quotaCounter = 0;
+
+    static QString binary() {
+        QString dir = qEnvironmentVariable("GQ_BIN_DIR");
+        if (dir.isEmpty())
+            dir = QStringLiteral(GQ_BINARY_DIR "/bin");
+        return QDir(dir).filePath(QStringLiteral("gpuquota"));
+    }
+    QStringList withCluster(const QStringList &args) const {
+        return QStringList{QStringLiteral("--kubeconfig"), m_cluster->kubeconfigPath()} + args;
+    }
+    ToolRun gq(const QStringList &args) { return runTool(binary(), withCluster(args)); }
+    ToolRun kubectl(const QStringList &args) {
+        return runTool(QStringLiteral("kubectl"),
+                       QStringList{QStringLiteral("--kubeconfig"), m_cluster->kubeconfigPath()} + args);
+    }
+    // A fresh namespace with one quota `gpu-quota` (and, with a second name, another
+    // quota listing the GPU resource too).
+    QString makeNamespace(int gpus, const QString &secondQuota = {}) {
+        const QString ns = QStringLiteral("boost-%1").arg(++m_quotaCounter);
+        QString yaml = QStringLiteral("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: %1\n---\n"
+                                      "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: gpu-quota\n"
+                                      "  namespace: %1\nspec:\n  hard:\n    requests.nvidia.com/gpu: \"%2\"\n"
+                                      "    requests.cpu: \"64\"\n")
+                           .arg(ns)
+                           .arg(gpus);
+        if (!secondQuota.isEmpty())
+            yaml += QStringLiteral("---\napiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: %1\n"
+                                   "  namespace: %2\nspec:\n  hard:\n    requests.nvidia.com/gpu: \"4\"\n")
+                        .arg(secondQuota, ns);
+        const QString file =
+            writeFile(m_cluster->temporaryDir() + QStringLiteral("/%1.yaml").arg(ns), yaml.toUtf8());
+        const ToolRun k = kubectl({QStringLiteral("apply"), QStringLiteral("-f"), file});
+        if (k.exitCode != 0)
+            qWarning("kubectl apply: %s", k.err.constData());
+        return ns;
+    }
+    QString gpus(const QString &ns, const QString &quota = QStringLiteral("gpu-quota")) {
+        return QString::fromUtf8(
+            kubectl({QStringLiteral("get"), QStringLiteral("resourcequota"), quota, QStringLiteral("-n"), ns,
+                     QStringLiteral("-o"),
+                     QStringLiteral("jsonpath={.spec.hard.requests\\.nvidia\\.com/gpu}")})
+                .out);
+    }
+    QJsonArray annotation(const QString &ns) {
+        const QByteArray json =
+            kubectl({QStringLiteral("get"), QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"),
+                     QStringLiteral("-n"), ns, QStringLiteral("-o"), QStringLiteral("json")})
+                .out;
+        const QString text = QJsonDocument::fromJson(json)
+                                 .object()
+                                 .value(QLatin1String("metadata"))
+                                 .toObject()
+                                 .value(QLatin1String("annotations"))
+                                 .toObject()
+                                 .value(QLatin1String("gpuquota.io/boosts"))
+                                 .toString();
+        return QJsonDocument::fromJson(text.toUtf8()).array();
+    }
+    void kubectlSetGpus(const QString &ns, const QString &value) {
+        const ToolRun k = kubectl(
+            {QStringLiteral("patch"), QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"),
+             QStringLiteral("-n"), ns, QStringLiteral("--type"), QStringLiteral("merge"),
+             QStringLiteral("-p"),
+             QStringLiteral("{\"spec\":{\"hard\":{\"requests.nvidia.com/gpu\":\"%1\"}}}").arg(value)});
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+    }
+    // `boost grant` for the GPU entry of gpu-quota; returns the id (0 on failure).
+    qint64 grant(const QString &ns, const QStringList &extra, const QString &now) {
+        const ToolRun r =
+            gq(QStringList{QStringLiteral("boost"), QStringLiteral("grant"), QStringLiteral("--db"), m_db,
+                           QStringLiteral("--namespace"), ns, QStringLiteral("--resource"), kGpu,
+                           QStringLiteral("--now"), now, QStringLiteral("--note"),
+                           QStringLiteral("paper deadline on Friday")} +
+               extra);
+        if (r.exitCode != 0)
+            qWarning("grant failed (%d): %s", r.exitCode, r.err.constData());
+        return r.exitCode == 0 ? QString::fromUtf8(r.out).trimmed().toLongLong() : 0;
+    }
+    ToolRun reconcile(const QString &now) {
+        return gq({QStringLiteral("reconcile"), QStringLiteral("--db"), m_db, QStringLiteral("--now"), now});
+    }
+    QJsonObject boost(qint64 id) {
+        const ToolRun r = gq({QStringLiteral("boost"), QStringLiteral("list"), QStringLiteral("--db"), m_db,
+                              QStringLiteral("-o"), QStringLiteral("json")});
+        for (const QJsonValue &v :
+             QJsonDocument::fromJson(r.out).object().value(QLatin1String("boosts")).toArray())
+            if (v.toObject().value(QLatin1String("id")).toInteger() == id)
+                return v.toObject();
+        return {};
+    }
+    int boostCount() {
+        const ToolRun r = gq({QStringLiteral("boost"), QStringLiteral("list"), QStringLiteral("--db"), m_db,
+                              QStringLiteral("-o"), QStringLiteral("json")});
+        return int(QJsonDocument::fromJson(r.out).object().value(QLatin1String("boosts")).toArray().size());
+    }
+    QStringList auditActions() {
+        const ToolRun r = gq({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), m_db,
+                              QStringLiteral("-o"), QStringLiteral("json")});
+        QStringList out;
+        for (const QJsonValue &v :
+             QJsonDocument::fromJson(r.out).object().value(QLatin1String("entries")).toArray())
+            out << v.toObject().value(QLatin1String("action")).toString();
+        return out;
+    }
+    QString stateInDb(qint64 id) {
+        auto store = UsageStore::open(m_db);
+        if (!store)
+            return QStringLiteral("(open failed: %1)").arg(store.error().message);
+        QSqlQuery q((*store)->database());
+        q.exec(QStringLiteral("SELECT state FROM boosts WHERE id = %1").arg(id));
+        return q.next() ? q.value(0).toString() : QString();
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        GQ_PREPARE_USAGE_BACKEND(m_backend);
+        GQ_REQUIRE_TOOL("kubectl");
+        QVERIFY2(QFileInfo(binary()).isExecutable(), "build the gpuquota target");
+        m_cluster = std::make_unique<TestClusterProcess>();
+        QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
+    }
+    void cleanupTestCase() {
+        if (m_cluster)
+            m_cluster->stop();
+    }
+    void init() { m_db = m_backend.freshUrl(); }
+    void cleanup() {
+        m_cluster->clearFaults();
+        const QString err = m_backend.dropSchemas();
+        QVERIFY2(err.isEmpty(), qPrintable(err));
+    }
+
+    // The issue's story: +4 on 12, kubectl raises it to 20 meanwhile, expiry gives 16.
+    void expiryTakesBackOnlyTheDelta() {
+        const QString ns = makeNamespace(12);
+        const qint64 id = grant(
+            ns,
+            {QStringLiteral("--add"), QStringLiteral("+4"), QStringLiteral("--for"), QStringLiteral("2h")},
+            at("2026-06-01T10:00:00Z"));
+        QVERIFY(id > 0);
+        QCOMPARE(gpus(ns), QStringLiteral("16"));
+        QCOMPARE(annotation(ns).size(), 1);
+        QCOMPARE(annotation(ns).at(0).toObject().value(QLatin1String("id")).toInteger(), id);
+        QCOMPARE(annotation(ns).at(0).toObject().value(QLatin1String("expires")).toString(),
+                 QStringLiteral("2026-06-01T12:00:00Z"));
+        QCOMPARE(boost(id).value(QLatin1String("state")).toString(), QStringLiteral("active"));
+        kubectlSetGpus(ns, QStringLiteral("20"));
+
+        ToolRun early = reconcile(at("2026-06-01T11:59:59Z"));
+        QCOMPARE(early.exitCode, 0);
+        QCOMPARE(early.out, QByteArray());
+        ToolRun r = reconcile(at("2026-06-01T12:00:00Z"));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(QString::fromUtf8(r.out).trimmed(),
+                 QStringLiteral("boost %1 %2/gpu-quota requests.nvidia.com/gpu: active -> expired (20 -> 16)")
+                     .arg(id)
+                     .arg(ns));
+        QCOMPARE(gpus(ns), QStringLiteral("16"));
+        QCOMPARE(annotation(ns).size(), 0);
+        QCOMPARE(boost(id).value(QLatin1String("state")).toString(), QStringLiteral("expired"));
+        // Running it again changes nothing.
+        r = reconcile(at("2026-06-01T13:00:00Z"));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QByteArray());
+        QCOMPARE(gpus(ns), QStringLiteral("16"));
+        QCOMPARE(auditActions(), (QStringList{QStringLiteral("boost.grant"), QStringLiteral("boost.apply"),
+                                              QStringLiteral("boost.expire")}));
+    }
+
+    // --set is a delta against the value at grant time, recorded as both.
+    void grantBySetRecordsBoth() {
+        const QString ns = makeNamespace(12);
+        const qint64 id = grant(ns,
+                                {QStringLiteral("--set"), QStringLiteral("20"), QStringLiteral("--until"),
+                                 QStringLiteral("2026-06-02T00:00:00Z")},
+                                at("2026-06-01T10:00:00Z"));
+        QVERIFY(id > 0);
+        const QJsonObject b = boost(id);
+        QCOMPARE(b.value(QLatin1String("delta")).toString(), QStringLiteral("8"));
+        QCOMPARE(b.value(QLatin1String("set")).toString(), QStringLiteral("20"));
+        QCOMPARE(b.value(QLatin1String("base")).toString(), QStringLiteral("12"));
+        QCOMPARE(gpus(ns), QStringLiteral("20"));
+        // Revoked early: taken back at once, ends as revoked.
+        const ToolRun r = gq({QStringLiteral("boost"), QStringLiteral("revoke"), QString::number(id),
+                              QStringLiteral("--db"), m_db, QStringLiteral("--note"),
+                              QStringLiteral("deadline moved to next month"), QStringLiteral("--now"),
+                              at("2026-06-01T11:00:00Z")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(gpus(ns), QStringLiteral("12"));
+        QCOMPARE(boost(id).value(QLatin1String("state")).toString(), QStringLiteral("revoked"));
+        QCOMPARE(auditActions(),
+                 (QStringList{QStringLiteral("boost.grant"), QStringLiteral("boost.apply"),
+                              QStringLiteral("boost.revoke"), QStringLiteral("boost.revert")}));
+    }
+
+    void overlappingBoostsExpireInEitherOrder_data() {
+        QTest::addColumn<QString>("firstFor");
+        QTest::addColumn<QString>("secondFor");
+        QTest::newRow("first ends first") << QStringLiteral("1h") << QStringLiteral("2h");
+        QTest::newRow("second ends first") << QStringLiteral("2h") << QStringLiteral("1h");
+    }
+    void overlappingBoostsExpireInEitherOrder() {
+        QFETCH(QString, firstFor);
+        QFETCH(QString, secondFor);
+        const QString ns = makeNamespace(10);
+        const QString t0 = at("2026-06-01T10:00:00Z");
+        const qint64 a =
+            grant(ns, {QStringLiteral("--add"), QStringLiteral("4"), QStringLiteral("--for"), firstFor}, t0);
+        const qint64 b =
+            grant(ns, {QStringLiteral("--add"), QStringLiteral("2"), QStringLiteral("--for"), secondFor}, t0);
+        QVERIFY(a > 0 && b > 0);
+        QCOMPARE(gpus(ns), QStringLiteral("16"));
+        QCOMPARE(annotation(ns).size(), 2);
+        const bool aFirst = firstFor == QLatin1String("1h");
+        ToolRun r = reconcile(at("2026-06-01T11:00:00Z"));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(QString::fromUtf8(r.out).startsWith(QStringLiteral("boost %1 ").arg(aFirst ? a : b)),
+                 r.out.constData());
+        QCOMPARE(gpus(ns), aFirst ? QStringLiteral("12") : QStringLiteral("14"));
+        QCOMPARE(annotation(ns).size(), 1);
+        QCOMPARE(annotation(ns).at(0).toObject().value(QLatin1String("id")).toInteger(), aFirst ? b : a);
+        r = reconcile(at("2026-06-01T12:00:00Z"));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(gpus(ns), QStringLiteral("10"));
+        QCOMPARE(annotation(ns).size(), 0);
+    }
+
+    // Nights 20:00-08:00 Europe/Berlin from Friday 27 March 2026; summer time starts on
+    // the Sunday at 02:00, so the second night ends at 06:00Z, not 07:00Z.
+    void recurringNightsAcrossDst() {
+        const QString ns = makeNamespace(8);
+        const qint64 id =
+            grant(ns,
+                  {QStringLiteral("--add"), QStringLiteral("8"), QStringLiteral("--recur"),
+                   QStringLiteral("nightly"), QStringLiteral("--window"), QStringLiteral("20:00-08:00"),
+                   QStringLiteral("--tz"), QStringLiteral("Europe/Berlin"), QStringLiteral("--recur-until"),
+                   at("2026-03-30T12:00:00Z")},
+                  at("2026-03-27T12:00:00Z"));
+        QVERIFY(id > 0);
+        QCOMPARE(gpus(ns), QStringLiteral("8")); // scheduled: the cluster is untouched
+        QCOMPARE(boost(id).value(QLatin1String("state")).toString(), QStringLiteral("scheduled"));
+        struct Night {
+            const char *start, *end;
+        };
+        const Night nights[] = {{"2026-03-27T19:00:00Z", "2026-03-28T07:00:00Z"},
+                                {"2026-03-28T19:00:00Z", "2026-03-29T06:00:00Z"},
+                                {"2026-03-29T18:00:00Z", "2026-03-30T06:00:00Z"}};
+        for (const Night &n : nights) {
+            const QJsonObject b = boost(id);
+            QCOMPARE(b.value(QLatin1String("start")).toString(), QString::fromLatin1(n.start));
+            QCOMPARE(b.value(QLatin1String("until")).toString(), QString::fromLatin1(n.end));
+            const qint64 s =
+                QDateTime::fromString(QString::fromLatin1(n.start), Qt::ISODate).toSecsSinceEpoch();
+            const qint64 e =
+                QDateTime::fromString(QString::fromLatin1(n.end), Qt::ISODate).toSecsSinceEpoch();
+            const auto iso = [](qint64 t) {
+                return QDateTime::fromSecsSinceEpoch(t, Qt::UTC).toString(Qt::ISODate);
+            };
+            QCOMPARE(reconcile(iso(s - 60)).out, QByteArray()); // not yet
+            ToolRun r = reconcile(iso(s));
+            QVERIFY2(r.out.contains("scheduled -> active (8 -> 16)"), r.out.constData());
+            QCOMPARE(gpus(ns), QStringLiteral("16"));
+            QCOMPARE(reconcile(iso(e - 1)).out, QByteArray());
+            QCOMPARE(gpus(ns), QStringLiteral("16"));
+            r = reconcile(iso(e));
+            QVERIFY2(r.out.contains("active -> "), r.out.constData());
+            QCOMPARE(gpus(ns), QStringLiteral("8"));
+        }
+        QCOMPARE(boost(id).value(QLatin1String("state")).toString(), QStringLiteral("expired"));
+        QCOMPARE(auditActions().count(QStringLiteral("boost.apply")), 3);
+        QCOMPARE(auditActions().count(QStringLiteral("boost.expire")), 3);
+    }
+
+    // SIGKILL after the claim is recorded and before the quota is patched (the quota
+    // read is held back by the test cluster): the next reconcile completes it once.
+    void crashBetweenRecordAndPatch() {
+        const QString ns = makeNamespace(12);
+        const qint64 id = grant(ns,
+                                {QStringLiteral("--add"), QStringLiteral("4"), QStringLiteral("--start"),
+                                 at("2026-06-01T11:00:00Z"), QStringLiteral("--for"), QStringLiteral("1h")},
+                                at("2026-06-01T10:00:00Z"));
+        QVERIFY(id > 0);
+        QVERIFY(m_cluster->setFaults(QJsonObject{
+            {QStringLiteral("latencyMs"), 4000},
+            {QStringLiteral("pathPrefix"), QStringLiteral("/api/v1/namespaces/%1/resourcequotas").arg(ns)}}));
+        QProcess p;
+        p.start(binary(), withCluster({QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
+                                       QStringLiteral("--now"), at("2026-06-01T11:30:00Z")}));
+        QVERIFY(p.waitForStarted());
+        QTRY_COMPARE_WITH_TIMEOUT(stateInDb(id), QStringLiteral("applying"), 20000);
+        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished());
+        QCOMPARE(gpus(ns), QStringLiteral("12"));
+        QVERIFY(m_cluster->clearFaults());
+        QCOMPARE(stateInDb(id), QStringLiteral("applying"));
+        ToolRun r = reconcile(at("2026-06-01T11:31:00Z"));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("applying -> active"), r.out.constData());
+        r = reconcile(at("2026-06-01T11:32:00Z"));
+        QCOMPARE(r.out, QByteArray());
+        QCOMPARE(gpus(ns), QStringLiteral("16"));
+        QCOMPARE(auditActions().count(QStringLiteral("boost.apply")), 1);
+        r = reconcile(at("2026-06-01T12:00:00Z"));
+        QCOMPARE(gpus(ns), QStringLiteral("12"));
+    }
+
+    // The other crash: the patch reached the server, the process died before recording
+    // it. The annotation on the quota proves the boost is applied: completed, not re-applied.
+    void crashBetweenPatchAndRecord() {
+        const QString ns = makeNamespace(12);
+        const qint64 id = grant(ns,
+                                {QStringLiteral("--add"), QStringLiteral("4"), QStringLiteral("--start"),
+                                 at("2026-06-01T11:00:00Z"), QStringLiteral("--for"), QStringLiteral("1h")},
+                                at("2026-06-01T10:00:00Z"));
+        QVERIFY(id > 0);
+        {
+            // What the dead run left: its claim, and the patched quota.
+            auto store = UsageStore::open(m_db);
+            QVERIFY(store);
+            QSqlQuery q((*store)->database());
+            QVERIFY(
+                q.exec(QStringLiteral("UPDATE boosts SET state = 'applying', claim_owner = '%1:%2:deadbeef', "
+                                      "claim_until_s = %3 WHERE id = %4")
+                           .arg(QSysInfo::machineHostName())
+                           .arg(4194304 + 1) // above pid_max: no such process
+                           .arg(QDateTime::currentSecsSinceEpoch() + 3600)
+                           .arg(id)));
+        }
+        kubectlSetGpus(ns, QStringLiteral("16"));
+        const ToolRun k =
+            kubectl({QStringLiteral("annotate"), QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"),
+                     QStringLiteral("-n"), ns,
+                     QStringLiteral("gpuquota.io/boosts=[{\"id\":%1,\"resource\":\"requests.nvidia.com/"
+                                    "gpu\",\"delta\":\"4\",\"expires\":\"2026-06-01T12:00:00Z\"}]")
+                         .arg(id)});
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+        ToolRun r = reconcile(at("2026-06-01T11:05:00Z"));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("applying -> active (12 -> 16)"), r.out.constData());
+        QCOMPARE(gpus(ns), QStringLiteral("16"));
+        r = reconcile(at("2026-06-01T12:00:00Z"));
+        QCOMPARE(gpus(ns), QStringLiteral("12"));
+        QCOMPARE(auditActions().count(QStringLiteral("boost.apply")), 1);
+    }
+
+    // Two reconciles started together over the same due boosts: each applied once.
+    void twoReconcilesAtOnce() {
+        const QString ns = makeNamespace(10);
+        QList<qint64> ids;
+        for (int i = 0; i < 4; ++i)
+            ids << grant(ns,
+                         {QStringLiteral("--add"), QStringLiteral("1"), QStringLiteral("--start"),
+                          at("2026-06-01T11:00:00Z"), QStringLiteral("--for"), QStringLiteral("1h")},
+                         at("2026-06-01T10:00:00Z"));
+        QVERIFY(!ids.contains(0));
+        QVERIFY(m_cluster->setFaults(QJsonObject{{QStringLiteral("latencyMs"), 150}}));
+        QProcess p1, p2;
+        const QStringList args = withCluster({QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
+                                              QStringLiteral("--now"), at("2026-06-01T11:10:00Z")});
+        p1.start(binary(), args);
+        p2.start(binary(), args);
+        QVERIFY(p1.waitForFinished(60000) && p2.waitForFinished(60000));
+        QVERIFY(m_cluster->clearFaults());
+        const QString lines = QString::fromUtf8(p1.readAllStandardOutput() + p2.readAllStandardOutput());
+        QCOMPARE(p1.exitCode(), 0);
+        QCOMPARE(p2.exitCode(), 0);
+        for (qint64 id : ids)
+            QVERIFY2(lines.count(QStringLiteral("boost %1 ").arg(id)) == 1, qPrintable(lines));
+        QCOMPARE(gpus(ns), QStringLiteral("14"));
+        QCOMPARE(annotation(ns).size(), 4);
+        QCOMPARE(auditActions().count(QStringLiteral("boost.apply")), 4);
+    }
+
+    // The server fails: the boost is failed with the reason and a retry time (30 s,
+    // then doubling); reconcile exits 1 then, and the retry after the wait applies it.
+    void failureIsRetriedWithBackoff() {
+        const QString ns = makeNamespace(12);
+        const qint64 id = grant(ns,
+                                {QStringLiteral("--add"), QStringLiteral("4"), QStringLiteral("--start"),
+                                 at("2026-06-01T11:00:00Z"), QStringLiteral("--for"), QStringLiteral("1h")},
+                                at("2026-06-01T10:00:00Z"));
+        QVERIFY(id > 0);
+        QVERIFY(m_cluster->setFaults(QJsonObject{
+            {QStringLiteral("errorRate"), 1.0},
+            {QStringLiteral("pathPrefix"), QStringLiteral("/api/v1/namespaces/%1/resourcequotas").arg(ns)}}));
+        ToolRun r = reconcile(at("2026-06-01T11:00:00Z"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("scheduled -> failed") && r.out.contains("retry at 2026-06-01T11:00:30Z"),
+                 r.out.constData());
+        QJsonObject b = boost(id);
+        QCOMPARE(b.value(QLatin1String("state")).toString(), QStringLiteral("failed"));
+        QVERIFY(!b.value(QLatin1String("reason")).toString().isEmpty());
+        QCOMPARE(b.value(QLatin1String("nextRetry")).toString(), QStringLiteral("2026-06-01T11:00:30Z"));
+        r = reconcile(at("2026-06-01T11:00:30Z"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("failed -> failed") && r.out.contains("retry at 2026-06-01T11:01:30Z"),
+                 r.out.constData());
+        QCOMPARE(reconcile(at("2026-06-01T11:01:00Z")).out, QByteArray()); // not due yet
+        QVERIFY(m_cluster->clearFaults());
+        r = reconcile(at("2026-06-01T11:01:30Z"));
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        QVERIFY2(r.out.contains("failed -> active (12 -> 16)"), r.out.constData());
+        QCOMPARE(gpus(ns), QStringLiteral("16"));
+        QCOMPARE(auditActions().count(QStringLiteral("boost.fail")), 2);
+    }
+
+    // A budget boost needs no cluster: extra GPU-hours while it lasts, extended, expired.
+    void budgetBoostLifecycle() {
+        ToolRun r =
+            gq({QStringLiteral("boost"), QStringLiteral("grant"), QStringLiteral("--db"), m_db,
+                QStringLiteral("--budget"), QStringLiteral("user:alice"), QStringLiteral("--add-hours"),
+                QStringLiteral("5"), QStringLiteral("--for"), QStringLiteral("1h"), QStringLiteral("--note"),
+                QStringLiteral("extra hours for the rerun"), QStringLiteral("--now"),
+                at("2026-06-01T10:00:00Z")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const qint64 id = QString::fromUtf8(r.out).trimmed().toLongLong();
+        QCOMPARE(boost(id).value(QLatin1String("state")).toString(), QStringLiteral("active"));
+        r = gq({QStringLiteral("boost"), QStringLiteral("extend"), QString::number(id),
+                QStringLiteral("--db"), m_db, QStringLiteral("--for"), QStringLiteral("1h"),
+                QStringLiteral("--note"), QStringLiteral("rerun takes longer"), QStringLiteral("--now"),
+                at("2026-06-01T10:30:00Z")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(boost(id).value(QLatin1String("until")).toString(), QStringLiteral("2026-06-01T12:00:00Z"));
+        QCOMPARE(reconcile(at("2026-06-01T11:30:00Z")).out, QByteArray());
+        r = reconcile(at("2026-06-01T12:00:00Z"));
+        QVERIFY2(r.out.contains("budget user alice: active -> expired"), r.out.constData());
+        QCOMPARE(auditActions(),
+                 (QStringList{QStringLiteral("boost.grant"), QStringLiteral("boost.apply"),
+                              QStringLiteral("boost.extend"), QStringLiteral("boost.expire")}));
+    }
+
+    // Boost events are in the hash chain: an edited row and a deleted one both show.
+    void tamperedBoostAuditIsDetected_data() {
+        QTest::addColumn<bool>("deleteRow");
+        QTest::newRow("modified") << false;
+        QTest::newRow("deleted") << true;
+    }
+    void tamperedBoostAuditIsDetected() {
+        QFETCH(bool, deleteRow);
+        const QString ns = makeNamespace(12);
+        QVERIFY(grant(ns,
+                      {QStringLiteral("--add"), QStringLiteral("4"), QStringLiteral("--for"),
+                       QStringLiteral("1h")},
+                      at("2026-06-01T10:00:00Z")) > 0);
+        QCOMPARE(reconcile(at("2026-06-01T11:00:00Z")).exitCode, 0);
+        ToolRun v = gq({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_db});
+        QVERIFY2(v.exitCode == 0, v.out.constData());
+        {
+            auto store = UsageStore::open(m_db);
+            QVERIFY(store);
+            QSqlQuery q((*store)->database());
+#if GQ_USAGE_BACKEND_PG
+            QVERIFY(q.exec(QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER")));
+#else
+            QVERIFY(q.exec(QStringLiteral("DROP TRIGGER audit_log_no_update")));
+            QVERIFY(q.exec(QStringLiteral("DROP TRIGGER audit_log_no_delete")));
+#endif
+            QVERIFY(q.exec(deleteRow
+                               ? QStringLiteral("DELETE FROM audit_log WHERE seq = 2")
+                               : QStringLiteral("UPDATE audit_log SET after_text = '99' WHERE seq = 2")));
+        }
+        v = gq({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), m_db});
+        QCOMPARE(v.exitCode, 1);
+        QVERIFY2(v.out.contains(deleteRow ? "first missing entry: 2" : "first broken entry: 2"),
+                 v.out.constData());
+    }
+
+    void badInputExitsTwoAndRecordsNothing_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("flag");
+        const QStringList ok{QStringLiteral("--add"), QStringLiteral("4"), QStringLiteral("--for"),
+                             QStringLiteral("2h")};
+        const QString note = QStringLiteral("--note");
+        const QString good = QStringLiteral("paper deadline on Friday");
+        auto grant = [](const QStringList &rest) {
+            return QStringList{QStringLiteral("boost"), QStringLiteral("grant"),
+                               QStringLiteral("--namespace"), QStringLiteral("NS")} +
+                   rest;
+        };
+        const QString gpu = kGpu;
+        QTest::newRow("no note") << grant(QStringList{QStringLiteral("--resource"), gpu} + ok)
+                                 << QStringLiteral("--note");
+        QTest::newRow("short note")
+            << grant(QStringList{QStringLiteral("--resource"), gpu, note, QStringLiteral("too short")} + ok)
+            << QStringLiteral("--note");
+        QTest::newRow("blank note") << grant(QStringList{QStringLiteral("--resource"), gpu, note,
+                                                         QStringLiteral("            ")} +
+                                             ok)
+                                    << QStringLiteral("--note");
+        QTest::newRow("resource not in quota")
+            << grant(QStringList{QStringLiteral("--resource"),
+                                 QStringLiteral("requests.nvidia.com/mig-1g.10gb"), note, good} +
+                     ok)
+            << QStringLiteral("--resource");
+        QTest::newRow("unknown quota")
+            << grant(QStringList{QStringLiteral("--resource"), gpu, QStringLiteral("--quota"),
+                                 QStringLiteral("nope"), note, good} +
+                     ok)
+            << QStringLiteral("--quota");
+        QTest::newRow("several quotas") << QStringList{QStringLiteral("boost"),
+                                                       QStringLiteral("grant"),
+                                                       QStringLiteral("--namespace"),
+                                                       QStringLiteral("NS2"),
+                                                       QStringLiteral("--resource"),
+                                                       gpu,
+                                                       note,
+                                                       good} +
+                                               ok
+                                        << QStringLiteral("--quota");
+        QTest::newRow("negative result")
+            << grant({QStringLiteral("--resource"), gpu, note, good, QStringLiteral("--add"),
+                      QStringLiteral("-20"), QStringLiteral("--for"), QStringLiteral("1h")})
+            << QStringLiteral("--add");
+        QTest::newRow("negative set")
+            << grant({QStringLiteral("--resource"), gpu, note, good, QStringLiteral("--set"),
+                      QStringLiteral("-1"), QStringLiteral("--for"), QStringLiteral("1h")})
+            << QStringLiteral("--set");
+        QTest::newRow("not a quantity")
+            << grant({QStringLiteral("--resource"), gpu, note, good, QStringLiteral("--add"),
+                      QStringLiteral("four"), QStringLiteral("--for"), QStringLiteral("1h")})
+            << QStringLiteral("--add");
+        QTest::newRow("add and set") << grant({QStringLiteral("--resource"), gpu, note, good,
+                                               QStringLiteral("--add"), QStringLiteral("4"),
+                                               QStringLiteral("--set"), QStringLiteral("16"),
+                                               QStringLiteral("--for"), QStringLiteral("1h")})
+                                     << QStringLiteral("--add");
+        QTest::newRow("end before start")
+            << grant({QStringLiteral("--resource"), gpu, note, good, QStringLiteral("--add"),
+                      QStringLiteral("4"), QStringLiteral("--start"), QStringLiteral("2026-06-01T14:00:00Z"),
+                      QStringLiteral("--until"), QStringLiteral("2026-06-01T12:00:00Z")})
+            << QStringLiteral("--until");
+        QTest::newRow("no duration") << grant({QStringLiteral("--resource"), gpu, note, good,
+                                               QStringLiteral("--add"), QStringLiteral("4")})
+                                     << QStringLiteral("--for");
+        QTest::newRow("bad duration")
+            << grant({QStringLiteral("--resource"), gpu, note, good, QStringLiteral("--add"),
+                      QStringLiteral("4"), QStringLiteral("--for"), QStringLiteral("soon")})
+            << QStringLiteral("--for");
+        QTest::newRow("for and until")
+            << grant(QStringList{QStringLiteral("--resource"), gpu, note, good, QStringLiteral("--until"),
+                                 QStringLiteral("2026-06-02T00:00:00Z")} +
+                     ok)
+            << QStringLiteral("--for");
+        QTest::newRow("bad window") << grant({QStringLiteral("--resource"), gpu, note, good,
+                                              QStringLiteral("--add"), QStringLiteral("4"),
+                                              QStringLiteral("--recur"), QStringLiteral("nightly"),
+                                              QStringLiteral("--window"), QStringLiteral("8pm-8am"),
+                                              QStringLiteral("--recur-until"),
+                                              QStringLiteral("2026-07-01T00:00:00Z")})
+                                    << QStringLiteral("--window");
+        QTest::newRow("bad recur") << grant({QStringLiteral("--resource"), gpu, note, good,
+                                             QStringLiteral("--add"), QStringLiteral("4"),
+                                             QStringLiteral("--recur"), QStringLiteral("hourly"),
+                                             QStringLiteral("--window"), QStringLiteral("20:00-08:00"),
+                                             QStringLiteral("--recur-until"),
+                                             QStringLiteral("2026-07-01T00:00:00Z")})
+                                   << QStringLiteral("--recur");
+        QTest::newRow("bad zone") << grant({QStringLiteral("--resource"), gpu, note, good,
+                                            QStringLiteral("--add"), QStringLiteral("4"),
+                                            QStringLiteral("--recur"), QStringLiteral("nightly"),
+                                            QStringLiteral("--window"), QStringLiteral("20:00-08:00"),
+                                            QStringLiteral("--tz"), QStringLiteral("Mars/Olympus"),
+                                            QStringLiteral("--recur-until"),
+                                            QStringLiteral("2026-07-01T00:00:00Z")})
+                                  << QStringLiteral("--tz");
+        QTest::newRow("recur until before start")
+            << grant({QStringLiteral("--resource"), gpu, note, good, QStringLiteral("--add"),
+                      QStringLiteral("4"), QStringLiteral("--recur"), QStringLiteral("nightly"),
+                      QStringLiteral("--window"), QStringLiteral("20:00-08:00"),
+                      QStringLiteral("--recur-until"), QStringLiteral("2026-05-01T00:00:00Z")})
+            << QStringLiteral("--recur-until");
+        QTest::newRow("negative hours") << QStringList{QStringLiteral("boost"),
+                                                       QStringLiteral("grant"),
+                                                       QStringLiteral("--budget"),
+                                                       QStringLiteral("user:alice"),
+                                                       QStringLiteral("--add-hours"),
+                                                       QStringLiteral("-3"),
+                                                       QStringLiteral("--for"),
+                                                       QStringLiteral("1h"),
+                                                       note,
+                                                       good}
+                                        << QStringLiteral("--add-hours");
+        QTest::newRow("bad budget") << QStringList{QStringLiteral("boost"),
+                                                   QStringLiteral("grant"),
+                                                   QStringLiteral("--budget"),
+                                                   QStringLiteral("alice"),
+                                                   QStringLiteral("--add-hours"),
+                                                   QStringLiteral("3"),
+                                                   QStringLiteral("--for"),
+                                                   QStringLiteral("1h"),
+                                                   note,
+                                                   good}
+                                    << QStringLiteral("--budget");
+        QTest::newRow("revoke unknown id") << QStringList{QStringLiteral("boost"), QStringLiteral("revoke"),
+                                                          QStringLiteral("999"), note, good}
+                                           << QStringLiteral("ID");
+        QTest::newRow("revoke short note") << QStringList{QStringLiteral("boost"), QStringLiteral("revoke"),
+                                                          QStringLiteral("1"), note, QStringLiteral("oops")}
+                                           << QStringLiteral("--note");
+        QTest::newRow("extend unknown id") << QStringList{QStringLiteral("boost"),
+                                                          QStringLiteral("extend"),
+                                                          QStringLiteral("999"),
+                                                          QStringLiteral("--for"),
+                                                          QStringLiteral("1h"),
+                                                          note,
+                                                          good}
+                                           << QStringLiteral("ID");
+        QTest::newRow("extend no note")
+            << QStringList{QStringLiteral("boost"), QStringLiteral("extend"), QStringLiteral("1"),
+                           QStringLiteral("--for"), QStringLiteral("1h")}
+            << QStringLiteral("--note");
+        QTest::newRow("list bad state") << QStringList{QStringLiteral("boost"), QStringLiteral("list"),
+                                                       QStringLiteral("--state"), QStringLiteral("sleeping")}
+                                        << QStringLiteral("--state");
+        QTest::newRow("reconcile bad now")
+            << QStringList{QStringLiteral("reconcile"), QStringLiteral("--now"), QStringLiteral("tomorrow")}
+            << QStringLiteral("--now");
+    }
+    void badInputExitsTwoAndRecordsNothing() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, flag);
+        const QString ns = makeNamespace(12);
+        const QString ns2 = makeNamespace(12, QStringLiteral("second"));
+        args.replaceInStrings(QRegularExpression(QStringLiteral("^NS$")), ns);
+        args.replaceInStrings(QRegularExpression(QStringLiteral("^NS2$")), ns2);
+        args << QStringLiteral("--db") << m_db;
+        if (!args.contains(QStringLiteral("--now")) && args.at(0) == QLatin1String("boost"))
+            args << QStringLiteral("--now") << at("2026-06-01T10:00:00Z");
+        // One real boost first, so "nothing recorded" is measured against something.
+        const qint64 id = grant(
+            ns, {QStringLiteral("--add"), QStringLiteral("1"), QStringLiteral("--for"), QStringLiteral("1h")},
+            at("2026-06-01T10:00:00Z"));
+        QCOMPARE(id, 1);
+        const QStringList auditBefore = auditActions();
+        const ToolRun r = gq(args);
+        QVERIFY2(r.exitCode == 2,
+                 qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(QString::fromUtf8(r.err))));
+        QVERIFY2(QString::fromUtf8(r.err).contains(flag), r.err.constData());
+        QCOMPARE(boostCount(), 1);
+        QCOMPARE(auditActions(), auditBefore);
+        QCOMPARE(gpus(ns), QStringLiteral("13"));
+        QCOMPARE(gpus(ns2), QStringLiteral("12"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBoosts)
+#include "tst_boosts.moc"

@@ -1,0 +1,317 @@
+// BudgetEnforcer end to end: namespace budgets spent in the usage database (SQLite, or
+// PostgreSQL from GQ_TEST_PG_URL) clamp ResourceQuotas on the real test cluster, so
+// the next GPU pod is refused by the API server (`kubectl create`: exceeded quota);
+// the rollover (a pinned `now`), a raised budget and an admin's edits during the clamp.
+#include "auditlog.h"
+#include "budgetenforcer.h"
+#include "usagestore.h"
+
+#include "kube/kubeclienttestutil.h"
+#include "usage/usagebackend.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QtTest>
+
+using namespace gq;
+using namespace gq::test;
+
+namespace {
+const QString kGpu = QStringLiteral("requests.nvidia.com/gpu");
+// 2026-12-01 12:00:00 UTC, and the next day just after midnight.
+constexpr qint64 kNoon = 1796126400;
+constexpr qint64 kDayStart = kNoon - 12 * 3600;
+constexpr qint64 kNextDay = kDayStart + 86400 + 30;
+} // namespace
+
+class TestBudgetEnforcer : public QObject {
+    Q_OBJECT
+
+private:
+    UsageTestBackend m_backend{"gq_enforce"};
+    std::unique_ptr<TestClusterProcess> m_cluster;
+    std::shared_ptr<KubeClient> m_client;
+    std::unique_ptr<UsageStore> m_store;
+    QString m_url;
+    int m_counter = 0;
+
+    ToolRun kubectl(const QStringList &args) {
+        return runTool(QStringLiteral("kubectl"),
+                       QStringList{QStringLiteral("--kubeconfig"), m_cluster->kubeconfigPath()} + args);
+    }
+    ToolRun applyYaml(const QString &yaml) {
+        const QString file = writeFile(
+            m_cluster->temporaryDir() + QStringLiteral("/obj-%1.yaml").arg(++m_counter), yaml.toUtf8());
+        return kubectl({QStringLiteral("create"), QStringLiteral("-f"), file});
+    }
+    // A namespace (with a quota of `gpus` when > 0) and one running pod holding 2 GPUs.
+    QString makeNamespace(int gpus) {
+        const QString ns = QStringLiteral("enf-%1").arg(++m_counter);
+        QString yaml = QStringLiteral("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: %1\n").arg(ns);
+        if (gpus > 0)
+            yaml += QStringLiteral("---\napiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: gpu-quota\n"
+                                   "  namespace: %1\nspec:\n  hard:\n    requests.nvidia.com/gpu: \"%2\"\n"
+                                   "    pods: \"50\"\n")
+                        .arg(ns)
+                        .arg(gpus);
+        const ToolRun k = applyYaml(yaml);
+        if (k.exitCode != 0)
+            qWarning("kubectl create: %s", k.err.constData());
+        const ToolRun p = createPod(ns, QStringLiteral("running-1"), 2);
+        if (p.exitCode != 0)
+            qWarning("kubectl create pod: %s", p.err.constData());
+        return ns;
+    }
+    ToolRun createPod(const QString &ns, const QString &name, int gpus) {
+        return applyYaml(QStringLiteral("apiVersion: v1\nkind: Pod\nmetadata:\n  name: %1\n  namespace: %2\n"
+                                        "spec:\n  containers:\n  - name: main\n    image: cuda:12\n"
+                                        "    resources:\n      limits: {nvidia.com/gpu: %3}\n"
+                                        "      requests: {nvidia.com/gpu: %3}\n")
+                             .arg(name, ns)
+                             .arg(gpus));
+    }
+    // The namespace's GPU-hours this day: `hours` of 4 GPUs, ended before noon.
+    void spend(const QString &ns, double hours, qint64 dayStart = kDayStart) {
+        UsageInterval iv;
+        iv.cluster = QStringLiteral("test");
+        iv.ns = ns;
+        iv.user = QStringLiteral("alice");
+        iv.podUid = QStringLiteral("uid-%1-%2").arg(ns).arg(++m_counter);
+        iv.podName = QStringLiteral("done");
+        iv.gpus = 4;
+        iv.start = dayStart + 3600;
+        iv.end = iv.start + qint64(hours * 3600 / 4);
+        iv.source = QStringLiteral("test");
+        auto r = m_store->upsertInterval(iv);
+        QVERIFY2(r, qPrintable(r ? QString() : r.error().toString()));
+    }
+    void setBudget(const QString &ns, double limit) {
+        Budget b;
+        b.scope = BudgetScope::Namespace;
+        b.subject = ns;
+        b.period = Period::Day;
+        b.limitGpuHours = limit;
+        auto r = m_store->setBudget(b);
+        QVERIFY2(r, qPrintable(r ? QString() : r.error().toString()));
+    }
+    QJsonObject quota(const QString &ns, const QString &name = QStringLiteral("gpu-quota")) {
+        auto r = await(m_client->get(KubeResource::resourceQuotas(), ns, name));
+        return r ? *r : QJsonObject{};
+    }
+    static QString hardGpus(const QJsonObject &q) {
+        return q.value(QLatin1String("spec"))
+            .toObject()
+            .value(QLatin1String("hard"))
+            .toObject()
+            .value(kGpu)
+            .toString();
+    }
+    static QString clampAnnotation(const QJsonObject &q) {
+        return q.value(QLatin1String("metadata"))
+            .toObject()
+            .value(QLatin1String("annotations"))
+            .toObject()
+            .value(clampplan::kAnnotation)
+            .toString();
+    }
+    EnforceReport tick(qint64 now) {
+        BudgetEnforcer enforcer(*m_store, m_client);
+        return enforcer.runNow(now);
+    }
+
+private slots:
+    void initTestCase() {
+        GQ_PREPARE_USAGE_BACKEND(m_backend);
+        m_cluster = std::make_unique<TestClusterProcess>();
+        QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
+        auto c = KubeClient::fromKubeconfig(m_cluster->kubeconfigPath(), QStringLiteral("admin"),
+                                            testClientOptions());
+        QVERIFY2(c, qPrintable(c ? QString() : c.error().toString()));
+        m_client = *c;
+    }
+    void init() {
+        m_url = m_backend.freshUrl();
+        auto s = UsageStore::open(m_url);
+        QVERIFY2(s, qPrintable(s ? QString() : s.error().toString()));
+        m_store = std::move(*s);
+    }
+    void cleanup() {
+        m_store.reset();
+        const QString err = m_backend.dropSchemas();
+        QVERIFY2(err.isEmpty(), qPrintable(err));
+    }
+    void cleanupTestCase() {
+        m_client.reset();
+        m_cluster.reset();
+    }
+
+    void exhaustedBudgetClampsUntilRollover() {
+        const QString ns = makeNamespace(8);
+        setBudget(ns, 8);
+        spend(ns, 6);
+        QVERIFY(createPod(ns, QStringLiteral("fits"), 1).exitCode == 0);
+        EnforceReport r = tick(kNoon);
+        QVERIFY2(r.ok(), qPrintable(r.errors.join(QLatin1Char('\n'))));
+        QCOMPARE(r.events.size(), 0); // 6 of 8 GPU-h: nothing to do
+        QCOMPARE(hardGpus(quota(ns)), QStringLiteral("8"));
+
+        spend(ns, 2); // 8 of 8 GPU-h
+        QList<ClampEvent> heard;
+        BudgetEnforcer enforcer(*m_store, m_client);
+        enforcer.addListener([&heard](const ClampEvent &e) { heard << e; });
+        r = enforcer.runNow(kNoon);
+        QVERIFY2(r.ok(), qPrintable(r.errors.join(QLatin1Char('\n'))));
+        QCOMPARE(r.events.size(), 1);
+        QCOMPARE(heard.size(), 1);
+        QCOMPARE(heard[0].kind, ClampEvent::Kind::Applied);
+        QCOMPARE(heard[0].ns, ns);
+        QCOMPARE(heard[0].before.value(kGpu).toString(), QStringLiteral("8"));
+        QCOMPARE(heard[0].after.value(kGpu).toString(), QStringLiteral("3")); // 2 + 1 GPUs in use
+        QJsonObject q = quota(ns);
+        QCOMPARE(hardGpus(q), QStringLiteral("3"));
+        const QJsonObject record = QJsonDocument::fromJson(clampAnnotation(q).toUtf8()).object();
+        QCOMPARE(record.value(QLatin1String("original")).toObject().value(kGpu).toString(),
+                 QStringLiteral("8"));
+        QCOMPARE(record.value(QLatin1String("at")).toString(), QStringLiteral("2026-12-01T12:00:00Z"));
+        QVERIFY(record.value(QLatin1String("reason")).toString().contains(QLatin1String("8.00")));
+
+        // The API server itself refuses the next GPU pod.
+        ToolRun k = createPod(ns, QStringLiteral("refused"), 1);
+        QVERIFY(k.exitCode != 0);
+        QVERIFY2(k.err.contains("exceeded quota"), k.err.constData());
+
+        // A repeated tick changes nothing.
+        r = tick(kNoon + 60);
+        QVERIFY(r.ok());
+        QCOMPARE(r.events.size(), 0);
+
+        AuditLog audit(*m_store);
+        AuditLog::Filter f;
+        f.action = QStringLiteral("quota.clamp");
+        auto entries = audit.list(f);
+        QVERIFY(entries);
+        QCOMPARE(entries->size(), 1);
+        QCOMPARE(entries->first().actor, QStringLiteral("gpuquota-controller"));
+        QCOMPARE(entries->first().target, ns + QStringLiteral("/ResourceQuota/gpu-quota"));
+
+        // The next day the budget allows work again: the admin's 8 is back.
+        r = tick(kNextDay);
+        QVERIFY2(r.ok(), qPrintable(r.errors.join(QLatin1Char('\n'))));
+        QCOMPARE(r.events.size(), 1);
+        QCOMPARE(r.events[0].kind, ClampEvent::Kind::Lifted);
+        q = quota(ns);
+        QCOMPARE(hardGpus(q), QStringLiteral("8"));
+        QVERIFY(clampAnnotation(q).isEmpty());
+        k = createPod(ns, QStringLiteral("admitted"), 1);
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+        f.action = QStringLiteral("quota.unclamp");
+        QCOMPARE(audit.list(f)->size(), 1);
+    }
+
+    void adminEditDuringClampWins() {
+        const QString ns = makeNamespace(8);
+        setBudget(ns, 8);
+        spend(ns, 9);
+        QVERIFY(tick(kNoon).ok());
+        QCOMPARE(hardGpus(quota(ns)), QStringLiteral("2"));
+
+        // The admin raises the quota while clamped; the next tick keeps enforcing but
+        // records 12 as the value to restore.
+        auto patch = [&](const char *value) {
+            return kubectl({QStringLiteral("patch"), QStringLiteral("resourcequota"),
+                            QStringLiteral("gpu-quota"), QStringLiteral("-n"), ns,
+                            QStringLiteral("--type=merge"), QStringLiteral("-p"),
+                            QStringLiteral("{\"spec\":{\"hard\":{\"requests.nvidia.com/gpu\":\"%1\"}}}")
+                                .arg(QLatin1String(value))});
+        };
+        QCOMPARE(patch("12").exitCode, 0);
+        EnforceReport r = tick(kNoon + 600);
+        QVERIFY(r.ok());
+        QCOMPARE(r.events.size(), 1);
+        QCOMPARE(r.events[0].kind, ClampEvent::Kind::Adjusted);
+        QVERIFY(r.events[0].adminEdit);
+        QCOMPARE(hardGpus(quota(ns)), QStringLiteral("2"));
+
+        // Edited again, and the rollover comes before any tick: that value stays.
+        QCOMPARE(patch("10").exitCode, 0);
+        r = tick(kNextDay);
+        QVERIFY(r.ok());
+        QCOMPARE(r.events.size(), 1);
+        QVERIFY(r.events[0].adminEdit);
+        QCOMPARE(hardGpus(quota(ns)), QStringLiteral("10"));
+        QVERIFY(clampAnnotation(quota(ns)).isEmpty());
+
+        // Once more, edited during the clamp and then adopted by a tick: 12 comes back.
+        spend(ns, 9, kNextDay - 30);
+        QVERIFY(tick(kNextDay + 5 * 3600).ok());
+        QCOMPARE(hardGpus(quota(ns)), QStringLiteral("2"));
+        QCOMPARE(patch("12").exitCode, 0);
+        QVERIFY(tick(kNextDay + 5 * 3600 + 60).ok());
+        QCOMPARE(hardGpus(quota(ns)), QStringLiteral("2"));
+        // A raised budget lifts the clamp; the admin's 12 is restored, not the stale 10.
+        setBudget(ns, 100);
+        r = tick(kNextDay + 5 * 3600 + 120);
+        QCOMPARE(r.events.size(), 1);
+        QCOMPARE(r.events[0].kind, ClampEvent::Kind::Lifted);
+        QCOMPARE(hardGpus(quota(ns)), QStringLiteral("12"));
+    }
+
+    void namespaceWithoutQuotaGetsOneForTheClamp() {
+        const QString ns = makeNamespace(0);
+        setBudget(ns, 4);
+        spend(ns, 5);
+        EnforceReport r = tick(kNoon);
+        QVERIFY2(r.ok(), qPrintable(r.errors.join(QLatin1Char('\n'))));
+        QCOMPARE(r.events.size(), 1);
+        QVERIFY(r.events[0].createdQuota);
+        const QJsonObject q = quota(ns, clampplan::kCreatedName);
+        QCOMPARE(hardGpus(q), QStringLiteral("2"));
+        QCOMPARE(q.value(QLatin1String("metadata"))
+                     .toObject()
+                     .value(QLatin1String("labels"))
+                     .toObject()
+                     .value(clampplan::kManagedByLabel)
+                     .toString(),
+                 clampplan::kManagedByValue);
+        const ToolRun k = createPod(ns, QStringLiteral("refused"), 1);
+        QVERIFY2(k.err.contains("exceeded quota"), k.err.constData());
+        QCOMPARE(tick(kNoon + 30).events.size(), 0);
+
+        // Deleting the budget lifts it too: the created quota goes away.
+        QVERIFY(m_store->deleteBudget(BudgetScope::Namespace, ns));
+        r = tick(kNoon + 60);
+        QVERIFY2(r.ok(), qPrintable(r.errors.join(QLatin1Char('\n'))));
+        QCOMPARE(r.events.size(), 1);
+        QCOMPARE(r.events[0].kind, ClampEvent::Kind::Lifted);
+        auto gone = await(m_client->get(KubeResource::resourceQuotas(), ns, clampplan::kCreatedName));
+        QVERIFY(!gone);
+        QCOMPARE(gone.error().kind, Error::Kind::NotFound);
+    }
+
+    void twoReplicasClampOnce() {
+        const QString ns = makeNamespace(8);
+        setBudget(ns, 8);
+        spend(ns, 8);
+        auto other = UsageStore::open(m_url);
+        QVERIFY2(other, qPrintable(other ? QString() : other.error().toString()));
+        BudgetEnforcer a(*m_store, m_client);
+        BudgetEnforcer b(**other, m_client);
+        QList<EnforceReport> reports;
+        connect(&a, &BudgetEnforcer::finished, this, [&](const EnforceReport &r) { reports << r; });
+        connect(&b, &BudgetEnforcer::finished, this, [&](const EnforceReport &r) { reports << r; });
+        QVERIFY(a.tick(kNoon));
+        QVERIFY(b.tick(kNoon));
+        QTRY_COMPARE_WITH_TIMEOUT(reports.size(), 2, 60000);
+        QVERIFY2(reports[0].ok() && reports[1].ok(),
+                 qPrintable((reports[0].errors + reports[1].errors).join(QLatin1Char('\n'))));
+        QCOMPARE(reports[0].events.size() + reports[1].events.size(), 1);
+        QCOMPARE(hardGpus(quota(ns)), QStringLiteral("2"));
+        AuditLog audit(*m_store);
+        AuditLog::Filter f;
+        f.action = QStringLiteral("quota.clamp");
+        QCOMPARE(audit.list(f)->size(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBudgetEnforcer)
+#include "tst_budgetenforcer.moc"

@@ -1,0 +1,161 @@
+// Connections per context: they survive a new settings instance, contexts are kept
+// apart, secrets go to the SecretStore (also when the OS keychain cannot be reached and
+// it falls back to memory) and never into the settings file, which is read back and
+// searched for them.
+
+#include "connectionsettings.h"
+#include "consolesettings.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "services/futurewait.h"
+
+using namespace gq;
+using gq::test::waitFor;
+
+class TestConnectionSettings : public QObject {
+    Q_OBJECT
+private slots:
+    void init() { QVERIFY(m_dir.isValid()); }
+
+    void roundTripPerContext() {
+        const QString path = m_dir.filePath(QStringLiteral("round.ini"));
+        ContextConnections prod;
+        prod.usageDatabaseUrl = QStringLiteral("postgresql://gq@db.example:5432/gpuquota");
+        prod.metricsSource = MetricsSource::Prometheus;
+        prod.prometheusUrl = QStringLiteral("https://prom.example");
+        prod.prometheusCaFile = QStringLiteral("/etc/ssl/prom-ca.pem");
+        prod.controllerUrl = QStringLiteral("http://controller.example:8080");
+        ContextConnections lab;
+        lab.usageDatabaseUrl = QStringLiteral("sqlite:///var/lib/gq/lab.db");
+        lab.metricsSource = MetricsSource::Exporters;
+        lab.exporterEndpoints = {QStringLiteral("http://gpu-1:9400/metrics"),
+                                 QStringLiteral("http://gpu-2:9400/metrics")};
+        {
+            ConsoleSettings s(path, std::make_unique<MemorySecretStore>());
+            saveConnections(s, QStringLiteral("prod/eu"), prod);
+            saveConnections(s, QStringLiteral("lab"), lab);
+            s.sync();
+        }
+        ConsoleSettings again(path, std::make_unique<MemorySecretStore>());
+        QCOMPARE(loadConnections(again, QStringLiteral("prod/eu")), prod);
+        QCOMPARE(loadConnections(again, QStringLiteral("lab")), lab);
+        // A context never configured has nothing, and says so.
+        const ContextConnections none = loadConnections(again, QStringLiteral("other"));
+        QCOMPARE(none, ContextConnections());
+        QVERIFY(!none.metricsConfigured());
+        QVERIFY(prod.metricsConfigured());
+        QVERIFY(lab.metricsConfigured());
+    }
+
+    void metricsSourceKeys() {
+        for (MetricsSource s : {MetricsSource::None, MetricsSource::Prometheus, MetricsSource::Exporters,
+                                MetricsSource::Discover})
+            QCOMPARE(metricsSourceFromKey(metricsSourceKey(s)), s);
+        QCOMPARE(metricsSourceFromKey(QStringLiteral("carrier-pigeon")), MetricsSource::None);
+    }
+
+    // The secrets go to the store: the file, read back byte by byte, has none of them.
+    void secretsNeverInTheSettingsFile() {
+        const QString path = m_dir.filePath(QStringLiteral("secrets.ini"));
+        const QString password = QStringLiteral("pw-6f1d2c-in-the-keychain");
+        const QString token = QStringLiteral("tok-93ab77-in-the-keychain");
+        {
+            ConsoleSettings s(path, std::make_unique<MemorySecretStore>());
+            ContextConnections c;
+            c.usageDatabaseUrl = QStringLiteral("postgresql://gq@db:5432/gq");
+            c.metricsSource = MetricsSource::Prometheus;
+            c.prometheusUrl = QStringLiteral("https://prom");
+            saveConnections(s, QStringLiteral("prod"), c);
+            QVERIFY(waitFor(s.setSecret(settings::usageDatabaseSecret, QStringLiteral("prod"), password)));
+            QVERIFY(waitFor(s.setSecret(settings::prometheusToken, QStringLiteral("prod"), token)));
+            QCOMPARE(*waitFor(s.secret(settings::usageDatabaseSecret, QStringLiteral("prod"))), password);
+            QCOMPARE(*waitFor(s.secret(settings::prometheusToken, QStringLiteral("prod"))), token);
+            // Another context has none.
+            QCOMPARE(waitFor(s.secret(settings::prometheusToken, QStringLiteral("lab"))).error().kind,
+                     Error::Kind::NotFound);
+            s.sync();
+        }
+        assertFileHasNo(path, {password, token});
+    }
+
+    // No keychain answers (a session bus that is not there): the store says so, keeps the
+    // secrets for this session, and still writes none to the file.
+    void keychainFallbackKeepsSecretsOutOfTheFile() {
+        const QString path = m_dir.filePath(QStringLiteral("fallback.ini"));
+        const QString password = QStringLiteral("pw-fallback-51c0");
+        const QByteArray saved = qgetenv("DBUS_SESSION_BUS_ADDRESS");
+        qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/gq-no-bus");
+        auto store = std::make_unique<KeychainSecretStore>(QStringLiteral("gq-tst-connectionsettings"));
+        KeychainSecretStore *keychain = store.get();
+        QSignalSpy fellBack(keychain, &SecretStore::fellBack);
+        {
+            ConsoleSettings s(path, std::move(store));
+            const Result<void> written =
+                waitFor(s.setSecret(settings::usageDatabaseSecret, QStringLiteral("prod"), password));
+            if (saved.isEmpty())
+                qunsetenv("DBUS_SESSION_BUS_ADDRESS");
+            else
+                qputenv("DBUS_SESSION_BUS_ADDRESS", saved);
+            QVERIFY2(written, qPrintable(written ? QString() : written.error().toString()));
+            QCOMPARE(fellBack.count(), 1);
+            QVERIFY(fellBack.at(0).at(0).toString().contains(QStringLiteral("this session only")));
+            QCOMPARE(s.secrets()->backendName(), QStringLiteral("memory"));
+            QCOMPARE(*waitFor(s.secret(settings::usageDatabaseSecret, QStringLiteral("prod"))), password);
+            s.setValue(settings::usageDatabaseUrl, QStringLiteral("prod"),
+                       QStringLiteral("postgresql://gq@db/gq"));
+            s.sync();
+        }
+        assertFileHasNo(path, {password});
+    }
+
+    // One file per context, readable, never shared by two names that clean up alike.
+    void embeddedDatabasePerContext() {
+        const QString a = embeddedDatabaseUrl(QStringLiteral("/data"), QStringLiteral("team/a"));
+        const QString b = embeddedDatabaseUrl(QStringLiteral("/data"), QStringLiteral("team:a"));
+        QVERIFY2(a.startsWith(QStringLiteral("sqlite:///data/usage-team_a-")), qPrintable(a));
+        QVERIFY(a.endsWith(QStringLiteral(".db")));
+        QVERIFY(a != b);
+        QCOMPARE(embeddedDatabaseUrl(QStringLiteral("/data"), QStringLiteral("team/a")), a);
+    }
+
+    // Each key once: the preferences read back what was written, defaults otherwise.
+    void preferencesDefaultsAndRoundTrip() {
+        const QString path = m_dir.filePath(QStringLiteral("prefs.ini"));
+        {
+            ConsoleSettings s(path, std::make_unique<MemorySecretStore>());
+            QCOMPARE(s.value(settings::startPage), QStringLiteral("last"));
+            QCOMPARE(s.value(settings::budgetRefreshSeconds), 30);
+            QCOMPARE(s.value(settings::chargebackCurrency), QStringLiteral("USD"));
+            s.setValue(settings::timeZone, QStringLiteral("Asia/Shanghai"));
+            s.setValue(settings::chargebackRate, 2.75);
+            s.setValue(settings::idleMinutes, 45);
+            s.sync();
+        }
+        ConsoleSettings s(path, std::make_unique<MemorySecretStore>());
+        QCOMPARE(s.value(settings::timeZone), QStringLiteral("Asia/Shanghai"));
+        QCOMPARE(s.value(settings::chargebackRate), 2.75);
+        QCOMPARE(s.value(settings::idleMinutes), 45);
+        QCOMPARE(s.fileName(), path);
+    }
+
+private:
+    void assertFileHasNo(const QString &path, const QStringList &secrets) {
+        QFile f(path);
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(path));
+        const QByteArray text = f.readAll();
+        QVERIFY2(!text.isEmpty(), "the settings were written");
+        for (const QString &secret : secrets)
+            QVERIFY2(
+                !text.contains(secret.toUtf8()),
+                qPrintable(QStringLiteral("secret found in %1:\n%2").arg(path, QString::fromUtf8(text))));
+    }
+
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestConnectionSettings)
+#include "tst_connectionsettings.moc"
