@@ -7,7 +7,7 @@ packages=(
   # toolchain
   build-essential cmake ninja-build ccache pkg-config git clang libclang-rt-14-dev clang-format
   # Qt 6 (Widgets, Charts, SQL drivers, translations tools)
-  qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libxkbcommon-dev
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libxkbcommon-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
   libqt6sql6-sqlite libqt6sql6-psql libgl-dev
   libsqlite3-dev
@@ -15,8 +15,17 @@ packages=(
   # libraries
   libyaml-cpp-dev libcurl4-openssl-dev libssl-dev libcpp-httplib-dev
   # tests and benchmarks
-  libbenchmark-dev libgtest-dev postgresql postgresql-client prometheus
-  xvfb xauth imagemagick fonts-noto-cjk fonts-dejavu-core
+  libbenchmark-dev libgtest-dev postgresql postgresql-client prometheus openssl
+  xvfb xauth imagemagick fonts-noto-cjk fonts-dejavu-core poppler-utils
+  # packages (scripts/package.sh): .deb/.tar.gz checks, the AppImage runtime (static FUSE,
+  # squashfs and compression archives) and its recipe, the MSI built with wixl
+  appstream desktop-file-utils lintian squashfs-tools patchelf zstd file dpkg-dev
+  libsquashfuse-dev libfuse3-dev fuse3 libzstd-dev liblz4-dev liblzma-dev liblzo2-dev zlib1g-dev
+  qt6-wayland wixl msitools
+  # the self-service page in a real browser (tst_selfservice)
+  chromium
+  # alerts: a real SMTP server for the delivery suites
+  python3-aiosmtpd
 )
 
 SUDO=""

@@ -18,6 +18,12 @@ trap gq_stop_services EXIT
 
 ctest --preset ci -j2
 
+# Every package this machine can build, from the tree just built (no second build),
+# and their checks: .deb/.tar.gz, the AppImage run with the system's Qt out of reach,
+# the MSI definition built by wixl (scripts/check-packages.sh says what each checks).
+scripts/package.sh build/ci
+scripts/check-packages.sh dist build/ci
+
 # The fuzz gate is reproducible (fixed seed and input count); explore with
 # `scripts/run-fuzzers.sh 600` and keep what it finds in fuzz/regressions/.
 scripts/run-fuzzers.sh --ci

@@ -2,6 +2,323 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>SelfServicePage</name>
+    <message>
+        <source>tomorrow %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No budget: %1 GPU-h used today</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left of %2 this week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left of %2 this month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left of %2 today</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over %2 this week, in grace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over %2 this month, in grace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over %2 today, in grace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spent: %1 of %2 GPU-h used this week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spent: %1 of %2 GPU-h used this month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spent: %1 of %2 GPU-h used today</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At this rate (%1 GPUs) it runs out at %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At this rate (%1 GPUs) it lasts until the period ends.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In grace: at this rate (%1 GPUs) grace ends at %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spent: no new GPU job can start this period.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing is running now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hours per day, last 30 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>today</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>daily limit %1 GPU-h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU quota</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU quota of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU quota of namespace %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As of %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(%1 + %2 boost)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forecast</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grace ends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Active boosts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No boost is active.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+%1 GPU-h on the budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+%1 %2 on the quota</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>until %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What happens at the limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No GPU-hour budget applies: only the namespace&apos;s GPU quota limits what can run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When nothing is left, new GPU pods are refused until the budget starts again (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pods already running are not stopped at once: they may run on for a grace of %1 minutes at their current size.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This budget has no grace period.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Need more? Ask your cluster admin for a boost.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::AboutDialog</name>
+    <message>
+        <source>About GPU Quota Console</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU Quota Console %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU quotas, GPU-hour budgets and live GPUs of shared Kubernetes clusters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Built with these libraries (as they report themselves):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window system:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy versions</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::AlertText</name>
+    <message>
+        <source>user %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>namespace %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>today</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU budget spent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU budget %1% used: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boost %1 ends at %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU quota clamped in namespace %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU quota restored in namespace %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gpuquota controller cannot write to its database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle GPUs held by %1 in namespace %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has used %2 of %3 GPU-h %4 (%5% or more of the budget).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left until %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing is left until %1: new GPU jobs are refused until then.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The boost %1 on %2 (%3) ends at %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Work that needs it after that should finish or ask for an extension.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The budget of namespace %1 is spent: %2 was lowered from %3 to %4 (%5).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running pods keep their GPUs; new GPU pods are refused until the quota is restored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in namespace %2 is back to %3 (%4).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writes have failed since %1; usage is kept in the spool until the database returns.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pod %1 (user %2) has held %3 GPUs without using them since %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h wasted so far. Please release them if the job is done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent by gpuquota-controller at %1 (alert %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>gq::ApplyConfirmDialog</name>
     <message>
         <source>Review and apply</source>
@@ -42,14 +359,6 @@
 </context>
 <context>
     <name>gq::ApplyFlow</name>
-    <message>
-        <source>The name cannot change from &quot;%1&quot; to &quot;%2&quot;; create a new object instead.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The object names namespace &quot;%1&quot; but is being applied to &quot;%2&quot;.</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>Checking with the server (dry run)...</source>
         <translation type="unfinished"></translation>
@@ -122,6 +431,898 @@ Every change applied from this console is listed here with who made it and why.<
 Every change applied from this console is listed here with who made it and why.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>any namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>anyone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verify</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recompute the hash chain of the whole audit log and report the first entry that does not match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the entries shown (with these filters) as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No entry matches these filters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entry %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the audit entries shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n audit entries written to %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verifying the audit chain…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Intact: %n entries checked, every hash matches.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Broken at entry %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Actor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostChangeDialog</name>
+    <message>
+        <source>Revoke boost %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extend boost %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2 until %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boost:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New end:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why is it taken back early? (at least %1 characters)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why does it last longer? (at least %1 characters)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write a note of at least %1 characters saying why (%2 so far).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The new end must be in the future and after the start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostGrantDialog</name>
+    <message>
+        <source>Namespace quota</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hour budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeat in a window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grant a boost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grant boost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ResourceQuota:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resource:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>user or namespace name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget of:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. +4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> GPU-h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>4h, 2d, 1h30m</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nightly</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weekends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weekdays</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>zone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Until:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why? At least %1 characters; goes into the audit log, e.g. &quot;paper deadline on Friday&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boost:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starts:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ends:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zone: &quot;%1&quot; is not a time zone (e.g. Europe/Berlin)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ends after: &quot;%1&quot; is not a duration (e.g. 4h, 2d, 1h30m)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No quota entry selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1:  %2 → %3 → %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First window %1 to %2, then every window until %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 from %2 until %3, then back to %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only this boost&apos;s delta is taken back, so changes others make meanwhile stay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+%1 GPU-hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counts towards the budget of %1 from %2 until %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write a note of at least %1 characters saying why (%2 so far).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Say whose budget: a user or namespace name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostListModel</name>
+    <message>
+        <source>scheduled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>applying</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reverting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>revoked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hour budget of user %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hour budget of namespace %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (to %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeats until %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nightly</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weekends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weekdays</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2 %3 (%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (next retry %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Until</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failure</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostReconciler</name>
+    <message>
+        <source>no cluster connection to patch the quota (--kubeconfig, --context)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ResourceQuota %1/%2 not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ResourceQuota %1/%2 no longer has %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 would become negative (%2 %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the quota kept changing on the server (409 Conflict)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the write was cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostService</name>
+    <message>
+        <source>The usage database is not open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostsPage</name>
+    <message>
+        <source>Grant boost…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revoke…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extend…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All namespaces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scheduled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expired or revoked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the boosts of every namespace and user, not only the selected namespace&apos;s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boosts: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boost %1 recorded; it starts at its scheduled time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boost %1 recorded; applying it to the cluster…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boost %1 revoked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boost %1 now ends %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cluster step failed; it is retried (see the Failure column).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boost %1 is now %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No usage database is open. Boosts are recorded there before they touch the cluster; start the console with --usage-db URL or set one in Connections.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading boosts…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No boost matches this filter. Tick &quot;All namespaces&quot; or show every state.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No boosts yet. &quot;Grant boost…&quot; raises a quota or budget for a while, with a note saying why, and takes it back on time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BudgetDialog</name>
+    <message>
+        <source>New GPU-hour budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit GPU-hour budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete GPU-hour budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>user name or namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Week (ISO, from Monday)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> GPU-h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 30m, 1h30m, 0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why? (required; goes into the audit log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scope:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Period:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grace:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time zone:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleting the budget lifts its limit: the subject may use GPUs without a GPU-hour cap.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grace: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BudgetEnforcer</name>
+    <message>
+        <source>usage database: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>listing ResourceQuotas: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: usage database: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>listing pods: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the write was cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the budget allows GPU work again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1/%2: audit: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the quotas kept changing on the server (409 Conflict)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BudgetListModel</name>
+    <message>
+        <source>day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over %2 this week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left of %2 this week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over %2 this month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left of %2 this month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over %2 today</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left of %2 today</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>less than a minute</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in grace until the period ends (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not at this rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at this rate: spent by %1 (in %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at this rate: grace ends %1 (in %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spent for this week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spent for this month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spent for today</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h / %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (+%1 boost)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 GPU-h used this %3 (from %4); %5 GPUs held now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>grace %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no grace · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remaining</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none yet this period</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (delivery failing, retried)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no alert sent yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>last: %1% at %2 to %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>last: %1% at %2 by webhook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alerts are sent by gpuquota-controller when this budget&apos;s use crosses a threshold, once per threshold and period.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alerts</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BudgetService</name>
+    <message>
+        <source>The usage database is not open.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::BudgetUse</name>
@@ -135,6 +1336,498 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>%1 of %2 GPU-h this month</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BudgetsPage</name>
+    <message>
+        <source>New budget…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budgets: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget change recorded (audit entry %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No usage database is open. Start the console with --usage-db URL to see and set GPU-hour budgets.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading budgets…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No GPU-hour budgets yet. Create one with &quot;New budget…&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::CanRunPanel</name>
+    <message>
+        <source>Can this run?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>namespace (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected hours:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter a user or a namespace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>user %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>namespace %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, per %2: %3 used + %4 needed of %5 GPU-h (%6 left): %7</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No GPU-hour budget applies to this user or namespace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Yes: no GPU-hour budget applies (%1 GPU-h).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Yes: %1 GPU-h fit in the %2 GPU-h left.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No: it needs %1 GPU-h, only %2 are left (limit %3 per %4 of %5).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::ChargebackModel</name>
+    <message>
+        <source>not recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The usage database records which GPUs were held, not how busy they were, so what was used and the idle share cannot be shown yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 GPU-h at %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Average of the resources&apos; rates, weighted by GPU-hours:
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hours held</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle share</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::ChargebackPage</name>
+    <message>
+        <source>Rates file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export PDF…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The calendar month to charge, in the zone beside it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time zone of the month&apos;s first and last day (IANA name)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> per GPU-hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One rate for every resource; a rates file replaces it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: one rate for all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A YAML rates file (default, resources, currency), as for gpuquota report chargeback --rates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Zone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Per</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rates &amp;file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No usage database is open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 per GPU-hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>default %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 to %3 (%4) · Rate: %5&lt;br&gt;Charged: GPU-hours held (allocated). Used and idle share: not recorded, the usage database holds allocations, not GPU utilization.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total: %1 GPU-h, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No GPU-hours were recorded in %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n subject(s).</source>
+        <translation>
+            <numerusform>%n subject.</numerusform>
+            <numerusform>%n subjects.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot make the report: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rates file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>YAML files (*.yaml *.yml);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the chargeback as PDF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the chargeback as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PDF files (*.pdf)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %1 (%n page(s))</source>
+        <translation>
+            <numerusform>Saved %1 (%n page)</numerusform>
+            <numerusform>Saved %1 (%n pages)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>gq::ChargebackPdf</name>
+    <message>
+        <source>%1 per GPU-hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>default %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU chargeback %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Period: %1 to %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Charged per %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rate: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Charged: GPU-hours held (allocated), whether or not the GPUs were busy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Used and idle share: not recorded (the usage database holds allocations, not GPU utilization).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Generated: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>* average of the rates of the subject&apos;s resources, weighted by GPU-hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No GPU-hours were recorded in this month.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Page %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::ClusterDiscovery</name>
+    <message>
+        <source>ConfigMap %1/%2 found: %3 settings advertised.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ignored keys that look like secrets (%1): secrets belong in the keychain, enter them here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No ConfigMap %1/%2 (the controller is not installed, or older).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not allowed to read ConfigMap %1/%2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Service %1/%2 found: controller at %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not allowed to list pods in all namespaces: dcgm-exporter not looked for.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 dcgm-exporter pods found (%2 services).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No dcgm-exporter pods found (labels %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::ClusterUsagePage</name>
+    <message>
+        <source>GPU-hours by namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs allocated (average per bucket) vs GPU quota</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top users</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespaces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click a user for their usage across namespaces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click a namespace for its usage by user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU quota (all namespaces)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> of %1 in quotas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 GPU-h&lt;/b&gt; in the range &amp;middot; %2 namespaces &amp;middot; %3 users &amp;middot; GPUs allocated now: &lt;b&gt;%4&lt;/b&gt;%5</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -298,6 +1991,409 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
+    <name>gq::ConnectionBanner</name>
+    <message>
+        <source>Cannot read the kubeconfig: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connection to the cluster restored; the list is current again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate is not trusted by the CA in your kubeconfig (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix the certificate authority there: the kubeconfig is re-read automatically when it changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cluster rejected the credentials of this context (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kubeconfig is re-read automatically when it changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forbidden: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cluster answered with an error (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lost the connection to the cluster (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Reconnecting to %1 — next attempt in %n s.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The list may be out of date until then, and your edits are kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not authorized: the credentials of this context were rejected (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cluster answered with an error: %1. Retrying automatically.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The context &quot;%1&quot; is no longer in the kubeconfig. The console keeps its current connection; choose another context to switch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kubeconfig changed but cannot be used (%1). The console keeps its current connection and reads the file again when it changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not secure: TLS certificate verification is off for the context &quot;%1&quot; (insecure-skip-tls-verify in the kubeconfig). Nothing proves that %2 is really your cluster, and anyone on the network path can read and change what is sent, credentials included.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix the file (it is read again when it changes), or open another one with File &gt; Open kubeconfig.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::ConnectionTests</name>
+    <message>
+        <source>TLS: the certificate of %1 is not trusted (%2); set the CA file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer from %1 within 10 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing listens there (connection refused)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the host name is not known</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot reach %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>401: token rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>403: the token may not read this</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>404: nothing at %1 (check the URL and its path)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP %1 from %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no URL given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not an http:// or https:// URL: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>just now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min ago</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h ago</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 days ago</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no database URL given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no database file at %1 yet (the console creates it when it opens this context)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>password rejected: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no intervals yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>newest %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connected, schema v%1, %2 intervals, %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none recorded yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 answered, but not like Prometheus (no version in /api/v1/status/buildinfo)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prometheus %1 reachable, but the GPU query failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prometheus %1 reachable, but no GPU reports DCGM_FI_DEV_GPU_UTIL (is dcgm-exporter scraped?)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prometheus %1 reachable, %2 GPUs reporting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no exporter endpoints given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 endpoints answer, %3 GPUs reporting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>controller reachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>controller reachable: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::ConnectionsTab</name>
+    <message>
+        <source>Test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use an embedded SQLite database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discover from the cluster...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sqlite:///path/usage.db or postgresql://user@host:5432/gpuquota</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PostgreSQL only; kept in the keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not configured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prometheus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dcgm-exporter endpoints (direct)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discover dcgm-exporter through the cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>https://prometheus.example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bearer token, optional; kept in the keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CA certificate (PEM file), optional</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one /metrics URL per line, e.g. http://gpu-node-1:9400/metrics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>http://gpuquota-controller.gpuquota-system.svc:8080</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU metrics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The live GPU page stays empty until a source is set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CA file:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The console finds dcgm-exporter pods and services by their labels (app.kubernetes.io/name=dcgm-exporter, app=nvidia-dcgm-exporter) and reads them through the API server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Controller</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The controller records GPU-hours into the usage database and enforces budgets; self-service and status pages talk to it here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is created when you save and the console opens it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CA certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PEM certificates (*.pem *.crt);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask the cluster for the controller&apos;s ConfigMap and for dcgm-exporter pods</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect to this context first: discovery asks its API server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>choose a source first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read the CA file %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connect to this context first: the exporters are found through its API server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dcgm-exporter pods found</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Asking the cluster...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discovery failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage database: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Metrics: Prometheus at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Metrics: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Controller: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use what the cluster advertises?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cluster advertises these connections for the context &quot;%1&quot;:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Passwords and tokens are never advertised; enter them here. Nothing is saved until you press OK or Apply.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use these settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>gq::DemoLauncher</name>
     <message>
         <source>Could not start the demo cluster %1: %2</source>
@@ -399,6 +2495,83 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
+    <name>gq::DrillDownDialog</name>
+    <message>
+        <source>Intervals behind the bar</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read the intervals: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n interval(s), sum %1 GPU-h (the bar: %2 GPU-h)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export intervals as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::DrillDownModel</name>
+    <message>
+        <source>running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pod</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hours in bucket</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>gq::FindBar</name>
     <message>
         <source>Find</source>
@@ -453,6 +2626,88 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source> GiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::IdleGpuModel</name>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 #%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MIG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pod</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle since</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean util.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-h wasted</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::LeaderElector</name>
+    <message>
+        <source>leader election needs a cluster connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Lease&apos;s namespace is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Lease&apos;s name is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the lease duration must be positive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the renew deadline must be below the lease duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the retry period must be below the renew deadline</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -515,6 +2770,250 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>No LimitRange selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::LiveGpuModel</name>
+    <message>
+        <source>Util. (%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2 GiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> +%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 #%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MIG GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 W</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 °C</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shared ×%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1/%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1/%2 (container %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Shared by %n holder(s):</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Utilization over the last 15 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MIG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Utilization</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory used / total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temp.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Holder (namespace/pod)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shared</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 15 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · free</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::LiveGpuPage</name>
+    <message>
+        <source>The utilization history needs Prometheus: exporters scraped directly keep no history.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter by node, model, namespace or pod</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tiles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One row per GPU and MIG instance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One tile per GPU, coloured by utilization; an orange frame marks an allocated GPU under the idle threshold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean GPU utilization by namespace, last hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The source reported: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No GPU was allocated to a namespace in the last hour.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> Showing the readings of %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read the GPU metrics: %1. Retrying automatically.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the first GPU readings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No metrics source.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n busy</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n allocated but idle</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n free</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shared</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n without a reading</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>GPUs: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle: allocated and under %1 % utilization now. A MIG instance counts as one GPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle GPUs (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocated GPUs under %1 % utilization for at least %2 (set in Preferences).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle detection needs Prometheus: exporters scraped directly keep no history.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None right now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle now: %1, with %2 GPU-hours wasted so far. Double-click a row to open its namespace&apos;s quota.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -589,19 +3088,7 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Cannot read the kubeconfig: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>GPU Quota Console — demo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Forbidden: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not authorized: the credentials of this context were rejected (%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -653,22 +3140,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Start with --kubeconfig FILE --context NAME, or try --demo for a local demo cluster.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Connection to the cluster restored; the list is current again.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no answer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The cluster answered with an error: %1. Retrying automatically.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Not connected to a cluster.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -685,58 +3156,103 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The server&apos;s certificate is not trusted by the CA in your kubeconfig (%1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Fix the certificate authority there: the kubeconfig is re-read automatically when it changes.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The cluster rejected the credentials of this context (%1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The kubeconfig is re-read automatically when it changes.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The cluster answered with an error (%1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Lost the connection to the cluster (%1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Reconnecting to %1 — next attempt in %n s.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Connecting to %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The list may be out of date until then, and your edits are kept.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Retry now</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 (not in the kubeconfig)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The context &quot;%1&quot; is no longer in the kubeconfig. The console keeps its current connection; choose another context to switch.</source>
+        <source>Cluster usage</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The kubeconfig changed but cannot be used (%1). The console keeps its current connection and reads the file again when it changes.</source>
+        <source>Usage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budgets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chargeback</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connections...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage database, metrics and controller of this context</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open kubeconfig...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Preferences...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No kubeconfig was found at %1, and KUBECONFIG is not set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kubeconfig %1 does not exist (yet). The console connects by itself once it is there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open kubeconfig</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The context &quot;%1&quot; has no usage database yet. The audit trail, budgets and GPU-hours are kept there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Configure the usage database...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The context &quot;%1&quot; has no usage database. Create an embedded SQLite database for it, so that quota edits are audited and budgets can be set at once? GPU-hours are recorded by the gpuquota controller into the database it is given; point this context at that one under Connections when it runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create embedded database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created the usage database %1 for &quot;%2&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About GPU Quota Console</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boosts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This context</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The context &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no GPU metrics source. The live GPU view reads NVIDIA dcgm-exporter&apos;s metrics, best through Prometheus (its URL, and a token or CA if it needs them), or by scraping the exporters&apos; /metrics endpoints directly (no history: no sparklines and no idle list). Set one under Preferences &gt; Connections &gt; Metrics.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Configure the metrics source...</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -857,6 +3373,34 @@ Every change applied from this console is listed here with who made it and why.<
             <numerusform>%n users running here over their own GPU-hour budget: %1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Counts MIG slices (%1), not whole GPUs: this namespace&apos;s quota limits only those.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counts %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whole GPUs (requests.nvidia.com/gpu). Where a namespace&apos;s quota limits only MIG slices, its row counts those slices; the cell&apos;s tooltip names the resource.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs / MIG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live: %1 GPU(s) held at %2% mean utilization</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alerts go to: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::NamespacePanel</name>
@@ -900,6 +3444,37 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>Copy name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boost…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::NamespaceUsagePage</name>
+    <message>
+        <source>Budget period</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the current period of the namespace&apos;s budget, with its line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click a user for their usage across namespaces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hours in %1 by user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no GPU-hour budget.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget of %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1019,6 +3594,153 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>%1 %2/%3 was deleted on the server; your edit is kept in the editor.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::PreferencesDialog</name>
+    <message>
+        <source>The page open when the window was closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cluster usage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quotas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limit ranges</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budgets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chargeback</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preferences</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System time zone (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the banner above the content</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the status bar only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not shown (the list marks still show)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Display</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new language shows after the console is restarted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time zone for charts and budgets:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start page:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alerts:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh and idle GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget and usage refresh:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live GPU refresh:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A GPU is idle below:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>for at least:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle GPU-hours are counted as wasted on the usage and chargeback pages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rate per GPU-hour:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Currency:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A MIG slice is charged its fraction of a GPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connections</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boosts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live GPUs</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1184,6 +3906,10 @@ Every change applied from this console is listed here with who made it and why.<
         <source>Namespace %1 has no ResourceQuota, so its pods may use any number of GPUs.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Boost this resource…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::QuotaTableModel</name>
@@ -1249,6 +3975,168 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>Revert all changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::QuotaWriter</name>
+    <message>
+        <source>Not connected to a cluster.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The name cannot change from &quot;%1&quot; to &quot;%2&quot;; create a new object instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The object names namespace &quot;%1&quot; but is being applied to &quot;%2&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changed on the server since your last apply (base %1, server %2, yours %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 fields changed on the server since your last apply</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::RankingModel</name>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>near: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in grace: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>over: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::SecretStore</name>
+    <message>
+        <source>No OS keychain is available (%1): secrets are kept in memory for this session only and must be entered again next time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no keychain service is running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not supported on this system</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the keychain service did not answer: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keychain: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no secret is stored for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::StackedChart</name>
+    <message>
+        <source>W%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ISO week %1 of %2, from %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cumulative</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>budget %1 GPU-h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d MMM</source>
+        <comment>date format of a day bar</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MMM yyyy</source>
+        <comment>date format of a month bar</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MMMM yyyy</source>
+        <comment>date format of a month title</comment>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::StartPage</name>
+    <message>
+        <source>Welcome to GPU Quota Console</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The console works on a Kubernetes cluster through your kubeconfig. It needs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A kubeconfig&lt;/b&gt; with a context for the cluster (the file &lt;tt&gt;kubectl&lt;/tt&gt; uses). Required.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A usage database&lt;/b&gt; for budgets, GPU-hours and the audit trail: an embedded SQLite file is offered for each context, or the PostgreSQL your controller writes to.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A metrics source&lt;/b&gt; for the live GPU view: Prometheus, or dcgm-exporter directly. Optional.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The gpuquota controller&lt;/b&gt; in the cluster records GPU-hours and enforces budgets. Optional for quotas and limits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open kubeconfig...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try the demo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A local test cluster with made-up teams, started just for this window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Setting up a cluster (controller, database, metrics): &lt;a href=&quot;%1&quot;&gt;the deployment guide&lt;/a&gt;.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1385,13 +4273,207 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
-    <name>gq::UsageDatabase</name>
+    <name>gq::UsageChart</name>
+    <message numerus="yes">
+        <source>%1 (%n subjects)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1
+%2: %3 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not write %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::UsageChartModel</name>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>others</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-h</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::UsageChartPanel</name>
+    <message>
+        <source>Reading usage... %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chart as PNG...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chart as SVG...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data as CSV (every subject)...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read usage: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No usage database is open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No GPU usage recorded in this range.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %2 (%n subjects)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::UsageRangeBar</name>
+    <message>
+        <source>Today</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 90 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Custom range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per ISO week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The length of one bar</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time zone of the buckets (IANA name): where a day, week or month starts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Range:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Buckets in:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown time zone &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>UTC%1%2:%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::UsageService</name>
     <message>
         <source>The usage database is not open; the change was applied but not recorded in the audit log.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The usage database is not open; the budget was not saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The usage database is not open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::UserUsageDialog</name>
+    <message>
+        <source>Usage of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hours of %1 by namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no GPU-hour budget.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget of %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2,6 +2,323 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>SelfServicePage</name>
+    <message>
+        <source>tomorrow %1</source>
+        <translation>明天 %1</translation>
+    </message>
+    <message>
+        <source>No budget: %1 GPU-h used today</source>
+        <translation>没有预算：今日已用 %1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left of %2 this week</source>
+        <translation>本周剩余 %1 / %2 GPU 小时</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left of %2 this month</source>
+        <translation>本月剩余 %1 / %2 GPU 小时</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left of %2 today</source>
+        <translation>今日剩余 %1 / %2 GPU 小时</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over %2 this week, in grace</source>
+        <translation>本周超出 %2 GPU 小时的限额 %1，处于宽限期</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over %2 this month, in grace</source>
+        <translation>本月超出 %2 GPU 小时的限额 %1，处于宽限期</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over %2 today, in grace</source>
+        <translation>今日超出 %2 GPU 小时的限额 %1，处于宽限期</translation>
+    </message>
+    <message>
+        <source>Spent: %1 of %2 GPU-h used this week</source>
+        <translation>已用完：本周已用 %1 / %2 GPU 小时</translation>
+    </message>
+    <message>
+        <source>Spent: %1 of %2 GPU-h used this month</source>
+        <translation>已用完：本月已用 %1 / %2 GPU 小时</translation>
+    </message>
+    <message>
+        <source>Spent: %1 of %2 GPU-h used today</source>
+        <translation>已用完：今日已用 %1 / %2 GPU 小时</translation>
+    </message>
+    <message>
+        <source>At this rate (%1 GPUs) it runs out at %2.</source>
+        <translation>按当前速率（%1 个 GPU），将于 %2 用完。</translation>
+    </message>
+    <message>
+        <source>At this rate (%1 GPUs) it lasts until the period ends.</source>
+        <translation>按当前速率（%1 个 GPU），可用到本周期结束。</translation>
+    </message>
+    <message>
+        <source>In grace: at this rate (%1 GPUs) grace ends at %2.</source>
+        <translation>宽限期中：按当前速率（%1 个 GPU），宽限期于 %2 结束。</translation>
+    </message>
+    <message>
+        <source>Spent: no new GPU job can start this period.</source>
+        <translation>已用完：本周期内不能再启动新的 GPU 作业。</translation>
+    </message>
+    <message>
+        <source>Nothing is running now.</source>
+        <translation>当前没有运行中的作业。</translation>
+    </message>
+    <message>
+        <source>GPU-hours per day, last 30 days</source>
+        <translation>最近 30 天每天的 GPU 小时</translation>
+    </message>
+    <message>
+        <source>today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>daily limit %1 GPU-h</source>
+        <translation>每日限额 %1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>GPU quota</source>
+        <translation>GPU 配额</translation>
+    </message>
+    <message>
+        <source>GPU quota of %1</source>
+        <translation>%1 的 GPU 配额</translation>
+    </message>
+    <message>
+        <source>GPU quota of namespace %1</source>
+        <translation>命名空间 %1 的 GPU 配额</translation>
+    </message>
+    <message>
+        <source>As of %1 (%2)</source>
+        <translation>截至 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Used</source>
+        <translation>已用</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h</source>
+        <translation>%1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>(%1 + %2 boost)</source>
+        <translation>（%1 + 临时提升 %2）</translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation>限额</translation>
+    </message>
+    <message>
+        <source>Left</source>
+        <translation>剩余</translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation>周期</translation>
+    </message>
+    <message>
+        <source>Forecast</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Grace ends</source>
+        <translation>宽限期结束</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>最近 30 天</translation>
+    </message>
+    <message>
+        <source>Active boosts</source>
+        <translation>生效中的临时提升</translation>
+    </message>
+    <message>
+        <source>No boost is active.</source>
+        <translation>没有生效中的临时提升。</translation>
+    </message>
+    <message>
+        <source>+%1 GPU-h on the budget</source>
+        <translation>预算 +%1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>+%1 %2 on the quota</source>
+        <translation>配额 %2 +%1</translation>
+    </message>
+    <message>
+        <source>until %1</source>
+        <translation>至 %1</translation>
+    </message>
+    <message>
+        <source>What happens at the limit</source>
+        <translation>用完限额时会怎样</translation>
+    </message>
+    <message>
+        <source>No GPU-hour budget applies: only the namespace&apos;s GPU quota limits what can run.</source>
+        <translation>没有适用的 GPU 小时预算：只有命名空间的 GPU 配额限制可运行的作业。</translation>
+    </message>
+    <message>
+        <source>When nothing is left, new GPU pods are refused until the budget starts again (%1).</source>
+        <translation>额度用完后，新的 GPU Pod 会被拒绝，直到预算重新开始（%1）。</translation>
+    </message>
+    <message>
+        <source>Pods already running are not stopped at once: they may run on for a grace of %1 minutes at their current size.</source>
+        <translation>已在运行的 Pod 不会被立即停止：它们可按当前规模在 %1 分钟的宽限期内继续运行。</translation>
+    </message>
+    <message>
+        <source>This budget has no grace period.</source>
+        <translation>此预算没有宽限期。</translation>
+    </message>
+    <message>
+        <source>Need more? Ask your cluster admin for a boost.</source>
+        <translation>需要更多？请向集群管理员申请临时提升。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::AboutDialog</name>
+    <message>
+        <source>About GPU Quota Console</source>
+        <translation>关于 GPU 配额控制台</translation>
+    </message>
+    <message>
+        <source>GPU Quota Console %1</source>
+        <translation>GPU 配额控制台 %1</translation>
+    </message>
+    <message>
+        <source>GPU quotas, GPU-hour budgets and live GPUs of shared Kubernetes clusters.</source>
+        <translation>共享 Kubernetes 集群的 GPU 配额、GPU 小时预算与实时 GPU。</translation>
+    </message>
+    <message>
+        <source>Built with these libraries (as they report themselves):</source>
+        <translation>所用的库（版本由各库自身报告）：</translation>
+    </message>
+    <message>
+        <source>Window system:</source>
+        <translation>窗口系统：</translation>
+    </message>
+    <message>
+        <source>Copy versions</source>
+        <translation>复制版本信息</translation>
+    </message>
+</context>
+<context>
+    <name>gq::AlertText</name>
+    <message>
+        <source>user %1</source>
+        <translation>用户 %1</translation>
+    </message>
+    <message>
+        <source>namespace %1</source>
+        <translation>命名空间 %1</translation>
+    </message>
+    <message>
+        <source>User %1</source>
+        <translation>用户 %1</translation>
+    </message>
+    <message>
+        <source>Namespace %1</source>
+        <translation>命名空间 %1</translation>
+    </message>
+    <message>
+        <source>this hour</source>
+        <translation>本小时</translation>
+    </message>
+    <message>
+        <source>today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>this week</source>
+        <translation>本周</translation>
+    </message>
+    <message>
+        <source>this month</source>
+        <translation>本月</translation>
+    </message>
+    <message>
+        <source>GPU budget spent: %1</source>
+        <translation>GPU 预算已用完：%1</translation>
+    </message>
+    <message>
+        <source>GPU budget %1% used: %2</source>
+        <translation>GPU 预算已用 %1%：%2</translation>
+    </message>
+    <message>
+        <source>Boost %1 ends at %2</source>
+        <translation>提升 %1 将于 %2 结束</translation>
+    </message>
+    <message>
+        <source>GPU quota clamped in namespace %1</source>
+        <translation>命名空间 %1 的 GPU 配额已被收紧</translation>
+    </message>
+    <message>
+        <source>GPU quota restored in namespace %1</source>
+        <translation>命名空间 %1 的 GPU 配额已恢复</translation>
+    </message>
+    <message>
+        <source>gpuquota controller cannot write to its database</source>
+        <translation>gpuquota 控制器无法写入其数据库</translation>
+    </message>
+    <message>
+        <source>Idle GPUs held by %1 in namespace %2</source>
+        <translation>命名空间 %2 中的 %1 占用着空闲 GPU</translation>
+    </message>
+    <message>
+        <source>%1 has used %2 of %3 GPU-h %4 (%5% or more of the budget).</source>
+        <translation>%1 %4已使用 %2 / %3 GPU 小时（达到预算的 %5% 或以上）。</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left until %2.</source>
+        <translation>到 %2 为止还剩 %1 GPU 小时。</translation>
+    </message>
+    <message>
+        <source>Nothing is left until %1: new GPU jobs are refused until then.</source>
+        <translation>到 %1 为止已无剩余：在此之前新的 GPU 作业将被拒绝。</translation>
+    </message>
+    <message>
+        <source>The boost %1 on %2 (%3) ends at %4.</source>
+        <translation>%2 上的提升 %1（%3）将于 %4 结束。</translation>
+    </message>
+    <message>
+        <source>Work that needs it after that should finish or ask for an extension.</source>
+        <translation>之后仍需要它的作业应尽快完成，或申请延期。</translation>
+    </message>
+    <message>
+        <source>The budget of namespace %1 is spent: %2 was lowered from %3 to %4 (%5).</source>
+        <translation>命名空间 %1 的预算已用完：%2 已从 %3 降至 %4（%5）。</translation>
+    </message>
+    <message>
+        <source>Running pods keep their GPUs; new GPU pods are refused until the quota is restored.</source>
+        <translation>运行中的 Pod 保留其 GPU；在配额恢复之前，新的 GPU Pod 将被拒绝。</translation>
+    </message>
+    <message>
+        <source>%1 in namespace %2 is back to %3 (%4).</source>
+        <translation>命名空间 %2 中的 %1 已恢复为 %3（%4）。</translation>
+    </message>
+    <message>
+        <source>Writes have failed since %1; usage is kept in the spool until the database returns.</source>
+        <translation>自 %1 起写入失败；在数据库恢复之前，用量保存在缓冲文件中。</translation>
+    </message>
+    <message>
+        <source>Last error: %1</source>
+        <translation>最近的错误：%1</translation>
+    </message>
+    <message>
+        <source>Pod %1 (user %2) has held %3 GPUs without using them since %4.</source>
+        <translation>Pod %1（用户 %2）自 %4 起占用 %3 个 GPU 却未使用。</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h wasted so far. Please release them if the job is done.</source>
+        <translation>目前已浪费 %1 GPU 小时。如果作业已完成，请释放它们。</translation>
+    </message>
+    <message>
+        <source>Sent by gpuquota-controller at %1 (alert %2).</source>
+        <translation>由 gpuquota-controller 于 %1 发送（告警 %2）。</translation>
+    </message>
+</context>
+<context>
     <name>gq::ApplyConfirmDialog</name>
     <message>
         <source>Review and apply</source>
@@ -42,14 +359,6 @@
 </context>
 <context>
     <name>gq::ApplyFlow</name>
-    <message>
-        <source>The name cannot change from &quot;%1&quot; to &quot;%2&quot;; create a new object instead.</source>
-        <translation>名称不能从“%1”改为“%2”；请改为创建新对象。</translation>
-    </message>
-    <message>
-        <source>The object names namespace &quot;%1&quot; but is being applied to &quot;%2&quot;.</source>
-        <translation>该对象指定的命名空间是“%1”，但正被应用到“%2”。</translation>
-    </message>
     <message>
         <source>Checking with the server (dry run)...</source>
         <translation>正在向服务器核验（试运行）……</translation>
@@ -124,6 +433,896 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>尚无变更记录。
 在此控制台中应用的每一项变更都会列在这里，并注明操作者和原因。</translation>
     </message>
+    <message>
+        <source>any namespace</source>
+        <translation>任意命名空间</translation>
+    </message>
+    <message>
+        <source>anyone</source>
+        <translation>任何人</translation>
+    </message>
+    <message>
+        <source>any action</source>
+        <translation>任意操作</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Verify</source>
+        <translation>校验</translation>
+    </message>
+    <message>
+        <source>Recompute the hash chain of the whole audit log and report the first entry that does not match</source>
+        <translation>重新计算整个审计日志的哈希链，并报告第一条不匹配的记录</translation>
+    </message>
+    <message>
+        <source>Save the entries shown (with these filters) as CSV</source>
+        <translation>将当前显示（按这些筛选条件）的记录保存为 CSV</translation>
+    </message>
+    <message>
+        <source>No entry matches these filters.</source>
+        <translation>没有符合这些筛选条件的记录。</translation>
+    </message>
+    <message>
+        <source>Entry %1: %2</source>
+        <translation>记录 %1：%2</translation>
+    </message>
+    <message>
+        <source>Export the audit entries shown</source>
+        <translation>导出当前显示的审计记录</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n audit entries written to %1</source>
+        <translation>
+            <numerusform>已将 %n 条审计记录写入 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Verifying the audit chain…</source>
+        <translation>正在校验审计链…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Intact: %n entries checked, every hash matches.</source>
+        <translation>
+            <numerusform>完好：已检查 %n 条记录，所有哈希均匹配。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Broken at entry %1: %2</source>
+        <translation>在记录 %1 处损坏：%2</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>Actor</source>
+        <translation>操作者</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostChangeDialog</name>
+    <message>
+        <source>Revoke boost %1</source>
+        <translation>撤销临时提额 %1</translation>
+    </message>
+    <message>
+        <source>Extend boost %1</source>
+        <translation>延长临时提额 %1</translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Extend</source>
+        <translation>延长</translation>
+    </message>
+    <message>
+        <source>%1, %2 until %3</source>
+        <translation>%1，%2，至 %3</translation>
+    </message>
+    <message>
+        <source>Boost:</source>
+        <translation>临时提额：</translation>
+    </message>
+    <message>
+        <source>New end:</source>
+        <translation>新的结束时间：</translation>
+    </message>
+    <message>
+        <source>Why is it taken back early? (at least %1 characters)</source>
+        <translation>为什么提前收回？（至少 %1 个字符）</translation>
+    </message>
+    <message>
+        <source>Why does it last longer? (at least %1 characters)</source>
+        <translation>为什么要延长？（至少 %1 个字符）</translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation>备注：</translation>
+    </message>
+    <message>
+        <source>Write a note of at least %1 characters saying why (%2 so far).</source>
+        <translation>请填写至少 %1 个字符的备注说明原因（目前 %2 个）。</translation>
+    </message>
+    <message>
+        <source>The new end must be in the future and after the start.</source>
+        <translation>新的结束时间必须在将来，且晚于开始时间。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostGrantDialog</name>
+    <message>
+        <source>Namespace quota</source>
+        <translation>命名空间配额</translation>
+    </message>
+    <message>
+        <source>GPU-hour budget</source>
+        <translation>GPU 小时预算</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>增加</translation>
+    </message>
+    <message>
+        <source>Set to</source>
+        <translation>设为</translation>
+    </message>
+    <message>
+        <source>Now</source>
+        <translation>立即</translation>
+    </message>
+    <message>
+        <source>At</source>
+        <translation>于</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>持续</translation>
+    </message>
+    <message>
+        <source>Repeat in a window</source>
+        <translation>按时间窗口重复</translation>
+    </message>
+    <message>
+        <source>Grant a boost</source>
+        <translation>授予临时提额</translation>
+    </message>
+    <message>
+        <source>Grant boost</source>
+        <translation>授予提额</translation>
+    </message>
+    <message>
+        <source>Namespace:</source>
+        <translation>命名空间：</translation>
+    </message>
+    <message>
+        <source>ResourceQuota:</source>
+        <translation>ResourceQuota：</translation>
+    </message>
+    <message>
+        <source>Resource:</source>
+        <translation>资源：</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>user or namespace name</source>
+        <translation>用户名或命名空间名</translation>
+    </message>
+    <message>
+        <source>Budget of:</source>
+        <translation>预算归属：</translation>
+    </message>
+    <message>
+        <source>e.g. +4</source>
+        <translation>例如 +4</translation>
+    </message>
+    <message>
+        <source>e.g. 16</source>
+        <translation>例如 16</translation>
+    </message>
+    <message>
+        <source> GPU-h</source>
+        <translation> GPU 小时</translation>
+    </message>
+    <message>
+        <source>4h, 2d, 1h30m</source>
+        <translation>4h、2d、1h30m</translation>
+    </message>
+    <message>
+        <source>Nightly</source>
+        <translation>每晚</translation>
+    </message>
+    <message>
+        <source>Weekends</source>
+        <translation>周末</translation>
+    </message>
+    <message>
+        <source>Weekdays</source>
+        <translation>工作日</translation>
+    </message>
+    <message>
+        <source>Every:</source>
+        <translation>周期：</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>时间窗口：</translation>
+    </message>
+    <message>
+        <source>zone</source>
+        <translation>时区</translation>
+    </message>
+    <message>
+        <source>Until:</source>
+        <translation>截止：</translation>
+    </message>
+    <message>
+        <source>Why? At least %1 characters; goes into the audit log, e.g. &quot;paper deadline on Friday&quot;</source>
+        <translation>原因？至少 %1 个字符，将写入审计日志，例如“周五论文截稿”</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>Boost:</source>
+        <translation>临时提额：</translation>
+    </message>
+    <message>
+        <source>Change:</source>
+        <translation>变更：</translation>
+    </message>
+    <message>
+        <source>Starts:</source>
+        <translation>开始：</translation>
+    </message>
+    <message>
+        <source>Ends:</source>
+        <translation>结束：</translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation>备注：</translation>
+    </message>
+    <message>
+        <source>Zone: &quot;%1&quot; is not a time zone (e.g. Europe/Berlin)</source>
+        <translation>时区：“%1”不是有效的时区（例如 Asia/Shanghai）</translation>
+    </message>
+    <message>
+        <source>Ends after: &quot;%1&quot; is not a duration (e.g. 4h, 2d, 1h30m)</source>
+        <translation>持续时间：“%1”不是有效的时长（例如 4h、2d、1h30m）</translation>
+    </message>
+    <message>
+        <source>No quota entry selected</source>
+        <translation>未选择配额项</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1:  %2 → %3 → %4</source>
+        <translation>%1：  %2 → %3 → %4</translation>
+    </message>
+    <message>
+        <source>First window %1 to %2, then every window until %3.</source>
+        <translation>首个窗口 %1 至 %2，之后每个窗口重复，直到 %3。</translation>
+    </message>
+    <message>
+        <source>%1 from %2 until %3, then back to %4.</source>
+        <translation>从%2至 %3 为 %1，之后恢复为 %4。</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <source>Only this boost&apos;s delta is taken back, so changes others make meanwhile stay.</source>
+        <translation>到期时只收回本次提额的增量，其他人在此期间所做的修改会保留。</translation>
+    </message>
+    <message>
+        <source>+%1 GPU-hours</source>
+        <translation>+%1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>Counts towards the budget of %1 from %2 until %3.</source>
+        <translation>从 %2 到 %3 计入 %1 的预算。</translation>
+    </message>
+    <message>
+        <source>Write a note of at least %1 characters saying why (%2 so far).</source>
+        <translation>请填写至少 %1 个字符的备注说明原因（目前 %2 个）。</translation>
+    </message>
+    <message>
+        <source>Say whose budget: a user or namespace name.</source>
+        <translation>请说明是谁的预算：用户名或命名空间名。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostListModel</name>
+    <message>
+        <source>scheduled</source>
+        <translation>已计划</translation>
+    </message>
+    <message>
+        <source>applying</source>
+        <translation>应用中</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>生效中</translation>
+    </message>
+    <message>
+        <source>reverting</source>
+        <translation>恢复中</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>已到期</translation>
+    </message>
+    <message>
+        <source>revoked</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1 / %2: %3</source>
+        <translation>%1 / %2：%3</translation>
+    </message>
+    <message>
+        <source>GPU-hour budget of user %1</source>
+        <translation>用户 %1 的 GPU 小时预算</translation>
+    </message>
+    <message>
+        <source>GPU-hour budget of namespace %1</source>
+        <translation>命名空间 %1 的 GPU 小时预算</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h</source>
+        <translation>%1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>%1 (to %2)</source>
+        <translation>%1（至 %2）</translation>
+    </message>
+    <message>
+        <source>Repeats until %1</source>
+        <translation>重复至 %1</translation>
+    </message>
+    <message>
+        <source>nightly</source>
+        <translation>每晚</translation>
+    </message>
+    <message>
+        <source>weekends</source>
+        <translation>周末</translation>
+    </message>
+    <message>
+        <source>weekdays</source>
+        <translation>工作日</translation>
+    </message>
+    <message>
+        <source>%1, %2 %3 (%4)</source>
+        <translation>%1，%2 %3（%4）</translation>
+    </message>
+    <message>
+        <source>%1 (next retry %2)</source>
+        <translation>%1（下次重试 %2）</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <source>Until</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>操作者</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Failure</source>
+        <translation>失败原因</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostReconciler</name>
+    <message>
+        <source>no cluster connection to patch the quota (--kubeconfig, --context)</source>
+        <translation>没有可用于修改配额的集群连接（--kubeconfig、--context）</translation>
+    </message>
+    <message>
+        <source>ResourceQuota %1/%2 not found</source>
+        <translation>未找到 ResourceQuota %1/%2</translation>
+    </message>
+    <message>
+        <source>ResourceQuota %1/%2 no longer has %3</source>
+        <translation>ResourceQuota %1/%2 已不再包含 %3</translation>
+    </message>
+    <message>
+        <source>%1 would become negative (%2 %3)</source>
+        <translation>%1 将变为负数（%2 %3）</translation>
+    </message>
+    <message>
+        <source>the quota kept changing on the server (409 Conflict)</source>
+        <translation>服务器上的配额不断被修改（409 冲突）</translation>
+    </message>
+    <message>
+        <source>the write was cancelled</source>
+        <translation>写入已取消</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostService</name>
+    <message>
+        <source>The usage database is not open.</source>
+        <translation>用量数据库未打开。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostsPage</name>
+    <message>
+        <source>Grant boost…</source>
+        <translation>授予提额…</translation>
+    </message>
+    <message>
+        <source>Revoke…</source>
+        <translation>撤销…</translation>
+    </message>
+    <message>
+        <source>Extend…</source>
+        <translation>延长…</translation>
+    </message>
+    <message>
+        <source>All namespaces</source>
+        <translation>所有命名空间</translation>
+    </message>
+    <message>
+        <source>Every state</source>
+        <translation>所有状态</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>生效中</translation>
+    </message>
+    <message>
+        <source>Scheduled</source>
+        <translation>已计划</translation>
+    </message>
+    <message>
+        <source>Expired or revoked</source>
+        <translation>已到期或已撤销</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Show the boosts of every namespace and user, not only the selected namespace&apos;s</source>
+        <translation>显示所有命名空间和用户的临时提额，而不仅是所选命名空间的</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Boosts: %1</source>
+        <translation>临时提额：%1</translation>
+    </message>
+    <message>
+        <source>Boost %1 recorded; it starts at its scheduled time.</source>
+        <translation>临时提额 %1 已记录，将在计划时间开始。</translation>
+    </message>
+    <message>
+        <source>Boost %1 recorded; applying it to the cluster…</source>
+        <translation>临时提额 %1 已记录，正在应用到集群…</translation>
+    </message>
+    <message>
+        <source>Boost %1 revoked.</source>
+        <translation>临时提额 %1 已撤销。</translation>
+    </message>
+    <message>
+        <source>Boost %1 now ends %2.</source>
+        <translation>临时提额 %1 现在于 %2 结束。</translation>
+    </message>
+    <message>
+        <source>The cluster step failed; it is retried (see the Failure column).</source>
+        <translation>集群操作失败，将自动重试（见“失败原因”列）。</translation>
+    </message>
+    <message>
+        <source>Boost %1 is now %2.</source>
+        <translation>临时提额 %1 现在为“%2”。</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>No usage database is open. Boosts are recorded there before they touch the cluster; start the console with --usage-db URL or set one in Connections.</source>
+        <translation>未打开用量数据库。临时提额在修改集群之前先记录在数据库中；请用 --usage-db URL 启动控制台，或在“连接”中设置。</translation>
+    </message>
+    <message>
+        <source>Reading boosts…</source>
+        <translation>正在读取临时提额…</translation>
+    </message>
+    <message>
+        <source>No boost matches this filter. Tick &quot;All namespaces&quot; or show every state.</source>
+        <translation>没有符合此筛选条件的临时提额。请勾选“所有命名空间”或显示所有状态。</translation>
+    </message>
+    <message>
+        <source>No boosts yet. &quot;Grant boost…&quot; raises a quota or budget for a while, with a note saying why, and takes it back on time.</source>
+        <translation>还没有临时提额。“授予提额…”可在一段时间内提高配额或预算，附上原因说明，并按时自动收回。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BudgetDialog</name>
+    <message>
+        <source>New GPU-hour budget</source>
+        <translation>新建 GPU 小时预算</translation>
+    </message>
+    <message>
+        <source>Edit GPU-hour budget</source>
+        <translation>编辑 GPU 小时预算</translation>
+    </message>
+    <message>
+        <source>Delete GPU-hour budget</source>
+        <translation>删除 GPU 小时预算</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>user name or namespace</source>
+        <translation>用户名或命名空间</translation>
+    </message>
+    <message>
+        <source>Day</source>
+        <translation>天</translation>
+    </message>
+    <message>
+        <source>Week (ISO, from Monday)</source>
+        <translation>周（ISO，自周一起）</translation>
+    </message>
+    <message>
+        <source>Month</source>
+        <translation>月</translation>
+    </message>
+    <message>
+        <source> GPU-h</source>
+        <translation> GPU 小时</translation>
+    </message>
+    <message>
+        <source>e.g. 30m, 1h30m, 0</source>
+        <translation>例如 30m、1h30m、0</translation>
+    </message>
+    <message>
+        <source>Why? (required; goes into the audit log)</source>
+        <translation>原因（必填，记入审计日志）</translation>
+    </message>
+    <message>
+        <source>Scope:</source>
+        <translation>范围：</translation>
+    </message>
+    <message>
+        <source>Subject:</source>
+        <translation>对象：</translation>
+    </message>
+    <message>
+        <source>Period:</source>
+        <translation>周期：</translation>
+    </message>
+    <message>
+        <source>Limit:</source>
+        <translation>上限：</translation>
+    </message>
+    <message>
+        <source>Grace:</source>
+        <translation>宽限：</translation>
+    </message>
+    <message>
+        <source>Time zone:</source>
+        <translation>时区：</translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation>备注：</translation>
+    </message>
+    <message>
+        <source>Deleting the budget lifts its limit: the subject may use GPUs without a GPU-hour cap.</source>
+        <translation>删除预算会解除其上限：该对象可以不受 GPU 小时上限地使用 GPU。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Grace: %1</source>
+        <translation>宽限：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BudgetEnforcer</name>
+    <message>
+        <source>usage database: %1</source>
+        <translation>用量数据库：%1</translation>
+    </message>
+    <message>
+        <source>listing ResourceQuotas: %1</source>
+        <translation>列出 ResourceQuota：%1</translation>
+    </message>
+    <message>
+        <source>%1: usage database: %2</source>
+        <translation>%1：用量数据库：%2</translation>
+    </message>
+    <message>
+        <source>listing pods: %1</source>
+        <translation>列出 Pod：%1</translation>
+    </message>
+    <message>
+        <source>the write was cancelled</source>
+        <translation>写入已取消</translation>
+    </message>
+    <message>
+        <source>the budget allows GPU work again</source>
+        <translation>预算重新允许 GPU 作业</translation>
+    </message>
+    <message>
+        <source>%1/%2: audit: %3</source>
+        <translation>%1/%2：审计：%3</translation>
+    </message>
+    <message>
+        <source>the quotas kept changing on the server (409 Conflict)</source>
+        <translation>服务器上的配额不断变化（409 Conflict）</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BudgetListModel</name>
+    <message>
+        <source>day</source>
+        <translation>天</translation>
+    </message>
+    <message>
+        <source>week</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <source>month</source>
+        <translation>月</translation>
+    </message>
+    <message>
+        <source>hour</source>
+        <translation>小时</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over %2 this week</source>
+        <translation>本周超出 %1 GPU 小时（上限 %2）</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left of %2 this week</source>
+        <translation>本周剩余 %1 / %2 GPU 小时</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over %2 this month</source>
+        <translation>本月超出 %1 GPU 小时（上限 %2）</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left of %2 this month</source>
+        <translation>本月剩余 %1 / %2 GPU 小时</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over %2 today</source>
+        <translation>今日超出 %1 GPU 小时（上限 %2）</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left of %2 today</source>
+        <translation>今日剩余 %1 / %2 GPU 小时</translation>
+    </message>
+    <message>
+        <source>less than a minute</source>
+        <translation>不到 1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 天 %2 小时</translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>in grace until the period ends (%1)</source>
+        <translation>宽限持续到本周期结束（%1）</translation>
+    </message>
+    <message>
+        <source>not at this rate</source>
+        <translation>按当前速率不会用完</translation>
+    </message>
+    <message>
+        <source>at this rate: spent by %1 (in %2)</source>
+        <translation>按当前速率：%1 用完（%2后）</translation>
+    </message>
+    <message>
+        <source>at this rate: grace ends %1 (in %2)</source>
+        <translation>按当前速率：宽限于 %1 结束（%2后）</translation>
+    </message>
+    <message>
+        <source>spent for this week</source>
+        <translation>本周已用完</translation>
+    </message>
+    <message>
+        <source>spent for this month</source>
+        <translation>本月已用完</translation>
+    </message>
+    <message>
+        <source>spent for today</source>
+        <translation>今日已用完</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h / %2</source>
+        <translation>%1 GPU 小时 / %2</translation>
+    </message>
+    <message>
+        <source> (+%1 boost)</source>
+        <translation>（+%1 临时提升）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 GPU-h used this %3 (from %4); %5 GPUs held now</source>
+        <translation>当前周期（%3）已用 %1 / %2 GPU 小时（自 %4 起）；当前占用 %5 个 GPU</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>grace %1 · %2</source>
+        <translation>宽限 %1 · %2</translation>
+    </message>
+    <message>
+        <source>no grace · %1</source>
+        <translation>无宽限 · %1</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Remaining</source>
+        <translation>剩余</translation>
+    </message>
+    <message>
+        <source>none yet this period</source>
+        <translation>本周期尚无</translation>
+    </message>
+    <message>
+        <source>%1 (delivery failing, retried)</source>
+        <translation>%1（发送失败，将重试）</translation>
+    </message>
+    <message>
+        <source>%1 sent</source>
+        <translation>已发送 %1</translation>
+    </message>
+    <message>
+        <source>no alert sent yet</source>
+        <translation>尚未发送告警</translation>
+    </message>
+    <message>
+        <source>last: %1% at %2 to %3</source>
+        <translation>最近：%1%，%2 发给 %3</translation>
+    </message>
+    <message>
+        <source>last: %1% at %2 by webhook</source>
+        <translation>最近：%1%，%2 通过 Webhook</translation>
+    </message>
+    <message>
+        <source>Alerts are sent by gpuquota-controller when this budget&apos;s use crosses a threshold, once per threshold and period.</source>
+        <translation>当此预算的用量越过阈值时，gpuquota-controller 会发送告警，每个阈值每个周期一次。</translation>
+    </message>
+    <message>
+        <source>Alerts</source>
+        <translation>告警</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BudgetService</name>
+    <message>
+        <source>The usage database is not open.</source>
+        <translation>用量数据库未打开。</translation>
+    </message>
 </context>
 <context>
     <name>gq::BudgetUse</name>
@@ -138,6 +1337,497 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>%1 of %2 GPU-h this month</source>
         <translation>本月已用 %1 / %2 GPU 小时</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BudgetsPage</name>
+    <message>
+        <source>New budget…</source>
+        <translation>新建预算…</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Budgets: %1</source>
+        <translation>预算：%1</translation>
+    </message>
+    <message>
+        <source>Budget change recorded (audit entry %1)</source>
+        <translation>预算变更已记录（审计记录 %1）</translation>
+    </message>
+    <message>
+        <source>No usage database is open. Start the console with --usage-db URL to see and set GPU-hour budgets.</source>
+        <translation>未打开用量数据库。请使用 --usage-db URL 启动控制台，以查看和设置 GPU 小时预算。</translation>
+    </message>
+    <message>
+        <source>Reading budgets…</source>
+        <translation>正在读取预算…</translation>
+    </message>
+    <message>
+        <source>No GPU-hour budgets yet. Create one with &quot;New budget…&quot;.</source>
+        <translation>尚无 GPU 小时预算。请用“新建预算…”创建一个。</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+</context>
+<context>
+    <name>gq::CanRunPanel</name>
+    <message>
+        <source>Can this run?</source>
+        <translation>能否运行？</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>namespace (optional)</source>
+        <translation>命名空间（可选）</translation>
+    </message>
+    <message>
+        <source> h</source>
+        <translation> 小时</translation>
+    </message>
+    <message>
+        <source>User:</source>
+        <translation>用户：</translation>
+    </message>
+    <message>
+        <source>Namespace:</source>
+        <translation>命名空间：</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU 数：</translation>
+    </message>
+    <message>
+        <source>Expected hours:</source>
+        <translation>预计时长：</translation>
+    </message>
+    <message>
+        <source>Enter a user or a namespace.</source>
+        <translation>请输入用户或命名空间。</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <source>user %1</source>
+        <translation>用户 %1</translation>
+    </message>
+    <message>
+        <source>namespace %1</source>
+        <translation>命名空间 %1</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>%1, per %2: %3 used + %4 needed of %5 GPU-h (%6 left): %7</source>
+        <translation>%1，每%2：已用 %3 + 需要 %4，上限 %5 GPU 小时（剩余 %6）：%7</translation>
+    </message>
+    <message>
+        <source>No GPU-hour budget applies to this user or namespace.</source>
+        <translation>此用户或命名空间没有适用的 GPU 小时预算。</translation>
+    </message>
+    <message>
+        <source>Yes: no GPU-hour budget applies (%1 GPU-h).</source>
+        <translation>可以：没有适用的 GPU 小时预算（%1 GPU 小时）。</translation>
+    </message>
+    <message>
+        <source>Yes: %1 GPU-h fit in the %2 GPU-h left.</source>
+        <translation>可以：%1 GPU 小时在剩余的 %2 GPU 小时之内。</translation>
+    </message>
+    <message>
+        <source>No: it needs %1 GPU-h, only %2 are left (limit %3 per %4 of %5).</source>
+        <translation>不可以：需要 %1 GPU 小时，仅剩 %2（%5 的上限为每%4 %3）。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::ChargebackModel</name>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>The usage database records which GPUs were held, not how busy they were, so what was used and the idle share cannot be shown yet.</source>
+        <translation>用量数据库只记录占用了哪些 GPU，不记录其繁忙程度，因此暂时无法显示实际使用量和空闲占比。</translation>
+    </message>
+    <message>
+        <source>%1: %2 GPU-h at %3</source>
+        <translation>%1：%2 GPU 小时，单价 %3</translation>
+    </message>
+    <message>
+        <source>Average of the resources&apos; rates, weighted by GPU-hours:
+%1</source>
+        <translation>各资源单价按 GPU 小时加权的平均值：
+%1</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>GPU-hours held</source>
+        <translation>占用 GPU 小时</translation>
+    </message>
+    <message>
+        <source>Rate</source>
+        <translation>单价</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Used</source>
+        <translation>实际使用</translation>
+    </message>
+    <message>
+        <source>Idle share</source>
+        <translation>空闲占比</translation>
+    </message>
+</context>
+<context>
+    <name>gq::ChargebackPage</name>
+    <message>
+        <source>Rates file…</source>
+        <translation>单价文件…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Export PDF…</source>
+        <translation>导出 PDF…</translation>
+    </message>
+    <message>
+        <source>The calendar month to charge, in the zone beside it</source>
+        <translation>要计费的自然月（按右侧的时区）</translation>
+    </message>
+    <message>
+        <source>Time zone of the month&apos;s first and last day (IANA name)</source>
+        <translation>确定月份首日和末日的时区（IANA 名称）</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source> per GPU-hour</source>
+        <translation> / GPU 小时</translation>
+    </message>
+    <message>
+        <source>One rate for every resource; a rates file replaces it</source>
+        <translation>所有资源使用同一单价；指定单价文件时以文件为准</translation>
+    </message>
+    <message>
+        <source>none: one rate for all</source>
+        <translation>无：所有资源同一单价</translation>
+    </message>
+    <message>
+        <source>A YAML rates file (default, resources, currency), as for gpuquota report chargeback --rates</source>
+        <translation>YAML 单价文件（default、resources、currency），与 gpuquota report chargeback --rates 相同</translation>
+    </message>
+    <message>
+        <source>&amp;Month</source>
+        <translation>月份(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Zone</source>
+        <translation>时区(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>&amp;Per</source>
+        <translation>按(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Rate</source>
+        <translation>单价(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Rates &amp;file</source>
+        <translation>单价文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>No usage database is open.</source>
+        <translation>未打开用量数据库。</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>%1 per GPU-hour</source>
+        <translation>%1 / GPU 小时</translation>
+    </message>
+    <message>
+        <source>default %1</source>
+        <translation>默认 %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 to %3 (%4) · Rate: %5&lt;br&gt;Charged: GPU-hours held (allocated). Used and idle share: not recorded, the usage database holds allocations, not GPU utilization.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：%2 至 %3（%4）· 单价：%5&lt;br&gt;计费依据：占用（已分配）的 GPU 小时。实际使用和空闲占比：未记录，用量数据库只保存分配情况，不保存 GPU 利用率。</translation>
+    </message>
+    <message>
+        <source>Total: %1 GPU-h, %2</source>
+        <translation>合计：%1 GPU 小时，%2</translation>
+    </message>
+    <message>
+        <source>No GPU-hours were recorded in %1.</source>
+        <translation>%1 没有记录任何 GPU 小时。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n subject(s).</source>
+        <translation>
+            <numerusform>共 %n 项。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot make the report: %1</source>
+        <translation>无法生成报表：%1</translation>
+    </message>
+    <message>
+        <source>Rates file</source>
+        <translation>单价文件</translation>
+    </message>
+    <message>
+        <source>YAML files (*.yaml *.yml);;All files (*)</source>
+        <translation>YAML 文件 (*.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Export the chargeback as PDF</source>
+        <translation>将费用分摊导出为 PDF</translation>
+    </message>
+    <message>
+        <source>Export the chargeback as CSV</source>
+        <translation>将费用分摊导出为 CSV</translation>
+    </message>
+    <message>
+        <source>PDF files (*.pdf)</source>
+        <translation>PDF 文件 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %1 (%n page(s))</source>
+        <translation>
+            <numerusform>已保存 %1（%n 页）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>gq::ChargebackPdf</name>
+    <message>
+        <source>%1 per GPU-hour</source>
+        <translation>%1 / GPU 小时</translation>
+    </message>
+    <message>
+        <source>default %1</source>
+        <translation>默认 %1</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>GPU-hours</source>
+        <translation>GPU 小时</translation>
+    </message>
+    <message>
+        <source>Rate</source>
+        <translation>单价</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Used</source>
+        <translation>实际使用</translation>
+    </message>
+    <message>
+        <source>Idle share</source>
+        <translation>空闲占比</translation>
+    </message>
+    <message>
+        <source>GPU chargeback %1</source>
+        <translation>GPU 费用分摊 %1</translation>
+    </message>
+    <message>
+        <source>Period: %1 to %2 (%3)</source>
+        <translation>期间：%1 至 %2（%3）</translation>
+    </message>
+    <message>
+        <source>Charged per %1</source>
+        <translation>分摊对象：%1</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>Rate: %1</source>
+        <translation>单价：%1</translation>
+    </message>
+    <message>
+        <source>Charged: GPU-hours held (allocated), whether or not the GPUs were busy.</source>
+        <translation>计费依据：占用（已分配）的 GPU 小时，无论 GPU 是否繁忙。</translation>
+    </message>
+    <message>
+        <source>Used and idle share: not recorded (the usage database holds allocations, not GPU utilization).</source>
+        <translation>实际使用和空闲占比：未记录（用量数据库只保存分配情况，不保存 GPU 利用率）。</translation>
+    </message>
+    <message>
+        <source>Generated: %1</source>
+        <translation>生成时间：%1</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>* average of the rates of the subject&apos;s resources, weighted by GPU-hours</source>
+        <translation>* 该对象各资源单价按 GPU 小时加权的平均值</translation>
+    </message>
+    <message>
+        <source>No GPU-hours were recorded in this month.</source>
+        <translation>本月没有记录任何 GPU 小时。</translation>
+    </message>
+    <message>
+        <source>Page %1 of %2</source>
+        <translation>第 %1 页，共 %2 页</translation>
+    </message>
+</context>
+<context>
+    <name>gq::ClusterDiscovery</name>
+    <message>
+        <source>ConfigMap %1/%2 found: %3 settings advertised.</source>
+        <translation>已找到 ConfigMap %1/%2：公布了 %3 项设置。</translation>
+    </message>
+    <message>
+        <source>Ignored keys that look like secrets (%1): secrets belong in the keychain, enter them here.</source>
+        <translation>已忽略看似机密的键（%1）：机密应保存在密钥环中，请在此处输入。</translation>
+    </message>
+    <message>
+        <source>No ConfigMap %1/%2 (the controller is not installed, or older).</source>
+        <translation>没有 ConfigMap %1/%2（控制器未安装，或版本较旧）。</translation>
+    </message>
+    <message>
+        <source>Not allowed to read ConfigMap %1/%2.</source>
+        <translation>无权读取 ConfigMap %1/%2。</translation>
+    </message>
+    <message>
+        <source>Service %1/%2 found: controller at %3.</source>
+        <translation>已找到 Service %1/%2：控制器位于 %3。</translation>
+    </message>
+    <message>
+        <source>Not allowed to list pods in all namespaces: dcgm-exporter not looked for.</source>
+        <translation>无权列出所有命名空间中的 Pod：未查找 dcgm-exporter。</translation>
+    </message>
+    <message>
+        <source>%1 dcgm-exporter pods found (%2 services).</source>
+        <translation>已找到 %1 个 dcgm-exporter Pod（%2 个 Service）。</translation>
+    </message>
+    <message>
+        <source>No dcgm-exporter pods found (labels %1).</source>
+        <translation>未找到 dcgm-exporter Pod（标签 %1）。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::ClusterUsagePage</name>
+    <message>
+        <source>GPU-hours by namespace</source>
+        <translation>按命名空间的 GPU 小时</translation>
+    </message>
+    <message>
+        <source>GPUs allocated (average per bucket) vs GPU quota</source>
+        <translation>已分配 GPU（每个时段平均）与 GPU 配额</translation>
+    </message>
+    <message>
+        <source>Top users</source>
+        <translation>用量最多的用户</translation>
+    </message>
+    <message>
+        <source>Namespaces</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>Double-click a user for their usage across namespaces</source>
+        <translation>双击用户，查看其在各命名空间的用量</translation>
+    </message>
+    <message>
+        <source>Double-click a namespace for its usage by user</source>
+        <translation>双击命名空间，查看其按用户的用量</translation>
+    </message>
+    <message>
+        <source>GPUs allocated</source>
+        <translation>已分配 GPU</translation>
+    </message>
+    <message>
+        <source>GPU quota (all namespaces)</source>
+        <translation>GPU 配额（全部命名空间）</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source> of %1 in quotas</source>
+        <translation>，配额共 %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 GPU-h&lt;/b&gt; in the range &amp;middot; %2 namespaces &amp;middot; %3 users &amp;middot; GPUs allocated now: &lt;b&gt;%4&lt;/b&gt;%5</source>
+        <translation>范围内共 &lt;b&gt;%1 GPU 小时&lt;/b&gt; &amp;middot; %2 个命名空间 &amp;middot; %3 个用户 &amp;middot; 当前已分配 GPU：&lt;b&gt;%4&lt;/b&gt;%5</translation>
     </message>
 </context>
 <context>
@@ -300,6 +1990,407 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
+    <name>gq::ConnectionBanner</name>
+    <message>
+        <source>Cannot read the kubeconfig: %1</source>
+        <translation>无法读取 kubeconfig：%1</translation>
+    </message>
+    <message>
+        <source>Connection to the cluster restored; the list is current again.</source>
+        <translation>与集群的连接已恢复；列表已是最新。</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>无响应</translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate is not trusted by the CA in your kubeconfig (%1).</source>
+        <translation>服务器证书不受 kubeconfig 中的 CA 信任（%1）。</translation>
+    </message>
+    <message>
+        <source>Fix the certificate authority there: the kubeconfig is re-read automatically when it changes.</source>
+        <translation>请在 kubeconfig 中修正证书颁发机构：文件变更后会自动重新读取。</translation>
+    </message>
+    <message>
+        <source>The cluster rejected the credentials of this context (%1).</source>
+        <translation>集群拒绝了此上下文的凭据（%1）。</translation>
+    </message>
+    <message>
+        <source>The kubeconfig is re-read automatically when it changes.</source>
+        <translation>kubeconfig 变更后会自动重新读取。</translation>
+    </message>
+    <message>
+        <source>Forbidden: %1</source>
+        <translation>禁止访问：%1</translation>
+    </message>
+    <message>
+        <source>The cluster answered with an error (%1).</source>
+        <translation>集群返回了错误（%1）。</translation>
+    </message>
+    <message>
+        <source>Lost the connection to the cluster (%1).</source>
+        <translation>与集群的连接已断开（%1）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reconnecting to %1 — next attempt in %n s.</source>
+        <translation>
+            <numerusform>正在重新连接 %1 — %n 秒后再次尝试。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>The list may be out of date until then, and your edits are kept.</source>
+        <translation>在此之前列表可能不是最新的，你的编辑会被保留。</translation>
+    </message>
+    <message>
+        <source>Retry now</source>
+        <translation>立即重试</translation>
+    </message>
+    <message>
+        <source>Not authorized: the credentials of this context were rejected (%1)</source>
+        <translation>未授权：此上下文的凭据被拒绝（%1）</translation>
+    </message>
+    <message>
+        <source>The cluster answered with an error: %1. Retrying automatically.</source>
+        <translation>集群返回错误：%1。正在自动重试。</translation>
+    </message>
+    <message>
+        <source>The context &quot;%1&quot; is no longer in the kubeconfig. The console keeps its current connection; choose another context to switch.</source>
+        <translation>上下文“%1”已不在 kubeconfig 中。控制台保持当前连接；请选择其他上下文进行切换。</translation>
+    </message>
+    <message>
+        <source>The kubeconfig changed but cannot be used (%1). The console keeps its current connection and reads the file again when it changes.</source>
+        <translation>kubeconfig 已变更但无法使用（%1）。控制台保持当前连接，并会在文件再次变更时重新读取。</translation>
+    </message>
+    <message>
+        <source>Not secure: TLS certificate verification is off for the context &quot;%1&quot; (insecure-skip-tls-verify in the kubeconfig). Nothing proves that %2 is really your cluster, and anyone on the network path can read and change what is sent, credentials included.</source>
+        <translation>不安全：上下文“%1”已关闭 TLS 证书验证（kubeconfig 中设置了 insecure-skip-tls-verify）。无法证明 %2 确实是您的集群，网络路径上的任何人都可以读取和篡改发送的内容，包括凭据。</translation>
+    </message>
+    <message>
+        <source>Fix the file (it is read again when it changes), or open another one with File &gt; Open kubeconfig.</source>
+        <translation>请修复该文件（文件更改后会自动重新读取），或通过“文件 &gt; 打开 kubeconfig”打开另一个文件。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::ConnectionTests</name>
+    <message>
+        <source>TLS: the certificate of %1 is not trusted (%2); set the CA file</source>
+        <translation>TLS：%1 的证书不受信任（%2）；请设置 CA 文件</translation>
+    </message>
+    <message>
+        <source>no answer from %1 within 10 s</source>
+        <translation>%1 在 10 秒内没有应答</translation>
+    </message>
+    <message>
+        <source>nothing listens there (connection refused)</source>
+        <translation>那里没有服务在监听（连接被拒绝）</translation>
+    </message>
+    <message>
+        <source>the host name is not known</source>
+        <translation>主机名未知</translation>
+    </message>
+    <message>
+        <source>cannot reach %1: %2</source>
+        <translation>无法连接 %1：%2</translation>
+    </message>
+    <message>
+        <source>401: token rejected</source>
+        <translation>401：令牌被拒绝</translation>
+    </message>
+    <message>
+        <source>403: the token may not read this</source>
+        <translation>403：该令牌无权读取此内容</translation>
+    </message>
+    <message>
+        <source>404: nothing at %1 (check the URL and its path)</source>
+        <translation>404：%1 处没有内容（请检查 URL 及其路径）</translation>
+    </message>
+    <message>
+        <source>HTTP %1 from %2</source>
+        <translation>%2 返回 HTTP %1</translation>
+    </message>
+    <message>
+        <source>no URL given</source>
+        <translation>未提供 URL</translation>
+    </message>
+    <message>
+        <source>not an http:// or https:// URL: %1</source>
+        <translation>不是 http:// 或 https:// URL：%1</translation>
+    </message>
+    <message>
+        <source>just now</source>
+        <translation>刚刚</translation>
+    </message>
+    <message>
+        <source>%1 min ago</source>
+        <translation>%1 分钟前</translation>
+    </message>
+    <message>
+        <source>%1 h ago</source>
+        <translation>%1 小时前</translation>
+    </message>
+    <message>
+        <source>%1 days ago</source>
+        <translation>%1 天前</translation>
+    </message>
+    <message>
+        <source>no database URL given</source>
+        <translation>未提供数据库 URL</translation>
+    </message>
+    <message>
+        <source>no database file at %1 yet (the console creates it when it opens this context)</source>
+        <translation>%1 处尚无数据库文件（控制台打开此上下文时会创建它）</translation>
+    </message>
+    <message>
+        <source>password rejected: %1</source>
+        <translation>密码被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>no intervals yet</source>
+        <translation>尚无区间</translation>
+    </message>
+    <message>
+        <source>newest %1</source>
+        <translation>最新一条在 %1</translation>
+    </message>
+    <message>
+        <source>connected, schema v%1, %2 intervals, %3</source>
+        <translation>已连接，架构 v%1，%2 个区间，%3</translation>
+    </message>
+    <message>
+        <source>none recorded yet</source>
+        <translation>尚未记录任何区间</translation>
+    </message>
+    <message>
+        <source>%1 answered, but not like Prometheus (no version in /api/v1/status/buildinfo)</source>
+        <translation>%1 有应答，但不像 Prometheus（/api/v1/status/buildinfo 中没有版本）</translation>
+    </message>
+    <message>
+        <source>Prometheus %1 reachable, but the GPU query failed: %2</source>
+        <translation>Prometheus %1 可访问，但 GPU 查询失败：%2</translation>
+    </message>
+    <message>
+        <source>Prometheus %1 reachable, but no GPU reports DCGM_FI_DEV_GPU_UTIL (is dcgm-exporter scraped?)</source>
+        <translation>Prometheus %1 可访问，但没有 GPU 报告 DCGM_FI_DEV_GPU_UTIL（dcgm-exporter 是否被抓取？）</translation>
+    </message>
+    <message>
+        <source>Prometheus %1 reachable, %2 GPUs reporting</source>
+        <translation>Prometheus %1 可访问，%2 个 GPU 在报告</translation>
+    </message>
+    <message>
+        <source>no exporter endpoints given</source>
+        <translation>未提供导出器端点</translation>
+    </message>
+    <message>
+        <source>%1 of %2 endpoints answer, %3 GPUs reporting</source>
+        <translation>%2 个端点中有 %1 个应答，%3 个 GPU 在报告</translation>
+    </message>
+    <message>
+        <source>controller reachable</source>
+        <translation>控制器可访问</translation>
+    </message>
+    <message>
+        <source>controller reachable: %1</source>
+        <translation>控制器可访问：%1</translation>
+    </message>
+</context>
+<context>
+    <name>gq::ConnectionsTab</name>
+    <message>
+        <source>Test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>Use an embedded SQLite database</source>
+        <translation>使用嵌入式 SQLite 数据库</translation>
+    </message>
+    <message>
+        <source>Discover from the cluster...</source>
+        <translation>从集群发现...</translation>
+    </message>
+    <message>
+        <source>sqlite:///path/usage.db or postgresql://user@host:5432/gpuquota</source>
+        <translation>sqlite:///路径/usage.db 或 postgresql://用户@主机:5432/gpuquota</translation>
+    </message>
+    <message>
+        <source>PostgreSQL only; kept in the keychain</source>
+        <translation>仅 PostgreSQL；保存在密钥环中</translation>
+    </message>
+    <message>
+        <source>Not configured</source>
+        <translation>未配置</translation>
+    </message>
+    <message>
+        <source>Prometheus</source>
+        <translation>Prometheus</translation>
+    </message>
+    <message>
+        <source>dcgm-exporter endpoints (direct)</source>
+        <translation>dcgm-exporter 端点（直连）</translation>
+    </message>
+    <message>
+        <source>Discover dcgm-exporter through the cluster</source>
+        <translation>通过集群发现 dcgm-exporter</translation>
+    </message>
+    <message>
+        <source>https://prometheus.example.com</source>
+        <translation>https://prometheus.example.com</translation>
+    </message>
+    <message>
+        <source>bearer token, optional; kept in the keychain</source>
+        <translation>Bearer 令牌，可选；保存在密钥环中</translation>
+    </message>
+    <message>
+        <source>CA certificate (PEM file), optional</source>
+        <translation>CA 证书（PEM 文件），可选</translation>
+    </message>
+    <message>
+        <source>one /metrics URL per line, e.g. http://gpu-node-1:9400/metrics</source>
+        <translation>每行一个 /metrics URL，例如 http://gpu-node-1:9400/metrics</translation>
+    </message>
+    <message>
+        <source>http://gpuquota-controller.gpuquota-system.svc:8080</source>
+        <translation>http://gpuquota-controller.gpuquota-system.svc:8080</translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation>上下文：</translation>
+    </message>
+    <message>
+        <source>Usage database</source>
+        <translation>用量数据库</translation>
+    </message>
+    <message>
+        <source>URL:</source>
+        <translation>URL：</translation>
+    </message>
+    <message>
+        <source>Password:</source>
+        <translation>密码：</translation>
+    </message>
+    <message>
+        <source>GPU metrics</source>
+        <translation>GPU 指标</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>来源：</translation>
+    </message>
+    <message>
+        <source>The live GPU page stays empty until a source is set.</source>
+        <translation>设置来源之前，实时 GPU 页面保持为空。</translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation>浏览...</translation>
+    </message>
+    <message>
+        <source>Token:</source>
+        <translation>令牌：</translation>
+    </message>
+    <message>
+        <source>CA file:</source>
+        <translation>CA 文件：</translation>
+    </message>
+    <message>
+        <source>The console finds dcgm-exporter pods and services by their labels (app.kubernetes.io/name=dcgm-exporter, app=nvidia-dcgm-exporter) and reads them through the API server.</source>
+        <translation>控制台按标签（app.kubernetes.io/name=dcgm-exporter、app=nvidia-dcgm-exporter）查找 dcgm-exporter 的 Pod 和 Service，并通过 API 服务器读取它们。</translation>
+    </message>
+    <message>
+        <source>Controller</source>
+        <translation>控制器</translation>
+    </message>
+    <message>
+        <source>The controller records GPU-hours into the usage database and enforces budgets; self-service and status pages talk to it here.</source>
+        <translation>控制器将 GPU 时数记录到用量数据库并执行预算；自助服务和状态页面通过此处与它通信。</translation>
+    </message>
+    <message>
+        <source>The file is created when you save and the console opens it.</source>
+        <translation>保存后，控制台打开它时会创建该文件。</translation>
+    </message>
+    <message>
+        <source>CA certificate</source>
+        <translation>CA 证书</translation>
+    </message>
+    <message>
+        <source>PEM certificates (*.pem *.crt);;All files (*)</source>
+        <translation>PEM 证书 (*.pem *.crt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Ask the cluster for the controller&apos;s ConfigMap and for dcgm-exporter pods</source>
+        <translation>向集群查询控制器的 ConfigMap 和 dcgm-exporter Pod</translation>
+    </message>
+    <message>
+        <source>Connect to this context first: discovery asks its API server</source>
+        <translation>请先连接到此上下文：发现功能会询问它的 API 服务器</translation>
+    </message>
+    <message>
+        <source>Testing...</source>
+        <translation>正在测试...</translation>
+    </message>
+    <message>
+        <source>choose a source first</source>
+        <translation>请先选择来源</translation>
+    </message>
+    <message>
+        <source>cannot read the CA file %1: %2</source>
+        <translation>无法读取 CA 文件 %1：%2</translation>
+    </message>
+    <message>
+        <source>connect to this context first: the exporters are found through its API server</source>
+        <translation>请先连接到此上下文：导出器是通过它的 API 服务器找到的</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dcgm-exporter pods found</source>
+        <translation>
+            <numerusform>已找到 %n 个 dcgm-exporter Pod</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Asking the cluster...</source>
+        <translation>正在询问集群...</translation>
+    </message>
+    <message>
+        <source>Discovery failed: %1</source>
+        <translation>发现失败：%1</translation>
+    </message>
+    <message>
+        <source>Usage database: %1</source>
+        <translation>用量数据库：%1</translation>
+    </message>
+    <message>
+        <source>Metrics: Prometheus at %1</source>
+        <translation>指标：位于 %1 的 Prometheus</translation>
+    </message>
+    <message>
+        <source>Metrics: %1</source>
+        <translation>指标：%1</translation>
+    </message>
+    <message>
+        <source>Controller: %1</source>
+        <translation>控制器：%1</translation>
+    </message>
+    <message>
+        <source>Use what the cluster advertises?</source>
+        <translation>使用集群公布的设置？</translation>
+    </message>
+    <message>
+        <source>The cluster advertises these connections for the context &quot;%1&quot;:</source>
+        <translation>集群为上下文“%1”公布了以下连接：</translation>
+    </message>
+    <message>
+        <source>Passwords and tokens are never advertised; enter them here. Nothing is saved until you press OK or Apply.</source>
+        <translation>密码和令牌从不公布；请在此处输入。在您按“确定”或“应用”之前不会保存任何内容。</translation>
+    </message>
+    <message>
+        <source>Use these settings</source>
+        <translation>使用这些设置</translation>
+    </message>
+</context>
+<context>
     <name>gq::DemoLauncher</name>
     <message>
         <source>Could not start the demo cluster %1: %2</source>
@@ -401,6 +2492,82 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
+    <name>gq::DrillDownDialog</name>
+    <message>
+        <source>Intervals behind the bar</source>
+        <translation>柱段对应的用量区间</translation>
+    </message>
+    <message>
+        <source>Loading...</source>
+        <translation>正在加载……</translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation>导出 CSV……</translation>
+    </message>
+    <message>
+        <source>Could not read the intervals: %1</source>
+        <translation>无法读取用量区间：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n interval(s), sum %1 GPU-h (the bar: %2 GPU-h)</source>
+        <translation>
+            <numerusform>%n 个区间，合计 %1 GPU 小时（柱段：%2 GPU 小时）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export intervals as CSV</source>
+        <translation>将用量区间导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>gq::DrillDownModel</name>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Pod</source>
+        <translation>Pod</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation>资源</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>GPU-hours in bucket</source>
+        <translation>本时段 GPU 小时</translation>
+    </message>
+</context>
+<context>
     <name>gq::FindBar</name>
     <message>
         <source>Find</source>
@@ -456,6 +2623,88 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source> GiB</source>
         <translation> GiB</translation>
+    </message>
+</context>
+<context>
+    <name>gq::IdleGpuModel</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>%1 #%2</source>
+        <translation>%1 #%2</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>MIG</source>
+        <translation>MIG</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>Pod</source>
+        <translation>Pod</translation>
+    </message>
+    <message>
+        <source>Idle since</source>
+        <translation>空闲起始</translation>
+    </message>
+    <message>
+        <source>For</source>
+        <translation>持续</translation>
+    </message>
+    <message>
+        <source>Mean util.</source>
+        <translation>平均利用率</translation>
+    </message>
+    <message>
+        <source>GPU-h wasted</source>
+        <translation>浪费的 GPU 小时</translation>
+    </message>
+</context>
+<context>
+    <name>gq::LeaderElector</name>
+    <message>
+        <source>leader election needs a cluster connection</source>
+        <translation>领导者选举需要集群连接</translation>
+    </message>
+    <message>
+        <source>the Lease&apos;s namespace is empty</source>
+        <translation>Lease 的命名空间为空</translation>
+    </message>
+    <message>
+        <source>the Lease&apos;s name is empty</source>
+        <translation>Lease 的名称为空</translation>
+    </message>
+    <message>
+        <source>the lease duration must be positive</source>
+        <translation>租约时长必须为正数</translation>
+    </message>
+    <message>
+        <source>the renew deadline must be below the lease duration</source>
+        <translation>续约期限必须短于租约时长</translation>
+    </message>
+    <message>
+        <source>the retry period must be below the renew deadline</source>
+        <translation>重试间隔必须短于续约期限</translation>
     </message>
 </context>
 <context>
@@ -518,6 +2767,244 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>No LimitRange selected</source>
         <translation>未选择 LimitRange</translation>
+    </message>
+</context>
+<context>
+    <name>gq::LiveGpuModel</name>
+    <message>
+        <source>Util. (%)</source>
+        <translation>利用率 (%)</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>%1 / %2 GiB</source>
+        <translation>%1 / %2 GiB</translation>
+    </message>
+    <message>
+        <source> +%1</source>
+        <translation> +%1</translation>
+    </message>
+    <message>
+        <source>%1 #%2</source>
+        <translation>%1 #%2</translation>
+    </message>
+    <message>
+        <source>MIG GPU</source>
+        <translation>MIG GPU</translation>
+    </message>
+    <message>
+        <source>%1 W</source>
+        <translation>%1 W</translation>
+    </message>
+    <message>
+        <source>%1 °C</source>
+        <translation>%1 °C</translation>
+    </message>
+    <message>
+        <source>shared ×%1</source>
+        <translation>共享 ×%1</translation>
+    </message>
+    <message>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <source>%1/%2 (container %3)</source>
+        <translation>%1/%2（容器 %3）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Shared by %n holder(s):</source>
+        <translation>
+            <numerusform>由 %n 个持有者共享：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Utilization over the last 15 minutes</source>
+        <translation>最近 15 分钟的利用率</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>型号</translation>
+    </message>
+    <message>
+        <source>MIG</source>
+        <translation>MIG</translation>
+    </message>
+    <message>
+        <source>Utilization</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>Memory used / total</source>
+        <translation>显存 已用 / 总量</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>功率</translation>
+    </message>
+    <message>
+        <source>Temp.</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Holder (namespace/pod)</source>
+        <translation>持有者（命名空间/Pod）</translation>
+    </message>
+    <message>
+        <source>Shared</source>
+        <translation>共享</translation>
+    </message>
+    <message>
+        <source>Last 15 min</source>
+        <translation>最近 15 分钟</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>空闲未分配</translation>
+    </message>
+    <message>
+        <source> · free</source>
+        <translation> · 未分配</translation>
+    </message>
+</context>
+<context>
+    <name>gq::LiveGpuPage</name>
+    <message>
+        <source>The utilization history needs Prometheus: exporters scraped directly keep no history.</source>
+        <translation>利用率历史需要 Prometheus：直接抓取的导出器不保留历史。</translation>
+    </message>
+    <message>
+        <source>Filter by node, model, namespace or pod</source>
+        <translation>按节点、型号、命名空间或 Pod 筛选</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>Tiles</source>
+        <translation>磁贴</translation>
+    </message>
+    <message>
+        <source>One row per GPU and MIG instance</source>
+        <translation>每个 GPU 和 MIG 实例一行</translation>
+    </message>
+    <message>
+        <source>One tile per GPU, coloured by utilization; an orange frame marks an allocated GPU under the idle threshold</source>
+        <translation>每个 GPU 一个磁贴，按利用率着色；橙色边框表示已分配但低于空闲阈值的 GPU</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Mean GPU utilization by namespace, last hour</source>
+        <translation>最近一小时各命名空间的平均 GPU 利用率</translation>
+    </message>
+    <message>
+        <source>The source reported: %1</source>
+        <translation>数据源报告：%1</translation>
+    </message>
+    <message>
+        <source>No GPU was allocated to a namespace in the last hour.</source>
+        <translation>最近一小时没有 GPU 分配给任何命名空间。</translation>
+    </message>
+    <message>
+        <source> Showing the readings of %1.</source>
+        <translation>显示的是 %1 的读数。</translation>
+    </message>
+    <message>
+        <source>Could not read the GPU metrics: %1. Retrying automatically.</source>
+        <translation>无法读取 GPU 指标：%1。正在自动重试。</translation>
+    </message>
+    <message>
+        <source>Waiting for the first GPU readings…</source>
+        <translation>正在等待第一批 GPU 读数…</translation>
+    </message>
+    <message>
+        <source>No metrics source.</source>
+        <translation>没有指标数据源。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n busy</source>
+        <translation>
+            <numerusform>%n 个繁忙</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n allocated but idle</source>
+        <translation>
+            <numerusform>%n 个已分配但空闲</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n free</source>
+        <translation>
+            <numerusform>%n 个未分配</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shared</source>
+        <translation>
+            <numerusform>%n 个共享</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n without a reading</source>
+        <translation>
+            <numerusform>%n 个无读数</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>GPUs: %1</source>
+        <translation>GPU：%1</translation>
+    </message>
+    <message>
+        <source>Idle: allocated and under %1 % utilization now. A MIG instance counts as one GPU.</source>
+        <translation>空闲：已分配且当前利用率低于 %1 %。一个 MIG 实例计为一个 GPU。</translation>
+    </message>
+    <message>
+        <source>Idle GPUs (%1)</source>
+        <translation>空闲 GPU（%1）</translation>
+    </message>
+    <message>
+        <source>Idle GPUs</source>
+        <translation>空闲 GPU</translation>
+    </message>
+    <message>
+        <source>Allocated GPUs under %1 % utilization for at least %2 (set in Preferences).</source>
+        <translation>利用率低于 %1 % 且持续至少 %2 的已分配 GPU（在首选项中设置）。</translation>
+    </message>
+    <message>
+        <source>Idle detection needs Prometheus: exporters scraped directly keep no history.</source>
+        <translation>空闲检测需要 Prometheus：直接抓取的导出器不保留历史。</translation>
+    </message>
+    <message>
+        <source>None right now.</source>
+        <translation>目前没有。</translation>
+    </message>
+    <message>
+        <source>Idle now: %1, with %2 GPU-hours wasted so far. Double-click a row to open its namespace&apos;s quota.</source>
+        <translation>当前空闲：%1 个，迄今浪费 %2 GPU 小时。双击一行可打开其命名空间的配额。</translation>
     </message>
 </context>
 <context>
@@ -591,20 +3078,8 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <source>Cannot read the kubeconfig: %1</source>
-        <translation>无法读取 kubeconfig：%1</translation>
-    </message>
-    <message>
         <source>GPU Quota Console — demo</source>
         <translation>GPU 配额控制台 — 演示</translation>
-    </message>
-    <message>
-        <source>Forbidden: %1</source>
-        <translation>禁止访问：%1</translation>
-    </message>
-    <message>
-        <source>Not authorized: the credentials of this context were rejected (%1)</source>
-        <translation>未授权：此上下文的凭据被拒绝（%1）</translation>
     </message>
     <message>
         <source>unknown</source>
@@ -655,22 +3130,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>%1 秒前更新</translation>
     </message>
     <message>
-        <source>Start with --kubeconfig FILE --context NAME, or try --demo for a local demo cluster.</source>
-        <translation>请使用 --kubeconfig 文件 --context 名称 启动，或使用 --demo 试用本地演示集群。</translation>
-    </message>
-    <message>
-        <source>Connection to the cluster restored; the list is current again.</source>
-        <translation>与集群的连接已恢复；列表已是最新。</translation>
-    </message>
-    <message>
-        <source>no answer</source>
-        <translation>无响应</translation>
-    </message>
-    <message>
-        <source>The cluster answered with an error: %1. Retrying automatically.</source>
-        <translation>集群返回错误：%1。正在自动重试。</translation>
-    </message>
-    <message>
         <source>Not connected to a cluster.</source>
         <translation>未连接到集群。</translation>
     </message>
@@ -687,58 +3146,104 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>未连接；请查看上方的消息。</translation>
     </message>
     <message>
-        <source>The server&apos;s certificate is not trusted by the CA in your kubeconfig (%1).</source>
-        <translation>服务器证书不受 kubeconfig 中的 CA 信任（%1）。</translation>
-    </message>
-    <message>
-        <source>Fix the certificate authority there: the kubeconfig is re-read automatically when it changes.</source>
-        <translation>请在 kubeconfig 中修正证书颁发机构：文件变更后会自动重新读取。</translation>
-    </message>
-    <message>
-        <source>The cluster rejected the credentials of this context (%1).</source>
-        <translation>集群拒绝了此上下文的凭据（%1）。</translation>
-    </message>
-    <message>
-        <source>The kubeconfig is re-read automatically when it changes.</source>
-        <translation>kubeconfig 变更后会自动重新读取。</translation>
-    </message>
-    <message>
-        <source>The cluster answered with an error (%1).</source>
-        <translation>集群返回了错误（%1）。</translation>
-    </message>
-    <message>
-        <source>Lost the connection to the cluster (%1).</source>
-        <translation>与集群的连接已断开（%1）。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Reconnecting to %1 — next attempt in %n s.</source>
-        <translation>
-            <numerusform>正在重新连接 %1 — %n 秒后再次尝试。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Connecting to %1…</source>
-        <translation>正在连接 %1…</translation>
-    </message>
-    <message>
-        <source>The list may be out of date until then, and your edits are kept.</source>
-        <translation>在此之前列表可能不是最新的，你的编辑会被保留。</translation>
-    </message>
-    <message>
-        <source>Retry now</source>
-        <translation>立即重试</translation>
-    </message>
-    <message>
         <source>%1 (not in the kubeconfig)</source>
         <translation>%1（不在 kubeconfig 中）</translation>
     </message>
     <message>
-        <source>The context &quot;%1&quot; is no longer in the kubeconfig. The console keeps its current connection; choose another context to switch.</source>
-        <translation>上下文“%1”已不在 kubeconfig 中。控制台保持当前连接；请选择其他上下文进行切换。</translation>
+        <source>Cluster usage</source>
+        <translation>集群用量</translation>
     </message>
     <message>
-        <source>The kubeconfig changed but cannot be used (%1). The console keeps its current connection and reads the file again when it changes.</source>
-        <translation>kubeconfig 已变更但无法使用（%1）。控制台保持当前连接，并会在文件再次变更时重新读取。</translation>
+        <source>Usage</source>
+        <translation>用量</translation>
+    </message>
+    <message>
+        <source>Budgets</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Chargeback</source>
+        <translation>费用分摊</translation>
+    </message>
+    <message>
+        <source>Connections...</source>
+        <translation>连接...</translation>
+    </message>
+    <message>
+        <source>Usage database, metrics and controller of this context</source>
+        <translation>此上下文的用量数据库、指标和控制器</translation>
+    </message>
+    <message>
+        <source>&amp;Open kubeconfig...</source>
+        <translation>打开 kubeconfig(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences...</source>
+        <translation>首选项(&amp;P)...</translation>
+    </message>
+    <message>
+        <source>No kubeconfig was found at %1, and KUBECONFIG is not set.</source>
+        <translation>在 %1 未找到 kubeconfig，且未设置 KUBECONFIG。</translation>
+    </message>
+    <message>
+        <source>The kubeconfig %1 does not exist (yet). The console connects by itself once it is there.</source>
+        <translation>kubeconfig %1（尚）不存在。文件出现后控制台会自动连接。</translation>
+    </message>
+    <message>
+        <source>Open kubeconfig</source>
+        <translation>打开 kubeconfig</translation>
+    </message>
+    <message>
+        <source>The context &quot;%1&quot; has no usage database yet. The audit trail, budgets and GPU-hours are kept there.</source>
+        <translation>上下文“%1”尚无用量数据库。审计记录、预算和 GPU 时数都保存在那里。</translation>
+    </message>
+    <message>
+        <source>Configure the usage database...</source>
+        <translation>配置用量数据库...</translation>
+    </message>
+    <message>
+        <source>The context &quot;%1&quot; has no usage database. Create an embedded SQLite database for it, so that quota edits are audited and budgets can be set at once? GPU-hours are recorded by the gpuquota controller into the database it is given; point this context at that one under Connections when it runs.</source>
+        <translation>上下文“%1”没有用量数据库。要为它创建一个嵌入式 SQLite 数据库，以便立即审计配额修改并设置预算吗？GPU 时数由 gpuquota 控制器记录到为它指定的数据库中；控制器运行后，请在“连接”中将此上下文指向那个数据库。</translation>
+    </message>
+    <message>
+        <source>Create embedded database</source>
+        <translation>创建嵌入式数据库</translation>
+    </message>
+    <message>
+        <source>Created the usage database %1 for &quot;%2&quot;.</source>
+        <translation>已为“%2”创建用量数据库 %1。</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About GPU Quota Console</source>
+        <translation>关于 GPU 配额控制台(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Boosts</source>
+        <translation>临时提额</translation>
+    </message>
+    <message>
+        <source>Live GPUs</source>
+        <translation>实时 GPU</translation>
+    </message>
+    <message>
+        <source>This context</source>
+        <translation>此上下文</translation>
+    </message>
+    <message>
+        <source>The context &quot;%1&quot;</source>
+        <translation>上下文“%1”</translation>
+    </message>
+    <message>
+        <source>%1 has no GPU metrics source. The live GPU view reads NVIDIA dcgm-exporter&apos;s metrics, best through Prometheus (its URL, and a token or CA if it needs them), or by scraping the exporters&apos; /metrics endpoints directly (no history: no sparklines and no idle list). Set one under Preferences &gt; Connections &gt; Metrics.</source>
+        <translation>%1 没有 GPU 指标数据源。实时 GPU 视图读取 NVIDIA dcgm-exporter 的指标，最好通过 Prometheus（其 URL，以及需要时的令牌或 CA），也可以直接抓取导出器的 /metrics 端点（没有历史：没有迷你走势图，也没有空闲列表）。请在 首选项 &gt; 连接 &gt; 指标 中设置。</translation>
+    </message>
+    <message>
+        <source>Configure the metrics source...</source>
+        <translation>配置指标数据源……</translation>
     </message>
 </context>
 <context>
@@ -854,6 +3359,34 @@ Every change applied from this console is listed here with who made it and why.<
             <numerusform>此处有 %n 个用户正在运行且已超出其个人 GPU 小时预算：%1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Counts MIG slices (%1), not whole GPUs: this namespace&apos;s quota limits only those.</source>
+        <translation>计数的是 MIG 切片（%1），而非整块 GPU：此命名空间的配额只限制这些切片。</translation>
+    </message>
+    <message>
+        <source>Counts %1</source>
+        <translation>计数：%1</translation>
+    </message>
+    <message>
+        <source>Whole GPUs (requests.nvidia.com/gpu). Where a namespace&apos;s quota limits only MIG slices, its row counts those slices; the cell&apos;s tooltip names the resource.</source>
+        <translation>整块 GPU（requests.nvidia.com/gpu）。若命名空间的配额只限制 MIG 切片，该行计数的是这些切片；单元格提示会注明资源名称。</translation>
+    </message>
+    <message>
+        <source>GPUs / MIG</source>
+        <translation>GPU / MIG</translation>
+    </message>
+    <message>
+        <source>%1 · %2%</source>
+        <translation>%1 · %2%</translation>
+    </message>
+    <message>
+        <source>Live: %1 GPU(s) held at %2% mean utilization</source>
+        <translation>实时：占用 %1 个 GPU，平均利用率 %2%</translation>
+    </message>
+    <message>
+        <source>Alerts go to: %1</source>
+        <translation>告警发送给：%1</translation>
+    </message>
 </context>
 <context>
     <name>gq::NamespacePanel</name>
@@ -896,6 +3429,37 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>Copy name</source>
         <translation>复制名称</translation>
+    </message>
+    <message>
+        <source>Boost…</source>
+        <translation>临时提额…</translation>
+    </message>
+</context>
+<context>
+    <name>gq::NamespaceUsagePage</name>
+    <message>
+        <source>Budget period</source>
+        <translation>预算周期</translation>
+    </message>
+    <message>
+        <source>Show the current period of the namespace&apos;s budget, with its line</source>
+        <translation>显示命名空间预算的当前周期及其预算线</translation>
+    </message>
+    <message>
+        <source>Double-click a user for their usage across namespaces</source>
+        <translation>双击用户，查看其在各命名空间的用量</translation>
+    </message>
+    <message>
+        <source>GPU-hours in %1 by user</source>
+        <translation>%1 中按用户的 GPU 小时</translation>
+    </message>
+    <message>
+        <source>%1 has no GPU-hour budget.</source>
+        <translation>%1 没有 GPU 小时预算。</translation>
+    </message>
+    <message>
+        <source>Budget of %1: %2</source>
+        <translation>%1 的预算：%2</translation>
     </message>
 </context>
 <context>
@@ -1015,6 +3579,153 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>%1 %2/%3 was deleted on the server; your edit is kept in the editor.</source>
         <translation>%1 %2/%3 已在服务器上被删除；你的编辑仍保留在编辑器中。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::PreferencesDialog</name>
+    <message>
+        <source>The page open when the window was closed</source>
+        <translation>关闭窗口时打开的页面</translation>
+    </message>
+    <message>
+        <source>Cluster usage</source>
+        <translation>集群用量</translation>
+    </message>
+    <message>
+        <source>Quotas</source>
+        <translation>配额</translation>
+    </message>
+    <message>
+        <source>Limit ranges</source>
+        <translation>限制范围</translation>
+    </message>
+    <message>
+        <source>Usage</source>
+        <translation>用量</translation>
+    </message>
+    <message>
+        <source>Budgets</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Audit</source>
+        <translation>审计</translation>
+    </message>
+    <message>
+        <source>Chargeback</source>
+        <translation>费用分摊</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>System time zone (%1)</source>
+        <translation>系统时区（%1）</translation>
+    </message>
+    <message>
+        <source>In the banner above the content</source>
+        <translation>在内容上方的横幅中</translation>
+    </message>
+    <message>
+        <source>In the status bar only</source>
+        <translation>仅在状态栏中</translation>
+    </message>
+    <message>
+        <source>Not shown (the list marks still show)</source>
+        <translation>不显示（列表标记仍会显示）</translation>
+    </message>
+    <message>
+        <source>Display</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <source>A new language shows after the console is restarted.</source>
+        <translation>新语言在重启控制台后生效。</translation>
+    </message>
+    <message>
+        <source>Time zone for charts and budgets:</source>
+        <translation>图表和预算的时区：</translation>
+    </message>
+    <message>
+        <source>Start page:</source>
+        <translation>起始页：</translation>
+    </message>
+    <message>
+        <source>Alerts:</source>
+        <translation>警报：</translation>
+    </message>
+    <message>
+        <source>Refresh and idle GPUs</source>
+        <translation>刷新与空闲 GPU</translation>
+    </message>
+    <message>
+        <source>Budget and usage refresh:</source>
+        <translation>预算和用量刷新：</translation>
+    </message>
+    <message>
+        <source>Live GPU refresh:</source>
+        <translation>实时 GPU 刷新：</translation>
+    </message>
+    <message>
+        <source>A GPU is idle below:</source>
+        <translation>GPU 利用率低于此值视为空闲：</translation>
+    </message>
+    <message>
+        <source>for at least:</source>
+        <translation>持续至少：</translation>
+    </message>
+    <message>
+        <source>Idle GPU-hours are counted as wasted on the usage and chargeback pages.</source>
+        <translation>空闲的 GPU 时数在用量和费用分摊页面中计为浪费。</translation>
+    </message>
+    <message>
+        <source>Rate per GPU-hour:</source>
+        <translation>每 GPU 小时费率：</translation>
+    </message>
+    <message>
+        <source>Currency:</source>
+        <translation>货币：</translation>
+    </message>
+    <message>
+        <source>A MIG slice is charged its fraction of a GPU.</source>
+        <translation>MIG 切片按其占 GPU 的比例计费。</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>常规</translation>
+    </message>
+    <message>
+        <source>Connections</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Boosts</source>
+        <translation>临时提额</translation>
+    </message>
+    <message>
+        <source>Live GPUs</source>
+        <translation>实时 GPU</translation>
     </message>
 </context>
 <context>
@@ -1179,6 +3890,10 @@ Every change applied from this console is listed here with who made it and why.<
         <source>Namespace %1 has no ResourceQuota, so its pods may use any number of GPUs.</source>
         <translation>命名空间 %1 没有 ResourceQuota，因此其中的 Pod 可以使用任意数量的 GPU。</translation>
     </message>
+    <message>
+        <source>Boost this resource…</source>
+        <translation>临时提高此资源…</translation>
+    </message>
 </context>
 <context>
     <name>gq::QuotaTableModel</name>
@@ -1245,6 +3960,168 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>Revert all changes</source>
         <translation>撤回所有更改</translation>
+    </message>
+</context>
+<context>
+    <name>gq::QuotaWriter</name>
+    <message>
+        <source>Not connected to a cluster.</source>
+        <translation>未连接到集群。</translation>
+    </message>
+    <message>
+        <source>The name cannot change from &quot;%1&quot; to &quot;%2&quot;; create a new object instead.</source>
+        <translation>名称不能从“%1”改为“%2”；请改为创建新对象。</translation>
+    </message>
+    <message>
+        <source>The object names namespace &quot;%1&quot; but is being applied to &quot;%2&quot;.</source>
+        <translation>该对象指定的命名空间是“%1”，但正被应用到“%2”。</translation>
+    </message>
+    <message>
+        <source>changed on the server since your last apply (base %1, server %2, yours %3)</source>
+        <translation>自你上次应用以来已在服务器上更改（基准 %1，服务器 %2，你的 %3）</translation>
+    </message>
+    <message>
+        <source>%1 fields changed on the server since your last apply</source>
+        <translation>自你上次应用以来，服务器上有 %1 个字段已更改</translation>
+    </message>
+</context>
+<context>
+    <name>gq::RankingModel</name>
+    <message>
+        <source>Subject</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <source>near: %1</source>
+        <translation>接近上限：%1</translation>
+    </message>
+    <message>
+        <source>in grace: %1</source>
+        <translation>宽限期内：%1</translation>
+    </message>
+    <message>
+        <source>over: %1</source>
+        <translation>已超出：%1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>GPU-hours</source>
+        <translation>GPU 小时</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+</context>
+<context>
+    <name>gq::SecretStore</name>
+    <message>
+        <source>No OS keychain is available (%1): secrets are kept in memory for this session only and must be entered again next time.</source>
+        <translation>没有可用的系统密钥链（%1）：机密信息仅在本次会话中保存在内存里，下次需要重新输入。</translation>
+    </message>
+    <message>
+        <source>no keychain service is running</source>
+        <translation>没有正在运行的密钥链服务</translation>
+    </message>
+    <message>
+        <source>not supported on this system</source>
+        <translation>此系统不支持</translation>
+    </message>
+    <message>
+        <source>the keychain service did not answer: %1</source>
+        <translation>密钥链服务没有应答：%1</translation>
+    </message>
+    <message>
+        <source>keychain: %1</source>
+        <translation>密钥链：%1</translation>
+    </message>
+    <message>
+        <source>no secret is stored for %1</source>
+        <translation>没有为 %1 保存机密信息</translation>
+    </message>
+</context>
+<context>
+    <name>gq::StackedChart</name>
+    <message>
+        <source>W%1</source>
+        <translation>第%1周</translation>
+    </message>
+    <message>
+        <source>ISO week %1 of %2, from %3</source>
+        <translation>%2 年第 %1 周（ISO），自 %3 起</translation>
+    </message>
+    <message>
+        <source>cumulative</source>
+        <translation>累计</translation>
+    </message>
+    <message>
+        <source>budget %1 GPU-h</source>
+        <translation>预算 %1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>d MMM</source>
+        <comment>date format of a day bar</comment>
+        <translation>M月d日</translation>
+    </message>
+    <message>
+        <source>MMM yyyy</source>
+        <comment>date format of a month bar</comment>
+        <translation>yyyy年M月</translation>
+    </message>
+    <message>
+        <source>MMMM yyyy</source>
+        <comment>date format of a month title</comment>
+        <translation>yyyy年M月</translation>
+    </message>
+</context>
+<context>
+    <name>gq::StartPage</name>
+    <message>
+        <source>Welcome to GPU Quota Console</source>
+        <translation>欢迎使用 GPU 配额控制台</translation>
+    </message>
+    <message>
+        <source>The console works on a Kubernetes cluster through your kubeconfig. It needs:</source>
+        <translation>控制台通过您的 kubeconfig 操作 Kubernetes 集群。它需要：</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A kubeconfig&lt;/b&gt; with a context for the cluster (the file &lt;tt&gt;kubectl&lt;/tt&gt; uses). Required.</source>
+        <translation>&lt;b&gt;一个 kubeconfig&lt;/b&gt;，其中包含该集群的上下文（即 &lt;tt&gt;kubectl&lt;/tt&gt; 使用的文件）。必需。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A usage database&lt;/b&gt; for budgets, GPU-hours and the audit trail: an embedded SQLite file is offered for each context, or the PostgreSQL your controller writes to.</source>
+        <translation>&lt;b&gt;一个用量数据库&lt;/b&gt;，用于预算、GPU 时数和审计记录：可为每个上下文提供嵌入式 SQLite 文件，或使用控制器写入的 PostgreSQL。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A metrics source&lt;/b&gt; for the live GPU view: Prometheus, or dcgm-exporter directly. Optional.</source>
+        <translation>&lt;b&gt;一个指标来源&lt;/b&gt;，用于实时 GPU 视图：Prometheus，或直接使用 dcgm-exporter。可选。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The gpuquota controller&lt;/b&gt; in the cluster records GPU-hours and enforces budgets. Optional for quotas and limits.</source>
+        <translation>集群中的 &lt;b&gt;gpuquota 控制器&lt;/b&gt;记录 GPU 时数并执行预算。对配额和限制范围而言是可选的。</translation>
+    </message>
+    <message>
+        <source>Open kubeconfig...</source>
+        <translation>打开 kubeconfig...</translation>
+    </message>
+    <message>
+        <source>Try the demo</source>
+        <translation>试用演示</translation>
+    </message>
+    <message>
+        <source>A local test cluster with made-up teams, started just for this window</source>
+        <translation>一个带有虚构团队的本地测试集群，仅为此窗口启动</translation>
+    </message>
+    <message>
+        <source>Setting up a cluster (controller, database, metrics): &lt;a href=&quot;%1&quot;&gt;the deployment guide&lt;/a&gt;.</source>
+        <translation>设置集群（控制器、数据库、指标）：&lt;a href=&quot;%1&quot;&gt;部署指南&lt;/a&gt;。</translation>
     </message>
 </context>
 <context>
@@ -1377,7 +4254,177 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
-    <name>gq::UsageDatabase</name>
+    <name>gq::UsageChart</name>
+    <message numerus="yes">
+        <source>%1 (%n subjects)</source>
+        <translation>
+            <numerusform>%1（%n 个对象）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1
+%2: %3 %4</source>
+        <translation>%1
+%2：%3 %4</translation>
+    </message>
+    <message>
+        <source>Could not write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>gq::UsageChartModel</name>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>others</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>GPU-hours</source>
+        <translation>GPU 小时</translation>
+    </message>
+    <message>
+        <source>GPU-h</source>
+        <translation>GPU 小时</translation>
+    </message>
+</context>
+<context>
+    <name>gq::UsageChartPanel</name>
+    <message>
+        <source>Reading usage... %1 s</source>
+        <translation>正在读取用量…… %1 秒</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Chart as PNG...</source>
+        <translation>图表导出为 PNG……</translation>
+    </message>
+    <message>
+        <source>Chart as SVG...</source>
+        <translation>图表导出为 SVG……</translation>
+    </message>
+    <message>
+        <source>Data as CSV (every subject)...</source>
+        <translation>数据导出为 CSV（全部对象）……</translation>
+    </message>
+    <message>
+        <source>Could not read usage: %1</source>
+        <translation>无法读取用量：%1</translation>
+    </message>
+    <message>
+        <source>No usage database is open.</source>
+        <translation>没有打开用量数据库。</translation>
+    </message>
+    <message>
+        <source>No GPU usage recorded in this range.</source>
+        <translation>此范围内没有记录到 GPU 用量。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %2 (%n subjects)</source>
+        <translation>
+            <numerusform>%1，%2（%n 个对象）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>gq::UsageRangeBar</name>
+    <message>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <source>This month</source>
+        <translation>本月</translation>
+    </message>
+    <message>
+        <source>Last month</source>
+        <translation>上月</translation>
+    </message>
+    <message>
+        <source>Last 90 days</source>
+        <translation>最近 90 天</translation>
+    </message>
+    <message>
+        <source>Custom range</source>
+        <translation>自定义范围</translation>
+    </message>
+    <message>
+        <source>per hour</source>
+        <translation>按小时</translation>
+    </message>
+    <message>
+        <source>per day</source>
+        <translation>按天</translation>
+    </message>
+    <message>
+        <source>per ISO week</source>
+        <translation>按 ISO 周</translation>
+    </message>
+    <message>
+        <source>per month</source>
+        <translation>按月</translation>
+    </message>
+    <message>
+        <source>The length of one bar</source>
+        <translation>每根柱子代表的时长</translation>
+    </message>
+    <message>
+        <source>Time zone of the buckets (IANA name): where a day, week or month starts</source>
+        <translation>时段所用的时区（IANA 名称）：决定一天、一周或一个月从何时开始</translation>
+    </message>
+    <message>
+        <source>Range:</source>
+        <translation>范围：</translation>
+    </message>
+    <message>
+        <source>Buckets in:</source>
+        <translation>时段时区：</translation>
+    </message>
+    <message>
+        <source>unknown time zone &quot;%1&quot;</source>
+        <translation>未知时区“%1”</translation>
+    </message>
+    <message>
+        <source>UTC%1%2:%3</source>
+        <translation>UTC%1%2:%3</translation>
+    </message>
+</context>
+<context>
+    <name>gq::UsageService</name>
     <message>
         <source>The usage database is not open; the change was applied but not recorded in the audit log.</source>
         <translation>用量数据库未打开；变更已应用，但未记入审计日志。</translation>
@@ -1385,6 +4432,29 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>The usage database is not open; the budget was not saved.</source>
         <translation>用量数据库未打开；预算未保存。</translation>
+    </message>
+    <message>
+        <source>The usage database is not open.</source>
+        <translation>用量数据库未打开。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::UserUsageDialog</name>
+    <message>
+        <source>Usage of %1</source>
+        <translation>%1 的用量</translation>
+    </message>
+    <message>
+        <source>GPU-hours of %1 by namespace</source>
+        <translation>%1 按命名空间的 GPU 小时</translation>
+    </message>
+    <message>
+        <source>%1 has no GPU-hour budget.</source>
+        <translation>%1 没有 GPU 小时预算。</translation>
+    </message>
+    <message>
+        <source>Budget of %1: %2</source>
+        <translation>%1 的预算：%2</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,105 @@
+#pragma once
+
+// The demo's GPU teams, in one place: the test cluster's "demo" scenario creates
+// their namespaces, quotas and running pods from this table, and the console's
+// --demo seeds its usage database with the same teams, users and GPU counts, so
+// the usage history matches the pods the demo cluster shows. Header-only and
+// Qt-free so both programs include it without linking each other.
+
+#include <array>
+#include <cstddef>
+
+namespace gq::demo {
+
+struct Team {
+    const char *ns;
+    const char *gpuResource; // "nvidia.com/gpu" or a MIG profile
+    // spec.hard of the team's "gpu-quota"
+    const char *gpus; // requests.<gpuResource>
+    const char *cpu;  // requests.cpu
+    const char *memory;
+    const char *limitsCpu;
+    const char *limitsMemory;
+    const char *pods;                  // count/pods
+    std::array<const char *, 3> users; // take turns over the running pods; nullptr ends
+    std::array<int, 6> runningGpus;    // GPUs per running pod; 0 ends
+
+    [[nodiscard]] constexpr int userCount() const {
+        int n = 0;
+        while (n < int(users.size()) && users[std::size_t(n)] != nullptr)
+            ++n;
+        return n;
+    }
+    [[nodiscard]] constexpr int runningPodCount() const {
+        int n = 0;
+        while (n < int(runningGpus.size()) && runningGpus[std::size_t(n)] != 0)
+            ++n;
+        return n;
+    }
+    // Who runs the i-th running pod.
+    [[nodiscard]] constexpr const char *userOfPod(int i) const { return users[std::size_t(i % userCount())]; }
+    [[nodiscard]] constexpr int runningGpuTotal() const {
+        int sum = 0;
+        for (int i = 0; i < runningPodCount(); ++i)
+            sum += runningGpus[std::size_t(i)];
+        return sum;
+    }
+};
+
+inline constexpr std::array<Team, 5> kTeams{{
+    {"team-vision",
+     "nvidia.com/gpu",
+     "16",
+     "128",
+     "1Ti",
+     "256",
+     "2Ti",
+     "40",
+     {"alice", "bob", "chen"},
+     {4, 4, 2, 2, 1, 0}},
+    {"team-nlp",
+     "nvidia.com/gpu",
+     "32",
+     "256",
+     "2Ti",
+     "512",
+     "4Ti",
+     "60",
+     {"dana", "erik", "fatima"},
+     {8, 8, 4, 4, 2, 0}},
+    {"team-speech",
+     "nvidia.com/gpu",
+     "8",
+     "64",
+     "512Gi",
+     "128",
+     "1Ti",
+     "20",
+     {"gus", "hana", nullptr},
+     {1, 1, 0, 0, 0, 0}},
+    {"research",
+     "nvidia.com/gpu",
+     "8",
+     "96",
+     "768Gi",
+     "192",
+     "1536Gi",
+     "30",
+     {"ivan", "jun", "kemal"},
+     {2, 2, 1, 0, 0, 0}},
+    {"platform-ml",
+     "nvidia.com/mig-3g.40gb",
+     "14",
+     "64",
+     "512Gi",
+     "128",
+     "1Ti",
+     "50",
+     {"lena", "mo", nullptr},
+     {2, 2, 1, 1, 0, 0}},
+}};
+
+// The README and tst_console show team-vision near its limit (13 of 16 GPUs, >= 80 %).
+static_assert(kTeams[0].runningGpuTotal() == 13, "team-vision runs 13 of its 16 GPUs");
+
+} // namespace gq::demo
