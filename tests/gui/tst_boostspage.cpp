@@ -369,11 +369,11 @@ void TestBoostsPage::verifyFindsATamperedRow() {
         auto store = UsageStore::open(m_url);
         QVERIFY(store);
         QSqlQuery q((*store)->database());
-#if GQ_USAGE_BACKEND_PG
-        QVERIFY(q.exec(QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER")));
-#else
-        QVERIFY(q.exec(QStringLiteral("DROP TRIGGER audit_log_no_update")));
-#endif
+        if (test::usePostgres()) {
+            QVERIFY(q.exec(QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER")));
+        } else {
+            QVERIFY(q.exec(QStringLiteral("DROP TRIGGER audit_log_no_update")));
+        }
         QVERIFY(q.exec(QStringLiteral("UPDATE audit_log SET note = 'nothing to see' WHERE seq = 2")));
     }
     QTRY_VERIFY(verify->isEnabled());

@@ -1,5 +1,5 @@
-// The usage chart models against a real SQLite file (GQ_USAGE_BACKEND_PG=0) or a
-// real PostgreSQL (GQ_USAGE_BACKEND_PG=1, GQ_TEST_PG_URL): every bucket of the
+// The usage chart models against a real SQLite file (GQ_TEST_BACKEND=sqlite) or a
+// real PostgreSQL (GQ_TEST_BACKEND=postgres, GQ_TEST_PG_URL): every bucket of the
 // cluster, namespace and user charts equals the usage query for that bucket and
 // subject (UsageStore::usedGpuHours) and the in-memory ledger; every drill-down sums
 // to its bar (the "others" band too); days, weeks and hours across the DST shifts of

@@ -484,12 +484,12 @@ private Q_SLOTS:
             auto store = UsageStore::open(m_db);
             QVERIFY(store);
             QSqlQuery q((*store)->database());
-#if GQ_USAGE_BACKEND_PG
-            QVERIFY(q.exec(QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER")));
-#else
-            QVERIFY(q.exec(QStringLiteral("DROP TRIGGER audit_log_no_update")));
-            QVERIFY(q.exec(QStringLiteral("DROP TRIGGER audit_log_no_delete")));
-#endif
+            if (test::usePostgres()) {
+                QVERIFY(q.exec(QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER")));
+            } else {
+                QVERIFY(q.exec(QStringLiteral("DROP TRIGGER audit_log_no_update")));
+                QVERIFY(q.exec(QStringLiteral("DROP TRIGGER audit_log_no_delete")));
+            }
             QVERIFY(q.exec(deleteRow
                                ? QStringLiteral("DELETE FROM audit_log WHERE seq = 2")
                                : QStringLiteral("UPDATE audit_log SET after_text = '99' WHERE seq = 2")));

@@ -7,6 +7,7 @@
 #include "kube/kubetestutil.h"
 #include "testclusterprocess.h"
 #include "timewindow.h"
+#include "usage/usagebackend.h"
 #include "usagestore.h"
 
 #include <QDateTime>
@@ -19,10 +20,6 @@
 
 #include <csignal>
 #include <map>
-
-#ifndef GQ_USAGE_BACKEND_PG
-#define GQ_USAGE_BACKEND_PG 0
-#endif
 
 using namespace gq;
 using namespace gq::test;
@@ -281,15 +278,15 @@ private Q_SLOTS:
         options.extraArguments = {QStringLiteral("--pods-stay-pending")};
         m_cluster = std::make_unique<TestClusterProcess>(options);
         QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
-#if GQ_USAGE_BACKEND_PG
-        m_pg = std::make_unique<PrivatePostgres>();
-        QVERIFY2(m_pg->init(), qPrintable(m_pg->error));
-        m_db = m_pg->url;
-#else
-        m_dbDir = m_dir.filePath(QStringLiteral("db"));
-        QDir().mkpath(m_dbDir);
-        m_db = QStringLiteral("sqlite://") + m_dbDir + QStringLiteral("/usage.db");
-#endif
+        if (test::usePostgres()) {
+            m_pg = std::make_unique<PrivatePostgres>();
+            QVERIFY2(m_pg->init(), qPrintable(m_pg->error));
+            m_db = m_pg->url;
+        } else {
+            m_dbDir = m_dir.filePath(QStringLiteral("db"));
+            QDir().mkpath(m_dbDir);
+            m_db = QStringLiteral("sqlite://") + m_dbDir + QStringLiteral("/usage.db");
+        }
         // The database exists before the controller starts (the test reads it read-only).
         QVERIFY(UsageStore::open(m_db));
         writeConfig();
@@ -299,9 +296,7 @@ private Q_SLOTS:
                 0);
         m_day = (QDateTime::currentSecsSinceEpoch() / 86400 - 1) * 86400;
     }
-    void cleanupTestCase() {
-        killController();
-    }
+    void cleanupTestCase() { killController(); }
 
     // Pods start and stop at known instants while the controller watches.
     void scriptedDay() {
@@ -373,14 +368,14 @@ private Q_SLOTS:
     // The database goes away during pod churn (and the controller is killed with a full
     // spool); after it returns the ledger equals the script, nothing twice.
     void databaseDownDuringChurn() {
-#if GQ_USAGE_BACKEND_PG
-        QVERIFY(m_pg->stop());
-#else
-        // SQLite: the controller restarts while the database's directory is gone.
-        killController();
-        QVERIFY(QDir().rename(m_dbDir, m_dbDir + QStringLiteral(".away")));
-        QVERIFY(startController());
-#endif
+        if (test::usePostgres()) {
+            QVERIFY(m_pg->stop());
+        } else {
+            // SQLite: the controller restarts while the database's directory is gone.
+            killController();
+            QVERIFY(QDir().rename(m_dbDir, m_dbDir + QStringLiteral(".away")));
+            QVERIFY(startController());
+        }
         ScriptPod g = pod("team-b", "churn-g", "carol", 2, "20:00:00");
         createPod(g);
         run(g);
@@ -402,11 +397,11 @@ private Q_SLOTS:
         killController(); // the spool survives a restart
         QVERIFY(startController());
         QTest::qWait(1000);
-#if GQ_USAGE_BACKEND_PG
-        QVERIFY2(m_pg->start(), qPrintable(m_pg->error));
-#else
-        QVERIFY(QDir().rename(m_dbDir + QStringLiteral(".away"), m_dbDir));
-#endif
+        if (test::usePostgres()) {
+            QVERIFY2(m_pg->start(), qPrintable(m_pg->error));
+        } else {
+            QVERIFY(QDir().rename(m_dbDir + QStringLiteral(".away"), m_dbDir));
+        }
         QVERIFY2(ledgerEqualsTruth(30000),
                  qPrintable(ledger().join(u'\n') + u"\n--- expected\n" + expected().join(u'\n')));
         QVERIFY(QTest::qWaitFor([&] { return !QFile::exists(spoolFile()); }, 10000));

@@ -154,12 +154,12 @@ void TestAuditChain::raw(UsageStore &store, const QString &sql) {
 
 void TestAuditChain::unguard(UsageStore &store) {
     // Someone with raw database access switches the append-only guard off.
-#if GQ_USAGE_BACKEND_PG
-    raw(store, QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER"));
-#else
-    raw(store, QStringLiteral("DROP TRIGGER IF EXISTS audit_log_no_update"));
-    raw(store, QStringLiteral("DROP TRIGGER IF EXISTS audit_log_no_delete"));
-#endif
+    if (test::usePostgres()) {
+        raw(store, QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER"));
+    } else {
+        raw(store, QStringLiteral("DROP TRIGGER IF EXISTS audit_log_no_update"));
+        raw(store, QStringLiteral("DROP TRIGGER IF EXISTS audit_log_no_delete"));
+    }
 }
 
 void TestAuditChain::rewriteWithRecomputedHashes(UsageStore &store, qint64 seq, bool clearMacs) {

@@ -1,6 +1,6 @@
 // The console's usage database (UsageService: a UsageStore on a thread of its own)
-// against a real SQLite file (GQ_USAGE_BACKEND_PG=0) or a real PostgreSQL
-// (GQ_USAGE_BACKEND_PG=1, GQ_TEST_PG_URL, one fresh schema per test):
+// against a real SQLite file (GQ_TEST_BACKEND=sqlite) or a real PostgreSQL
+// (GQ_TEST_BACKEND=postgres, GQ_TEST_PG_URL, one fresh schema per test):
 // - the periodic budget refresh answers from kept check inputs (cacheChecks), and a
 //   change written by another connection (the CLI, the controller) still shows;
 // - the budget states the namespace list paints: near, in grace with its end, over;
@@ -127,8 +127,7 @@ void TestUsageDatabase::graceStatesFlipAtTheRightInstants() {
 
     WatchedDatabase w(utc(10, 13, 59, 59), 0); // every check below is asked for explicitly
     UsersOverBudget users;
-    connect(&w.db, &UsageService::usersOverBudgetChanged, this,
-            [&](const UsersOverBudget &u) { users = u; });
+    connect(&w.db, &UsageService::usersOverBudgetChanged, this, [&](const UsersOverBudget &u) { users = u; });
     QSignalSpy opened(&w.db, &UsageService::opened);
     w.db.open(m_url);
     QVERIFY(opened.wait(20000));
@@ -335,7 +334,7 @@ void TestUsageDatabase::auditDoesNotWaitForARefresh() {
           "max %.1f ms; audit write requested right after the refresh until written and reported: median "
           "%.1f ms, max %.1f ms (%d rounds); the same write alone: median %.1f ms, max %.1f ms; a refresh "
           "with nothing changed (kept check inputs): median %.1f ms",
-          GQ_USAGE_BACKEND_PG ? "PostgreSQL" : "SQLite", kBudgets, median(changedMs),
+          test::usePostgres() ? "PostgreSQL" : "SQLite", kBudgets, median(changedMs),
           *std::max_element(changedMs.cbegin(), changedMs.cend()), median(auditMs),
           *std::max_element(auditMs.cbegin(), auditMs.cend()), kRounds, median(aloneMs),
           *std::max_element(aloneMs.cbegin(), aloneMs.cend()), median(unchangedMs));

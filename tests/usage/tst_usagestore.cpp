@@ -17,8 +17,8 @@
 
 using namespace gq;
 
-// One suite, two backends: built twice with GQ_USAGE_BACKEND_PG 0 (SQLite file in a
-// temporary directory) and 1 (PostgreSQL from GQ_TEST_PG_URL, one fresh schema per
+// One suite, two backends: run twice, GQ_TEST_BACKEND=sqlite (SQLite file in a
+// temporary directory) and GQ_TEST_BACKEND=postgres (PostgreSQL from GQ_TEST_PG_URL, one fresh schema per
 // test function, dropped afterwards); see usage/usagebackend.h.
 class TestUsageStore : public QObject {
     Q_OBJECT
@@ -53,11 +53,8 @@ private slots:
     void cachedCheckSeesOwnWritesAtOnce();
     void cachedCheckRollsOver();
     void cachedCheckMatchesUncachedAndNaive();
-#if !GQ_USAGE_BACKEND_PG
-    void lockedDatabase();
-#else
-    void lockedTableTimesOut();
-#endif
+    void lockedDatabase();      // SQLite
+    void lockedTableTimesOut(); // PostgreSQL
     void readOnlyNeitherCreatesNorMigrates();
 
 private:
@@ -216,20 +213,20 @@ void TestUsageStore::urlErrors() {
 }
 
 void TestUsageStore::unreachable() {
-#if GQ_USAGE_BACKEND_PG
-    // A port nobody listens on (port 1 needs root to bind; nothing does here).
-    auto r = UsageStore::open(QStringLiteral("postgresql://gq@127.0.0.1:1/gq_test?connect_timeout=2"));
-    QVERIFY(!r);
-    QCOMPARE(r.error().kind, Error::Kind::Database);
-    QCOMPARE(r.error().reason, QStringLiteral("Unreachable"));
-    QVERIFY2(r.error().message.contains(QStringLiteral("cannot connect to PostgreSQL at 127.0.0.1:1")),
-             qPrintable(r.error().message));
-#else
-    auto r = UsageStore::open(QStringLiteral("sqlite:///nonexistent-dir-gq/sub/usage.db"));
-    QVERIFY(!r);
-    QCOMPARE(r.error().kind, Error::Kind::Database);
-    QVERIFY(r.error().message.contains(QStringLiteral("/nonexistent-dir-gq/sub/usage.db")));
-#endif
+    if (test::usePostgres()) {
+        // A port nobody listens on (port 1 needs root to bind; nothing does here).
+        auto r = UsageStore::open(QStringLiteral("postgresql://gq@127.0.0.1:1/gq_test?connect_timeout=2"));
+        QVERIFY(!r);
+        QCOMPARE(r.error().kind, Error::Kind::Database);
+        QCOMPARE(r.error().reason, QStringLiteral("Unreachable"));
+        QVERIFY2(r.error().message.contains(QStringLiteral("cannot connect to PostgreSQL at 127.0.0.1:1")),
+                 qPrintable(r.error().message));
+    } else {
+        auto r = UsageStore::open(QStringLiteral("sqlite:///nonexistent-dir-gq/sub/usage.db"));
+        QVERIFY(!r);
+        QCOMPARE(r.error().kind, Error::Kind::Database);
+        QVERIFY(r.error().message.contains(QStringLiteral("/nonexistent-dir-gq/sub/usage.db")));
+    }
 }
 
 void TestUsageStore::upsertIsIdempotentAndMovesRollups() {
@@ -958,13 +955,13 @@ void TestUsageStore::auditTamperDetected() {
     for (int i = 0; i < 4; ++i)
         QVERIFY(
             log.append(QStringLiteral("a"), QStringLiteral("act"), QStringLiteral("t%1").arg(i), {}, {}, {}));
-        // Someone with raw database access disables the guard and edits row 2.
-#if GQ_USAGE_BACKEND_PG
-    rawExec(*s, QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER"));
-#else
-    rawExec(*s, QStringLiteral("DROP TRIGGER audit_log_no_update"));
-    rawExec(*s, QStringLiteral("DROP TRIGGER audit_log_no_delete"));
-#endif
+    // Someone with raw database access disables the guard and edits row 2.
+    if (test::usePostgres()) {
+        rawExec(*s, QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER"));
+    } else {
+        rawExec(*s, QStringLiteral("DROP TRIGGER audit_log_no_update"));
+        rawExec(*s, QStringLiteral("DROP TRIGGER audit_log_no_delete"));
+    }
     rawExec(*s, QStringLiteral("UPDATE audit_log SET after_text = '999' WHERE seq = 2"));
     auto r = log.verifyChain();
     QVERIFY(r);
@@ -1012,8 +1009,9 @@ void TestUsageStore::worksOnWorkerThreads() {
     QCOMPARE(*s->usedGpuHours(BudgetScope::User, QStringLiteral("w1"), TimeRange{0, 86400}, 86400), 10.0);
 }
 
-#if !GQ_USAGE_BACKEND_PG
 void TestUsageStore::lockedDatabase() {
+    if (test::usePostgres())
+        QSKIP("SQLite's busy timeout; PostgreSQL's lock_timeout is lockedTableTimesOut");
     { QVERIFY(openStore()); }
     UsageStore::Options quick;
     quick.busyTimeoutMs = 200;
@@ -1031,12 +1029,12 @@ void TestUsageStore::lockedDatabase() {
     QVERIFY(q.exec(QStringLiteral("ROLLBACK")));
     QVERIFY((*victim)->upsertInterval(mk("a", "u", "1", 1, 0, 10)));
 }
-#endif
 
-#if GQ_USAGE_BACKEND_PG
 // Another session holding ACCESS EXCLUSIVE locks: import, check, export and open give
 // up after lock_timeout (or statement_timeout) with an error naming the lock.
 void TestUsageStore::lockedTableTimesOut() {
+    if (!test::usePostgres())
+        QSKIP("PostgreSQL's lock_timeout; SQLite's busy timeout is lockedDatabase");
     auto holder = UsageStore::open(m_url);
     QVERIFY2(holder, qPrintable(holder ? QString() : holder.error().toString()));
     const QString quickUrl = m_url + QStringLiteral("&lock_timeout=1s");
@@ -1112,7 +1110,6 @@ void TestUsageStore::lockedTableTimesOut() {
     QVERIFY(q.exec(QStringLiteral("ROLLBACK")));
     QVERIFY((*victim)->check(QStringLiteral("alice"), {}, job, now));
 }
-#endif
 
 // Reading only: nothing is created, an older schema is named, a current one is read.
 void TestUsageStore::readOnlyNeitherCreatesNorMigrates() {
@@ -1147,11 +1144,13 @@ void TestUsageStore::readOnlyNeitherCreatesNorMigrates() {
 
 // Another connection's commit reaches a caching store at once on SQLite (data_version
 // is compared by every check) and once its NOTIFY has arrived on PostgreSQL.
-#if GQ_USAGE_BACKEND_PG
-#define GQ_COMPARE_SOON(expr, expected) QTRY_COMPARE_WITH_TIMEOUT(expr, expected, 5000)
-#else
-#define GQ_COMPARE_SOON(expr, expected) QCOMPARE(expr, expected)
-#endif
+#define GQ_COMPARE_SOON(expr, expected)                                                                      \
+    do {                                                                                                     \
+        if (test::usePostgres())                                                                             \
+            QTRY_COMPARE_WITH_TIMEOUT(expr, expected, 5000);                                                 \
+        else                                                                                                 \
+            QCOMPARE(expr, expected);                                                                        \
+    } while (false)
 
 static bool sameDecision(const Decision &a, const Decision &b, QString *why) {
     auto near = [](double x, double y) { return std::abs(x - y) <= 1e-6 * std::max(1.0, std::abs(y)); };
@@ -1185,12 +1184,12 @@ void TestUsageStore::upgradesFromV1() {
         QVERIFY(s);
         QVERIFY(s->upsertInterval(mk("a", "u", "1", 1, 0, 3600)));
         // Back to what a v1 build left behind.
-#if GQ_USAGE_BACKEND_PG
-        for (const char *table : {"usage_intervals", "budgets", "boosts", "rollup_ns_hour",
-                                  "rollup_user_hour", "rollup_ns_day", "rollup_user_day"})
-            rawExec(*s, QStringLiteral("DROP TRIGGER %1_notify ON %1").arg(QLatin1String(table)));
-        rawExec(*s, QStringLiteral("DROP FUNCTION gpuquota_notify_usage()"));
-#endif
+        if (test::usePostgres()) {
+            for (const char *table : {"usage_intervals", "budgets", "boosts", "rollup_ns_hour",
+                                      "rollup_user_hour", "rollup_ns_day", "rollup_user_day"})
+                rawExec(*s, QStringLiteral("DROP TRIGGER %1_notify ON %1").arg(QLatin1String(table)));
+            rawExec(*s, QStringLiteral("DROP FUNCTION gpuquota_notify_usage()"));
+        }
         // The v1 boosts table, with a boost in each old state that maps to a new one.
         rawExec(*s, QStringLiteral("DROP TABLE boosts"));
         rawExec(*s, QStringLiteral(
@@ -1198,7 +1197,7 @@ void TestUsageStore::upgradesFromV1() {
                         " start_s BIGINT NOT NULL, expiry_s BIGINT NOT NULL, note TEXT NOT NULL DEFAULT '',"
                         " actor TEXT NOT NULL, state TEXT NOT NULL CHECK (state IN ('pending', 'applied',"
                         " 'reverted', 'cancelled')), CHECK (expiry_s > start_s))")
-                        .arg(GQ_USAGE_BACKEND_PG
+                        .arg(test::usePostgres()
                                  ? QStringLiteral("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
                                  : QStringLiteral("INTEGER PRIMARY KEY AUTOINCREMENT")));
         for (const char *state : {"pending", "applied", "reverted", "cancelled"})
@@ -1235,14 +1234,15 @@ void TestUsageStore::upgradesFromV1() {
         QCOMPARE(added->id, qint64(5));
     }
     QCOMPARE(*s->intervalCount(), qint64(1));
-#if GQ_USAGE_BACKEND_PG
-    QSqlQuery q(s->database());
-    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM pg_trigger t JOIN pg_class c ON t.tgrelid = c.oid "
+    if (test::usePostgres()) {
+        QSqlQuery q(s->database());
+        QVERIFY(
+            q.exec(QStringLiteral("SELECT COUNT(*) FROM pg_trigger t JOIN pg_class c ON t.tgrelid = c.oid "
                                   "JOIN pg_namespace n ON c.relnamespace = n.oid WHERE n.nspname = "
                                   "current_schema() AND t.tgname LIKE '%notify'")));
-    QVERIFY(q.next());
-    QCOMPARE(q.value(0).toInt(), 7);
-#endif
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 7);
+    }
 }
 
 void TestUsageStore::cachedCheckSeesOtherConnections() {
@@ -1458,14 +1458,15 @@ void TestUsageStore::cachedCheckMatchesUncachedAndNaive() {
         } else if (w == 1) {
             const auto changesBefore = a.checkCacheStats().changes;
             QVERIFY(other->upsertInterval(randomInterval(now, true)));
-#if GQ_USAGE_BACKEND_PG
-            // Wait for the notification so the comparison below is deterministic.
-            QTRY_VERIFY_WITH_TIMEOUT(
-                (void(a.check(users[0], {}, {}, now)), a.checkCacheStats().changes > changesBefore), 5000);
-#else
-            QVERIFY(a.check(users[0], {}, {}, now));
-            QVERIFY(a.checkCacheStats().changes > changesBefore);
-#endif
+            if (test::usePostgres()) {
+                // Wait for the notification so the comparison below is deterministic.
+                QTRY_VERIFY_WITH_TIMEOUT(
+                    (void(a.check(users[0], {}, {}, now)), a.checkCacheStats().changes > changesBefore),
+                    5000);
+            } else {
+                QVERIFY(a.check(users[0], {}, {}, now));
+                QVERIFY(a.checkCacheStats().changes > changesBefore);
+            }
         }
         for (const QString &u : users)
             for (int k = 0; k <= namespaces.size(); ++k) {

@@ -1,8 +1,9 @@
 #pragma once
 
-// The usage database behind a suite that is built twice: GQ_USAGE_BACKEND_PG 0 gives
-// a SQLite file in a temporary directory, 1 a PostgreSQL from GQ_TEST_PG_URL with one
-// fresh schema per freshUrl(), dropped by dropSchemas().
+// The usage database behind a suite that runs twice (gq_add_backend_test in
+// tests/CMakeLists.txt): GQ_TEST_BACKEND=sqlite gives a SQLite file in a temporary
+// directory, GQ_TEST_BACKEND=postgres a PostgreSQL from GQ_TEST_PG_URL with one fresh
+// schema per freshUrl(), dropped by dropSchemas().
 //
 //     UsageTestBackend m_backend{"gq_t"};
 //     void initTestCase() { GQ_PREPARE_USAGE_BACKEND(m_backend); }
@@ -20,11 +21,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#ifndef GQ_USAGE_BACKEND_PG
-#define GQ_USAGE_BACKEND_PG 0
-#endif
-
 namespace gq::test {
+
+// Which database this run of a two-backend suite uses. One binary serves both runs, so
+// the suite is compiled once.
+[[nodiscard]] inline bool usePostgres() {
+    return qEnvironmentVariable("GQ_TEST_BACKEND") == QLatin1String("postgres");
+}
 
 class UsageTestBackend {
 public:
@@ -45,7 +48,8 @@ public:
     [[nodiscard]] Status prepare() {
         if (!m_dir.isValid())
             return {Readiness::Fail, "cannot create a temporary directory"};
-#if GQ_USAGE_BACKEND_PG
+        if (!usePostgres())
+            return {Readiness::Ready, ""};
         m_pgBase = qEnvironmentVariable("GQ_TEST_PG_URL");
         if (m_pgBase.isEmpty()) {
             if (qEnvironmentVariable("CI") == QLatin1String("true"))
@@ -55,14 +59,14 @@ public:
             return {Readiness::Skip,
                     "GQ_TEST_PG_URL not set (source scripts/start-services.sh to run against PostgreSQL)"};
         }
-#endif
         return {Readiness::Ready, ""};
     }
 
     // A database no other call has handed out.
     QString freshUrl() {
         ++m_counter;
-#if GQ_USAGE_BACKEND_PG
+        if (!usePostgres())
+            return QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("usage-%1.db").arg(m_counter));
         const QString schema = m_prefix + QStringLiteral("%1_%2_%3")
                                               .arg(QCoreApplication::applicationPid())
                                               .arg(QRandomGenerator::global()->bounded(1000000))
@@ -72,15 +76,11 @@ public:
                (m_pgBase.contains(QLatin1Char('?')) ? QStringLiteral("&schema=")
                                                     : QStringLiteral("?schema=")) +
                schema;
-#else
-        return QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("usage-%1.db").arg(m_counter));
-#endif
     }
 
     // Drops every schema freshUrl() handed out so far; empty on success, else why not.
     // SQLite files go with the temporary directory.
     QString dropSchemas() {
-#if GQ_USAGE_BACKEND_PG
         if (m_pgBase.isEmpty() || m_schemas.isEmpty())
             return {};
         const auto url = DbUrl::parse(m_pgBase);
@@ -110,9 +110,6 @@ public:
         QSqlDatabase::removeDatabase(QStringLiteral("gq-test-admin"));
         m_schemas.clear();
         return err;
-#else
-        return {};
-#endif
     }
 
 private:
