@@ -157,11 +157,16 @@ int runValidate(const QStringList &rawArgs) {
         objectsChecked += checked;
         for (const Error &e : errors)
             writeOut(formatDiagnostic(shownName, e).toUtf8() + '\n');
-        if (!errors.isEmpty())
+        if (!errors.isEmpty()) {
             invalid = true;
-        else if (checked == 0 && !quiet)
+        } else if (checked == 0 && !options.ignoreOtherKinds) {
+            // An empty List validates nothing, like an empty file.
+            writeOut(QStringLiteral("%1: no objects (an empty List)\n").arg(shownName).toUtf8());
+            invalid = true;
+        } else if (checked == 0 && !quiet) {
             writeErr(QStringLiteral("gpuquota validate: %1: no ResourceQuota or LimitRange found\n")
                          .arg(shownName));
+        }
     }
     if (unreadable)
         return UsageError;

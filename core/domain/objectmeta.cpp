@@ -10,6 +10,18 @@ Error shapeError(const QString &field, const QString &what) {
     return e;
 }
 
+// A plain `42` or `true` is a number or a boolean to the API server (kubectl sends the
+// YAML as JSON), which refuses it for a string field: say so here, not after a round trip.
+bool scalarIsString(const YamlNode &n, const QString &path, QList<Error> &problems) {
+    if (n.resolvesAsString())
+        return true;
+    problems << shapeError(
+        path,
+        QStringLiteral("a string, not %1 (quote it: \"%2\")")
+            .arg(n.toJson().isBool() ? QStringLiteral("a boolean") : QStringLiteral("a number"), n.text()));
+    return false;
+}
+
 QString readString(const YamlNode &parent, const QString &key, const QString &path, QList<Error> &problems) {
     const YamlNode *n = parent.find(key);
     if (!n || n->isNull())
@@ -18,7 +30,7 @@ QString readString(const YamlNode &parent, const QString &key, const QString &pa
         problems << shapeError(path, QStringLiteral("a string"));
         return {};
     }
-    return n->text();
+    return scalarIsString(*n, path, problems) ? n->text() : QString();
 }
 
 QMap<QString, QString> readStringMap(const YamlNode &parent, const QString &key, const QString &path,
@@ -36,7 +48,7 @@ QMap<QString, QString> readStringMap(const YamlNode &parent, const QString &key,
             out.insert(e.key, QString());
         } else if (!e.value.isScalar()) {
             problems << shapeError(path + u'[' + e.key + u']', QStringLiteral("a string"));
-        } else {
+        } else if (scalarIsString(e.value, path + u'[' + e.key + u']', problems)) {
             out.insert(e.key, e.value.text());
         }
     }

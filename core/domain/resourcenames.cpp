@@ -306,6 +306,16 @@ ResourceNameInfo classifyResourceName(QStringView name) {
         info.kind = ResourceNameKind::Native;
         return info;
     }
+    // Quota per storage class: the class name, then the storage API group; quota counts
+    // it like requests.storage and persistentvolumeclaims (and the API server accepts it).
+    static const QLatin1String kStorageClassGroup(".storageclass.storage.k8s.io/");
+    if (const qsizetype at = name.indexOf(kStorageClassGroup); at > 0) {
+        const QStringView what = name.mid(at + kStorageClassGroup.size());
+        if (what == QLatin1String("requests.storage") || what == QLatin1String("persistentvolumeclaims")) {
+            info.kind = ResourceNameKind::StorageClass;
+            return info;
+        }
+    }
     if (name.startsWith(kRequestsPrefix) && isExtendedResourceName(name.mid(kRequestsPrefix.size()))) {
         info.kind = ResourceNameKind::QuotaRequests;
         info.base = name.mid(kRequestsPrefix.size()).toString();
@@ -328,6 +338,7 @@ QString resourceNameKindName(ResourceNameKind kind) {
     case ResourceNameKind::ObjectCount: return QStringLiteral("object count");
     case ResourceNameKind::Native: return QStringLiteral("native");
     case ResourceNameKind::Extended: return QStringLiteral("extended");
+    case ResourceNameKind::StorageClass: return QStringLiteral("storage class");
     case ResourceNameKind::QuotaRequests: return QStringLiteral("quota requests");
     case ResourceNameKind::QuotaLimits: return QStringLiteral("quota limits");
     case ResourceNameKind::Unknown: return QStringLiteral("unknown");

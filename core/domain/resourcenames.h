@@ -29,6 +29,7 @@ enum class ResourceNameKind {
     Extended,      // vendor.domain/name: nvidia.com/gpu, nvidia.com/mig-1g.10gb
     QuotaRequests, // requests.<extended>: requests.nvidia.com/gpu
     QuotaLimits,   // limits.<extended>: limits.nvidia.com/gpu (accepted upstream, never enforced)
+    StorageClass,  // <class>.storageclass.storage.k8s.io/requests.storage (or .../persistentvolumeclaims)
     Unknown,       // a plain name the API server does not know ("gpu", "cpus")
 };
 

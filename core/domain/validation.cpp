@@ -411,6 +411,13 @@ QList<Error> validateObject(const YamlObject &object, const ValidationOptions &o
         add(requiredValue(QStringLiteral("kind"), QStringLiteral("must be ResourceQuota or LimitRange")));
         return errors;
     }
+    if (const YamlNode *items = root.find(u"items");
+        (kind == u"List" || kind.endsWith(u"List")) && items && !items->isSequence()) {
+        // A List whose items are not a list reached here whole (the loader only opens
+        // lists): its items are what is wrong, not its kind.
+        add(invalidShape(QStringLiteral("items"), QStringLiteral("must be a list")));
+        return errors;
+    }
     if (!isSupportedKind(kind)) {
         if (options.ignoreOtherKinds)
             return errors;

@@ -63,6 +63,15 @@ void TestResourceNames::classify_data() {
     QTest::newRow("requests.mig") << "requests.nvidia.com/mig-3g.40gb" << K::QuotaRequests
                                   << "nvidia.com/mig-3g.40gb";
     QTest::newRow("limits.gpu") << "limits.nvidia.com/gpu" << K::QuotaLimits << "nvidia.com/gpu";
+    QTest::newRow("storage class storage")
+        << "gold.storageclass.storage.k8s.io/requests.storage" << K::StorageClass
+        << "gold.storageclass.storage.k8s.io/requests.storage";
+    QTest::newRow("storage class claims")
+        << "gold.storageclass.storage.k8s.io/persistentvolumeclaims" << K::StorageClass
+        << "gold.storageclass.storage.k8s.io/persistentvolumeclaims";
+    // Another resource under the storage group is no storage class quota.
+    QTest::newRow("storage group, other") << "gold.storageclass.storage.k8s.io/other" << K::Extended
+                                          << "gold.storageclass.storage.k8s.io/other";
     QTest::newRow("native") << "kubernetes.io/foo" << K::Native << "kubernetes.io/foo";
     QTest::newRow("native sub") << "node.kubernetes.io/foo" << K::Native << "node.kubernetes.io/foo";
     QTest::newRow("unknown plain") << "gpu" << K::Unknown << "gpu";
