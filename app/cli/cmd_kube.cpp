@@ -1,6 +1,7 @@
 // Cluster verbs: `gpuquota get`, `gpuquota apply`, `gpuquota whoami`. They talk to the
 // API server through core's KubeClient; output mirrors kubectl's so scripts can switch.
 #include "applyaudit.h"
+#include "boundedread.h"
 #include "clioutput.h"
 #include "verbs.h"
 
@@ -377,19 +378,12 @@ int runApply(const QStringList &args) {
             UsageError);
     const bool dryRun = a.dryRun == QLatin1String("server");
 
-    QByteArray text;
-    if (a.file == QLatin1String("-")) {
-        QFile in;
-        if (!in.open(stdin, QIODevice::ReadOnly))
-            return fail(QStringLiteral("cannot read standard input"));
-        text = in.readAll();
-    } else {
-        QFile in(a.file);
-        if (!in.open(QIODevice::ReadOnly))
-            return fail(QStringLiteral("cannot read %1: %2").arg(a.file, in.errorString()));
-        text = in.readAll();
-    }
-    auto doc = loadYaml(text);
+    // The same input limit as validate and fmt (`apply -f /dev/zero` read until the
+    // kernel killed it).
+    auto text = readInputFile(a.file);
+    if (!text)
+        return fail(text.error().message, UsageError);
+    auto doc = loadYaml(*text);
     if (!doc) {
         Error e = doc.error();
         return fail(formatDiagnostic(a.file, e));
@@ -408,9 +402,12 @@ int runApply(const QStringList &args) {
     for (const YamlObject &obj : doc->objects) {
         const QString kind = obj.kind();
         const KubeResource *res = KubeResource::find(kind);
-        if (!res || res->kind != kind ||
-            (res != &KubeResource::resourceQuotas() && res != &KubeResource::limitRanges() &&
-             res != &KubeResource::namespaces())) {
+        const bool applicable = res && res->kind == kind &&
+                                (res == &KubeResource::resourceQuotas() ||
+                                 res == &KubeResource::limitRanges() || res == &KubeResource::namespaces());
+        // A document that is no object, or has no kind, gets validate's own words.
+        const bool list = kind == u"List" || kind.endsWith(u"List");
+        if (!applicable && obj.root.isMap() && !kind.isEmpty() && !list) {
             Error e = Error::make(
                 Error::Kind::Invalid,
                 QStringLiteral("gpuquota applies ResourceQuota, LimitRange and Namespace objects, "
@@ -422,7 +419,7 @@ int runApply(const QStringList &args) {
             invalid = true;
             continue;
         }
-        if (res != &KubeResource::namespaces()) {
+        if (!applicable || res != &KubeResource::namespaces()) {
             const QList<Error> problems = validateObject(obj);
             for (const Error &e : problems)
                 err() << formatDiagnostic(a.file, e) << '\n';
