@@ -26,6 +26,8 @@ packages=(
   chromium
   # alerts: a real SMTP server for the delivery suites
   python3-aiosmtpd
+  # the official Kubernetes Python client, a real client of the test cluster (tst_testcluster_pyclient)
+  python3-kubernetes
 )
 
 SUDO=""
