@@ -53,8 +53,9 @@ uid_t childUid() {
     return ::geteuid() == 0 ? 65534 : ::geteuid();
 }
 
-// What the kernel makes of a process that is not dumpable: its /proc/PID entries belong
-// to root instead of to its user, and ptrace and /proc/PID/mem are refused to that user.
+// What the kernel makes of a process that is not dumpable: the files in its /proc/PID
+// belong to root instead of to its user, and ptrace and /proc/PID/mem are refused to
+// that user.
 struct Guarded {
     QByteArray coreLimit;
     uid_t procOwner = 0;
@@ -89,7 +90,9 @@ Guarded inspectController(const QProcessEnvironment &env) {
     if (!p.waitForStarted(5000))
         return g;
     g.started = true;
-    const QString proc = QStringLiteral("/proc/%1").arg(p.processId());
+    // Not the directory /proc/PID itself: the kernel keeps its owner; the files in it
+    // (status, mem, ...) are what changes hands.
+    const QString proc = QStringLiteral("/proc/%1/status").arg(p.processId());
     // Protected first thing in main(); give the child a moment to get there (with the
     // debugging switch nothing changes: look after half a second).
     const bool allowed = env.value(QStringLiteral("GQ_ALLOW_CORE_DUMPS")) == QLatin1String("1");
