@@ -18,6 +18,11 @@
 
 namespace gq::test {
 
+// LeaderElector's defaults, which the controller uses: a leader that cannot renew must be
+// gone within the lease duration; a standby tries every retry period.
+inline constexpr int kLeaseDurationMs = 15000;
+inline constexpr int kRetryPeriodMs = 2000;
+
 inline QString binDir() {
     QString dir = qEnvironmentVariable("GQ_BIN_DIR");
     return dir.isEmpty() ? QStringLiteral(GQ_BINARY_DIR "/bin") : dir;

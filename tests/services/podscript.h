@@ -5,6 +5,7 @@
 // phase hook (start it with --pods-stay-pending), the ground truth kept beside them, and
 // the usage database's ledger read back in the same form to compare.
 
+#include "controllertestutil.h"
 #include "kube/kubetestutil.h"
 #include "testclusterprocess.h"
 #include "timewindow.h"
@@ -17,6 +18,7 @@
 
 #include <limits>
 #include <map>
+#include <memory>
 
 namespace gq::test {
 
@@ -70,6 +72,11 @@ public:
     // POST /_gq/pods/NS/NAME/WHAT (phase, restart) on the test cluster.
     bool hook(const QString &ns, const QString &name, const QString &what, const QJsonObject &body) {
         return m_cluster.hook("POST", QStringLiteral("/_gq/pods/%1/%2/%3").arg(ns, name, what), body).ok();
+    }
+    // Created and running from p.start.
+    void start(const ScriptPod &p) {
+        create(p);
+        run(p);
     }
     void run(const ScriptPod &p) {
         const auto r = m_cluster.hook("POST", QStringLiteral("/_gq/pods/%1/%2/phase").arg(p.ns, p.name),
@@ -146,6 +153,37 @@ private:
     QString m_dir;
     QString m_db;
     qint64 m_day = 0;
+};
+
+// The test cluster with scripted pods and a PostgreSQL server of the suite's own (so it
+// may stop and start it): what the suites with two replicas or a database outage start
+// from. `day`: 00:00 UTC of the scripted day.
+struct PostgresTestbed {
+    std::unique_ptr<TestClusterProcess> cluster;
+    std::unique_ptr<PrivatePostgres> pg;
+    std::unique_ptr<PodScript> script;
+    QString error;
+
+    bool start(const QString &dir, qint64 day) {
+        TestClusterProcess::Options options;
+        options.extraArguments = {QStringLiteral("--pods-stay-pending")};
+        cluster = std::make_unique<TestClusterProcess>(options);
+        if (!cluster->start()) {
+            error = cluster->errorString();
+            return false;
+        }
+        pg = std::make_unique<PrivatePostgres>();
+        if (!pg->init()) {
+            error = pg->error;
+            return false;
+        }
+        if (auto store = UsageStore::open(pg->url); !store) { // the schema, before any controller
+            error = store.error().toString();
+            return false;
+        }
+        script = std::make_unique<PodScript>(*cluster, dir, pg->url, day);
+        return true;
+    }
 };
 
 } // namespace gq::test

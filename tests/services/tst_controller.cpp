@@ -100,8 +100,7 @@ private Q_SLOTS:
         ScriptPod d = m_script->pod("team-b", "init-d", "bob", 1, "13:00:01");
         d.initGpus = 4; // max(init 4, containers 1) = 4
         for (const ScriptPod &p : {a, b, c, d}) {
-            m_script->create(p);
-            m_script->run(p);
+            m_script->start(p);
         }
         QVERIFY2(m_script->ledgerEqualsTruth(), qPrintable(m_script->mismatch()));
         QVERIFY(QTest::qWaitFor([&] { return readyz().startsWith(QLatin1String("200 ok")); }, 10000));
@@ -124,12 +123,10 @@ private Q_SLOTS:
         m_script->finish(QStringLiteral("notebook-b"), m_script->at("17:00:00"));
         ScriptPod e =
             m_script->pod("team-a", "short-e", "alice", 1, "18:00:00"); // starts and ends while down
-        m_script->create(e);
-        m_script->run(e);
+        m_script->start(e);
         m_script->finish(QStringLiteral("short-e"), m_script->at("18:45:30"));
         ScriptPod f = m_script->pod("team-a", "gone-f", "alice", 1, "19:00:00");
-        m_script->create(f);
-        m_script->run(f);
+        m_script->start(f);
         QVERIFY(startController()); // sees f open...
         QVERIFY2(m_script->ledgerEqualsTruth(), qPrintable(m_script->mismatch()));
         killController();
@@ -162,8 +159,7 @@ private Q_SLOTS:
     // pod's GPUs are counted for every second once.
     void containerRestartWhileDown() {
         ScriptPod r = m_script->pod("team-a", "restart-r", "dora", 2, "19:30:00");
-        m_script->create(r);
-        m_script->run(r);
+        m_script->start(r);
         QVERIFY2(m_script->ledgerEqualsTruth(), qPrintable(m_script->mismatch()));
         killController();
         for (const char *when : {"20:10:00", "20:40:00"})
@@ -190,12 +186,10 @@ private Q_SLOTS:
             QVERIFY(startController());
         }
         ScriptPod g = m_script->pod("team-b", "churn-g", "carol", 2, "20:00:00");
-        m_script->create(g);
-        m_script->run(g);
+        m_script->start(g);
         m_script->finish(QStringLiteral("init-d"), m_script->at("21:10:09"));
         ScriptPod h = m_script->pod("team-b", "churn-h", "", 1, "21:00:00");
-        m_script->create(h);
-        m_script->run(h);
+        m_script->start(h);
         m_script->finish(QStringLiteral("churn-h"), m_script->at("22:00:00"));
         auto spooled = [&] {
             QFile f(spoolFile());

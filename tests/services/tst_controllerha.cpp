@@ -16,21 +16,11 @@
 using namespace gq;
 using namespace gq::test;
 
-namespace {
-
-// LeaderElector's defaults, which the controller uses.
-constexpr int kLeaseDurationMs = 15000;
-constexpr int kRetryPeriodMs = 2000;
-
-} // namespace
-
 class TestControllerHa : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<TestClusterProcess> m_cluster;
     QTemporaryDir m_dir;
-    std::unique_ptr<PrivatePostgres> m_pg;
-    std::unique_ptr<PodScript> m_script;
+    PostgresTestbed m_bed;
 
     // One replica's configuration: its own `listen` and spool, the shared database.
     QString config(const QString &name, int listen) {
@@ -38,14 +28,14 @@ class TestControllerHa : public QObject {
             QStringLiteral("cluster: {kubeconfig: %1, context: admin}\nclusterName: test\n"
                            "database: %2\nlisten: 127.0.0.1:%3\ntimeZone: UTC\nspool: %4\n"
                            "leaderElection: {enabled: true, namespace: gpuquota-system, name: gq-ha}\n")
-                .arg(m_cluster->kubeconfigPath(), m_pg->url)
+                .arg(m_bed.cluster->kubeconfigPath(), m_bed.pg->url)
                 .arg(listen)
                 .arg(m_dir.filePath(name + QStringLiteral("-spool")));
         return writeFile(m_dir.filePath(name + QStringLiteral(".yaml")), yaml.toUtf8());
     }
     QString leaseHolder() {
         return QString::fromUtf8(
-            m_script
+            m_bed.script
                 ->kubectl({QStringLiteral("get"), QStringLiteral("lease"), QStringLiteral("gq-ha"),
                            QStringLiteral("-n"), QStringLiteral("gpuquota-system"), QStringLiteral("-o"),
                            QStringLiteral("jsonpath={.spec.holderIdentity}")})
@@ -57,24 +47,17 @@ private Q_SLOTS:
         GQ_REQUIRE_TOOL("kubectl");
         GQ_REQUIRE_TOOL("curl");
         QVERIFY(m_dir.isValid());
-        TestClusterProcess::Options options;
-        options.extraArguments = {QStringLiteral("--pods-stay-pending")};
-        m_cluster = std::make_unique<TestClusterProcess>(options);
-        QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
-        m_pg = std::make_unique<PrivatePostgres>();
-        QVERIFY2(m_pg->init(), qPrintable(m_pg->error));
-        QVERIFY(UsageStore::open(m_pg->url));
-        const qint64 day = (QDateTime::currentSecsSinceEpoch() / 86400 - 1) * 86400;
-        m_script = std::make_unique<PodScript>(*m_cluster, m_dir.path(), m_pg->url, day);
+        QVERIFY2(m_bed.start(m_dir.path(), (QDateTime::currentSecsSinceEpoch() / 86400 - 1) * 86400),
+                 qPrintable(m_bed.error));
         for (const char *ns : {"gpuquota-system", "team-a", "team-b"})
-            QCOMPARE(
-                m_script->kubectl({QStringLiteral("create"), QStringLiteral("namespace"), QLatin1String(ns)})
-                    .exitCode,
-                0);
+            QCOMPARE(m_bed.script
+                         ->kubectl({QStringLiteral("create"), QStringLiteral("namespace"), QLatin1String(ns)})
+                         .exitCode,
+                     0);
     }
 
     void leaderKilledStandbyTakesOver() {
-        PodScript &s = *m_script;
+        PodScript &s = *m_bed.script;
         const int listenA = freePort();
         const int listenB = freePort();
         ControllerProcess a;
@@ -92,8 +75,7 @@ private Q_SLOTS:
         ScriptPod p3 = s.pod("team-b", "mig-3", "carol", 3, "09:00:00", "nvidia.com/mig-1g.10gb");
         ScriptPod p4 = s.pod("team-b", "long-4", "", 4, "09:30:00");
         for (const ScriptPod &p : {p1, p2, p3, p4}) {
-            s.create(p);
-            s.run(p);
+            s.start(p);
         }
         s.finish(QStringLiteral("train-1"), s.at("10:00:00"));
         QVERIFY2(s.ledgerEqualsTruth(), qPrintable(s.mismatch()));
@@ -106,12 +88,10 @@ private Q_SLOTS:
         sinceKill.start();
         s.finish(QStringLiteral("train-2"), s.at("11:15:30"));
         ScriptPod p5 = s.pod("team-a", "short-5", "alice", 1, "11:20:00");
-        s.create(p5);
-        s.run(p5);
+        s.start(p5);
         s.finish(QStringLiteral("short-5"), s.at("11:50:45"));
         ScriptPod p6 = s.pod("team-b", "new-6", "dora", 2, "12:00:00");
-        s.create(p6);
-        s.run(p6);
+        s.start(p6);
         QVERIFY(s.hook(QStringLiteral("team-b"), QStringLiteral("long-4"), QStringLiteral("restart"),
                        QJsonObject{{QStringLiteral("at"), formatInstantUtc(s.at("12:30:00"))}}));
 
@@ -125,8 +105,7 @@ private Q_SLOTS:
 
         // And records from there on.
         ScriptPod p7 = s.pod("team-a", "after-7", "alice", 1, "13:00:00");
-        s.create(p7);
-        s.run(p7);
+        s.start(p7);
         s.finish(QStringLiteral("mig-3"), s.at("13:10:00"));
         QVERIFY2(s.ledgerEqualsTruth(), qPrintable(s.mismatch()));
         QCOMPARE(s.ledger(), s.expected()); // and stays so: no late write of the old leader

@@ -31,10 +31,8 @@ using namespace gq::test;
 class TestControllerOutage : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<TestClusterProcess> m_cluster;
     QTemporaryDir m_dir;
-    std::unique_ptr<PrivatePostgres> m_pg;
-    std::unique_ptr<PodScript> m_script;
+    PostgresTestbed m_bed;
     std::unique_ptr<Sink> m_smtp;
     std::unique_ptr<Sink> m_hook;
     QString m_caFile;
@@ -53,7 +51,7 @@ class TestControllerOutage : public QObject {
                 "alerts:\n  enabled: true\n  databaseDownAfter: 2s\n  admins: [ops@example.org]\n"
                 "  email: {smtp: \"smtp://127.0.0.1:%8\", from: gpuquota@example.org, starttls: false}\n"
                 "  webhook: {url: \"http://127.0.0.1:%9/alerts\"}\n")
-                .arg(m_cluster->kubeconfigPath(), m_pg->url)
+                .arg(m_bed.cluster->kubeconfigPath(), m_bed.pg->url)
                 .arg(listen)
                 .arg(m_dir.filePath(name + QStringLiteral("-spool")))
                 .arg(webhook)
@@ -90,7 +88,7 @@ class TestControllerOutage : public QObject {
     // The deliveries the alert ledger holds for keys starting with `prefix`, as
     // "channel recipient state" lines.
     QStringList ledgerDeliveries(const QString &prefix) const {
-        auto store = UsageStore::open(m_pg->url);
+        auto store = UsageStore::open(m_bed.pg->url);
         if (!store)
             return {store.error().message};
         AlertLedger ledger((*store)->connection());
@@ -108,15 +106,8 @@ private Q_SLOTS:
         GQ_REQUIRE_TOOL("kubectl");
         GQ_REQUIRE_TOOL("curl");
         QVERIFY(m_dir.isValid());
-        TestClusterProcess::Options options;
-        options.extraArguments = {QStringLiteral("--pods-stay-pending")};
-        m_cluster = std::make_unique<TestClusterProcess>(options);
-        QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
-        m_pg = std::make_unique<PrivatePostgres>();
-        QVERIFY2(m_pg->init(), qPrintable(m_pg->error));
-        QVERIFY(UsageStore::open(m_pg->url));
-        const qint64 today = QDateTime::currentSecsSinceEpoch() / 86400 * 86400;
-        m_script = std::make_unique<PodScript>(*m_cluster, m_dir.path(), m_pg->url, today);
+        QVERIFY2(m_bed.start(m_dir.path(), QDateTime::currentSecsSinceEpoch() / 86400 * 86400),
+                 qPrintable(m_bed.error));
         auto tls = tc::generateServingMaterial("IP:127.0.0.1");
         QVERIFY(tls);
         writeFile(m_dir.filePath(QStringLiteral("tls.crt")), tls->serverCertPem);
@@ -131,7 +122,7 @@ private Q_SLOTS:
         QVERIFY2(m_smtp->waitReady(), "the SMTP sink (python3-aiosmtpd) did not start");
         QVERIFY(m_hook->waitReady());
         QCOMPARE(
-            m_script
+            m_bed.script
                 ->kubectl({QStringLiteral("create"), QStringLiteral("namespace"), QStringLiteral("team-r")})
                 .exitCode,
             0);
@@ -141,7 +132,7 @@ private Q_SLOTS:
     // on the user's pod (no mapping file, no user email domain in the configuration).
     void alertsReachTheRecipientsTheClusterNames() {
         QCOMPARE(
-            m_script
+            m_bed.script
                 ->kubectl({QStringLiteral("annotate"), QStringLiteral("namespace"), QStringLiteral("team-r"),
                            QStringLiteral("gpuquota.io/alert-recipients=lead@example.org")})
                 .exitCode,
@@ -151,22 +142,23 @@ private Q_SLOTS:
                                "  annotations: {gpuquota.io/user-email: erin@example.org}\n"
                                "spec:\n  containers:\n  - name: main\n    image: cuda\n    resources:\n"
                                "      limits: {nvidia.com/gpu: \"1\"}\n";
-        QCOMPARE(m_script
+        QCOMPARE(m_bed.script
                      ->kubectl({QStringLiteral("create"), QStringLiteral("-f"),
                                 writeFile(m_dir.filePath(QStringLiteral("train-e.yaml")), pod)})
                      .exitCode,
                  0);
-        QVERIFY(m_script->hook(QStringLiteral("team-r"), QStringLiteral("train-e"), QStringLiteral("phase"),
-                               QJsonObject{{QStringLiteral("phase"), QStringLiteral("Running")},
-                                           {QStringLiteral("startedAt"),
-                                            formatInstantUtc(QDateTime::currentSecsSinceEpoch() - 60)}}));
+        QVERIFY(m_bed.script->hook(QStringLiteral("team-r"), QStringLiteral("train-e"),
+                                   QStringLiteral("phase"),
+                                   QJsonObject{{QStringLiteral("phase"), QStringLiteral("Running")},
+                                               {QStringLiteral("startedAt"),
+                                                formatInstantUtc(QDateTime::currentSecsSinceEpoch() - 60)}}));
         // Tiny budgets, spent within a minute of GPU time: both thresholds fire.
         for (const QStringList &subject :
              {QStringList{QStringLiteral("--namespace"), QStringLiteral("team-r")},
               QStringList{QStringLiteral("--user"), QStringLiteral("erin")}}) {
             const ToolRun set = runTool(binDir() + QStringLiteral("/gpuquota"),
                                         QStringList{QStringLiteral("budget"), QStringLiteral("set"),
-                                                    QStringLiteral("--db"), m_pg->url} +
+                                                    QStringLiteral("--db"), m_bed.pg->url} +
                                             subject +
                                             QStringList{QStringLiteral("--limit"), QStringLiteral("0.001"),
                                                         QStringLiteral("--period"), QStringLiteral("day")});
@@ -193,7 +185,7 @@ private Q_SLOTS:
 
     // PostgreSQL is down when the controller starts, comes back, restarts.
     void startsAndServesWithoutTheDatabase() {
-        QVERIFY(m_pg->stop());
+        QVERIFY(m_bed.pg->stop());
         const int listen = freePort();
         const int webhook = freePort();
         ControllerProcess controller;
@@ -215,10 +207,10 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(mailRecipients().contains(QStringLiteral("ops@example.org")), 10000);
 
         // PostgreSQL returns: the webhook decides again, and the alert is in the ledger.
-        QVERIFY2(m_pg->start(), qPrintable(m_pg->error));
+        QVERIFY2(m_bed.pg->start(), qPrintable(m_bed.pg->error));
         const ToolRun set =
             runTool(binDir() + QStringLiteral("/gpuquota"),
-                    {QStringLiteral("budget"), QStringLiteral("set"), QStringLiteral("--db"), m_pg->url,
+                    {QStringLiteral("budget"), QStringLiteral("set"), QStringLiteral("--db"), m_bed.pg->url,
                      QStringLiteral("--user"), QStringLiteral("alice"), QStringLiteral("--limit"),
                      QStringLiteral("0.5"), QStringLiteral("--period"), QStringLiteral("day")});
         QVERIFY2(set.exitCode == 0, set.err.constData());
@@ -235,9 +227,9 @@ private Q_SLOTS:
 
         // A restart of PostgreSQL under the running webhook: 500 while it is down, the
         // decision again once it is back (a new connection, not the dead one).
-        QVERIFY(m_pg->stop());
+        QVERIFY(m_bed.pg->stop());
         QTRY_VERIFY_WITH_TIMEOUT(reviewGpuPod(webhook).startsWith(QLatin1String("500 ")), 20000);
-        QVERIFY2(m_pg->start(), qPrintable(m_pg->error));
+        QVERIFY2(m_bed.pg->start(), qPrintable(m_bed.pg->error));
         QTRY_VERIFY_WITH_TIMEOUT(denied(), 20000);
         QVERIFY(controller.running());
         controller.signal(SIGTERM);

@@ -31,10 +31,6 @@ struct Ports {
     int webhook = freePort();
 };
 
-// The lease duration the controller uses (LeaderElector::Options): a replica that can
-// no longer renew must be gone within it.
-constexpr int kLeaseDurationMs = 15000;
-
 } // namespace
 
 class TestControllerParts : public QObject {
@@ -87,6 +83,12 @@ class TestControllerParts : public QObject {
             if (!line.startsWith(QLatin1String("gpuquota-controller: ")))
                 out << line;
         return out;
+    }
+    // Starts a replica as `identity` and waits until it holds the Lease and is ready.
+    void startLeader(ControllerProcess &c, const Ports &ports, const QString &name, const QString &identity) {
+        QVERIFY(c.start(config(QString(), ports, name), identity));
+        QTRY_COMPARE_WITH_TIMEOUT(leaseHolder(), identity, 40000);
+        QTRY_VERIFY_WITH_TIMEOUT(readyz(ports).startsWith(QLatin1String("200")), 20000);
     }
     void stopCluster(int sig) { ::kill(static_cast<pid_t>(m_clusterPid), sig); }
     qint64 m_clusterPid = 0;
@@ -255,8 +257,8 @@ private Q_SLOTS:
     // Lease, and a controller without leader election. (The leader's case is above.)
     void sigtermEndsFollowerAndLoneController() {
         ControllerProcess leader;
-        QVERIFY(leader.start(config(QString(), m_ports, QStringLiteral("leader")), QStringLiteral("ctl-a")));
-        QTRY_COMPARE_WITH_TIMEOUT(leaseHolder(), QStringLiteral("ctl-a"), 30000);
+        startLeader(leader, m_ports, QStringLiteral("leader"), QStringLiteral("ctl-a"));
+        QVERIFY(!QTest::currentTestFailed());
 
         const Ports followerPorts;
         ControllerProcess follower;
@@ -288,10 +290,8 @@ private Q_SLOTS:
     // the release of the Lease hangs: /readyz says 503 meanwhile, and it still leaves.
     void leaderLeavesWhenItCannotRenew() {
         ControllerProcess leader;
-        QVERIFY(
-            leader.start(config(QString(), m_ports, QStringLiteral("partitioned")), QStringLiteral("ctl-p")));
-        QTRY_COMPARE_WITH_TIMEOUT(leaseHolder(), QStringLiteral("ctl-p"), 30000);
-        QTRY_VERIFY_WITH_TIMEOUT(readyz(m_ports).startsWith(QLatin1String("200")), 20000);
+        startLeader(leader, m_ports, QStringLiteral("partitioned"), QStringLiteral("ctl-p"));
+        QVERIFY(!QTest::currentTestFailed());
         stopCluster(SIGSTOP);
         const bool gone = leader.waitForExit(kLeaseDurationMs);
         stopCluster(SIGCONT);
@@ -300,10 +300,8 @@ private Q_SLOTS:
         QCOMPARE(leader.exitCode(), 1);
 
         ControllerProcess again;
-        QVERIFY(
-            again.start(config(QString(), m_ports, QStringLiteral("partitioned")), QStringLiteral("ctl-q")));
-        QTRY_COMPARE_WITH_TIMEOUT(leaseHolder(), QStringLiteral("ctl-q"), 40000);
-        QTRY_VERIFY_WITH_TIMEOUT(readyz(m_ports).startsWith(QLatin1String("200")), 20000);
+        startLeader(again, m_ports, QStringLiteral("partitioned"), QStringLiteral("ctl-q"));
+        QVERIFY(!QTest::currentTestFailed());
         stopCluster(SIGSTOP);
         again.signal(SIGTERM);
         QString duringRelease; // the release waits up to two seconds for the hung API server

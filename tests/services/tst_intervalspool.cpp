@@ -6,6 +6,7 @@
 // run of this binary (`--spool-child DIR`), not assumed.
 #include "intervalspool.h"
 #include "kube/kubetestutil.h"
+#include "usagetestdata.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -16,18 +17,10 @@ using namespace gq::test;
 
 namespace {
 
+// One pod's GPU interval, open or with its end.
 UsageInterval interval(qint64 start, std::optional<qint64> end = std::nullopt) {
-    UsageInterval iv;
-    iv.cluster = QStringLiteral("c");
-    iv.ns = QStringLiteral("team-a");
-    iv.user = QStringLiteral("alice");
-    iv.podUid = QStringLiteral("uid-1");
-    iv.podName = QStringLiteral("train");
-    iv.resource = QStringLiteral("nvidia.com/gpu");
-    iv.gpus = 2;
-    iv.start = start;
-    iv.end = end;
-    return iv;
+    return gq::test::interval(QStringLiteral("team-a"), QStringLiteral("alice"), QStringLiteral("train"), 2,
+                              start, end);
 }
 
 // The child: create the spool with two states, then clear it, as a replay does.
