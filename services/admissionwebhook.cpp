@@ -1,15 +1,15 @@
 #include "admissionwebhook.h"
 
 #include "clampplan.h"
+#include "storethread.h"
 
-#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
-#include <QThread>
 
 #include <cmath>
+#include <variant>
 
 namespace gq {
 
@@ -39,10 +39,17 @@ QHash<QString, QString> labelsOf(const QJsonObject &pod) {
     return out;
 }
 
-} // namespace
+// What a review asks of the budget, once everything that needs no database is known.
+struct Ask {
+    QString uid;
+    QString user;
+    AdmissionRequest request;
+};
 
-httpd::Response AdmissionWebhook::review(const QByteArray &body, const UsageStore &store, qint64 now,
-                                         const Options &options) {
+// The review read and answered as far as it can be without the database: a final
+// answer (malformed, not a GPU pod CREATE, a bad annotation), or the question to ask.
+std::variant<httpd::Response, Ask> prepare(const QByteArray &body, const ResourceWeights &weights,
+                                           const AdmissionWebhook::Options &options) {
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(body, &err);
     if (err.error != QJsonParseError::NoError)
@@ -77,7 +84,7 @@ httpd::Response AdmissionWebhook::review(const QByteArray &body, const UsageStor
     double gpus = 0;
     const QHash<QString, qint64> held = clampplan::gpusInUse({pod});
     for (auto it = held.begin(); it != held.end(); ++it)
-        gpus += double(it.value()) * store.weights().weight(it.key().mid(9)); // drop "requests."
+        gpus += double(it.value()) * weights.weight(it.key().mid(9)); // drop "requests."
     if (gpus <= 0)
         return answer(uid, true);
 
@@ -86,7 +93,7 @@ httpd::Response AdmissionWebhook::review(const QByteArray &body, const UsageStor
                                      .toObject()
                                      .value(QLatin1String("annotations"))
                                      .toObject()
-                                     .value(kHoursAnnotation);
+                                     .value(AdmissionWebhook::kHoursAnnotation);
     const QJsonValue deadline =
         pod.value(QLatin1String("spec")).toObject().value(QLatin1String("activeDeadlineSeconds"));
     if (annotated.isString()) {
@@ -95,81 +102,59 @@ httpd::Response AdmissionWebhook::review(const QByteArray &body, const UsageStor
         if (!ok || !std::isfinite(hours) || hours <= 0)
             return answer(uid, false, 400,
                           QStringLiteral("annotation %1: \"%2\" is not a positive number of hours")
-                              .arg(kHoursAnnotation, annotated.toString()));
+                              .arg(AdmissionWebhook::kHoursAnnotation, annotated.toString()));
     } else if (deadline.isDouble() && deadline.toDouble() > 0) {
         hours = deadline.toDouble() / 3600.0;
     }
 
-    const QString user = podUser(labelsOf(pod), ns, options.userLabel);
-    AdmissionRequest ask;
-    ask.kind = AdmissionRequest::Kind::NewJob;
-    ask.gpus = gpus;
-    ask.hours = hours;
-    auto decision = store.check(user, QString(), ask, now);
+    Ask ask;
+    ask.uid = uid;
+    ask.user = podUser(labelsOf(pod), ns, options.userLabel);
+    ask.request.kind = AdmissionRequest::Kind::NewJob;
+    ask.request.gpus = gpus;
+    ask.request.hours = hours;
+    return ask;
+}
+
+httpd::Response decide(const Ask &ask, const Result<Decision> &decision) {
     if (!decision)
         return httpd::Response::text(500,
                                      QStringLiteral("usage database: %1\n").arg(decision.error().message));
     if (decision->allowed())
-        return answer(uid, true);
-    return answer(uid, false, 403, decision->message);
+        return answer(ask.uid, true);
+    return answer(ask.uid, false, 403, decision->message);
 }
 
-// The store's thread: reviews arrive from the server's handler threads by a blocking
-// queued call, so the store is only ever used where it was opened.
-struct AdmissionWebhook::Worker final : QObject {
-    std::unique_ptr<UsageStore> store;
-};
+} // namespace
 
-Result<std::unique_ptr<AdmissionWebhook>>
-AdmissionWebhook::open(const QString &dbUrl, UsageStore::Options storeOptions, Options options) {
-    std::unique_ptr<AdmissionWebhook> w(new AdmissionWebhook);
-    w->m_options = options;
-    w->m_thread = std::make_unique<QThread>();
-    w->m_thread->setObjectName(QStringLiteral("gq-webhook-db"));
-    w->m_worker = new Worker;
-    w->m_worker->moveToThread(w->m_thread.get());
-    w->m_thread->start();
+httpd::Response AdmissionWebhook::review(const QByteArray &body, const UsageStore &store, qint64 now,
+                                         const Options &options) {
+    auto prepared = prepare(body, store.weights(), options);
+    if (auto *done = std::get_if<httpd::Response>(&prepared))
+        return *done;
+    const Ask &ask = std::get<Ask>(prepared);
+    return decide(ask, store.check(ask.user, QString(), ask.request, now));
+}
+
+AdmissionWebhook::AdmissionWebhook(QString dbUrl, UsageStore::Options storeOptions, Options options)
+    : m_options(options)
+    , m_weights(storeOptions.weights) {
     storeOptions.cacheChecks = true;
-    std::optional<Error> failure;
-    Worker *worker = w->m_worker;
-    QMetaObject::invokeMethod(
-        worker,
-        [worker, &dbUrl, &storeOptions, &failure] {
-            auto s = UsageStore::open(dbUrl, storeOptions);
-            if (s)
-                worker->store = std::move(*s);
-            else
-                failure = s.error();
-        },
-        Qt::BlockingQueuedConnection);
-    if (failure)
-        return *failure; // the destructor stops the thread
-    return w;
+    m_db = std::make_unique<StoreThread>(
+        [url = std::move(dbUrl), storeOptions] { return UsageStore::open(url, storeOptions); });
 }
 
-AdmissionWebhook::~AdmissionWebhook() {
-    if (!m_thread)
-        return;
-    Worker *worker = m_worker;
-    // The store is closed on its own thread; the worker goes once that thread has ended.
-    QMetaObject::invokeMethod(
-        worker, [worker] { worker->store.reset(); }, Qt::BlockingQueuedConnection);
-    m_thread->quit();
-    m_thread->wait();
-    delete worker;
-}
+AdmissionWebhook::~AdmissionWebhook() = default;
 
 httpd::Response AdmissionWebhook::handle(const httpd::Request &request) {
-    httpd::Response r;
-    Worker *worker = m_worker;
-    const Options &options = m_options;
-    QMetaObject::invokeMethod(
-        worker,
-        [&r, &request, worker, &options] {
-            r = review(request.body, *worker->store, options.clock->nowSecs(), options);
-        },
-        Qt::BlockingQueuedConnection);
-    return r;
+    auto prepared = prepare(request.body, m_weights, m_options);
+    if (auto *done = std::get_if<httpd::Response>(&prepared))
+        return *done;
+    const Ask &ask = std::get<Ask>(prepared);
+    const qint64 now = m_options.clock->nowSecs();
+    return decide(ask, m_db->run<Decision>([&ask, now](UsageStore &store) {
+        return store.check(ask.user, QString(), ask.request, now);
+    }));
 }
 
 void AdmissionWebhook::registerRoutes(httpd::HttpServer &server) {

@@ -11,9 +11,9 @@
 
 #include <memory>
 
-class QThread;
-
 namespace gq {
+
+class StoreThread;
 
 // The validating admission webhook for per-user GPU-hour budgets (a shared namespace
 // cannot enforce them with a namespace quota): POST /validate/pods takes an
@@ -34,6 +34,12 @@ namespace gq {
 // Answers: a malformed review is HTTP 400 with a message naming what is wrong; a
 // database failure is HTTP 500, so the API server applies the webhook's failurePolicy
 // (Ignore: admitted unchecked; Fail: refused) instead of a verdict made up here.
+//
+// The database may be away when the webhook starts, and may restart under it: the
+// webhook serves from the start (what needs no database is answered as always, a GPU
+// pod to check gets the 500 above), opens the database on first need and opens it
+// again after a failure (at most once a second), so it decides again as soon as the
+// database answers.
 class AdmissionWebhook final {
 public:
     struct Options {
@@ -49,11 +55,10 @@ public:
     [[nodiscard]] static httpd::Response review(const QByteArray &body, const UsageStore &store, qint64 now,
                                                 const Options &options);
 
-    // Opens its own UsageStore (cacheChecks on) on a worker thread of its own: the
-    // server's handler threads hand each review to it, so the store stays on the
-    // thread that opened it. Errors: the store's (bad URL, unreachable, schema).
-    [[nodiscard]] static Result<std::unique_ptr<AdmissionWebhook>>
-    open(const QString &dbUrl, UsageStore::Options storeOptions, Options options);
+    // A webhook with a UsageStore of its own (cacheChecks on) on a thread of its own
+    // (StoreThread): the server's handler threads hand each check to it, so the store
+    // stays on the thread that opened it. Nothing is opened yet.
+    AdmissionWebhook(QString dbUrl, UsageStore::Options storeOptions, Options options);
     ~AdmissionWebhook();
     Q_DISABLE_COPY_MOVE(AdmissionWebhook)
 
@@ -64,11 +69,9 @@ public:
     [[nodiscard]] httpd::Response handle(const httpd::Request &request);
 
 private:
-    AdmissionWebhook() = default;
-    struct Worker;
     Options m_options;
-    std::unique_ptr<QThread> m_thread;
-    Worker *m_worker = nullptr; // lives on m_thread, deleted there
+    ResourceWeights m_weights;
+    std::unique_ptr<StoreThread> m_db;
 };
 
 } // namespace gq

@@ -28,14 +28,13 @@ QString describe(const HttpResponse &r, AlertDelivery::Channel channel) {
 
 } // namespace
 
-AlertService::AlertService(UsageStore &store, std::shared_ptr<HttpTransport> transport, AlertConfig config,
+AlertService::AlertService(UsageStore *store, std::shared_ptr<HttpTransport> transport, AlertConfig config,
                            AlertRecipients recipients, QObject *parent)
     : QObject(parent)
-    , m_store(store)
     , m_transport(std::move(transport))
     , m_config(std::move(config))
-    , m_recipients(std::move(recipients))
-    , m_ledger(store.connection()) {
+    , m_recipients(std::move(recipients)) {
+    setStore(store);
     m_owner = QStringLiteral("%1:%2:%3")
                   .arg(QSysInfo::machineHostName())
                   .arg(QCoreApplication::applicationPid())
@@ -66,6 +65,11 @@ Result<void> AlertService::loadSecrets() {
     return {};
 }
 
+void AlertService::setStore(UsageStore *store) {
+    m_store = store;
+    m_ledger = store ? std::make_unique<AlertLedger>(store->connection()) : nullptr;
+}
+
 void AlertService::addClampEvent(const ClampNotice &event) {
     m_clamps << event;
 }
@@ -93,7 +97,9 @@ Result<AlertInputs> AlertService::gather(qint64 now) {
     in.idle = m_idle;
     in.databaseDownSince = m_dbDownSince;
     in.databaseError = m_dbError;
-    auto budgets = m_store.budgets();
+    if (!m_store)
+        return Error::make(Error::Kind::Database, QStringLiteral("the usage database is not available"));
+    auto budgets = m_store->budgets();
     if (!budgets)
         return budgets.error();
     QSet<QPair<int, QString>> seen;
@@ -101,12 +107,12 @@ Result<AlertInputs> AlertService::gather(qint64 now) {
         if (seen.contains({int(b.scope), b.subject}))
             continue;
         seen.insert({int(b.scope), b.subject});
-        auto status = m_store.budgetStatus(b.scope, b.subject, now);
+        auto status = m_store->budgetStatus(b.scope, b.subject, now);
         if (!status)
             return status.error();
         in.budgets += *status;
     }
-    auto boosts = m_store.boosts();
+    auto boosts = m_store->boosts();
     if (!boosts)
         return boosts.error();
     for (const Boost &b : *boosts)
@@ -150,13 +156,14 @@ void AlertService::tick(qint64 now) {
             emit tickFinished(report);
         return;
     }
+    recordUnrecorded(now);
     bool clampsRecorded = true;
     for (const Alert &a : evaluateAlerts(m_config.rules, *inputs)) {
         if (a.kind == Alert::Kind::DatabaseUnwritable) {
-            deliverUnrecorded(a);
+            deliverUnrecorded(a); // readable is not writable: recorded once writes work again
             continue;
         }
-        auto raised = m_ledger.raise(a, targetsFor(a), now);
+        auto raised = m_ledger->raise(a, targetsFor(a), now);
         if (!raised) {
             r.error = raised.error();
             clampsRecorded = false;
@@ -171,12 +178,12 @@ void AlertService::tick(qint64 now) {
         return;
     }
     m_inTick = true;
-    auto due = m_ledger.due(now);
+    auto due = m_ledger->due(now);
     if (!due) {
         m_report.error = due.error();
     } else {
         for (const AlertDelivery &d : *due) {
-            auto claimed = m_ledger.claim(d, m_owner, now, claimSecondsFor(m_config));
+            auto claimed = m_ledger->claim(d, m_owner, now, claimSecondsFor(m_config));
             if (!claimed) {
                 m_report.error = claimed.error();
                 break;
@@ -218,7 +225,11 @@ void AlertService::deliver(AlertDelivery d) {
 void AlertService::onDelivered(AlertDelivery d, bool ok, const QString &error) {
     const int attempts = d.attempts + 1;
     const qint64 nextRetry = ok || attempts >= m_config.maxAttempts ? 0 : m_report.now + retryDelay(attempts);
-    if (auto r = m_ledger.finish(d, m_owner, ok, error, m_report.now, nextRetry); !r)
+    // Without a ledger (the database went meanwhile) the claim runs out and the delivery
+    // is tried again: at worst twice, with the same Message-ID.
+    if (!m_ledger)
+        m_report.error = Error::make(Error::Kind::Database, QStringLiteral("delivery outcome not recorded"));
+    else if (auto r = m_ledger->finish(d, m_owner, ok, error, m_report.now, nextRetry); !r)
         m_report.error = r.error();
     d.attempts = attempts;
     d.state = ok ? AlertDelivery::State::Sent : AlertDelivery::State::Failed;
@@ -230,23 +241,72 @@ void AlertService::onDelivered(AlertDelivery d, bool ok, const QString &error) {
     finishTickIfDone();
 }
 
-// The database cannot record this one: each channel gets one try per tick until one
-// succeeds; the key is then remembered in memory.
+// The database cannot record this one: each target gets one try per tick until it
+// has it; who has it is remembered in memory until the ledger can take it.
 void AlertService::deliverUnrecorded(const Alert &alert) {
-    if (m_sentUnrecorded.contains(alert.key))
+    if (m_recordedUnrecorded.contains(alert.key))
         return;
-    m_sentUnrecorded.insert(alert.key);
-    for (const AlertLedger::Target &t : targetsFor(alert)) {
+    auto it = m_unrecorded.find(alert.key);
+    if (it == m_unrecorded.end())
+        it = m_unrecorded.insert(alert.key, Unrecorded{alert, targetsFor(alert), {}, {}});
+    for (int i = 0; i < it->targets.size(); ++i) {
+        if (it->sent.contains(i) || it->inFlight.contains(i))
+            continue;
+        const AlertLedger::Target t = it->targets.at(i);
         HttpRequest request =
             t.channel == AlertDelivery::Channel::Email
                 ? smtpRequest(m_config.smtp, m_smtpPassword, t.recipient,
                               buildAlertEmail(alert, m_config.smtp.from, t.recipient, alert.at))
                 : webhookRequest(m_config.webhook, m_webhookSecret, buildWebhookBody(alert));
+        it->inFlight.insert(i);
         m_transport->start(std::move(request),
-                           m_jobs.deliverer<HttpResponse>([this, key = alert.key](HttpResponse r) {
-                               if (!r.ok())
-                                   m_sentUnrecorded.remove(key); // tried again on the next tick
+                           m_jobs.deliverer<HttpResponse>([this, key = alert.key, i, t](HttpResponse r) {
+                               auto entry = m_unrecorded.find(key);
+                               if (entry == m_unrecorded.end())
+                                   return;
+                               entry->inFlight.remove(i);
+                               if (r.ok())
+                                   entry->sent.insert(i); // else tried again on the next tick
+                               AlertDelivery d;
+                               d.alertKey = key;
+                               d.channel = t.channel;
+                               d.recipient = t.recipient;
+                               d.state = r.ok() ? AlertDelivery::State::Sent : AlertDelivery::State::Failed;
+                               d.attempts = 1;
+                               d.lastError = r.ok() ? QString() : describe(r, t.channel);
+                               d.sentAt = r.ok() ? m_report.now : 0;
+                               d.alert = entry->alert;
+                               emit delivered(d);
                            }));
+    }
+}
+
+// The database takes writes again: what was sent from memory becomes a raised alert
+// with its deliveries sent; the targets it did not reach stay pending and go the
+// ledger's way (retries, backoff). One still being tried waits for the next tick.
+void AlertService::recordUnrecorded(qint64 now) {
+    for (auto it = m_unrecorded.begin(); it != m_unrecorded.end();) {
+        Unrecorded &u = *it;
+        if (!u.inFlight.isEmpty()) {
+            ++it;
+            continue;
+        }
+        auto raised = m_ledger->raise(u.alert, u.targets, now);
+        if (!raised)
+            return; // still not writable: next tick
+        for (int i : std::as_const(u.sent)) {
+            if (!*raised)
+                break; // another replica, or an earlier run, recorded it
+            AlertDelivery d;
+            d.alertKey = u.alert.key;
+            d.channel = u.targets.at(i).channel;
+            d.recipient = u.targets.at(i).recipient;
+            auto claimed = m_ledger->claim(d, m_owner, now, claimSecondsFor(m_config));
+            if (claimed && *claimed)
+                (void)m_ledger->finish(d, m_owner, true, QString(), now, 0);
+        }
+        m_recordedUnrecorded.insert(u.alert.key);
+        it = m_unrecorded.erase(it);
     }
 }
 

@@ -36,22 +36,34 @@ struct AlertTickReport {
 // delivery by email (SMTP) and webhook through the shared HttpTransport, off the
 // caller's thread; results come back through a JobTracker and are recorded.
 //
-// The one exception to the ledger: "cannot write to the database" cannot be recorded
-// there, so it is sent once per key from memory (a restart may send it again).
+// The store may come and go (setStore()): while the database is away the service keeps
+// evaluating what needs no database and delivering it. That is "cannot write to the
+// database", which cannot be recorded when it matters: it is sent once per key and
+// target from memory (a restart may send it again), and recorded in the ledger as
+// raised (with its deliveries sent, or pending for those still to go) once a store is
+// back, so the Budgets page and a restarted controller know of it.
 //
 // Threading: lives on the thread of the UsageStore (which needs an event loop); the
 // database calls are short and synchronous, the network never blocks it.
 class AlertService final : public QObject {
     Q_OBJECT
 public:
-    AlertService(UsageStore &store, std::shared_ptr<HttpTransport> transport, AlertConfig config,
+    // store may be null: the database is not there yet (see setStore()).
+    AlertService(UsageStore *store, std::shared_ptr<HttpTransport> transport, AlertConfig config,
                  AlertRecipients recipients, QObject *parent = nullptr);
+    AlertService(UsageStore &store, std::shared_ptr<HttpTransport> transport, AlertConfig config,
+                 AlertRecipients recipients, QObject *parent = nullptr)
+        : AlertService(&store, std::move(transport), std::move(config), std::move(recipients), parent) {}
     ~AlertService() override;
     Q_DISABLE_COPY_MOVE(AlertService)
 
     // Reads the SMTP password and the webhook secret (files or environment); call once
     // before the first tick. The Error names the configuration key, never the secret.
     Result<void> loadSecrets();
+
+    // The usage database to read and record in; null while it is away. The store must
+    // outlive the service or be replaced (or cleared) here before it goes.
+    void setStore(UsageStore *store);
 
     // Handed in by the controller between ticks; consumed by the next tick.
     void addClampEvent(const ClampNotice &event);
@@ -81,14 +93,23 @@ private:
     QList<AlertLedger::Target> targetsFor(const Alert &alert) const;
     void deliver(AlertDelivery d);
     void deliverUnrecorded(const Alert &alert);
+    void recordUnrecorded(qint64 now);
     void onDelivered(AlertDelivery d, bool ok, const QString &error);
     void finishTickIfDone();
 
-    UsageStore &m_store;
+    // An alert sent without the ledger: who has it, who is being tried now.
+    struct Unrecorded {
+        Alert alert;
+        QList<AlertLedger::Target> targets;
+        QSet<int> sent;     // indexes into targets
+        QSet<int> inFlight; // indexes into targets
+    };
+
+    UsageStore *m_store = nullptr;
     std::shared_ptr<HttpTransport> m_transport;
     AlertConfig m_config;
     AlertRecipients m_recipients;
-    AlertLedger m_ledger;
+    std::unique_ptr<AlertLedger> m_ledger; // on m_store's connection; null without a store
     QString m_owner;
     QString m_smtpPassword;
     QByteArray m_webhookSecret;
@@ -97,7 +118,8 @@ private:
     QList<IdleHold> m_idle;
     std::optional<qint64> m_dbDownSince;
     QString m_dbError;
-    QSet<QString> m_sentUnrecorded;
+    QHash<QString, Unrecorded> m_unrecorded; // by alert key
+    QSet<QString> m_recordedUnrecorded;      // moved to the ledger: never sent from memory again
 
     AlertTickReport m_report;
     int m_outstanding = 0;

@@ -67,6 +67,7 @@ Result<DiscoveryReport> discovery::discover(const std::shared_ptr<KubeClient> &c
     auto cm = client->get(configMaps(), ns, name).result();
     if (cm) {
         const QJsonObject data = cm->value(QLatin1String("data")).toObject();
+        int advertised = 0; // the keys below; others (the controller's config.yaml) are not for us
         for (auto it = data.begin(); it != data.end(); ++it) {
             const QString value = it.value().toString().trimmed();
             if (looksSecret(it.key())) {
@@ -81,13 +82,16 @@ Result<DiscoveryReport> discovery::discover(const std::shared_ptr<KubeClient> &c
                 report.proposal.prometheusUrl = value;
             else if (it.key() == QLatin1String("controllerUrl"))
                 report.proposal.controllerUrl = value;
+            else
+                continue;
+            ++advertised;
         }
         if (report.proposal.metricsSource == MetricsSource::None && !report.proposal.prometheusUrl.isEmpty())
             report.proposal.metricsSource = MetricsSource::Prometheus;
         report.findings << QCoreApplication::translate("gq::ClusterDiscovery",
                                                        "ConfigMap %1/%2 found: %3 settings advertised.")
                                .arg(ns, name)
-                               .arg(data.size() - report.ignored.size());
+                               .arg(advertised);
         if (!report.ignored.isEmpty())
             report.findings
                 << QCoreApplication::translate(

@@ -273,6 +273,7 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
         cfg.selfService = *n;
 
     out.errors = c.errors;
+    out.read = cfg;
     if (out.errors.isEmpty())
         out.config = std::move(cfg);
     return out;

@@ -66,6 +66,7 @@ struct ControllerConfig {
 struct ControllerConfigResult {
     std::optional<ControllerConfig> config; // set only when errors is empty
     QList<Error> errors;                    // each names its key (field) and line/column
+    ControllerConfig read;                  // what could be read, also with errors
 };
 
 // Parses and validates the file text. Every problem is reported (not only the first):

@@ -66,6 +66,7 @@ Result<void> ControllerRuntime::start() {
     UsageRecorder::Options recorderOptions;
     recorderOptions.cluster = m_config.clusterName;
     recorderOptions.userLabel = m_config.userLabel;
+    recorderOptions.userEmailKey = m_userEmailKey;
     m_recorder = std::make_unique<UsageRecorder>(m_client, recorderOptions, *m_writer);
 
     m_server.route("GET", QStringLiteral("/healthz"),
@@ -74,6 +75,8 @@ Result<void> ControllerRuntime::start() {
         const Figures f = figures();
         const bool ok = ready();
         QString text = ok ? QStringLiteral("ok\n") : QStringLiteral("not ready\n");
+        if (!m_serving)
+            text += QStringLiteral("stopping: shutting down or leadership lost\n");
         text += QStringLiteral("pod cache synced: %1\n").arg(f.podCacheSynced ? u"yes" : u"no");
         text += QStringLiteral("database: %1\n").arg(f.databaseAvailable ? u"available" : u"unavailable");
         text += QStringLiteral("spool: %1 (%2 waiting)\n")
@@ -100,6 +103,11 @@ void ControllerRuntime::startRecording() {
     m_recorder->start();
 }
 
+void ControllerRuntime::stopRecording() {
+    if (m_recorder && m_recording.load())
+        m_recorder->stop();
+}
+
 int ControllerRuntime::listenPort() const {
     return m_server.port();
 }
@@ -107,7 +115,7 @@ int ControllerRuntime::listenPort() const {
 // A replica waiting for the Lease records nothing, but still serves the webhook: it
 // is ready without a pod cache of its own.
 bool ControllerRuntime::ready() const {
-    if (!m_recorder)
+    if (!m_recorder || !m_serving)
         return false;
     const bool writable = m_writer->databaseAvailable() || m_writer->spoolWritable();
     return writable && (m_recorder->synced() || !m_recording);

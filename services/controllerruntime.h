@@ -23,8 +23,8 @@ class UsageRecorder;
 // - addRoute() before start(): /metrics, /quota, /quota/status (self-service) on
 //   `listen`; figures() gives this part's numbers as plain getters.
 // - startRecording(): called by start() when leaderElection is off; a leader elector
-//   calls it when it gains the Lease (and exits the process when it loses it, so
-//   a replica never records on stale leadership).
+//   calls it when it gains the Lease, and stopRecording() when it loses it (the
+//   process then exits, so a replica never records on stale leadership).
 // - client(), writer()->store(), config(): enforcement (namespace clamp, boosts on a
 //   timer), the admission webhook (its own HttpServer on webhook.listen, on every
 //   replica) and the alert service build on these; config().alerts and
@@ -36,10 +36,18 @@ public:
     ~ControllerRuntime() override;
 
     void addRoute(const QByteArray &method, const QString &path, httpd::Handler handler);
+    // Before start(): the recorder also reads the users' emails from pods (this label,
+    // else annotation) and reports them (UsageRecorder::userEmailSeen).
+    void setUserEmailKey(const QString &key) { m_userEmailKey = key; }
     // Connects, opens (or spools for) the database, serves `listen`; records unless
     // leader election is enabled. Errors: Config (cluster), Io (listen address in use).
     Result<void> start();
     void startRecording();
+    // Leadership lost or shutting down: the recorder watches and submits nothing more.
+    void stopRecording();
+    // False: /readyz answers 503 whatever else holds (shutting down, leadership lost),
+    // so no Service sends this replica anything while it goes.
+    void setServing(bool serving) { m_serving = serving; }
 
     [[nodiscard]] const ControllerConfig &config() const { return m_config; }
     [[nodiscard]] std::shared_ptr<KubeClient> client() const { return m_client; }
@@ -62,11 +70,13 @@ public:
 
 private:
     ControllerConfig m_config;
+    QString m_userEmailKey;
     std::shared_ptr<KubeClient> m_client;
     std::unique_ptr<LedgerWriter> m_writer;
     std::unique_ptr<UsageRecorder> m_recorder;
     httpd::HttpServer m_server;
     std::atomic<bool> m_recording{false}; // read by /readyz on server threads
+    std::atomic<bool> m_serving{true};
 };
 
 // The cluster client for `cluster:`: a kubeconfig context, or the pod's service account.

@@ -5,9 +5,38 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace gq {
+
+namespace {
+
+// A new or removed directory entry is durable only once the directory itself is
+// synced: without this a crash right after creating the spool can lose the file (and
+// every state fsync'd into it), and one right after a replay can bring back a spool
+// that was already replayed.
+Result<void> syncDirectory(const QString &dir) {
+    const int fd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return Error::make(Error::Kind::Io,
+                           QStringLiteral("cannot open the spool directory %1: %2")
+                               .arg(dir, QString::fromLocal8Bit(std::strerror(errno))),
+                           QStringLiteral("spool"));
+    const bool ok = ::fsync(fd) == 0;
+    const int err = errno;
+    ::close(fd);
+    if (!ok)
+        return Error::make(Error::Kind::Io,
+                           QStringLiteral("cannot sync the spool directory %1: %2")
+                               .arg(dir, QString::fromLocal8Bit(std::strerror(err))),
+                           QStringLiteral("spool"));
+    return {};
+}
+
+} // namespace
 
 IntervalSpool::IntervalSpool(QString directory)
     : m_dir(std::move(directory)) {
@@ -72,6 +101,7 @@ Result<void> IntervalSpool::append(const SpoolEntry &entry) {
         return Error::make(Error::Kind::Io, QStringLiteral("cannot create the spool directory %1").arg(m_dir),
                            QStringLiteral("spool"));
     QFile f(filePath());
+    const bool created = !f.exists();
     if (!f.open(QIODevice::WriteOnly | QIODevice::Append))
         return Error::make(Error::Kind::Io,
                            QStringLiteral("cannot open %1: %2").arg(f.fileName(), f.errorString()),
@@ -81,6 +111,9 @@ Result<void> IntervalSpool::append(const SpoolEntry &entry) {
         return Error::make(Error::Kind::Io,
                            QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString()),
                            QStringLiteral("spool"));
+    if (created)
+        if (auto r = syncDirectory(m_dir); !r)
+            return r;
     ++m_depth;
     return {};
 }
@@ -106,12 +139,16 @@ Result<std::vector<SpoolEntry>> IntervalSpool::readAll() const {
 
 Result<void> IntervalSpool::clear() {
     QFile f(filePath());
-    if (f.exists() && !f.remove())
+    if (!f.exists()) {
+        m_depth = 0;
+        return {};
+    }
+    if (!f.remove())
         return Error::make(Error::Kind::Io,
                            QStringLiteral("cannot remove %1: %2").arg(f.fileName(), f.errorString()),
                            QStringLiteral("spool"));
     m_depth = 0;
-    return {};
+    return syncDirectory(m_dir);
 }
 
 bool IntervalSpool::writable() const {

@@ -13,7 +13,9 @@ namespace gq {
 // The controller's write-ahead spool for the usage database: while the database is
 // unreachable every interval state (an open interval, or the same interval with its
 // end) is appended as one JSON line and fsync'd before append() returns, so a crash
-// or SIGKILL loses nothing that was accepted. Replay reads the lines in order; the
+// or SIGKILL loses nothing that was accepted; the directory is fsync'd too when the
+// file is created and when it is removed after a replay, so the file's existence is as
+// durable as its lines. Replay reads the lines in order; the
 // database's upsert by (cluster, pod_uid, resource, start) makes a replay idempotent,
 // so a crash during replay simply replays again. A torn last line (a crash in the
 // middle of a write) is skipped: its state was never acknowledged.

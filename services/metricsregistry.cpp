@@ -171,7 +171,7 @@ void registerControllerMetrics(MetricsRegistry &r) {
                QStringLiteral("Usage intervals waiting in the spool file for the database to return."));
     r.describe(QLatin1String(kAlertsSent), T::Counter, QStringLiteral("Alerts delivered, by channel."));
     r.describe(QLatin1String(kAlertsFailed), T::Counter,
-               QStringLiteral("Alert deliveries that failed after their retries, by channel."));
+               QStringLiteral("Alert delivery attempts that failed, by channel (each retry counts)."));
     r.describe(QLatin1String(kReconcileLag), T::Gauge,
                QStringLiteral("Seconds since the last completed reconcile (boost and clamp transitions)."));
     r.describe(QLatin1String(kSelfServiceRequests), T::Counter,

@@ -23,11 +23,11 @@ QuitOnSignal::QuitOnSignal(QObject *parent)
     if (::pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
         return;
     m_notifier = new QSocketNotifier(g_pipe[0], QSocketNotifier::Read, this);
-    connect(m_notifier, &QSocketNotifier::activated, this, [] {
+    connect(m_notifier, &QSocketNotifier::activated, this, [this] {
         char buf[16];
         while (::read(g_pipe[0], buf, sizeof buf) > 0) {
         }
-        QCoreApplication::quit();
+        deliver();
     });
     struct sigaction sa = {};
     sa.sa_handler = writeSignalToPipe;
@@ -35,6 +35,13 @@ QuitOnSignal::QuitOnSignal(QObject *parent)
     sa.sa_flags = SA_RESTART;
     for (int sig : {SIGTERM, SIGINT, SIGHUP})
         ::sigaction(sig, &sa, nullptr);
+}
+
+void QuitOnSignal::deliver() {
+    if (m_handler)
+        m_handler();
+    else
+        QCoreApplication::quit();
 }
 
 QuitOnSignal::~QuitOnSignal() {

@@ -4,6 +4,7 @@
 #include "kubeclient.h"
 #include "metricsregistry.h"
 #include "selfservicepage.h"
+#include "storethread.h"
 #include "usagestore.h"
 
 #include <QCryptographicHash>
@@ -13,88 +14,13 @@
 #include <QJsonDocument>
 #include <QTranslator>
 
-#include <condition_variable>
-#include <deque>
-#include <future>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <variant>
 
 namespace gq {
 
 namespace {
-
-// One thread that owns the store: every database job runs there, in order.
-class DbThread {
-public:
-    explicit DbThread(std::function<Result<std::unique_ptr<UsageStore>>()> open)
-        : m_open(std::move(open))
-        , m_thread([this] { loop(); }) {}
-    ~DbThread() {
-        {
-            std::lock_guard lock(m_mutex);
-            m_stop = true;
-        }
-        m_wake.notify_all();
-        m_thread.join();
-    }
-
-    template <typename T> Result<T> run(std::function<Result<T>(UsageStore &)> job) {
-        auto promise = std::make_shared<std::promise<Result<T>>>();
-        std::future<Result<T>> future = promise->get_future();
-        {
-            std::lock_guard lock(m_mutex);
-            m_jobs.push_back([this, job = std::move(job), promise] {
-                if (!m_store) {
-                    if (!m_open) {
-                        promise->set_value(
-                            Error::make(Error::Kind::Config, QStringLiteral("no usage database")));
-                        return;
-                    }
-                    auto opened = m_open();
-                    if (!opened) {
-                        promise->set_value(opened.error());
-                        return;
-                    }
-                    m_store = std::move(opened).value();
-                }
-                Result<T> r = job(*m_store);
-                // A lost PostgreSQL connection is not repaired in place: open afresh next time.
-                if (!r && r.error().kind == Error::Kind::Database)
-                    m_store.reset();
-                promise->set_value(std::move(r));
-            });
-        }
-        m_wake.notify_one();
-        return future.get();
-    }
-
-private:
-    void loop() {
-        for (;;) {
-            std::function<void()> job;
-            {
-                std::unique_lock lock(m_mutex);
-                m_wake.wait(lock, [this] { return m_stop || !m_jobs.empty(); });
-                if (m_jobs.empty())
-                    break;
-                job = std::move(m_jobs.front());
-                m_jobs.pop_front();
-            }
-            job();
-        }
-        m_store.reset(); // closed on the thread that opened it
-    }
-
-    std::function<Result<std::unique_ptr<UsageStore>>()> m_open;
-    std::unique_ptr<UsageStore> m_store;
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
-    std::deque<std::function<void()>> m_jobs;
-    bool m_stop = false;
-    std::thread m_thread;
-};
 
 template <typename V> struct Cached {
     V value;
@@ -114,7 +40,7 @@ httpd::Response jsonError(int status, const QString &message) {
 
 struct SelfService::Private {
     SelfServiceOptions options;
-    DbThread db;
+    StoreThread db;
     std::mutex cacheMutex;
     std::map<QByteArray, Cached<std::optional<ReviewedUser>>> tokens;
     std::map<QString, Cached<bool>> access;

@@ -28,7 +28,7 @@ UsageRecorder::UsageRecorder(std::shared_ptr<KubeClient> client, Options options
     : QObject(parent)
     , m_options(std::move(options))
     , m_writer(writer)
-    , m_pods(std::make_unique<PodInformer>(client, QString(), m_options.userLabel)) {
+    , m_pods(std::make_unique<PodInformer>(client, QString(), m_options.userLabel, m_options.userEmailKey)) {
     if (m_options.watchNodes)
         m_nodes = std::make_unique<ObjectInformer>(client, nodesResource());
     connect(m_pods.get(), &Informer::changed, this, &UsageRecorder::onPodsChanged);
@@ -50,6 +50,19 @@ void UsageRecorder::start() {
     if (m_nodes)
         m_nodes->start();
     m_pods->start();
+}
+
+void UsageRecorder::stop() {
+    m_stopped = true;
+    // Disconnected first: stopping flushes what the informers hold, which must not
+    // become states any more.
+    disconnect(m_pods.get(), nullptr, this, nullptr);
+    disconnect(&m_writer, nullptr, this, nullptr);
+    m_pods->stop();
+    if (m_nodes) {
+        disconnect(m_nodes.get(), nullptr, this, nullptr);
+        m_nodes->stop();
+    }
 }
 
 qint64 UsageRecorder::informerIdleSeconds() const {
@@ -115,6 +128,8 @@ UsageRecorder::NodeFacts UsageRecorder::nodeFacts(const QString &node) const {
 }
 
 void UsageRecorder::submit(const UsageInterval &iv) {
+    if (m_stopped)
+        return;
     m_writer.submit(iv);
     ++m_recorded;
 }
@@ -146,6 +161,13 @@ void UsageRecorder::refresh(const QString &key) {
         closeAll(*it, now); // replaced by a new pod of the same name
         m_tracked.erase(it);
         it = m_tracked.end();
+    }
+    if (!pod->userEmail.isEmpty() && !pod->user.isEmpty()) {
+        const QString seen = pod->user + QLatin1Char('\n') + pod->userEmail;
+        if (!m_emailsSeen.contains(seen)) {
+            m_emailsSeen.insert(seen);
+            Q_EMIT userEmailSeen(pod->user, pod->userEmail);
+        }
     }
     const std::vector<UsageInterval> wanted =
         intervalsFor(*pod, m_options.cluster, m_options.source, nodeFacts(pod->nodeName), now);
@@ -212,22 +234,31 @@ void UsageRecorder::countOpen() {
 // Once per process: rows left open by an earlier run whose pod is gone (or no longer
 // runs that interval) are closed when we noticed, since their real end is unknown.
 void UsageRecorder::maybeReconcile() {
-    if (m_reconciled.load() || !m_synced.load() || !m_writer.databaseAvailable())
+    if (m_stopped || m_reconciled.load() || !m_synced.load() || !m_writer.databaseAvailable())
         return;
     auto open = m_writer.openIntervals(m_options.cluster, m_options.source);
     if (!open)
         return; // the writer retries; databaseReady calls again
     QSet<QString> live;
+    QHash<QString, qint64> shownFrom; // pod uid + resource -> the earliest start its status shows now
     for (const Tracked &t : std::as_const(m_tracked))
-        for (const UsageInterval &iv : t.states)
+        for (const UsageInterval &iv : t.states) {
             if (!iv.end)
                 live.insert(stateKey(iv));
+            const QString hold = iv.podUid + QLatin1Char('|') + iv.resource;
+            auto it = shownFrom.find(hold);
+            if (it == shownFrom.end() || iv.start < *it)
+                shownFrom.insert(hold, iv.start);
+        }
     const qint64 now = m_options.clock->nowSecs();
     int closed = 0;
     for (UsageInterval iv : *open) {
         if (live.contains(stateKey(iv)))
             continue;
-        iv.end = std::max(now, iv.start + 1);
+        // Same pod, same resource, seen again from a later start: the row held the GPUs
+        // up to where the current one takes over.
+        const qint64 takenOver = shownFrom.value(iv.podUid + QLatin1Char('|') + iv.resource, 0);
+        iv.end = takenOver > iv.start ? takenOver : std::max(now, iv.start + 1);
         m_writer.close(iv);
         ++m_recorded;
         ++closed;

@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QSet>
 
 #include <atomic>
 #include <memory>
@@ -27,8 +28,12 @@ class LedgerWriter;
 //
 // Restart-safe: once the pod cache is synced and the database answers, open
 // intervals the database holds for this cluster that no visible pod accounts for are
-// closed (at the time the controller noticed); pods that started and ended while the
-// controller was down are recorded from their status while they are still visible.
+// closed: where the pod is still there but its containers now show a later start (a
+// container restarted while no controller watched, so the status forgot the first
+// run), at that start, where the pod's current interval begins, so the hold goes on
+// without a gap and without counting any second twice; else (the pod is gone) at the
+// time the controller noticed. Pods that started and ended while the controller was
+// down are recorded from their status while they are still visible.
 class UsageRecorder final : public QObject {
     Q_OBJECT
 public:
@@ -38,6 +43,9 @@ public:
         QString source = QStringLiteral("controller");
         const Clock *clock = &Clock::system();
         bool watchNodes = true;
+        // The pod label, else annotation, naming the email of the pod's user (alerts'
+        // userEmailAnnotation); empty: not read. Reported by userEmailSeen().
+        QString userEmailKey;
     };
 
     UsageRecorder(std::shared_ptr<KubeClient> client, Options options, LedgerWriter &writer,
@@ -45,6 +53,8 @@ public:
     ~UsageRecorder() override;
 
     void start();
+    // Stops watching and submits nothing more (leadership lost, shutting down); final.
+    void stop();
 
     [[nodiscard]] bool synced() const { return m_synced.load(); }
     [[nodiscard]] bool reconciled() const { return m_reconciled.load(); }
@@ -66,6 +76,8 @@ public:
 
 Q_SIGNALS:
     void reconcileFinished(int closed);
+    // A pod named its user's email (once per user and email).
+    void userEmailSeen(const QString &user, const QString &email);
 
 private:
     struct Tracked {
@@ -86,6 +98,8 @@ private:
     std::unique_ptr<PodInformer> m_pods;
     std::unique_ptr<ObjectInformer> m_nodes;
     QHash<QString, Tracked> m_tracked; // by pod key "ns/name"
+    QSet<QString> m_emailsSeen;        // "user\nemail"
+    bool m_stopped = false;
     std::atomic<bool> m_synced{false};
     std::atomic<bool> m_reconciled{false};
     std::atomic<qint64> m_open{0};

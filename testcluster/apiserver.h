@@ -135,6 +135,10 @@ private:
     // start and end, so tests can script when a pod ran.
     HookReply setPodPhase(const QString &ns, const QString &name, const QString &phase,
                           const QString &startedAt = {}, const QString &finishedAt = {});
+    // The kubelet restarting every container of a Running pod at `at` (RFC 3339; empty:
+    // now): the run before becomes lastState.terminated, restartCount goes up, the pod's
+    // startTime stays.
+    HookReply restartContainers(const QString &ns, const QString &name, const QString &at);
 
     Store &m_store;
     ServerConfig m_config;

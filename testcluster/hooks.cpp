@@ -111,6 +111,11 @@ ApiServer::HookReply ApiServer::hook(const QByteArray &method, const QString &pa
         return setPodPhase(segs[2], segs[3], phase, in.value(QLatin1String("startedAt")).toString(),
                            in.value(QLatin1String("finishedAt")).toString());
     }
+    // POST /_gq/pods/{ns}/{name}/restart {"at": RFC 3339}: every container of the Running
+    // pod restarts (exits and runs again) at that instant.
+    if (what == QLatin1String("pods") && segs.size() == 5 && segs[4] == QLatin1String("restart") &&
+        method == "POST")
+        return restartContainers(segs[2], segs[3], in.value(QLatin1String("at")).toString());
     // PUT /_gq/quota-controller {"paused":true}: new quotas stay without status (not
     // enforced yet) and usage is not recomputed until it is resumed.
     if (what == QLatin1String("quota-controller") && (method == "PUT" || method == "POST")) {

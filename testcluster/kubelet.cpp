@@ -6,6 +6,7 @@
 
 #include <QCryptographicHash>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QUuid>
 
@@ -104,16 +105,32 @@ QJsonObject podStatusFor(const QJsonObject &pod, const QString &phase, const QJs
     status.insert(QLatin1String("conditions"),
                   QJsonArray{condition("Initialized", true), condition("Ready", running),
                              condition("ContainersReady", running), condition("PodScheduled", true)});
+    // A container restarted earlier (the restart hook) keeps its count, its last run and
+    // the start of its current run, as the kubelet does.
+    QHash<QString, QJsonObject> before;
+    for (const QJsonValue &v : previous.value(QLatin1String("containerStatuses")).toArray())
+        before.insert(v.toObject().value(QLatin1String("name")).toString(), v.toObject());
     QJsonArray statuses;
     for (const QJsonValue &cv : containers) {
         const QJsonObject c = cv.toObject();
+        const QJsonObject was = before.value(c.value(QLatin1String("name")).toString());
+        const int restarts = was.value(QLatin1String("restartCount")).toInt();
+        const QString runStart = restarts > 0 ? was.value(QLatin1String("state"))
+                                                    .toObject()
+                                                    .value(QLatin1String("running"))
+                                                    .toObject()
+                                                    .value(QLatin1String("startedAt"))
+                                                    .toString(start)
+                                              : start;
         QJsonObject s;
         s.insert(QLatin1String("name"), c.value(QLatin1String("name")));
         s.insert(QLatin1String("image"), c.value(QLatin1String("image")));
         s.insert(QLatin1String("imageID"), QString());
         s.insert(QLatin1String("ready"), running);
         s.insert(QLatin1String("started"), running);
-        s.insert(QLatin1String("restartCount"), 0);
+        s.insert(QLatin1String("restartCount"), restarts);
+        if (was.contains(QLatin1String("lastState")))
+            s.insert(QLatin1String("lastState"), was.value(QLatin1String("lastState")));
         s.insert(QLatin1String("containerID"),
                  QString(QStringLiteral("containerd://") +
                          QString::fromLatin1(QCryptographicHash::hash(
@@ -123,7 +140,7 @@ QJsonObject podStatusFor(const QJsonObject &pod, const QString &phase, const QJs
         QJsonObject state;
         if (running) {
             QJsonObject r;
-            r.insert(QLatin1String("startedAt"), start);
+            r.insert(QLatin1String("startedAt"), runStart);
             state.insert(QLatin1String("running"), r);
         } else if (phase == QLatin1String("Pending")) {
             QJsonObject w;
@@ -134,7 +151,7 @@ QJsonObject podStatusFor(const QJsonObject &pod, const QString &phase, const QJs
             QJsonObject t;
             t.insert(QLatin1String("exitCode"), ok ? 0 : 1);
             t.insert(QLatin1String("reason"), ok ? QLatin1String("Completed") : QLatin1String("Error"));
-            t.insert(QLatin1String("startedAt"), start);
+            t.insert(QLatin1String("startedAt"), runStart);
             t.insert(QLatin1String("finishedAt"), now);
             t.insert(QLatin1String("containerID"), s.value(QLatin1String("containerID")));
             state.insert(QLatin1String("terminated"), t);
@@ -260,6 +277,41 @@ void ApiServer::recordEvent(const QJsonObject &pod, const QString &type, const Q
     event.insert(QLatin1String("reportingInstance"), QString());
     event.insert(QLatin1String("eventTime"), QJsonValue());
     m_store.commit(Resource::Event, event, "ADDED");
+}
+
+ApiServer::HookReply ApiServer::restartContainers(const QString &ns, const QString &name, const QString &at) {
+    std::lock_guard lock(m_store.mutex);
+    const Entry *e = m_store.find(Resource::Pod, ns, name);
+    if (!e)
+        return {404, ApiError::notFound(QStringLiteral("pods"), name).toJson()};
+    QJsonObject pod = parseObject(e->json);
+    QJsonObject status = pod.value(QLatin1String("status")).toObject();
+    if (status.value(QLatin1String("phase")).toString() != QLatin1String("Running"))
+        return {409, QJsonDocument(
+                         QJsonObject{{QStringLiteral("message"), QStringLiteral("the pod is not Running")}})
+                         .toJson(QJsonDocument::Compact)};
+    const QString when = at.isEmpty() ? nowStamp() : at;
+    QJsonArray statuses = status.value(QLatin1String("containerStatuses")).toArray();
+    for (QJsonValueRef ref : statuses) {
+        QJsonObject cs = ref.toObject();
+        QJsonObject state = cs.value(QLatin1String("state")).toObject();
+        QJsonObject ended{
+            {QStringLiteral("exitCode"), 1},
+            {QStringLiteral("reason"), QStringLiteral("Error")},
+            {QStringLiteral("startedAt"),
+             state.value(QLatin1String("running")).toObject().value(QLatin1String("startedAt"))},
+            {QStringLiteral("finishedAt"), when},
+            {QStringLiteral("containerID"), cs.value(QLatin1String("containerID"))}};
+        cs.insert(QLatin1String("lastState"), QJsonObject{{QStringLiteral("terminated"), ended}});
+        cs.insert(QLatin1String("state"),
+                  QJsonObject{{QStringLiteral("running"), QJsonObject{{QStringLiteral("startedAt"), when}}}});
+        cs.insert(QLatin1String("restartCount"), cs.value(QLatin1String("restartCount")).toInt() + 1);
+        ref = cs;
+    }
+    status.insert(QLatin1String("containerStatuses"), statuses);
+    pod.insert(QLatin1String("status"), status);
+    const Entry &stored = m_store.commit(Resource::Pod, pod, "MODIFIED");
+    return {200, withKind(Resource::Pod, stored.json)};
 }
 
 ApiServer::HookReply ApiServer::setPodPhase(const QString &ns, const QString &name, const QString &phase,

@@ -138,6 +138,9 @@ public:
     }
 
     [[nodiscard]] bool isRunning() const { return m_process && m_process->state() == QProcess::Running; }
+    // The server's process id (0 when not running): to stop it with SIGSTOP, as a network
+    // partition or a hung API server looks to a client, and let it go on with SIGCONT.
+    [[nodiscard]] qint64 processId() const { return isRunning() ? m_process->processId() : 0; }
     [[nodiscard]] QString errorString() const { return m_error; }
     [[nodiscard]] QUrl url() const { return m_url; } // https://127.0.0.1:PORT
     [[nodiscard]] QString kubeconfigPath() const {

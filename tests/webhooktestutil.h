@@ -37,6 +37,50 @@
 
 namespace gq::test {
 
+// An AdmissionReview v1 of a Pod CREATE (or `operation`) in `ns`, of `user` (the label
+// gpuquota.io/user), with `gpus` nvidia.com/gpu, as the API server sends it.
+inline QByteArray reviewJson(const QString &uid, const QString &ns, const QString &user, int gpus,
+                             const QJsonObject &extraMeta = {}, const QJsonObject &extraSpec = {},
+                             const QString &operation = QStringLiteral("CREATE")) {
+    QJsonObject container{{QStringLiteral("name"), QStringLiteral("main")},
+                          {QStringLiteral("image"), QStringLiteral("cuda")}};
+    if (gpus > 0)
+        container.insert(QStringLiteral("resources"),
+                         QJsonObject{{QStringLiteral("limits"), QJsonObject{{QStringLiteral("nvidia.com/gpu"),
+                                                                             QString::number(gpus)}}}});
+    QJsonObject meta = extraMeta;
+    meta.insert(QStringLiteral("name"), QStringLiteral("job"));
+    meta.insert(QStringLiteral("namespace"), ns);
+    if (!user.isEmpty())
+        meta.insert(QStringLiteral("labels"), QJsonObject{{QStringLiteral("gpuquota.io/user"), user}});
+    QJsonObject spec = extraSpec;
+    spec.insert(QStringLiteral("containers"), QJsonArray{container});
+    const QJsonObject pod{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
+                          {QStringLiteral("kind"), QStringLiteral("Pod")},
+                          {QStringLiteral("metadata"), meta},
+                          {QStringLiteral("spec"), spec}};
+    const QJsonObject request{
+        {QStringLiteral("uid"), uid},
+        {QStringLiteral("kind"), QJsonObject{{QStringLiteral("group"), QString()},
+                                             {QStringLiteral("version"), QStringLiteral("v1")},
+                                             {QStringLiteral("kind"), QStringLiteral("Pod")}}},
+        {QStringLiteral("namespace"), ns},
+        {QStringLiteral("operation"), operation},
+        {QStringLiteral("object"), pod}};
+    return QJsonDocument(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("admission.k8s.io/v1")},
+                                     {QStringLiteral("kind"), QStringLiteral("AdmissionReview")},
+                                     {QStringLiteral("request"), request}})
+        .toJson();
+}
+
+// The review's answer, and the message of a denial.
+inline QJsonObject responseOf(const QByteArray &body) {
+    return QJsonDocument::fromJson(body).object().value(QLatin1String("response")).toObject();
+}
+inline QString messageOf(const QJsonObject &response) {
+    return response.value(QLatin1String("status")).toObject().value(QLatin1String("message")).toString();
+}
+
 struct WebhookYaml {
     QString name = QStringLiteral("gpuquota");                // the configuration
     QString webhookName = QStringLiteral("pods.gpuquota.io"); // the webhook (three segments)

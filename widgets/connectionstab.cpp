@@ -106,7 +106,7 @@ ConnectionsTab::ConnectionsTab(ConsoleSettings *settings, QWidget *parent)
     m_exporters->setPlaceholderText(tr("one /metrics URL per line, e.g. http://gpu-node-1:9400/metrics"));
     m_exporters->setMaximumHeight(80);
     m_controllerUrl->setObjectName(QStringLiteral("controllerUrl"));
-    m_controllerUrl->setPlaceholderText(tr("http://gpuquota-controller.gpuquota-system.svc:8080"));
+    m_controllerUrl->setPlaceholderText(tr("http://gpuquota-controller.gpuquota-system.svc:9464"));
     m_discover->setObjectName(QStringLiteral("discoverButton"));
     m_discoverNote->setObjectName(QStringLiteral("discoverNote"));
     m_discoverNote->setWordWrap(true);

@@ -1,24 +1,25 @@
 #include "controllerparts.h"
 
 #include "admissionwebhook.h"
-#include "alertservice.h"
 #include "boostreconciler.h"
 #include "budgetenforcer.h"
 #include "clock.h"
+#include "controlleralerts.h"
+#include "controllercheck.h"
 #include "controllerruntime.h"
-#include "httptransport.h"
 #include "kubeclient.h"
 #include "leaderelector.h"
 #include "ledgerwriter.h"
 #include "metricsregistry.h"
 #include "selfservice.h"
+#include "usagerecorder.h"
 #include "usagestore.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QElapsedTimer>
-#include <QJsonObject>
 #include <QLoggingCategory>
+
+#include <utility>
 
 namespace gq {
 
@@ -27,95 +28,42 @@ Q_LOGGING_CATEGORY(lcParts, "gq.controller")
 namespace {
 
 constexpr int kBoostIntervalMs = 30 * 1000;
-constexpr int kAlertIntervalMs = 30 * 1000;
 constexpr int kMetricsIntervalMs = 5 * 1000;
 
-// selfService: {perUserMetrics: bool}. One error per problem, naming key and line.
-Result<bool> parseSelfService(const YamlNode &node) {
-    if (node.isNull())
-        return false;
-    auto problem = [](const QString &field, const QString &message, const YamlNode &at) {
-        Error e = Error::make(Error::Kind::Config, message, field);
-        setErrorPosition(e, at);
-        return e;
-    };
-    if (!node.isMap())
-        return problem(QStringLiteral("selfService"),
-                       QStringLiteral("must be a map, e.g. {perUserMetrics: false}"), node);
-    bool perUser = false;
-    for (const YamlNode::Entry &entry : node.entries()) {
-        if (entry.key != QLatin1String("perUserMetrics"))
-            return problem(QStringLiteral("selfService.") + entry.key,
-                           QStringLiteral("unknown key (known: perUserMetrics)"), entry.value);
-        const QString v = entry.value.text();
-        if (!entry.value.isScalar() || (v != QLatin1String("true") && v != QLatin1String("false")))
-            return problem(QStringLiteral("selfService.perUserMetrics"),
-                           QStringLiteral("must be true or false"), entry.value);
-        perUser = v == QLatin1String("true");
-    }
-    return perUser;
-}
-
-// The rules see one clamp notice per GPU resource the enforcer changed.
-QList<ClampNotice> notices(const ClampEvent &event) {
-    QList<ClampNotice> out;
-    const QJsonObject &keys = event.after.isEmpty() ? event.before : event.after;
-    for (auto it = keys.begin(); it != keys.end(); ++it) {
-        ClampNotice n;
-        n.ns = event.ns;
-        n.resource = it.key();
-        n.applied = event.kind != ClampEvent::Kind::Lifted;
-        n.at = event.at;
-        n.before = event.before.value(it.key()).toString();
-        n.after = event.after.value(it.key()).toString();
-        n.reason = event.reason;
-        out.append(n);
-    }
-    return out;
+UsageStore::Options storeOptions(const ControllerConfig &cfg) {
+    UsageStore::Options so;
+    so.weights = cfg.weights;
+    so.rollupZone = cfg.timeZone;
+    return so;
 }
 
 } // namespace
 
-ControllerParts::ControllerParts(ControllerRuntime &runtime)
-    : m_rt(runtime) {
+ControllerParts::ControllerParts(ControllerRuntime &runtime, const ControllerSetup &setup)
+    : m_rt(runtime)
+    , m_setup(setup) {
     m_enforceTimer.setInterval(int(std::max<qint64>(1, runtime.config().enforce.intervalSeconds) * 1000));
     m_boostTimer.setInterval(kBoostIntervalMs);
-    m_alertTimer.setInterval(kAlertIntervalMs);
     m_metricsTimer.setInterval(kMetricsIntervalMs);
     connect(&m_enforceTimer, &QTimer::timeout, this, &ControllerParts::tickEnforcer);
     connect(&m_boostTimer, &QTimer::timeout, this, &ControllerParts::tickBoosts);
-    connect(&m_alertTimer, &QTimer::timeout, this, &ControllerParts::tickAlerts);
     connect(&m_metricsTimer, &QTimer::timeout, this, &ControllerParts::feedMetrics);
 }
 
 ControllerParts::~ControllerParts() {
     m_webhookServer.stop(); // before the webhook its handlers call
+    // Parts that hold the store go before it.
+    m_alerts.reset();
+    m_enforcer.reset();
+    m_boosts.reset();
 }
 
-Result<std::unique_ptr<ControllerParts>> ControllerParts::create(ControllerRuntime &runtime) {
-    std::unique_ptr<ControllerParts> parts(new ControllerParts(runtime));
+Result<std::unique_ptr<ControllerParts>> ControllerParts::create(ControllerRuntime &runtime,
+                                                                 const ControllerSetup &setup) {
+    std::unique_ptr<ControllerParts> parts(new ControllerParts(runtime, setup));
     const ControllerConfig &cfg = runtime.config();
-    auto alerts = parseAlertConfig(cfg.alerts);
-    if (!alerts) {
-        Error e = alerts.error();
-        e.kind = Error::Kind::Config; // a problem in the file: exit 2, like the runtime's own keys
-        return e;
-    }
-    parts->m_alertConfig = *alerts;
-    if (!alerts->recipientsFile.isEmpty()) {
-        auto recipients = AlertRecipients::loadFile(alerts->recipientsFile);
-        if (!recipients) {
-            Error e = recipients.error();
-            e.kind = Error::Kind::Config;
-            e.field = QStringLiteral("alerts.recipientsFile");
-            return e;
-        }
-        parts->m_recipients = *recipients;
-    }
-    auto perUser = parseSelfService(cfg.selfService);
-    if (!perUser)
-        return perUser.error();
-    parts->m_perUserMetrics = *perUser;
+    if (setup.alerts.enabled)
+        runtime.setUserEmailKey(setup.alerts.userEmailAnnotation);
 
     // Self-service and /metrics answer on every replica, on `listen`. The reviews go
     // through a client of their own (the runtime's exists only after start()).
@@ -125,16 +73,13 @@ Result<std::unique_ptr<ControllerParts>> ControllerParts::create(ControllerRunti
     parts->m_metrics = std::make_shared<MetricsRegistry>();
     registerControllerMetrics(*parts->m_metrics);
     SelfServiceOptions o;
-    o.openStore = [url = cfg.database, weights = cfg.weights, zone = cfg.timeZone] {
-        UsageStore::Options so;
+    o.openStore = [url = cfg.database, so = storeOptions(cfg)]() mutable {
         so.readOnly = true;
-        so.weights = weights;
-        so.rollupZone = zone;
         return UsageStore::open(url, so);
     };
     o.kube = *kube;
     o.metrics = parts->m_metrics;
-    o.perUserMetrics = parts->m_perUserMetrics;
+    o.perUserMetrics = setup.perUserMetrics;
     parts->m_self = std::make_unique<SelfService>(std::move(o));
     SelfService *self = parts->m_self.get();
     runtime.addRoute("GET", QStringLiteral("/quota/status"),
@@ -149,16 +94,10 @@ Result<std::unique_ptr<ControllerParts>> ControllerParts::create(ControllerRunti
 Result<void> ControllerParts::start() {
     const ControllerConfig &cfg = m_rt.config();
     if (cfg.webhook.configured) {
-        UsageStore::Options so;
-        so.weights = cfg.weights;
-        so.rollupZone = cfg.timeZone;
+        // No database needed to serve: see AdmissionWebhook.
         AdmissionWebhook::Options wo;
         wo.userLabel = cfg.userLabel;
-        auto hook = AdmissionWebhook::open(cfg.database, so, wo);
-        if (!hook)
-            return Error::make(hook.error().kind,
-                               QStringLiteral("webhook: the usage database: %1").arg(hook.error().message));
-        m_webhook = std::move(*hook);
+        m_webhook = std::make_unique<AdmissionWebhook>(cfg.database, storeOptions(cfg), wo);
         auto address = httpd::parseListenAddress(cfg.webhook.listen, QStringLiteral("webhook.listen"));
         if (!address)
             return address.error();
@@ -170,13 +109,21 @@ Result<void> ControllerParts::start() {
             return port.error();
         qCInfo(lcParts) << "admission webhook on" << cfg.webhook.listen;
     }
+    if (m_setup.alerts.enabled) {
+        m_alerts =
+            std::make_unique<ControllerAlerts>(m_setup.alerts, m_setup.recipients, m_metrics, m_rt.client());
+        if (auto r = m_alerts->loadSecrets(); !r)
+            return Error::make(Error::Kind::Config, r.error().toString());
+        connect(m_rt.recorder(), &UsageRecorder::userEmailSeen, m_alerts.get(),
+                &ControllerAlerts::addUserEmail);
+    }
     LedgerWriter *writer = m_rt.writer();
     connect(writer, &LedgerWriter::databaseReady, this, &ControllerParts::onDatabaseReady);
     connect(writer, &LedgerWriter::databaseLost, this, &ControllerParts::onDatabaseLost);
     if (writer->databaseAvailable())
         onDatabaseReady();
     else
-        m_databaseDownSince = QDateTime::currentSecsSinceEpoch();
+        onDatabaseLost(Error::make(Error::Kind::Database, writer->lastError()));
     m_metricsTimer.start();
     if (!cfg.leaderElection.enabled) {
         lead();
@@ -189,8 +136,12 @@ Result<void> ControllerParts::start() {
     m_elector = std::make_unique<LeaderElector>(m_rt.client(), lo);
     connect(m_elector.get(), &LeaderElector::becameLeader, this, &ControllerParts::lead);
     connect(m_elector.get(), &LeaderElector::lostLeadership, this, [this] {
-        if (!m_leading)
-            return;
+        if (m_shuttingDown || !m_leading)
+            return; // the release on SIGTERM, or never led
+        // At once, before anything else runs: nothing is recorded or enforced on stale
+        // leadership, and /readyz says 503 until the process is gone.
+        stopLeading();
+        m_rt.setServing(false);
         qCWarning(lcParts) << "lost the Lease: exiting so a replica never acts on stale leadership";
         QCoreApplication::exit(1);
     });
@@ -198,7 +149,7 @@ Result<void> ControllerParts::start() {
 }
 
 void ControllerParts::lead() {
-    if (m_leading)
+    if (m_leading || m_shuttingDown)
         return;
     m_leading = true;
     qCInfo(lcParts) << "leading: recording, enforcing, boosts and alerts";
@@ -206,23 +157,27 @@ void ControllerParts::lead() {
     if (m_rt.config().enforce.enabled)
         m_enforceTimer.start();
     m_boostTimer.start();
-    if (m_alertConfig && m_alertConfig->enabled)
-        m_alertTimer.start();
+    if (m_alerts)
+        m_alerts->start(&m_rt.recorder()->podInformer());
     tickEnforcer();
     tickBoosts();
+}
+
+void ControllerParts::stopLeading() {
+    m_leading = false;
+    m_enforceTimer.stop();
+    m_boostTimer.stop();
+    if (m_alerts)
+        m_alerts->stop();
+    m_rt.stopRecording();
 }
 
 void ControllerParts::onDatabaseReady() {
     if (m_alerts)
         m_alerts->setDatabaseDown(std::nullopt);
-    m_databaseDownSince = 0;
     if (m_store)
         return;
-    const ControllerConfig &cfg = m_rt.config();
-    UsageStore::Options so;
-    so.weights = cfg.weights;
-    so.rollupZone = cfg.timeZone;
-    auto store = UsageStore::open(cfg.database, so);
+    auto store = UsageStore::open(m_rt.config().database, storeOptions(m_rt.config()));
     if (!store) {
         qCWarning(lcParts) << "the leader's parts cannot open the usage database:" << store.error().message;
         return;
@@ -231,19 +186,18 @@ void ControllerParts::onDatabaseReady() {
     buildLeaderParts();
 }
 
-void ControllerParts::onDatabaseLost() {
-    if (!m_databaseDownSince)
-        m_databaseDownSince = QDateTime::currentSecsSinceEpoch();
-    // Parts hold references to the store: they go first. The alert service goes too;
-    // its "database unwritable" rule is fed again when it is rebuilt.
+void ControllerParts::onDatabaseLost(const Error &error) {
+    if (m_alerts) {
+        m_alerts->setDatabaseDown(QDateTime::currentSecsSinceEpoch(), error.message);
+        m_alerts->setStore(nullptr);
+    }
+    // Parts hold references to the store: they go first.
     m_enforcer.reset();
     m_boosts.reset();
-    m_alerts.reset();
     m_store.reset();
 }
 
 void ControllerParts::buildLeaderParts() {
-    const ControllerConfig &cfg = m_rt.config();
     m_enforcer = std::make_unique<BudgetEnforcer>(*m_store, m_rt.client());
     m_enforcer->addListener([this](const ClampEvent &e) { onClamp(e); });
     connect(m_enforcer.get(), &BudgetEnforcer::finished, this, [](const EnforceReport &report) {
@@ -259,23 +213,8 @@ void ControllerParts::buildLeaderParts() {
         if (!report.error)
             m_lastReconcile = QDateTime::currentSecsSinceEpoch();
     });
-    if (m_alertConfig && m_alertConfig->enabled) {
-        if (!m_transport)
-            m_transport = std::make_shared<HttpTransport>();
-        m_alerts = std::make_unique<AlertService>(*m_store, m_transport, *m_alertConfig, m_recipients);
-        if (auto r = m_alerts->loadSecrets(); !r) {
-            qCWarning(lcParts) << "alerts off:" << r.error().message;
-            m_alerts.reset();
-        } else {
-            connect(m_alerts.get(), &AlertService::tickFinished, this, [this](const AlertTickReport &report) {
-                if (report.error)
-                    qCWarning(lcParts) << "alerts:" << report.error->message;
-                m_metrics->add(QString::fromLatin1(metricnames::kAlertsSent), {}, report.sent);
-                m_metrics->add(QString::fromLatin1(metricnames::kAlertsFailed), {}, report.failed);
-            });
-        }
-    }
-    Q_UNUSED(cfg)
+    if (m_alerts)
+        m_alerts->setStore(m_store.get());
 }
 
 void ControllerParts::tickEnforcer() {
@@ -288,14 +227,6 @@ void ControllerParts::tickBoosts() {
         m_boosts->start(Clock::system().nowSecs());
 }
 
-void ControllerParts::tickAlerts() {
-    if (!m_leading || !m_alerts)
-        return;
-    if (m_databaseDownSince)
-        m_alerts->setDatabaseDown(m_databaseDownSince, m_rt.writer()->lastError());
-    m_alerts->tick(Clock::system().nowSecs());
-}
-
 void ControllerParts::onClamp(const ClampEvent &event) {
     m_clampsActive += event.kind == ClampEvent::Kind::Applied  ? 1
                       : event.kind == ClampEvent::Kind::Lifted ? -1
@@ -303,8 +234,7 @@ void ControllerParts::onClamp(const ClampEvent &event) {
     m_clampsActive = std::max(m_clampsActive, 0);
     qCInfo(lcParts).noquote() << event.line();
     if (m_alerts)
-        for (const ClampNotice &n : notices(event))
-            m_alerts->addClampEvent(n);
+        m_alerts->addClamp(event);
 }
 
 void ControllerParts::feedMetrics() {
@@ -317,21 +247,25 @@ void ControllerParts::feedMetrics() {
 }
 
 void ControllerParts::shutdown(std::function<void()> done) {
+    if (m_shuttingDown)
+        return;
+    m_shuttingDown = true; // the lostLeadership the release emits is no reason to exit 1
+    const bool held = m_elector && m_elector->isLeader();
+    stopLeading();
+    m_rt.setServing(false);
     m_webhookServer.stop();
-    if (!m_elector || !m_elector->isLeader()) {
-        done();
+    auto finished = std::make_shared<bool>(false);
+    auto finish = [finished, done = std::move(done)] {
+        if (!std::exchange(*finished, true))
+            done();
+    };
+    // Never before this returns: the caller may not be ready for it yet.
+    if (!held) {
+        QTimer::singleShot(0, this, finish);
         return;
     }
-    auto finished = std::make_shared<bool>(false);
-    auto finish = [finished, done] {
-        if (*finished)
-            return;
-        *finished = true;
-        done();
-    };
     connect(m_elector.get(), &LeaderElector::releaseFinished, this, finish);
     QTimer::singleShot(2000, this, finish);
-    m_leading = false; // the lostLeadership the release emits is no reason to exit 1
     m_elector->release();
 }
 

@@ -1,17 +1,17 @@
 // gpuquota-controller: records GPU usage from the cluster into the usage database
 // (and, through the hook points of ControllerRuntime, enforces budgets). main() only
 // reads the options and composes; the logic is in services/.
-#include "controllerconfig.h"
+#include "controllercheck.h"
 #include "controllerparts.h"
 #include "controllerruntime.h"
 #include "gq_version.h"
+#include "processguard.h"
 #include "quitonsignal.h"
 
 #include <QCoreApplication>
-#include <QEventLoop>
 #include <QTextStream>
 
-#include <cstdio>
+#include <utility>
 
 namespace {
 
@@ -23,7 +23,9 @@ void printHelp(QTextStream &out) {
            "Watches the pods of a Kubernetes cluster and records every GPU a pod holds as a\n"
            "usage interval in the gpuquota database (see packaging/controller.example.yaml).\n\n"
            "  --config FILE   the configuration file (required)\n"
-           "  --check-config  validate the configuration and exit (0 valid, 2 invalid)\n"
+           "  --check-config  check the configuration as a start would (its sections, the files\n"
+           "                  and secrets it names, the cluster context) and exit (0 valid,\n"
+           "                  2 invalid: one FILE:LINE:COL: key: message line per problem)\n"
            "  --version       show the version\n\n"
            "Exit codes: 0 success, 1 failure while running, 2 usage or configuration error.\n";
 }
@@ -31,9 +33,13 @@ void printHelp(QTextStream &out) {
 } // namespace
 
 int main(int argc, char **argv) {
+    // Tokens, the database password and the SMTP password live in this process.
+    gq::protectProcessSecrets();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("gpuquota-controller"));
     QCoreApplication::setApplicationVersion(QStringLiteral(GQ_VERSION_STRING));
+    // From the start: a stop signal during start-up waits in its pipe until exec().
+    gq::QuitOnSignal quitOnSignal;
     QTextStream out(stdout);
     QTextStream err(stderr);
 
@@ -65,11 +71,12 @@ int main(int argc, char **argv) {
         err << "gpuquota-controller: --config FILE is required (see --help)\n";
         return kExitUsage;
     }
-    const gq::ControllerConfigResult loaded = gq::loadControllerConfig(configPath);
-    if (!loaded.config) {
-        for (const gq::Error &e : loaded.errors)
+    // The same checks for --check-config and for a start: every problem at once.
+    gq::ControllerCheckResult checked = gq::checkControllerConfig(configPath);
+    if (!checked.setup) {
+        for (const gq::Error &e : checked.errors)
             err << gq::formatConfigError(configPath, e) << '\n';
-        err << "gpuquota-controller: " << loaded.errors.size() << " problem(s) in " << configPath
+        err << "gpuquota-controller: " << checked.errors.size() << " problem(s) in " << configPath
             << "; nothing started\n";
         return kExitUsage;
     }
@@ -79,21 +86,13 @@ int main(int argc, char **argv) {
     }
     err.flush();
 
-    gq::ControllerRuntime runtime(*loaded.config);
+    gq::ControllerRuntime runtime(checked.setup->config);
     // Enforcement, the webhook, leader election, alerts and self-service around it
-    // (controllerparts.h); their configuration sections are read here, before anything runs.
-    auto parts = gq::ControllerParts::create(runtime);
+    // (controllerparts.h).
+    auto parts = gq::ControllerParts::create(runtime, *checked.setup);
     if (!parts) {
-        const gq::Error &e = parts.error();
-        if (e.causes.isEmpty()) {
-            err << gq::formatConfigError(configPath, e) << '\n';
-        } else {
-            for (const gq::Error::Cause &c : e.causes)
-                err << configPath << ": " << c.field << ": " << c.message << '\n';
-        }
-        err << "gpuquota-controller: " << std::max<qsizetype>(1, e.causes.size()) << " problem(s) in "
-            << configPath << "; nothing started\n";
-        return e.kind == gq::Error::Kind::Config ? kExitUsage : 1;
+        err << "gpuquota-controller: " << parts.error().toString() << '\n';
+        return parts.error().kind == gq::Error::Kind::Config ? kExitUsage : 1;
     }
     if (auto r = runtime.start(); !r) {
         err << "gpuquota-controller: " << r.error().toString() << '\n';
@@ -103,12 +102,16 @@ int main(int argc, char **argv) {
         err << "gpuquota-controller: " << r.error().toString() << '\n';
         return r.error().kind == gq::Error::Kind::Config ? kExitUsage : 1;
     }
-    // SIGTERM (a rolling update, kubectl delete pod): give the Lease up first, so the
-    // next replica leads at once instead of after the lease duration.
-    gq::QuitOnSignal quitOnSignal;
-    const int rc = app.exec();
-    QEventLoop drain;
-    (*parts)->shutdown([&drain] { drain.quit(); });
-    drain.exec();
-    return rc;
+    // SIGTERM (a rolling update, kubectl delete pod): stop leading, give the Lease up so
+    // the next replica leads at once, then leave the one event loop; a second signal
+    // leaves at once. Losing the Lease leaves it with exit code 1 (controllerparts.h).
+    bool stopping = false;
+    quitOnSignal.setHandler([&stopping, &parts] {
+        if (std::exchange(stopping, true)) {
+            QCoreApplication::exit(0);
+            return;
+        }
+        (*parts)->shutdown([] { QCoreApplication::exit(0); });
+    });
+    return app.exec();
 }

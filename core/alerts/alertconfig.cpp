@@ -281,20 +281,33 @@ void readTop(Reader &r, const YamlNode &n, AlertConfig &c) {
         r.fail(n, p, QStringLiteral("alerts are enabled but neither email nor webhook is configured"));
 }
 
+// Every problem of the section, each with its field and position; c is complete when
+// there is none.
+QList<Error> readAlerts(const YamlNode &alerts, AlertConfig &c) {
+    if (alerts.isNull())
+        return {};
+    Reader r;
+    if (r.map(alerts, QStringLiteral("alerts")))
+        readTop(r, alerts, c);
+    return r.problems;
+}
+
 } // namespace
+
+QList<Error> alertConfigProblems(const YamlNode &alerts) {
+    AlertConfig c;
+    return readAlerts(alerts, c);
+}
 
 Result<AlertConfig> parseAlertConfig(const YamlNode &alerts) {
     AlertConfig c;
-    if (alerts.isNull())
+    const QList<Error> problems = readAlerts(alerts, c);
+    if (problems.isEmpty())
         return c;
-    Reader r;
-    if (!r.map(alerts, QStringLiteral("alerts")))
-        return r.problems.first();
-    readTop(r, alerts, c);
-    if (r.problems.isEmpty())
-        return c;
-    Error first = r.problems.first();
-    for (const Error &p : r.problems)
+    if (!alerts.isMap())
+        return problems.first(); // not a map: nothing else was read
+    Error first = problems.first();
+    for (const Error &p : problems)
         first.causes.append({p.field, QStringLiteral("line %1: %2").arg(p.line).arg(p.message), QString()});
     return first;
 }

@@ -58,6 +58,9 @@ struct AlertConfig {
 // problem's; every problem (the first included) is in causes, as "line N: message"
 // with its field, so the controller can print one line per problem.
 [[nodiscard]] Result<AlertConfig> parseAlertConfig(const YamlNode &alerts);
+// The same problems as a list (empty: the section is valid), each with its field, line
+// and column: for a caller that reports every problem of a file in one format.
+[[nodiscard]] QList<Error> alertConfigProblems(const YamlNode &alerts);
 // The same from the text of the whole configuration file: its `alerts:` key is read
 // (absent: the defaults, alerts off), other keys are left to their readers.
 [[nodiscard]] Result<AlertConfig> parseAlertConfig(const QByteArray &yaml);

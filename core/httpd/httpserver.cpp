@@ -168,7 +168,21 @@ bool useTls(SSL_CTX &ctx, const TlsConfig &tls) {
     return keyOk;
 }
 
+Error invalidTls() {
+    return Error::make(Error::Kind::Tls,
+                       QStringLiteral("the TLS certificate or key is not valid PEM, or they do not match"));
+}
+
 } // namespace
+
+Result<void> TlsConfig::validate() const {
+    std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)> ctx(SSL_CTX_new(TLS_server_method()), &SSL_CTX_free);
+    const bool ok = ctx && useTls(*ctx, *this);
+    ERR_clear_error();
+    if (!ok)
+        return invalidTls();
+    return {};
+}
 
 Result<int> HttpServer::start(const ListenAddress &address, const std::optional<TlsConfig> &tls) {
     if (d->server)
@@ -178,9 +192,7 @@ Result<int> HttpServer::start(const ListenAddress &address, const std::optional<
         auto server =
             std::make_unique<httplib::SSLServer>([config](SSL_CTX &ctx) { return useTls(ctx, config); });
         if (!server->is_valid())
-            return Error::make(
-                Error::Kind::Tls,
-                QStringLiteral("the TLS certificate or key is not valid PEM, or they do not match"));
+            return invalidTls();
         d->server = std::move(server);
     } else {
         d->server = std::make_unique<httplib::Server>();

@@ -50,6 +50,9 @@ struct TlsConfig {
     QByteArray keyPem;
 
     static Result<TlsConfig> fromFiles(const QString &certFile, const QString &keyFile);
+    // What HttpServer::start() will find: PEM that reads as a certificate (chain) and a
+    // private key that belongs to it. Error Tls otherwise.
+    [[nodiscard]] Result<void> validate() const;
 };
 
 struct ServerOptions {

@@ -53,11 +53,13 @@ struct PodInfo {
     Phase phase = Phase::Unknown;
     QString nodeName;
     QString user;           // value of the user label; empty when the pod has none
+    QString userEmail;      // the user's email when the informer reads one (see PodInformer)
     QList<GpuRequest> gpus; // only extended resources we count as GPUs; empty for CPU pods
     QDateTime startTime;    // status.startTime, invalid until scheduled and started
     // When the containers ran: the earliest container startedAt (running or
-    // terminated), and once every container has terminated the latest finishedAt.
-    // Invalid when unknown. The usage recorder counts GPU time from these.
+    // terminated, and the run before a restart, lastState.terminated), and once every
+    // container has terminated the latest finishedAt. Invalid when unknown. The usage
+    // recorder counts GPU time from these.
     QDateTime containersStarted;
     QDateTime containersFinished;
     QDateTime deletionTime; // metadata.deletionTimestamp (terminating)
@@ -192,6 +194,9 @@ public:
     explicit PodInformer(std::shared_ptr<KubeClient> client, const QString &ns = {},
                          const QString &userLabel = QStringLiteral("gpuquota.io/user"),
                          QObject *parent = nullptr);
+    // userEmailKey: the pod label, else annotation, whose value becomes PodInfo::userEmail.
+    PodInformer(std::shared_ptr<KubeClient> client, const QString &ns, const QString &userLabel,
+                const QString &userEmailKey, QObject *parent = nullptr);
     [[nodiscard]] std::optional<PodInfo> pod(const QString &ns, const QString &name) const;
     [[nodiscard]] QList<PodInfo> pods() const;
     [[nodiscard]] QList<PodInfo> podsInNamespace(const QString &ns) const;

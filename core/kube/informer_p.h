@@ -47,7 +47,9 @@ private:
 // JSON to the compact cached views (informerdecode.cpp). pool may be null: then
 // nothing is shared.
 NamespaceInfo decodeNamespace(const QJsonObject &object, StringPool *pool);
-PodInfo decodePod(const QJsonObject &object, const QString &userLabel, StringPool *pool);
+// userEmailKey: the label, else annotation, naming the user's email (empty: not read).
+PodInfo decodePod(const QJsonObject &object, const QString &userLabel, StringPool *pool,
+                  const QString &userEmailKey = {});
 StoredObject decodeStored(const QJsonObject &object, StringPool *pool);
 
 } // namespace detail

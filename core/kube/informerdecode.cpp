@@ -74,7 +74,8 @@ NamespaceInfo decodeNamespace(const QJsonObject &object, StringPool *pool) {
     return ns;
 }
 
-PodInfo decodePod(const QJsonObject &object, const QString &userLabel, StringPool *pool) {
+PodInfo decodePod(const QJsonObject &object, const QString &userLabel, StringPool *pool,
+                  const QString &userEmailKey) {
     PodInfo pod;
     const QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
     pod.namespaceName = internOr(pool, metaString(meta, "namespace"));
@@ -82,7 +83,14 @@ PodInfo decodePod(const QJsonObject &object, const QString &userLabel, StringPoo
     pod.uid = metaString(meta, "uid");
     pod.resourceVersion = metaString(meta, "resourceVersion");
     pod.deletionTime = parseTime(meta.value(QLatin1String("deletionTimestamp")));
-    pod.user = internOr(pool, meta.value(QLatin1String("labels")).toObject().value(userLabel).toString());
+    const QJsonObject labels = meta.value(QLatin1String("labels")).toObject();
+    pod.user = internOr(pool, labels.value(userLabel).toString());
+    if (!userEmailKey.isEmpty()) {
+        pod.userEmail = labels.value(userEmailKey).toString();
+        if (pod.userEmail.isEmpty())
+            pod.userEmail =
+                meta.value(QLatin1String("annotations")).toObject().value(userEmailKey).toString();
+    }
     const QJsonObject spec = object.value(QLatin1String("spec")).toObject();
     pod.nodeName = internOr(pool, spec.value(QLatin1String("nodeName")).toString());
     const QJsonObject status = object.value(QLatin1String("status")).toObject();
@@ -102,11 +110,19 @@ PodInfo decodePod(const QJsonObject &object, const QString &userLabel, StringPoo
         const QJsonObject state = cs.toObject().value(QLatin1String("state")).toObject();
         const QJsonObject running = state.value(QLatin1String("running")).toObject();
         const QJsonObject terminated = state.value(QLatin1String("terminated")).toObject();
-        QDateTime started = parseTime(running.value(QLatin1String("startedAt")));
-        if (!started.isValid())
-            started = parseTime(terminated.value(QLatin1String("startedAt")));
-        if (started.isValid() && (!pod.containersStarted.isValid() || started < pod.containersStarted))
-            pod.containersStarted = started;
+        // A restarted container's current run starts late; the run before it (the only
+        // earlier one the status keeps) started earlier, and the pod held its GPUs
+        // across the restart.
+        const QJsonObject previous = cs.toObject()
+                                         .value(QLatin1String("lastState"))
+                                         .toObject()
+                                         .value(QLatin1String("terminated"))
+                                         .toObject();
+        for (const QJsonObject *s : {&running, &terminated, &previous}) {
+            const QDateTime started = parseTime(s->value(QLatin1String("startedAt")));
+            if (started.isValid() && (!pod.containersStarted.isValid() || started < pod.containersStarted))
+                pod.containersStarted = started;
+        }
         const QDateTime finished = parseTime(terminated.value(QLatin1String("finishedAt")));
         if (!finished.isValid()) {
             allTerminated = false;

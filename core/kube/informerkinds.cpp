@@ -201,12 +201,16 @@ QHash<QString, NamespaceInfo> NamespaceInformer::namespaceMap() const {
 
 PodInformer::PodInformer(std::shared_ptr<KubeClient> client, const QString &ns, const QString &userLabel,
                          QObject *parent)
-    : Informer(
-          std::move(client), KubeResource::pods(), ns,
-          std::make_unique<TypedStore<PodInfo>>([userLabel](const QJsonObject &o, detail::StringPool *pool) {
-              return detail::decodePod(o, userLabel, pool);
-          }),
-          parent) {}
+    : PodInformer(std::move(client), ns, userLabel, QString(), parent) {}
+
+PodInformer::PodInformer(std::shared_ptr<KubeClient> client, const QString &ns, const QString &userLabel,
+                         const QString &userEmailKey, QObject *parent)
+    : Informer(std::move(client), KubeResource::pods(), ns,
+               std::make_unique<TypedStore<PodInfo>>(
+                   [userLabel, userEmailKey](const QJsonObject &o, detail::StringPool *pool) {
+                       return detail::decodePod(o, userLabel, pool, userEmailKey);
+                   }),
+               parent) {}
 
 std::optional<PodInfo> PodInformer::pod(const QString &ns, const QString &name) const {
     return typed<PodInfo>(store()).find(ns + QLatin1Char('/') + name);

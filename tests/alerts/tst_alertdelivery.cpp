@@ -5,6 +5,7 @@
 
 #include "alertledger.h"
 #include "alertservice.h"
+#include "alertsink.h"
 #include "httptransport.h"
 #include "usage/usagebackend.h"
 #include "usagestore.h"
@@ -17,52 +18,18 @@
 #include <QMessageAuthenticationCode>
 #include <QProcess>
 #include <QSignalSpy>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace gq;
+using gq::test::files;
+using gq::test::freePort;
+using gq::test::Sink;
 
 namespace {
 
 constexpr qint64 kDay = 1764547200; // 2025-12-01T00:00:00Z
 constexpr qint64 kHour = 3600;
-
-int freePort() {
-    QTcpServer s;
-    s.listen(QHostAddress::LocalHost, 0);
-    return s.serverPort();
-}
-
-// One sink process (alertsinks.py): started, killed with the object.
-class Sink {
-public:
-    Sink(const QString &mode, int port, const QString &dir, const QStringList &extra = {}) {
-        m_proc.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_proc.start(QStringLiteral(GQ_PYTHON),
-                     QStringList{QStringLiteral(GQ_ALERT_SINKS), mode, QString::number(port), dir} + extra);
-    }
-    ~Sink() {
-        m_proc.kill();
-        m_proc.waitForFinished(5000);
-    }
-    bool waitReady() {
-        while (!m_proc.canReadLine())
-            if (!m_proc.waitForReadyRead(15000))
-                return false;
-        return m_proc.readLine().startsWith("ready ");
-    }
-
-private:
-    QProcess m_proc;
-};
-
-QStringList files(const QString &dir, const QString &pattern) {
-    QStringList out = QDir(dir).entryList({pattern}, QDir::Files, QDir::Name);
-    for (QString &f : out)
-        f = dir + QLatin1Char('/') + f;
-    return out;
-}
 
 QByteArray readAll(const QString &path) {
     QFile f(path);

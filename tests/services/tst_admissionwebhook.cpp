@@ -21,46 +21,6 @@ namespace {
 constexpr qint64 kNoon = 1796126400; // 2026-12-01 12:00:00 UTC
 constexpr qint64 kDayStart = kNoon - 12 * 3600;
 
-QByteArray reviewJson(const QString &uid, const QString &ns, const QString &user, int gpus,
-                      const QJsonObject &extraMeta = {}, const QJsonObject &extraSpec = {},
-                      const QString &operation = QStringLiteral("CREATE")) {
-    QJsonObject container{{QStringLiteral("name"), QStringLiteral("main")},
-                          {QStringLiteral("image"), QStringLiteral("cuda")}};
-    if (gpus > 0)
-        container.insert(QStringLiteral("resources"),
-                         QJsonObject{{QStringLiteral("limits"), QJsonObject{{QStringLiteral("nvidia.com/gpu"),
-                                                                             QString::number(gpus)}}}});
-    QJsonObject meta = extraMeta;
-    meta.insert(QStringLiteral("name"), QStringLiteral("job"));
-    meta.insert(QStringLiteral("namespace"), ns);
-    if (!user.isEmpty())
-        meta.insert(QStringLiteral("labels"), QJsonObject{{QStringLiteral("gpuquota.io/user"), user}});
-    QJsonObject spec = extraSpec;
-    spec.insert(QStringLiteral("containers"), QJsonArray{container});
-    const QJsonObject pod{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
-                          {QStringLiteral("kind"), QStringLiteral("Pod")},
-                          {QStringLiteral("metadata"), meta},
-                          {QStringLiteral("spec"), spec}};
-    const QJsonObject request{
-        {QStringLiteral("uid"), uid},
-        {QStringLiteral("kind"), QJsonObject{{QStringLiteral("group"), QString()},
-                                             {QStringLiteral("version"), QStringLiteral("v1")},
-                                             {QStringLiteral("kind"), QStringLiteral("Pod")}}},
-        {QStringLiteral("namespace"), ns},
-        {QStringLiteral("operation"), operation},
-        {QStringLiteral("object"), pod}};
-    return QJsonDocument(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("admission.k8s.io/v1")},
-                                     {QStringLiteral("kind"), QStringLiteral("AdmissionReview")},
-                                     {QStringLiteral("request"), request}})
-        .toJson();
-}
-
-QJsonObject responseOf(const QByteArray &body) {
-    return QJsonDocument::fromJson(body).object().value(QLatin1String("response")).toObject();
-}
-QString messageOf(const QJsonObject &response) {
-    return response.value(QLatin1String("status")).toObject().value(QLatin1String("message")).toString();
-}
 } // namespace
 
 class TestAdmissionWebhook : public QObject {
@@ -219,10 +179,9 @@ private slots:
         AdmissionWebhook::Options opt;
         ManualClock clock(kNoon);
         opt.clock = &clock;
-        auto hook = AdmissionWebhook::open(m_url, UsageStore::Options{}, opt);
-        QVERIFY2(hook, qPrintable(hook ? QString() : hook.error().toString()));
+        auto hook = std::make_unique<AdmissionWebhook>(m_url, UsageStore::Options{}, opt);
         httpd::HttpServer server;
-        (*hook)->registerRoutes(server);
+        hook->registerRoutes(server);
         auto port = server.start({QStringLiteral("127.0.0.1"), 0},
                                  httpd::TlsConfig{material->serverCertPem, material->serverKeyPem});
         QVERIFY2(port, qPrintable(port ? QString() : port.error().message));
@@ -279,10 +238,9 @@ private slots:
         AdmissionWebhook::Options opt;
         ManualClock clock(kNoon);
         opt.clock = &clock;
-        auto hook = AdmissionWebhook::open(m_url, UsageStore::Options{}, opt);
-        QVERIFY(hook);
+        auto hook = std::make_unique<AdmissionWebhook>(m_url, UsageStore::Options{}, opt);
         auto server = std::make_unique<httpd::HttpServer>();
-        (*hook)->registerRoutes(*server);
+        hook->registerRoutes(*server);
         auto port = server->start({QStringLiteral("127.0.0.1"), 0},
                                   httpd::TlsConfig{material->serverCertPem, material->serverKeyPem});
         QVERIFY(port);

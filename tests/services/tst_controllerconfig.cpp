@@ -158,7 +158,9 @@ private Q_SLOTS:
     }
 
     // The binary: exit 2 and "FILE:LINE:COL: key: message" on stderr; --check-config
-    // of a good file exits 0 without connecting anywhere.
+    // of a good file exits 0 without connecting anywhere. --check-config checks what a
+    // start needs (tst_controllerparts has the whole list): `inCluster: true` outside a
+    // pod cannot start, so it does not check out either.
     void binaryExitCodes() {
         const QString bad =
             write(QStringLiteral("bad.yaml"), "cluster: {inCluster: true}\ndatabase: sqlite:///x.db\n"
@@ -171,12 +173,36 @@ private Q_SLOTS:
         QVERIFY2(err.contains(bad + QStringLiteral(":4:21: enforce.interval: ")), qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("nothing started")), qPrintable(err));
 
-        const QString good = write(QStringLiteral("good.yaml"), "cluster: {inCluster: true}\n"
-                                                                "database: sqlite:///x.db\nspool: /s\n");
+        const QString inCluster =
+            write(QStringLiteral("in-cluster.yaml"), "cluster: {inCluster: true}\n"
+                                                     "database: sqlite:///x.db\nspool: /s\n");
+        QProcessEnvironment outsideAPod = QProcessEnvironment::systemEnvironment();
+        outsideAPod.remove(QStringLiteral("KUBERNETES_SERVICE_HOST"));
+        p.setProcessEnvironment(outsideAPod);
+        p.start(binDir() + QStringLiteral("/gpuquota-controller"),
+                {QStringLiteral("--config"), inCluster, QStringLiteral("--check-config")});
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitCode(), 2);
+        const QString notInAPod = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(notInAPod.contains(inCluster + QStringLiteral(":1:22: cluster.inCluster: ")),
+                 qPrintable(notInAPod));
+        QVERIFY2(notInAPod.contains(QStringLiteral("KUBERNETES_SERVICE_HOST")), qPrintable(notInAPod));
+
+        const QString kubeconfig =
+            write(QStringLiteral("reachable-nowhere.kubeconfig"),
+                  "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "
+                  "\"https://127.0.0.1:1\"}}]\n"
+                  "users: [{name: u, user: {token: t}}]\n"
+                  "contexts: [{name: admin, context: {cluster: c, user: u}}]\ncurrent-context: admin\n");
+        const QString good =
+            write(QStringLiteral("good.yaml"), QStringLiteral("cluster: {kubeconfig: %1, context: admin}\n"
+                                                              "database: sqlite:///x.db\nspool: /s\n")
+                                                   .arg(kubeconfig)
+                                                   .toUtf8());
         p.start(binDir() + QStringLiteral("/gpuquota-controller"),
                 {QStringLiteral("--config"), good, QStringLiteral("--check-config")});
         QVERIFY(p.waitForFinished(20000));
-        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         p.start(binDir() + QStringLiteral("/gpuquota-controller"), QStringList{});
         QVERIFY(p.waitForFinished(20000));
         QCOMPARE(p.exitCode(), 2); // --config is required

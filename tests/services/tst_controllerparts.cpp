@@ -3,8 +3,10 @@
 // /metrics and the self-service endpoints on `listen` and the admission webhook over
 // TLS, clamps a spent namespace budget on its enforce timer, gives the Lease up on
 // SIGTERM, and refuses a bad alerts: or selfService: section with exit 2 before
-// anything starts. Each part has its own suite; this one checks they are wired.
-#include "kube/kubetestutil.h"
+// anything starts. Each part has its own suite; this one checks they are wired, that
+// --check-config finds what a start would, and that the process goes when it must:
+// on SIGTERM in every state, and when it can no longer renew its Lease.
+#include "controllertestutil.h"
 #include "testcerts.h"
 #include "testclusterprocess.h"
 #include "usagestore.h"
@@ -13,7 +15,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QTcpServer>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <csignal>
@@ -23,16 +25,11 @@ using namespace gq::test;
 
 namespace {
 
-QString binDir() {
-    QString dir = qEnvironmentVariable("GQ_BIN_DIR");
-    return dir.isEmpty() ? QStringLiteral(GQ_BINARY_DIR "/bin") : dir;
-}
-
-int freePort() {
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
-}
+// One replica's addresses: `listen` and the webhook's.
+struct Ports {
+    int listen = freePort();
+    int webhook = freePort();
+};
 
 } // namespace
 
@@ -43,36 +40,31 @@ class TestControllerParts : public QObject {
     QTemporaryDir m_dir;
     QString m_db;
     QString m_caFile;
-    int m_listen = 0;
-    int m_webhook = 0;
+    Ports m_ports;
 
     ToolRun kubectl(const QStringList &args) {
         return runTool(QStringLiteral("kubectl"),
                        QStringList{QStringLiteral("--kubeconfig"), m_cluster->kubeconfigPath()} + args);
     }
     ToolRun gq(const QStringList &args) { return runTool(binDir() + QStringLiteral("/gpuquota"), args); }
-    // curl: "STATUS body".
-    QString curl(const QStringList &args) {
-        const ToolRun r = runTool(
-            QStringLiteral("curl"),
-            QStringList{QStringLiteral("-s"), QStringLiteral("-w"), QStringLiteral("%{http_code}")} + args);
-        return QString::fromUtf8(r.out.right(3) + ' ' + r.out.chopped(3));
-    }
-    QString config(const QString &extra) {
+    // The configuration of one replica; `election` false: no leader election.
+    QString config(const QString &extra, const Ports &ports,
+                   const QString &name = QStringLiteral("controller"), bool election = true) {
         const QString yaml =
             QStringLiteral(
                 "cluster: {kubeconfig: %1, context: admin}\nclusterName: test\n"
                 "database: %2\nlisten: 127.0.0.1:%3\ntimeZone: UTC\nspool: %4\n"
                 "enforce: {enabled: true, interval: 1s}\n"
                 "webhook: {listen: 127.0.0.1:%5, tlsCert: %6, tlsKey: %7}\n"
-                "leaderElection: {enabled: true, namespace: gpuquota-system, name: gpuquota-controller}\n")
+                "leaderElection: {enabled: %8, namespace: gpuquota-system, name: gpuquota-controller}\n")
                 .arg(m_cluster->kubeconfigPath(), m_db)
-                .arg(m_listen)
-                .arg(m_dir.filePath(QStringLiteral("spool")))
-                .arg(m_webhook)
-                .arg(m_dir.filePath(QStringLiteral("tls.crt")), m_dir.filePath(QStringLiteral("tls.key"))) +
+                .arg(ports.listen)
+                .arg(m_dir.filePath(name + QStringLiteral("-spool")))
+                .arg(ports.webhook)
+                .arg(m_dir.filePath(QStringLiteral("tls.crt")), m_dir.filePath(QStringLiteral("tls.key")),
+                     election ? QStringLiteral("true") : QStringLiteral("false")) +
             extra;
-        return writeFile(m_dir.filePath(QStringLiteral("controller.yaml")), yaml.toUtf8());
+        return writeFile(m_dir.filePath(name + QStringLiteral(".yaml")), yaml.toUtf8());
     }
     QString leaseHolder() {
         return QString::fromUtf8(
@@ -81,6 +73,25 @@ class TestControllerParts : public QObject {
                      QStringLiteral("jsonpath={.spec.holderIdentity}")})
                 .out);
     }
+    static QString readyz(const Ports &ports) {
+        return curl({QStringLiteral("http://127.0.0.1:%1/readyz").arg(ports.listen)});
+    }
+    // The problem lines a run printed: "FILE:LINE:COL: key: message" each.
+    static QStringList problemLines(const QByteArray &err) {
+        QStringList out;
+        for (const QString &line : QString::fromUtf8(err).split(u'\n', Qt::SkipEmptyParts))
+            if (!line.startsWith(QLatin1String("gpuquota-controller: ")))
+                out << line;
+        return out;
+    }
+    // Starts a replica as `identity` and waits until it holds the Lease and is ready.
+    void startLeader(ControllerProcess &c, const Ports &ports, const QString &name, const QString &identity) {
+        QVERIFY(c.start(config(QString(), ports, name), identity));
+        QTRY_COMPARE_WITH_TIMEOUT(leaseHolder(), identity, 40000);
+        QTRY_VERIFY_WITH_TIMEOUT(readyz(ports).startsWith(QLatin1String("200")), 20000);
+    }
+    void stopCluster(int sig) { ::kill(static_cast<pid_t>(m_clusterPid), sig); }
+    qint64 m_clusterPid = 0;
 
 private Q_SLOTS:
     void initTestCase() {
@@ -89,6 +100,7 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
         m_cluster = std::make_unique<TestClusterProcess>(TestClusterProcess::Options{});
         QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
+        m_clusterPid = m_cluster->processId();
         m_db = QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("usage.db"));
         QVERIFY(UsageStore::open(m_db));
         auto tls = tc::generateServingMaterial("IP:127.0.0.1");
@@ -96,8 +108,6 @@ private Q_SLOTS:
         writeFile(m_dir.filePath(QStringLiteral("tls.crt")), tls->serverCertPem);
         writeFile(m_dir.filePath(QStringLiteral("tls.key")), tls->serverKeyPem);
         m_caFile = writeFile(m_dir.filePath(QStringLiteral("ca.crt")), tls->caCertPem);
-        m_listen = freePort();
-        m_webhook = freePort();
         for (const char *ns : {"gpuquota-system", "team-spent"})
             QCOMPARE(
                 kubectl({QStringLiteral("create"), QStringLiteral("namespace"), QLatin1String(ns)}).exitCode,
@@ -118,7 +128,7 @@ private Q_SLOTS:
     }
 
     void badSectionsStopBeforeAnythingRuns() {
-        const QString bad = config(QStringLiteral("selfService: {perUserMetric: true}\n"));
+        const QString bad = config(QStringLiteral("selfService: {perUserMetric: true}\n"), m_ports);
         QProcess p;
         p.start(binDir() + QStringLiteral("/gpuquota-controller"), {QStringLiteral("--config"), bad});
         QVERIFY(p.waitForFinished(20000));
@@ -126,9 +136,9 @@ private Q_SLOTS:
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QVERIFY2(err.contains(QLatin1String("selfService.perUserMetric")), qPrintable(err));
         QVERIFY2(err.contains(QLatin1String(":10:")), qPrintable(err)); // its line
-        QCOMPARE(curl({QStringLiteral("http://127.0.0.1:%1/healthz").arg(m_listen)}).left(3),
+        QCOMPARE(curl({QStringLiteral("http://127.0.0.1:%1/healthz").arg(m_ports.listen)}).left(3),
                  QStringLiteral("000"));
-        const QString badAlerts = config(QStringLiteral("alerts: {enabled: maybe}\n"));
+        const QString badAlerts = config(QStringLiteral("alerts: {enabled: maybe}\n"), m_ports);
         p.start(binDir() + QStringLiteral("/gpuquota-controller"), {QStringLiteral("--config"), badAlerts});
         QVERIFY(p.waitForFinished(20000));
         QCOMPARE(p.exitCode(), 2);
@@ -136,16 +146,63 @@ private Q_SLOTS:
                  "names the section");
     }
 
+    // --check-config runs the start's own checks: every problem a start would stop on is
+    // reported, all at once, one `FILE:LINE:COL: key: message` line each, exit 2; and a
+    // start of the same file prints the same lines.
+    void checkConfigFindsWhatStartFinds() {
+        const QString notPem =
+            writeFile(m_dir.filePath(QStringLiteral("not-a-cert.pem")), "this is not a certificate\n");
+        QString text = QString::fromUtf8(readFile(config(QString(), m_ports)));
+        text.replace(QStringLiteral("context: admin"), QStringLiteral("context: nope"));
+        text.replace(m_dir.filePath(QStringLiteral("tls.crt")), notPem);
+        text += QStringLiteral("selfService: {perUserMetric: true}\n"
+                               "alerts:\n  enabled: maybe\n  idleAfter: soon\n");
+        const QString file = writeFile(m_dir.filePath(QStringLiteral("bad-everything.yaml")), text.toUtf8());
+
+        const ToolRun check = runTool(binDir() + QStringLiteral("/gpuquota-controller"),
+                                      {QStringLiteral("--config"), file, QStringLiteral("--check-config")});
+        QCOMPARE(check.exitCode, 2);
+        const QStringList lines = problemLines(check.err);
+        const QRegularExpression format(
+            QStringLiteral("^%1:(\\d+):(\\d+): ([A-Za-z.]+): .+$").arg(QRegularExpression::escape(file)));
+        QStringList keys;
+        QList<int> lineNumbers;
+        for (const QString &line : lines) {
+            const auto m = format.match(line);
+            QVERIFY2(m.hasMatch(), qPrintable(QStringLiteral("not FILE:LINE:COL: key: message: ") + line));
+            keys << m.captured(3);
+            lineNumbers << m.captured(1).toInt();
+        }
+        const QStringList expectedKeys = {QStringLiteral("cluster"), QStringLiteral("webhook.tlsCert"),
+                                          QStringLiteral("selfService.perUserMetric"),
+                                          QStringLiteral("alerts.enabled"),
+                                          QStringLiteral("alerts.idleAfter")};
+        QCOMPARE(keys, expectedKeys);                                                       // in file order
+        QCOMPARE(lineNumbers, (QList<int>{1, 8, 10, 12, 13}));                              // on their lines
+        QVERIFY2(lines.first().contains(QLatin1String("nope")), qPrintable(lines.first())); // the context
+        QVERIFY2(lines.at(1).contains(QLatin1String("not valid PEM")), qPrintable(lines.at(1)));
+        QVERIFY2(check.err.contains("5 problem(s)"), check.err.constData());
+
+        // The start finds the same, and nothing listens.
+        const ToolRun start =
+            runTool(binDir() + QStringLiteral("/gpuquota-controller"), {QStringLiteral("--config"), file});
+        QCOMPARE(start.exitCode, 2);
+        QCOMPARE(problemLines(start.err), lines);
+        QCOMPARE(curl({QStringLiteral("http://127.0.0.1:%1/healthz").arg(m_ports.listen)}).left(3),
+                 QStringLiteral("000"));
+
+        // A good file is valid, and says so.
+        const ToolRun good = runTool(
+            binDir() + QStringLiteral("/gpuquota-controller"),
+            {QStringLiteral("--config"), config(QString(), m_ports), QStringLiteral("--check-config")});
+        QVERIFY2(good.exitCode == 0, good.err.constData());
+        QVERIFY2(good.out.endsWith(": valid\n"), good.out.constData());
+    }
+
     void partsAreWired() {
-        const QString cfg = config(QStringLiteral("selfService: {perUserMetrics: false}\n"));
-        QProcess controller;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("POD_NAME"), QStringLiteral("ctl-a"));
-        controller.setProcessEnvironment(env);
-        controller.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        controller.start(binDir() + QStringLiteral("/gpuquota-controller"),
-                         {QStringLiteral("--config"), cfg});
-        QVERIFY(controller.waitForStarted(10000));
+        ControllerProcess controller;
+        QVERIFY(controller.start(config(QStringLiteral("selfService: {perUserMetrics: false}\n"), m_ports),
+                                 QStringLiteral("ctl-a")));
 
         // The Lease is ours, so it records and enforces: the spent budget is clamped.
         QTRY_COMPARE_WITH_TIMEOUT(leaseHolder(), QStringLiteral("ctl-a"), 30000);
@@ -159,14 +216,14 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(hard(), QStringLiteral("0"), 30000);
 
         // listen: /metrics (unauthenticated), the self-service endpoints (401 without a token).
-        const QString metrics = curl({QStringLiteral("http://127.0.0.1:%1/metrics").arg(m_listen)});
+        const QString metrics = curl({QStringLiteral("http://127.0.0.1:%1/metrics").arg(m_ports.listen)});
         QVERIFY2(metrics.startsWith(QLatin1String("200 ")), qPrintable(metrics.left(200)));
         QVERIFY(metrics.contains(QLatin1String("gpuquota_spool_intervals")));
         QVERIFY(metrics.contains(QLatin1String("gpuquota_clamps_active")));
-        QCOMPARE(curl({QStringLiteral("http://127.0.0.1:%1/quota/status?user=alice").arg(m_listen)}).left(3),
-                 QStringLiteral("401"));
-        QCOMPARE(curl({QStringLiteral("http://127.0.0.1:%1/readyz").arg(m_listen)}).left(3),
-                 QStringLiteral("200"));
+        QCOMPARE(
+            curl({QStringLiteral("http://127.0.0.1:%1/quota/status?user=alice").arg(m_ports.listen)}).left(3),
+            QStringLiteral("401"));
+        QCOMPARE(readyz(m_ports).left(3), QStringLiteral("200"));
 
         // The webhook over TLS, verified with its CA: a pod without GPUs is allowed.
         const QByteArray review =
@@ -175,10 +232,11 @@ private Q_SLOTS:
             R"("namespace":"team-spent","operation":"CREATE","userInfo":{"username":"alice"},)"
             R"("object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"team-spent"},)"
             R"("spec":{"containers":[{"name":"c","image":"busybox"}]}}}})";
-        const QString answer = curl({QStringLiteral("--cacert"), m_caFile, QStringLiteral("-H"),
-                                     QStringLiteral("Content-Type: application/json"),
-                                     QStringLiteral("--data-binary"), QString::fromUtf8(review),
-                                     QStringLiteral("https://127.0.0.1:%1/validate/pods").arg(m_webhook)});
+        const QString answer =
+            curl({QStringLiteral("--cacert"), m_caFile, QStringLiteral("-H"),
+                  QStringLiteral("Content-Type: application/json"), QStringLiteral("--data-binary"),
+                  QString::fromUtf8(review),
+                  QStringLiteral("https://127.0.0.1:%1/validate/pods").arg(m_ports.webhook)});
         QVERIFY2(answer.startsWith(QLatin1String("200 ")), qPrintable(answer));
         const QJsonObject response = QJsonDocument::fromJson(answer.mid(4).toUtf8())
                                          .object()
@@ -188,14 +246,82 @@ private Q_SLOTS:
         QCOMPARE(response.value(QLatin1String("allowed")).toBool(), true);
 
         // SIGTERM: the Lease is given up (no waiting out its duration) and the exit is clean.
-        ::kill(static_cast<pid_t>(controller.processId()), SIGTERM);
-        QVERIFY(controller.waitForFinished(15000));
-        QCOMPARE(controller.exitStatus(), QProcess::NormalExit);
+        controller.signal(SIGTERM);
+        QVERIFY(controller.waitForExit(15000));
+        QVERIFY(!controller.crashed());
         QCOMPARE(controller.exitCode(), 0);
         QCOMPARE(leaseHolder(), QString());
     }
 
+    // SIGTERM ends a replica promptly whatever it is doing: a follower waiting for the
+    // Lease, and a controller without leader election. (The leader's case is above.)
+    void sigtermEndsFollowerAndLoneController() {
+        ControllerProcess leader;
+        startLeader(leader, m_ports, QStringLiteral("leader"), QStringLiteral("ctl-a"));
+        QVERIFY(!QTest::currentTestFailed());
+
+        const Ports followerPorts;
+        ControllerProcess follower;
+        QVERIFY(follower.start(config(QString(), followerPorts, QStringLiteral("follower")),
+                               QStringLiteral("ctl-b")));
+        QTRY_VERIFY_WITH_TIMEOUT(readyz(followerPorts).startsWith(QLatin1String("200")), 20000);
+        follower.signal(SIGTERM);
+        QVERIFY2(follower.waitForExit(5000), "a follower must leave at once on SIGTERM");
+        QCOMPARE(follower.exitCode(), 0);
+        QCOMPARE(leaseHolder(), QStringLiteral("ctl-a")); // the leader is not disturbed
+
+        const Ports lonePorts;
+        ControllerProcess lone;
+        QVERIFY(lone.start(config(QString(), lonePorts, QStringLiteral("lone"), false)));
+        QTRY_VERIFY_WITH_TIMEOUT(readyz(lonePorts).startsWith(QLatin1String("200")), 20000);
+        lone.signal(SIGTERM);
+        QVERIFY2(lone.waitForExit(5000),
+                 "a controller without leader election must leave at once on SIGTERM");
+        QCOMPARE(lone.exitCode(), 0);
+
+        leader.signal(SIGTERM);
+        QVERIFY(leader.waitForExit(15000));
+        QCOMPARE(leader.exitCode(), 0);
+    }
+
+    // The API server stops answering under the leader (SIGSTOP: requests hang, as in a
+    // partition): it cannot renew, so it must stop acting as leader and be gone (exit 1)
+    // within the lease duration, before another replica may take over. And SIGTERM while
+    // the release of the Lease hangs: /readyz says 503 meanwhile, and it still leaves.
+    void leaderLeavesWhenItCannotRenew() {
+        ControllerProcess leader;
+        startLeader(leader, m_ports, QStringLiteral("partitioned"), QStringLiteral("ctl-p"));
+        QVERIFY(!QTest::currentTestFailed());
+        stopCluster(SIGSTOP);
+        const bool gone = leader.waitForExit(kLeaseDurationMs);
+        stopCluster(SIGCONT);
+        QVERIFY2(gone, "a leader that cannot renew must exit within the lease duration");
+        QVERIFY(!leader.crashed());
+        QCOMPARE(leader.exitCode(), 1);
+
+        ControllerProcess again;
+        startLeader(again, m_ports, QStringLiteral("partitioned"), QStringLiteral("ctl-q"));
+        QVERIFY(!QTest::currentTestFailed());
+        stopCluster(SIGSTOP);
+        again.signal(SIGTERM);
+        QString duringRelease; // the release waits up to two seconds for the hung API server
+        (void)QTest::qWaitFor(
+            [&] {
+                duringRelease = readyz(m_ports);
+                return duringRelease.startsWith(QLatin1String("503"));
+            },
+            1500);
+        const bool left = again.waitForExit(5000);
+        stopCluster(SIGCONT);
+        QVERIFY2(duringRelease.startsWith(QLatin1String("503")), qPrintable(duringRelease));
+        QVERIFY2(duringRelease.contains(QLatin1String("stopping")), qPrintable(duringRelease));
+        QVERIFY2(left, "SIGTERM must end the process even when the Lease cannot be given up");
+        QCOMPARE(again.exitCode(), 0);
+    }
+
     void cleanupTestCase() {
+        if (m_clusterPid)
+            stopCluster(SIGCONT);
         if (m_cluster)
             QVERIFY(m_cluster->stop());
     }

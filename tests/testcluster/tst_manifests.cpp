@@ -2,8 +2,14 @@
 // kubectl on the machine: `kubectl apply --dry-run=server -f packaging/kubernetes/` must
 // accept every object (any rejection, or any unknown-field warning, fails), an unknown
 // kind must be refused as a real cluster refuses it, and the controller's ClusterRole must
-// grant exactly the verbs the controller uses.
+// grant exactly the verbs the controller uses: the built controller is run through what it
+// does (records, clamps and lifts, creates and deletes a quota, leads, answers
+// self-service, reads alert recipients) against a test cluster that logs every request,
+// and the grants must equal the requests it made, verb by verb.
 
+#include "clusterdiscovery.h"
+#include "kubeclient.h"
+#include "services/controllertestutil.h"
 #include "testclusterprocess.h"
 
 #include <QDir>
@@ -14,7 +20,11 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
+#include <QUrlQuery>
 
+#include <csignal>
+#include <future>
 #include <set>
 
 #ifndef GQ_PACKAGING_DIR
@@ -75,6 +85,43 @@ QStringList documentsIn(const QString &dir) {
     return out;
 }
 
+// "group resource verb" of one request line the test cluster logs with --verbose
+// ("USER METHOD TARGET -> STATUS (N ms)"), as RBAC names it; empty for a path that is
+// not a resource (discovery, /version).
+QString rbacOf(const QString &method, const QString &target) {
+    const QUrl url(target);
+    QStringList segs = url.path().split(u'/', Qt::SkipEmptyParts);
+    QString group;
+    if (segs.value(0) == QLatin1String("api") && segs.size() > 2) {
+        segs = segs.mid(2);
+    } else if (segs.value(0) == QLatin1String("apis") && segs.size() > 3) {
+        group = segs.at(1);
+        segs = segs.mid(3);
+    } else {
+        return {};
+    }
+    if (segs.size() >= 3 && segs.at(0) == QLatin1String("namespaces"))
+        segs = segs.mid(2); // namespaced: the namespace is no part of the grant here
+    const QString resource = segs.value(0) + (segs.size() > 2 ? u'/' + segs.at(2) : QString());
+    const bool named = segs.size() > 1;
+    const QString query = QUrlQuery(url).queryItemValue(QStringLiteral("watch"));
+    QString verb;
+    if (method == QLatin1String("GET"))
+        verb = named ? QStringLiteral("get")
+                     : (!query.isEmpty() && query != QLatin1String("false") && query != QLatin1String("0")
+                            ? QStringLiteral("watch")
+                            : QStringLiteral("list"));
+    else if (method == QLatin1String("POST"))
+        verb = QStringLiteral("create");
+    else if (method == QLatin1String("PUT"))
+        verb = QStringLiteral("update");
+    else if (method == QLatin1String("PATCH"))
+        verb = QStringLiteral("patch");
+    else if (method == QLatin1String("DELETE"))
+        verb = named ? QStringLiteral("delete") : QStringLiteral("deletecollection");
+    return group + u' ' + resource + u' ' + verb;
+}
+
 } // namespace
 
 class TestManifests : public QObject {
@@ -110,6 +157,143 @@ private:
         r.out = QString::fromUtf8(p.readAllStandardOutput());
         r.err = QString::fromUtf8(p.readAllStandardError());
         return r;
+    }
+
+    // The built controller through everything it does, against a test cluster that logs
+    // each request (--verbose), as its own user (context admin-cert): the "group resource
+    // verb" of every request it made. Fails the current test when the run does not get
+    // that far.
+    std::set<QString> requestsOfTheController() {
+        TestClusterProcess::Options options;
+        options.extraArguments = {QStringLiteral("--verbose")};
+        TestClusterProcess traced(options);
+        if (!traced.start()) {
+            QTest::qFail(qPrintable(traced.errorString()), __FILE__, __LINE__);
+            return {};
+        }
+        QTemporaryDir dir;
+        auto k = [&](const QStringList &args) {
+            return gq::test::runTool(QStringLiteral("kubectl"),
+                                     QStringList{QStringLiteral("--kubeconfig"), traced.kubeconfigPath()} +
+                                         args);
+        };
+        auto file = [&](const char *name, const QByteArray &text) {
+            return gq::test::writeFile(dir.filePath(QLatin1String(name)), text);
+        };
+        auto cli = [&](const QStringList &args) {
+            return gq::test::runTool(gq::test::binDir() + QStringLiteral("/gpuquota"), args);
+        };
+        const QString db = QStringLiteral("sqlite://") + dir.filePath(QStringLiteral("usage.db"));
+        auto budgets = [&](const char *limit) {
+            for (const char *ns : {"team-q", "team-n"})
+                if (cli({QStringLiteral("budget"), QStringLiteral("set"), QStringLiteral("--db"), db,
+                         QStringLiteral("--namespace"), QLatin1String(ns), QStringLiteral("--limit"),
+                         QLatin1String(limit), QStringLiteral("--period"), QStringLiteral("day")})
+                        .exitCode != 0)
+                    return false;
+            return true;
+        };
+        auto hardOf = [&](const char *ns, const char *quota) {
+            return QString::fromUtf8(
+                k({QStringLiteral("get"), QStringLiteral("resourcequota"), QLatin1String(quota),
+                   QStringLiteral("-n"), QLatin1String(ns), QStringLiteral("-o"),
+                   QStringLiteral("jsonpath={.spec.hard.requests\\.nvidia\\.com/gpu}")})
+                    .out);
+        };
+        for (const char *ns : {"gpuquota-system", "team-q", "team-n", "team-b"})
+            k({QStringLiteral("create"), QStringLiteral("namespace"), QLatin1String(ns)});
+        for (const char *ns : {"team-q", "team-b"})
+            k({QStringLiteral("apply"), QStringLiteral("-f"),
+               file("quota.yaml",
+                    QStringLiteral("apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: gpus, "
+                                   "namespace: %1}\nspec:\n  hard: {requests.nvidia.com/gpu: \"4\"}\n")
+                        .arg(QLatin1String(ns))
+                        .toUtf8())});
+        k({QStringLiteral("apply"), QStringLiteral("-f"),
+           file("pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: train, namespace: team-q,"
+                            " labels: {gpuquota.io/user: alice}}\nspec:\n  containers:\n  - name: main\n"
+                            "    image: cuda\n    resources: {limits: {nvidia.com/gpu: \"1\"}}\n")});
+        // Spent at once: team-q's quota is clamped, team-n gets one. And a boost of
+        // team-b's quota that has just run out: the controller reverts it on its first tick.
+        const bool boosted = cli({QStringLiteral("boost"),        QStringLiteral("grant"),
+                                  QStringLiteral("--db"),         db,
+                                  QStringLiteral("--kubeconfig"), traced.kubeconfigPath(),
+                                  QStringLiteral("--context"),    QStringLiteral("admin"),
+                                  QStringLiteral("--namespace"),  QStringLiteral("team-b"),
+                                  QStringLiteral("--resource"),   QStringLiteral("requests.nvidia.com/gpu"),
+                                  QStringLiteral("--quota"),      QStringLiteral("gpus"),
+                                  QStringLiteral("--add"),        QStringLiteral("2"),
+                                  QStringLiteral("--for"),        QStringLiteral("2s"),
+                                  QStringLiteral("--note"),       QStringLiteral("rbac check")})
+                                     .exitCode == 0 &&
+                             hardOf("team-b", "gpus") == QLatin1String("6");
+        if (!budgets("0") || !boosted) {
+            QTest::qFail("gpuquota budget set or boost grant failed", __FILE__, __LINE__);
+            return {};
+        }
+        QTest::qWait(2500); // the boost's end has passed
+        const int listen = gq::test::freePort();
+        const QString config = file(
+            "controller.yaml",
+            QStringLiteral(
+                "cluster: {kubeconfig: %1, context: admin-cert}\nclusterName: rbac\ndatabase: %2\n"
+                "listen: 127.0.0.1:%3\ntimeZone: UTC\nspool: %4\nenforce: {enabled: true, interval: 1s}\n"
+                "leaderElection: {enabled: true, namespace: gpuquota-system, name: gpuquota-controller}\n"
+                "alerts: {enabled: true, webhook: {url: \"http://127.0.0.1:9/alerts\"}}\n")
+                .arg(traced.kubeconfigPath(), db)
+                .arg(listen)
+                .arg(dir.filePath(QStringLiteral("spool")))
+                .toUtf8());
+        gq::test::ControllerProcess controller;
+        if (!controller.start(config, QStringLiteral("rbac-check"))) {
+            QTest::qFail("gpuquota-controller did not start", __FILE__, __LINE__);
+            return {};
+        }
+        // Clamp (an update of team-q's quota, a new quota in team-n), then lift both.
+        const bool clamped = QTest::qWaitFor(
+            [&] {
+                return hardOf("team-q", "gpus") == QLatin1String("1") &&
+                       !hardOf("team-n", "gpuquota-budget").isEmpty() &&
+                       hardOf("team-b", "gpus") == QLatin1String("4");
+            },
+            30000);
+        const bool raised = budgets("1000");
+        const bool lifted = QTest::qWaitFor(
+            [&] {
+                return hardOf("team-q", "gpus") == QLatin1String("4") &&
+                       k({QStringLiteral("get"), QStringLiteral("resourcequota"),
+                          QStringLiteral("gpuquota-budget"), QStringLiteral("-n"), QStringLiteral("team-n")})
+                               .exitCode != 0;
+            },
+            30000);
+        // Self-service: who is asking (TokenReview), may they see it (SubjectAccessReview).
+        const QString status = gq::test::curl(
+            {QStringLiteral("-H"), QStringLiteral("Authorization: Bearer ") + traced.adminToken(),
+             QStringLiteral("http://127.0.0.1:%1/quota/status?user=alice").arg(listen)});
+        controller.signal(SIGTERM); // gives the Lease up
+        const bool exited = controller.waitForExit(15000);
+        if (!clamped || !raised || !lifted || !exited || status.startsWith(QLatin1String("000"))) {
+            QTest::qFail(
+                qPrintable(
+                    QStringLiteral("the controller's run did not get through: clamped and boost reverted %1, "
+                                   "raised %2, lifted %3, self-service %4, exited %5")
+                        .arg(clamped)
+                        .arg(raised)
+                        .arg(lifted)
+                        .arg(status.left(3))
+                        .arg(exited)),
+                __FILE__, __LINE__);
+            return {};
+        }
+        traced.stop(); // and read to the end of its log (a pipe is only read when asked)
+        std::set<QString> used;
+        for (const QString &line : traced.stderrText().split(u'\n')) {
+            const QStringList f = line.split(u' ');
+            if (f.size() >= 4 && f.at(0) == QLatin1String("gq-admin-cert"))
+                if (const QString rbac = rbacOf(f.at(1), f.at(2)); !rbac.isEmpty())
+                    used.insert(rbac);
+        }
+        return used;
     }
 
 private slots:
@@ -261,21 +445,14 @@ private slots:
                                        v.toString());
                     }
         }
-        std::set<QString> expected;
-        auto allow = [&expected](const char *group, const char *resource,
-                                 std::initializer_list<const char *> verbs) {
-            for (const char *v : verbs)
-                expected.insert(QLatin1String(group) + QLatin1Char(' ') + QLatin1String(resource) +
-                                QLatin1Char(' ') + QLatin1String(v));
-        };
-        allow("", "pods", {"get", "list", "watch"});
-        allow("", "nodes", {"get", "list", "watch"});
-        allow("", "resourcequotas", {"get", "list", "watch", "update", "patch", "create", "delete"});
-        allow("coordination.k8s.io", "leases", {"get", "create", "update"});
-        allow("", "events", {"create"});
-        allow("authentication.k8s.io", "tokenreviews", {"create"});
-        allow("authorization.k8s.io", "subjectaccessreviews", {"create"});
-        QCOMPARE(granted, expected);
+        const std::set<QString> used = requestsOfTheController();
+        QVERIFY(!QTest::currentTestFailed());
+        const QStringList grants(granted.begin(), granted.end());
+        const QStringList requests(used.begin(), used.end());
+        QVERIFY2(
+            grants == requests,
+            qPrintable(QStringLiteral("the ClusterRole grants\n  %1\nthe controller made\n  %2")
+                           .arg(grants.join(QStringLiteral("\n  ")), requests.join(QStringLiteral("\n  ")))));
         // Bound to the controller's service account, which the Deployment runs as.
         r = kubectl(binary,
                     {QStringLiteral("apply"), QStringLiteral("--dry-run=server"), QStringLiteral("-f"),
@@ -285,6 +462,55 @@ private slots:
                                     "{.spec.template.spec.containers[0].readinessProbe.httpGet.path}")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
         QCOMPARE(r.out, QStringLiteral("2 gpuquota-controller /healthz /readyz"));
+    }
+
+    // What the manifests deploy is what the console's discovery looks for: the ConfigMap
+    // and Service named gpuquota-controller, the database the controller itself uses,
+    // and the port it serves self-service on (`listen`, the Service's metrics port).
+    void consoleDiscoversTheDeployedController() {
+        const QString binary = m_kubectls.last();
+        for (const char *f : {"20-configmap.yaml", "40-service.yaml"}) {
+            const Run r = kubectl(binary, {QStringLiteral("apply"), QStringLiteral("-f"),
+                                           QDir(m_dir).filePath(QLatin1String(f))});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        }
+        auto client = gq::KubeClient::fromKubeconfig(m_cluster.kubeconfigPath(), QStringLiteral("admin"));
+        QVERIFY(client);
+        auto future = std::async(std::launch::async, [c = *client] { return gq::discovery::discover(c); });
+        QVERIFY(QTest::qWaitFor(
+            [&] { return future.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }, 60000));
+        const auto found = future.get();
+        QVERIFY2(found, qPrintable(found ? QString() : found.error().toString()));
+        const QString findings = found->findings.join(u'\n');
+        QVERIFY2(findings.contains(
+                     QLatin1String("ConfigMap gpuquota-system/gpuquota-controller found: 1 settings")),
+                 qPrintable(findings));
+        QVERIFY2(found->ignored.isEmpty(), qPrintable(found->ignored.join(u' ')));
+
+        // The controller's own configuration in the same ConfigMap names the same database
+        // and serves on the port the console is pointed at.
+        const Run cm = kubectl(binary, {QStringLiteral("get"), QStringLiteral("configmap"),
+                                        QStringLiteral("gpuquota-controller"), QStringLiteral("-n"),
+                                        QStringLiteral("gpuquota-system"), QStringLiteral("-o"),
+                                        QStringLiteral("jsonpath={.data.config\\.yaml}")});
+        QVERIFY2(cm.exitCode == 0, qPrintable(cm.all()));
+        const QRegularExpression database(QStringLiteral("^database: (\\S+)$"),
+                                          QRegularExpression::MultilineOption);
+        const QRegularExpression listen(QStringLiteral("^listen: \\S+:(\\d+)$"),
+                                        QRegularExpression::MultilineOption);
+        QCOMPARE(found->proposal.usageDatabaseUrl, database.match(cm.out).captured(1));
+        QCOMPARE(found->proposal.controllerUrl,
+                 QStringLiteral("http://gpuquota-controller.gpuquota-system.svc:%1")
+                     .arg(listen.match(cm.out).captured(1)));
+        QCOMPARE(found->proposal.controllerUrl,
+                 QStringLiteral("http://gpuquota-controller.gpuquota-system.svc:9464"));
+        // And the Deployment mounts that ConfigMap.
+        const Run dep = kubectl(
+            binary, {QStringLiteral("apply"), QStringLiteral("--dry-run=server"), QStringLiteral("-f"),
+                     QDir(m_dir).filePath(QStringLiteral("30-deployment.yaml")), QStringLiteral("-o"),
+                     QStringLiteral("jsonpath={.spec.template.spec.volumes[0].configMap.name}")});
+        QVERIFY2(dep.exitCode == 0, qPrintable(dep.all()));
+        QCOMPARE(dep.out, QStringLiteral("gpuquota-controller"));
     }
 };
 

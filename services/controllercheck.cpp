@@ -1,0 +1,185 @@
+#include "controllercheck.h"
+
+#include "alertchannels.h"
+#include "controllerruntime.h"
+#include "httpserver.h"
+#include "yamldoc.h"
+
+#include <QFile>
+
+#include <algorithm>
+#include <climits>
+
+namespace gq {
+
+namespace {
+
+// A problem found after the file's keys were read (a file it names, a context, a
+// secret): kind Config, placed at the key it is about.
+class Problems {
+public:
+    explicit Problems(const YamlNode &root)
+        : m_root(root) {}
+
+    QList<Error> errors;
+
+    void add(Error e, const QString &field) {
+        e.kind = Error::Kind::Config;
+        if (e.field.isEmpty() || !e.field.startsWith(field.section(QLatin1Char('.'), 0, 0)))
+            e.field = field;
+        if (e.message.startsWith(e.field + QLatin1String(": ")))
+            e.message = e.message.mid(e.field.size() + 2); // toString() puts it in front again
+        if (e.line <= 0) {
+            const SourcePos pos = m_root.locate(e.field);
+            e.line = pos.line;
+            e.column = pos.column;
+        }
+        errors.append(e);
+    }
+    void addAll(const QList<Error> &list) {
+        for (Error e : list) {
+            e.kind = Error::Kind::Config;
+            errors.append(e);
+        }
+    }
+
+private:
+    const YamlNode &m_root;
+};
+
+void checkAlerts(const YamlNode &node, ControllerSetup &setup, Problems &problems) {
+    const QList<Error> found = alertConfigProblems(node);
+    problems.addAll(found);
+    if (!found.isEmpty())
+        return;
+    setup.alerts = *parseAlertConfig(node);
+    const AlertConfig &a = setup.alerts;
+    if (!a.recipientsFile.isEmpty()) {
+        auto recipients = AlertRecipients::loadFile(a.recipientsFile);
+        if (recipients) {
+            setup.recipients = *recipients;
+        } else {
+            Error e = recipients.error();
+            // The position is in the recipients file: say so in the message.
+            e.message = QStringLiteral("%1%2: %3")
+                            .arg(a.recipientsFile, e.line > 0 ? QStringLiteral(":%1").arg(e.line) : QString(),
+                                 e.toString());
+            e.line = e.column = 0;
+            e.field.clear();
+            problems.add(e, QStringLiteral("alerts.recipientsFile"));
+        }
+    }
+    if (!a.enabled)
+        return;
+    // The secrets the alert service reads when it starts (never their values).
+    const QString password = a.smtp.passwordFile.isEmpty() ? QStringLiteral("alerts.email.passwordEnv")
+                                                           : QStringLiteral("alerts.email.passwordFile");
+    if (auto r = readSecret(a.smtp.passwordFile, a.smtp.passwordEnv, password); !r)
+        problems.add(r.error(), password);
+    const QString secret = a.webhook.secretFile.isEmpty() ? QStringLiteral("alerts.webhook.secretEnv")
+                                                          : QStringLiteral("alerts.webhook.secretFile");
+    if (auto r = readSecret(a.webhook.secretFile, a.webhook.secretEnv, secret); !r)
+        problems.add(r.error(), secret);
+}
+
+// What start() does with the file's values before it serves anything. A key the file's
+// own parse found wrong is not looked at again.
+void checkEnvironment(const ControllerConfig &cfg, const QList<Error> &found, Problems &problems) {
+    auto wrong = [&found](const char *key) {
+        return std::any_of(found.begin(), found.end(),
+                           [key](const Error &e) { return e.field.startsWith(QLatin1String(key)); });
+    };
+    if (!wrong("listen"))
+        if (auto a = httpd::parseListenAddress(cfg.listen, QStringLiteral("listen")); !a)
+            problems.add(a.error(), QStringLiteral("listen"));
+    if (cfg.webhook.configured && !wrong("webhook")) {
+        if (auto a = httpd::parseListenAddress(cfg.webhook.listen, QStringLiteral("webhook.listen")); !a)
+            problems.add(a.error(), QStringLiteral("webhook.listen"));
+        auto tls = httpd::TlsConfig::fromFiles(cfg.webhook.tlsCert, cfg.webhook.tlsKey);
+        if (!tls)
+            problems.add(tls.error(), QStringLiteral("webhook.tlsCert"));
+        else if (auto v = tls->validate(); !v)
+            problems.add(Error::make(Error::Kind::Config,
+                                     QStringLiteral("%1 and %2: %3")
+                                         .arg(cfg.webhook.tlsCert, cfg.webhook.tlsKey, v.error().message)),
+                         QStringLiteral("webhook.tlsCert"));
+    }
+    if (wrong("cluster"))
+        return;
+    if (auto client = controllerClusterClient(cfg.cluster); !client)
+        problems.add(client.error(),
+                     cfg.cluster.inCluster ? QStringLiteral("cluster.inCluster") : QStringLiteral("cluster"));
+}
+
+} // namespace
+
+QList<Error> readSelfService(const YamlNode &node, bool *perUserMetrics) {
+    *perUserMetrics = false;
+    QList<Error> out;
+    if (node.isNull())
+        return out;
+    auto problem = [&out](const QString &field, const QString &message, const SourcePos &at) {
+        Error e = Error::make(Error::Kind::Config, message, field);
+        e.line = at.line;
+        e.column = at.column;
+        out.append(e);
+    };
+    if (!node.isMap()) {
+        problem(QStringLiteral("selfService"), QStringLiteral("must be a map, e.g. {perUserMetrics: false}"),
+                node.pos());
+        return out;
+    }
+    for (const YamlNode::Entry &entry : node.entries()) {
+        if (entry.key != QLatin1String("perUserMetrics")) {
+            problem(QStringLiteral("selfService.") + entry.key,
+                    QStringLiteral("unknown key (known: perUserMetrics)"), entry.keyPos);
+            continue;
+        }
+        const QString v = entry.value.text();
+        if (!entry.value.isScalar() || (v != QLatin1String("true") && v != QLatin1String("false")))
+            problem(QStringLiteral("selfService.perUserMetrics"), QStringLiteral("must be true or false"),
+                    entry.value.pos());
+        else
+            *perUserMetrics = v == QLatin1String("true");
+    }
+    return out;
+}
+
+ControllerCheckResult checkControllerConfig(const QString &path) {
+    ControllerCheckResult out;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        out.errors.append(Error::make(Error::Kind::Io,
+                                      QStringLiteral("cannot read %1: %2").arg(path, f.errorString()),
+                                      QStringLiteral("--config")));
+        return out;
+    }
+    const QByteArray text = f.readAll();
+    ControllerConfigResult base = parseControllerConfig(text, path);
+    out.errors = base.errors;
+    auto root = parseYamlNode(text);
+    if (!root || !root->isMap())
+        return out; // the file's own parse said why
+
+    ControllerSetup setup;
+    Problems problems(*root);
+    if (const YamlNode *alerts = root->find(u"alerts"))
+        checkAlerts(*alerts, setup, problems);
+    if (const YamlNode *self = root->find(u"selfService"))
+        problems.addAll(readSelfService(*self, &setup.perUserMetrics));
+    checkEnvironment(base.read, base.errors, problems);
+    out.errors += problems.errors;
+    // In file order, so the output reads like the file; problems without a line last.
+    std::stable_sort(out.errors.begin(), out.errors.end(), [](const Error &a, const Error &b) {
+        const int la = a.line > 0 ? a.line : INT_MAX;
+        const int lb = b.line > 0 ? b.line : INT_MAX;
+        return la != lb ? la < lb : a.column < b.column;
+    });
+    if (out.errors.isEmpty() && base.config) {
+        setup.config = std::move(*base.config);
+        out.setup = std::move(setup);
+    }
+    return out;
+}
+
+} // namespace gq

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "alertconfig.h"
+#include "alertrecipients.h"
+#include "controllerconfig.h"
+#include "error.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace gq {
+
+class YamlNode;
+
+// Everything gpuquota-controller reads and checks before it starts anything: the
+// file's own keys (ControllerConfig), the `alerts:` section with its recipients file
+// and secrets, the `selfService:` section, the listen addresses, the webhook's TLS
+// material and the cluster connection (kubeconfig and context, or the service
+// account). `--check-config` and the real start run this one function, so a file
+// that --check-config accepts never stops the start with a configuration error, and
+// both report every problem at once.
+struct ControllerSetup {
+    ControllerConfig config;
+    AlertConfig alerts;
+    AlertRecipients recipients;  // alerts.recipientsFile, when given
+    bool perUserMetrics = false; // selfService.perUserMetrics
+};
+
+struct ControllerCheckResult {
+    std::optional<ControllerSetup> setup; // set only when errors is empty
+    // Each of kind Config with its key (field) and, where the file says it, line and
+    // column; in file order. Print with formatConfigError().
+    QList<Error> errors;
+};
+
+[[nodiscard]] ControllerCheckResult checkControllerConfig(const QString &path);
+
+// selfService: {perUserMetrics: bool}; null gives false. Problems name key and line.
+[[nodiscard]] QList<Error> readSelfService(const YamlNode &node, bool *perUserMetrics);
+
+} // namespace gq

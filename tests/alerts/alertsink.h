@@ -1,0 +1,54 @@
+#pragma once
+
+// The real receivers of alerts (tests/alerts/alertsinks.py: an aiosmtpd SMTP server or an
+// HTTP sink) as a test starts them, and what they received. A suite using it defines
+// GQ_PYTHON (Debian's python3, where python3-aiosmtpd lives) and GQ_ALERT_SINKS (the
+// script's path).
+
+#include "freeport.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+#if !defined(GQ_PYTHON) || !defined(GQ_ALERT_SINKS)
+#error "define GQ_PYTHON and GQ_ALERT_SINKS (see tests/alerts/CMakeLists.txt)"
+#endif
+
+namespace gq::test {
+
+// One sink process: started, killed with the object.
+class Sink {
+public:
+    Sink(const QString &mode, int port, const QString &dir, const QStringList &extra = {}) {
+        m_proc.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_proc.start(QStringLiteral(GQ_PYTHON),
+                     QStringList{QStringLiteral(GQ_ALERT_SINKS), mode, QString::number(port), dir} + extra);
+    }
+    ~Sink() {
+        m_proc.kill();
+        m_proc.waitForFinished(5000);
+    }
+    Sink(const Sink &) = delete;
+    Sink &operator=(const Sink &) = delete;
+    bool waitReady() {
+        while (!m_proc.canReadLine())
+            if (!m_proc.waitForReadyRead(15000))
+                return false;
+        return m_proc.readLine().startsWith("ready ");
+    }
+
+private:
+    QProcess m_proc;
+};
+
+// What a sink wrote, e.g. files(dir, "mail-*.eml"), in name order.
+inline QStringList files(const QString &dir, const QString &pattern) {
+    QStringList out = QDir(dir).entryList({pattern}, QDir::Files, QDir::Name);
+    for (QString &f : out)
+        f = dir + QLatin1Char('/') + f;
+    return out;
+}
+
+} // namespace gq::test

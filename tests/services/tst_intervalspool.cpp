@@ -1,0 +1,122 @@
+// The controller's spool (services/intervalspool.h): what it keeps, in order, across a
+// new instance (a restart), and that it is durable the way the kernel makes files
+// durable: the file's lines fsync'd, and its directory fsync'd when the file is created
+// and when it is removed after a replay (else a crash can lose a spool that existed, or
+// bring back one that was replayed). The syscalls are observed with strace on a child
+// run of this binary (`--spool-child DIR`), not assumed.
+#include "intervalspool.h"
+#include "kube/kubetestutil.h"
+#include "usagetestdata.h"
+
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace gq;
+using namespace gq::test;
+
+namespace {
+
+// One pod's GPU interval, open or with its end.
+UsageInterval interval(qint64 start, std::optional<qint64> end = std::nullopt) {
+    return gq::test::interval(QStringLiteral("team-a"), QStringLiteral("alice"), QStringLiteral("train"), 2,
+                              start, end);
+}
+
+// The child: create the spool with two states, then clear it, as a replay does.
+int spoolChild(const QString &dir) {
+    IntervalSpool spool(dir);
+    if (!spool.append({interval(100), false}) || !spool.append({interval(100, 200), true}))
+        return 1;
+    return spool.clear() ? 0 : 2;
+}
+
+} // namespace
+
+class TestIntervalSpool : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void keepsStatesInOrderAcrossInstances() {
+        QTemporaryDir dir;
+        const QString spoolDir = dir.filePath(QStringLiteral("spool"));
+        {
+            IntervalSpool spool(spoolDir);
+            QVERIFY(spool.writable());
+            QVERIFY(spool.append({interval(100), false}));
+            QVERIFY(spool.append({interval(100, 200), true}));
+            QCOMPARE(spool.depth(), qint64(2));
+        }
+        IntervalSpool again(spoolDir); // a restart
+        QCOMPARE(again.depth(), qint64(2));
+        auto entries = again.readAll();
+        QVERIFY(entries);
+        QCOMPARE(entries->size(), size_t(2));
+        QCOMPARE(entries->at(0).iv, interval(100));
+        QVERIFY(!entries->at(0).closeOnly);
+        QCOMPARE(entries->at(1).iv, interval(100, 200));
+        QVERIFY(entries->at(1).closeOnly);
+        QVERIFY(again.clear());
+        QCOMPARE(again.depth(), qint64(0));
+        QVERIFY(!QFile::exists(again.filePath()));
+    }
+
+    void syncsTheDirectoryOnCreateAndRemove() {
+        GQ_REQUIRE_TOOL("strace");
+        QTemporaryDir dir;
+        const QString spoolDir = dir.filePath(QStringLiteral("spool"));
+        QVERIFY(QDir().mkpath(spoolDir));
+        const QString trace = dir.filePath(QStringLiteral("trace"));
+        const ToolRun run =
+            runTool(QStringLiteral("strace"),
+                    {QStringLiteral("-f"), QStringLiteral("-o"), trace, QStringLiteral("-e"),
+                     QStringLiteral("trace=openat,fsync,fdatasync,unlink,unlinkat,close"),
+                     QCoreApplication::applicationFilePath(), QStringLiteral("--spool-child"), spoolDir});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        // The calls on the spool's file and folder, in order, with descriptors by name.
+        QStringList calls;
+        QHash<QString, QString> fds; // descriptor -> "file" or "dir"
+        const QString file = spoolDir + QStringLiteral("/intervals.spool");
+        const QRegularExpression open(
+            QStringLiteral("openat\\(AT_FDCWD, \"([^\"]+)\", ([A-Z_|]+).*\\) = (\\d+)"));
+        const QRegularExpression call(QStringLiteral("(fsync|fdatasync|close)\\((\\d+)\\)"));
+        const QRegularExpression unlink(QStringLiteral("unlink(?:at)?\\((?:AT_FDCWD, )?\"([^\"]+)\""));
+        for (const QString &line : QString::fromUtf8(readFile(trace)).split(u'\n')) {
+            if (const auto m = open.match(line); m.hasMatch()) {
+                if (m.captured(1) == file)
+                    fds.insert(m.captured(3), QStringLiteral("file"));
+                else if (m.captured(1) == spoolDir && m.captured(2).contains(QLatin1String("O_DIRECTORY")))
+                    fds.insert(m.captured(3), QStringLiteral("dir"));
+                else
+                    fds.remove(m.captured(3));
+                if (fds.contains(m.captured(3)))
+                    calls << QStringLiteral("open ") + fds.value(m.captured(3));
+            } else if (const auto c = call.match(line); c.hasMatch() && fds.contains(c.captured(2))) {
+                calls << c.captured(1) + u' ' + fds.value(c.captured(2));
+                if (c.captured(1) == QLatin1String("close"))
+                    fds.remove(c.captured(2));
+            } else if (const auto u = unlink.match(line); u.hasMatch() && u.captured(1) == file) {
+                calls << QStringLiteral("unlink file");
+            }
+        }
+        // Create (the file, its line, then the directory entry), append (the line only),
+        // remove (then the directory entry).
+        const QStringList expected = {
+            QStringLiteral("open file"),   QStringLiteral("fsync file"), QStringLiteral("open dir"),
+            QStringLiteral("fsync dir"),   QStringLiteral("close dir"),  QStringLiteral("close file"),
+            QStringLiteral("open file"),   QStringLiteral("fsync file"), QStringLiteral("close file"),
+            QStringLiteral("unlink file"), QStringLiteral("open dir"),   QStringLiteral("fsync dir"),
+            QStringLiteral("close dir")};
+        QCOMPARE(calls, expected);
+    }
+};
+
+int main(int argc, char **argv) {
+    QCoreApplication app(argc, argv);
+    if (argc == 3 && qstrcmp(argv[1], "--spool-child") == 0)
+        return spoolChild(QString::fromLocal8Bit(argv[2]));
+    TestIntervalSpool test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_intervalspool.moc"
