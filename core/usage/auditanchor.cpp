@@ -1,12 +1,16 @@
 #include "auditanchor.h"
 
+#include "atomicfile.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLockFile>
 #include <QMessageAuthenticationCode>
-#include <QSaveFile>
+
+#include <cerrno>
+#include <cstring>
 
 namespace gq {
 
@@ -187,21 +191,26 @@ Result<void> AuditCheckpoint::writeFile(const QString &path, const AuditCheckpoi
     // Appenders in several processes (console, controller, CLI) share the file: the lock
     // orders read-compare-replace so a slower one cannot put an older head back.
     QLockFile lock(path + QStringLiteral(".lock"));
-    if (!lock.tryLock(10000))
-        return ioError(lock.error() == QLockFile::LockFailedError
-                           ? QStringLiteral("its lock file %1.lock is held by another process").arg(path)
-                           : QStringLiteral("cannot create its lock file %1.lock").arg(path));
+    errno = 0;
+    if (!lock.tryLock(10000)) {
+        // QLockFile says only "unknown error"; the system's reason (a full disk) is in errno.
+        const int code = errno;
+        if (lock.error() == QLockFile::LockFailedError)
+            return ioError(QStringLiteral("its lock file %1.lock is held by another process").arg(path));
+        return ioError(QStringLiteral("cannot create its lock file %1.lock%2")
+                           .arg(path, code != 0
+                                          ? QStringLiteral(": ") + QString::fromLocal8Bit(std::strerror(code))
+                                          : QString()));
+    }
     if (neverBackwards && QFileInfo::exists(path)) {
         auto existing = readFile(path);
         if (existing && existing->count >= cp.count)
             return {};
     }
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly))
-        return ioError(out.errorString());
-    out.write(cp.toJson());
-    if (!out.commit())
-        return ioError(out.errorString());
+    // All or nothing: a full disk leaves the previous checkpoint as it was (QSaveFile
+    // alone renamed an empty file over it on Qt 6.4, see atomicfile.h).
+    if (auto r = writeFileAtomically(path, cp.toJson()); !r)
+        return ioError(r.error().message);
     return {};
 }
 
