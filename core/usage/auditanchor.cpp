@@ -103,6 +103,29 @@ Result<AuditHead> AuditHead::parse(const QString &text) {
     return h;
 }
 
+QJsonObject withAuditHead(QJsonObject object, const AuditHead &head) {
+    if (head.count < 1)
+        return object;
+    QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
+    QJsonObject annotations = meta.value(QLatin1String("annotations")).toObject();
+    annotations.insert(QLatin1String(kAuditHeadAnnotation), head.toText());
+    meta.insert(QStringLiteral("annotations"), annotations);
+    object.insert(QStringLiteral("metadata"), meta);
+    return object;
+}
+
+std::optional<AuditHead> auditHeadOf(const QJsonObject &object) {
+    const QJsonValue v = object.value(QLatin1String("metadata"))
+                             .toObject()
+                             .value(QLatin1String("annotations"))
+                             .toObject()
+                             .value(QLatin1String(kAuditHeadAnnotation));
+    if (!v.isString())
+        return std::nullopt;
+    auto head = AuditHead::parse(v.toString());
+    return head ? std::optional<AuditHead>(*head) : std::nullopt;
+}
+
 QByteArray AuditCheckpoint::canonical() const {
     QByteArray out;
     appendField(out, QByteArray(kCheckpointFormat.data(), kCheckpointFormat.size()));
