@@ -1,5 +1,7 @@
 #include "stackedchart.h"
 
+#include "csvfield.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QLocale>
@@ -23,14 +25,6 @@ constexpr QRgb kPalette[SubjectColors::kPaletteSize] = {
     0x4e79a7, 0xf28e2b, 0x59a14f, 0xe15759, 0x76b7b2, 0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0x2f6fbd,
     0x8cd17d, 0xd37295, 0x499894, 0xf1ce63, 0x86bcb6, 0xd4a6c8, 0xb6992d, 0x6b5b95, 0xe17c05, 0x5f9ed1,
 };
-
-QString csvField(QString s) {
-    if (!s.isEmpty() && QStringLiteral("=+-@").contains(s.front()))
-        s.prepend(QLatin1Char('\''));
-    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')))
-        s = QLatin1Char('"') + s.replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"');
-    return s;
-}
 } // namespace
 
 QColor SubjectColors::base(const QString &subject) {

@@ -1,6 +1,7 @@
 #include "boostreconciler.h"
 
 #include "auditlog.h"
+#include "boostannotation.h"
 #include "boostledger.h"
 #include "kubeclient.h"
 #include "quantity.h"
@@ -23,8 +24,6 @@
 
 namespace gq {
 
-const QString BoostReconciler::kAnnotation = QStringLiteral("gpuquota.io/boosts");
-
 namespace {
 qint64 wallNow() {
     return QDateTime::currentSecsSinceEpoch();
@@ -36,30 +35,8 @@ QString targetText(const BoostTarget &t) {
     return QStringLiteral("%1/%2 %3").arg(t.subject, t.quota, t.resource);
 }
 
-QJsonObject withAnnotationEntries(QJsonObject quota, const QList<QJsonObject> &entries) {
-    QJsonObject meta = quota.value(QLatin1String("metadata")).toObject();
-    QJsonObject annotations = meta.value(QLatin1String("annotations")).toObject();
-    if (entries.isEmpty()) {
-        annotations.remove(BoostReconciler::kAnnotation);
-    } else {
-        QJsonArray arr;
-        for (const QJsonObject &e : entries)
-            arr.append(e);
-        annotations.insert(BoostReconciler::kAnnotation,
-                           QString::fromUtf8(QJsonDocument(arr).toJson(QJsonDocument::Compact)));
-    }
-    meta.insert(QStringLiteral("annotations"), annotations);
-    quota.insert(QStringLiteral("metadata"), meta);
-    return quota;
-}
-
-QJsonObject withHard(QJsonObject quota, const QString &resource, const QString &value) {
-    QJsonObject spec = quota.value(QLatin1String("spec")).toObject();
-    QJsonObject hard = spec.value(QLatin1String("hard")).toObject();
-    hard.insert(resource, value);
-    spec.insert(QStringLiteral("hard"), hard);
-    quota.insert(QStringLiteral("spec"), spec);
-    return quota;
+QString windowsText(int n) {
+    return n == 1 ? QStringLiteral("1 window") : QStringLiteral("%1 windows").arg(n);
 }
 } // namespace
 
@@ -71,6 +48,10 @@ QString BoostTransition::line() const {
         return s + QStringLiteral(": %1 (retry at %2)").arg(error, formatInstantUtc(nextRetry));
     if (!before.isEmpty() || !after.isEmpty())
         s += QStringLiteral(" (%1 -> %2)").arg(before, after);
+    if (missedWindows > 0)
+        s += QStringLiteral("; %1 missed while no reconcile ran").arg(windowsText(missedWindows));
+    if (!error.isEmpty())
+        s += QStringLiteral(": %1 (retried by the next reconcile)").arg(error);
     return s;
 }
 
@@ -100,20 +81,6 @@ qint64 BoostReconciler::retryDelay(int attempt) {
     for (int i = 1; i < attempt && d < 3600; ++i)
         d *= 2;
     return std::min<qint64>(d, 3600);
-}
-
-QList<QJsonObject> BoostReconciler::annotationEntries(const QJsonObject &quota) {
-    const QString text = quota.value(QLatin1String("metadata"))
-                             .toObject()
-                             .value(QLatin1String("annotations"))
-                             .toObject()
-                             .value(kAnnotation)
-                             .toString();
-    QList<QJsonObject> out;
-    for (const QJsonValue &v : QJsonDocument::fromJson(text.toUtf8()).array())
-        if (v.isObject())
-            out << v.toObject();
-    return out;
 }
 
 bool BoostReconciler::start(qint64 now, qint64 onlyBoost) {
@@ -174,44 +141,57 @@ void BoostReconciler::next() {
     handle(**b);
 }
 
-void BoostReconciler::handle(const Boost &b) {
-    const auto skip = [this] { m_jobs.post([this] { next(); }); };
+BoostReconciler::Op BoostReconciler::decide(const Boost &b) const {
     switch (b.state) {
     case Boost::State::Scheduled:
         if (b.start > m_now)
-            return skip();
-        if (b.expiry <= m_now) {
-            // The window passed before any reconcile ran: nothing was ever applied
-            // (applying is the only way onto the cluster), so it just ends.
-            m_from = b.state;
-            m_op = Op::Revert;
-            m_claimed = b;
-            complete(QString(), QString());
-            return;
-        }
-        if (!claim(b, Op::Apply))
-            return skip();
-        return;
+            return Op::Skip;
+        // The window passed before any reconcile ran: nothing was ever applied (applying
+        // is the only way onto the cluster), so it just ends (or moves to the next one).
+        return b.expiry <= m_now ? Op::PassWindow : Op::Apply;
     case Boost::State::Active:
-        if (b.expiry > m_now || !claim(b, Op::Revert))
-            return skip();
-        return;
-    case Boost::State::Failed: {
+        if (b.expiry <= m_now)
+            return Op::Revert;
+        return b.retryOp == QLatin1String(Boost::kAnnotateOp) && b.target.kind == BoostTarget::Kind::Quota
+                   ? Op::Annotate
+                   : Op::Skip;
+    case Boost::State::Failed:
         if (b.nextRetry > m_now)
-            return skip();
-        const Op op = b.retryOp == QLatin1String("revert") || b.expiry <= m_now ? Op::Revert : Op::Apply;
+            return Op::Skip;
+        return b.retryOp == QLatin1String("revert") || b.expiry <= m_now ? Op::Revert : Op::Apply;
+    case Boost::State::Applying:
+    case Boost::State::Reverting:
+        if (b.claimOwner == m_opt.owner || !claimIsStale(b))
+            return Op::Skip;
+        return b.state == Boost::State::Applying ? Op::Apply : Op::Revert;
+    case Boost::State::Expired:
+    case Boost::State::Revoked: return Op::Skip;
+    }
+    return Op::Skip;
+}
+
+void BoostReconciler::handle(const Boost &b) {
+    const auto skip = [this] { m_jobs.post([this] { next(); }); };
+    const Op op = decide(b);
+    if (op == Op::Skip)
+        return skip();
+    if (op != Op::PassWindow && b.target.kind == BoostTarget::Kind::Quota && !m_client) {
+        ++m_report.waiting; // left for a reconcile that can reach the cluster
+        return skip();
+    }
+    m_claimed = b;
+    m_from = b.state;
+    m_op = op;
+    m_conflicts = 0;
+    switch (op) {
+    case Op::PassWindow: return complete(QString(), QString()); // compare-and-set on the unclaimed row
+    case Op::Annotate: return fetch(); // no claim: the write is conditional and idempotent
+    case Op::Apply:
+    case Op::Revert:
         if (!claim(b, op))
             return skip();
         return;
-    }
-    case Boost::State::Applying:
-    case Boost::State::Reverting:
-        if (b.claimOwner == m_opt.owner || !claimIsStale(b) ||
-            !claim(b, b.state == Boost::State::Applying ? Op::Apply : Op::Revert))
-            return skip();
-        return;
-    case Boost::State::Expired:
-    case Boost::State::Revoked: return skip();
+    case Op::Skip: break;
     }
 }
 
@@ -244,19 +224,10 @@ bool BoostReconciler::claim(Boost b, Op op) {
     if (!*ok)
         return false; // another reconcile got there first
     m_claimed = b;
-    m_from = from;
-    m_op = op;
-    m_conflicts = 0;
-    if (b.target.kind == BoostTarget::Kind::Budget) {
-        // A budget boost counts by its times alone; the lifecycle is only recorded.
+    if (b.target.kind == BoostTarget::Kind::Budget) // counts by its times alone; only recorded
         m_jobs.post([this] { complete(QString(), QString()); });
-    } else if (!m_client) {
-        m_jobs.post([this] {
-            failCurrent(tr("no cluster connection to patch the quota (--kubeconfig, --context)"));
-        });
-    } else {
+    else
         m_jobs.post([this] { fetch(); });
-    }
     return true;
 }
 
@@ -273,7 +244,9 @@ void BoostReconciler::onFetched(const Result<QJsonObject> &r) {
                                ? tr("ResourceQuota %1/%2 not found").arg(t.subject, t.quota)
                                : r.error().message);
     const QJsonObject &quota = *r;
-    QList<QJsonObject> entries = annotationEntries(quota);
+    if (m_op == Op::Annotate)
+        return onFetchedForAnnotation(quota);
+    QList<QJsonObject> entries = boostAnnotationEntries(quota);
     const auto it = std::find_if(entries.begin(), entries.end(), [this](const QJsonObject &e) {
         return e.value(QLatin1String("id")).toInteger() == m_claimed.id;
     });
@@ -290,17 +263,20 @@ void BoostReconciler::onFetched(const Result<QJsonObject> &r) {
     if (m_op == Op::Apply) {
         if (onServer) { // applied by a run that did not live to record it
             auto before = current->minus(*delta);
-            return complete(before ? before->toString() : QString(), current->toString());
+            const QString beforeText = before ? before->toString() : QString();
+            if (annotationEntryIsCurrent(*it, m_claimed))
+                return complete(beforeText, current->toString());
+            // Its end moved since (an extend): the annotation says so too.
+            *it = boostAnnotationEntry(m_claimed);
+            return write(quota, withBoostAnnotation(quota, entries), beforeText, current->toString());
         }
         auto raised = current->plus(*delta);
         if (!raised || raised->sign() < 0)
             return failCurrent(
                 tr("%1 would become negative (%2 %3)").arg(t.resource, current->toString(), m_claimed.delta));
-        entries.append(QJsonObject{{QStringLiteral("id"), m_claimed.id},
-                                   {QStringLiteral("resource"), t.resource},
-                                   {QStringLiteral("delta"), m_claimed.delta},
-                                   {QStringLiteral("expires"), formatInstantUtc(m_claimed.expiry)}});
-        return write(quota, withAnnotationEntries(withHard(quota, t.resource, raised->toString()), entries),
+        entries.append(boostAnnotationEntry(m_claimed));
+        return write(quota,
+                     withBoostAnnotation(withHardValue(quota, t.resource, raised->toString()), entries),
                      current->toString(), raised->toString());
     }
     if (!onServer) // never applied, or taken back by a run that did not live to record it
@@ -311,8 +287,23 @@ void BoostReconciler::onFetched(const Result<QJsonObject> &r) {
     // Someone lowered it below the boost meanwhile: take back what is left, not more.
     const Quantity result = lowered->sign() < 0 ? Quantity::fromInt(0) : *lowered;
     entries.erase(it);
-    write(quota, withAnnotationEntries(withHard(quota, t.resource, result.toString()), entries),
+    write(quota, withBoostAnnotation(withHardValue(quota, t.resource, result.toString()), entries),
           current->toString(), result.toString());
+}
+
+// An extended boost: its entry gets the new end; the quota's value is left alone.
+void BoostReconciler::onFetchedForAnnotation(const QJsonObject &quota) {
+    QList<QJsonObject> entries = boostAnnotationEntries(quota);
+    const auto it = std::find_if(entries.begin(), entries.end(), [this](const QJsonObject &e) {
+        return e.value(QLatin1String("id")).toInteger() == m_claimed.id;
+    });
+    const QJsonObject wanted = boostAnnotationEntry(m_claimed);
+    if (it == entries.end() || annotationEntryIsCurrent(*it, m_claimed)) // taken back meanwhile, or right
+        return completeAnnotation(QString(), QString());
+    const QString before = QStringLiteral("until ") + it->value(QLatin1String("expires")).toString();
+    *it = wanted;
+    write(quota, withBoostAnnotation(quota, entries), before,
+          QStringLiteral("until ") + wanted.value(QLatin1String("expires")).toString());
 }
 
 void BoostReconciler::write(const QJsonObject &base, const QJsonObject &mine, const QString &before,
@@ -351,10 +342,13 @@ void BoostReconciler::write(const QJsonObject &base, const QJsonObject &mine, co
     req.ns = m_claimed.target.subject;
     req.base = base;
     req.mine = mine;
+    // The log as it stands (the boost's grant or extend is in it), published in the same PUT.
+    if (auto head = AuditLog(m_store, AuditSigning{}).head(); head && head->count > 0)
+        req.auditHead = *head;
     w->start(req);
 }
 
-Boost BoostReconciler::finalState(const Boost &claimed) const {
+Boost BoostReconciler::finalState(const Boost &claimed, int *missed) const {
     Boost n = claimed;
     n.claimOwner.clear();
     n.claimUntil = 0;
@@ -362,8 +356,10 @@ Boost BoostReconciler::finalState(const Boost &claimed) const {
     n.retryOp.clear();
     n.nextRetry = 0;
     n.attempts = 0;
+    *missed = 0;
     if (claimed.recurrence.recurs() && claimed.revokedAt == 0) {
-        if (auto occ = claimed.recurrence.nextOccurrence(claimed.expiry)) {
+        // The window right for now, however many passed since this one ended.
+        if (auto occ = claimed.recurrence.occurrenceAt(m_now, claimed.expiry, missed)) {
             n.state = Boost::State::Scheduled;
             n.start = occ->first;
             n.expiry = occ->second;
@@ -374,9 +370,21 @@ Boost BoostReconciler::finalState(const Boost &claimed) const {
     return n;
 }
 
+BoostTransition BoostReconciler::transition(Boost::State to) const {
+    BoostTransition t;
+    t.boostId = m_claimed.id;
+    t.target = m_claimed.target;
+    t.from = m_from;
+    t.to = to;
+    return t;
+}
+
 void BoostReconciler::complete(const QString &before, const QString &after) {
+    if (m_op == Op::Annotate)
+        return completeAnnotation(before, after);
     Boost n;
     QString action;
+    int missed = 0;
     if (m_op == Op::Apply) {
         n = m_claimed;
         n.state = Boost::State::Active;
@@ -388,9 +396,11 @@ void BoostReconciler::complete(const QString &before, const QString &after) {
         n.attempts = 0;
         action = QStringLiteral("boost.apply");
     } else {
-        n = finalState(m_claimed);
+        n = finalState(m_claimed, &missed);
         action = m_claimed.revokedAt > 0 ? QStringLiteral("boost.revert") : QStringLiteral("boost.expire");
     }
+    if (m_op == Op::PassWindow && m_claimed.recurrence.recurs())
+        ++missed; // the window that ended unapplied counts too
     UsageConnection &conn = m_store.connection();
     UsageTx tx(conn);
     auto ok = tx.begin();
@@ -404,31 +414,74 @@ void BoostReconciler::complete(const QString &before, const QString &after) {
     if (*done) {
         const bool budget = m_claimed.target.kind == BoostTarget::Kind::Budget;
         const QString delta = budget ? QStringLiteral("%1 GPU-hours").arg(m_claimed.delta) : m_claimed.delta;
+        // Budget boosts and windows that passed change no object: their texts say what
+        // the boost was and is.
+        const bool noValues = budget || (before.isEmpty() && after.isEmpty());
+        auto lifeOf = [](const Boost &b) {
+            QString s = QStringLiteral("boost %1: %2").arg(b.id).arg(boostStateName(b.state));
+            if (b.recurrence.recurs() && !b.isFinal())
+                s += QStringLiteral(" %1 to %2").arg(formatInstantUtc(b.start), formatInstantUtc(b.expiry));
+            return s;
+        };
+        QString why = QStringLiteral("boost %1 (%2): %3").arg(m_claimed.id).arg(delta, m_claimed.note);
+        if (missed > 0)
+            why += QStringLiteral(" [%1 missed while no reconcile ran, %2 to %3]")
+                       .arg(windowsText(missed), formatInstantUtc(m_claimed.expiry), formatInstantUtc(m_now));
+        Boost was = m_claimed;
+        was.state = m_from; // not the claim
         AuditLog log(m_store);
         auto entry = log.append(
-            m_opt.actor, action, BoostLedger::auditTarget(m_claimed.target),
-            budget ? QStringLiteral("boost %1: %2").arg(m_claimed.id).arg(boostStateName(m_from)) : before,
-            budget ? QStringLiteral("boost %1: %2 (%3)").arg(m_claimed.id).arg(boostStateName(n.state), delta)
-                   : after,
-            QStringLiteral("boost %1 (%2): %3").arg(m_claimed.id).arg(delta, m_claimed.note));
+            m_opt.actor, action, BoostLedger::auditTarget(m_claimed.target), noValues ? lifeOf(was) : before,
+            noValues ? lifeOf(n) + (budget ? QStringLiteral(" (%1)").arg(delta) : QString()) : after, why);
         if (auto c = entry ? tx.commit() : Result<void>(entry.error()); !c) {
             m_report.error = c.error();
             return finishPass();
         }
-        BoostTransition t;
-        t.boostId = m_claimed.id;
-        t.target = m_claimed.target;
-        t.from = m_from;
-        t.to = n.state;
+        BoostTransition t = transition(n.state);
         t.before = before;
         t.after = after;
+        t.missedWindows = missed;
         emitTransition(t);
+        continueWith(n);
+        return;
     }
     // Not done: the claim was taken over meanwhile; the other run records it.
     m_jobs.post([this] { next(); });
 }
 
+// A recurring boost moved to a window that has already begun: apply it in this pass.
+void BoostReconciler::continueWith(const Boost &updated) {
+    if (updated.state == Boost::State::Scheduled && updated.start <= m_now && updated.expiry > m_now)
+        m_queue.prepend(updated.id);
+    m_jobs.post([this] { next(); });
+}
+
+void BoostReconciler::completeAnnotation(const QString &before, const QString &after) {
+    BoostStore boosts(m_store.connection());
+    auto cleared = boosts.clearAnnotateMark(m_claimed.id, m_claimed.expiry);
+    if (!cleared) {
+        m_report.error = cleared.error();
+        return finishPass();
+    }
+    if (!before.isEmpty()) {
+        BoostTransition t = transition(Boost::State::Active);
+        t.before = before;
+        t.after = after;
+        emitTransition(t);
+    }
+    m_jobs.post([this] { next(); });
+}
+
 void BoostReconciler::failCurrent(const QString &reason) {
+    ++m_report.failed;
+    if (m_op == Op::Annotate) {
+        // The boost itself is fine; its mark stays, so the next reconcile tries again.
+        BoostTransition t = transition(Boost::State::Active);
+        t.error = tr("the annotation still shows the old end: %1").arg(reason);
+        emitTransition(t);
+        m_jobs.post([this] { next(); });
+        return;
+    }
     Boost n = m_claimed;
     n.state = Boost::State::Failed;
     n.reason = reason;
@@ -437,7 +490,6 @@ void BoostReconciler::failCurrent(const QString &reason) {
     n.retryOp = m_op == Op::Apply ? QStringLiteral("apply") : QStringLiteral("revert");
     n.claimOwner.clear();
     n.claimUntil = 0;
-    ++m_report.failed;
     UsageConnection &conn = m_store.connection();
     UsageTx tx(conn);
     auto ok = tx.begin();
@@ -461,11 +513,7 @@ void BoostReconciler::failCurrent(const QString &reason) {
             m_report.error = c.error();
             return finishPass();
         }
-        BoostTransition t;
-        t.boostId = m_claimed.id;
-        t.target = m_claimed.target;
-        t.from = m_from;
-        t.to = Boost::State::Failed;
+        BoostTransition t = transition(Boost::State::Failed);
         t.error = reason;
         t.nextRetry = n.nextRetry;
         emitTransition(t);

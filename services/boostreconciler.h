@@ -25,8 +25,11 @@ struct BoostTransition {
     Boost::State to = Boost::State::Active;
     QString before; // the quota entry's value on the server before and after the write
     QString after;  // (empty for budget boosts, which change no object)
-    QString error;  // to == Failed: why
+    QString error;  // to == Failed: why (or, to == Active, why the annotation was not rewritten)
     qint64 nextRetry = 0;
+    // A recurring boost brought to the window right for now: the windows that passed
+    // while no reconcile ran (one transition and one audit entry for all of them).
+    int missedWindows = 0;
     // "boost 7 team-a/gpu-quota requests.nvidia.com/gpu: scheduled -> active (12 -> 16)"
     [[nodiscard]] QString line() const;
 };
@@ -34,6 +37,7 @@ struct BoostTransition {
 struct ReconcileReport {
     QList<BoostTransition> transitions;
     int failed = 0;             // transitions that ended in Failed (retried later)
+    int waiting = 0;            // due quota boosts left alone: no cluster to patch
     std::optional<Error> error; // the pass itself could not run (database)
     [[nodiscard]] bool ok() const { return failed == 0 && !error; }
 };
@@ -60,7 +64,15 @@ struct ReconcileReport {
 // then, so changes others made meanwhile stay (12 +4 -> 16, raised to 20 by kubectl,
 // expires to 16). Boosts on one entry stack and end independently. Failures end in
 // Failed with the reason and a retry time (retryDelay); every event is audited
-// (boost.apply, boost.expire, boost.revert, boost.fail).
+// (boost.apply, boost.expire, boost.revert, boost.fail). An extended boost's annotation
+// is rewritten with its new end (the extend itself is the audit entry).
+//
+// A recurring boost is brought to the state right for `now` in one pass, however long
+// no reconcile ran: the windows that passed meanwhile are skipped (counted in one
+// transition and its audit entry), and the window `now` is in is applied at once.
+//
+// Without a client (no cluster configured) budget boosts are reconciled and due quota
+// boosts are left for a run that has one (counted in ReconcileReport::waiting).
 //
 // Threading: lives on the thread of the UsageStore it is given, which needs an event
 // loop (answers arrive by queued calls, see JobTracker). The database calls are short
@@ -75,7 +87,7 @@ public:
         int maxConflicts = 5; // 409s on one transition before it counts as failed
     };
 
-    // `client` may be null when only budget boosts are expected; a due quota boost then fails.
+    // `client` may be null: only budget boosts (and windows that passed unapplied) then.
     BoostReconciler(UsageStore &store, std::shared_ptr<KubeClient> client, Options options,
                     QObject *parent = nullptr);
     ~BoostReconciler() override;
@@ -91,9 +103,6 @@ public:
 
     // The wait before retry number `attempt` (1, 2, ...): 30 s doubling, at most 1 h.
     [[nodiscard]] static qint64 retryDelay(int attempt);
-    // The annotation's key and its entries: [{"id","resource","delta","expires"}].
-    static const QString kAnnotation;
-    [[nodiscard]] static QList<QJsonObject> annotationEntries(const QJsonObject &quota);
     [[nodiscard]] static QString defaultOwner();
 
 signals:
@@ -101,20 +110,27 @@ signals:
     void finished(const gq::ReconcileReport &report);
 
 private:
-    enum class Op { Apply, Revert };
+    // Apply / Revert: the boost's lifecycle, claimed first. PassWindow: a window that
+    // ended before any reconcile applied it (nothing on the cluster). Annotate: rewrite
+    // the annotation of an extended boost.
+    enum class Op { Skip, Apply, Revert, PassWindow, Annotate };
     void next();
     void finishPass();
     void handle(const Boost &b);
+    [[nodiscard]] Op decide(const Boost &b) const;
     bool claim(Boost b, Op op);
-    void budgetStep(const Boost &claimed, Op op);
     void fetch();
     void onFetched(const Result<QJsonObject> &quota);
+    void onFetchedForAnnotation(const QJsonObject &quota);
     void write(const QJsonObject &base, const QJsonObject &mine, const QString &before, const QString &after);
     void complete(const QString &before, const QString &after);
+    void completeAnnotation(const QString &before, const QString &after);
     void failCurrent(const QString &reason);
     [[nodiscard]] bool claimIsStale(const Boost &b) const;
-    [[nodiscard]] Boost finalState(const Boost &claimed) const;
+    [[nodiscard]] Boost finalState(const Boost &claimed, int *missed) const;
+    BoostTransition transition(Boost::State to) const;
     void emitTransition(const BoostTransition &t);
+    void continueWith(const Boost &updated);
 
     UsageStore &m_store;
     std::shared_ptr<KubeClient> m_client;

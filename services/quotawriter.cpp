@@ -57,12 +57,18 @@ Result<QJsonObject> prepare(const QuotaWriter::Request &req, QString *diffText) 
     return req.mine;
 }
 
-// kubectl apply's "unchanged": the fields a manifest sets are what the server holds.
+// kubectl apply's "unchanged": the fields a manifest sets are what the server holds
+// (the audit head we publish on every write is ours, not the manifest's).
 bool sameContent(const QJsonObject &current, const QJsonObject &mine) {
     const QJsonObject a = metaOf(current), b = metaOf(mine);
+    auto annotations = [](const QJsonObject &meta) {
+        QJsonObject o = meta.value(QLatin1String("annotations")).toObject();
+        o.remove(QLatin1String(kAuditHeadAnnotation));
+        return o;
+    };
     return current.value(QLatin1String("spec")) == mine.value(QLatin1String("spec")) &&
            a.value(QLatin1String("labels")) == b.value(QLatin1String("labels")) &&
-           a.value(QLatin1String("annotations")) == b.value(QLatin1String("annotations"));
+           annotations(a) == annotations(b);
 }
 
 // One cause per field, so every refused field is named.
@@ -129,8 +135,9 @@ bool QuotaWriter::replacing() const {
 QFuture<Result<QJsonObject>> QuotaWriter::write(bool dryRun) {
     WriteOptions options = m_req.options;
     options.dryRun = dryRun;
-    return replacing() ? m_client->replace(*m_req.resource, m_req.ns, m_payload, options)
-                       : m_client->create(*m_req.resource, m_req.ns, m_payload, options);
+    const QJsonObject payload = m_req.auditHead ? withAuditHead(m_payload, *m_req.auditHead) : m_payload;
+    return replacing() ? m_client->replace(*m_req.resource, m_req.ns, payload, options)
+                       : m_client->create(*m_req.resource, m_req.ns, payload, options);
 }
 
 void QuotaWriter::start(const Request &request) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "auditanchor.h"
 #include "error.h"
 #include "jobtracker.h"
 #include "kuberequest.h"
@@ -76,6 +77,10 @@ public:
         // With recordLastApplied: where the server and the file changed a field
         // differently since the last apply, the file's value wins (listed in overwritten()).
         bool force = false;
+        // Published on the written object (the gpuquota.io/audit-head annotation, see
+        // withAuditHead): added to what is sent only, so it never makes an otherwise
+        // unchanged object a write, a diff or a field of kubectl's last-applied record.
+        std::optional<AuditHead> auditHead;
         WriteOptions options; // its dryRun is ignored: the writer sets it per step
     };
 

@@ -231,10 +231,13 @@ void UsageService::appendAudit(const QString &actor, const QString &action, cons
             return w->audit->append(actor, action, target, before, after, note);
         },
         [this](const Result<AuditEntry> &entry) {
-            if (entry)
+            if (entry) {
+                if (entry->seq > m_auditHead.count)
+                    m_auditHead = AuditHead{entry->seq, entry->hash};
                 emit auditAppended(*entry);
-            else
+            } else {
                 emit failed(entry.error());
+            }
         });
 }
 
@@ -251,10 +254,14 @@ void UsageService::loadAudit(int limit) {
         [this](const std::optional<Result<QList<AuditEntry>>> &entries) {
             if (!entries)
                 return;
-            if (*entries)
-                emit auditLoaded(**entries);
-            else
+            if (*entries) {
+                const QList<AuditEntry> &loaded = **entries; // newest first
+                if (!loaded.isEmpty() && loaded.first().seq >= m_auditHead.count)
+                    m_auditHead = AuditHead{loaded.first().seq, loaded.first().hash};
+                emit auditLoaded(loaded);
+            } else {
                 emit failed(entries->error());
+            }
         });
 }
 

@@ -46,6 +46,10 @@ public:
     // The password open() was given, for the other services opening the same database
     // (charts, budgets, chargeback); kept in memory only, never logged.
     [[nodiscard]] QString password() const { return m_password; }
+    // The newest audit head this service has seen (loaded or appended; count 0 before
+    // any): what the console publishes on the objects it writes (withAuditHead). Other
+    // writers may have appended since; it is then an earlier head, still a valid anchor.
+    [[nodiscard]] AuditHead auditHead() const { return m_auditHead; }
 
     // target "ns/Kind/name"; action e.g. "quota.apply"; before/after as YAML.
     void appendAudit(const QString &actor, const QString &action, const QString &target,
@@ -102,6 +106,7 @@ private:
     const Clock *m_clock;
     QString m_url;
     QString m_password;
+    AuditHead m_auditHead;
     bool m_open = false;
     bool m_checkRunning = false;
     bool m_checkAgain = false;

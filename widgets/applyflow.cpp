@@ -32,6 +32,7 @@ void ApplyFlow::start(const Request &request) {
     w.ns = request.ns;
     w.base = request.base;
     w.mineYaml = request.mineYaml;
+    w.auditHead = request.auditHead;
     m_writer->start(w);
 }
 

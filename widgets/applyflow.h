@@ -10,6 +10,7 @@
 #include <QPointer>
 
 #include <memory>
+#include <optional>
 
 namespace gq {
 
@@ -30,10 +31,11 @@ public:
     struct Request {
         Kind kind = Kind::ResourceQuota;
         QString ns;
-        QJsonObject base;          // the server object the edit started from; empty to create
-        QString baseYaml;          // editableYaml(base), what the editor started from
-        QString mineYaml;          // the edited text
-        QStringList extraWarnings; // e.g. limits lowered below current use
+        QJsonObject base;                   // the server object the edit started from; empty to create
+        QString baseYaml;                   // editableYaml(base), what the editor started from
+        QString mineYaml;                   // the edited text
+        QStringList extraWarnings;          // e.g. limits lowered below current use
+        std::optional<AuditHead> auditHead; // published on the object with the write
     };
 
     ApplyFlow(std::shared_ptr<KubeClient> client, QWidget *dialogParent, QObject *parent = nullptr);

@@ -139,25 +139,33 @@ BoostsPage::BoostsPage(BoostService *service, QWidget *parent)
     m_refresh->setInterval(30000);
     // While shown, the console also does what `gpuquota reconcile` would: a boost whose
     // start, end or retry time has come is applied or taken back (claims in the database
-    // keep this exactly once with a controller or CronJob running too).
+    // keep this exactly once with a controller or CronJob running too). Budget boosts
+    // need no cluster; quota boosts wait for a connection.
     connect(m_refresh, &QTimer::timeout, this, [this] {
         if (!m_service->isOpen())
             return;
         const qint64 now = m_service->clock().nowSecs();
+        const std::shared_ptr<KubeClient> client = m_session ? m_session->client() : nullptr;
         bool due = false;
         for (int r = 0; r < m_model->rowCount(); ++r) {
             const Boost &b = m_model->at(r);
+            if (b.target.kind == BoostTarget::Kind::Quota && !client)
+                continue;
             due |= (b.state == Boost::State::Scheduled && b.start <= now) ||
                    (b.state == Boost::State::Active && b.expiry <= now) ||
                    (b.state == Boost::State::Failed && b.nextRetry <= now);
         }
-        if (due && m_session && m_session->client())
-            m_service->reconcile(actor(), m_session->client());
+        if (due)
+            m_service->reconcile(actor(), client);
         else
             m_service->load();
     });
     applyFilter();
     updateEmpty();
+}
+
+void BoostsPage::setRefreshInterval(int ms) {
+    m_refresh->setInterval(ms);
 }
 
 void BoostsPage::setNamespace(const QString &ns) {

@@ -38,6 +38,8 @@ public:
     void setNamespace(const QString &ns) override;
     // Who the audit log names for a change made here.
     void setActorSource(std::function<QString()> actor) { m_actor = std::move(actor); }
+    // How often, while shown, the list is reloaded and due boosts reconciled (30 s).
+    void setRefreshInterval(int ms);
 
     [[nodiscard]] QTableView *view() const { return m_view; }
     [[nodiscard]] BoostListModel *model() const { return m_model; }

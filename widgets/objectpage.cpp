@@ -415,6 +415,8 @@ void ObjectPage::apply() {
     req.baseYaml = m_baseYaml;
     req.mineYaml = pendingYaml();
     req.extraWarnings = applyWarnings();
+    if (const AuditHead head = m_auditHead ? m_auditHead() : AuditHead{}; head.count > 0)
+        req.auditHead = head;
     auto *flow = new ApplyFlow(m_session->client(), window(), this);
     m_flow = flow;
     connect(flow, &ApplyFlow::progress, this, &ObjectPage::statusMessage);

@@ -10,6 +10,7 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <functional>
 #include <optional>
 
 class QComboBox;
@@ -53,6 +54,8 @@ public:
 
     void setConnection(ClusterConnection *connection) override;
     void setNamespace(const QString &ns) override;
+    // The audit log's head to publish on each object applied (gpuquota.io/audit-head).
+    void setAuditHeadSource(std::function<AuditHead()> source) { m_auditHead = std::move(source); }
     [[nodiscard]] QString namespaceName() const { return m_ns; }
     [[nodiscard]] QString currentObject() const { return m_name; }
     [[nodiscard]] virtual bool hasPendingEdit() const;
@@ -166,6 +169,7 @@ private:
     QPointer<ApplyFlow> m_flow;
     bool m_conflictOpen = false;
     std::optional<Draft> m_offered;
+    std::function<AuditHead()> m_auditHead;
 };
 
 } // namespace gq

@@ -245,8 +245,9 @@ void TemplateDialog::runNext(int index, bool dryRun) {
     auto client = m_session->client();
     if (!client)
         return;
-    auto future = it.existing.isEmpty() ? client->create(res, it.ns, it.payload, opts)
-                                        : client->replace(res, it.ns, it.payload, opts);
+    const QJsonObject payload = withAuditHead(it.payload, m_auditHead);
+    auto future = it.existing.isEmpty() ? client->create(res, it.ns, payload, opts)
+                                        : client->replace(res, it.ns, payload, opts);
     m_jobs.watch(future, [this, index, dryRun](const Result<QJsonObject> &r) {
         const Item &it = m_items.at(index);
         if (!r) {

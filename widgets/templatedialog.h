@@ -1,5 +1,6 @@
 #pragma once
 
+#include "auditanchor.h"
 #include "jobtracker.h"
 #include "templatestore.h"
 
@@ -31,6 +32,8 @@ public:
 
     void setTargets(const QStringList &namespaces);
     [[nodiscard]] QStringList checkedTargets() const;
+    // Published on every object written (gpuquota.io/audit-head).
+    void setAuditHead(const AuditHead &head) { m_auditHead = head; }
 
 public slots:
     void preview();
@@ -59,6 +62,7 @@ private:
     TemplateStore m_store;
     QList<Item> m_items;
     bool m_previewOk = false;
+    AuditHead m_auditHead;
 
     QComboBox *m_templates;
     YamlEditor *m_editor;

@@ -76,6 +76,12 @@ void ApplyAudit::setActor(const QString &given, const QString &clusterUser) {
     m_actor = !given.trimmed().isEmpty() ? given.trimmed() : !clusterUser.isEmpty() ? clusterUser : osUser();
 }
 
+Result<AuditHead> ApplyAudit::head() const {
+    if (!m_store)
+        return AuditHead{};
+    return AuditLog(*m_store, AuditSigning{}).head();
+}
+
 Result<void> ApplyAudit::record(const QString &kind, const QString &ns, const QString &name,
                                 const QJsonObject &before, const QJsonObject &after, const QString &note) {
     if (!m_store)

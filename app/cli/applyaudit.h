@@ -5,6 +5,7 @@
 // settings. A change the audit log cannot take is not made: the database is opened
 // (and the actor found) before anything is sent.
 
+#include "auditanchor.h"
 #include "result.h"
 
 #include <QJsonObject>
@@ -31,6 +32,8 @@ public:
 
     [[nodiscard]] bool enabled() const { return m_store != nullptr; }
     [[nodiscard]] const QString &databaseUrl() const { return m_url; }
+    // The log's head to publish on the objects written (count 0 without a log).
+    [[nodiscard]] Result<AuditHead> head() const;
     // `before` empty: the object was created.
     Result<void> record(const QString &kind, const QString &ns, const QString &name,
                         const QJsonObject &before, const QJsonObject &after, const QString &note);

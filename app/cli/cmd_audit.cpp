@@ -88,7 +88,7 @@ int runList(const QStringList &argv) {
     const QString format = a.value(QStringLiteral("output"), QStringLiteral("table"));
     if (format != QLatin1String("table") && format != QLatin1String("csv") && format != QLatin1String("json"))
         return fail(QStringLiteral("-o must be table, csv or json"), UsageError);
-    auto db = openDb(a);
+    auto db = openDb(a, DbAccess::ReadOnly); // reads only: works on a read-only file system
     if (!db)
         return failWith(db.error());
     AuditLog log(**db, AuditSigning{});
@@ -141,7 +141,7 @@ int runVerify(const QStringList &argv) {
             return fail(QStringLiteral("--head: ") + h.error().message, UsageError);
         anchor.head = *h;
     }
-    auto db = openDb(a);
+    auto db = openDb(a, DbAccess::ReadOnly); // reads only: works on a read-only file system
     if (!db)
         return failWith(db.error());
     const QString cpPath = signing->checkpointPath;
@@ -211,7 +211,7 @@ int runCheckpoint(const QStringList &argv) {
     auto signing = signingFrom(a);
     if (!signing)
         return failWith(signing.error(), UsageError);
-    auto db = openDb(a);
+    auto db = openDb(a, DbAccess::ReadOnly); // reads only: works on a read-only file system
     if (!db)
         return failWith(db.error());
     AuditLog log(**db, *signing);

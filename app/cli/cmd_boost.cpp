@@ -1,13 +1,14 @@
-// Temporary boosts on the command line: `gpuquota boost grant|list|revoke|extend` and
-// `gpuquota reconcile`. Bad input exits 2 naming the flag before anything is recorded;
-// the database record comes first, then the cluster (BoostReconciler), so a grant or
-// revoke whose cluster step fails is finished by the next `reconcile`.
+// Temporary boosts on the command line: `gpuquota boost grant|list|revoke|extend`. Bad
+// input exits 2 naming the flag before anything is recorded; the database record comes
+// first, then the cluster (BoostReconciler), so a grant, revoke or extend whose cluster
+// step fails is finished by the next `gpuquota reconcile` (cmd_reconcile.cpp). The
+// audit log names the same actor for the change and its cluster step: --actor, else the
+// SelfSubjectReview name when the cluster is involved (quota boosts), else the OS user.
+#include "boostcluster.h"
 #include "boostledger.h"
 #include "boostplanner.h"
-#include "boostreconciler.h"
 #include "kubeclient.h"
 #include "timewindow.h"
-#include "usageverbs.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,6 +18,7 @@ namespace gq::cli {
 namespace {
 
 using namespace usageverbs;
+using namespace boostcluster;
 
 // "error: --note: ..." (the field of a core error is the flag's name; "id" is the ID argument).
 int failField(const Error &e) {
@@ -62,15 +64,22 @@ Result<BoostWhen> whenFrom(const Args &a, qint64 now, bool allowRecur) {
                     Error::Kind::Usage,
                     QStringLiteral("--%1: a recurring boost lasts its --window; end it with --recur-until")
                         .arg(QLatin1String(f)));
-        for (const char *f : {"window", "recur-until"})
+        // No default zone: a window of local hours read in the wrong zone is a boost at
+        // the wrong time, and UTC is rarely what "nights" means.
+        for (const char *f : {"window", "tz", "recur-until"})
             if (!a.has(QLatin1String(f)))
-                return Error::make(Error::Kind::Usage,
-                                   QStringLiteral("--%1 is required with --recur").arg(QLatin1String(f)));
+                return Error::make(
+                    Error::Kind::Usage,
+                    QStringLiteral("--%1 is required with --recur%2")
+                        .arg(QLatin1String(f),
+                             qstrcmp(f, "tz") == 0
+                                 ? QStringLiteral(" (the window's time zone, e.g. Europe/Berlin or UTC)")
+                                 : QString()));
         auto until = instantFlag(a, QStringLiteral("recur-until"));
         if (!until)
             return until.error();
         auto r = BoostRecurrence::make(a.value(QStringLiteral("recur")), a.value(QStringLiteral("window")),
-                                       a.value(QStringLiteral("tz"), QStringLiteral("UTC")), *until);
+                                       a.value(QStringLiteral("tz")), *until);
         if (!r)
             return r.error();
         w.recurrence = *r;
@@ -95,34 +104,6 @@ Result<BoostWhen> whenFrom(const Args &a, qint64 now, bool allowRecur) {
     }
     Q_UNUSED(now);
     return w;
-}
-
-Result<std::shared_ptr<KubeClient>> cluster(const Args &a) {
-    return KubeClient::fromKubeconfig(a.value(QStringLiteral("kubeconfig")),
-                                      a.value(QStringLiteral("context")));
-}
-
-// --actor, else who the cluster says we are (SelfSubjectReview), else the OS user.
-QString actorFor(const Args &a, const std::shared_ptr<KubeClient> &client) {
-    if (!a.value(QStringLiteral("actor")).trimmed().isEmpty() || !client)
-        return actorOf(a);
-    auto f = client->whoAmI();
-    f.waitForFinished();
-    const auto who = f.result();
-    return who && !who->username.isEmpty() ? who->username : actorOf(a);
-}
-
-// Runs the reconciler for one boost (or all with id 0) and prints its lines.
-ReconcileReport reconcile(UsageStore &store, std::shared_ptr<KubeClient> client, const QString &actor,
-                          qint64 now, qint64 id, QTextStream &lines) {
-    BoostReconciler::Options o;
-    o.actor = actor;
-    BoostReconciler r(store, std::move(client), o);
-    const ReconcileReport report = r.runNow(now, id);
-    for (const BoostTransition &t : report.transitions)
-        lines << t.line() << '\n';
-    lines.flush();
-    return report;
 }
 
 QJsonObject boostJson(const Boost &b) {
@@ -230,10 +211,13 @@ int runGrant(const QStringList &argv) {
             return failField(planned.error());
         boost = *planned;
     } else {
-        auto c = cluster(a);
-        if (!c)
-            return fail(c.error().toString());
-        client = *c;
+        const ClusterPick pick = pickCluster(a);
+        if (pick.exitCode != Ok)
+            return fail(pick.why, pick.exitCode);
+        if (!pick.client)
+            return fail(QStringLiteral("a quota boost needs the cluster (--kubeconfig, --context): ") +
+                        pick.why);
+        client = pick.client;
         const QString ns = a.value(QStringLiteral("namespace"));
         auto list = client->list(KubeResource::resourceQuotas(), ns);
         list.waitForFinished();
@@ -348,21 +332,34 @@ Result<qint64> idArgument(const Args &a, const QString &verb) {
     return id;
 }
 
-// After a revoke or extend: let the cluster follow now when it can be reached.
-void followOnCluster(UsageStore &store, const Args &a, const Boost &b, qint64 now) {
-    if (b.target.kind == BoostTarget::Kind::Quota && b.isFinal())
-        return;
-    std::shared_ptr<KubeClient> client;
-    if (b.target.kind == BoostTarget::Kind::Quota) {
-        auto c = cluster(a);
-        if (!c) {
-            err() << "note: no cluster (" << c.error().message
-                  << "); the next `gpuquota reconcile` takes it back\n";
-            return;
-        }
-        client = *c;
+// Before a revoke or extend: the boost, the cluster when it is a quota boost (budget
+// boosts touch none; a cluster asked for and unusable stops here, nothing recorded),
+// and the one actor the change and its cluster step are both recorded under. Returns
+// an exit code when there is no going on.
+std::optional<int> prepareChange(BoostLedger &ledger, const Args &a, qint64 id, Boost &boost,
+                                 ClusterPick &pick, QString &actor) {
+    auto cur = ledger.find(id);
+    if (!cur)
+        return failField(cur.error());
+    boost = *cur;
+    if (boost.target.kind == BoostTarget::Kind::Quota) {
+        pick = pickCluster(a);
+        if (pick.exitCode != Ok)
+            return fail(pick.why + QStringLiteral("; nothing was recorded"), pick.exitCode);
     }
-    const ReconcileReport r = reconcile(store, client, actorFor(a, client), now, b.id, err());
+    actor = actorFor(a, pick.client);
+    return std::nullopt;
+}
+
+// After a revoke or extend: let the cluster follow now when it can be reached.
+void followOnCluster(UsageStore &store, const ClusterPick &pick, const QString &actor, const Boost &b,
+                     qint64 now) {
+    const bool quota = b.target.kind == BoostTarget::Kind::Quota;
+    if (quota && !pick.client) {
+        err() << "note: no cluster (" << pick.why << "); the next `gpuquota reconcile` updates the quota\n";
+        return;
+    }
+    const ReconcileReport r = reconcile(store, quota ? pick.client : nullptr, actor, now, b.id, err());
     if (!r.ok())
         err() << "note: the cluster step failed; the next `gpuquota reconcile` retries it\n";
 }
@@ -385,12 +382,20 @@ int runRevoke(const QStringList &argv) {
         return failWith(db.error());
     ManualClock clock(now);
     BoostLedger ledger(**db, clock);
-    auto b = ledger.revoke(*id, a.value(QStringLiteral("note")), actorOf(a));
+    Boost cur;
+    ClusterPick pick;
+    QString actor;
+    if (auto code = prepareChange(ledger, a, *id, cur, pick, actor))
+        return *code;
+    auto b = ledger.revoke(*id, a.value(QStringLiteral("note")), actor);
     if (!b)
         return failField(b.error());
     out() << "boost " << b->id << " revoked\n";
     out().flush();
-    followOnCluster(**db, a, *b, now);
+    // A boost revoked in the second it started ends a second after its start (the
+    // ledger keeps expiry > start): judged at that end, so it is taken back now.
+    if (!(b->target.kind == BoostTarget::Kind::Quota && b->isFinal()))
+        followOnCluster(**db, pick, actor, *b, std::max(now, b->expiry));
     return Ok;
 }
 
@@ -426,13 +431,14 @@ int runExtend(const QStringList &argv) {
         return failWith(db.error());
     ManualClock clock(now);
     BoostLedger ledger(**db, clock);
-    if (by > 0) { // --for: that much past the current end
-        auto cur = ledger.find(*id);
-        if (!cur)
-            return failField(cur.error());
-        until = cur->expiry + by;
-    }
-    auto b = ledger.extend(*id, until, a.value(QStringLiteral("note")), actorOf(a));
+    Boost cur;
+    ClusterPick pick;
+    QString actor;
+    if (auto code = prepareChange(ledger, a, *id, cur, pick, actor))
+        return *code;
+    if (by > 0) // --for: that much past the current end
+        until = cur.expiry + by;
+    auto b = ledger.extend(*id, until, a.value(QStringLiteral("note")), actor);
     if (!b) {
         Error e = b.error();
         if (e.field == QLatin1String("until") && by > 0)
@@ -440,6 +446,10 @@ int runExtend(const QStringList &argv) {
         return failField(e);
     }
     out() << "boost " << b->id << " now ends " << formatInstantUtc(b->expiry) << '\n';
+    out().flush();
+    // Applied: the quota's gpuquota.io/boosts annotation gets the new end.
+    if (b->retryOp == QLatin1String(Boost::kAnnotateOp))
+        followOnCluster(**db, pick, actor, *b, now);
     return Ok;
 }
 
@@ -465,36 +475,9 @@ int runBoost(const QStringList &argv) {
         "  boost extend ID --db URL (--for D | --until T) --note TEXT"));
 }
 
-int runReconcile(const QStringList &argv) {
-    const Args a = parseArgs(argv, {QStringLiteral("db"), QStringLiteral("now"), QStringLiteral("actor")});
-    if (!a.error.isEmpty())
-        return usage(a.error);
-    if (!a.positional.isEmpty())
-        return usage(QStringLiteral("reconcile takes no argument '%1'").arg(a.positional.first()));
-    qint64 now = 0;
-    if (const QString e = nowDefault(a, &now); !e.isEmpty())
-        return usage(e);
-    auto db = openDb(a);
-    if (!db)
-        return failWith(db.error());
-    std::shared_ptr<KubeClient> client;
-    if (auto c = cluster(a))
-        client = *c;
-    else
-        err() << "warning: no cluster (" << c.error().message << "): only budget boosts can be reconciled\n";
-    const ReconcileReport report = reconcile(**db, client, actorFor(a, client), now, 0, out());
-    if (report.error)
-        return fail(report.error->toString());
-    return report.ok() ? Ok : Failed;
-}
-
 } // namespace
 
 GQ_REGISTER_VERB(QStringLiteral("boost"), QStringLiteral("boost grant|list|revoke|extend --db URL ..."),
                  QStringLiteral("temporary quota and budget boosts with a note, taken back on time"), 68,
                  runBoost);
-GQ_REGISTER_VERB(QStringLiteral("reconcile"), QStringLiteral("reconcile --db URL [--now T]"),
-                 QStringLiteral("apply due boost starts and expiries once (exit 0 done, 1 some failed)"), 69,
-                 runReconcile);
-
 } // namespace gq::cli

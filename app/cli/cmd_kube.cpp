@@ -484,6 +484,18 @@ int runApply(const QStringList &args) {
         request.adoptExisting = metadata.value(QLatin1String("resourceVersion")).toString().isEmpty();
         request.recordLastApplied = true;
         request.force = a.force;
+        // The audit log's head goes onto the object with the write (no extra request).
+        if (audit && audit->enabled()) {
+            auto head = audit->head();
+            if (!head) {
+                err() << "error: " << p.label << ": reading the audit log: " << head.error().message
+                      << "; nothing was applied\n";
+                ++failures;
+                continue;
+            }
+            if (head->count > 0)
+                request.auditHead = *head;
+        }
         const QuotaWriter::State end = drive(writer, request, dryRun);
         if (end == QuotaWriter::State::Applied || end == QuotaWriter::State::AwaitingConfirmation) {
             for (const lastapplied::FieldConflict &f : writer.overwritten())

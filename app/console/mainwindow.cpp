@@ -208,6 +208,7 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     for (ObjectPage *page :
          {static_cast<ObjectPage *>(m_quotaPage), static_cast<ObjectPage *>(m_limitPage)}) {
         connect(page, &ObjectPage::applied, this, &MainWindow::onApplied);
+        page->setAuditHeadSource([this] { return m_db->isOpen() ? m_db->auditHead() : AuditHead{}; });
         connect(page, &ObjectPage::statusMessage, this, [this](const QString &m) { showStatus(m, 8000); });
         connect(page, &ObjectPage::errorMessage, this, &MainWindow::showError);
         connect(page, &ObjectPage::templateRequested, this, &MainWindow::openTemplates);
@@ -444,6 +445,8 @@ void MainWindow::openTemplates() {
     auto *dialog = new TemplateDialog(m_session, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setTargets(targets);
+    if (m_db->isOpen())
+        dialog->setAuditHead(m_db->auditHead());
     connect(dialog, &TemplateDialog::applied, this, &MainWindow::onApplied);
     dialog->open();
 }

@@ -1,5 +1,6 @@
 #include "chargebackformat.h"
 
+#include "csvfield.h"
 #include "money.h"
 
 #include <QJsonArray>
@@ -7,16 +8,6 @@
 namespace gq {
 
 namespace {
-QString csvField(const QString &s) {
-    QString v = s;
-    if (!v.isEmpty() && QStringLiteral("=+-@").contains(v.front()))
-        v.prepend(QLatin1Char('\''));
-    if (v.contains(QLatin1Char(',')) || v.contains(QLatin1Char('"')) || v.contains(QLatin1Char('\n')) ||
-        v.contains(QLatin1Char('\r')))
-        v = QLatin1Char('"') + v.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
-    return v;
-}
-
 const QString kNotRecorded = QStringLiteral("not recorded");
 } // namespace
 

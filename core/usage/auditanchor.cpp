@@ -1,12 +1,16 @@
 #include "auditanchor.h"
 
+#include "atomicfile.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLockFile>
 #include <QMessageAuthenticationCode>
-#include <QSaveFile>
+
+#include <cerrno>
+#include <cstring>
 
 namespace gq {
 
@@ -99,6 +103,29 @@ Result<AuditHead> AuditHead::parse(const QString &text) {
     return h;
 }
 
+QJsonObject withAuditHead(QJsonObject object, const AuditHead &head) {
+    if (head.count < 1)
+        return object;
+    QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
+    QJsonObject annotations = meta.value(QLatin1String("annotations")).toObject();
+    annotations.insert(QLatin1String(kAuditHeadAnnotation), head.toText());
+    meta.insert(QStringLiteral("annotations"), annotations);
+    object.insert(QStringLiteral("metadata"), meta);
+    return object;
+}
+
+std::optional<AuditHead> auditHeadOf(const QJsonObject &object) {
+    const QJsonValue v = object.value(QLatin1String("metadata"))
+                             .toObject()
+                             .value(QLatin1String("annotations"))
+                             .toObject()
+                             .value(QLatin1String(kAuditHeadAnnotation));
+    if (!v.isString())
+        return std::nullopt;
+    auto head = AuditHead::parse(v.toString());
+    return head ? std::optional<AuditHead>(*head) : std::nullopt;
+}
+
 QByteArray AuditCheckpoint::canonical() const {
     QByteArray out;
     appendField(out, QByteArray(kCheckpointFormat.data(), kCheckpointFormat.size()));
@@ -187,21 +214,26 @@ Result<void> AuditCheckpoint::writeFile(const QString &path, const AuditCheckpoi
     // Appenders in several processes (console, controller, CLI) share the file: the lock
     // orders read-compare-replace so a slower one cannot put an older head back.
     QLockFile lock(path + QStringLiteral(".lock"));
-    if (!lock.tryLock(10000))
-        return ioError(lock.error() == QLockFile::LockFailedError
-                           ? QStringLiteral("its lock file %1.lock is held by another process").arg(path)
-                           : QStringLiteral("cannot create its lock file %1.lock").arg(path));
+    errno = 0;
+    if (!lock.tryLock(10000)) {
+        // QLockFile says only "unknown error"; the system's reason (a full disk) is in errno.
+        const int code = errno;
+        if (lock.error() == QLockFile::LockFailedError)
+            return ioError(QStringLiteral("its lock file %1.lock is held by another process").arg(path));
+        return ioError(QStringLiteral("cannot create its lock file %1.lock%2")
+                           .arg(path, code != 0
+                                          ? QStringLiteral(": ") + QString::fromLocal8Bit(std::strerror(code))
+                                          : QString()));
+    }
     if (neverBackwards && QFileInfo::exists(path)) {
         auto existing = readFile(path);
         if (existing && existing->count >= cp.count)
             return {};
     }
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly))
-        return ioError(out.errorString());
-    out.write(cp.toJson());
-    if (!out.commit())
-        return ioError(out.errorString());
+    // All or nothing: a full disk leaves the previous checkpoint as it was (QSaveFile
+    // alone renamed an empty file over it on Qt 6.4, see atomicfile.h).
+    if (auto r = writeFileAtomically(path, cp.toJson()); !r)
+        return ioError(r.error().message);
     return {};
 }
 

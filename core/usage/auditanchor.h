@@ -3,6 +3,7 @@
 #include "result.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 
 #include <optional>
@@ -58,6 +59,15 @@ struct AuditHead {
 };
 
 inline constexpr const char *kAuditHeadAnnotation = "gpuquota.io/audit-head";
+
+// `object` (a Kubernetes object as JSON) with the kAuditHeadAnnotation set to `head`,
+// so `kubectl get -o yaml` shows how far the audit log went when we last wrote it and
+// `gpuquota audit verify --head COUNT:HASH` can check the log still holds that. An
+// empty head (count 0) leaves the object as it is. QuotaWriter::Request::auditHead
+// puts it on every write it makes (services/quotawriter.h).
+[[nodiscard]] QJsonObject withAuditHead(QJsonObject object, const AuditHead &head);
+// The head published on `object`; nullopt when it has none (or not a valid one).
+[[nodiscard]] std::optional<AuditHead> auditHeadOf(const QJsonObject &object);
 
 // A signed statement "the chain had `count` entries ending in `head` at `at`", kept
 // outside the database. `keyedFrom` is the first entry that carries a MAC (0: none),

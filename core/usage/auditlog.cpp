@@ -37,6 +37,16 @@ AuditEntry entryFromRow(const QSqlQuery &q) {
 
 const char *const kColumns =
     "seq, at_s, actor, action, target, before_text, after_text, note, prev_hash, hash, mac";
+
+Result<qint64> firstKeyedSeqOf(const UsageConnection &conn) {
+    QSqlQuery q(conn.database());
+    q.setForwardOnly(true);
+    if (auto r =
+            conn.execSql(q, QStringLiteral("SELECT seq FROM audit_log WHERE mac <> '' ORDER BY seq LIMIT 1"));
+        !r)
+        return r.error();
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
 } // namespace
 
 QByteArray AuditEntry::canonicalContent() const {
@@ -142,49 +152,51 @@ Result<AuditEntry> AuditLog::append(const QString &actor, const QString &action,
     ins.addBindValue(nonNull(e.mac));
     if (auto r = m_conn.exec(ins, QStringLiteral("appending to the audit log")); !r)
         return r.error();
+    // After the commit (of the caller's transaction too, when this append is part of
+    // one): a checkpoint must never get ahead of the table (that would read as a
+    // truncation); one left behind by a crash only anchors a little less.
+    auto checkpoint = m_conn.afterCommit([conn = &m_conn, signing = m_signing, e,
+                                          at = m_clock.nowSecs()]() -> Result<void> {
+        if (auto r = updateCheckpoint(*conn, signing, e, at); !r) {
+            Error err = r.error();
+            err.message = QStringLiteral("audit entry %1 was recorded, but %2").arg(e.seq).arg(err.message);
+            return err;
+        }
+        return {};
+    });
+    if (!checkpoint)
+        return checkpoint.error();
     if (auto r = tx.commit(); !r)
         return r.error();
-    // After the commit: a checkpoint must never get ahead of the table (that would read
-    // as a truncation); one left behind by a crash only anchors a little less.
-    if (auto r = updateCheckpoint(e); !r) {
-        Error err = r.error();
-        err.message = QStringLiteral("audit entry %1 was recorded, but %2").arg(e.seq).arg(err.message);
-        return err;
-    }
     return e;
 }
 
 Result<qint64> AuditLog::firstKeyedSeq() const {
-    QSqlQuery q(m_conn.database());
-    q.setForwardOnly(true);
-    if (auto r = m_conn.execSql(
-            q, QStringLiteral("SELECT seq FROM audit_log WHERE mac <> '' ORDER BY seq LIMIT 1"));
-        !r)
-        return r.error();
-    return q.next() ? q.value(0).toLongLong() : 0;
+    return firstKeyedSeqOf(m_conn);
 }
 
-Result<void> AuditLog::updateCheckpoint(const AuditEntry &appended) {
-    const QString &path = m_signing.checkpointPath;
+Result<void> AuditLog::updateCheckpoint(UsageConnection &conn, const AuditSigning &signing,
+                                        const AuditEntry &appended, qint64 at) {
+    const QString &path = signing.checkpointPath;
     if (path.isEmpty())
         return {};
     AuditCheckpoint cp;
     cp.count = appended.seq;
     cp.head = appended.hash;
-    cp.at = m_clock.nowSecs();
-    cp.source = m_conn.url().display();
+    cp.at = at;
+    cp.source = conn.url().display();
     // Where signing began is carried over from the previous checkpoint; looked up only
     // until a checkpoint records it.
     if (auto previous = AuditCheckpoint::readFile(path); previous && previous->keyedFrom > 0) {
         cp.keyedFrom = previous->keyedFrom;
-    } else if (m_signing.key) {
-        auto first = firstKeyedSeq();
+    } else if (signing.key) {
+        auto first = firstKeyedSeqOf(conn);
         if (!first)
             return first.error();
         cp.keyedFrom = *first;
     }
-    if (m_signing.key)
-        cp.sign(*m_signing.key);
+    if (signing.key)
+        cp.sign(*signing.key);
     return AuditCheckpoint::writeFile(path, cp);
 }
 

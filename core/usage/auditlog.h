@@ -96,6 +96,8 @@ public:
 
     // Appends and returns the stored entry (seq, at, prevHash, hash, mac filled in). An
     // Io error after the entry was committed says so: only the checkpoint is behind.
+    // Inside a caller's transaction the checkpoint is written when that one commits, and
+    // that commit returns the error.
     Result<AuditEntry> append(const QString &actor, const QString &action, const QString &target,
                               const QString &before, const QString &after, const QString &note);
 
@@ -124,7 +126,9 @@ public:
 
 private:
     [[nodiscard]] Result<qint64> firstKeyedSeq() const;
-    Result<void> updateCheckpoint(const AuditEntry &appended);
+    // Runs after the commit that made `appended` durable (see UsageConnection::afterCommit).
+    static Result<void> updateCheckpoint(UsageConnection &conn, const AuditSigning &signing,
+                                         const AuditEntry &appended, qint64 at);
 
     UsageConnection &m_conn;
     const Clock &m_clock;

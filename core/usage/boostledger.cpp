@@ -15,12 +15,13 @@ Error invalid(const QString &message, const QString &field) {
     return Error::make(Error::Kind::Invalid, message, field);
 }
 
-QString stateOf(const Boost &b) {
-    return boostStateName(b.state);
-}
-
-QString expiryOf(const Boost &b) {
-    return formatInstantUtc(b.expiry);
+// "boost 7: active until 2026-06-01T12:00:00Z", "boost 7: scheduled from ... until ...":
+// what a revoke or extend found and left, for its audit entry.
+QString lifeOf(const Boost &b) {
+    QString s = QStringLiteral("boost %1: %2").arg(b.id).arg(boostStateName(b.state));
+    if (b.state == Boost::State::Scheduled)
+        s += QStringLiteral(" from ") + formatInstantUtc(b.start);
+    return s + QStringLiteral(" until ") + formatInstantUtc(b.expiry);
 }
 } // namespace
 
@@ -101,7 +102,7 @@ Result<Boost> BoostLedger::find(qint64 id) const {
 
 Result<Boost> BoostLedger::change(qint64 id, const QString &note, const QString &actor, const QString &action,
                                   const std::function<Result<Boost>(const Boost &)> &edit,
-                                  QString (*describe)(const Boost &)) {
+                                  const std::function<QString(const Boost &)> &describeAfter) {
     if (auto r = checkNote(note); !r)
         return r.error();
     UsageConnection &conn = m_store.connection();
@@ -134,9 +135,8 @@ Result<Boost> BoostLedger::change(qint64 id, const QString &note, const QString 
                            QStringLiteral("boost %1 changed while it was being edited; try again").arg(id),
                            QStringLiteral("id"));
     AuditLog log(m_store);
-    if (auto r = log.append(actor, action, auditTarget(current->target),
-                            QStringLiteral("boost %1: %2").arg(id).arg(describe(*current)),
-                            QStringLiteral("boost %1: %2").arg(id).arg(describe(*next)), note);
+    if (auto r = log.append(actor, action, auditTarget(current->target), lifeOf(*current),
+                            describeAfter(*next), note);
         !r)
         return r.error();
     if (auto r = tx.commit(); !r)
@@ -167,7 +167,12 @@ Result<Boost> BoostLedger::revoke(qint64 id, const QString &note, const QString 
                 b.expiry = b.start + 1;
             return b;
         },
-        stateOf);
+        [now](const Boost &b) {
+            QString s = QStringLiteral("boost %1: revoked at %2").arg(b.id).arg(formatInstantUtc(now));
+            if (b.state != Boost::State::Revoked && b.target.kind == BoostTarget::Kind::Quota)
+                s += QStringLiteral(" (the quota is taken back by the next reconcile)");
+            return s;
+        });
 }
 
 Result<Boost> BoostLedger::extend(qint64 id, qint64 newExpiry, const QString &note, const QString &actor) {
@@ -191,9 +196,13 @@ Result<Boost> BoostLedger::extend(qint64 id, qint64 newExpiry, const QString &no
                     QStringLiteral("id"));
             Boost b = cur;
             b.expiry = newExpiry;
+            // Applied: the quota's annotation still shows the old end until a reconcile
+            // rewrites it (BoostReconciler); the mark makes the boost due for that.
+            if (cur.state == Boost::State::Active && cur.target.kind == BoostTarget::Kind::Quota)
+                b.retryOp = QString::fromLatin1(Boost::kAnnotateOp);
             return b;
         },
-        expiryOf);
+        lifeOf);
 }
 
 Result<QList<Boost>> BoostLedger::list(const Filter &filter) const {

@@ -51,9 +51,11 @@ public:
     [[nodiscard]] static QString summary(const Boost &boost);
 
 private:
+    // The audit entry's before is what the boost was ("boost 7: active until T"), its
+    // after describeAfter(the edited boost).
     Result<Boost> change(qint64 id, const QString &note, const QString &actor, const QString &action,
                          const std::function<Result<Boost>(const Boost &)> &edit,
-                         QString (*describe)(const Boost &));
+                         const std::function<QString(const Boost &)> &describeAfter);
 
     UsageStore &m_store;
     const Clock &m_clock;

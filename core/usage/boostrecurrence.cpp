@@ -105,4 +105,20 @@ std::optional<std::pair<qint64, qint64>> BoostRecurrence::nextOccurrence(qint64 
     return std::nullopt;
 }
 
+std::optional<std::pair<qint64, qint64>> BoostRecurrence::occurrenceAt(qint64 now, qint64 after,
+                                                                       int *missed) const {
+    int skipped = 0;
+    std::optional<std::pair<qint64, qint64>> occ = nextOccurrence(after);
+    // One step per window that passed unseen; the walk is bounded like nextOccurrence's.
+    for (int i = 0; occ && occ->second <= now && i < kMaxDays; ++i) {
+        ++skipped;
+        occ = nextOccurrence(occ->second);
+    }
+    if (occ && occ->second <= now) // more than ten years of windows: jump
+        occ = nextOccurrence(now);
+    if (missed)
+        *missed = skipped;
+    return occ;
+}
+
 } // namespace gq

@@ -238,10 +238,26 @@ Result<std::optional<Boost>> BoostStore::find(qint64 id) const {
 }
 
 Result<QList<Boost>> BoostStore::due(qint64 now) const {
-    return select(QStringLiteral("WHERE (state = 'scheduled' AND start_s <= ?) OR (state = 'active' AND "
-                                 "expiry_s <= ?) OR (state = 'failed' AND next_retry_s <= ?) OR state IN "
-                                 "('applying', 'reverting')"),
-                  {now, now, now});
+    return select(
+        QStringLiteral("WHERE (state = 'scheduled' AND start_s <= ?) OR (state = 'active' AND "
+                       "(expiry_s <= ? OR retry_op = ?)) OR (state = 'failed' AND next_retry_s <= ?) "
+                       "OR state IN ('applying', 'reverting')"),
+        {now, now, QString::fromLatin1(Boost::kAnnotateOp), now});
+}
+
+Result<bool> BoostStore::clearAnnotateMark(qint64 id, qint64 expiry) {
+    m_conn.noteWrite();
+    QSqlQuery q(m_conn.database());
+    if (auto r = m_conn.prepare(q, QStringLiteral("UPDATE boosts SET retry_op = '' WHERE id = ? AND state = "
+                                                  "'active' AND retry_op = ? AND expiry_s = ?"));
+        !r)
+        return r.error();
+    q.addBindValue(id);
+    q.addBindValue(QString::fromLatin1(Boost::kAnnotateOp));
+    q.addBindValue(expiry);
+    if (auto r = m_conn.exec(q, QStringLiteral("updating a boost")); !r)
+        return r.error();
+    return q.numRowsAffected() > 0;
 }
 
 Result<bool> BoostStore::setState(qint64 id, Boost::State state) {

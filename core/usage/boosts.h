@@ -64,6 +64,12 @@ struct BoostRecurrence {
     // `until` (clipped to start no earlier than `notBefore`); nullopt when none is left.
     [[nodiscard]] std::optional<std::pair<qint64, qint64>> nextOccurrence(qint64 after,
                                                                           qint64 notBefore = 0) const;
+    // The occurrence that is right at `now` for a boost whose last window ended at
+    // `after`: the first one ending after both (it has begun when its start <= now);
+    // nullopt when none is left. `missed` counts the windows that began and ended in
+    // between (after `after`, by `now`): those no reconcile ran for.
+    [[nodiscard]] std::optional<std::pair<qint64, qint64>> occurrenceAt(qint64 now, qint64 after,
+                                                                        int *missed = nullptr) const;
     friend bool operator==(const BoostRecurrence &, const BoostRecurrence &) = default;
 };
 [[nodiscard]] QString recurrenceKindName(BoostRecurrence::Kind kind); // "", "nightly", ...
@@ -74,9 +80,10 @@ struct BoostRecurrence {
 //   scheduled -> applying -> active -> reverting -> expired      (a recurring boost goes
 //   back to scheduled for its next window instead of expired), or revoked (taken back
 //   early, or never started), or failed (reason, nextRetry; retryOp says whether the
-//   retry applies or reverts). applying / reverting are claims: the row names the
-//   process working on it (claimOwner) until claimUntil (wall clock), so a crashed
-//   claim is taken over by the next reconcile.
+//   retry applies or reverts); an active quota boost whose end moved carries retryOp
+//   kAnnotateOp until its annotation on the quota shows the new end. applying /
+//   reverting are claims: the row names the process working on it (claimOwner) until
+//   claimUntil (wall clock), so a crashed claim is taken over by the next reconcile.
 // Budget targets (delta in GPU-hours) count towards the budget while live (scheduled
 // ... reverting) and start <= t < expiry (revoking sets expiry to the revoke instant);
 // quota targets (delta a Quantity) change the cluster only through the reconciler.
@@ -98,7 +105,10 @@ struct Boost {
     QString reason;       // why the last attempt failed
     qint64 nextRetry = 0;
     int attempts = 0;
-    QString retryOp; // failed: "apply" or "revert"
+    QString retryOp; // failed: "apply" or "revert"; active: kAnnotateOp or ""
+    // An active quota boost whose end changed (extend): the quota's gpuquota.io/boosts
+    // annotation still shows the old one until a reconcile rewrites it.
+    static constexpr const char *kAnnotateOp = "annotate";
     QString claimOwner;
     qint64 claimUntil = 0;
 
@@ -119,9 +129,13 @@ public:
     Result<Boost> add(const Boost &boost);
     [[nodiscard]] Result<QList<Boost>> all() const;
     [[nodiscard]] Result<std::optional<Boost>> find(qint64 id) const;
-    // Boosts with work at `now`: scheduled and started, active and ended, failed and
-    // due for a retry, or claimed (applying/reverting) with a claim that may be stale.
+    // Boosts with work at `now`: scheduled and started, active and ended (or with an
+    // annotation to rewrite), failed and due for a retry, or claimed (applying/reverting)
+    // with a claim that may be stale.
     [[nodiscard]] Result<QList<Boost>> due(qint64 now) const;
+    // The annotation of an active boost was rewritten for `expiry`: clears its mark,
+    // unless the boost changed meanwhile (another extend: its mark stays). True if cleared.
+    Result<bool> clearAnnotateMark(qint64 id, qint64 expiry);
     Result<bool> setState(qint64 id, Boost::State state);
     // Writes every mutable column of `b` if the row is still in `expectState` with
     // `expectOwner` as claim owner: the compare-and-set behind every transition, so of

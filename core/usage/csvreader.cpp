@@ -1,5 +1,6 @@
 #include "csvreader.h"
 
+#include "csvfield.h"
 #include "utf8check.h"
 
 #include <QDate>
@@ -287,17 +288,6 @@ Result<bool> UsageCsvParser::next(UsageInterval &iv, const QString &source) {
                             .arg(daysAndTime(*iv.end - iv.start), daysAndTime(m_limits.longestInterval)),
                         QStringLiteral("end")));
     return true;
-}
-
-bool isFormulaLike(const QString &v) {
-    qsizetype i = 0;
-    while (i < v.size() && v.at(i) == QLatin1Char('\''))
-        ++i;
-    if (i >= v.size())
-        return false;
-    const QChar c = v.at(i);
-    return c == QLatin1Char('=') || c == QLatin1Char('+') || c == QLatin1Char('-') || c == QLatin1Char('@') ||
-           c == QLatin1Char('\t') || c == QLatin1Char('\r');
 }
 
 Result<qint64> parseCsvInstant(QByteArrayView text, const QString &field) {

@@ -76,11 +76,6 @@ private:
     CsvRowLimits m_limits;
 };
 
-// Cells that a spreadsheet would run as a formula (OWASP "CSV injection"): the value
-// starts with = + - @ tab or CR, possibly after single quotes. Export writes them as
-// "'value" (quoted, one more single quote); import takes that one quote off again.
-[[nodiscard]] bool isFormulaLike(const QString &v);
-
 // A fast path for the instants export writes (YYYY-MM-DDTHH:MM:SSZ), else parseInstant().
 [[nodiscard]] Result<qint64> parseCsvInstant(QByteArrayView text, const QString &field);
 

@@ -10,6 +10,9 @@
 #include <QThread>
 #include <QUrl>
 
+#include <optional>
+#include <utility>
+
 namespace gq {
 
 namespace {
@@ -263,20 +266,37 @@ Result<void> UsageConnection::begin() {
     return execSql(q, QStringLiteral("BEGIN IMMEDIATE"));
 }
 
+Result<void> UsageConnection::afterCommit(std::function<Result<void>()> action) {
+    if (m_txDepth == 0)
+        return action();
+    m_afterCommit.push_back(std::move(action));
+    return {};
+}
+
 Result<void> UsageConnection::commit() {
     noteWrite();
+    const std::vector<std::function<Result<void>()>> after = std::exchange(m_afterCommit, {});
     QSqlDatabase db = database();
     if (isPostgres()) {
         if (!db.commit())
             return sqlError(db, QStringLiteral("committing"));
-        return {};
+    } else {
+        QSqlQuery q(db);
+        if (auto r = execSql(q, QStringLiteral("COMMIT")); !r)
+            return r;
     }
-    QSqlQuery q(db);
-    return execSql(q, QStringLiteral("COMMIT"));
+    std::optional<Error> first;
+    for (const auto &action : after)
+        if (auto r = action(); !r && !first)
+            first = r.error();
+    if (first)
+        return *first;
+    return {};
 }
 
 void UsageConnection::rollback() {
     noteWrite();
+    m_afterCommit.clear();
     QSqlDatabase db = database();
     if (isPostgres()) {
         db.rollback();

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 class QSqlError;
 class QSqlQuery;
@@ -72,6 +73,12 @@ public:
         if (m_onWrite)
             m_onWrite();
     }
+    // Runs `action` once what was written so far is committed: when the outermost
+    // UsageTx commits, or at once outside a transaction. Work outside the database that
+    // must never get ahead of it (the audit checkpoint file) goes here. The first
+    // failing action's error is what that commit returns (the data is committed then);
+    // a rollback drops the actions.
+    Result<void> afterCommit(std::function<Result<void>()> action);
 
 private:
     friend class UsageTx;
@@ -88,6 +95,7 @@ private:
     QString m_name;
     Qt::HANDLE m_thread = nullptr;
     int m_txDepth = 0;
+    std::vector<std::function<Result<void>()>> m_afterCommit;
     mutable QHash<QString, std::shared_ptr<QSqlQuery>> m_statements;
     std::function<void()> m_onWrite;
 };

@@ -1,6 +1,7 @@
 #include "usagecsv.h"
 
 #include "bulkloader.h"
+#include "csvfield.h"
 #include "csvreader.h"
 #include "intervalqueries.h"
 #include "intervalwriter.h"
@@ -23,23 +24,6 @@
 namespace gq {
 
 namespace {
-
-QString csvField(const QString &v) {
-    // A cell a spreadsheet would evaluate gets a leading single quote (OWASP CSV
-    // injection); the CSV reader takes it off again.
-    if (isFormulaLike(v)) {
-        QString q = QLatin1Char('\'') + v;
-        q.replace(QLatin1String("\""), QLatin1String("\"\""));
-        return QLatin1Char('"') + q + QLatin1Char('"');
-    }
-    if (v.contains(QLatin1Char(',')) || v.contains(QLatin1Char('"')) || v.contains(QLatin1Char('\n')) ||
-        v.contains(QLatin1Char('\r'))) {
-        QString q = v;
-        q.replace(QLatin1String("\""), QLatin1String("\"\""));
-        return QLatin1Char('"') + q + QLatin1Char('"');
-    }
-    return v;
-}
 
 const char kCsvHeader[] = "cluster,namespace,user,pod_uid,pod_name,resource,gpus,start,end";
 // Rows per bulk statement (and per key lookup when merging).

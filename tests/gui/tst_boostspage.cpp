@@ -4,6 +4,7 @@
 // the kube client) and shows in the Boosts page; a revoke with a short note is refused;
 // the Audit view's filters narrow its rows, Export CSV writes what is shown, and Verify
 // finds a row altered behind the log's back.
+#include "applyconfirmdialog.h"
 #include "auditfiltermodel.h"
 #include "auditlog.h"
 #include "auditmodel.h"
@@ -17,6 +18,7 @@
 #include "guitestutil.h"
 #include "kuberequest.h"
 #include "pagefixture.h"
+#include "quotapage.h"
 #include "usage/usagebackend.h"
 #include "usageservice.h"
 #include "usagestore.h"
@@ -36,6 +38,7 @@
 #include <QSqlQuery>
 #include <QTableView>
 #include <QTest>
+#include <QToolButton>
 
 using namespace gq;
 using namespace gq::test;
@@ -58,6 +61,9 @@ private slots:
     void scheduledAndBudgetBoostsTouchNoCluster();
     void auditFiltersNarrowRowsAndExport();
     void verifyFindsATamperedRow();
+    void budgetBoostsReconcileWithoutACluster();
+    void exportCsvDefusesFormulas();
+    void consoleApplyPublishesTheAuditHead();
 
 private:
     QString serverGpus();
@@ -390,6 +396,150 @@ void TestBoostsPage::verifyFindsATamperedRow() {
     m_service->revoke(id, QStringLiteral("test cleanup, not needed"), QStringLiteral("admin@example.com"),
                       m_fx.session->client());
     QVERIFY(reconciled.wait(20000));
+}
+
+// The console reconciles budget boosts on its timer without a cluster connection (they
+// change no object); a due quota boost waits for one instead of failing.
+void TestBoostsPage::budgetBoostsReconcileWithoutACluster() {
+    ManualClock clock(QDateTime::currentSecsSinceEpoch());
+    m_service->setClock(&clock);
+    const auto systemClock = qScopeGuard([this] { m_service->setClock(&Clock::system()); });
+    m_page->setConnection(nullptr);
+    qint64 budgetId = 0, quotaId = 0;
+    {
+        // Granted elsewhere (the CLI): both start in a minute, for an hour.
+        auto store = UsageStore::open(m_url);
+        QVERIFY(store);
+        BoostLedger ledger(**store, clock);
+        Boost b;
+        b.target = BoostTarget::budget(BudgetScope::User, QStringLiteral("dana"));
+        b.delta = QStringLiteral("20");
+        b.start = clock.nowSecs() + 60;
+        b.expiry = b.start + 3600;
+        b.note = QStringLiteral("rerun for the paper");
+        b.actor = QStringLiteral("admin@example.com");
+        auto budget = ledger.grant(b);
+        QVERIFY(budget);
+        budgetId = budget->id;
+        b.target = BoostTarget::quotaEntry(kNs, kQuota, kGpu);
+        b.delta = QStringLiteral("2");
+        auto quota = ledger.grant(b);
+        QVERIFY(quota);
+        quotaId = quota->id;
+    }
+    auto stateOf = [this](qint64 id) {
+        const int row = m_page->model()->rowOf(id);
+        return row < 0 ? QStringLiteral("(not listed)") : boostStateName(m_page->model()->at(row).state);
+    };
+    m_page->setRefreshInterval(100);
+    m_page->show();
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(budgetId), QStringLiteral("scheduled"), 10000);
+    clock.advance(120);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(budgetId), QStringLiteral("active"), 10000);
+    QTest::qWait(500);                                       // a few more ticks
+    QCOMPARE(stateOf(quotaId), QStringLiteral("scheduled")); // no cluster: waits, not failed
+    // Both windows over: the budget boost expires; the quota boost, never applied,
+    // simply ends (nothing of it is on the cluster).
+    clock.advance(3600);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(budgetId), QStringLiteral("expired"), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(quotaId), QStringLiteral("expired"), 10000);
+    QCOMPARE(serverGpus(), QStringLiteral("32"));
+    auto store = UsageStore::open(m_url);
+    QVERIFY(store);
+    const auto entries = AuditLog(**store).list();
+    QVERIFY(entries);
+    QStringList actions;
+    for (const AuditEntry &e : *entries)
+        actions.prepend(e.action);
+    const QString all = actions.join(QLatin1Char(' '));
+    QVERIFY2(actions.count(QStringLiteral("boost.apply")) == 1, qPrintable(all));
+    QVERIFY2(actions.count(QStringLiteral("boost.expire")) == 2, qPrintable(all));
+    QVERIFY2(actions.count(QStringLiteral("boost.fail")) == 0, qPrintable(all));
+    m_page->hide();
+}
+
+// Export CSV from the Audit view: a value a spreadsheet would run is written as text.
+void TestBoostsPage::exportCsvDefusesFormulas() {
+    {
+        auto store = UsageStore::open(m_url);
+        QVERIFY(store);
+        QVERIFY(AuditLog(**store).append(QStringLiteral("@evil"), QStringLiteral("quota.apply"),
+                                         QStringLiteral("team-a/ResourceQuota/gpu-quota"),
+                                         QStringLiteral("-1"), QStringLiteral("+1"),
+                                         QStringLiteral("=HYPERLINK(\"http://x\")")));
+    }
+    UsageService db;
+    AuditModel model;
+    AuditPage page(&model);
+    page.setUsageService(&db);
+    loadAudit(db, model);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("audit.csv"));
+    QSignalSpy exported(&page, &AuditPage::exported);
+    page.exportCsv(path);
+    QVERIFY(exported.wait(10000));
+    QFile csv(path);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QByteArray row = csv.readAll().trimmed().split('\n').value(1);
+    QVERIFY2(row.contains(",\"'@evil\",quota.apply,team-a/ResourceQuota/gpu-quota,\"'-1\",\"'+1\","
+                          "\"'=HYPERLINK(\"\"http://x\"\")\","),
+             row.constData());
+}
+
+// An edit applied from the Quotas tab carries the audit log's head (as the usage
+// database service last saw it) onto the ResourceQuota, in the same PUT.
+void TestBoostsPage::consoleApplyPublishesTheAuditHead() {
+    {
+        auto store = UsageStore::open(m_url);
+        QVERIFY(store);
+        AuditLog log(**store);
+        for (int i = 0; i < 2; ++i)
+            QVERIFY(log.append(QStringLiteral("alice"), QStringLiteral("budget.set"),
+                               QStringLiteral("budget/user/carol"), QString(), QString::number(i),
+                               QStringLiteral("new student")));
+    }
+    UsageService db;
+    AuditModel model;
+    loadAudit(db, model);
+    const AuditHead head = db.auditHead();
+    {
+        auto store = UsageStore::open(m_url);
+        QVERIFY(store);
+        QCOMPARE(head.toText(), AuditLog(**store).head()->toText());
+        QCOMPARE(head.count, qint64(2));
+    }
+    QuotaPage page(m_fx.drafts.get());
+    page.setConnection(m_fx.session.get());
+    page.setAuditHeadSource([&db] { return db.auditHead(); });
+    page.resize(900, 600);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    page.setNamespace(kNs);
+    QTRY_COMPARE(page.currentObject(), kQuota);
+    auto *plus = page.findChild<QToolButton *>(QStringLiteral("gpuPlusButton"));
+    auto *minus = page.findChild<QToolButton *>(QStringLiteral("gpuMinusButton"));
+    QTRY_VERIFY_WITH_TIMEOUT(plus->isEnabled(), 10000);
+    auto applyConfirmed = [&page] {
+        QTest::mouseClick(page.findChild<QPushButton *>(QStringLiteral("applyButton")), Qt::LeftButton);
+        ApplyConfirmDialog *confirm = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((confirm = visibleDialog<ApplyConfirmDialog>()) != nullptr, 10000);
+        QTest::mouseClick(confirm->findChild<QPushButton *>(QStringLiteral("confirmApplyButton")),
+                          Qt::LeftButton);
+    };
+    QTest::mouseClick(plus, Qt::LeftButton);
+    applyConfirmed();
+    QTRY_COMPARE_WITH_TIMEOUT(serverGpus(), QStringLiteral("33"), 10000);
+    auto quota = m_fx.session->client()->get(KubeResource::resourceQuotas(), kNs, kQuota);
+    quota.waitForFinished();
+    QVERIFY(quota.result());
+    const std::optional<AuditHead> published = auditHeadOf(*quota.result());
+    QVERIFY(published);
+    QCOMPARE(published->toText(), head.toText());
+    // Back to the demo's value for the other tests.
+    QTRY_VERIFY_WITH_TIMEOUT(minus->isEnabled() && !page.hasPendingEdit(), 10000);
+    QTest::mouseClick(minus, Qt::LeftButton);
+    applyConfirmed();
+    QTRY_COMPARE_WITH_TIMEOUT(serverGpus(), QStringLiteral("32"), 10000);
 }
 
 QTEST_MAIN(TestBoostsPage)

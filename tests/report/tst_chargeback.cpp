@@ -230,7 +230,7 @@ void TestChargeback::csvIsExact() {
     const ChargebackReport r =
         computeChargeback(GroupBy::Namespace, nov(), RateCard::flat(2500000), hours, {}, 0);
     QCOMPARE(QString::fromUtf8(chargebackCsv(r)), QStringLiteral("subject,gpu_hours,rate,cost\n"
-                                                                 "'=cmd,2.0000,2.50,5.00\n"
+                                                                 "\"'=cmd\",2.0000,2.50,5.00\n"
                                                                  "team-a,1.2346,2.50,3.09\n"
                                                                  "\"a,b\",0.5000,2.50,1.25\n"
                                                                  "TOTAL,3.7346,,9.34\n"));

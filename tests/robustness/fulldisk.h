@@ -37,8 +37,10 @@ public:
     [[nodiscard]] QString why() const { return m_why; }
     [[nodiscard]] QString path(const QString &name) const { return QDir(m_dir.path()).filePath(name); }
 
-    // Writes zeros into a filler file until the file system refuses with ENOSPC.
-    bool fill() {
+    // Writes zeros into a filler file until the file system refuses with ENOSPC, then
+    // gives `leavePages` pages (4 KiB each) back: room for a lock file, say, but not
+    // for what is written after it.
+    bool fill(int leavePages = 0) {
         QFile filler(path(QStringLiteral("filler")));
         if (!filler.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
             return false;
@@ -47,6 +49,10 @@ public:
         }
         // Single bytes too, so not even a small tail is left.
         while (filler.write("x", 1) == 1) {
+        }
+        if (leavePages > 0) {
+            const qint64 size = filler.size();
+            return filler.resize((size / 4096 - leavePages) * 4096);
         }
         return true;
     }

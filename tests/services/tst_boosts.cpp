@@ -1,16 +1,9 @@
 // Boosts end to end: the built `gpuquota` (boost grant|list|revoke|extend, reconcile,
 // audit) against the real test cluster, the real kubectl and the usage database of the
 // build (SQLite, or PostgreSQL from GQ_TEST_PG_URL). Times are pinned with --now.
-#include "kube/kubetestutil.h"
-#include "testclusterprocess.h"
-#include "usage/usagebackend.h"
-#include "usagestore.h"
+#include "services/boostfixture.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QSqlQuery>
 #include <QSysInfo>
-#include <QtTest>
 
 #include <csignal>
 
@@ -18,152 +11,21 @@ using namespace gq;
 using namespace gq::test;
 
 namespace {
-const QString kGpu = QStringLiteral("requests.nvidia.com/gpu");
-
-QString at(const char *rfc3339) {
-    return QString::fromLatin1(rfc3339);
-}
+const QString kGpu = kBoostGpu;
 } // namespace
 
-class TestBoosts : public QObject {
+class TestBoosts : public QObject, private BoostFixture {
     Q_OBJECT
 
-private:
-    UsageTestBackend m_backend{"gq_boosts"};
-    std::unique_ptr<TestClusterProcess> m_cluster;
-    QString m_db;
-    int m_quotaCounter = 0;
-
-    static QString binary() {
-        QString dir = qEnvironmentVariable("GQ_BIN_DIR");
-        if (dir.isEmpty())
-            dir = QStringLiteral(GQ_BINARY_DIR "/bin");
-        return QDir(dir).filePath(QStringLiteral("gpuquota"));
-    }
-    QStringList withCluster(const QStringList &args) const {
-        return QStringList{QStringLiteral("--kubeconfig"), m_cluster->kubeconfigPath()} + args;
-    }
-    ToolRun gq(const QStringList &args) { return runTool(binary(), withCluster(args)); }
-    ToolRun kubectl(const QStringList &args) {
-        return runTool(QStringLiteral("kubectl"),
-                       QStringList{QStringLiteral("--kubeconfig"), m_cluster->kubeconfigPath()} + args);
-    }
-    // A fresh namespace with one quota `gpu-quota` (and, with a second name, another
-    // quota listing the GPU resource too).
-    QString makeNamespace(int gpus, const QString &secondQuota = {}) {
-        const QString ns = QStringLiteral("boost-%1").arg(++m_quotaCounter);
-        QString yaml = QStringLiteral("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: %1\n---\n"
-                                      "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: gpu-quota\n"
-                                      "  namespace: %1\nspec:\n  hard:\n    requests.nvidia.com/gpu: \"%2\"\n"
-                                      "    requests.cpu: \"64\"\n")
-                           .arg(ns)
-                           .arg(gpus);
-        if (!secondQuota.isEmpty())
-            yaml += QStringLiteral("---\napiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: %1\n"
-                                   "  namespace: %2\nspec:\n  hard:\n    requests.nvidia.com/gpu: \"4\"\n")
-                        .arg(secondQuota, ns);
-        const QString file =
-            writeFile(m_cluster->temporaryDir() + QStringLiteral("/%1.yaml").arg(ns), yaml.toUtf8());
-        const ToolRun k = kubectl({QStringLiteral("apply"), QStringLiteral("-f"), file});
-        if (k.exitCode != 0)
-            qWarning("kubectl apply: %s", k.err.constData());
-        return ns;
-    }
-    QString gpus(const QString &ns, const QString &quota = QStringLiteral("gpu-quota")) {
-        return QString::fromUtf8(
-            kubectl({QStringLiteral("get"), QStringLiteral("resourcequota"), quota, QStringLiteral("-n"), ns,
-                     QStringLiteral("-o"),
-                     QStringLiteral("jsonpath={.spec.hard.requests\\.nvidia\\.com/gpu}")})
-                .out);
-    }
-    QJsonArray annotation(const QString &ns) {
-        const QByteArray json =
-            kubectl({QStringLiteral("get"), QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"),
-                     QStringLiteral("-n"), ns, QStringLiteral("-o"), QStringLiteral("json")})
-                .out;
-        const QString text = QJsonDocument::fromJson(json)
-                                 .object()
-                                 .value(QLatin1String("metadata"))
-                                 .toObject()
-                                 .value(QLatin1String("annotations"))
-                                 .toObject()
-                                 .value(QLatin1String("gpuquota.io/boosts"))
-                                 .toString();
-        return QJsonDocument::fromJson(text.toUtf8()).array();
-    }
-    void kubectlSetGpus(const QString &ns, const QString &value) {
-        const ToolRun k = kubectl(
-            {QStringLiteral("patch"), QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"),
-             QStringLiteral("-n"), ns, QStringLiteral("--type"), QStringLiteral("merge"),
-             QStringLiteral("-p"),
-             QStringLiteral("{\"spec\":{\"hard\":{\"requests.nvidia.com/gpu\":\"%1\"}}}").arg(value)});
-        QVERIFY2(k.exitCode == 0, k.err.constData());
-    }
-    // `boost grant` for the GPU entry of gpu-quota; returns the id (0 on failure).
-    qint64 grant(const QString &ns, const QStringList &extra, const QString &now) {
-        const ToolRun r =
-            gq(QStringList{QStringLiteral("boost"), QStringLiteral("grant"), QStringLiteral("--db"), m_db,
-                           QStringLiteral("--namespace"), ns, QStringLiteral("--resource"), kGpu,
-                           QStringLiteral("--now"), now, QStringLiteral("--note"),
-                           QStringLiteral("paper deadline on Friday")} +
-               extra);
-        if (r.exitCode != 0)
-            qWarning("grant failed (%d): %s", r.exitCode, r.err.constData());
-        return r.exitCode == 0 ? QString::fromUtf8(r.out).trimmed().toLongLong() : 0;
-    }
-    ToolRun reconcile(const QString &now) {
-        return gq({QStringLiteral("reconcile"), QStringLiteral("--db"), m_db, QStringLiteral("--now"), now});
-    }
-    QJsonObject boost(qint64 id) {
-        const ToolRun r = gq({QStringLiteral("boost"), QStringLiteral("list"), QStringLiteral("--db"), m_db,
-                              QStringLiteral("-o"), QStringLiteral("json")});
-        for (const QJsonValue &v :
-             QJsonDocument::fromJson(r.out).object().value(QLatin1String("boosts")).toArray())
-            if (v.toObject().value(QLatin1String("id")).toInteger() == id)
-                return v.toObject();
-        return {};
-    }
-    int boostCount() {
-        const ToolRun r = gq({QStringLiteral("boost"), QStringLiteral("list"), QStringLiteral("--db"), m_db,
-                              QStringLiteral("-o"), QStringLiteral("json")});
-        return int(QJsonDocument::fromJson(r.out).object().value(QLatin1String("boosts")).toArray().size());
-    }
-    QStringList auditActions() {
-        const ToolRun r = gq({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), m_db,
-                              QStringLiteral("-o"), QStringLiteral("json")});
-        QStringList out;
-        for (const QJsonValue &v :
-             QJsonDocument::fromJson(r.out).object().value(QLatin1String("entries")).toArray())
-            out << v.toObject().value(QLatin1String("action")).toString();
-        return out;
-    }
-    QString stateInDb(qint64 id) {
-        auto store = UsageStore::open(m_db);
-        if (!store)
-            return QStringLiteral("(open failed: %1)").arg(store.error().message);
-        QSqlQuery q((*store)->database());
-        q.exec(QStringLiteral("SELECT state FROM boosts WHERE id = %1").arg(id));
-        return q.next() ? q.value(0).toString() : QString();
-    }
+public:
+    TestBoosts()
+        : BoostFixture("gq_boosts") {}
 
 private Q_SLOTS:
-    void initTestCase() {
-        GQ_PREPARE_USAGE_BACKEND(m_backend);
-        GQ_REQUIRE_TOOL("kubectl");
-        QVERIFY2(QFileInfo(binary()).isExecutable(), "build the gpuquota target");
-        m_cluster = std::make_unique<TestClusterProcess>();
-        QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
-    }
-    void cleanupTestCase() {
-        if (m_cluster)
-            m_cluster->stop();
-    }
-    void init() { m_db = m_backend.freshUrl(); }
-    void cleanup() {
-        m_cluster->clearFaults();
-        const QString err = m_backend.dropSchemas();
-        QVERIFY2(err.isEmpty(), qPrintable(err));
-    }
+    void initTestCase() { startFixture(); }
+    void cleanupTestCase() { stopFixture(); }
+    void init() { freshDatabase(); }
+    void cleanup() { dropDatabases(); }
 
     // The story: +4 on 12, kubectl raises it to 20 meanwhile, expiry gives 16.
     void expiryTakesBackOnlyTheDelta() {
@@ -580,6 +442,7 @@ private Q_SLOTS:
                                               QStringLiteral("--add"), QStringLiteral("4"),
                                               QStringLiteral("--recur"), QStringLiteral("nightly"),
                                               QStringLiteral("--window"), QStringLiteral("8pm-8am"),
+                                              QStringLiteral("--tz"), QStringLiteral("UTC"),
                                               QStringLiteral("--recur-until"),
                                               QStringLiteral("2026-07-01T00:00:00Z")})
                                     << QStringLiteral("--window");
@@ -587,6 +450,7 @@ private Q_SLOTS:
                                              QStringLiteral("--add"), QStringLiteral("4"),
                                              QStringLiteral("--recur"), QStringLiteral("hourly"),
                                              QStringLiteral("--window"), QStringLiteral("20:00-08:00"),
+                                             QStringLiteral("--tz"), QStringLiteral("UTC"),
                                              QStringLiteral("--recur-until"),
                                              QStringLiteral("2026-07-01T00:00:00Z")})
                                    << QStringLiteral("--recur");
@@ -601,9 +465,17 @@ private Q_SLOTS:
         QTest::newRow("recur until before start")
             << grant({QStringLiteral("--resource"), gpu, note, good, QStringLiteral("--add"),
                       QStringLiteral("4"), QStringLiteral("--recur"), QStringLiteral("nightly"),
-                      QStringLiteral("--window"), QStringLiteral("20:00-08:00"),
-                      QStringLiteral("--recur-until"), QStringLiteral("2026-05-01T00:00:00Z")})
+                      QStringLiteral("--window"), QStringLiteral("20:00-08:00"), QStringLiteral("--tz"),
+                      QStringLiteral("UTC"), QStringLiteral("--recur-until"),
+                      QStringLiteral("2026-05-01T00:00:00Z")})
             << QStringLiteral("--recur-until");
+        // No silent UTC: a window of local hours needs its zone.
+        QTest::newRow("recur without tz")
+            << grant({QStringLiteral("--resource"), gpu, note, good, QStringLiteral("--add"),
+                      QStringLiteral("4"), QStringLiteral("--recur"), QStringLiteral("nightly"),
+                      QStringLiteral("--window"), QStringLiteral("20:00-08:00"),
+                      QStringLiteral("--recur-until"), QStringLiteral("2026-07-01T00:00:00Z")})
+            << QStringLiteral("--tz");
         QTest::newRow("negative hours") << QStringList{QStringLiteral("boost"),
                                                        QStringLiteral("grant"),
                                                        QStringLiteral("--budget"),

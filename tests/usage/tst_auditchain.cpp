@@ -2,6 +2,7 @@
 #include "auditverifier.h"
 #include "timewindow.h"
 #include "usage/usagebackend.h"
+#include "usageconnection.h"
 #include "usagestore.h"
 
 #include <QFile>
@@ -45,7 +46,9 @@ private slots:
     void checkpointNeverMovesBackwards();
     void unreadableKeyRefusesToAppend();
     void checkpointFailureSaysEntryRecorded();
+    void checkpointWaitsForTheOuterCommit();
     void listFilters();
+    void csvCellsCannotRunFormulas();
 
 private:
     struct Run {
@@ -639,6 +642,39 @@ void TestAuditChain::checkpointFailureSaysEntryRecorded() {
     QVERIFY(log.verifyChain()->ok);
 }
 
+// An append inside a caller's transaction (a boost grant records the boost and its
+// entry together) writes the checkpoint only when that transaction commits: rolled
+// back, the checkpoint must not claim an entry the table never got.
+void TestAuditChain::checkpointWaitsForTheOuterCommit() {
+    auto s = openStore();
+    QVERIFY(s);
+    AuditLog log(*s, signing(), m_clock);
+    auto append = [&](const QString &note) {
+        return log.append(QStringLiteral("alice"), QStringLiteral("boost.grant"),
+                          QStringLiteral("budget/user/bob"), {}, QStringLiteral("{}"), note);
+    };
+    QVERIFY(append(QStringLiteral("first")));
+    QCOMPARE(AuditCheckpoint::readFile(checkpointFile())->count, qint64(1));
+    {
+        UsageTx tx(s->connection());
+        QVERIFY(tx.begin());
+        QVERIFY(append(QStringLiteral("rolled back")));
+        QCOMPARE(AuditCheckpoint::readFile(checkpointFile())->count, qint64(1)); // not before the commit
+    }                                                                            // no commit: rolled back
+    QCOMPARE(log.list()->size(), 1);
+    QCOMPARE(AuditCheckpoint::readFile(checkpointFile())->count, qint64(1));
+    const Run intact = gq(verifyArgs());
+    QVERIFY2(intact.code == 0, qPrintable(intact.out));
+    {
+        UsageTx tx(s->connection());
+        QVERIFY(tx.begin());
+        QVERIFY(append(QStringLiteral("committed")));
+        QVERIFY(tx.commit());
+    }
+    QCOMPARE(AuditCheckpoint::readFile(checkpointFile())->count, qint64(2));
+    QCOMPARE(gq(verifyArgs()).code, 0);
+}
+
 void TestAuditChain::listFilters() {
     auto s = openStore();
     QVERIFY(s);
@@ -683,6 +719,32 @@ void TestAuditChain::listFilters() {
     QCOMPARE(gq(base + QStringList{QStringLiteral("-o"), QStringLiteral("yaml")}).code, 2);
     QCOMPARE(gq({QStringLiteral("audit"), QStringLiteral("list")}).code, 2); // --db is required
     QCOMPARE(gq({QStringLiteral("audit"), QStringLiteral("frobnicate")}).code, 2);
+}
+
+// `audit list -o csv` (and the console's Export CSV, the same auditCsv()): a value a
+// spreadsheet would run as a formula is written as quoted text (OWASP), whoever typed it.
+void TestAuditChain::csvCellsCannotRunFormulas() {
+    auto s = openStore();
+    QVERIFY(s);
+    AuditLog log(*s, AuditSigning{}, m_clock);
+    QVERIFY(log.append(QStringLiteral("=cmd|' /C calc'!A0"), QStringLiteral("quota.apply"),
+                       QStringLiteral("team-a/ResourceQuota/q"), QStringLiteral("-4"), QStringLiteral("+4"),
+                       QStringLiteral("@SUM(1+1)")));
+    QVERIFY(log.append(QStringLiteral("alice"), QStringLiteral("quota.apply"),
+                       QStringLiteral("team-a/ResourceQuota/q"), QStringLiteral("4"), QStringLiteral("8"),
+                       QStringLiteral("\t=HYPERLINK(\"http://x\")")));
+    const Run r = gq({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), m_url,
+                      QStringLiteral("-o"), QStringLiteral("csv")});
+    QCOMPARE(r.code, 0);
+    const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QVERIFY2(
+        lines.at(1).contains(QStringLiteral(
+            ",\"'=cmd|' /C calc'!A0\",quota.apply,team-a/ResourceQuota/q,\"'-4\",\"'+4\",\"'@SUM(1+1)\",")),
+        qPrintable(lines.at(1)));
+    QVERIFY2(lines.at(2).contains(QStringLiteral(",alice,quota.apply,team-a/ResourceQuota/q,4,8,"
+                                                 "\"'\t=HYPERLINK(\"\"http://x\"\")\",")),
+             qPrintable(lines.at(2)));
 }
 
 QTEST_GUILESS_MAIN(TestAuditChain)

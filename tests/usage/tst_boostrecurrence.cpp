@@ -13,6 +13,8 @@ private Q_SLOTS:
     void occurrences();
     void rejects_data();
     void rejects();
+    void catchUpAfterAnOutage_data();
+    void catchUpAfterAnOutage();
 };
 
 static qint64 t(const char *rfc3339) {
@@ -107,6 +109,39 @@ void TestBoostRecurrence::rejects() {
     auto r = BoostRecurrence::make(kind, window, tz, t("2027-01-01T00:00:00Z"));
     QVERIFY(!r);
     QCOMPARE(r.error().field, field);
+}
+
+// The last window ended at `after` (the night of 1-2 June); no reconcile ran until `now`.
+void TestBoostRecurrence::catchUpAfterAnOutage_data() {
+    QTest::addColumn<qint64>("now");
+    QTest::addColumn<QString>("expected"); // the window right at `now`, "" for none
+    QTest::addColumn<int>("missed");
+    QTest::newRow("no outage: the next night")
+        << t("2026-06-02T08:00:00Z") << "2026-06-02T20:00:00Z/2026-06-03T08:00:00Z" << 0;
+    QTest::newRow("inside the next night")
+        << t("2026-06-02T23:00:00Z") << "2026-06-02T20:00:00Z/2026-06-03T08:00:00Z" << 0;
+    QTest::newRow("9 nights later, inside a window")
+        << t("2026-06-11T23:00:00Z") << "2026-06-11T20:00:00Z/2026-06-12T08:00:00Z" << 9;
+    QTest::newRow("9 nights later, in the day")
+        << t("2026-06-11T12:00:00Z") << "2026-06-11T20:00:00Z/2026-06-12T08:00:00Z" << 9;
+    QTest::newRow("at the end of a window")
+        << t("2026-06-11T08:00:00Z") << "2026-06-11T20:00:00Z/2026-06-12T08:00:00Z" << 9;
+    QTest::newRow("past the last window") << t("2026-06-20T12:00:00Z") << "" << 13;
+}
+
+void TestBoostRecurrence::catchUpAfterAnOutage() {
+    QFETCH(qint64, now);
+    QFETCH(QString, expected);
+    QFETCH(int, missed);
+    auto r = BoostRecurrence::make(QStringLiteral("nightly"), QStringLiteral("20:00-08:00"),
+                                   QStringLiteral("UTC"), t("2026-06-15T12:00:00Z"));
+    QVERIFY(r);
+    int skipped = -1;
+    const auto occ = r->occurrenceAt(now, t("2026-06-02T08:00:00Z"), &skipped);
+    const QString got =
+        occ ? formatInstantUtc(occ->first) + QLatin1Char('/') + formatInstantUtc(occ->second) : QString();
+    QCOMPARE(got, expected);
+    QCOMPARE(skipped, missed);
 }
 
 QTEST_GUILESS_MAIN(TestBoostRecurrence)

@@ -482,6 +482,19 @@ void TestUsageCli::readsFromReadOnlyFileSystem() {
     const Run exported = gq({QStringLiteral("export"), QStringLiteral("--db"), url});
     QVERIFY2(exported.code == 0, qPrintable(exported.err));
     QCOMPARE(exported.out.count(QLatin1Char('\n')), 5);
+    // The audit verbs that only read (the import above wrote one entry).
+    const Run listed = gq({QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--db"), url,
+                           QStringLiteral("-o"), QStringLiteral("csv")});
+    QVERIFY2(listed.code == 0, qPrintable(listed.err));
+    QVERIFY2(listed.out.contains(QStringLiteral(",usage.import,")), qPrintable(listed.out));
+    const Run verified = gq({QStringLiteral("audit"), QStringLiteral("verify"), QStringLiteral("--db"), url});
+    QVERIFY2(verified.code == 0, qPrintable(verified.err));
+    QVERIFY2(verified.out.startsWith(QStringLiteral("intact: 1 entry")), qPrintable(verified.out));
+    const QString cpFile = m_dir.filePath(QStringLiteral("ro-audit.checkpoint"));
+    const Run checkpoint = gq({QStringLiteral("audit"), QStringLiteral("checkpoint"), QStringLiteral("--db"),
+                               url, QStringLiteral("--out"), cpFile});
+    QVERIFY2(checkpoint.code == 0, qPrintable(checkpoint.err));
+    QVERIFY2(checkpoint.out.startsWith(QStringLiteral("checkpoint 1:")), qPrintable(checkpoint.out));
     const Run missing = gq({QStringLiteral("check"), QStringLiteral("--db"),
                             QStringLiteral("sqlite://") + ro + QStringLiteral("/none.db"),
                             QStringLiteral("--user"), QStringLiteral("alice"), QStringLiteral("--gpus"),
