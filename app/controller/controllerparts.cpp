@@ -7,11 +7,14 @@
 #include "clock.h"
 #include "controllerruntime.h"
 #include "httptransport.h"
+#include "idlerecorder.h"
+#include "informer.h"
 #include "kubeclient.h"
 #include "leaderelector.h"
 #include "ledgerwriter.h"
 #include "metricsregistry.h"
 #include "selfservice.h"
+#include "usagerecorder.h"
 #include "usagestore.h"
 
 #include <QCoreApplication>
@@ -116,6 +119,11 @@ Result<std::unique_ptr<ControllerParts>> ControllerParts::create(ControllerRunti
     if (!perUser)
         return perUser.error();
     parts->m_perUserMetrics = *perUser;
+    auto idle = parseIdleRecorderConfig(cfg.metrics, cfg.idle, cfg.fileName);
+    if (!idle)
+        return idle.error();
+    if (*idle)
+        parts->buildIdleRecorder(**idle);
 
     // Self-service and /metrics answer on every replica, on `listen`. The reviews go
     // through a client of their own (the runtime's exists only after start()).
@@ -208,6 +216,8 @@ void ControllerParts::lead() {
     m_boostTimer.start();
     if (m_alertConfig && m_alertConfig->enabled)
         m_alertTimer.start();
+    if (m_idle)
+        m_idle->start();
     tickEnforcer();
     tickBoosts();
 }
@@ -276,6 +286,29 @@ void ControllerParts::buildLeaderParts() {
         }
     }
     Q_UNUSED(cfg)
+}
+
+// Idle GPU spans into idle_spans (on the leader), and to the idle-GPU alert.
+void ControllerParts::buildIdleRecorder(const IdleRecorderConfig &config) {
+    const ControllerConfig &cfg = m_rt.config();
+    UsageStore::Options so;
+    so.weights = cfg.weights;
+    so.rollupZone = cfg.timeZone;
+    m_idle = std::make_unique<IdleRecorder>(config, cfg.database, so);
+    connect(m_idle.get(), &IdleRecorder::recorded, this, [this](const IdleRecordReport &report) {
+        if (report.error) {
+            qCWarning(lcParts) << "idle recorder:" << report.error->message;
+            return;
+        }
+        if (!m_alerts)
+            return;
+        UsageRecorder *recorder = m_rt.recorder();
+        m_alerts->setIdleHolds(
+            idlespans::idleHolds(report.idle, [recorder](const QString &ns, const QString &pod) {
+                const auto info = recorder ? recorder->podInformer().pod(ns, pod) : std::nullopt;
+                return info ? info->user : QString();
+            }));
+    });
 }
 
 void ControllerParts::tickEnforcer() {

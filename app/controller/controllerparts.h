@@ -19,6 +19,8 @@ class BoostReconciler;
 class BudgetEnforcer;
 class ControllerRuntime;
 class HttpTransport;
+class IdleRecorder;
+struct IdleRecorderConfig;
 class KubeClient;
 class LeaderElector;
 class MetricsRegistry;
@@ -60,6 +62,7 @@ private:
     void onDatabaseReady();
     void onDatabaseLost();
     void buildLeaderParts();
+    void buildIdleRecorder(const IdleRecorderConfig &config);
     void tickEnforcer();
     void tickBoosts();
     void tickAlerts();
@@ -82,6 +85,7 @@ private:
     std::unique_ptr<BudgetEnforcer> m_enforcer;
     std::unique_ptr<BoostReconciler> m_boosts;
     std::unique_ptr<AlertService> m_alerts;
+    std::unique_ptr<IdleRecorder> m_idle; // metrics: + idle: sections; the leader's
 
     QTimer m_enforceTimer;
     QTimer m_boostTimer;
