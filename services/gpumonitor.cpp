@@ -36,7 +36,20 @@ GpuMonitor::Source GpuMonitor::Source::discover() {
 
 namespace {
 constexpr qint64 kUsersEveryMs = 60000;
+
+// The monitor's jobs wait on the network (a request may take its full timeout): they run
+// on a pool of their own, so they never hold the global pool's threads, which Qt's
+// raster painting borrows on the GUI thread. Never destroyed: a destructor would wait for
+// a request still out when a window closes; the jobs need nothing of the monitor.
+QThreadPool *networkPool() {
+    static QThreadPool *pool = [] {
+        auto *p = new QThreadPool;
+        p->setMaxThreadCount(4);
+        return p;
+    }();
+    return pool;
 }
+} // namespace
 
 GpuMonitor::GpuMonitor(QObject *parent)
     : QObject(parent)
@@ -103,7 +116,7 @@ void GpuMonitor::refresh() {
             [discovered = m_discovered, client = m_clusterClient ? m_clusterClient() : nullptr] {
                 return discovered->snapshot(client);
             },
-            [this](Result<GpuSnapshot> r) { deliverSnapshot(std::move(r)); });
+            [this](Result<GpuSnapshot> r) { deliverSnapshot(std::move(r)); }, networkPool());
         return;
     }
     if (m_source.kind == Source::Kind::Prometheus) {
@@ -119,7 +132,7 @@ void GpuMonitor::refresh() {
                 snap.takenAtMs = QDateTime::currentMSecsSinceEpoch();
                 return snap;
             },
-            [this](Result<GpuSnapshot> r) { deliverSnapshot(std::move(r)); });
+            [this](Result<GpuSnapshot> r) { deliverSnapshot(std::move(r)); }, networkPool());
         return;
     }
     auto transport = m_transport;
@@ -134,7 +147,7 @@ void GpuMonitor::refresh() {
                 snap->takenAtMs = QDateTime::currentMSecsSinceEpoch();
             return snap;
         },
-        [this](Result<GpuSnapshot> r) { deliverSnapshot(std::move(r)); });
+        [this](Result<GpuSnapshot> r) { deliverSnapshot(std::move(r)); }, networkPool());
 }
 
 void GpuMonitor::deliverSnapshot(Result<GpuSnapshot> r) {
@@ -175,7 +188,8 @@ void GpuMonitor::findIdle(IdleOptions options) {
             m_idleNotes = r->warnings;
             emit rangeNotes(m_historyNotes + m_idleNotes);
             emit idleAvailable(r->idle);
-        });
+        },
+        networkPool());
 }
 
 void GpuMonitor::fetchHistory(int seconds, int stepSeconds) {
@@ -204,7 +218,8 @@ void GpuMonitor::fetchHistory(int seconds, int stepSeconds) {
             m_historyNotes = r->notes;
             emit rangeNotes(m_historyNotes + m_idleNotes);
             emit historyAvailable(r->timelines);
-        });
+        },
+        networkPool());
 }
 
 // Who holds the GPUs, in people: the pods' user label, read once a minute (a list of the
@@ -242,7 +257,8 @@ void GpuMonitor::refreshUsers() {
         [this](const QHash<QString, QString> &users) {
             m_usersInFlight = false;
             emit usersAvailable(users);
-        });
+        },
+        networkPool());
 }
 
 } // namespace gq
