@@ -1,7 +1,11 @@
 #include "livegpumodel.h"
 
+#include <QBrush>
 #include <QDateTime>
+#include <QFont>
+#include <QGuiApplication>
 #include <QLocale>
+#include <QPalette>
 #include <QSet>
 
 #include <algorithm>
@@ -15,19 +19,6 @@ namespace {
 
 QString number(double v, int decimals) {
     return QLocale().toString(v, 'f', decimals);
-}
-
-// Physical GPUs shown only as the parent of their MIG instances.
-QList<bool> migParents(const QList<GpuSample> &rows) {
-    QSet<QString> withInstances;
-    for (const GpuSample &g : rows)
-        if (g.isMigInstance())
-            withInstances.insert(g.physicalKey());
-    QList<bool> out;
-    out.reserve(rows.size());
-    for (const GpuSample &g : rows)
-        out.append(!g.isMigInstance() && withInstances.contains(g.physicalKey()));
-    return out;
 }
 
 } // namespace
@@ -149,7 +140,7 @@ bool LiveGpuFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sour
     if (m_text.isEmpty())
         return true;
     for (int c : {LiveGpuModel::NodeColumn, LiveGpuModel::ModelColumn, LiveGpuModel::MigColumn,
-                  LiveGpuModel::HolderColumn})
+                  LiveGpuModel::HolderColumn, LiveGpuModel::UserColumn})
         if (m->index(sourceRow, c, sourceParent).data().toString().contains(m_text, Qt::CaseInsensitive))
             return true;
     // Every holder, not only the first one the cell names.
@@ -182,7 +173,7 @@ void LiveGpuModel::setSnapshot(const GpuSnapshot &snapshot) {
     }
     beginResetModel();
     m_rows = snapshot.gpus;
-    m_migParent = migParents(m_rows);
+    m_migParent = migParentRows(m_rows);
     endResetModel();
 }
 
@@ -198,6 +189,25 @@ void LiveGpuModel::setHistory(const QList<GpuTimeline> &history, qint64 sinceMs)
     if (!m_rows.isEmpty())
         emit dataChanged(index(0, HistoryColumn), index(int(m_rows.size()) - 1, HistoryColumn),
                          {Qt::DisplayRole, HistoryRole});
+}
+
+void LiveGpuModel::setUsers(const QHash<QString, QString> &usersByPod) {
+    if (usersByPod == m_users)
+        return;
+    m_users = usersByPod;
+    if (!m_rows.isEmpty())
+        emit dataChanged(index(0, HolderColumn), index(int(m_rows.size()) - 1, UserColumn),
+                         {Qt::DisplayRole, Qt::ToolTipRole, SortRole});
+}
+
+QStringList LiveGpuModel::usersOf(const GpuSample &g) const {
+    QStringList out;
+    for (const GpuHolder &h : g.holders) {
+        const QString user = m_users.value(h.ns + QLatin1Char('/') + h.pod);
+        if (!user.isEmpty() && !out.contains(user))
+            out << user;
+    }
+    return out;
 }
 
 void LiveGpuModel::setIdleThreshold(double pct) {
@@ -272,6 +282,7 @@ QVariant LiveGpuModel::display(const GpuSample &g, int row, int column) const {
     case PowerColumn: return g.powerW ? tr("%1 W").arg(number(*g.powerW, 0)) : tr("n/a");
     case TempColumn: return g.tempC ? tr("%1 °C").arg(number(*g.tempC, 0)) : tr("n/a");
     case HolderColumn: return holdersText(g);
+    case UserColumn: return usersOf(g).join(QStringLiteral(", "));
     case SharedColumn: return g.shared ? tr("shared ×%1").arg(g.holders.size()) : QString();
     default: return {};
     }
@@ -314,11 +325,17 @@ QVariant LiveGpuModel::data(const QModelIndex &index, int role) const {
     switch (role) {
     case Qt::DisplayRole: return display(g, index.row(), index.column());
     case Qt::ToolTipRole:
-        if (index.column() == HolderColumn || index.column() == SharedColumn) {
+        if (index.column() == HolderColumn || index.column() == SharedColumn ||
+            index.column() == UserColumn) {
             QStringList lines;
-            for (const GpuHolder &h : g.holders)
-                lines << (h.container.isEmpty() ? tr("%1/%2").arg(h.ns, h.pod)
-                                                : tr("%1/%2 (container %3)").arg(h.ns, h.pod, h.container));
+            for (const GpuHolder &h : g.holders) {
+                QString line = h.container.isEmpty()
+                                   ? tr("%1/%2").arg(h.ns, h.pod)
+                                   : tr("%1/%2 (container %3)").arg(h.ns, h.pod, h.container);
+                if (const QString user = m_users.value(h.ns + QLatin1Char('/') + h.pod); !user.isEmpty())
+                    line += tr(", user %1").arg(user);
+                lines << line;
+            }
             if (g.shared)
                 lines.prepend(tr("Shared by %n holder(s):", nullptr, int(g.holders.size())));
             return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
@@ -360,6 +377,7 @@ QVariant LiveGpuModel::headerData(int section, Qt::Orientation orientation, int 
     case PowerColumn: return tr("Power");
     case TempColumn: return tr("Temp.");
     case HolderColumn: return tr("Holder (namespace/pod)");
+    case UserColumn: return tr("User");
     case SharedColumn: return tr("Shared");
     case HistoryColumn: return tr("Last 15 min");
     default: return {};
@@ -433,6 +451,18 @@ QVariant IdleGpuModel::data(const QModelIndex &index, int role) const {
     }
     if (role == Qt::ToolTipRole && index.column() == SinceColumn)
         return QLocale().toString(QDateTime::fromMSecsSinceEpoch(g.sinceMs), QLocale::LongFormat);
+    // The namespace reads as a link: one click opens it and its quota.
+    if (index.column() == NamespaceColumn && !ns.isEmpty()) {
+        if (role == Qt::ToolTipRole)
+            return tr("Open %1 and its quota").arg(ns);
+        if (role == Qt::ForegroundRole)
+            return QBrush(QGuiApplication::palette().color(QPalette::Link));
+        if (role == Qt::FontRole) {
+            QFont f;
+            f.setUnderline(true);
+            return f;
+        }
+    }
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     switch (index.column()) {

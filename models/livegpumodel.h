@@ -58,6 +58,7 @@ public:
         PowerColumn,
         TempColumn,
         HolderColumn,
+        UserColumn,
         SharedColumn,
         HistoryColumn,
         ColumnCount
@@ -86,6 +87,10 @@ public:
     void setHistory(const QList<metrics::GpuTimeline> &history, qint64 sinceMs);
     // Under this utilization an allocated GPU counts as idle (the summary, the tile colour).
     void setIdleThreshold(double pct);
+    // The holders' users, "ns/pod" -> the pod's user label (GpuMonitor::usersAvailable).
+    void setUsers(const QHash<QString, QString> &usersByPod);
+    // The users of a row's holders, in holder order, each once; empty where unknown.
+    [[nodiscard]] QStringList usersOf(const metrics::GpuSample &g) const;
     [[nodiscard]] double idleThreshold() const { return m_threshold; }
 
     [[nodiscard]] const metrics::GpuSample &gpuAt(int row) const { return m_rows.at(row); }
@@ -106,6 +111,7 @@ private:
     QList<metrics::GpuSample> m_rows;
     QList<bool> m_migParent;                 // row is a physical GPU with MIG instances below it
     QHash<QString, QList<double>> m_history; // by GpuSample::key()
+    QHash<QString, QString> m_users;         // "ns/pod" -> user
     double m_threshold = 5;
 };
 

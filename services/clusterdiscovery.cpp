@@ -1,11 +1,11 @@
 #include "clusterdiscovery.h"
 
+#include "exporterdiscovery.h"
 #include "kubeclient.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QSet>
 
 namespace gq {
 
@@ -131,50 +131,33 @@ Result<DiscoveryReport> discovery::discover(const std::shared_ptr<KubeClient> &c
         return svc.error();
     }
 
-    // dcgm-exporter: pods (Running, with an IP) and services, all namespaces.
-    QStringList endpoints;
-    QSet<QString> seenPods;
+    // dcgm-exporter: its pods, read through the API server's pod proxy when the source
+    // is "discover" (see exporterdiscovery.h). Its services are counted for the finding
+    // only: their cluster-internal names do not resolve on a desktop.
+    auto pods = exporters::findExporterPods(*client);
+    if (!pods) {
+        if (!isAnswer(pods.error()))
+            return pods.error();
+        report.findings << QCoreApplication::translate(
+            "gq::ClusterDiscovery",
+            "Not allowed to list pods in all namespaces: dcgm-exporter not looked for.");
+        return report;
+    }
+    report.exporterPods = int(pods->pods.size());
+    int exporterServices = 0;
     for (const QString &selector : exporterSelectors()) {
         ListOptions options;
         options.labelSelector = selector;
-        auto pods = client->list(KubeResource::pods(), QString(), options).result();
-        if (!pods) {
-            if (!isAnswer(pods.error()))
-                return pods.error();
-            report.findings << QCoreApplication::translate(
-                "gq::ClusterDiscovery",
-                "Not allowed to list pods in all namespaces: dcgm-exporter not looked for.");
-            break;
-        }
-        for (const QJsonObject &pod : pods->items) {
-            const QJsonObject meta = pod.value(QLatin1String("metadata")).toObject();
-            const QString uid = meta.value(QLatin1String("uid")).toString();
-            if (seenPods.contains(uid))
-                continue;
-            seenPods.insert(uid);
-            ++report.exporterPods;
-        }
-        auto svcs = client->list(services(), QString(), options).result();
-        if (svcs) {
-            for (const QJsonObject &s : svcs->items) {
-                const QJsonObject meta = s.value(QLatin1String("metadata")).toObject();
-                endpoints << QStringLiteral("http://%1.%2.svc:%3/metrics")
-                                 .arg(meta.value(QLatin1String("name")).toString(),
-                                      meta.value(QLatin1String("namespace")).toString(),
-                                      metricsPort(s.value(QLatin1String("spec")).toObject()));
-            }
-        }
+        if (auto svcs = client->list(services(), QString(), options).result())
+            exporterServices += int(svcs->items.size());
     }
-    endpoints.removeDuplicates();
     if (report.exporterPods > 0) {
         report.findings << QCoreApplication::translate("gq::ClusterDiscovery",
                                                        "%1 dcgm-exporter pods found (%2 services).")
                                .arg(report.exporterPods)
-                               .arg(endpoints.size());
-        if (report.proposal.metricsSource == MetricsSource::None) {
+                               .arg(exporterServices);
+        if (report.proposal.metricsSource == MetricsSource::None)
             report.proposal.metricsSource = MetricsSource::Discover;
-            report.proposal.exporterEndpoints = endpoints;
-        }
     } else {
         report.findings << QCoreApplication::translate("gq::ClusterDiscovery",
                                                        "No dcgm-exporter pods found (labels %1).")

@@ -76,6 +76,9 @@ inline const Setting<QString> alertDisplay{"ui/alertDisplay", QStringLiteral("ba
 inline const Setting<int> budgetRefreshSeconds{"refresh/budgetSeconds", 30};
 inline const Setting<int> metricsRefreshSeconds{"refresh/metricsSeconds", 5};
 inline const Setting<int> idleUtilizationPercent{"idle/utilizationPercent", 5};
+// The Live GPUs page: the splitter between the GPUs and the namespace chart, tiles or table.
+inline const Setting<QByteArray> liveGpuSplitter{"liveGpus/splitter"};
+inline const Setting<bool> liveGpuTiles{"liveGpus/tiles", false};
 inline const Setting<int> idleMinutes{"idle/minutes", 30};
 inline const Setting<double> chargebackRate{"chargeback/ratePerGpuHour", 0.0};
 inline const Setting<QString> chargebackCurrency{"chargeback/currency", QStringLiteral("USD")};

@@ -167,6 +167,24 @@ ControllerCheckResult checkControllerConfig(const QString &path) {
         checkAlerts(*alerts, setup, problems);
     if (const YamlNode *self = root->find(u"selfService"))
         problems.addAll(readSelfService(*self, &setup.perUserMetrics));
+    if (base.config) {
+        auto idle = parseIdleRecorderConfig(base.config->metrics, base.config->idle, path);
+        if (idle) {
+            setup.idle = *idle;
+        } else {
+            // One Error for both sections: the first problem placed, every one in causes.
+            const Error &e = idle.error();
+            problems.add(e, e.field.isEmpty() ? QStringLiteral("metrics") : e.field);
+            for (qsizetype i = 1; i < e.causes.size(); ++i) {
+                const Error::Cause &c = e.causes[i];
+                // "line N: message": the line is found again from the key.
+                const QString message = c.message.startsWith(QLatin1String("line "))
+                                            ? c.message.section(QLatin1String(": "), 1)
+                                            : c.message;
+                problems.add(Error::make(Error::Kind::Config, message, c.field), c.field);
+            }
+        }
+    }
     checkEnvironment(base.read, base.errors, problems);
     out.errors += problems.errors;
     // In file order, so the output reads like the file; problems without a line last.

@@ -4,6 +4,7 @@
 #include "alertrecipients.h"
 #include "controllerconfig.h"
 #include "error.h"
+#include "idlerecorder.h"
 
 #include <QList>
 #include <QString>
@@ -26,6 +27,7 @@ struct ControllerSetup {
     AlertConfig alerts;
     AlertRecipients recipients;  // alerts.recipientsFile, when given
     bool perUserMetrics = false; // selfService.perUserMetrics
+    std::optional<IdleRecorderConfig> idle; // metrics: + idle:; nullopt: no idle recorder
 };
 
 struct ControllerCheckResult {

@@ -109,12 +109,14 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
     }
     Checker c;
     ControllerConfig cfg;
-    static const QStringList topKeys = {
-        QStringLiteral("cluster"),         QStringLiteral("clusterName"), QStringLiteral("database"),
-        QStringLiteral("listen"),          QStringLiteral("userLabel"),   QStringLiteral("gpuResources"),
-        QStringLiteral("gpuModelWeights"), QStringLiteral("timeZone"),    QStringLiteral("enforce"),
-        QStringLiteral("webhook"),         QStringLiteral("spool"),       QStringLiteral("leaderElection"),
-        QStringLiteral("alerts"),          QStringLiteral("selfService")};
+    static const QStringList topKeys = {QStringLiteral("cluster"),         QStringLiteral("clusterName"),
+                                        QStringLiteral("database"),        QStringLiteral("listen"),
+                                        QStringLiteral("userLabel"),       QStringLiteral("gpuResources"),
+                                        QStringLiteral("gpuModelWeights"), QStringLiteral("timeZone"),
+                                        QStringLiteral("enforce"),         QStringLiteral("webhook"),
+                                        QStringLiteral("spool"),           QStringLiteral("leaderElection"),
+                                        QStringLiteral("alerts"),          QStringLiteral("selfService"),
+                                        QStringLiteral("metrics"),         QStringLiteral("idle")};
     if (root->isNull()) {
         c.add({}, SourcePos{1, 1, 0}, QStringLiteral("the file is empty"));
         out.errors = c.errors;
@@ -271,6 +273,11 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
         cfg.alerts = *n;
     if (const YamlNode *n = root->find(u"selfService"))
         cfg.selfService = *n;
+    if (const YamlNode *n = root->find(u"metrics"))
+        cfg.metrics = *n;
+    if (const YamlNode *n = root->find(u"idle"))
+        cfg.idle = *n;
+    cfg.fileName = fileName;
 
     out.errors = c.errors;
     out.read = cfg;

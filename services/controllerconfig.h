@@ -14,9 +14,10 @@
 namespace gq {
 
 // The controller's configuration file (`gpuquota-controller --config FILE`), typed.
-// Every key of the file is read here except two sections kept as raw YAML nodes for
-// their own parsers (with source positions, so their errors can name lines too):
-// `alerts:` (the alert service) and `selfService:` (the /quota endpoints).
+// Every key of the file is read here except sections kept as raw YAML nodes for their
+// own parsers (with source positions, so their errors can name lines too): `alerts:`
+// (the alert service), `selfService:` (the /quota endpoints), `metrics:` and `idle:`
+// (the idle recorder, idlerecorder.h).
 struct ControllerConfig {
     struct Cluster {
         QString kubeconfig; // empty: $KUBECONFIG / ~/.kube/config
@@ -56,6 +57,9 @@ struct ControllerConfig {
     LeaderElection leaderElection;
     YamlNode alerts;      // raw, Null when absent
     YamlNode selfService; // raw, Null when absent
+    YamlNode metrics;     // raw, Null when absent
+    YamlNode idle;        // raw, Null when absent
+    QString fileName;     // the file read: relative paths in the raw sections start from it
 
     // The factor of a GPU model (1 when not configured).
     [[nodiscard]] double modelWeight(const QString &gpuModel) const {

@@ -1,8 +1,12 @@
 #include "gpumonitor.h"
 
+#include "exporterdiscovery.h"
 #include "httptransport.h"
+#include "kubeclient.h"
+#include "ledger.h"
 
 #include <QDateTime>
+#include <QJsonObject>
 
 #include <cmath>
 
@@ -24,6 +28,29 @@ GpuMonitor::Source GpuMonitor::Source::scrape(QList<ScrapeTarget> targets) {
     return s;
 }
 
+GpuMonitor::Source GpuMonitor::Source::discover() {
+    Source s;
+    s.kind = Kind::Discover;
+    return s;
+}
+
+namespace {
+constexpr qint64 kUsersEveryMs = 60000;
+
+// The monitor's jobs wait on the network (a request may take its full timeout): they run
+// on a pool of their own, so they never hold the global pool's threads, which Qt's
+// raster painting borrows on the GUI thread. Never destroyed: a destructor would wait for
+// a request still out when a window closes; the jobs need nothing of the monitor.
+QThreadPool *networkPool() {
+    static QThreadPool *pool = [] {
+        auto *p = new QThreadPool;
+        p->setMaxThreadCount(4);
+        return p;
+    }();
+    return pool;
+}
+} // namespace
+
 GpuMonitor::GpuMonitor(QObject *parent)
     : QObject(parent)
     , m_transport(std::make_shared<HttpTransport>()) {
@@ -42,8 +69,20 @@ void GpuMonitor::setSource(Source source) {
     m_inFlight = false;
     m_source = std::move(source);
     m_client.reset();
+    m_discovered.reset();
+    m_historyNotes.clear();
+    m_idleNotes.clear();
     if (m_source.kind == Source::Kind::Prometheus)
         m_client = std::make_shared<PrometheusClient>(m_source.prometheus, m_transport);
+    if (m_source.kind == Source::Kind::Discover)
+        m_discovered = std::make_shared<exporters::DiscoveredExporters>();
+}
+
+void GpuMonitor::setClusterClient(ClientProvider provider) {
+    m_userJobs.cancel();
+    m_usersInFlight = false;
+    m_usersAskedMs = 0;
+    m_clusterClient = std::move(provider);
 }
 
 void GpuMonitor::start(int intervalMs) {
@@ -54,7 +93,9 @@ void GpuMonitor::start(int intervalMs) {
 void GpuMonitor::stop() {
     m_timer.stop();
     m_jobs.cancel();
+    m_userJobs.cancel();
     m_inFlight = false;
+    m_usersInFlight = false;
 }
 
 void GpuMonitor::refresh() {
@@ -69,6 +110,15 @@ void GpuMonitor::refresh() {
         return;
     }
     m_inFlight = true;
+    refreshUsers();
+    if (m_source.kind == Source::Kind::Discover) {
+        m_jobs.run(
+            [discovered = m_discovered, client = m_clusterClient ? m_clusterClient() : nullptr] {
+                return discovered->snapshot(client);
+            },
+            [this](Result<GpuSnapshot> r) { deliverSnapshot(std::move(r)); }, networkPool());
+        return;
+    }
     if (m_source.kind == Source::Kind::Prometheus) {
         auto client = m_client;
         m_jobs.run(
@@ -78,12 +128,11 @@ void GpuMonitor::refresh() {
                 Result<PromResult> r = f.result();
                 if (!r)
                     return r.error();
-                GpuSnapshot snap = gpusFromSamples(r->samples());
-                snap.warnings = r->warnings;
+                GpuSnapshot snap = gpusFromVector(*r);
                 snap.takenAtMs = QDateTime::currentMSecsSinceEpoch();
                 return snap;
             },
-            [this](Result<GpuSnapshot> r) { deliverSnapshot(std::move(r)); });
+            [this](Result<GpuSnapshot> r) { deliverSnapshot(std::move(r)); }, networkPool());
         return;
     }
     auto transport = m_transport;
@@ -93,28 +142,12 @@ void GpuMonitor::refresh() {
             QList<QFuture<Result<ScrapedText>>> pending;
             for (const ScrapeTarget &t : targets)
                 pending.append(scrape(*transport, t));
-            QList<ScrapedText> pages;
-            QStringList failures;
-            std::optional<Error> firstError;
-            for (auto &f : pending) {
-                f.waitForFinished();
-                Result<ScrapedText> r = f.result();
-                if (!r) {
-                    failures << r.error().message;
-                    if (!firstError)
-                        firstError = r.error();
-                    continue;
-                }
-                pages.append(std::move(*r));
-            }
-            if (pages.isEmpty() && firstError)
-                return *firstError;
-            GpuSnapshot snap = snapshotFromScrapes(pages);
-            snap.warnings = failures + snap.warnings; // one endpoint down does not blank the rest
-            snap.takenAtMs = QDateTime::currentMSecsSinceEpoch();
+            Result<GpuSnapshot> snap = snapshotFromRound(collectScrapes(std::move(pending)));
+            if (snap)
+                snap->takenAtMs = QDateTime::currentMSecsSinceEpoch();
             return snap;
         },
-        [this](Result<GpuSnapshot> r) { deliverSnapshot(std::move(r)); });
+        [this](Result<GpuSnapshot> r) { deliverSnapshot(std::move(r)); }, networkPool());
 }
 
 void GpuMonitor::deliverSnapshot(Result<GpuSnapshot> r) {
@@ -128,7 +161,7 @@ void GpuMonitor::deliverSnapshot(Result<GpuSnapshot> r) {
 }
 
 bool GpuMonitor::needsPrometheus(const char *what) {
-    if (m_source.kind == Source::Kind::Prometheus)
+    if (keepsHistory())
         return true;
     emit failed(Error::make(
         Error::Kind::Config,
@@ -141,51 +174,91 @@ void GpuMonitor::findIdle(IdleOptions options) {
         return;
     auto client = m_client;
     m_jobs.run(
-        [client, options]() mutable -> Result<QList<IdleGpu>> {
-            // As `gpuquota idle` does: ~30 readings per idle duration, at most one a
-            // minute, within Prometheus' 11,000 points, twice the duration looked back.
-            const double forS = double(options.minIdleMs) / 1000.0;
-            double step = std::clamp(std::ceil(forS / 30.0), 1.0, 60.0);
-            const double lookback = std::max(2.0 * forS, forS + 10 * step);
-            step = std::max(step, std::ceil(lookback / 10000.0));
-            const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
-            auto f = client->queryRange(gpuUtilizationQuery(), now - lookback, now, step);
-            f.waitForFinished();
-            Result<PromResult> r = f.result();
-            if (!r)
-                return r.error();
-            options.nowMs = qint64(now * 1000);
-            options.maxGapMs = qint64(step * 2000) + 1;
-            return findIdleGpus(timelinesFromRange(*r), options);
+        [client, options]() -> Result<IdleReport> {
+            // As `gpuquota idle` does: a recent window for every GPU, older ones for the
+            // GPUs idle at its start, up to a week back (idlequery.h).
+            return findIdleThroughPrometheus(*client, options,
+                                             double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
         },
-        [this](Result<QList<IdleGpu>> r) {
-            if (!r)
+        [this](Result<IdleReport> r) {
+            if (!r) {
                 emit failed(r.error());
-            else
-                emit idleAvailable(*r);
-        });
+                return;
+            }
+            m_idleNotes = r->warnings;
+            emit rangeNotes(m_historyNotes + m_idleNotes);
+            emit idleAvailable(r->idle);
+        },
+        networkPool());
 }
 
 void GpuMonitor::fetchHistory(int seconds, int stepSeconds) {
     if (!needsPrometheus("utilization history"))
         return;
     auto client = m_client;
+    struct History {
+        QList<GpuTimeline> timelines;
+        QStringList notes;
+    };
     m_jobs.run(
-        [client, seconds, stepSeconds]() -> Result<QList<GpuTimeline>> {
+        [client, seconds, stepSeconds]() -> Result<History> {
             const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
             auto f = client->queryRange(gpuUtilizationQuery(), now - seconds, now, std::max(1, stepSeconds));
             f.waitForFinished();
-            Result<PromResult> r = f.result();
+            const Result<PromResult> r = f.result();
             if (!r)
                 return r.error();
-            return timelinesFromRange(*r);
+            return History{timelinesFromRange(*r), r->notes()};
         },
-        [this](Result<QList<GpuTimeline>> r) {
-            if (!r)
+        [this](Result<History> r) {
+            if (!r) {
                 emit failed(r.error());
-            else
-                emit historyAvailable(*r);
-        });
+                return;
+            }
+            m_historyNotes = r->notes;
+            emit rangeNotes(m_historyNotes + m_idleNotes);
+            emit historyAvailable(r->timelines);
+        },
+        networkPool());
+}
+
+// Who holds the GPUs, in people: the pods' user label, read once a minute (a list of the
+// labelled pods only) while a cluster client is there.
+void GpuMonitor::refreshUsers() {
+    if (!m_clusterClient || m_usersInFlight)
+        return;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (m_usersAskedMs && now - m_usersAskedMs < kUsersEveryMs)
+        return;
+    std::shared_ptr<KubeClient> client = m_clusterClient();
+    if (!client)
+        return;
+    m_usersAskedMs = now;
+    m_usersInFlight = true;
+    m_userJobs.run(
+        [client]() -> QHash<QString, QString> {
+            ListOptions options;
+            options.labelSelector = kDefaultUserLabel;
+            auto pods = client->list(KubeResource::pods(), QString(), options).result();
+            QHash<QString, QString> users;
+            if (!pods)
+                return users; // not allowed or not reachable: users stay unknown
+            for (const QJsonObject &pod : pods->items) {
+                const QJsonObject meta = pod.value(QLatin1String("metadata")).toObject();
+                const QString user =
+                    meta.value(QLatin1String("labels")).toObject().value(kDefaultUserLabel).toString();
+                if (!user.isEmpty())
+                    users.insert(meta.value(QLatin1String("namespace")).toString() + QLatin1Char('/') +
+                                     meta.value(QLatin1String("name")).toString(),
+                                 user);
+            }
+            return users;
+        },
+        [this](const QHash<QString, QString> &users) {
+            m_usersInFlight = false;
+            emit usersAvailable(users);
+        },
+        networkPool());
 }
 
 } // namespace gq

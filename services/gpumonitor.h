@@ -2,18 +2,25 @@
 
 #include "gpusample.h"
 #include "idle.h"
+#include "idlequery.h"
 #include "jobtracker.h"
 #include "prometheusclient.h"
 #include "scrape.h"
 
+#include <QHash>
 #include <QObject>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 
 namespace gq {
 
 class HttpTransport;
+class KubeClient;
+namespace exporters {
+class DiscoveredExporters;
+}
 
 // The live GPU monitor as a service: the one place the console (the Live GPU page, the
 // idle list, the namespace join) gets GPU readings from. No widgets, nothing blocks the
@@ -27,6 +34,8 @@ class HttpTransport;
 //   monitor.start(5000);                 // refresh every 5 s (refresh() for one now)
 //   monitor.findIdle(options);           // -> idleAvailable (Prometheus only)
 //   monitor.fetchHistory(15 * 60, 15);   // -> historyAvailable: sparklines (Prometheus only)
+//   // -> rangeNotes: Prometheus' warnings and infos of those two, for the status line
+//   // -> usersAvailable: "ns/pod" -> the pod's gpuquota.io/user label, once a minute
 //
 // Refreshes never overlap: a tick that comes while one is out is skipped (and counted
 // in skippedTicks(), which a slow Prometheus shows as rising). Parsing and mapping run
@@ -36,14 +45,18 @@ class GpuMonitor final : public QObject {
     Q_OBJECT
 public:
     struct Source {
-        enum class Kind { None, Prometheus, Scrape };
+        // Discover: dcgm-exporter pods found through the cluster client's API server and
+        // read through its pod proxy (exporterdiscovery.h); no history, like Scrape.
+        enum class Kind { None, Prometheus, Scrape, Discover };
         Kind kind = Kind::None;
         metrics::PrometheusConfig prometheus;
         QList<metrics::ScrapeTarget> targets;
 
         static Source prometheusAt(metrics::PrometheusConfig config);
         static Source scrape(QList<metrics::ScrapeTarget> targets);
+        static Source discover();
     };
+    using ClientProvider = std::function<std::shared_ptr<KubeClient>()>;
 
     explicit GpuMonitor(QObject *parent = nullptr);
     ~GpuMonitor() override;
@@ -52,6 +65,12 @@ public:
     void setSource(Source source);
     [[nodiscard]] const Source &source() const { return m_source; }
     [[nodiscard]] bool isConfigured() const { return m_source.kind != Source::Kind::None; }
+    [[nodiscard]] bool keepsHistory() const { return m_source.kind == Source::Kind::Prometheus; }
+
+    // The current context's Kubernetes client, asked on every refresh (it changes with
+    // the context and the credentials): the Discover source reads through it, and the
+    // holders' users come from its pods (label gpuquota.io/user).
+    void setClusterClient(ClientProvider provider);
 
     // Periodic refresh (the first at once); stop() ends it and drops results still out.
     void start(int intervalMs = 5000);
@@ -73,20 +92,32 @@ signals:
     void snapshotAvailable(const gq::metrics::GpuSnapshot &snapshot);
     void idleAvailable(const QList<gq::metrics::IdleGpu> &idle);
     void historyAvailable(const QList<gq::metrics::GpuTimeline> &history);
+    // What Prometheus said beside its query_range answers (history, idle detection):
+    // warnings (a partial answer) and "info: ..." lines. Empty: nothing to say.
+    void rangeNotes(const QStringList &notes);
+    // The pods holding GPUs and their users ("ns/pod" -> user), where the pod has the label.
+    void usersAvailable(const QHash<QString, QString> &usersByPod);
     void failed(const gq::Error &error);
 
 private:
     void deliverSnapshot(Result<metrics::GpuSnapshot> r);
+    void refreshUsers();
     [[nodiscard]] bool needsPrometheus(const char *what);
 
     Source m_source;
     std::shared_ptr<HttpTransport> m_transport;
     std::shared_ptr<metrics::PrometheusClient> m_client;
+    std::shared_ptr<exporters::DiscoveredExporters> m_discovered;
+    ClientProvider m_clusterClient;
+    qint64 m_usersAskedMs = 0;
+    bool m_usersInFlight = false;
     metrics::GpuSnapshot m_last;
     QTimer m_timer;
     bool m_inFlight = false;
     int m_skipped = 0;
+    QStringList m_historyNotes, m_idleNotes;
     JobTracker m_jobs{this};
+    JobTracker m_userJobs{this};
 };
 
 } // namespace gq

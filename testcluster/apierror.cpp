@@ -154,6 +154,10 @@ ApiError ApiError::internal(const QString &message) {
     return general(500, "InternalError", QStringLiteral("Internal error occurred: ") + message);
 }
 
+ApiError ApiError::serviceUnavailable(const QString &message) {
+    return general(503, "ServiceUnavailable", message);
+}
+
 ApiError ApiError::unauthorized() {
     return general(401, "Unauthorized", QStringLiteral("Unauthorized"));
 }

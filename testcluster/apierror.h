@@ -41,6 +41,8 @@ struct ApiError {
     static ApiError unsupportedMediaType(const QString &contentType);
     static ApiError gone(const QString &message);
     static ApiError internal(const QString &message);
+    // 503 ServiceUnavailable: what a proxy subresource answers when its backend does not.
+    static ApiError serviceUnavailable(const QString &message);
     static ApiError unauthorized();
     static ApiError tooManyRequests(int retryAfterSeconds);
 };

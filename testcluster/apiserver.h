@@ -97,12 +97,15 @@ public:
 private:
     // The handlers live in one file per concern: apiserver.cpp (listening,
     // authentication), router.cpp, discovery.cpp, crudread.cpp, crudwrite.cpp,
-    // cruddelete.cpp, watch.cpp, reviews.cpp, kubelet.cpp, faults.cpp, hooks.cpp.
+    // cruddelete.cpp, watch.cpp, reviews.cpp, kubelet.cpp, faults.cpp, hooks.cpp,
+    // podproxy.cpp.
     void dispatch(const httplib::Request &req, httplib::Response &res);
     bool applyFaults(const httplib::Request &req, httplib::Response &res);
     void handleApi(ApiCall &call);
     // Answers health, version, discovery and OpenAPI paths; false for any other path.
     bool serveDiscovery(ApiCall &call);
+    // pods/NAME[:PORT]/proxy/... (podproxy.cpp); false for any other path.
+    bool servePodProxy(ApiCall &call, const QStringList &segs);
     void handleList(ApiCall &call);
     void handleWatch(ApiCall &call);
     void handleGet(ApiCall &call);

@@ -184,6 +184,8 @@ void ApiServer::handleApi(ApiCall &call) {
             return sendError(res, ApiError::methodNotAllowed());
         return handleReview(call);
     }
+    if (servePodProxy(call, segs))
+        return;
     const std::optional<Route> route = routeOf(segs);
     if (!route)
         return sendError(res, ApiError::pathNotFound());

@@ -3,6 +3,7 @@
 #include "clusterdiscovery.h"
 #include "connectiontests.h"
 #include "consolesettings.h"
+#include "exporterdiscovery.h"
 #include "httptransport.h"
 #include "kubeclient.h"
 
@@ -433,17 +434,8 @@ void ConnectionsTab::runTest(Section section) {
                                                          "found through its API server")));
             return;
         }
-        m_tests.run(
-            [client = m_client]() -> Result<QString> {
-                auto r = discovery::discover(client);
-                if (!r)
-                    return r.error();
-                if (r->exporterPods == 0)
-                    return Error::make(Error::Kind::NotFound, r->findings.last());
-                return QCoreApplication::translate("gq::ConnectionsTab", "%n dcgm-exporter pods found",
-                                                   nullptr, r->exporterPods);
-            },
-            deliver);
+        // Found, then read through the API server's pod proxy: the GPUs really read.
+        m_tests.run([client = m_client] { return exporters::testDiscovered(*client); }, deliver);
         return;
     }
 }

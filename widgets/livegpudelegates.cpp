@@ -79,7 +79,31 @@ QColor GpuTileDelegate::utilColor(double pct) {
 
 QSize GpuTileDelegate::tileSize(const QFont &font) {
     const QFontMetrics fm(font);
-    return {fm.horizontalAdvance(QStringLiteral("platform-ml/train-00000")) + 20, fm.height() * 3 + 14};
+    return {fm.horizontalAdvance(QStringLiteral("platform-ml/train-00000")) + 20,
+            fm.height() * kTileLines + 14};
+}
+
+QStringList GpuTileDelegate::tileText(const QModelIndex &index) {
+    const QModelIndex row = index.siblingAtColumn(0);
+    const auto state = LiveGpuModel::State(index.data(LiveGpuModel::StateRole).toInt());
+    auto text = [&](int column) { return row.siblingAtColumn(column).data().toString(); };
+    QString title = text(LiveGpuModel::NodeColumn) + QStringLiteral(" · ") + text(LiveGpuModel::IndexColumn);
+    // A MIG instance: its short profile and id ("3g#1"), so the node name still fits.
+    const QString mig = text(LiveGpuModel::MigColumn);
+    if (!mig.isEmpty() && state != LiveGpuModel::MigParent)
+        title += QStringLiteral(" · ") + mig.section(QLatin1Char('.'), 0, 0) + QLatin1Char('#') +
+                 mig.section(QLatin1Char('#'), 1);
+    const bool reading = index.data(LiveGpuModel::UtilRole).isValid();
+    const QString value = state == LiveGpuModel::Free && !reading
+                              ? LiveGpuModel::tr("free")
+                              : text(LiveGpuModel::UtilColumn) +
+                                    (state == LiveGpuModel::Free ? LiveGpuModel::tr(" · free") : QString());
+    const QString holder = text(LiveGpuModel::HolderColumn), user = text(LiveGpuModel::UserColumn);
+    return {title, value, text(LiveGpuModel::ModelColumn),
+            LiveGpuModel::tr("%1 · %2 · %3")
+                .arg(text(LiveGpuModel::MemoryColumn), text(LiveGpuModel::PowerColumn),
+                     text(LiveGpuModel::TempColumn)),
+            user.isEmpty() ? holder : LiveGpuModel::tr("%1 · %2").arg(holder, user)};
 }
 
 QSize GpuTileDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const {
@@ -88,10 +112,8 @@ QSize GpuTileDelegate::sizeHint(const QStyleOptionViewItem &option, const QModel
 
 void GpuTileDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
                             const QModelIndex &index) const {
-    const QModelIndex row = index.siblingAtColumn(0);
     const auto state = LiveGpuModel::State(index.data(LiveGpuModel::StateRole).toInt());
     const QVariant util = index.data(LiveGpuModel::UtilRole);
-    auto text = [&](int column) { return row.siblingAtColumn(column).data().toString(); };
 
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
@@ -124,29 +146,16 @@ void GpuTileDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     const QRectF inner = r.adjusted(6, 4, -6, -4);
     const qreal lh = fm.height();
     painter->setPen(ink);
-    QString title = text(LiveGpuModel::NodeColumn) + QStringLiteral(" · ") + text(LiveGpuModel::IndexColumn);
-    // A MIG instance: its short profile and id ("3g#1"), so the node name still fits.
-    const QModelIndex source = index;
-    const QString mig = text(LiveGpuModel::MigColumn);
-    if (!mig.isEmpty() && source.data(LiveGpuModel::StateRole).toInt() != LiveGpuModel::MigParent)
-        title += QStringLiteral(" · ") + mig.section(QLatin1Char('.'), 0, 0) + QLatin1Char('#') +
-                 mig.section(QLatin1Char('#'), 1);
-    painter->drawText(QRectF(inner.left(), inner.top(), inner.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
-                      fm.elidedText(title, Qt::ElideMiddle, int(inner.width())));
-    QFont big = option.font;
-    big.setBold(true);
-    painter->setFont(big);
-    const QString value = state == LiveGpuModel::Free && !util.isValid()
-                              ? LiveGpuModel::tr("free")
-                              : text(LiveGpuModel::UtilColumn) +
-                                    (state == LiveGpuModel::Free ? LiveGpuModel::tr(" · free") : QString());
-    painter->drawText(QRectF(inner.left(), inner.top() + lh, inner.width(), lh),
-                      Qt::AlignLeft | Qt::AlignVCenter, value);
-    painter->setFont(option.font);
-    const QString holder = text(LiveGpuModel::HolderColumn);
-    painter->drawText(QRectF(inner.left(), inner.top() + 2 * lh, inner.width(), lh),
-                      Qt::AlignLeft | Qt::AlignVCenter,
-                      fm.elidedText(holder, Qt::ElideMiddle, int(inner.width())));
+    const QStringList lines = tileText(index);
+    for (int n = 0; n < lines.size(); ++n) {
+        QFont font = option.font;
+        font.setBold(n == 1); // the utilization
+        painter->setFont(font);
+        painter->drawText(QRectF(inner.left(), inner.top() + n * lh, inner.width(), lh),
+                          Qt::AlignLeft | Qt::AlignVCenter,
+                          QFontMetrics(font).elidedText(
+                              lines.at(n), n == 1 ? Qt::ElideRight : Qt::ElideMiddle, int(inner.width())));
+    }
     painter->restore();
 }
 

@@ -107,6 +107,7 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
     width(LiveGpuModel::PowerColumn, QStringLiteral("000 W"));
     width(LiveGpuModel::TempColumn, QStringLiteral("00 °C"));
     width(LiveGpuModel::HolderColumn, QStringLiteral("team-vision/train-resnet-7"));
+    width(LiveGpuModel::UserColumn, QStringLiteral("alice.example"));
     width(LiveGpuModel::SharedColumn, QStringLiteral("shared ×4"));
 
     m_tiles->setModel(m_tileProxy);
@@ -127,13 +128,14 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
         b->setToolButtonStyle(Qt::ToolButtonTextOnly);
     }
     m_tableButton->setChecked(true);
-    connect(m_tableButton, &QToolButton::toggled, this, [this](bool on) {
-        if (on)
-            setTileView(false);
+    // clicked, not toggled: a restored view (setTileView) is no change to save.
+    connect(m_tableButton, &QToolButton::clicked, this, [this] {
+        setTileView(false);
+        emit layoutChanged();
     });
-    connect(m_tilesButton, &QToolButton::toggled, this, [this](bool on) {
-        if (on)
-            setTileView(true);
+    connect(m_tilesButton, &QToolButton::clicked, this, [this] {
+        setTileView(true);
+        emit layoutChanged();
     });
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
         m_tableProxy->setText(text.trimmed());
@@ -146,14 +148,15 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
     top->addWidget(m_tableButton);
     top->addWidget(m_tilesButton);
 
-    auto *gpus = new QSplitter(Qt::Vertical, m_tabs);
-    gpus->setObjectName(QStringLiteral("liveGpuSplitter"));
-    gpus->addWidget(m_views);
-    gpus->addWidget(m_chart);
-    gpus->setStretchFactor(0, 3);
-    gpus->setStretchFactor(1, 2);
-    gpus->setChildrenCollapsible(false);
+    m_splitter = new QSplitter(Qt::Vertical, m_tabs);
+    m_splitter->setObjectName(QStringLiteral("liveGpuSplitter"));
+    m_splitter->addWidget(m_views);
+    m_splitter->addWidget(m_chart);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    m_splitter->setChildrenCollapsible(false);
     m_chart->setMinimumHeight(180);
+    connect(m_splitter, &QSplitter::splitterMoved, this, &LiveGpuPage::layoutChanged);
 
     auto *idle = new QWidget(m_tabs);
     auto *il = new QVBoxLayout(idle);
@@ -167,13 +170,20 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
     m_idleTable->sortByColumn(IdleGpuModel::WasteColumn, Qt::DescendingOrder);
     m_idleTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_idleTable->horizontalHeader()->setSectionResizeMode(IdleGpuModel::PodColumn, QHeaderView::Stretch);
-    connect(m_idleTable, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+    // One click on the namespace (drawn as a link), or a double click anywhere in the row.
+    connect(m_idleTable, &QTableView::clicked, this, [this](const QModelIndex &index) {
         const QString ns = index.data(IdleGpuModel::NamespaceRole).toString();
-        if (!ns.isEmpty())
+        if (index.column() == IdleGpuModel::NamespaceColumn && !ns.isEmpty())
             emit namespaceActivated(ns);
     });
+    connect(m_idleTable, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
+        const QString ns = index.data(IdleGpuModel::NamespaceRole).toString();
+        if (index.column() != IdleGpuModel::NamespaceColumn && !ns.isEmpty())
+            emit namespaceActivated(ns);
+    });
+    m_idleTable->setMouseTracking(true);
 
-    m_tabs->addTab(gpus, QString());
+    m_tabs->addTab(m_splitter, QString());
     m_tabs->addTab(idle, QString());
     m_tabs->setDocumentMode(true);
 
@@ -187,6 +197,11 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
     connect(m_monitor, &GpuMonitor::historyAvailable, this, &LiveGpuPage::onHistory);
     connect(m_monitor, &GpuMonitor::idleAvailable, this, &LiveGpuPage::onIdle);
     connect(m_monitor, &GpuMonitor::failed, this, &LiveGpuPage::onFailed);
+    connect(m_monitor, &GpuMonitor::rangeNotes, this, [this](const QStringList &notes) {
+        m_rangeNotes = notes;
+        updateStatus();
+    });
+    connect(m_monitor, &GpuMonitor::usersAvailable, m_model, &LiveGpuModel::setUsers);
     m_historyTimer->setInterval(60000);
     connect(m_historyTimer, &QTimer::timeout, this, [this] {
         if (isVisible())
@@ -224,8 +239,17 @@ bool LiveGpuPage::tileView() const {
     return m_views->currentWidget() == m_tiles;
 }
 
+QByteArray LiveGpuPage::splitterState() const {
+    return m_splitter->saveState();
+}
+
+void LiveGpuPage::restoreSplitterState(const QByteArray &state) {
+    if (!state.isEmpty())
+        m_splitter->restoreState(state);
+}
+
 bool LiveGpuPage::keepsHistory() const {
-    return m_monitor->source().kind == GpuMonitor::Source::Kind::Prometheus;
+    return m_monitor->keepsHistory();
 }
 
 void LiveGpuPage::refreshHistory() {
@@ -268,19 +292,48 @@ void LiveGpuPage::onSnapshot(const GpuSnapshot &snap) {
     m_model->setSnapshot(snap);
     m_lastOkMs = snap.takenAtMs;
     m_error.clear();
-    if (!snap.warnings.isEmpty()) {
-        m_status->setText(tr("The source reported: %1").arg(snap.warnings.join(QStringLiteral("; "))));
-        m_status->setStyleSheet(QStringLiteral("color: #8d6e00;"));
-        m_status->setToolTip(snap.warnings.join(QLatin1Char('\n')));
-        m_status->show();
-    } else {
-        m_status->hide();
-    }
-    if (!keepsHistory())
+    m_sourceWarnings = snap.warnings;
+    updateStatus();
+    if (!keepsHistory()) {
+        m_rangeNotes.clear();
         m_chart->setPlaceholder(
             tr("The utilization history needs Prometheus: exporters scraped directly keep no history."));
+    }
     updateSummary();
     updateIdleHeader();
+}
+
+// One line under the summary: a failure (red) wins; else what the source said beside
+// its answers (amber): the snapshot's warnings (malformed lines, exporters that did not
+// answer, Prometheus' warnings) and Prometheus' warnings and infos on the history and
+// idle queries.
+void LiveGpuPage::updateStatus() {
+    if (!m_error.isEmpty()) {
+        const QString when =
+            m_lastOkMs ? tr(" Showing the readings of %1.")
+                             .arg(QLocale().toString(QDateTime::fromMSecsSinceEpoch(m_lastOkMs).time(),
+                                                     QLocale::ShortFormat))
+                       : QString();
+        m_status->setText(tr("Could not read the GPU metrics: %1. Retrying automatically.").arg(m_error) +
+                          when);
+        m_status->setToolTip(m_errorDetail);
+        m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_status->show();
+        return;
+    }
+    QStringList parts;
+    if (!m_sourceWarnings.isEmpty())
+        parts << tr("The source reported: %1").arg(m_sourceWarnings.join(QStringLiteral("; ")));
+    if (!m_rangeNotes.isEmpty())
+        parts << tr("Prometheus said about the history: %1").arg(m_rangeNotes.join(QStringLiteral("; ")));
+    if (parts.isEmpty()) {
+        m_status->hide();
+        return;
+    }
+    m_status->setText(parts.join(QStringLiteral(" ")));
+    m_status->setStyleSheet(QStringLiteral("color: #8d6e00;"));
+    m_status->setToolTip((m_sourceWarnings + m_rangeNotes).join(QLatin1Char('\n')));
+    m_status->show();
 }
 
 void LiveGpuPage::onHistory(const QList<GpuTimeline> &history) {
@@ -303,16 +356,8 @@ void LiveGpuPage::onFailed(const Error &error) {
     if (error.kind == Error::Kind::Config && !m_monitor->isConfigured())
         return; // the window shows how to configure a source instead of this page
     m_error = error.message;
-    const QString when = m_lastOkMs
-                             ? tr(" Showing the readings of %1.")
-                                   .arg(QLocale().toString(QDateTime::fromMSecsSinceEpoch(m_lastOkMs).time(),
-                                                           QLocale::ShortFormat))
-                             : QString();
-    m_status->setText(tr("Could not read the GPU metrics: %1. Retrying automatically.").arg(error.message) +
-                      when);
-    m_status->setToolTip(error.toString());
-    m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
-    m_status->show();
+    m_errorDetail = error.toString();
+    updateStatus();
 }
 
 QString LiveGpuPage::summaryText() const {
@@ -366,12 +411,10 @@ void LiveGpuPage::updateIdleHeader() {
     }
     m_idleHeader->setText(
         rule + QLatin1Char(' ') +
-        (n == 0
-             ? tr("None right now.")
-             : tr("Idle now: %1, with %2 GPU-hours wasted so far. Double-click a row to open its namespace's "
-                  "quota.")
-                   .arg(n)
-                   .arg(QLocale().toString(m_idleModel->totalWaste(), 'f', 2))));
+        (n == 0 ? tr("None right now.")
+                : tr("Idle now: %1, with %2 GPU-hours wasted so far. Click a namespace to open its quota.")
+                      .arg(n)
+                      .arg(QLocale().toString(m_idleModel->totalWaste(), 'f', 2))));
 }
 
 } // namespace gq

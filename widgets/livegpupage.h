@@ -12,6 +12,7 @@ class QStackedWidget;
 class QTabWidget;
 class QTableView;
 class QListView;
+class QSplitter;
 class QTimer;
 class QToolButton;
 
@@ -24,13 +25,15 @@ class LiveGpuModel;
 class UsageChart;
 
 // The Live GPU page: what every GPU is doing now, from the context's metrics source
-// (Prometheus or dcgm-exporter endpoints, through GpuMonitor). A sortable, filterable
-// table with a 15-minute sparkline per GPU, or a tile per GPU coloured by utilization;
-// a summary line (busy / allocated but idle / free / shared); the mean utilization per
-// namespace over the last hour; and, on its own tab, the idle GPUs with the GPU-hours
-// they wasted. The monitor refreshes on its own timer; history and idle detection are
-// asked for while the page is visible. Nothing here waits: failures show in words
-// and the next tick retries.
+// (Prometheus, dcgm-exporter endpoints or the exporter pods found through the cluster,
+// through GpuMonitor). A sortable, filterable table with a 15-minute sparkline per GPU,
+// or a tile per GPU coloured by utilization (node, index, model, utilization, memory,
+// power, temperature, holder and user); a summary line (busy / allocated but idle / free
+// / shared); the mean utilization per namespace over the last hour; and, on its own tab,
+// the idle GPUs with the GPU-hours they wasted, where one click on a namespace opens it.
+// The monitor refreshes on its own timer; history and idle detection are asked for
+// while the page is visible. Nothing here waits: failures, and what Prometheus adds to
+// its answers (warnings, infos), show in words in the status line; the next tick retries.
 class LiveGpuPage final : public QWidget, public Page {
     Q_OBJECT
 public:
@@ -47,6 +50,9 @@ public:
     void setHistoryInterval(int seconds);
     void setTileView(bool tiles);
     [[nodiscard]] bool tileView() const;
+    // The table/tiles splitter with the namespace chart, for the settings.
+    [[nodiscard]] QByteArray splitterState() const;
+    void restoreSplitterState(const QByteArray &state);
     // Asks for history and idle GPUs now (when the source keeps history).
     void refreshHistory();
 
@@ -56,8 +62,11 @@ public:
     [[nodiscard]] QString statusText() const;
 
 signals:
-    // A row of the idle list was double-clicked: show that namespace and its quota.
+    // A namespace of the idle list was clicked (or its row double-clicked): show that
+    // namespace and its quota.
     void namespaceActivated(const QString &ns);
+    // The user moved the splitter or switched between table and tiles (to be saved).
+    void layoutChanged();
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -71,6 +80,7 @@ private:
     void onFailed(const Error &error);
     void updateSummary();
     void updateIdleHeader();
+    void updateStatus();
     [[nodiscard]] bool keepsHistory() const;
 
     GpuMonitor *m_monitor;
@@ -84,6 +94,7 @@ private:
     QToolButton *m_tableButton;
     QToolButton *m_tilesButton;
     QTabWidget *m_tabs;
+    QSplitter *m_splitter = nullptr;
     QStackedWidget *m_views;
     QTableView *m_table;
     QListView *m_tiles;
@@ -93,6 +104,9 @@ private:
     QTimer *m_historyTimer;
     metrics::IdleOptions m_idleOptions;
     QString m_error;
+    QString m_errorDetail;
+    QStringList m_sourceWarnings; // the latest snapshot's
+    QStringList m_rangeNotes;     // Prometheus' notes on history and idle detection
     qint64 m_lastOkMs = 0;
     bool m_idleKnown = false;
 };

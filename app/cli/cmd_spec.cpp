@@ -281,8 +281,9 @@ int runFmt(const QStringList &rawArgs) {
 
 GQ_REGISTER_VERB(QStringLiteral("validate"), QStringLiteral("validate FILE..."),
                  QStringLiteral("check ResourceQuota / LimitRange manifests like the API server"), 10,
-                 runValidate);
+                 runValidate, {}, {}, true);
 GQ_REGISTER_VERB(QStringLiteral("fmt"), QStringLiteral("fmt [-w] FILE..."),
-                 QStringLiteral("print manifests with canonical quantities, comments kept"), 11, runFmt);
+                 QStringLiteral("print manifests with canonical quantities, comments kept"), 11, runFmt, {},
+                 {}, true);
 
 } // namespace gq::cli

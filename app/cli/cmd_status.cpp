@@ -210,6 +210,7 @@ int runStatus(const QStringList &argv) {
 
 GQ_REGISTER_VERB(QStringLiteral("status"),
                  QStringLiteral("status (--server URL --token-file F | --db URL --user U)"),
-                 QStringLiteral("your GPU-hour budget: what is left and the last 7 days"), 65, runStatus);
+                 QStringLiteral("your GPU-hour budget: what is left and the last 7 days"), 65, runStatus, {},
+                 {}, true);
 
 } // namespace gq::cli

@@ -357,6 +357,6 @@ GQ_REGISTER_VERB(QStringLiteral("check"), QStringLiteral("check --db URL --user 
 GQ_REGISTER_VERB(QStringLiteral("budget"), QStringLiteral("budget set|list|delete|status --db URL ..."),
                  QStringLiteral("manage GPU-hour budgets per user or namespace; status: used, left, forecast "
                                 "(budget --help)"),
-                 64, runBudget);
+                 64, runBudget, {}, {}, true);
 
 } // namespace gq::cli

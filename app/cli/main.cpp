@@ -45,6 +45,25 @@ static void printHelp(QTextStream &out) {
         << "\nExit codes: 0 success, 1 failure (invalid input, denied, conflict), 2 usage error.\n";
 }
 
+// `gpuquota VERB --help` (or -h anywhere before a "--"), for every verb that does not
+// read its own: the synopsis, the summary and the verb's help text.
+static bool wantsHelp(const QStringList &args) {
+    for (const QString &a : args) {
+        if (a == QLatin1String("--"))
+            return false;
+        if (a == QLatin1String("--help") || a == QLatin1String("-h"))
+            return true;
+    }
+    return false;
+}
+
+static void printVerbHelp(QTextStream &out, const Verb &v) {
+    out << "Usage: gpuquota " << v.synopsis << "\n\n" << v.summary << ".\n";
+    if (!v.help.isEmpty())
+        out << '\n' << v.help;
+    out << "\nGlobal options (--kubeconfig, --context, --settings-file, ...): see gpuquota --help.\n";
+}
+
 // The verb's arguments, read from argv before any application object exists: the
 // verb decides whether it needs Qt Gui (see Verb::needsGui).
 static std::unique_ptr<QCoreApplication> makeApplication(int &argc, char **argv) {
@@ -128,8 +147,13 @@ int main(int argc, char **argv) {
     }
     const QString verbName = args.takeFirst();
     for (const gq::cli::Verb &v : gq::cli::verbRegistry()) {
-        if (v.name == verbName)
-            return v.run(globals + args);
+        if (v.name != verbName)
+            continue;
+        if (!v.ownHelp && gq::cli::wantsHelp(args)) {
+            gq::cli::printVerbHelp(out, v);
+            return gq::cli::Ok;
+        }
+        return v.run(globals + args);
     }
     err << "gpuquota: unknown verb '" << verbName << "' (see gpuquota --help)\n";
     return gq::cli::UsageError;

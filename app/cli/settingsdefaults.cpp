@@ -44,6 +44,8 @@ SettingsDefaults settingsDefaults(const QString &kubeconfig, const QString &cont
         d.prometheusCaFile = c.prometheusCaFile;
     } else if (c.metricsSource == MetricsSource::Exporters) {
         d.exporterEndpoints = c.exporterEndpoints;
+    } else if (c.metricsSource == MetricsSource::Discover) {
+        d.discoverExporters = true;
     }
     return d;
 }

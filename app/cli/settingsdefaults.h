@@ -13,9 +13,10 @@ struct SettingsDefaults {
     QString context;       // --context, else the kubeconfig's current-context
     QString usageDatabase; // empty: not set for that context
     QString prometheusUrl;
-    QString prometheusCaFile;      // with prometheusUrl; empty: the system trust store
-    QStringList exporterEndpoints; // direct mode (gpus only): set when the context scrapes exporters
-    QString file;                  // the settings file read
+    QString prometheusCaFile;       // with prometheusUrl; empty: the system trust store
+    QStringList exporterEndpoints;  // direct mode (gpus only): set when the context scrapes exporters
+    bool discoverExporters = false; // gpus only: the context finds dcgm-exporter through the cluster
+    QString file;                   // the settings file read
 };
 
 // The global --settings-file (main() takes it off the command line).

@@ -24,6 +24,11 @@ struct Verb {
     // True when this run draws (a PDF): main() then starts a QGuiApplication on the
     // offscreen platform, which fonts need; every other run stays Qt Core only.
     std::function<bool(const QStringList &args)> needsGui = {};
+    // What `gpuquota VERB --help` prints after the synopsis and summary: flags, defaults,
+    // exit codes. main() answers --help / -h for every verb, except one that reads them
+    // itself (ownHelp).
+    QString help = {};
+    bool ownHelp = false;
 };
 
 std::vector<Verb> &verbRegistry();

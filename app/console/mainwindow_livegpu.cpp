@@ -4,6 +4,7 @@
 // the Preferences.
 #include "mainwindow.h"
 
+#include "clusterconnection.h"
 #include "consolesettings.h"
 #include "gpumonitor.h"
 #include "livegpumodel.h"
@@ -14,12 +15,16 @@
 #include "startpage.h"
 
 #include <QFile>
+#include <QPointer>
 #include <QTabWidget>
 
 namespace gq {
 
 void MainWindow::buildLiveGpus() {
     m_gpuMonitor = new GpuMonitor(this);
+    // The Discover source and the holders' users go through the current context's client.
+    m_gpuMonitor->setClusterClient(
+        [session = QPointer<ClusterConnection>(m_session)] { return session ? session->client() : nullptr; });
     m_liveGpuPage = new LiveGpuPage(m_gpuMonitor, m_tabs);
     m_gpuGate = new SourceGate(m_liveGpuPage, m_tabs);
     m_gpuGate->setObjectName(QStringLiteral("liveGpuGate"));
@@ -29,6 +34,13 @@ void MainWindow::buildLiveGpus() {
     connect(m_gpuMonitor, &GpuMonitor::snapshotAvailable, this, [this](const metrics::GpuSnapshot &snap) {
         m_model->setLiveGpus(namespaceGpuLive(snap));
         m_namespaces->setLiveGpusShown(true);
+    });
+    // The page's layout as the user left it.
+    m_liveGpuPage->restoreSplitterState(m_settings->value(settings::liveGpuSplitter));
+    m_liveGpuPage->setTileView(m_settings->value(settings::liveGpuTiles));
+    connect(m_liveGpuPage, &LiveGpuPage::layoutChanged, this, [this] {
+        m_settings->setValue(settings::liveGpuSplitter, m_liveGpuPage->splitterState());
+        m_settings->setValue(settings::liveGpuTiles, m_liveGpuPage->tileView());
     });
     connect(m_liveGpuPage, &LiveGpuPage::namespaceActivated, this, [this](const QString &ns) {
         m_namespaces->setVisible(true);
@@ -58,14 +70,16 @@ void MainWindow::showMetricsMissing(const QString &context) {
     m_gpuGate->showMissing(
         tr("%1 has no GPU metrics source. The live GPU view reads NVIDIA dcgm-exporter's metrics, best "
            "through Prometheus (its URL, and a token or CA if it needs them), or by scraping the "
-           "exporters' /metrics endpoints directly (no history: no sparklines and no idle list). Set "
-           "one under Preferences > Connections > Metrics.")
+           "exporters' /metrics endpoints directly, or by finding the exporter pods through the cluster "
+           "and reading them through its API server (no history for these two: no sparklines and no "
+           "idle list). Set one under Preferences > Connections > Metrics.")
             .arg(who),
         tr("Configure the metrics source..."));
 }
 
 // The source of the context's connections: Prometheus (its token from the keychain, its
-// CA read off the GUI thread) or the exporters' endpoints.
+// CA read off the GUI thread), the exporters' endpoints, or the exporter pods found
+// through the cluster.
 void MainWindow::applyMetricsSource(const QString &context) {
     m_metricsJobs.cancel();
     const ContextConnections c = m_connections;
@@ -102,6 +116,9 @@ void MainWindow::applyMetricsSource(const QString &context) {
         return;
     }
     case MetricsSource::Discover:
+        // dcgm-exporter's pods, each read through the API server's pod proxy.
+        startMonitor(GpuMonitor::Source::discover());
+        return;
     case MetricsSource::None: break;
     }
     showMetricsMissing(context);

@@ -7,6 +7,8 @@
 #include "controlleralerts.h"
 #include "controllercheck.h"
 #include "controllerruntime.h"
+#include "idlerecorder.h"
+#include "informer.h"
 #include "kubeclient.h"
 #include "leaderelector.h"
 #include "ledgerwriter.h"
@@ -64,6 +66,8 @@ Result<std::unique_ptr<ControllerParts>> ControllerParts::create(ControllerRunti
     const ControllerConfig &cfg = runtime.config();
     if (setup.alerts.enabled)
         runtime.setUserEmailKey(setup.alerts.userEmailAnnotation);
+    if (setup.idle)
+        parts->buildIdleRecorder(*setup.idle);
 
     // Self-service and /metrics answer on every replica, on `listen`. The reviews go
     // through a client of their own (the runtime's exists only after start()).
@@ -159,6 +163,8 @@ void ControllerParts::lead() {
     m_boostTimer.start();
     if (m_alerts)
         m_alerts->start(&m_rt.recorder()->podInformer());
+    if (m_idle)
+        m_idle->start();
     tickEnforcer();
     tickBoosts();
 }
@@ -169,6 +175,8 @@ void ControllerParts::stopLeading() {
     m_boostTimer.stop();
     if (m_alerts)
         m_alerts->stop();
+    if (m_idle)
+        m_idle->stop();
     m_rt.stopRecording();
 }
 
@@ -215,6 +223,29 @@ void ControllerParts::buildLeaderParts() {
     });
     if (m_alerts)
         m_alerts->setStore(m_store.get());
+}
+
+// Idle GPU spans into idle_spans (on the leader), and to the idle-GPU alert.
+void ControllerParts::buildIdleRecorder(const IdleRecorderConfig &config) {
+    const ControllerConfig &cfg = m_rt.config();
+    UsageStore::Options so;
+    so.weights = cfg.weights;
+    so.rollupZone = cfg.timeZone;
+    m_idle = std::make_unique<IdleRecorder>(config, cfg.database, so);
+    connect(m_idle.get(), &IdleRecorder::recorded, this, [this](const IdleRecordReport &report) {
+        if (report.error) {
+            qCWarning(lcParts) << "idle recorder:" << report.error->message;
+            return;
+        }
+        if (!m_alerts)
+            return;
+        UsageRecorder *recorder = m_rt.recorder();
+        m_alerts->service().setIdleHolds(
+            idlespans::idleHolds(report.idle, [recorder](const QString &ns, const QString &pod) {
+                const auto info = recorder ? recorder->podInformer().pod(ns, pod) : std::nullopt;
+                return info ? info->user : QString();
+            }));
+    });
 }
 
 void ControllerParts::tickEnforcer() {

@@ -17,6 +17,10 @@ class BoostReconciler;
 class BudgetEnforcer;
 class ControllerAlerts;
 class ControllerRuntime;
+class HttpTransport;
+class IdleRecorder;
+struct IdleRecorderConfig;
+class KubeClient;
 class LeaderElector;
 class MetricsRegistry;
 class SelfService;
@@ -63,6 +67,7 @@ private:
     void onDatabaseReady();
     void onDatabaseLost(const Error &error);
     void buildLeaderParts();
+    void buildIdleRecorder(const IdleRecorderConfig &config);
     void tickEnforcer();
     void tickBoosts();
     void feedMetrics();
@@ -81,6 +86,7 @@ private:
     std::unique_ptr<UsageStore> m_store; // the leader's parts' own connection
     std::unique_ptr<BudgetEnforcer> m_enforcer;
     std::unique_ptr<BoostReconciler> m_boosts;
+    std::unique_ptr<IdleRecorder> m_idle; // metrics: + idle: sections; the leader's
 
     QTimer m_enforceTimer;
     QTimer m_boostTimer;

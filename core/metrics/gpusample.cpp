@@ -1,6 +1,7 @@
 #include "gpusample.h"
 
 #include <QRegularExpression>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -40,6 +41,18 @@ const QStringList &dcgmMetricNames() {
         QStringLiteral("DCGM_FI_DEV_GPU_TEMP"), QStringLiteral("DCGM_FI_PROF_GR_ENGINE_ACTIVE"),
     };
     return names;
+}
+
+QList<bool> migParentRows(const QList<GpuSample> &rows) {
+    QSet<QString> withInstances;
+    for (const GpuSample &g : rows)
+        if (g.isMigInstance())
+            withInstances.insert(g.physicalKey());
+    QList<bool> out;
+    out.reserve(rows.size());
+    for (const GpuSample &g : rows)
+        out.append(!g.isMigInstance() && withInstances.contains(g.physicalKey()));
+    return out;
 }
 
 bool isExporterPod(const QString &pod, const QString &container, const QString &hostnameLabel) {
@@ -156,23 +169,32 @@ GpuSnapshot gpusFromSamples(const QList<Sample> &samples, const QHash<QString, Q
     };
 
     // honor_labels: false renames the exporter's pod labels exported_*; the plain ones
-    // then name the exporter pod on every series, allocated or not.
-    for (const Sample &s : samples) {
-        if (field(s.name) == Field::Other &&
-            !s.name.startsWith(QLatin1String("DCGM_FI_"), Qt::CaseInsensitive))
-            continue;
-        if (hasLabel(s.labels, u"exported_pod") || hasLabel(s.labels, u"exported_namespace")) {
-            var.exportedLabels = true;
-            break;
-        }
-    }
+    // then name the exporter pod (the scrape target). Decided per series, since one
+    // answer may mix jobs scraped either way: a series with exported_* labels takes its
+    // holder from them; one without, from pod/namespace, unless other series of its
+    // target (job and instance) carry exported_* labels, in which case its plain labels
+    // are the target's own (a free GPU of that job).
+    auto isGpuSeries = [&](const Sample &s) {
+        return field(s.name) != Field::Other ||
+               s.name.startsWith(QLatin1String("DCGM_FI_"), Qt::CaseInsensitive);
+    };
+    auto hasExported = [](const Labels &l) {
+        return hasLabel(l, u"exported_pod") || hasLabel(l, u"exported_namespace");
+    };
+    auto targetOf = [](const Labels &l) -> QString {
+        return labelValue(l, u"job") + QChar(0x1f) + labelValue(l, u"instance");
+    };
+    QSet<QString> renamedTargets;
+    for (const Sample &s : samples)
+        if (isGpuSeries(s) && hasExported(s.labels))
+            renamedTargets.insert(targetOf(s.labels));
 
     QHash<QString, int> index; // key -> rows
     QList<Row> rows;
     for (const Sample &s : samples) {
-        const Field f = field(s.name);
-        if (f == Field::Other && !s.name.startsWith(QLatin1String("DCGM_FI_"), Qt::CaseInsensitive))
+        if (!isGpuSeries(s))
             continue;
+        const Field f = field(s.name);
         const Labels &l = s.labels;
         bool lower = false, old = false;
         QString hostnameLabel = firstOf(l, {u"Hostname", u"hostname"}, &lower);
@@ -213,11 +235,14 @@ GpuSnapshot gpusFromSamples(const QList<Sample> &samples, const QHash<QString, Q
 
         // Who holds it.
         GpuHolder h;
-        if (var.exportedLabels) {
+        if (hasExported(l)) {
+            var.exportedLabels = true;
             h = GpuHolder{labelValue(l, u"exported_namespace"), labelValue(l, u"exported_pod"),
                           labelValue(l, u"exported_container"), labelValue(l, u"exported_pod_uid")};
             if (h.uid.isNull())
                 h.uid = labelValue(l, u"pod_uid");
+        } else if (!renamedTargets.isEmpty() && renamedTargets.contains(targetOf(l))) {
+            // The target's own pod labels: no holder.
         } else {
             bool oldPod = false;
             h.pod = firstOf(l, {u"pod", u"pod_name"}, &oldPod);

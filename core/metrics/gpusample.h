@@ -84,6 +84,10 @@ struct UnitHints {
                                           const QHash<QString, QString> &help = {},
                                           const UnitHints &hints = {});
 
+// Per row: a physical GPU listed only as the parent of its MIG instances (they count,
+// it does not).
+[[nodiscard]] QList<bool> migParentRows(const QList<GpuSample> &rows);
+
 // The exporter's own pod, which a Prometheus scrape with honor_labels false (or an old
 // exporter) puts into the pod labels: it never counts as a holder.
 [[nodiscard]] bool isExporterPod(const QString &pod, const QString &container, const QString &hostnameLabel);

@@ -8,9 +8,60 @@
 
 namespace gq::metrics {
 
+namespace {
+// Every label the mapping reads (gpusFromSamples), for the presence series below.
+const char *const kIdentityLabels[] = {"gpu",
+                                       "UUID",
+                                       "uuid",
+                                       "Hostname",
+                                       "hostname",
+                                       "kubernetes_node",
+                                       "node",
+                                       "instance",
+                                       "job",
+                                       "modelName",
+                                       "GPU_I_ID",
+                                       "GPU_I_PROFILE",
+                                       "pod",
+                                       "namespace",
+                                       "container",
+                                       "pod_uid",
+                                       "pod_name",
+                                       "pod_namespace",
+                                       "container_name",
+                                       "exported_pod",
+                                       "exported_namespace",
+                                       "exported_container",
+                                       "exported_pod_uid"};
+constexpr QStringView kPresenceLabel = u"gq_presence";
+constexpr QStringView kPresenceName = u"DCGM_FI_GQ_PRESENCE";
+} // namespace
+
 QString gpuSnapshotQuery() {
     // One round trip for every field; (?i) because old setups publish lower-case names.
-    return QStringLiteral("{__name__=~\"(?i)%1\"}").arg(dcgmMetricNames().join(u'|'));
+    // The second part gives, per GPU and holder, one series of its labels without a
+    // value: a GPU whose exporter publishes none of the fields read here is still
+    // listed, with its holders, as a direct scrape lists it.
+    QStringList labels;
+    for (const char *l : kIdentityLabels)
+        labels << QLatin1String(l);
+    return QStringLiteral(
+               "{__name__=~\"(?i)%1\"} or label_replace(group by (%2) ({__name__=~\"(?i)DCGM_FI_.+\"}), "
+               "\"%3\", \"1\", \"\", \"\")")
+        .arg(dcgmMetricNames().join(u'|'), labels.join(QStringLiteral(", ")), kPresenceLabel);
+}
+
+GpuSnapshot gpusFromVector(const PromResult &vector) {
+    QList<Sample> samples = vector.samples();
+    for (Sample &s : samples) {
+        if (!s.name.isEmpty() || !hasLabel(s.labels, kPresenceLabel))
+            continue;
+        s.name = kPresenceName.toString();
+        s.labels.removeIf([](const Label &l) { return l.name == kPresenceLabel; });
+    }
+    GpuSnapshot snap = gpusFromSamples(samples);
+    snap.warnings = vector.notes();
+    return snap;
 }
 
 QString gpuUtilizationQuery() {
@@ -28,8 +79,6 @@ double gpuWeight(const GpuSample &gpu) {
     return std::min(1.0, m.captured(1).toDouble() / total);
 }
 
-namespace {
-
 bool sameHolders(const QList<GpuHolder> &a, const QList<GpuHolder> &b) {
     if (a.size() != b.size())
         return false;
@@ -37,6 +86,34 @@ bool sameHolders(const QList<GpuHolder> &a, const QList<GpuHolder> &b) {
         if (!b.contains(h))
             return false;
     return true;
+}
+
+void sortByWaste(QList<IdleGpu> &idle) {
+    std::stable_sort(idle.begin(), idle.end(),
+                     [](const IdleGpu &a, const IdleGpu &b) { return a.gpuHoursWasted > b.gpuHoursWasted; });
+}
+
+namespace {
+
+IdleGpu idleSpan(const GpuSample &gpu, const QList<GpuHolder> &holders, qint64 sinceMs, qint64 lastMs,
+                 double meanPct, double maxPct, bool openAtStart) {
+    IdleGpu g;
+    g.gpu = gpu;
+    g.holders = holders;
+    g.sinceMs = sinceMs;
+    g.lastMs = lastMs;
+    g.idleMs = lastMs - sinceMs;
+    g.gpuHoursWasted = double(g.idleMs) / 3.6e6 * gpuWeight(gpu);
+    g.meanUtilPct = meanPct;
+    g.maxUtilPct = maxPct;
+    g.openAtStart = openAtStart;
+    return g;
+}
+
+// A physical GPU's row that exists only as the parent of its MIG instances: no reading
+// of its own.
+bool isMadeUpParent(const GpuSample &g) {
+    return !g.isMigInstance() && !g.utilPct && g.holders.isEmpty();
 }
 
 } // namespace
@@ -53,11 +130,14 @@ QList<IdleGpu> findIdleGpus(const QList<GpuTimeline> &timelines, const IdleOptio
         double sum = 0, maxU = 0;
         int n = 0;
         qint64 later = last.tMs;
+        bool ranOut = true;
         for (qsizetype i = tl.readings.size() - 1; i >= 0; --i) {
             const GpuReading &r = tl.readings.at(i);
             if (!r.utilPct || !(*r.utilPct < o.thresholdPct) || !sameHolders(r.holders, last.holders) ||
-                later - r.tMs > o.maxGapMs)
+                later - r.tMs > o.maxGapMs) {
+                ranOut = false;
                 break;
+            }
             since = r.tMs;
             later = r.tMs;
             sum += *r.utilPct;
@@ -66,19 +146,56 @@ QList<IdleGpu> findIdleGpus(const QList<GpuTimeline> &timelines, const IdleOptio
         }
         if (since < 0 || last.tMs - since < o.minIdleMs)
             continue;
-        IdleGpu g;
-        g.gpu = tl.gpu;
-        g.holders = last.holders;
-        g.sinceMs = since;
-        g.lastMs = last.tMs;
-        g.idleMs = last.tMs - since;
-        g.gpuHoursWasted = double(g.idleMs) / 3.6e6 * gpuWeight(tl.gpu);
-        g.meanUtilPct = sum / n;
-        g.maxUtilPct = maxU;
-        out.append(std::move(g));
+        out.append(idleSpan(tl.gpu, last.holders, since, last.tMs, sum / n, maxU, ranOut));
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const IdleGpu &a, const IdleGpu &b) { return a.gpuHoursWasted > b.gpuHoursWasted; });
+    sortByWaste(out);
+    return out;
+}
+
+IdleTracker::IdleTracker(double thresholdPct, qint64 maxGapMs)
+    : m_threshold(thresholdPct)
+    , m_maxGapMs(maxGapMs) {}
+
+void IdleTracker::add(const GpuSnapshot &snapshot, qint64 tMs) {
+    if (m_firstMs < 0)
+        m_firstMs = tMs;
+    for (const GpuSample &g : snapshot.gpus) {
+        if (isMadeUpParent(g))
+            continue;
+        const QString key = g.key();
+        const bool idleNow = !g.holders.isEmpty() && g.utilPct && *g.utilPct < m_threshold;
+        if (!idleNow) {
+            m_spans.remove(key);
+            continue;
+        }
+        auto it = m_spans.find(key);
+        if (it == m_spans.end() || !sameHolders(it->holders, g.holders) || tMs - it->lastMs > m_maxGapMs ||
+            tMs < it->lastMs) {
+            Span s;
+            s.gpu = g;
+            s.holders = g.holders;
+            s.sinceMs = tMs;
+            it = m_spans.insert(key, s);
+        }
+        it->lastMs = tMs;
+        it->sum += *g.utilPct;
+        it->max = it->n == 0 ? *g.utilPct : std::max(it->max, *g.utilPct);
+        ++it->n;
+    }
+    // A GPU that stopped reporting: its span cannot go on.
+    for (auto it = m_spans.begin(); it != m_spans.end();)
+        it = tMs - it->lastMs > m_maxGapMs ? m_spans.erase(it) : std::next(it);
+}
+
+QList<IdleGpu> IdleTracker::idle(const IdleOptions &o) const {
+    QList<IdleGpu> out;
+    for (const Span &s : m_spans) {
+        if (o.nowMs - s.lastMs > m_maxGapMs || s.lastMs - s.sinceMs < o.minIdleMs)
+            continue;
+        out.append(
+            idleSpan(s.gpu, s.holders, s.sinceMs, s.lastMs, s.sum / s.n, s.max, s.sinceMs <= m_firstMs));
+    }
+    sortByWaste(out);
     return out;
 }
 
@@ -107,8 +224,8 @@ QList<GpuTimeline> timelinesFromRange(const PromResult &matrix) {
     for (auto it = byTime.constBegin(); it != byTime.constEnd(); ++it) {
         const GpuSnapshot snap = gpusFromSamples(it.value(), {}, hints);
         for (const GpuSample &g : snap.gpus) {
-            if (g.isMigInstance() == false && !g.utilPct && g.holders.isEmpty())
-                continue; // a made-up parent row of MIG instances
+            if (isMadeUpParent(g))
+                continue;
             const QString k = g.key();
             auto found = index.constFind(k);
             if (found == index.constEnd()) {

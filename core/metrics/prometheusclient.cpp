@@ -33,6 +33,13 @@ QList<Sample> PromResult::samples() const {
     return out;
 }
 
+QStringList PromResult::notes() const {
+    QStringList out = warnings;
+    for (const QString &i : infos)
+        out << QStringLiteral("info: ") + i;
+    return out;
+}
+
 QString promTime(double unixSeconds) {
     return QString::number(unixSeconds, 'f', 3);
 }

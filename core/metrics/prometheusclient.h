@@ -53,6 +53,8 @@ struct PromResult {
 
     // The vector as exposition-style samples (for gpusFromSamples).
     [[nodiscard]] QList<Sample> samples() const;
+    // The warnings, then the infos as "info: ...": what to show beside the answer.
+    [[nodiscard]] QStringList notes() const;
 };
 
 struct PromBuildInfo {

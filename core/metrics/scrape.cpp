@@ -94,7 +94,7 @@ GpuSnapshot snapshotFromScrapes(const QList<ScrapedText> &pages) {
     QHash<QString, QString> help;
     QStringList warnings;
     for (const ScrapedText &page : pages) {
-        const QString instance = instanceOf(page.url);
+        const QString instance = page.instance.isEmpty() ? instanceOf(page.url) : page.instance;
         for (Sample s : page.exposition.samples) {
             if (!hasLabel(s.labels, u"instance"))
                 s.labels.append(Label{QStringLiteral("instance"), instance});
@@ -109,6 +109,30 @@ GpuSnapshot snapshotFromScrapes(const QList<ScrapedText> &pages) {
     }
     GpuSnapshot snap = gpusFromSamples(all, help);
     snap.warnings = warnings;
+    return snap;
+}
+
+ScrapeRound collectScrapes(QList<QFuture<Result<ScrapedText>>> pending) {
+    ScrapeRound round;
+    for (auto &f : pending) {
+        f.waitForFinished();
+        Result<ScrapedText> r = f.result();
+        if (r)
+            round.pages.append(std::move(*r));
+        else
+            round.failures.append(r.error());
+    }
+    return round;
+}
+
+Result<GpuSnapshot> snapshotFromRound(const ScrapeRound &round) {
+    if (round.pages.isEmpty() && !round.failures.isEmpty())
+        return round.failures.first();
+    GpuSnapshot snap = snapshotFromScrapes(round.pages);
+    QStringList failures;
+    for (const Error &e : round.failures)
+        failures << e.message;
+    snap.warnings = failures + snap.warnings;
     return snap;
 }
 

@@ -32,6 +32,8 @@ private slots:
     void malformedLinesAreWarnings();
     void unreadableTargetFails();
     void usageErrors();
+    void idleFromAMissingDatabase();
+    void everyVerbAcceptsHelp();
     void testExporterModes();
 
 private:
@@ -142,8 +144,13 @@ void TestCliGpus::usageErrors() {
           QStringLiteral("/nonexistent")},
          "--ca: cannot read the CA file /nonexistent"},
         {{QStringLiteral("gpus"), QStringLiteral("--bogus"), QStringLiteral("1")}, "unknown flag --bogus"},
-        {{QStringLiteral("idle"), QStringLiteral("--db"), QStringLiteral("sqlite:///tmp/x.db")},
-         "use --prometheus URL"},
+        {{QStringLiteral("idle"), QStringLiteral("--db"), QStringLiteral("sqlite:///tmp/x.db"),
+          QStringLiteral("--token-file"), QStringLiteral("t")},
+         "--token-file and --ca go with --prometheus"},
+        {{QStringLiteral("idle"), QStringLiteral("--db"), QStringLiteral("sqlite:///tmp/x.db"),
+          QStringLiteral("--prometheus"), QStringLiteral("http://h:9090")},
+         "give either --prometheus URL or --db URL"},
+        {{QStringLiteral("gpus"), QStringLiteral("--discover=yes")}, "--discover takes no value"},
         {{QStringLiteral("idle"), QStringLiteral("--prometheus"), QStringLiteral("http://h:9090"),
           QStringLiteral("--threshold"), QStringLiteral("0")},
          "--threshold must be a percentage above 0"},
@@ -153,6 +160,54 @@ void TestCliGpus::usageErrors() {
         QVERIFY2(r.code == 2, qPrintable(args.join(u' ') + QStringLiteral(": exit %1").arg(r.code)));
         QVERIFY2(r.err.contains(message), r.err.constData());
         QVERIFY(r.out.isEmpty());
+    }
+}
+
+void TestCliGpus::idleFromAMissingDatabase() {
+    // --db is a source of its own now (the recorded spans): a database that is not
+    // there is a failure to read it, exit 1, not a usage error.
+    const Run r = run(
+        {QStringLiteral("idle"), QStringLiteral("--db"), QStringLiteral("sqlite:///nonexistent/usage.db")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.startsWith("error: "), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestCliGpus::everyVerbAcceptsHelp() {
+    const Run gpus = run({QStringLiteral("gpus"), QStringLiteral("--help")});
+    QCOMPARE(gpus.code, 0);
+    QVERIFY2(gpus.err.isEmpty(), gpus.err.constData());
+    QVERIFY2(gpus.out.startsWith("Usage: gpuquota gpus (--prometheus URL") &&
+                 gpus.out.contains("--discover") && gpus.out.contains("file://") &&
+                 gpus.out.contains("Exit codes:"),
+             gpus.out.constData());
+    const Run idle = run({QStringLiteral("idle"), QStringLiteral("-h")});
+    QCOMPARE(idle.code, 0);
+    QVERIFY2(idle.out.startsWith("Usage: gpuquota idle (--prometheus URL | --db URL)") &&
+                 idle.out.contains("up to 7 days") && idle.out.contains("idle_spans"),
+             idle.out.constData());
+    // --help wins over the other flags given (and over their errors).
+    const Run late = run({QStringLiteral("gpus"), QStringLiteral("--bogus"), QStringLiteral("--help")});
+    QCOMPARE(late.code, 0);
+    QVERIFY(late.out.startsWith("Usage: gpuquota gpus"));
+    // Every verb the top-level help lists.
+    const Run top = run({QStringLiteral("--help")});
+    QCOMPARE(top.code, 0);
+    const QByteArray verbs = top.out.mid(top.out.indexOf("Verbs:\n") + 7,
+                                         top.out.indexOf("\nOptions:") - top.out.indexOf("Verbs:\n") - 7);
+    QStringList names;
+    for (const QByteArray &line : verbs.split('\n'))
+        if (line.startsWith("  ") && line.size() > 2 && line.at(2) != ' ')
+            names << QString::fromUtf8(line.trimmed().split(' ').first());
+    QVERIFY2(names.size() >= 18 && names.contains(QStringLiteral("gpus")) &&
+                 names.contains(QStringLiteral("idle")),
+             qPrintable(names.join(u' ')));
+    for (const QString &verb : std::as_const(names)) {
+        const Run r = run({verb, QStringLiteral("--help")});
+        QVERIFY2(r.code == 0,
+                 qPrintable(verb + QStringLiteral(": exit %1: ").arg(r.code) + QString::fromUtf8(r.err)));
+        QVERIFY2(r.out.contains("Usage:") && r.err.isEmpty(),
+                 qPrintable(verb + QStringLiteral(": ") + QString::fromUtf8(r.out + r.err)));
     }
 }
 

@@ -6,6 +6,7 @@
 #include "consolesettings.h"
 #include "draftstore.h"
 #include "gpumonitor.h"
+#include "livegpudelegates.h"
 #include "livegpumodel.h"
 #include "livegpupage.h"
 #include "mainwindow.h"
@@ -13,20 +14,23 @@
 #include "preferencesdialog.h"
 #include "startpage.h"
 
+#include "metrics/promtestutil.h"
+
 #include <QAbstractItemModelTester>
+#include <QFont>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
-#include <QToolButton>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace gq;
 using namespace gq::metrics;
@@ -163,6 +167,7 @@ private slots:
     void fillsFromPrometheus();
     void idleListOnAKnownSeries();
     void namespaceListShowsLiveUtilization();
+    void prometheusNotesInTheStatusLine();
     void unconfiguredSaysHowToConfigure();
 
 private:
@@ -300,6 +305,32 @@ void TestLiveGpuPage::fillsFromDirectScrape() {
                         .toString()
                         .contains(QLatin1String("it-lg"));
     QCOMPARE(tileRows, 5);
+    // A tile says what the table's columns say: model, memory, power, temperature, the
+    // holder and, once the cluster names it, the holder's user.
+    page.model()->setUsers({{QStringLiteral("team-a/train-1"), QStringLiteral("alice")}});
+    QStringList busyTile;
+    for (int r = 0; r < tiles->model()->rowCount(); ++r)
+        if (tiles->model()
+                ->index(r, 0)
+                .data(LiveGpuModel::KeyRole)
+                .toString()
+                .contains(QLatin1String("GPU-it-lg0")))
+            busyTile = GpuTileDelegate::tileText(tiles->model()->index(r, 0));
+    QCOMPARE(busyTile, (QStringList{QStringLiteral("it-lg · 0"), QStringLiteral("64 %"),
+                                    QStringLiteral("NVIDIA A100-SXM4-80GB"),
+                                    QStringLiteral("10.0 / 80.0 GiB · 201 W · 44 °C"),
+                                    QStringLiteral("team-a/train-1 · alice")}));
+    // The table has the user too, and the filter finds a GPU by it.
+    QTest::mouseClick(page.findChild<QToolButton *>(QStringLiteral("liveGpuTableButton")), Qt::LeftButton);
+    QTest::keyClicks(filter, QStringLiteral("alice"));
+    QCOMPARE(table->model()->rowCount(), 1);
+    QCOMPARE(table->model()->index(0, LiveGpuModel::UserColumn).data().toString(), QStringLiteral("alice"));
+    QVERIFY(table->model()
+                ->index(0, LiveGpuModel::HolderColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QLatin1String("user alice")));
+    filter->clear();
 
     // Direct scrapes keep no history: the idle list says it needs Prometheus.
     QVERIFY(page.findChild<QLabel *>(QStringLiteral("idleGpuHeader"))
@@ -416,6 +447,15 @@ void TestLiveGpuPage::idleListOnAKnownSeries() {
     QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, cell.center());
     QCOMPARE(activated.size(), 1);
     QCOMPARE(activated.first().first().toString(), QStringLiteral("team-idle"));
+    // The namespace itself is a link: one click opens it.
+    const QModelIndex nsCell = view->model()->index(viewRow, IdleGpuModel::NamespaceColumn);
+    QVERIFY(nsCell.data(Qt::FontRole).value<QFont>().underline());
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(nsCell).center());
+    QCOMPARE(activated.size(), 2);
+    QCOMPARE(activated.last().first().toString(), QStringLiteral("team-idle"));
+    QVERIFY(page.findChild<QLabel *>(QStringLiteral("idleGpuHeader"))
+                ->text()
+                .contains(QLatin1String("Click a namespace to open its quota")));
 }
 
 void TestLiveGpuPage::namespaceListShowsLiveUtilization() {
@@ -443,6 +483,38 @@ void TestLiveGpuPage::namespaceListShowsLiveUtilization() {
     QCOMPARE(model.index(1, NamespaceListModel::GpuColumn).data().toString(), before);
     model.setLiveGpus({});
     QCOMPARE(model.index(0, NamespaceListModel::GpuColumn).data().toString(), before);
+}
+
+void TestLiveGpuPage::prometheusNotesInTheStatusLine() {
+    // What Prometheus adds to its query_range answers (a partial answer's warning, an
+    // info) shows in the page's status line, not only the instant query's.
+    gq::test::FakePromApi prom;
+    QVERIFY(prom.listen(QHostAddress::LocalHost));
+    prom.answer(
+        "/api/v1/query",
+        R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{"__name__":"DCGM_FI_DEV_GPU_UTIL","gpu":"0","UUID":"GPU-n0","Hostname":"n1","namespace":"team-a","pod":"p"},"value":[1700000000,"1"]}]}})");
+    prom.answer(
+        "/api/v1/query_range",
+        R"({"status":"success","warnings":["partial response: store eu-2 unreachable"],"infos":["PromQL info: ignored"],"data":{"resultType":"matrix","result":[]}})");
+    GpuMonitor monitor;
+    LiveGpuPage page(&monitor);
+    page.show();
+    PrometheusConfig config;
+    config.url = prom.url();
+    monitor.setSource(GpuMonitor::Source::prometheusAt(config));
+    monitor.refresh();
+    QTRY_COMPARE(page.model()->rowCount(), 1);
+    QVERIFY(page.statusText().isEmpty());
+    page.refreshHistory();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        page.statusText().contains(QLatin1String("partial response: store eu-2 unreachable")), 10000);
+    QVERIFY2(page.statusText().contains(QLatin1String("info: PromQL info: ignored")),
+             qPrintable(page.statusText()));
+    QVERIFY(prom.hits.value("/api/v1/query_range") >= 2); // history and idle detection
+    // A clean answer clears it.
+    prom.answer("/api/v1/query_range", R"({"status":"success","data":{"resultType":"matrix","result":[]}})");
+    page.refreshHistory();
+    QTRY_VERIFY_WITH_TIMEOUT(page.statusText().isEmpty(), 10000);
 }
 
 void TestLiveGpuPage::unconfiguredSaysHowToConfigure() {
@@ -477,7 +549,8 @@ void TestLiveGpuPage::unconfiguredSaysHowToConfigure() {
                 window.findChild<PreferencesDialog *>()->isVisible());
     // The start-page key opens this tab.
     const auto pages = PreferencesDialog::startPages();
-    QVERIFY(std::any_of(pages.cbegin(), pages.cend(), [](const auto &p) { return p.first == QLatin1String("gpus"); }));
+    QVERIFY(std::any_of(pages.cbegin(), pages.cend(),
+                        [](const auto &p) { return p.first == QLatin1String("gpus"); }));
 }
 
 QTEST_MAIN(TestLiveGpuPage)

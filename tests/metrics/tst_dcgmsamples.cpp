@@ -68,6 +68,7 @@ private slots:
     void memoryMibOrBytes();
     void hostnameAndUuidSpellings();
     void exportedLabelsThroughPrometheus();
+    void mixedAnswerFromTwoJobs();
     void indexReuseAcrossNodes();
     void timeSlicedGpuIsOneSharedRow();
     void exporterPodIsNotAHolder();
@@ -226,6 +227,37 @@ void TestDcgmSamples::exportedLabelsThroughPrometheus() {
     QCOMPARE(rows(p), rows(d));
     QCOMPARE(p.gpus[0].holders, (QList<GpuHolder>{{"team-a", "train-1", "main", {}}}));
     QVERIFY(p.gpus[1].holders.isEmpty());
+}
+
+void TestDcgmSamples::mixedAnswerFromTwoJobs() {
+    // mixed.prom: one Prometheus answer from two jobs, node n1 scraped with honor_labels:
+    // true (plain pod labels), node n2 with honor_labels: false (the workload in
+    // exported_*, the exporter's pod in the plain labels of every series). Each series is
+    // read by its own labels: n1's holders are not lost because n2 renamed its own.
+    const QByteArray mixed =
+        "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",UUID=\"GPU-n1a\",Hostname=\"n1\",namespace=\"team-a\",pod=\"train-"
+        "1\",container=\"main\",instance=\"10.0.0.1:9400\",job=\"dcgm-honor\"} 91\n"
+        "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",UUID=\"GPU-n1b\",Hostname=\"n1\",instance=\"10.0.0.1:9400\",job="
+        "\"dcgm-honor\"} 0\n"
+        "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",UUID=\"GPU-n2a\",Hostname=\"n2\",namespace=\"gpu-operator\",pod="
+        "\"exporter-on-n2\",container=\"exporter\",exported_namespace=\"team-b\",exported_pod=\"infer-7\","
+        "exported_container=\"srv\",instance=\"10.0.0.2:9400\",job=\"dcgm-exported\"} 42\n"
+        "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",UUID=\"GPU-n2b\",Hostname=\"n2\",namespace=\"gpu-operator\",pod="
+        "\"exporter-on-n2\",container=\"exporter\",instance=\"10.0.0.2:9400\",job=\"dcgm-exported\"} 3\n";
+    const GpuSnapshot s = fromText(mixed);
+    QCOMPARE(s.gpus.size(), 4);
+    QVERIFY(s.variants.exportedLabels);
+    QCOMPARE(s.gpus[0].uuid, QStringLiteral("GPU-n1a"));
+    QCOMPARE(s.gpus[0].holders, (QList<GpuHolder>{{"team-a", "train-1", "main", {}}}));
+    QVERIFY(s.gpus[1].holders.isEmpty());
+    QCOMPARE(s.gpus[2].holders, (QList<GpuHolder>{{"team-b", "infer-7", "srv", {}}}));
+    // The free GPU of the renaming job: its plain labels name the exporter's pod (here
+    // under a name no rule would recognise), not a holder.
+    QVERIFY(s.gpus[3].holders.isEmpty());
+    // Each part alone reads the same as within the mixed answer.
+    const QList<QByteArray> lines = mixed.split('\n');
+    QCOMPARE(rows(fromText(lines[0] + '\n' + lines[1] + '\n')), rows(s).mid(0, 2));
+    QCOMPARE(rows(fromText(lines[2] + '\n' + lines[3] + '\n')), rows(s).mid(2, 2));
 }
 
 void TestDcgmSamples::indexReuseAcrossNodes() {

@@ -1,7 +1,9 @@
 // Idle detection on synthetic series with known answers: threshold edges, gaps in the
-// data, pods restarted on the same GPU, shared GPUs, MIG weights, and a Prometheus
-// matrix turned into timelines.
+// data, pods restarted on the same GPU, shared GPUs, MIG weights, a Prometheus matrix
+// turned into timelines, the look-back in windows for spans that began long ago
+// (idlequery.h), and the incremental tracker for sources without history.
 #include "idle.h"
+#include "idlequery.h"
 
 #include <QTest>
 
@@ -62,6 +64,12 @@ private slots:
     void sharedGpuIsOneRowWithAllHolders();
     void migWeightsAndSortByWaste();
     void timelinesFromAPrometheusMatrix();
+    void lookBackWindowsAreBoundedAndAligned();
+    void idleSinceYesterdayIsFoundThroughOlderWindows();
+    void aBurstBetweenCoarseInstantsEndsTheSpan();
+    void otherHoldersEndTheSpanInAnOlderWindow();
+    void historyQueryAndItsAnswer();
+    void trackerAgreesWithTheTimelineRule();
 };
 
 void TestIdle::idleSinceTheLastBusyReading() {
@@ -227,6 +235,240 @@ void TestIdle::timelinesFromAPrometheusMatrix() {
     QCOMPARE(tls[1].gpu.gpuInstance, QStringLiteral("9"));
     QCOMPARE(*tls[1].readings[0].utilPct, 50.0);
     QVERIFY(tls[1].readings[0].holders.isEmpty());
+}
+
+namespace {
+
+// The utilization at second t of a GPU busy (80 %) until idleStart and at 1 % after it,
+// except in [burstFrom, burstTo) where it is busy again.
+struct Story {
+    double idleStart = 0;
+    double burstFrom = -1, burstTo = -1;
+    double at(double t) const {
+        if (t >= burstFrom && t < burstTo)
+            return 90;
+        return t < idleStart ? 80 : 1;
+    }
+};
+
+// One reading per step of `w`, at its instants.
+GpuTimeline instants(const GpuSample &g, const RangeWindow &w, const Story &story) {
+    GpuTimeline tl{g, {}};
+    for (double t = w.start; t <= w.end + 1e-6; t += w.step)
+        tl.readings.append(GpuReading{qint64(std::llround(t * 1000)), story.at(t), {kA}});
+    return tl;
+}
+
+// What idleHistoryQuery answers for `w`: per instant the highest and the mean reading
+// of the two steps before it, from a scrape every 15 s.
+StepTimelines stepsOf(
+    const GpuSample &g, const RangeWindow &w, const Story &story,
+    const std::function<QList<GpuHolder>(double)> &holders = [](double) { return QList<GpuHolder>{kA}; }) {
+    StepTimelines out{{GpuTimeline{g, {}}}, {GpuTimeline{g, {}}}};
+    for (double t = w.start; t <= w.end + 1e-6; t += w.step) {
+        double max = 0, sum = 0;
+        int n = 0;
+        QList<GpuHolder> seen; // every pod of the range: series of both when it changed hands
+        for (double s = t - 2 * w.step + 15; s <= t + 1e-6; s += 15) {
+            max = std::max(max, story.at(s));
+            sum += story.at(s);
+            ++n;
+            for (const GpuHolder &h : holders(s))
+                if (!seen.contains(h))
+                    seen << h;
+        }
+        const qint64 ms = qint64(std::llround(t * 1000));
+        out.max[0].readings.append(GpuReading{ms, max, seen});
+        out.mean[0].readings.append(GpuReading{ms, sum / n, seen});
+    }
+    return out;
+}
+
+// As findIdleThroughPrometheus does it, on the synthetic story instead of Prometheus.
+QList<IdleGpu> lookBack(
+    const GpuSample &g, qint64 forSeconds, double now, const Story &story, int *windows = nullptr,
+    const std::function<QList<GpuHolder>(double)> &olderHolders = [](double) {
+        return QList<GpuHolder>{kA};
+    }) {
+    RangeWindow w = recentIdleWindow(forSeconds, now);
+    IdleOptions o;
+    o.minIdleMs = forSeconds * 1000;
+    o.nowMs = qint64(now * 1000);
+    o.maxGapMs = qint64(w.step * 2000) + 1;
+    QList<IdleGpu> idle = findIdleGpus({instants(g, w, story)}, o);
+    int n = 1;
+    while (!idle.isEmpty() && idle[0].openAtStart) {
+        const auto older = olderIdleWindow(w, now, IdleLookback{});
+        if (!older)
+            break;
+        extendIdleSpans(idle, stepsOf(g, *older, story, olderHolders), *older, o.thresholdPct);
+        w = *older;
+        ++n;
+    }
+    if (windows)
+        *windows = n;
+    return idle;
+}
+
+constexpr double kNow = 1'700'000'030; // not on a step: the windows align themselves
+
+} // namespace
+
+void TestIdle::lookBackWindowsAreBoundedAndAligned() {
+    const RangeWindow recent = recentIdleWindow(30 * 60, kNow);
+    QCOMPARE(recent.step, 60.0);
+    QCOMPARE(std::fmod(recent.end, 60.0), 0.0);
+    QVERIFY(recent.end <= kNow && kNow - recent.end < 60);
+    QCOMPARE(recent.end - recent.start, 3600.0); // twice --for
+    // The same instants a few seconds later: the recorder sees the same `since`.
+    QCOMPARE(recentIdleWindow(30 * 60, kNow + 5).start, recent.start);
+    RangeWindow w = recent;
+    int windows = 1;
+    while (const auto older = olderIdleWindow(w, kNow, IdleLookback{})) {
+        QVERIFY2(older->points() <= 501, qPrintable(QString::number(older->points())));
+        QVERIFY(older->step >= w.step);
+        QCOMPARE(std::fmod(older->start, older->step), 0.0);
+        QVERIFY(older->end < w.start && w.start - older->end <= older->step); // no hole, no overlap
+        w = *older;
+        ++windows;
+    }
+    QCOMPARE(windows, 4); // 1 h, 8 h, 64 h, 7 days
+    QVERIFY(kNow - w.start <= 7 * 86400 + w.step);
+    QVERIFY(kNow - w.start >= 7 * 86400 - w.step);
+    // A 5 s rule looks back 15 s at 1 s, and reaches a week in a few more windows.
+    const RangeWindow fine = recentIdleWindow(5, kNow);
+    QCOMPARE(fine.step, 1.0);
+    QCOMPARE(fine.end - fine.start, 15.0);
+}
+
+void TestIdle::idleSinceYesterdayIsFoundThroughOlderWindows() {
+    // Busy until 26 h ago, idle since. The recent window alone (an hour) would say
+    // "since 1 h ago, 1 GPU-hour"; the older windows carry it back to yesterday.
+    const Story story{kNow - 26 * 3600};
+    int windows = 0;
+    const QList<IdleGpu> idle = lookBack(gpu(0), 30 * 60, kNow, story, &windows);
+    QCOMPARE(idle.size(), 1);
+    QCOMPARE(windows, 3); // 1 h, 8 h, 64 h (where it was busy)
+    const double sinceS = double(idle[0].sinceMs) / 1000.0;
+    // Within the 64 h window's step (7 min) after the real start, never before the last
+    // busy scrape (every 15 s here).
+    QVERIFY2(sinceS > story.idleStart - 15 && sinceS - story.idleStart < 420,
+             qPrintable(QString::number(sinceS - story.idleStart)));
+    QVERIFY(!idle[0].openAtStart);
+    QCOMPARE(idle[0].idleMs, idle[0].lastMs - idle[0].sinceMs);
+    QVERIFY2(idle[0].gpuHoursWasted > 25.8 && idle[0].gpuHoursWasted < 26.01,
+             qPrintable(QString::number(idle[0].gpuHoursWasted)));
+    QCOMPARE(idle[0].gpuHoursWasted, double(idle[0].idleMs) / 3.6e6);
+    QVERIFY(std::abs(idle[0].meanUtilPct - 1.0) < 1e-9);
+    QCOMPARE(idle[0].maxUtilPct, 1.0);
+
+    // Idle for more than a week: reported from the look-back's limit, marked at_least.
+    const QList<IdleGpu> week = lookBack(gpu(0), 30 * 60, kNow, Story{kNow - 9 * 86400});
+    QCOMPARE(week.size(), 1);
+    QVERIFY(week[0].openAtStart);
+    QVERIFY(kNow - double(week[0].sinceMs) / 1000.0 >= 7 * 86400 - 1200);
+}
+
+void TestIdle::aBurstBetweenCoarseInstantsEndsTheSpan() {
+    // A 2-minute burst 10 h ago, in the 64 h window whose instants are 404 s apart: it
+    // falls between two of them, and the step's maximum still sees it.
+    Story story{kNow - 30 * 3600};
+    story.burstFrom = kNow - 10 * 3600 - 200;
+    story.burstTo = story.burstFrom + 120;
+    const QList<IdleGpu> idle = lookBack(gpu(0), 30 * 60, kNow, story);
+    QCOMPARE(idle.size(), 1);
+    const double sinceS = double(idle[0].sinceMs) / 1000.0;
+    QVERIFY2(sinceS > story.burstTo - 15 && sinceS - story.burstTo < 404,
+             qPrintable(QString::number(sinceS - story.burstTo)));
+}
+
+void TestIdle::otherHoldersEndTheSpanInAnOlderWindow() {
+    // Idle for two days, but train-1 got the GPU only 20 h ago: its span starts then.
+    const Story story{kNow - 48 * 3600};
+    const double handover = kNow - 20 * 3600;
+    const QList<IdleGpu> idle = lookBack(gpu(0), 30 * 60, kNow, story, nullptr, [handover](double t) {
+        return QList<GpuHolder>{t > handover ? kA : kB};
+    });
+    QCOMPARE(idle.size(), 1);
+    const double sinceS = double(idle[0].sinceMs) / 1000.0;
+    QVERIFY2(sinceS >= handover - 420 && sinceS <= handover + 420,
+             qPrintable(QString::number(sinceS - handover)));
+}
+
+void TestIdle::historyQueryAndItsAnswer() {
+    GpuSample a = gpu(0), b = gpu(1, QStringLiteral("3g.40gb"));
+    const QString q = idleHistoryQuery({a, b}, 600);
+    for (const char *part : {"max_over_time(", "avg_over_time(", "[1200s]", R"("gq_agg", "max")",
+                             R"("gq_field", "DCGM_FI_PROF_GR_ENGINE_ACTIVE")", R"(UUID=~"GPU\\-0|GPU\\-1")",
+                             R"(uuid=~"GPU\\-0|GPU\\-1")"})
+        QVERIFY2(q.contains(QLatin1String(part)), qPrintable(part + QStringLiteral(" in ") + q));
+    // A GPU without a UUID: every GPU is read.
+    GpuSample noUuid = gpu(2);
+    noUuid.uuid.clear();
+    QVERIFY(!idleHistoryQuery({a, noUuid}, 60).contains(QLatin1String("UUID=~")));
+
+    PromResult m;
+    m.resultType = QStringLiteral("matrix");
+    const Labels base{{QStringLiteral("gpu"), QStringLiteral("0")},
+                      {QStringLiteral("UUID"), QStringLiteral("GPU-0")},
+                      {QStringLiteral("Hostname"), QStringLiteral("n1")},
+                      {QStringLiteral("namespace"), QStringLiteral("team-a")},
+                      {QStringLiteral("pod"), QStringLiteral("train-1")}};
+    PromSeries max{base, {{600, 4}, {1200, 3}}}, mean{base, {{600, 2}, {1200, 1}}};
+    max.metric << Label{QStringLiteral("gq_field"), QStringLiteral("DCGM_FI_DEV_GPU_UTIL")}
+               << Label{QStringLiteral("gq_agg"), QStringLiteral("max")};
+    mean.metric << Label{QStringLiteral("gq_field"), QStringLiteral("DCGM_FI_DEV_GPU_UTIL")}
+                << Label{QStringLiteral("gq_agg"), QStringLiteral("avg")};
+    m.series = {max, mean};
+    const StepTimelines steps = stepTimelinesFromRange(m);
+    QCOMPARE(steps.max.size(), 1);
+    QCOMPARE(steps.mean.size(), 1);
+    QCOMPARE(steps.max[0].gpu.uuid, QStringLiteral("GPU-0"));
+    QCOMPARE(*steps.max[0].readings[0].utilPct, 4.0);
+    QCOMPARE(*steps.mean[0].readings[1].utilPct, 1.0);
+    QCOMPARE(steps.max[0].readings[0].holders.size(), 1);
+    QCOMPARE(steps.max[0].readings[0].holders[0].pod, QStringLiteral("train-1"));
+}
+
+void TestIdle::trackerAgreesWithTheTimelineRule() {
+    // The same readings one snapshot at a time: the tracker finds what findIdleGpus finds,
+    // pod restarts and gaps included.
+    const auto restarted = timeline(
+        gpu(0), 0, 120, [](int) { return 0.0; }, [](int m) { return QList<GpuHolder>{m < 60 ? kA : kB}; });
+    auto gappy = timeline(gpu(1), 0, 120, [](int m) { return m < 10 ? 50.0 : 2.0; });
+    gappy.readings.erase(
+        std::remove_if(gappy.readings.begin(), gappy.readings.end(),
+                       [](const GpuReading &r) { return r.tMs > 40 * kMin && r.tMs < 50 * kMin; }),
+        gappy.readings.end());
+    const auto busy = timeline(gpu(2), 0, 120, [](int) { return 70.0; });
+    const IdleOptions o = opts(120);
+    IdleTracker tracker(o.thresholdPct, o.maxGapMs);
+    for (int m = 0; m <= 120; ++m) {
+        GpuSnapshot snap;
+        for (const GpuTimeline *tl : std::initializer_list<const GpuTimeline *>{&restarted, &gappy, &busy})
+            for (const GpuReading &r : tl->readings)
+                if (r.tMs == m * kMin) {
+                    GpuSample g = tl->gpu;
+                    g.utilPct = r.utilPct;
+                    g.holders = r.holders;
+                    snap.gpus << g;
+                }
+        tracker.add(snap, m * kMin);
+    }
+    const QList<IdleGpu> expected = findIdleGpus({restarted, gappy, busy}, o);
+    const QList<IdleGpu> got = tracker.idle(o);
+    QCOMPARE(got.size(), expected.size());
+    QCOMPARE(got.size(), 2);
+    for (int i = 0; i < got.size(); ++i) {
+        QCOMPARE(got[i].gpu.key(), expected[i].gpu.key());
+        QCOMPARE(got[i].sinceMs, expected[i].sinceMs);
+        QCOMPARE(got[i].gpuHoursWasted, expected[i].gpuHoursWasted);
+        QCOMPARE(got[i].holders, expected[i].holders);
+        QCOMPARE(got[i].meanUtilPct, expected[i].meanUtilPct);
+    }
+    QCOMPARE(got[0].sinceMs, 50 * kMin); // after the gap
+    QCOMPARE(got[1].sinceMs, 60 * kMin); // the new pod
+    QVERIFY(tracker.trackedSpans() == 2);
 }
 
 QTEST_GUILESS_MAIN(TestIdle)

@@ -5,7 +5,9 @@
 // to a small local HTTP server in this suite.
 #include "idle.h"
 #include "prometheusclient.h"
+#include "promtestutil.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -27,55 +29,11 @@ PrometheusConfig promAt(const QString &url) {
     return c;
 }
 
-template <typename T> Result<T> await(QFuture<Result<T>> f, int timeoutMs = 60000) {
-    // Spin the event loop (the fake server lives on this thread) until the answer is in.
-    QDeadlineTimer deadline(timeoutMs);
-    while (!f.isFinished() && !deadline.hasExpired())
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    if (!f.isFinished())
-        return Error::make(Error::Kind::Timeout, QStringLiteral("test: no answer in time"));
-    return f.result();
-}
-
-// A frame of dcgm-exporter text: GPUs on node `host` with the given utilizations;
-// a GPU with a holder carries pod labels.
-struct FrameGpu {
-    QString uuid;
-    int util;
-    QString ns, pod;
-    int fbUsed = 1000;
-};
+using gq::test::await;
+using gq::test::FrameGpu;
 
 QByteArray frame(const QString &host, const QList<FrameGpu> &gpus) {
-    QByteArray out;
-    const char *families[] = {"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE",
-                              "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_GPU_TEMP"};
-    for (const char *fam : families) {
-        out += QByteArray("# HELP ") + fam + " test family\n# TYPE " + fam + " gauge\n";
-        for (int i = 0; i < gpus.size(); ++i) {
-            const FrameGpu &g = gpus[i];
-            out += QByteArray(fam) + "{gpu=\"" + QByteArray::number(i) + "\",UUID=\"" + g.uuid.toUtf8() +
-                   "\",device=\"nvidia" + QByteArray::number(i) +
-                   "\",modelName=\"NVIDIA A100-SXM4-80GB\",Hostname=\"" + host.toUtf8() + "\"";
-            if (!g.pod.isEmpty())
-                out +=
-                    ",container=\"main\",namespace=\"" + g.ns.toUtf8() + "\",pod=\"" + g.pod.toUtf8() + "\"";
-            out += "} ";
-            const QByteArray fams(fam);
-            if (fams.endsWith("GPU_UTIL"))
-                out += QByteArray::number(g.util);
-            else if (fams.endsWith("FB_USED"))
-                out += QByteArray::number(g.fbUsed);
-            else if (fams.endsWith("FB_FREE"))
-                out += QByteArray::number(81920 - g.fbUsed);
-            else if (fams.endsWith("POWER_USAGE"))
-                out += "250.500000";
-            else
-                out += "47";
-            out += '\n';
-        }
-    }
-    return out;
+    return gq::test::dcgmFrame(host, gpus);
 }
 
 QJsonArray onlyUuids(const QJsonArray &rows, const QString &prefix) {
@@ -104,96 +62,33 @@ private slots:
     void gpusThroughPrometheusMatchTheExporter();
     void exportedLabelsThroughPrometheus();
     void idleThroughPrometheus();
+    void idleLongerThanTheRecentWindow();
     void cliUsageErrors();
 
 private:
-    struct Run {
-        int code = -1;
-        QByteArray out, err;
-    };
-    Run cli(const QStringList &args);
-    void startExporter(int port, const QByteArray &text);
-    void stopExporter();
-    bool waitForValue(const QString &promql, double expected, int timeoutMs = 30000);
+    using Run = gq::test::CliRun;
+    Run cli(const QStringList &args) { return gq::test::runGpuquota(m_env.bin, args); }
+    void startExporter(int port, const QByteArray &text) { QVERIFY(m_exporter.start(port, text)); }
+    bool waitForValue(const QString &promql, double expected, int timeoutMs = 30000) {
+        return gq::test::waitForPromValue(m_url, promql, expected, timeoutMs);
+    }
 
+    gq::test::PromEnv m_env;
+    gq::test::TestExporter m_exporter{m_env};
     QString m_url;
     QList<int> m_ports;
-    QString m_bin;
     QTemporaryDir m_dir;
-    QString m_frameFile;
-    std::unique_ptr<QProcess> m_exporter;
 };
 
 void TestPrometheus::initTestCase() {
-    m_url = qEnvironmentVariable("GQ_TEST_PROMETHEUS_URL");
-    if (m_url.isEmpty()) {
-        if (qEnvironmentVariable("CI") == QLatin1String("true"))
-            QFAIL("GQ_TEST_PROMETHEUS_URL is not set: scripts/start-services.sh starts Prometheus (CI=true: "
-                  "no skip)");
-        QSKIP("GQ_TEST_PROMETHEUS_URL is not set (source scripts/start-services.sh)");
-    }
-    for (const QString &p : qEnvironmentVariable("GQ_TEST_EXPORTER_PORTS").split(u',', Qt::SkipEmptyParts))
-        m_ports << p.toInt();
-    QCOMPARE(m_ports.size(), 2);
-    m_bin = qEnvironmentVariable("GQ_BIN_DIR");
-    QVERIFY(QFile::exists(m_bin + QStringLiteral("/gpuquota")));
-    QVERIFY(QFile::exists(m_bin + QStringLiteral("/gq-test-exporter")));
+    GQ_REQUIRE_PROMETHEUS(m_env);
+    m_url = m_env.url;
+    m_ports = m_env.ports;
     QVERIFY(m_dir.isValid());
-    m_frameFile = m_dir.filePath(QStringLiteral("frame.prom"));
 }
 
 void TestPrometheus::cleanup() {
-    stopExporter();
-}
-
-TestPrometheus::Run TestPrometheus::cli(const QStringList &args) {
-    QProcess p;
-    p.start(m_bin + QStringLiteral("/gpuquota"), args);
-    // Not waitForFinished: the fake server in some tests answers on this thread.
-    QDeadlineTimer deadline(60000);
-    while (p.state() != QProcess::NotRunning && !deadline.hasExpired()) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        p.waitForFinished(10);
-    }
-    Run r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
-void TestPrometheus::startExporter(int port, const QByteArray &text) {
-    QFile f(m_frameFile);
-    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    f.write(text);
-    f.close();
-    m_exporter = std::make_unique<QProcess>();
-    m_exporter->start(
-        m_bin + QStringLiteral("/gq-test-exporter"),
-        {QStringLiteral("--file"), m_frameFile, QStringLiteral("--port"), QString::number(port)});
-    QVERIFY(m_exporter->waitForReadyRead(10000));
-    QVERIFY2(m_exporter->readLine().startsWith("ready "), m_exporter->readAllStandardError().constData());
-}
-
-void TestPrometheus::stopExporter() {
-    if (!m_exporter)
-        return;
-    m_exporter->terminate();
-    m_exporter->waitForFinished(5000);
-    m_exporter.reset();
-}
-
-bool TestPrometheus::waitForValue(const QString &promql, double expected, int timeoutMs) {
-    PrometheusClient client(promAt(m_url));
-    QDeadlineTimer deadline(timeoutMs);
-    while (!deadline.hasExpired()) {
-        auto r = await(client.query(promql));
-        if (r && r->series.size() == 1 && !r->series[0].points.isEmpty() &&
-            r->series[0].points.last().v == expected)
-            return true;
-        QTest::qWait(200);
-    }
-    return false;
+    m_exporter.stop();
 }
 
 void TestPrometheus::buildInfo() {
@@ -460,10 +355,7 @@ void TestPrometheus::gpusThroughPrometheusMatchTheExporter() {
         if (util != 37) {
             // The readings change over time: the next frame.
             gpus[0].util = util;
-            QFile f(m_frameFile);
-            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-            f.write(frame(QStringLiteral("it-a"), gpus));
-            f.close();
+            QVERIFY(m_exporter.write(frame(QStringLiteral("it-a"), gpus)));
             QVERIFY(waitForValue(QStringLiteral("DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-it-a0\"}"), util));
             QVERIFY(waitForValue(QStringLiteral("DCGM_FI_DEV_FB_USED{UUID=\"GPU-it-a0\"}"), 20480));
         }
@@ -559,6 +451,36 @@ void TestPrometheus::idleThroughPrometheus() {
     QCOMPARE(table.code, 0);
     QVERIFY2(table.out.contains("team-idle/sleepy") && table.out.contains("GPU-h wasted"),
              table.out.constData());
+}
+
+void TestPrometheus::idleLongerThanTheRecentWindow() {
+    // --for 2s reads a recent window of 12 s (max(2 x 2 s, 2 s + 10 steps of 1 s)). A GPU
+    // idle for half a minute must say so, not "12 s": the older windows carry the span
+    // back to the first scrape that saw it idle.
+    const QList<FrameGpu> gpus{
+        {QStringLiteral("GPU-it-l0"), 0, QStringLiteral("team-long"), QStringLiteral("sleeper")},
+        {QStringLiteral("GPU-it-l1"), 80, QStringLiteral("team-busy"), QStringLiteral("worker")}};
+    startExporter(m_ports[0], frame(QStringLiteral("it-l"), gpus));
+    QVERIFY(waitForValue(QStringLiteral("DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-it-l0\"}"), 0));
+    QElapsedTimer scraped;
+    scraped.start();
+    QTest::qWait(35000);
+    const Run run =
+        cli({QStringLiteral("idle"), QStringLiteral("--prometheus"), m_url, QStringLiteral("--for"),
+             QStringLiteral("2s"), QStringLiteral("-o"), QStringLiteral("json")});
+    QVERIFY2(run.code == 0, run.err.constData());
+    const QJsonArray idle = onlyUuids(QJsonDocument::fromJson(run.out).array(), QStringLiteral("GPU-it-l"));
+    QCOMPARE(idle.size(), 1);
+    const QJsonObject g = idle[0].toObject();
+    QCOMPARE(g.value(QLatin1String("uuid")).toString(), QStringLiteral("GPU-it-l0"));
+    const double seconds = g.value(QLatin1String("idle_seconds")).toDouble();
+    const double elapsed = double(scraped.elapsed()) / 1000.0;
+    // Since the first idle scrape (a second or two before `scraped` started), within a step.
+    QVERIFY2(seconds >= elapsed - 4 && seconds <= elapsed + 8,
+             qPrintable(QStringLiteral("%1 s idle, %2 s since the first scrape").arg(seconds).arg(elapsed)));
+    QCOMPARE(g.value(QLatin1String("gpu_hours_wasted")).toDouble(), seconds / 3600.0);
+    QCOMPARE(g.value(QLatin1String("at_least")).toBool(), false);
+    QCOMPARE(g.value(QLatin1String("max_util_pct")).toDouble(), 0.0);
 }
 
 void TestPrometheus::cliUsageErrors() {

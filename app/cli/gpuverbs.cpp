@@ -1,0 +1,195 @@
+#include "gpuverbs.h"
+
+#include "clioutput.h"
+#include "settingsdefaults.h"
+
+#include <QFile>
+
+namespace gq::cli::gpuverbs {
+
+using namespace gq::metrics;
+
+GpuArgs parseGpuArgs(const QStringList &args, VerbKind verb) {
+    GpuArgs a;
+    QStringList known{QStringLiteral("prometheus"), QStringLiteral("token-file"), QStringLiteral("ca"),
+                      QStringLiteral("output")};
+    if (verb == VerbKind::Idle)
+        known << QStringLiteral("db") << QStringLiteral("threshold") << QStringLiteral("for");
+    else
+        known << QStringLiteral("scrape");
+    for (qsizetype i = 0; i < args.size() && a.error.isEmpty(); ++i) {
+        QString arg = args.at(i), value;
+        bool hasValue = false;
+        if (arg == QLatin1String("-o")) {
+            arg = QStringLiteral("--output");
+        } else if (arg.startsWith(QLatin1String("-o")) && !arg.startsWith(QLatin1String("--"))) {
+            value = arg.mid(2);
+            arg = QStringLiteral("--output");
+            hasValue = true;
+        }
+        if (!arg.startsWith(QLatin1String("--"))) {
+            a.error = QStringLiteral("unexpected argument '%1'").arg(arg);
+            break;
+        }
+        QString name = arg.mid(2);
+        if (const qsizetype eq = name.indexOf(u'='); eq >= 0) {
+            value = name.mid(eq + 1);
+            name = name.left(eq);
+            hasValue = true;
+        }
+        if (name == QLatin1String("kubeconfig") || name == QLatin1String("context")) {
+            // Global options: the cluster to discover through, and whose console settings
+            // give the defaults.
+            if (!hasValue && i + 1 < args.size())
+                value = args.at(++i);
+            (name == QLatin1String("kubeconfig") ? a.kubeconfig : a.context) = value;
+            continue;
+        }
+        if (verb == VerbKind::Gpus && name == QLatin1String("discover")) {
+            if (hasValue) {
+                a.error = QStringLiteral("--discover takes no value");
+                break;
+            }
+            a.discover = true;
+            continue;
+        }
+        if (!known.contains(name)) {
+            a.error = QStringLiteral("unknown flag --%1").arg(name);
+            break;
+        }
+        if (!hasValue) {
+            if (i + 1 >= args.size() || args.at(i + 1).startsWith(QLatin1String("-"))) {
+                a.error = QStringLiteral("flag --%1 needs a value").arg(name);
+                break;
+            }
+            value = args.at(++i);
+        }
+        if (name == QLatin1String("scrape")) {
+            a.scrape << value;
+            while (i + 1 < args.size() && !args.at(i + 1).startsWith(QLatin1String("-")))
+                a.scrape << args.at(++i);
+        } else if (name == QLatin1String("prometheus")) {
+            a.prometheus = value;
+        } else if (name == QLatin1String("token-file")) {
+            a.tokenFile = value;
+        } else if (name == QLatin1String("ca")) {
+            a.ca = value;
+        } else if (name == QLatin1String("db")) {
+            a.db = value;
+        } else if (name == QLatin1String("output")) {
+            a.output = value;
+        } else if (name == QLatin1String("threshold")) {
+            a.threshold = value;
+        } else if (name == QLatin1String("for")) {
+            a.forDuration = value;
+        }
+    }
+    if (a.error.isEmpty() && a.output != QLatin1String("table") && a.output != QLatin1String("json"))
+        a.error = QStringLiteral("-o must be table or json");
+    return a;
+}
+
+QString applySettingsDefaults(GpuArgs &a, VerbKind verb) {
+    if (!a.prometheus.isEmpty() || !a.scrape.isEmpty() || a.discover || !a.db.isEmpty())
+        return {};
+    const SettingsDefaults d = settingsDefaults(a.kubeconfig, a.context);
+    if (!d.prometheusUrl.isEmpty()) {
+        a.prometheus = d.prometheusUrl;
+        if (a.ca.isEmpty())
+            a.ca = d.prometheusCaFile;
+    } else if (verb == VerbKind::Gpus) {
+        a.scrape = d.exporterEndpoints;
+        a.discover = d.discoverExporters;
+    } else {
+        a.db = d.usageDatabase; // the recorded idle spans
+    }
+    const QString who = d.context.isEmpty() ? QStringLiteral("the current context")
+                                            : QStringLiteral("context \"%1\"").arg(d.context);
+    return QStringLiteral(
+               "%1 has no metrics source in the console's Preferences > Connections (settings file %2)")
+        .arg(who, d.file);
+}
+
+Result<QByteArray> readCa(const QString &path) {
+    if (path.isEmpty())
+        return QByteArray();
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return Error::make(Error::Kind::Usage,
+                           QStringLiteral("cannot read the CA file %1: %2").arg(path, f.errorString()),
+                           QStringLiteral("--ca"));
+    const QByteArray pem = f.readAll();
+    if (!pem.contains("-----BEGIN CERTIFICATE-----"))
+        return Error::make(Error::Kind::Usage, QStringLiteral("%1 holds no PEM certificate").arg(path),
+                           QStringLiteral("--ca"));
+    return pem;
+}
+
+Result<PrometheusConfig> prometheusConfig(const GpuArgs &a) {
+    PrometheusConfig c;
+    c.url = a.prometheus;
+    c.tokenFile = a.tokenFile;
+    auto ca = readCa(a.ca);
+    if (!ca)
+        return ca.error();
+    c.caPem = *ca;
+    if (auto ok = PrometheusClient::check(c); !ok)
+        return ok.error();
+    return c;
+}
+
+void printWarnings(const QStringList &warnings, const QString &prefix) {
+    for (const QString &w : warnings)
+        err() << "warning: " << prefix << w << '\n';
+}
+
+QJsonValue num(const std::optional<double> &v) {
+    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonValue str(const QString &v) {
+    return v.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(v);
+}
+
+QString cell(const std::optional<double> &v, int decimals) {
+    return v ? QString::number(*v, 'f', decimals) : QStringLiteral("-");
+}
+
+QString orDash(const QString &v) {
+    return v.isEmpty() ? QStringLiteral("-") : v;
+}
+
+QJsonArray holdersJson(const QList<GpuHolder> &holders) {
+    QJsonArray out;
+    for (const GpuHolder &h : holders)
+        out.append(QJsonObject{{QStringLiteral("namespace"), str(h.ns)},
+                               {QStringLiteral("pod"), str(h.pod)},
+                               {QStringLiteral("container"), str(h.container)}});
+    return out;
+}
+
+QString holdersText(const QList<GpuHolder> &holders) {
+    QStringList out;
+    for (const GpuHolder &h : holders)
+        out << h.ns + u'/' + h.pod;
+    out.removeDuplicates();
+    return out.isEmpty() ? QStringLiteral("-") : out.join(QStringLiteral(", "));
+}
+
+QJsonObject gpuIdentityJson(const GpuSample &g) {
+    return QJsonObject{{QStringLiteral("hostname"), str(g.hostname)},
+                       {QStringLiteral("gpu"), g.gpu ? QJsonValue(*g.gpu) : QJsonValue(QJsonValue::Null)},
+                       {QStringLiteral("uuid"), str(g.uuid)},
+                       {QStringLiteral("model"), str(g.model)},
+                       {QStringLiteral("mig_profile"), str(g.migProfile)},
+                       {QStringLiteral("gpu_instance"), str(g.gpuInstance)}};
+}
+
+QString migCell(const GpuSample &g, const QString &none) {
+    if (!g.isMigInstance())
+        return none;
+    return g.migProfile.isEmpty() ? QStringLiteral("#%1").arg(g.gpuInstance)
+                                  : QStringLiteral("%1 #%2").arg(g.migProfile, g.gpuInstance);
+}
+
+} // namespace gq::cli::gpuverbs

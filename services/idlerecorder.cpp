@@ -1,0 +1,425 @@
+#include "idlerecorder.h"
+
+#include "httptransport.h"
+#include "idlequery.h"
+#include "scrape.h"
+#include "timewindow.h"
+#include "usageconnection.h"
+#include "yamldoc.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlQuery>
+
+#include <cmath>
+#include <limits>
+
+namespace gq {
+
+using namespace gq::metrics;
+
+namespace {
+
+// Every problem of the two sections, each with its field and line.
+class SectionReader {
+public:
+    QList<Error> problems;
+
+    void add(const QString &field, const SourcePos &pos, const QString &message) {
+        Error e = Error::make(Error::Kind::Config, message, field);
+        e.line = pos.line;
+        e.column = pos.column;
+        problems.append(e);
+    }
+    bool map(const QString &field, const YamlNode &node, const QStringList &known) {
+        if (!node.isMap()) {
+            add(field, node.pos(), QStringLiteral("must be a map"));
+            return false;
+        }
+        for (const YamlNode::Entry &e : node.entries())
+            if (!known.contains(e.key))
+                add(field + QLatin1Char('.') + e.key, e.keyPos,
+                    QStringLiteral("unknown key (known here: %1)").arg(known.join(QStringLiteral(", "))));
+        return true;
+    }
+    QString text(const QString &field, const YamlNode &node) {
+        if (!node.isScalar() || node.text().isEmpty()) {
+            add(field, node.pos(), QStringLiteral("must be a non-empty string"));
+            return {};
+        }
+        return node.text();
+    }
+    qint64 duration(const QString &field, const YamlNode &node) {
+        auto d = node.isScalar() ? parseDuration(node.text(), field)
+                                 : Result<qint64>(Error::make(Error::Kind::Config, QString()));
+        if (!d || *d <= 0) {
+            add(field, node.pos(),
+                QStringLiteral("must be a duration longer than 0 such as 30m or 1h (got \"%1\")")
+                    .arg(elided(node.text())));
+            return 0;
+        }
+        return *d;
+    }
+    QString file(const QString &field, const YamlNode &node, const QString &configFile) {
+        QString path = text(field, node);
+        if (path.isEmpty())
+            return path;
+        if (QDir::isRelativePath(path) && !configFile.isEmpty())
+            path = QFileInfo(configFile).absoluteDir().filePath(path);
+        if (!QFileInfo(path).isFile() || !QFileInfo(path).isReadable())
+            add(field, node.pos(), QStringLiteral("cannot read the file %1").arg(path));
+        return path;
+    }
+};
+
+void readMetrics(SectionReader &r, const YamlNode &node, const QString &configFile, IdleRecorderConfig &c) {
+    if (!r.map(QStringLiteral("metrics"), node,
+               {QStringLiteral("prometheus"), QStringLiteral("tokenFile"), QStringLiteral("ca"),
+                QStringLiteral("scrape")}))
+        return;
+    const YamlNode *prom = node.find(u"prometheus");
+    const YamlNode *scrape = node.find(u"scrape");
+    if (!prom == !scrape) {
+        r.add(QStringLiteral("metrics"), node.pos(),
+              QStringLiteral("give either prometheus: URL or scrape: [URLs]"));
+        return;
+    }
+    if (prom) {
+        c.prometheus.url = r.text(QStringLiteral("metrics.prometheus"), *prom);
+        if (const YamlNode *t = node.find(u"tokenFile"))
+            c.prometheus.tokenFile = r.file(QStringLiteral("metrics.tokenFile"), *t, configFile);
+        if (const YamlNode *ca = node.find(u"ca")) {
+            const QString path = r.file(QStringLiteral("metrics.ca"), *ca, configFile);
+            QFile f(path);
+            if (!path.isEmpty() && f.open(QIODevice::ReadOnly)) {
+                c.prometheus.caPem = f.read(1 << 20);
+                if (!c.prometheus.caPem.contains("-----BEGIN CERTIFICATE-----"))
+                    r.add(QStringLiteral("metrics.ca"), ca->pos(),
+                          QStringLiteral("%1 holds no PEM certificate").arg(path));
+            }
+        }
+        if (!c.prometheus.url.isEmpty())
+            if (auto ok = PrometheusClient::check(c.prometheus); !ok)
+                r.add(QStringLiteral("metrics.prometheus"), prom->pos(), ok.error().message);
+        return;
+    }
+    for (const char *key : {"tokenFile", "ca"})
+        if (const YamlNode *n = node.find(QString::fromLatin1(key)))
+            r.add(QStringLiteral("metrics.") + QLatin1String(key), n->pos(),
+                  QStringLiteral("goes with prometheus:, not scrape:"));
+    if (!scrape->isSequence() || scrape->items().empty()) {
+        r.add(QStringLiteral("metrics.scrape"), scrape->pos(),
+              QStringLiteral("must be a list of http(s):// URLs of dcgm-exporter /metrics pages"));
+        return;
+    }
+    for (std::size_t i = 0; i < scrape->items().size(); ++i) {
+        const YamlNode &item = scrape->items()[i];
+        const QString field = QStringLiteral("metrics.scrape[%1]").arg(i);
+        const QString url = r.text(field, item);
+        if (url.isEmpty())
+            continue;
+        if (auto ok = checkScrapeUrl(url); !ok)
+            r.add(field, item.pos(), ok.error().message);
+        c.scrape << url;
+    }
+}
+
+void readIdle(SectionReader &r, const YamlNode &node, IdleRecorderConfig &c) {
+    if (!r.map(QStringLiteral("idle"), node,
+               {QStringLiteral("threshold"), QStringLiteral("for"), QStringLiteral("interval")}))
+        return;
+    if (const YamlNode *t = node.find(u"threshold")) {
+        bool ok = false;
+        const double v = t->isScalar() ? t->text().toDouble(&ok) : 0;
+        if (!ok || !std::isfinite(v) || v <= 0 || v > 100)
+            r.add(QStringLiteral("idle.threshold"), t->pos(),
+                  QStringLiteral("must be a percentage above 0 and at most 100 (got \"%1\")")
+                      .arg(elided(t->text())));
+        else
+            c.thresholdPct = v;
+    }
+    if (const YamlNode *f = node.find(u"for"))
+        c.forSeconds = r.duration(QStringLiteral("idle.for"), *f);
+    if (const YamlNode *i = node.find(u"interval"))
+        c.intervalSeconds = r.duration(QStringLiteral("idle.interval"), *i);
+}
+
+double weightOf(const IdleGpu &g) {
+    return gpuWeight(g.gpu);
+}
+
+// The holder a row names: the first by namespace and pod.
+GpuHolder rowHolder(const IdleGpu &g) {
+    GpuHolder first = g.holders.value(0);
+    for (const GpuHolder &h : g.holders)
+        if (std::tie(h.ns, h.pod) < std::tie(first.ns, first.pod))
+            first = h;
+    return first;
+}
+
+} // namespace
+
+Result<std::optional<IdleRecorderConfig>>
+parseIdleRecorderConfig(const YamlNode &metrics, const YamlNode &idle, const QString &configFile) {
+    if (metrics.isNull() && idle.isNull())
+        return std::optional<IdleRecorderConfig>();
+    SectionReader r;
+    IdleRecorderConfig c;
+    if (metrics.isNull())
+        r.add(QStringLiteral("idle"), idle.pos(),
+              QStringLiteral("needs a metrics: section (prometheus: URL or scrape: [URLs]) to read from"));
+    else
+        readMetrics(r, metrics, configFile, c);
+    if (!idle.isNull())
+        readIdle(r, idle, c);
+    if (r.problems.isEmpty())
+        return std::optional<IdleRecorderConfig>(std::move(c));
+    Error first = r.problems.first();
+    for (const Error &p : r.problems)
+        first.causes.append({p.field, QStringLiteral("line %1: %2").arg(p.line).arg(p.message), QString()});
+    return first;
+}
+
+QString idlespans::gpuKey(const GpuSample &gpu) {
+    QString key = !gpu.uuid.isEmpty() ? gpu.uuid : QStringLiteral("#%1").arg(gpu.gpu.value_or(-1));
+    if (gpu.isMigInstance())
+        key += QLatin1Char('/') + gpu.gpuInstance;
+    return key;
+}
+
+GpuSample idlespans::gpuFromKey(const QString &node, const QString &key) {
+    GpuSample g;
+    g.hostname = node;
+    const qsizetype slash = key.indexOf(QLatin1Char('/'));
+    const QString id = slash < 0 ? key : key.left(slash);
+    if (slash >= 0)
+        g.gpuInstance = key.mid(slash + 1);
+    if (id.startsWith(QLatin1Char('#'))) {
+        bool ok = false;
+        const int index = id.mid(1).toInt(&ok);
+        if (ok && index >= 0)
+            g.gpu = index;
+    } else {
+        g.uuid = id;
+    }
+    return g;
+}
+
+Result<int> idlespans::upsert(UsageStore &store, const QList<IdleGpu> &idle, qint64 tolerance) {
+    UsageConnection &conn = store.connection();
+    UsageTx tx(conn);
+    if (auto r = tx.begin(); !r)
+        return r.error();
+    QSqlQuery find(conn.database()), update(conn.database()), insert(conn.database());
+    if (auto r =
+            conn.prepare(find, QStringLiteral("SELECT id, start_s, end_s FROM idle_spans WHERE node = ? AND "
+                                              "gpu_uuid = ? AND ns = ? AND pod_name = ? AND end_s >= ? AND "
+                                              "start_s <= ? ORDER BY start_s"));
+        !r)
+        return r.error();
+    if (auto r = conn.prepare(update, QStringLiteral("UPDATE idle_spans SET start_s = ?, end_s = ?, "
+                                                     "wasted_gpu_seconds = ? WHERE id = ?"));
+        !r)
+        return r.error();
+    if (auto r =
+            conn.prepare(insert, QStringLiteral("INSERT INTO idle_spans (ns, pod_name, node, gpu_uuid, "
+                                                "start_s, end_s, wasted_gpu_seconds) VALUES (?, ?, ?, ?, ?, "
+                                                "?, ?)"));
+        !r)
+        return r.error();
+    int written = 0;
+    for (const IdleGpu &g : idle) {
+        const GpuHolder holder = rowHolder(g);
+        const QString node = g.gpu.hostname, key = gpuKey(g.gpu);
+        qint64 start = g.sinceMs / 1000, end = (g.lastMs + 999) / 1000;
+        if (end <= start)
+            continue;
+        find.addBindValue(node);
+        find.addBindValue(key);
+        find.addBindValue(holder.ns);
+        find.addBindValue(holder.pod);
+        find.addBindValue(start - tolerance);
+        find.addBindValue(end + tolerance);
+        if (auto r = conn.exec(find, QStringLiteral("reading idle spans")); !r)
+            return r.error();
+        QList<qint64> ids;
+        while (find.next()) {
+            ids << find.value(0).toLongLong();
+            start = std::min(start, find.value(1).toLongLong());
+            end = std::max(end, find.value(2).toLongLong());
+        }
+        find.finish();
+        // Rows this span touches become one (a span first seen in two pieces).
+        for (qsizetype i = 1; i < ids.size(); ++i) {
+            QSqlQuery drop(conn.database());
+            if (auto r = conn.prepare(drop, QStringLiteral("DELETE FROM idle_spans WHERE id = ?")); !r)
+                return r.error();
+            drop.addBindValue(ids.at(i));
+            if (auto r = conn.exec(drop, QStringLiteral("merging idle spans")); !r)
+                return r.error();
+        }
+        const std::optional<qint64> id = ids.isEmpty() ? std::nullopt : std::optional<qint64>(ids.first());
+        const double wasted = double(end - start) * weightOf(g);
+        QSqlQuery &q = id ? update : insert;
+        if (id) {
+            q.addBindValue(start);
+            q.addBindValue(end);
+            q.addBindValue(wasted);
+            q.addBindValue(*id);
+        } else {
+            q.addBindValue(holder.ns);
+            q.addBindValue(holder.pod);
+            q.addBindValue(node);
+            q.addBindValue(key);
+            q.addBindValue(start);
+            q.addBindValue(end);
+            q.addBindValue(wasted);
+        }
+        if (auto r = conn.exec(q, QStringLiteral("writing an idle span")); !r)
+            return r.error();
+        ++written;
+    }
+    if (auto r = tx.commit(); !r)
+        return r.error();
+    return written;
+}
+
+Result<QList<IdleGpu>> idlespans::current(UsageStore &store, qint64 nowS, qint64 minIdle, qint64 fresh) {
+    UsageConnection &conn = store.connection();
+    QSqlQuery q(conn.database());
+    if (auto r =
+            conn.prepare(q, QStringLiteral("SELECT ns, pod_name, node, gpu_uuid, start_s, end_s, "
+                                           "wasted_gpu_seconds FROM idle_spans WHERE end_s >= ? AND "
+                                           "end_s - start_s >= ? ORDER BY wasted_gpu_seconds DESC, node, "
+                                           "gpu_uuid"));
+        !r)
+        return r.error();
+    q.addBindValue(nowS - fresh);
+    q.addBindValue(minIdle);
+    if (auto r = conn.exec(q, QStringLiteral("reading idle spans")); !r)
+        return r.error();
+    QList<IdleGpu> out;
+    while (q.next()) {
+        IdleGpu g;
+        g.gpu = gpuFromKey(q.value(2).toString(), q.value(3).toString());
+        g.holders = {GpuHolder{q.value(0).toString(), q.value(1).toString(), QString(), QString()}};
+        g.sinceMs = q.value(4).toLongLong() * 1000;
+        g.lastMs = q.value(5).toLongLong() * 1000;
+        g.idleMs = g.lastMs - g.sinceMs;
+        g.gpuHoursWasted = q.value(6).toDouble() / 3600.0;
+        g.meanUtilPct = g.maxUtilPct = std::numeric_limits<double>::quiet_NaN();
+        out.append(std::move(g));
+    }
+    return out;
+}
+
+QList<IdleHold> idlespans::idleHolds(const QList<IdleGpu> &idle,
+                                     const std::function<QString(const QString &, const QString &)> &userOf) {
+    QList<IdleHold> out;
+    for (const IdleGpu &g : idle) {
+        for (const GpuHolder &h : g.holders) {
+            IdleHold hold;
+            hold.ns = h.ns;
+            hold.pod = h.pod;
+            hold.user = userOf ? userOf(h.ns, h.pod) : QString();
+            hold.gpus = weightOf(g);
+            hold.start = g.sinceMs / 1000;
+            hold.wastedGpuHours = g.gpuHoursWasted / double(g.holders.size());
+            out.append(hold);
+        }
+    }
+    return out;
+}
+
+IdleRecorder::IdleRecorder(IdleRecorderConfig config, QString databaseUrl, UsageStore::Options storeOptions,
+                           QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config))
+    , m_databaseUrl(std::move(databaseUrl))
+    , m_storeOptions(std::move(storeOptions))
+    , m_transport(std::make_shared<HttpTransport>()) {
+    if (!m_config.prometheus.url.isEmpty())
+        m_client = std::make_shared<PrometheusClient>(m_config.prometheus, m_transport);
+    else
+        // One missed scrape is a late one; two end a span.
+        m_tracker =
+            std::make_shared<IdleTracker>(m_config.thresholdPct, m_config.intervalSeconds * 2000 + 1000);
+    m_timer.setInterval(int(std::max<qint64>(1, m_config.intervalSeconds) * 1000));
+    connect(&m_timer, &QTimer::timeout, this, &IdleRecorder::tick);
+}
+
+IdleRecorder::~IdleRecorder() {
+    m_jobs.cancel();
+    m_transport->shutdown();
+}
+
+void IdleRecorder::start() {
+    m_timer.start();
+    tick();
+}
+
+void IdleRecorder::stop() {
+    m_timer.stop();
+    m_jobs.cancel();
+    m_inFlight = false;
+}
+
+void IdleRecorder::tick() {
+    if (m_inFlight)
+        return;
+    m_inFlight = true;
+    // Detection and the write on a pool thread: the store is opened there and closed
+    // again (a connection belongs to its thread), so a database outage costs one round.
+    m_jobs.run(
+        [config = m_config, url = m_databaseUrl, options = m_storeOptions, client = m_client,
+         tracker = m_tracker, transport = m_transport]() {
+            IdleRecordReport report;
+            const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+            report.at = nowMs / 1000;
+            IdleOptions o;
+            o.thresholdPct = config.thresholdPct;
+            o.minIdleMs = config.forSeconds * 1000;
+            if (client) {
+                auto found = findIdleThroughPrometheus(*client, o, double(nowMs) / 1000.0);
+                if (!found) {
+                    report.error = found.error();
+                    return report;
+                }
+                report.idle = found->idle;
+                report.warnings = found->warnings;
+            } else {
+                QList<QFuture<Result<ScrapedText>>> pending;
+                for (const QString &u : config.scrape)
+                    pending.append(scrape(*transport, ScrapeTarget{u, {}, false, 10000}));
+                auto snap = snapshotFromRound(collectScrapes(std::move(pending)));
+                if (!snap) {
+                    report.error = snap.error();
+                    return report;
+                }
+                // Ticks never overlap (m_inFlight), so the tracker has one user at a time.
+                tracker->add(*snap, nowMs);
+                o.nowMs = nowMs;
+                report.idle = tracker->idle(o);
+                report.warnings = snap->warnings;
+            }
+            auto store = UsageStore::open(url, options);
+            if (!store) {
+                report.error = store.error();
+                return report;
+            }
+            auto written = idlespans::upsert(**store, report.idle, 2 * config.intervalSeconds);
+            if (!written)
+                report.error = written.error();
+            else
+                report.written = *written;
+            return report;
+        },
+        [this](const IdleRecordReport &report) {
+            m_inFlight = false;
+            emit recorded(report);
+        });
+}
+
+} // namespace gq
