@@ -390,7 +390,7 @@ void MainWindow::openUserUsage(const QString &user) {
         return;
     auto *dialog = new UserUsageDialog(m_charts, user, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->rangeBar()->applyZone(PagePreferences{m_settings->value(settings::timeZone)}.zone());
+    dialog->rangeBar()->applyZone(pagePreferences().zone());
     dialog->show();
 }
 

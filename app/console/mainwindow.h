@@ -5,6 +5,7 @@
 #include "connectionstab.h"
 #include "gpumonitor.h"
 #include "jobtracker.h"
+#include "page.h"
 #include "preferencesdialog.h"
 
 #include <QList>
@@ -134,6 +135,7 @@ private:
     // The Preferences' zone, rate and currency to every page; budget alerts where the
     // Preferences say (banner, status bar or nowhere).
     void applyPagePreferences();
+    [[nodiscard]] PagePreferences pagePreferences() const;
     // A tab for `page` that needs the usage database: the page, or what to configure.
     [[nodiscard]] SourceGate *usageGate(QWidget *page, const QString &key);
     // `missing` empty: every such tab shows its page; else the notice saying it.

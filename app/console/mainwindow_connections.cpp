@@ -113,11 +113,16 @@ void MainWindow::applyControllerUrl() {
     m_budgetsPage->setSelfService(m_connections.controllerUrl, m_session->identity());
 }
 
-void MainWindow::applyPagePreferences() {
+PagePreferences MainWindow::pagePreferences() const {
     PagePreferences p;
     p.timeZone = m_settings->value(settings::timeZone);
     p.chargebackRateMicros = std::llround(m_settings->value(settings::chargebackRate) * 1e6);
     p.currency = m_settings->value(settings::chargebackCurrency);
+    return p;
+}
+
+void MainWindow::applyPagePreferences() {
+    const PagePreferences p = pagePreferences();
     for (Page *page : std::as_const(m_pages))
         page->setPreferences(p);
     showBudgetAlerts(m_overBudget);

@@ -350,7 +350,7 @@ void TestBudgetsPage::newBudgetStartsInThePreferredZone() {
         const QString zone = d->findChild<QComboBox *>(QStringLiteral("budgetZoneCombo"))->currentText();
         const QPointer<BudgetDialog> open = d;
         d->reject();
-        QTest::qWaitFor([&open] { return !open || !open->isVisible(); });
+        (void)QTest::qWaitFor([&open] { return !open || !open->isVisible(); });
         return zone;
     };
     QCOMPARE(zoneOfNewBudget(), QStringLiteral("UTC"));

@@ -7,6 +7,7 @@
 // real window against the test cluster: the badge is painted, and the namespace
 // list fits its columns without a horizontal scroll bar.
 
+#include "chargebackmodel.h"
 #include "chargebackpage.h"
 #include "clock.h"
 #include "clusterusagepage.h"

@@ -221,19 +221,7 @@ private slots:
     }
 
     void prometheusCountsGpus() {
-        const int port = startPrometheus(false);
-        QVERIFY(port > 0);
-        HttpTransport http;
-        const connectiontests::PrometheusTarget target{
-            QStringLiteral("http://127.0.0.1:%1").arg(port), {}, {}};
-        Result<QString> r = Error::make(Error::Kind::Internal, QStringLiteral("not run"));
-        // Until the first scrapes are in.
-        for (int i = 0; i < 60; ++i) {
-            r = offThread([&] { return connectiontests::prometheus(http, target); });
-            if (r && r->contains(QStringLiteral("2 GPUs")))
-                break;
-            QTest::qWait(500);
-        }
+        const Result<QString> r = promTestOnceScraped(startPrometheus(false), QStringLiteral("2 GPUs"));
         QVERIFY2(r, qPrintable(r ? QString() : r.error().message));
         // Debian's build calls itself 2.42.0+ds.
         QVERIFY2(r->startsWith(QStringLiteral("Prometheus 2.42.0")) &&
@@ -244,18 +232,8 @@ private slots:
     // The same fleet through a real Prometheus: GPUs and MIG instances counted by their
     // identity labels (both spellings), not by series.
     void prometheusCountsDistinctGpus() {
-        const int port = startPrometheus(false, "/fleet");
-        QVERIFY(port > 0);
-        HttpTransport http;
-        const connectiontests::PrometheusTarget target{
-            QStringLiteral("http://127.0.0.1:%1").arg(port), {}, {}};
-        Result<QString> r = Error::make(Error::Kind::Internal, QStringLiteral("not run"));
-        for (int i = 0; i < 60; ++i) {
-            r = offThread([&] { return connectiontests::prometheus(http, target); });
-            if (r && r->contains(QStringLiteral("MIG")))
-                break;
-            QTest::qWait(500);
-        }
+        const Result<QString> r =
+            promTestOnceScraped(startPrometheus(false, "/fleet"), QStringLiteral("MIG"));
         QVERIFY2(r, qPrintable(r ? QString() : r.error().message));
         QVERIFY2(r->endsWith(QStringLiteral(" reachable, 3 GPUs and 2 MIG instances reporting")),
                  qPrintable(*r));
@@ -368,6 +346,24 @@ private slots:
     }
 
 private:
+    // The Test button's answer once Prometheus (on `port`) has scraped: asked again until
+    // it contains `until` (the first scrapes take a moment), for up to 30 s.
+    Result<QString> promTestOnceScraped(int port, const QString &until) {
+        if (port <= 0)
+            return Error::make(Error::Kind::Internal, QStringLiteral("Prometheus did not start"));
+        HttpTransport http;
+        const connectiontests::PrometheusTarget target{
+            QStringLiteral("http://127.0.0.1:%1").arg(port), {}, {}};
+        Result<QString> r = Error::make(Error::Kind::Internal, QStringLiteral("not run"));
+        for (int i = 0; i < 60; ++i) {
+            r = offThread([&] { return connectiontests::prometheus(http, target); });
+            if (r && r->contains(until))
+                break;
+            QTest::qWait(500);
+        }
+        return r;
+    }
+
     void seed(const QString &url, qint64 now) {
         auto store = UsageStore::open(url);
         QVERIFY2(store, qPrintable(store ? QString() : store.error().toString()));

@@ -69,10 +69,10 @@ void TestBudgetStatus::initTestCase() {
     // Namespace ml: a week budget (ISO week from Monday 2026-03-09 in UTC) of 200.
     QVERIFY(s.setBudget(budget(BudgetScope::Namespace, QStringLiteral("ml"), 200, 3600, QStringLiteral("UTC"),
                                Period::Week)));
-    // carol: 2 GPUs from 10:00 to 13:00 UTC on the 12th, recorded as closed; 100 a day.
-    QVERIFY(s.upsertInterval(interval(QStringLiteral("cv"), QStringLiteral("carol"), QStringLiteral("c"), 2,
+    // dora: 2 GPUs from 10:00 to 13:00 UTC on the 12th, recorded as closed; 100 a day.
+    QVERIFY(s.upsertInterval(interval(QStringLiteral("cv"), QStringLiteral("dora"), QStringLiteral("d"), 2,
                                       utc(12, 10), utc(12, 13))));
-    QVERIFY(s.setBudget(budget(BudgetScope::User, QStringLiteral("carol"), 100, 0, QStringLiteral("UTC"))));
+    QVERIFY(s.setBudget(budget(BudgetScope::User, QStringLiteral("dora"), 100, 0, QStringLiteral("UTC"))));
 }
 
 void TestBudgetStatus::cleanupTestCase() {
@@ -226,7 +226,7 @@ void TestBudgetStatus::pastNowIsAsOfThen() {
     QFETCH(double, running);
     QFETCH(QString, forecast);
     QFETCH(QString, says);
-    const QJsonObject b = status({QStringLiteral("--user"), QStringLiteral("carol")}, now)
+    const QJsonObject b = status({QStringLiteral("--user"), QStringLiteral("dora")}, now)
                               .value(QStringLiteral("budgets"))
                               .toArray()
                               .first()
@@ -237,7 +237,7 @@ void TestBudgetStatus::pastNowIsAsOfThen() {
     QCOMPARE(b.value(QStringLiteral("running_gpus")).toDouble(), running);
     QCOMPARE(b.value(QStringLiteral("forecast")).toString(), forecast);
     const Run table = gq({QStringLiteral("budget"), QStringLiteral("status"), QStringLiteral("--db"), m_url,
-                          QStringLiteral("--user"), QStringLiteral("carol"), QStringLiteral("--now"), now});
+                          QStringLiteral("--user"), QStringLiteral("dora"), QStringLiteral("--now"), now});
     QCOMPARE(table.code, 0);
     QVERIFY2(table.out.contains(says), qPrintable(table.out));
     QVERIFY2(table.out.contains(QStringLiteral("used:          %1 GPU-h").arg(used, 0, 'f', 2)),
