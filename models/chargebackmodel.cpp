@@ -1,5 +1,6 @@
 #include "chargebackmodel.h"
 
+#include "chargebackformat.h"
 #include "money.h"
 
 #include <QColor>
@@ -28,11 +29,13 @@ QVariant ChargebackModel::data(const QModelIndex &index, int role) const {
         switch (col) {
         case SubjectColumn: return l.subject;
         case GpuHoursColumn: return formatHoursE4(l.hoursE4);
-        case RateColumn:
-            return QString(formatRate(l.rateMicros) + (l.mixedRate ? QStringLiteral("*") : QString()));
+        case RateColumn: return QString(lineRate(l) + (l.mixedRate ? QStringLiteral("*") : QString()));
         case CostColumn: return formatCents(l.costCents);
-        case UsedColumn:
-        case IdleColumn: return tr("not recorded");
+        case UsedColumn: return l.usedE4() ? formatHoursE4(*l.usedE4()) : tr("not recorded");
+        case IdleColumn:
+            return l.idlePerMille()
+                       ? tr("%1 (%2 GPU-h)").arg(formatShare(*l.idlePerMille()), formatHoursE4(*l.idleE4))
+                       : tr("not recorded");
         default: return {};
         }
     }
@@ -42,25 +45,34 @@ QVariant ChargebackModel::data(const QModelIndex &index, int role) const {
         case GpuHoursColumn: return l.hoursE4;
         case RateColumn: return l.rateMicros;
         case CostColumn: return l.costCents;
+        case UsedColumn: return l.usedE4() ? QVariant(*l.usedE4()) : QVariant(qint64(-1));
+        case IdleColumn: return l.idlePerMille() ? QVariant(*l.idlePerMille()) : QVariant(-1);
         default: return {};
         }
     }
+    const bool recorded = l.idleE4.has_value();
     if (role == Qt::TextAlignmentRole)
-        return col >= GpuHoursColumn && col <= CostColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                                          : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
-    if (role == Qt::ForegroundRole && (col == UsedColumn || col == IdleColumn))
+        return (col >= GpuHoursColumn && col <= CostColumn) || (recorded && col == UsedColumn)
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role == Qt::ForegroundRole && !recorded && (col == UsedColumn || col == IdleColumn))
         return QGuiApplication::palette().color(QPalette::PlaceholderText);
     if (role == Qt::ToolTipRole) {
-        if (col == UsedColumn || col == IdleColumn)
-            return tr("The usage database records which GPUs were held, not how busy they were, so what "
-                      "was used and the idle share cannot be shown yet.");
+        if (!recorded && (col == UsedColumn || col == IdleColumn))
+            return tr("No idle spans were recorded for these GPUs in this month: the controller records "
+                      "them when it is given a metrics source. What was held is charged either way.");
+        if (recorded && (col == UsedColumn || col == IdleColumn))
+            return tr("Used = held - idle. Idle: GPU-hours the controller found under the idle threshold "
+                      "in this month (idle spans).");
         if (col == RateColumn && l.mixedRate) {
             QStringList parts;
-            for (auto it = l.resourceGpuHours.cbegin(); it != l.resourceGpuHours.cend(); ++it)
-                parts << tr("%1: %2 GPU-h at %3")
-                             .arg(it.key(), formatHoursE4(hoursE4(it.value())),
-                                  formatRate(m_report.rates.rateFor(it.key())));
-            return tr("Average of the resources' rates, weighted by GPU-hours:\n%1")
+            for (const RatedHours &p : l.parts)
+                if (p.hoursE4 > 0)
+                    parts << tr("%1: %2 GPU-h at %3")
+                                 .arg(p.model.isEmpty() ? p.resource
+                                                        : QStringLiteral("%1 (%2)").arg(p.resource, p.model),
+                                      formatHoursE4(p.hoursE4), formatRate(p.rateMicros));
+            return tr("Effective rate: the cost divided by the GPU-hours, charged as:\n%1")
                 .arg(parts.join(QLatin1Char('\n')));
         }
     }
@@ -74,7 +86,8 @@ QVariant ChargebackModel::headerData(int section, Qt::Orientation orientation, i
     case SubjectColumn: return m_report.by == GroupBy::User ? tr("User") : tr("Namespace");
     case GpuHoursColumn: return tr("GPU-hours held");
     case RateColumn: return tr("Rate");
-    case CostColumn: return tr("Cost");
+    case CostColumn:
+        return m_report.rates.currency.isEmpty() ? tr("Cost") : tr("Cost (%1)").arg(m_report.rates.currency);
     case UsedColumn: return tr("Used");
     case IdleColumn: return tr("Idle share");
     default: return {};

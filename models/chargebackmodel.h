@@ -7,9 +7,9 @@
 namespace gq {
 
 // A chargeback report as a table for the Chargeback page: one row per subject in the
-// report's order (highest cost first). Used and idle share say "not recorded" until
-// the usage database records GPU utilization. The totals are not a row (a sorted
-// view would move them): the page shows them below the table.
+// report's order (highest cost first). Used and idle share come from the idle spans
+// the controller records, "not recorded" for a subject without any. The totals are
+// not a row (a sorted view would move them): the page shows them below the table.
 class ChargebackModel final : public QAbstractTableModel {
     Q_OBJECT
 public:

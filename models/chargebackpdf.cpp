@@ -1,6 +1,7 @@
 #include "chargebackpdf.h"
 
 #include "atomicfile.h"
+#include "chargebackformat.h"
 #include "money.h"
 
 #include <QBuffer>
@@ -55,11 +56,9 @@ public:
         const QString cur = rates.currency.isEmpty() ? QString() : QLatin1Char(' ') + rates.currency;
         if (rates.isFlat())
             return tr("%1 per GPU-hour").arg(formatRate(rates.defaultMicros) + cur);
-        QStringList parts{tr("default %1").arg(formatRate(rates.defaultMicros) + cur)};
-        for (auto it = rates.resourceMicros.cbegin(); it != rates.resourceMicros.cend(); ++it)
-            if (it.value() != rates.defaultMicros)
-                parts << QStringLiteral("%1 %2").arg(it.key(), formatRate(it.value()) + cur);
-        return tr("%1 per GPU-hour").arg(parts.join(QStringLiteral("; ")));
+        const QStringList parts =
+            QStringList{tr("default %1").arg(formatRate(rates.defaultMicros))} + rates.exceptions();
+        return tr("%1 per GPU-hour").arg(parts.join(QStringLiteral("; ")) + cur);
     }
 
     Painter(QPdfWriter &writer, const ChargebackReport &report, int pages)
@@ -71,8 +70,14 @@ public:
         m_base.setFamilies({QStringLiteral("DejaVu Sans"), QStringLiteral("Noto Sans CJK SC")});
         m_base.setPointSizeF(9);
         const QString subject = report.by == GroupBy::User ? tr("User") : tr("Namespace");
-        m_columns = {{subject, 50, false},   {tr("GPU-hours"), 24, true}, {tr("Rate"), 18, true},
-                     {tr("Cost"), 24, true}, {tr("Used"), 29, false},     {tr("Idle share"), 29, false}};
+        m_columns = {
+            {subject, 50, false},
+            {tr("GPU-hours"), 24, true},
+            {tr("Rate"), 18, true},
+            {report.rates.currency.isEmpty() ? tr("Cost") : tr("Cost (%1)").arg(report.rates.currency), 24,
+             true},
+            {tr("Used"), 29, false},
+            {tr("Idle share"), 29, false}};
     }
 
     bool ok() const { return m_p.isActive(); }
@@ -124,8 +129,11 @@ private:
             tr("Charged per %1").arg(m_report.by == GroupBy::User ? tr("user") : tr("namespace")),
             tr("Rate: %1").arg(rateText(m_report.rates)),
             tr("Charged: GPU-hours held (allocated), whether or not the GPUs were busy."),
-            tr("Used and idle share: not recorded (the usage database holds allocations, not GPU "
-               "utilization)."),
+            m_report.utilizationRecorded
+                ? tr("Used = held - idle, from the idle spans the controller recorded; not recorded where "
+                     "a subject has none.")
+                : tr("Used and idle share: not recorded (no idle spans in the usage database for this "
+                     "month)."),
             tr("Generated: %1").arg(localTime(m_report.generatedAt, tz))};
         for (const QString &f : facts) {
             text(kMargin, y, kPageW - 2 * kMargin, 5.5, f, Qt::AlignLeft);
@@ -181,13 +189,16 @@ private:
         m_p.setFont(font(9));
         m_p.setPen(Qt::black);
         cells(y, {l.subject, formatHoursE4(l.hoursE4),
-                  formatRate(l.rateMicros) + (l.mixedRate ? QStringLiteral("*") : QString()),
-                  formatCents(l.costCents), QString(), QString()});
-        // Said in grey: a fact about the data, not a value.
-        m_p.setPen(QColor(0x66, 0x66, 0x66));
-        cell(4, y, kRowH, tr("not recorded"));
-        cell(5, y, kRowH, tr("not recorded"));
-        m_p.setPen(Qt::black);
+                  lineRate(l) + (l.mixedRate ? QStringLiteral("*") : QString()), formatCents(l.costCents),
+                  l.usedE4() ? formatHoursE4(*l.usedE4()) : QString(),
+                  l.idlePerMille() ? formatShare(*l.idlePerMille()) : QString()});
+        if (!l.idleE4) {
+            // Said in grey: a fact about the data, not a value.
+            m_p.setPen(QColor(0x66, 0x66, 0x66));
+            cell(4, y, kRowH, tr("not recorded"));
+            cell(5, y, kRowH, tr("not recorded"));
+            m_p.setPen(Qt::black);
+        }
         return y + kRowH;
     }
 
@@ -202,8 +213,7 @@ private:
         if (std::any_of(m_report.lines.cbegin(), m_report.lines.cend(),
                         [](const ChargebackLine &l) { return l.mixedRate; })) {
             text(kMargin, note, kPageW - 2 * kMargin, 5,
-                 tr("* average of the rates of the subject's resources, weighted by GPU-hours"),
-                 Qt::AlignLeft);
+                 tr("* effective rate (cost / GPU-hours) of a subject charged several rates"), Qt::AlignLeft);
             note += 5;
         }
         if (m_report.lines.isEmpty())

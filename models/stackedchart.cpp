@@ -176,12 +176,37 @@ QByteArray drillCsv(const DrillData &data) {
 
 namespace gq {
 
+namespace {
+QString periodWord(Period p) {
+    switch (p) {
+    case Period::Hour: return QCoreApplication::translate("gq::StackedChart", "hour");
+    case Period::Day: return QCoreApplication::translate("gq::StackedChart", "day");
+    case Period::Week: return QCoreApplication::translate("gq::StackedChart", "week");
+    case Period::Month: return QCoreApplication::translate("gq::StackedChart", "month");
+    }
+    return {};
+}
+} // namespace
+
 bool addBudgetLines(StackedChart &chart, const ChartData &data) {
     bool added = false;
     const QLocale locale;
     for (const Decision &d : data.budgets) {
-        if (!d.hasBudget || d.period != data.query.range)
+        if (!d.hasBudget)
             continue;
+        if (d.period != data.query.range) {
+            // Bars as long as the budget's period (daily bars, a daily budget): each bar
+            // holds one period's use, so the limit is a line across them.
+            if (data.query.period != d.budget.period)
+                continue;
+            added = true;
+            chart.lines << StackedChart::Line{
+                QCoreApplication::translate("gq::StackedChart", "budget %1 GPU-h per %2")
+                    .arg(locale.toString(d.budget.limitGpuHours, 'f', 1), periodWord(d.budget.period)),
+                QColor(0xc6, 0x28, 0x28),
+                QList<double>(qsizetype(data.buckets.size()), d.budget.limitGpuHours), true};
+            continue;
+        }
         if (!added)
             chart.lines << StackedChart::Line{QCoreApplication::translate("gq::StackedChart", "cumulative"),
                                               QColor(0x33, 0x33, 0x33), cumulative(data), false};

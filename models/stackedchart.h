@@ -68,8 +68,10 @@ public:
 
 namespace gq {
 // For each of the subject's budgets whose current period is exactly the chart's
-// range: the cumulative GPU-hours (once) and the budget's limit as lines. Returns
-// whether it added any (a range other than the budget period shows none).
+// range: the cumulative GPU-hours (once) and the budget's limit as lines. Over another
+// range whose bars are as long as the budget's period (a daily budget on daily bars):
+// the limit as a line across the bars, each bar being one period's use. Returns
+// whether it added any (other ranges and bar lengths show none).
 bool addBudgetLines(StackedChart &chart, const ChartData &data);
 // The first budget's current period and the bucket that suits it (hours for a day,
 // days for a week or month); nullopt without a budget.

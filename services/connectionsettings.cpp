@@ -4,7 +4,11 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+
+#include <QPromise>
 #include <QRegularExpression>
+#include <QUrl>
+#include <memory>
 
 namespace gq {
 
@@ -35,24 +39,103 @@ bool ContextConnections::metricsConfigured() const {
     return false;
 }
 
-ContextConnections loadConnections(const ConsoleSettings &s, const QString &context) {
+QString ContextId::key() const {
+    return server.isEmpty() ? name : name + QLatin1Char('\n') + server;
+}
+
+namespace {
+ContextConnections readConnections(const ConsoleSettings &s, const QString &key) {
     ContextConnections c;
-    c.usageDatabaseUrl = s.value(settings::usageDatabaseUrl, context);
-    c.metricsSource = metricsSourceFromKey(s.value(settings::metricsSource, context));
-    c.prometheusUrl = s.value(settings::prometheusUrl, context);
-    c.prometheusCaFile = s.value(settings::prometheusCaFile, context);
-    c.exporterEndpoints = s.value(settings::exporterEndpoints, context);
-    c.controllerUrl = s.value(settings::controllerUrl, context);
+    c.usageDatabaseUrl = s.value(settings::usageDatabaseUrl, key);
+    c.metricsSource = metricsSourceFromKey(s.value(settings::metricsSource, key));
+    c.prometheusUrl = s.value(settings::prometheusUrl, key);
+    c.prometheusCaFile = s.value(settings::prometheusCaFile, key);
+    c.exporterEndpoints = s.value(settings::exporterEndpoints, key);
+    c.controllerUrl = s.value(settings::controllerUrl, key);
     return c;
 }
 
-void saveConnections(ConsoleSettings &s, const QString &context, const ContextConnections &c) {
-    s.setValue(settings::usageDatabaseUrl, context, c.usageDatabaseUrl);
-    s.setValue(settings::metricsSource, context, metricsSourceKey(c.metricsSource));
-    s.setValue(settings::prometheusUrl, context, c.prometheusUrl);
-    s.setValue(settings::prometheusCaFile, context, c.prometheusCaFile);
-    s.setValue(settings::exporterEndpoints, context, c.exporterEndpoints);
-    s.setValue(settings::controllerUrl, context, c.controllerUrl);
+// saveConnections() writes every key: one of them says whether anything is kept.
+bool kept(const ConsoleSettings &s, const QString &key) {
+    return s.contains(settings::metricsSource, key) || s.contains(settings::usageDatabaseUrl, key);
+}
+} // namespace
+
+ContextConnections loadConnections(const ConsoleSettings &s, const ContextId &id) {
+    const QString key = id.key();
+    return readConnections(s, kept(s, key) || key == id.name ? key : id.name);
+}
+
+ContextConnections takeConnections(ConsoleSettings &s, const ContextId &id) {
+    const QString key = id.key();
+    if (key == id.name || kept(s, key) || !kept(s, id.name))
+        return readConnections(s, key);
+    const ContextConnections c = readConnections(s, id.name);
+    saveConnections(s, id, c);
+    s.remove(settings::usageDatabaseUrl, id.name);
+    s.remove(settings::metricsSource, id.name);
+    s.remove(settings::prometheusUrl, id.name);
+    s.remove(settings::prometheusCaFile, id.name);
+    s.remove(settings::exporterEndpoints, id.name);
+    s.remove(settings::controllerUrl, id.name);
+    s.sync();
+    return c;
+}
+
+void saveConnections(ConsoleSettings &s, const ContextId &id, const ContextConnections &c) {
+    const QString key = id.key();
+    s.setValue(settings::usageDatabaseUrl, key, c.usageDatabaseUrl);
+    s.setValue(settings::metricsSource, key, metricsSourceKey(c.metricsSource));
+    s.setValue(settings::prometheusUrl, key, c.prometheusUrl);
+    s.setValue(settings::prometheusCaFile, key, c.prometheusCaFile);
+    s.setValue(settings::exporterEndpoints, key, c.exporterEndpoints);
+    s.setValue(settings::controllerUrl, key, c.controllerUrl);
+}
+
+QFuture<Result<QString>> contextSecret(ConsoleSettings &s, const SecretSetting &secret, const ContextId &id) {
+    const QString key = id.key();
+    if (key == id.name)
+        return s.secret(secret, key);
+    auto promise = std::make_shared<QPromise<Result<QString>>>();
+    QFuture<Result<QString>> out = promise->future();
+    promise->start();
+    SecretStore *store = s.secrets();
+    const auto finish = [promise](const Result<QString> &r) {
+        promise->addResult(r);
+        promise->finish();
+    };
+    // Continuations on the store's thread, where its futures are made.
+    (void)s.secret(secret, key).then(store, [&s, secret, id, store, finish](const Result<QString> &r) {
+        if (r || r.error().kind != Error::Kind::NotFound) {
+            finish(r);
+            return;
+        }
+        (void)s.secret(secret, id.name).then(store, [&s, secret, id, finish](const Result<QString> &old) {
+            if (old) {
+                (void)s.setSecret(secret, id.key(), *old);
+                (void)s.removeSecret(secret, id.name);
+            }
+            finish(old);
+        });
+    });
+    return out;
+}
+
+UrlPassword splitUrlPassword(const QString &text) {
+    QUrl url(text.trimmed());
+    if (!url.isValid() || url.password().isEmpty())
+        return {text, {}};
+    const QString password = url.password(QUrl::FullyDecoded);
+    url.setPassword(QString());
+    return {url.toString(), password};
+}
+
+QString withUrlPassword(const QString &text, const QString &password) {
+    QUrl url(text.trimmed());
+    if (password.isEmpty() || !url.isValid() || url.userName().isEmpty() || !url.password().isEmpty())
+        return text;
+    url.setPassword(password, QUrl::DecodedMode);
+    return url.toString();
 }
 
 // Readable where the context name is ("prod-eu"), with a short hash so that two names

@@ -1,6 +1,10 @@
 #include "connectiontests.h"
 
+#include "exposition.h"
+#include "gpusample.h"
 #include "httptransport.h"
+#include "idle.h"
+#include "scrape.h"
 #include "usagestore.h"
 
 #include <QCoreApplication>
@@ -9,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
+#include <QSet>
 #include <QSqlQuery>
 #include <QUrl>
 #include <QUrlQuery>
@@ -84,6 +89,16 @@ Error httpFailure(const HttpResponse &r, const QString &url) {
     }
     e.httpStatus = r.httpStatus;
     return e;
+}
+
+// "2 GPUs" or "3 GPUs and 2 MIG instances": what the source reports, counted as the
+// live view counts it.
+QString gpuCount(int gpus, int migInstances) {
+    return migInstances > 0
+               ? QCoreApplication::translate("gq::ConnectionTests", "%1 GPUs and %2 MIG instances")
+                     .arg(gpus)
+                     .arg(migInstances)
+               : QCoreApplication::translate("gq::ConnectionTests", "%1 GPUs").arg(gpus);
 }
 
 QString joined(const QString &base, const QString &path) {
@@ -193,35 +208,53 @@ Result<QString> prometheus(HttpTransport &http, const PrometheusTarget &target) 
                            "%1 answered, but not like Prometheus (no version in /api/v1/status/buildinfo)")
                            .arg(target.url));
 
-    QUrlQuery query;
-    query.addQueryItem(QStringLiteral("query"), QStringLiteral("count(DCGM_FI_DEV_GPU_UTIL)"));
-    const QString countUrl =
-        joined(target.url, QStringLiteral("/api/v1/query?")) + query.toString(QUrl::FullyEncoded);
-    const HttpResponse c = http.send(testRequest(countUrl, target.token, target.caPem)).result();
-    if (!c.ok())
-        return failure(Error::Kind::Server,
-                       QCoreApplication::translate("gq::ConnectionTests",
-                                                   "Prometheus %1 reachable, but the GPU query failed: %2")
-                           .arg(version, httpFailure(c, target.url).message));
-    const QJsonArray result = QJsonDocument::fromJson(c.body)
-                                  .object()
-                                  .value(QLatin1String("data"))
-                                  .toObject()
-                                  .value(QLatin1String("result"))
-                                  .toArray();
-    // count() over nothing is an empty vector, not 0.
-    const int gpus =
-        result.isEmpty()
-            ? 0
-            : result.first().toObject().value(QLatin1String("value")).toArray().at(1).toString().toInt();
-    if (gpus == 0)
+    // Distinct GPUs and MIG instances, not series: a shared GPU has one series per pod,
+    // a MIG instance reports DCGM_FI_PROF_GR_ENGINE_ACTIVE only, and old exporters and
+    // setups use lower-case names and labels (hostname, uuid). Missing labels group as "".
+    const QString series = gq::metrics::gpuUtilizationQuery();
+    const QString ids = QStringLiteral("Hostname, hostname, gpu, UUID, uuid");
+    const auto count = [&](const QString &promql) -> Result<int> {
+        QUrlQuery query;
+        query.addQueryItem(QStringLiteral("query"), promql);
+        const QString url =
+            joined(target.url, QStringLiteral("/api/v1/query?")) + query.toString(QUrl::FullyEncoded);
+        const HttpResponse c = http.send(testRequest(url, target.token, target.caPem)).result();
+        if (!c.ok())
+            return failure(Error::Kind::Server,
+                           QCoreApplication::translate(
+                               "gq::ConnectionTests", "Prometheus %1 reachable, but the GPU query failed: %2")
+                               .arg(version, httpFailure(c, target.url).message));
+        const QJsonArray result = QJsonDocument::fromJson(c.body)
+                                      .object()
+                                      .value(QLatin1String("data"))
+                                      .toObject()
+                                      .value(QLatin1String("result"))
+                                      .toArray();
+        // count() over nothing is an empty vector, not 0.
+        return result.isEmpty() ? 0
+                                : result.first()
+                                      .toObject()
+                                      .value(QLatin1String("value"))
+                                      .toArray()
+                                      .at(1)
+                                      .toString()
+                                      .toInt();
+    };
+    const auto gpus = count(QStringLiteral("count(count by (%1) (%2))").arg(ids, series));
+    if (!gpus)
+        return gpus.error();
+    const auto mig = count(
+        QStringLiteral("count(count by (%1, GPU_I_ID) (%2))")
+            .arg(ids, QString(series).replace(QStringLiteral("\"}"), QStringLiteral("\", GPU_I_ID!=\"\"}"))));
+    if (!mig)
+        return mig.error();
+    if (*gpus == 0)
         return QCoreApplication::translate("gq::ConnectionTests",
                                            "Prometheus %1 reachable, but no GPU reports DCGM_FI_DEV_GPU_UTIL "
                                            "(is dcgm-exporter scraped?)")
             .arg(version);
-    return QCoreApplication::translate("gq::ConnectionTests", "Prometheus %1 reachable, %2 GPUs reporting")
-        .arg(version)
-        .arg(gpus);
+    return QCoreApplication::translate("gq::ConnectionTests", "Prometheus %1 reachable, %2 reporting")
+        .arg(version, gpuCount(*gpus, *mig));
 }
 
 Result<QString> exporters(HttpTransport &http, const QStringList &endpoints) {
@@ -229,8 +262,8 @@ Result<QString> exporters(HttpTransport &http, const QStringList &endpoints) {
         return failure(Error::Kind::Invalid,
                        QCoreApplication::translate("gq::ConnectionTests", "no exporter endpoints given"));
     int answering = 0;
-    int gpus = 0;
     QStringList problems;
+    QList<gq::metrics::ScrapedText> pages;
     for (const QString &endpoint : endpoints) {
         if (auto u = httpUrl(endpoint, QStringLiteral("exporterEndpoints")); !u) {
             problems << u.error().message;
@@ -242,15 +275,22 @@ Result<QString> exporters(HttpTransport &http, const QStringList &endpoints) {
             continue;
         }
         ++answering;
-        for (const QByteArray &line : r.body.split('\n'))
-            if (line.startsWith("DCGM_FI_DEV_GPU_UTIL{") || line.startsWith("DCGM_FI_DEV_GPU_UTIL "))
-                ++gpus;
+        pages.append({endpoint, gq::metrics::parseExposition(r.body)});
+    }
+    // The live view's mapping: one row per GPU and per MIG instance, a shared GPU once.
+    const gq::metrics::GpuSnapshot snapshot = gq::metrics::snapshotFromScrapes(pages);
+    QSet<QString> gpus;
+    int mig = 0;
+    for (const gq::metrics::GpuSample &g : snapshot.gpus) {
+        gpus.insert(g.physicalKey());
+        if (g.isMigInstance())
+            ++mig;
     }
     const QString summary =
-        QCoreApplication::translate("gq::ConnectionTests", "%1 of %2 endpoints answer, %3 GPUs reporting")
+        QCoreApplication::translate("gq::ConnectionTests", "%1 of %2 endpoints answer, %3 reporting")
             .arg(answering)
             .arg(endpoints.size())
-            .arg(gpus);
+            .arg(gpuCount(int(gpus.size()), mig));
     if (answering == 0)
         return failure(Error::Kind::Network,
                        summary + QStringLiteral(": ") + problems.join(QStringLiteral("; ")));
@@ -270,6 +310,32 @@ Result<QString> controller(HttpTransport &http, const QString &url) {
     return body.isEmpty()
                ? QCoreApplication::translate("gq::ConnectionTests", "controller reachable")
                : QCoreApplication::translate("gq::ConnectionTests", "controller reachable: %1").arg(body);
+}
+
+Result<QString> controllerReady(HttpTransport &http, const QString &url) {
+    if (auto u = httpUrl(url, QStringLiteral("controllerUrl")); !u)
+        return u.error();
+    const HttpResponse r = http.send(testRequest(joined(url, QStringLiteral("/readyz")))).result();
+    if (r.ok())
+        return QCoreApplication::translate("gq::ConnectionTests", "controller ready");
+    if (!r.transportError && r.httpStatus == 503) {
+        // The body lists what was checked; say the ones that failed.
+        QStringList problems;
+        for (const QString &line : QString::fromUtf8(r.body.left(2000)).split(QLatin1Char('\n')))
+            if (line.contains(QLatin1String("unavailable")) || line.contains(QLatin1String("NOT")) ||
+                line.contains(QLatin1String(": no")))
+                problems << line.trimmed();
+        Error e = failure(
+            Error::Kind::Server,
+            QCoreApplication::translate("gq::ConnectionTests", "controller not ready: %1")
+                .arg(problems.isEmpty() ? QStringLiteral("503") : problems.join(QStringLiteral("; "))));
+        e.httpStatus = 503;
+        return e;
+    }
+    Error e = httpFailure(r, url);
+    e.message =
+        QCoreApplication::translate("gq::ConnectionTests", "controller unreachable: %1").arg(e.message);
+    return e;
 }
 
 } // namespace gq::connectiontests

@@ -36,6 +36,9 @@ struct PrometheusTarget {
 
 // GET <url>/healthz of the gpuquota controller.
 [[nodiscard]] Result<QString> controller(HttpTransport &http, const QString &url);
+// GET <url>/readyz: "controller ready", or an error saying what is not ("controller
+// not ready: database: unavailable", "controller unreachable: ...").
+[[nodiscard]] Result<QString> controllerReady(HttpTransport &http, const QString &url);
 
 // "950", "12 k", "1.2 M": counts as people read them in a sentence.
 [[nodiscard]] QString shortCount(qint64 n);

@@ -37,6 +37,14 @@ void ConsoleSettings::write(const QString &key, const QVariant &value) {
     m_settings->setValue(key, value);
 }
 
+bool ConsoleSettings::has(const QString &key) const {
+    return m_settings->contains(key);
+}
+
+void ConsoleSettings::erase(const QString &key) {
+    m_settings->remove(key);
+}
+
 QFuture<Result<QString>> ConsoleSettings::secret(const SecretSetting &s, const QString &name) const {
     return m_secrets->read(keyFor(s.prefix, name));
 }

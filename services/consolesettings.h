@@ -65,9 +65,12 @@ inline const PerNameSetting<QString> controllerUrl{"connections/controllerUrl"};
 // Secrets per context: only ever in the SecretStore.
 inline const SecretSetting usageDatabaseSecret{"connections/usageDatabasePassword"};
 inline const SecretSetting prometheusToken{"connections/prometheusToken"};
+// The password of a Prometheus URL with a user (https://user@prom: basic auth).
+inline const SecretSetting prometheusUrlPassword{"connections/prometheusUrlPassword"};
 
 // Preferences (the Preferences dialog; the CLI reads the connection keys too).
-// "" follows the system zone; otherwise an IANA id ("Europe/Berlin").
+// "" follows the system zone; otherwise an IANA id ("Europe/Berlin"): the buckets of the
+// usage charts, a new budget's zone and the chargeback month.
 inline const Setting<QString> timeZone{"ui/timeZone"};
 // "last" (the tab open when the window closed), or a page: "quotas", "limits", "audit".
 inline const Setting<QString> startPage{"ui/startPage", QStringLiteral("last")};
@@ -80,7 +83,9 @@ inline const Setting<int> idleUtilizationPercent{"idle/utilizationPercent", 5};
 inline const Setting<QByteArray> liveGpuSplitter{"liveGpus/splitter"};
 inline const Setting<bool> liveGpuTiles{"liveGpus/tiles", false};
 inline const Setting<int> idleMinutes{"idle/minutes", 30};
-inline const Setting<double> chargebackRate{"chargeback/ratePerGpuHour", 0.0};
+// The Chargeback page's rate until a rates file replaces it, and the currency shown
+// with money where a rates file names none (the console only: the CLI's --rate has none).
+inline const Setting<double> chargebackRate{"chargeback/ratePerGpuHour", 2.50};
 inline const Setting<QString> chargebackCurrency{"chargeback/currency", QStringLiteral("USD")};
 } // namespace settings
 
@@ -110,6 +115,12 @@ public:
     }
     template <typename T> void setValue(const PerNameSetting<T> &s, const QString &name, const T &v) {
         write(keyFor(s.prefix, name), QVariant::fromValue(v));
+    }
+    template <typename T> [[nodiscard]] bool contains(const PerNameSetting<T> &s, const QString &name) const {
+        return has(keyFor(s.prefix, name));
+    }
+    template <typename T> void remove(const PerNameSetting<T> &s, const QString &name) {
+        erase(keyFor(s.prefix, name));
     }
     // Through the SecretStore: read answers NotFound for a secret never stored.
     [[nodiscard]] QFuture<Result<QString>> secret(const SecretSetting &s, const QString &name) const;
@@ -155,6 +166,8 @@ private:
     [[nodiscard]] static QString keyFor(const char *prefix, const QString &name);
     [[nodiscard]] QVariant read(const QString &key, const QVariant &fallback) const;
     void write(const QString &key, const QVariant &value);
+    [[nodiscard]] bool has(const QString &key) const;
+    void erase(const QString &key);
 
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<SecretStore> m_secrets;

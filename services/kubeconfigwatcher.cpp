@@ -74,6 +74,9 @@ KubeconfigWatcher::Loaded KubeconfigWatcher::load(const QString &path, const QSt
     l.configRead = true;
     l.files = cfg->files();
     l.contexts = cfg->contextNames();
+    for (const KubeContext &c : cfg->contexts())
+        if (auto cluster = cfg->cluster(c.cluster))
+            l.servers.insert(c.name, cluster->server);
     if (choice == Choice::PreferredElseCurrent)
         l.context = !context.isEmpty() && l.contexts.contains(context) ? context : cfg->currentContext();
     else
@@ -140,8 +143,10 @@ void KubeconfigWatcher::adopt(Loaded l) {
         m_context = l.context; // current-context resolved: a later edit of it does not move us
         m_choice = Choice::Exactly;
     }
-    if (l.configRead)
+    if (l.configRead) {
+        m_servers = l.servers;
         emit contextsChanged(l.contexts);
+    }
     if (!l.connection) {
         if (!handedOut()) {
             emit unusable(l.connection.error(), l.configRead);

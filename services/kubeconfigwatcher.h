@@ -51,6 +51,10 @@ public:
     [[nodiscard]] QString path() const { return m_path; }
     // The context followed: current-context resolved on the first read.
     [[nodiscard]] QString context() const { return m_context; }
+    // The API server URL of a context of the last read kubeconfig ("" : unknown). Keeps
+    // the connections of two kubeconfigs' same-named contexts apart (ContextId).
+    [[nodiscard]] QString serverOf(const QString &context) const { return m_servers.value(context); }
+    [[nodiscard]] QHash<QString, QString> servers() const { return m_servers; }
     // The kubeconfig files and the CA/certificate files being watched (absolute paths).
     [[nodiscard]] QStringList watchedFiles() const { return m_watchedFiles; }
     // Whether connectionChanged() was emitted since watch(): a connection is in use.
@@ -63,7 +67,8 @@ public:
         bool contextMissing = false; // ... but it has no such context
         QString context;             // resolved name (current-context when none was asked for)
         QStringList contexts;
-        QStringList files; // to watch
+        QHash<QString, QString> servers; // context -> its cluster's server URL
+        QStringList files;               // to watch
         QByteArray fingerprint;
     };
     // Worker thread: file I/O and parsing.
@@ -91,6 +96,7 @@ private:
 
     QString m_path;
     QString m_context;
+    QHash<QString, QString> m_servers;
     Choice m_choice = Choice::Exactly;
     QByteArray m_fingerprint; // hash of the handed-out connection's settings and secrets
     QFileSystemWatcher *m_watcher;

@@ -128,6 +128,10 @@ void BudgetDialog::updateOk() {
         ->setEnabled(!note().isEmpty() && !m_subject->text().trimmed().isEmpty());
 }
 
+void BudgetDialog::setZone(const QString &id) {
+    m_zone->setCurrentText(id);
+}
+
 void BudgetDialog::accept() {
     if (m_mode != Mode::Delete) {
         if (auto g = parseDuration(m_grace->text().trimmed()); !g) {

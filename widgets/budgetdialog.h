@@ -29,6 +29,8 @@ public:
     [[nodiscard]] Budget budget() const;
     [[nodiscard]] const std::optional<Budget> &original() const { return m_original; }
     [[nodiscard]] QString note() const;
+    // The zone a new budget's periods start in (default UTC; the Preferences' zone).
+    void setZone(const QString &id);
 
     void accept() override;
 

@@ -6,6 +6,7 @@
 #include "budgetservice.h"
 #include "canrunpanel.h"
 
+#include <QDesktopServices>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -14,6 +15,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
+#include <QUrlQuery>
 #include <QVBoxLayout>
 
 namespace gq {
@@ -26,6 +28,7 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
     , m_view(new QTableView(this))
     , m_empty(new QLabel(this))
     , m_error(new QLabel(this))
+    , m_selfServiceLink(new QLabel(this))
     , m_new(new QPushButton(tr("New budget…"), this))
     , m_edit(new QPushButton(tr("Edit…"), this))
     , m_delete(new QPushButton(tr("Delete…"), this))
@@ -38,6 +41,12 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
     m_delete->setObjectName(QStringLiteral("deleteBudgetButton"));
     m_empty->setObjectName(QStringLiteral("budgetsEmptyLabel"));
     m_error->setObjectName(QStringLiteral("budgetsErrorLabel"));
+    m_selfServiceLink->setObjectName(QStringLiteral("selfServiceLink"));
+    m_selfServiceLink->setTextFormat(Qt::RichText);
+    m_selfServiceLink->setToolTip(tr("The controller's page where a user sees their own quota and budgets"));
+    m_selfServiceLink->hide();
+    connect(m_selfServiceLink, &QLabel::linkActivated, this,
+            [](const QString &link) { QDesktopServices::openUrl(QUrl(link)); });
 
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(BudgetListModel::SortRole);
@@ -72,6 +81,7 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
     buttons->addWidget(m_edit);
     buttons->addWidget(m_delete);
     buttons->addStretch(1);
+    buttons->addWidget(m_selfServiceLink);
 
     auto *left = new QWidget(this);
     auto *leftLayout = new QVBoxLayout(left);
@@ -136,6 +146,26 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
     updateButtons();
 }
 
+void BudgetsPage::setSelfService(const QString &controllerUrl, const QString &user) {
+    QString base = controllerUrl.trimmed();
+    while (base.endsWith(QLatin1Char('/')))
+        base.chop(1);
+    QUrl url(base + QStringLiteral("/quota"));
+    if (base.isEmpty() || user.isEmpty() || !url.isValid()) {
+        m_selfService.clear();
+        m_selfServiceLink->hide();
+        return;
+    }
+    QUrlQuery query;
+    query.addQueryItem(QStringLiteral("user"), user);
+    url.setQuery(query);
+    m_selfService = url;
+    m_selfServiceLink->setText(QStringLiteral("<a href=\"%1\">%2</a>")
+                                   .arg(url.toString(QUrl::FullyEncoded).toHtmlEscaped(),
+                                        tr("Self-service page for %1").arg(user).toHtmlEscaped()));
+    m_selfServiceLink->show();
+}
+
 void BudgetsPage::setNamespace(const QString &ns) {
     m_canRun->setNamespace(ns);
 }
@@ -172,8 +202,8 @@ void BudgetsPage::updateEmpty() {
     m_empty->setVisible(none);
     m_view->setVisible(!none);
     if (!m_service->isOpen())
-        m_empty->setText(tr("No usage database is open. Start the console with --usage-db URL to see and set "
-                            "GPU-hour budgets."));
+        m_empty->setText(tr("No usage database is open yet: budgets are kept there (set it for this "
+                            "context under Connections)."));
     else if (!m_loaded)
         m_empty->setText(tr("Reading budgets…"));
     else
@@ -182,7 +212,9 @@ void BudgetsPage::updateEmpty() {
 }
 
 void BudgetsPage::createBudget() {
-    openDialog(new BudgetDialog(BudgetDialog::Mode::Create, std::nullopt, this));
+    auto *dialog = new BudgetDialog(BudgetDialog::Mode::Create, std::nullopt, this);
+    dialog->setZone(m_zone);
+    openDialog(dialog);
 }
 
 void BudgetsPage::editSelected() {

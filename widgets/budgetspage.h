@@ -2,6 +2,7 @@
 
 #include "page.h"
 
+#include <QUrl>
 #include <QWidget>
 
 #include <functional>
@@ -30,8 +31,15 @@ public:
     BudgetsPage(BudgetService *service, QWidget *parent = nullptr);
     void setConnection(ClusterConnection *connection) override { Q_UNUSED(connection) }
     void setNamespace(const QString &ns) override;
+    // New budgets start in the preferred zone.
+    void setPreferences(const PagePreferences &preferences) override { m_zone = preferences.zone(); }
     // Who the audit log names for a change made here.
     void setActorSource(std::function<QString()> actor) { m_actor = std::move(actor); }
+    // A link to the controller's self-service page for `user` (<controllerUrl>/quota?user=U),
+    // opened in the browser; hidden without a controller URL or a user.
+    void setSelfService(const QString &controllerUrl, const QString &user);
+    // The link shown (empty: none).
+    [[nodiscard]] QUrl selfServiceUrl() const { return m_selfService; }
 
     [[nodiscard]] QTableView *view() const { return m_view; }
     [[nodiscard]] BudgetListModel *model() const { return m_model; }
@@ -59,6 +67,8 @@ private:
     QTableView *m_view;
     QLabel *m_empty;
     QLabel *m_error;
+    QLabel *m_selfServiceLink;
+    QUrl m_selfService;
     QPushButton *m_new;
     QPushButton *m_edit;
     QPushButton *m_delete;
@@ -66,6 +76,7 @@ private:
     QTimer *m_refresh;
     std::function<QString()> m_actor;
     bool m_loaded = false;
+    QString m_zone = QStringLiteral("UTC");
 };
 
 } // namespace gq

@@ -40,6 +40,7 @@ struct Request {
     GroupBy by = GroupBy::Namespace;
     qint64 rateMicros = 0;
     QString ratesFile;
+    QString currency; // the Preferences' currency, for a rate card that names none
 };
 
 // On a pool thread: a store of its own, opened and closed there (Qt SQL connections
@@ -66,6 +67,8 @@ Result<ChargebackReport> load(const Request &r) {
         }
         rates = *card;
     }
+    if (rates.currency.isEmpty())
+        rates.currency = r.currency;
     UsageStore::Options options;
     options.readOnly = true;
     options.password = r.password;
@@ -93,7 +96,8 @@ ChargebackPage::ChargebackPage(QWidget *parent)
     , m_view(new QTableView(this))
     , m_total(new QLabel(this))
     , m_status(new QLabel(this)) {
-    const QTimeZone local = QTimeZone::systemTimeZone();
+    const PagePreferences defaults;
+    const QTimeZone local(defaults.zone().toUtf8());
     const ChargebackMonth last = previousMonth(QDateTime::currentSecsSinceEpoch(), local);
 
     m_month->setObjectName(QStringLiteral("chargebackMonth"));
@@ -121,7 +125,7 @@ ChargebackPage::ChargebackPage(QWidget *parent)
     m_rate->setObjectName(QStringLiteral("chargebackRate"));
     m_rate->setRange(0, 1000000);
     m_rate->setDecimals(2);
-    m_rate->setValue(2.50);
+    m_rate->setValue(double(defaults.chargebackRateMicros) / 1e6);
     m_rate->setSuffix(tr(" per GPU-hour"));
     m_rate->setKeyboardTracking(false);
     m_rate->setToolTip(tr("One rate for every resource; a rates file replaces it"));
@@ -234,6 +238,18 @@ void ChargebackPage::setDatabaseUrl(const QString &url, const QString &password)
     refresh();
 }
 
+void ChargebackPage::setPreferences(const PagePreferences &preferences) {
+    {
+        // One query for the three changes, not one each.
+        const QSignalBlocker zone(m_zone), rate(m_rate);
+        m_zone->setCurrentText(preferences.zone());
+        m_rate->setValue(double(preferences.chargebackRateMicros) / 1e6);
+    }
+    m_currency = preferences.currency.trimmed();
+    m_rate->setSuffix(m_currency.isEmpty() ? tr(" per GPU-hour") : tr(" %1 per GPU-hour").arg(m_currency));
+    refresh();
+}
+
 void ChargebackPage::setNamespace(const QString &ns) {
     m_ns = ns;
     selectNamespaceRow();
@@ -266,6 +282,7 @@ void ChargebackPage::refresh() {
     r.by = GroupBy(m_by->currentData().toInt());
     r.rateMicros = std::llround(m_rate->value() * 1e6);
     r.ratesFile = m_ratesFile->text().trimmed();
+    r.currency = m_currency;
     m_loading = true;
     m_status->setText(tr("Loading…"));
     m_jobs.run([r] { return load(r); },
@@ -283,22 +300,25 @@ QString ChargebackPage::headerText(const ChargebackReport &report) const {
     const auto local = [&](qint64 t) {
         return QDateTime::fromSecsSinceEpoch(t, tz).toString(QStringLiteral("yyyy-MM-dd HH:mm"));
     };
-    QString rate;
     const QString cur =
         report.rates.currency.isEmpty() ? QString() : QLatin1Char(' ') + report.rates.currency;
-    if (report.rates.isFlat()) {
-        rate = tr("%1 per GPU-hour").arg(formatRate(report.rates.defaultMicros) + cur);
-    } else {
-        QStringList parts{tr("default %1").arg(formatRate(report.rates.defaultMicros) + cur)};
-        for (auto it = report.rates.resourceMicros.cbegin(); it != report.rates.resourceMicros.cend(); ++it)
-            if (it.value() != report.rates.defaultMicros)
-                parts << QStringLiteral("%1 %2").arg(it.key(), formatRate(it.value()) + cur);
-        rate = tr("%1 per GPU-hour").arg(parts.join(QStringLiteral("; ")));
-    }
-    return tr("<b>%1</b>: %2 to %3 (%4) · Rate: %5<br>Charged: GPU-hours held (allocated). Used and "
-              "idle share: not recorded, the usage database holds allocations, not GPU utilization.")
+    const QString rate =
+        report.rates.isFlat()
+            ? tr("%1 per GPU-hour").arg(formatRate(report.rates.defaultMicros) + cur)
+            : tr("%1 per GPU-hour")
+                  .arg((QStringList{tr("default %1").arg(formatRate(report.rates.defaultMicros))} +
+                        report.rates.exceptions())
+                           .join(QStringLiteral("; ")) +
+                       cur);
+    const QString used =
+        report.utilizationRecorded
+            ? tr("Used = held - idle, from the idle spans the controller recorded; \"not recorded\" where "
+                 "a subject has none.")
+            : tr("Used and idle share: not recorded, no idle spans were recorded in this month (the "
+                 "controller records them when it has a metrics source).");
+    return tr("<b>%1</b>: %2 to %3 (%4) · Rate: %5<br>Charged: GPU-hours held (allocated). %6")
         .arg(report.month.label(), local(report.month.range.start), local(report.month.range.end),
-             QString::fromUtf8(tz.id()).toHtmlEscaped(), rate.toHtmlEscaped());
+             QString::fromUtf8(tz.id()).toHtmlEscaped(), rate.toHtmlEscaped(), used.toHtmlEscaped());
 }
 
 void ChargebackPage::showReport(const ChargebackReport &report) {

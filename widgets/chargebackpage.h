@@ -32,6 +32,9 @@ public:
     explicit ChargebackPage(QWidget *parent = nullptr);
     void setConnection(ClusterConnection *connection) override { Q_UNUSED(connection) }
     void setNamespace(const QString &ns) override;
+    // The month's zone, the rate (until a rates file replaces it) and the currency
+    // shown where a rates file names none.
+    void setPreferences(const PagePreferences &preferences) override;
     // The usage database to read; empty shows nothing. Loads the report.
     // `password`: PostgreSQL's, from the keychain (empty: PGPASSWORD / ~/.pgpass).
     void setDatabaseUrl(const QString &url, const QString &password = {});
@@ -75,6 +78,7 @@ private:
     QString m_url;
     QString m_password;
     QString m_ns;
+    QString m_currency;
     bool m_loading = false;
     JobTracker m_jobs{this};
     JobTracker m_exports{this};

@@ -181,4 +181,8 @@ void ClusterUsagePage::onLoaded() {
                           .arg(locale.toString(d.runningGpusNow, 'f', 1), quota));
 }
 
+void ClusterUsagePage::setPreferences(const PagePreferences &preferences) {
+    m_range->applyZone(preferences.zone());
+}
+
 } // namespace gq

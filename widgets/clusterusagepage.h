@@ -27,6 +27,8 @@ public:
     explicit ClusterUsagePage(UsageChartService *service, QWidget *parent = nullptr);
     void setConnection(ClusterConnection *connection) override;
     void setNamespace(const QString &ns) override { Q_UNUSED(ns) }
+    // The preferred zone for the buckets.
+    void setPreferences(const PagePreferences &preferences) override;
     // Reads again with the bar's range at the current time.
     void reload();
     [[nodiscard]] UsageRangeBar *rangeBar() const { return m_range; }

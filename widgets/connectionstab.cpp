@@ -225,7 +225,9 @@ ConnectionsTab::ConnectionsTab(ConsoleSettings *settings, QWidget *parent)
 
 ConnectionsTab::~ConnectionsTab() = default;
 
-void ConnectionsTab::setContexts(const QStringList &contexts, const QString &current) {
+void ConnectionsTab::setContexts(const QStringList &contexts, const QString &current,
+                                 const QHash<QString, QString> &servers) {
+    m_servers = servers;
     m_loading = true;
     m_context->clear();
     m_context->addItems(contexts);
@@ -280,7 +282,7 @@ void ConnectionsTab::showContext(const QString &context) {
     m_shown = context;
     if (!m_edits.contains(context)) {
         Edit e;
-        e.connections = loadConnections(*m_settings, context);
+        e.connections = loadConnections(*m_settings, idOf(context));
         m_edits.insert(context, e);
         loadSecrets(context);
     }
@@ -310,10 +312,33 @@ void ConnectionsTab::loadSecrets(const QString &context) {
         if (m_shown == context && !e.secretsTouched)
             (db ? m_dbPassword : m_promToken)->setText(*r);
     };
-    m_secrets.watch(m_settings->secret(settings::usageDatabaseSecret, context),
+    const ContextId id = idOf(context);
+    m_secrets.watch(contextSecret(*m_settings, settings::usageDatabaseSecret, id),
                     [fill](const Result<QString> &r) { fill(true, r); });
-    m_secrets.watch(m_settings->secret(settings::prometheusToken, context),
+    m_secrets.watch(contextSecret(*m_settings, settings::prometheusToken, id),
                     [fill](const Result<QString> &r) { fill(false, r); });
+    m_secrets.watch(contextSecret(*m_settings, settings::prometheusUrlPassword, id),
+                    [this, context](const Result<QString> &r) {
+                        if (m_edits.contains(context) && r && !m_edits[context].secretsTouched)
+                            m_edits[context].prometheusUrlPassword = *r;
+                    });
+}
+
+bool ConnectionsTab::movePasswordsOutOfUrls(Edit &e) {
+    const UrlPassword db = splitUrlPassword(e.connections.usageDatabaseUrl);
+    const UrlPassword prom = splitUrlPassword(e.connections.prometheusUrl);
+    if (db.password.isEmpty() && prom.password.isEmpty())
+        return false;
+    if (!db.password.isEmpty()) {
+        e.connections.usageDatabaseUrl = db.url;
+        e.databasePassword = db.password;
+    }
+    if (!prom.password.isEmpty()) {
+        e.connections.prometheusUrl = prom.url;
+        e.prometheusUrlPassword = prom.password;
+    }
+    e.secretsTouched = true;
+    return true;
 }
 
 void ConnectionsTab::updateMetricsFields() {
@@ -323,20 +348,25 @@ void ConnectionsTab::updateMetricsFields() {
 QStringList ConnectionsTab::save() {
     storeFields();
     QStringList saved;
-    for (auto it = m_edits.constBegin(); it != m_edits.constEnd(); ++it) {
-        if (loadConnections(*m_settings, it.key()) != it->connections) {
-            saveConnections(*m_settings, it.key(), it->connections);
+    bool moved = false;
+    for (auto it = m_edits.begin(); it != m_edits.end(); ++it) {
+        moved = movePasswordsOutOfUrls(*it) || moved;
+        const ContextId id = idOf(it.key());
+        if (loadConnections(*m_settings, id) != it->connections) {
+            saveConnections(*m_settings, id, it->connections);
             saved << it.key();
         }
         if (!it->secretsTouched)
             continue;
         // An emptied field removes the secret rather than storing an empty one.
-        for (const auto &[setting, value] : {std::pair{&settings::usageDatabaseSecret, it->databasePassword},
-                                             std::pair{&settings::prometheusToken, it->prometheusToken}}) {
+        for (const auto &[setting, value] :
+             {std::pair{&settings::usageDatabaseSecret, it->databasePassword},
+              std::pair{&settings::prometheusToken, it->prometheusToken},
+              std::pair{&settings::prometheusUrlPassword, it->prometheusUrlPassword}}) {
             if (value.isEmpty())
-                m_secrets.watch(m_settings->removeSecret(*setting, it.key()), [](const Result<void> &) {});
+                m_secrets.watch(m_settings->removeSecret(*setting, id.key()), [](const Result<void> &) {});
             else
-                m_secrets.watch(m_settings->setSecret(*setting, it.key(), value),
+                m_secrets.watch(m_settings->setSecret(*setting, id.key(), value),
                                 [this](const Result<void> &r) {
                                     if (!r)
                                         m_secretNotice->setText(r.error().message);
@@ -344,6 +374,18 @@ QStringList ConnectionsTab::save() {
         }
         if (!saved.contains(it.key()))
             saved << it.key();
+    }
+    if (moved) {
+        // The fields show what was saved: the URLs without their passwords.
+        if (m_edits.contains(m_shown)) {
+            const Edit &e = m_edits[m_shown];
+            m_dbUrl->setText(e.connections.usageDatabaseUrl);
+            m_dbPassword->setText(e.databasePassword);
+            m_promUrl->setText(e.connections.prometheusUrl);
+        }
+        m_secretNotice->setText(tr("A password typed into a URL was moved to the keychain (%1); the URL is "
+                                   "saved without it.")
+                                    .arg(m_settings->secrets()->backendName()));
     }
     for (auto &e : m_edits)
         e.secretsTouched = false;
@@ -391,7 +433,11 @@ void ConnectionsTab::runTest(Section section) {
     case Section::UsageDatabase:
         m_tests.run(
             [url = c.usageDatabaseUrl, password = e.databasePassword] {
-                return connectiontests::usageDatabase(url, password, QDateTime::currentSecsSinceEpoch());
+                // A password typed into the URL is tried (and moved out of it on save).
+                const UrlPassword typed = splitUrlPassword(url);
+                return connectiontests::usageDatabase(typed.url,
+                                                      typed.password.isEmpty() ? password : typed.password,
+                                                      QDateTime::currentSecsSinceEpoch());
             },
             deliver);
         return;
@@ -406,8 +452,10 @@ void ConnectionsTab::runTest(Section section) {
     case MetricsSource::None: deliver(Error::make(Error::Kind::Invalid, tr("choose a source first"))); return;
     case MetricsSource::Prometheus:
         m_tests.run(
-            [http = transport(), c, token = e.prometheusToken]() -> Result<QString> {
-                connectiontests::PrometheusTarget target{c.prometheusUrl, token, {}};
+            [http = transport(), c, token = e.prometheusToken,
+             urlPassword = e.prometheusUrlPassword]() -> Result<QString> {
+                connectiontests::PrometheusTarget target{
+                    withUrlPassword(c.prometheusUrl, urlPassword), token, {}};
                 if (!c.prometheusCaFile.isEmpty()) {
                     QFile f(c.prometheusCaFile);
                     if (!f.open(QIODevice::ReadOnly))
@@ -417,7 +465,14 @@ void ConnectionsTab::runTest(Section section) {
                                                .arg(c.prometheusCaFile, f.errorString()));
                     target.caPem = f.read(1 << 20);
                 }
-                return connectiontests::prometheus(*http, target);
+                auto r = connectiontests::prometheus(*http, target);
+                if (!r && !urlPassword.isEmpty()) {
+                    // The words name the URL as the tab shows it, never with its password.
+                    Error e = r.error();
+                    e.message.replace(target.url, c.prometheusUrl);
+                    return e;
+                }
+                return r;
             },
             deliver);
         return;

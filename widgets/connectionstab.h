@@ -38,8 +38,10 @@ public:
     explicit ConnectionsTab(ConsoleSettings *settings, QWidget *parent = nullptr);
     ~ConnectionsTab() override;
 
-    // The kubeconfig's contexts, and the one shown first (the connected one).
-    void setContexts(const QStringList &contexts, const QString &current);
+    // The kubeconfig's contexts, and the one shown first (the connected one); `servers`:
+    // each context's API server, which keys its connections with its name (ContextId).
+    void setContexts(const QStringList &contexts, const QString &current,
+                     const QHash<QString, QString> &servers = {});
     // The connected context's client, for "Discover from the cluster" (null: none).
     void setClient(const std::shared_ptr<KubeClient> &client, const QString &context);
     // Where "Create an embedded database" puts its SQLite file.
@@ -59,12 +61,15 @@ private:
         ContextConnections connections;
         QString databasePassword;
         QString prometheusToken;
+        QString prometheusUrlPassword; // of a Prometheus URL with a user (basic auth)
         bool secretsLoaded = false;
         bool secretsTouched = false;
     };
     void showContext(const QString &context);
     void storeFields();
     void loadSecrets(const QString &context);
+    // Passwords typed into the URLs go to the secrets; says so. True if any moved.
+    bool movePasswordsOutOfUrls(Edit &e);
     void updateMetricsFields();
     void runTest(Section section);
     void showResult(QLabel *label, const Result<QString> &result);
@@ -91,7 +96,10 @@ private:
     QPushButton *m_discover;
     QLabel *m_discoverNote;
     QLabel *m_secretNotice;
+    [[nodiscard]] ContextId idOf(const QString &context) const { return {context, m_servers.value(context)}; }
+
     QHash<QString, Edit> m_edits;
+    QHash<QString, QString> m_servers;
     QString m_shown; // the context whose values the fields hold
     QString m_dataDir;
     std::shared_ptr<KubeClient> m_client;

@@ -29,8 +29,10 @@ NamespaceUsagePage::NamespaceUsagePage(UsageChartService *service, QWidget *pare
     m_range->setPreset(RangePreset::Today);
     m_panel->setObjectName(QStringLiteral("namespaceUsageChart"));
     m_panel->setDecorate([this](StackedChart &c) {
-        const bool lines = addBudgetLines(c, m_model->data());
-        m_budgetPeriod->setEnabled(!lines && budgetView(m_model->data()).has_value());
+        addBudgetLines(c, m_model->data());
+        // Offered while the chart shows another range than the budget's current period.
+        const auto view = budgetView(m_model->data());
+        m_budgetPeriod->setEnabled(view && view->range != m_model->data().query.range);
     });
     m_budget->setObjectName(QStringLiteral("namespaceBudgetLabel"));
     m_budget->setWordWrap(true);
@@ -128,6 +130,10 @@ void NamespaceUsagePage::onLoaded() {
     m_budget->setText(parts.isEmpty()
                           ? tr("%1 has no GPU-hour budget.").arg(d.query.subject)
                           : tr("Budget of %1: %2").arg(d.query.subject, parts.join(QStringLiteral("; "))));
+}
+
+void NamespaceUsagePage::setPreferences(const PagePreferences &preferences) {
+    m_range->applyZone(preferences.zone());
 }
 
 } // namespace gq

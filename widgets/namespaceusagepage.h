@@ -24,6 +24,8 @@ public:
     explicit NamespaceUsagePage(UsageChartService *service, QWidget *parent = nullptr);
     void setConnection(ClusterConnection *connection) override { Q_UNUSED(connection) }
     void setNamespace(const QString &ns) override;
+    // The preferred zone for the buckets.
+    void setPreferences(const PagePreferences &preferences) override;
     void reload();
     [[nodiscard]] UsageRangeBar *rangeBar() const { return m_range; }
     [[nodiscard]] UsageChartPanel *panel() const { return m_panel; }

@@ -108,7 +108,9 @@ PreferencesDialog::PreferencesDialog(ConsoleSettings *settings, QWidget *parent)
     mf->addRow(tr("Live GPU refresh:"), m_metricsRefresh);
     mf->addRow(tr("A GPU is idle below:"), m_idlePercent);
     mf->addRow(tr("for at least:"), m_idleMinutes);
-    mf->addRow(QString(), hint(tr("Idle GPU-hours are counted as wasted on the usage and chargeback pages."),
+    mf->addRow(QString(), hint(tr("The Live GPUs page marks GPUs idle with these thresholds. The "
+                                  "chargeback's idle share comes from the idle spans the controller "
+                                  "records, with the thresholds of its own configuration."),
                                monitoring));
 
     auto *chargeback = new QGroupBox(tr("Chargeback"), general);

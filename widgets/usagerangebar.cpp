@@ -104,6 +104,11 @@ void UsageRangeBar::onZoneEdited() {
     emit changed();
 }
 
+void UsageRangeBar::applyZone(const QString &id) {
+    if (id != m_zoneId && setZone(id))
+        emit changed();
+}
+
 RangePreset UsageRangeBar::preset() const {
     return RangePreset(m_preset->currentData().toInt());
 }

@@ -30,6 +30,8 @@ public:
     void setPeriod(Period period);
     // False (and nothing changes) for an unknown IANA id.
     bool setZone(const QString &id);
+    // setZone(), then changed() when the zone is another one (the Preferences' zone).
+    void applyZone(const QString &id);
     // A custom range of whole local days (inclusive).
     void setCustomDays(const QDate &first, const QDate &last);
 

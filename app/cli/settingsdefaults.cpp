@@ -24,10 +24,15 @@ QString settingsFile() {
 SettingsDefaults settingsDefaults(const QString &kubeconfig, const QString &context) {
     SettingsDefaults d;
     d.context = context;
-    if (d.context.isEmpty()) {
-        // No kubeconfig is no error here: there is simply no context to take defaults for.
-        if (auto config = KubeConfig::load(kubeconfig))
+    QString server;
+    // No kubeconfig is no error here: there is simply no context to take defaults for
+    // (or no server to tell it from a same-named context of another kubeconfig).
+    if (auto config = KubeConfig::load(kubeconfig)) {
+        if (d.context.isEmpty())
             d.context = config->currentContext();
+        if (auto ctx = config->context(d.context))
+            if (auto cluster = config->cluster(ctx->cluster))
+                server = cluster->server;
     }
     // Secrets are not needed: the CLI reads URLs only (libpq takes PGPASSWORD).
     const auto settings =
@@ -37,7 +42,7 @@ SettingsDefaults settingsDefaults(const QString &kubeconfig, const QString &cont
     d.file = settings->fileName();
     if (d.context.isEmpty())
         return d;
-    const ContextConnections c = loadConnections(*settings, d.context);
+    const ContextConnections c = loadConnections(*settings, ContextId{d.context, server});
     d.usageDatabase = c.usageDatabaseUrl;
     if (c.metricsSource == MetricsSource::Prometheus) {
         d.prometheusUrl = c.prometheusUrl;

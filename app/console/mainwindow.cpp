@@ -24,6 +24,7 @@
 #include "startpage.h"
 #include "templatedialog.h"
 #include "usagechartservice.h"
+#include "usagerangebar.h"
 #include "usageservice.h"
 #include "userusagedialog.h"
 
@@ -83,19 +84,22 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     // The cluster dashboard comes first: it is what the window shows after connecting.
     auto *dashboard = new ClusterUsagePage(m_charts, m_tabs);
     auto *nsUsage = new NamespaceUsagePage(m_charts, m_tabs);
-    addPage(dashboard, QStringLiteral("dashboard"), tr("Cluster usage"));
+    // Pages of the usage database sit behind a gate that says what to configure.
+    auto *dashboardTab = usageGate(dashboard, QStringLiteral("dashboard"));
+    auto *nsUsageTab = usageGate(nsUsage, QStringLiteral("usage"));
+    addPage(dashboard, QStringLiteral("dashboard"), tr("Cluster usage"), dashboardTab);
     addPage(m_quotaPage, QStringLiteral("quotas"), tr("Quotas"));
     addPage(m_limitPage, QStringLiteral("limits"), tr("Limit ranges"));
-    addPage(nsUsage, QStringLiteral("usage"), tr("Usage"));
+    addPage(nsUsage, QStringLiteral("usage"), tr("Usage"), nsUsageTab);
     connect(dashboard, &ClusterUsagePage::userActivated, this, &MainWindow::openUserUsage);
-    connect(dashboard, &ClusterUsagePage::namespaceActivated, this, [this, nsUsage](const QString &ns) {
+    connect(dashboard, &ClusterUsagePage::namespaceActivated, this, [this, nsUsageTab](const QString &ns) {
         m_namespaces->selectNamespace(ns);
-        m_tabs->setCurrentWidget(nsUsage);
+        m_tabs->setCurrentWidget(nsUsageTab);
     });
     // The dashboard is about the whole cluster: it takes the window's width, and the
     // namespace list comes back with the namespace tabs.
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this, dashboard] {
-        m_namespaces->setVisible(m_tabs->currentWidget() != dashboard &&
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this, dashboardTab] {
+        m_namespaces->setVisible(m_tabs->currentWidget() != dashboardTab &&
                                  m_tabs->currentWidget() != m_gpuGate);
     });
     connect(nsUsage, &NamespaceUsagePage::userActivated, this, &MainWindow::openUserUsage);
@@ -103,11 +107,13 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
             [this](const QString &m) { showStatus(m, 8000); });
     connect(nsUsage, &NamespaceUsagePage::statusMessage, this,
             [this](const QString &m) { showStatus(m, 8000); });
-    addPage(m_budgetsPage, QStringLiteral("budgets"), tr("Budgets"));
+    addPage(m_budgetsPage, QStringLiteral("budgets"), tr("Budgets"),
+            usageGate(m_budgetsPage, QStringLiteral("budgets")));
     // Boosts: recorded in the usage database (own thread), applied through the connection.
     m_boosts = new BoostService(this);
     m_boostsPage = new BoostsPage(m_boosts, m_tabs);
-    addPage(m_boostsPage, QStringLiteral("boosts"), tr("Boosts"));
+    addPage(m_boostsPage, QStringLiteral("boosts"), tr("Boosts"),
+            usageGate(m_boostsPage, QStringLiteral("boosts")));
     m_boostsPage->setActorSource([this] { return m_session->identity(); });
     connect(m_db, &UsageService::opened, m_boosts, [this] { m_boosts->open(m_db->url(), m_db->password()); });
     connect(m_boostsPage, &BoostsPage::boostsChanged, m_db, [this] { m_db->loadAudit(); });
@@ -119,13 +125,14 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
             });
     connect(m_namespaces, &NamespacePanel::boostRequested, m_boostsPage,
             [this](const QString &ns) { m_boostsPage->openGrantDialog(ns); });
-    m_auditGate = new SourceGate(m_auditPage, m_tabs);
-    addPage(m_auditPage, QStringLiteral("audit"), tr("Audit"), m_auditGate);
+    addPage(m_auditPage, QStringLiteral("audit"), tr("Audit"),
+            usageGate(m_auditPage, QStringLiteral("audit")));
     m_auditPage->setUsageService(m_db);
     connect(m_auditPage, &AuditPage::statusMessage, this, [this](const QString &m) { showStatus(m, 8000); });
     auto *chargeback = new ChargebackPage(m_tabs);
     chargeback->setObjectName(QStringLiteral("chargebackPage"));
-    addPage(chargeback, QStringLiteral("chargeback"), tr("Chargeback"));
+    addPage(chargeback, QStringLiteral("chargeback"), tr("Chargeback"),
+            usageGate(chargeback, QStringLiteral("chargeback")));
     connect(m_db, &UsageService::opened, chargeback,
             [this, chargeback] { chargeback->setDatabaseUrl(m_db->url(), m_db->password()); });
     connect(chargeback, &ChargebackPage::statusMessage, this,
@@ -370,7 +377,7 @@ void MainWindow::switchContext(const QString &context) {
 void MainWindow::openUsageDatabase(const QString &url) {
     m_usageDbOverride = url;
     m_usageOffer->clear();
-    m_auditGate->showPage();
+    showUsageGates(QString());
     m_db->open(url);
 }
 
@@ -384,6 +391,7 @@ void MainWindow::openUserUsage(const QString &user) {
         return;
     auto *dialog = new UserUsageDialog(m_charts, user, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->rangeBar()->applyZone(pagePreferences().zone());
     dialog->show();
 }
 

@@ -5,11 +5,13 @@
 #include "connectionstab.h"
 #include "gpumonitor.h"
 #include "jobtracker.h"
+#include "page.h"
 #include "preferencesdialog.h"
 
 #include <QList>
 #include <QMainWindow>
 #include <QPointer>
+#include <QSet>
 
 class QComboBox;
 class QLabel;
@@ -27,6 +29,7 @@ class BudgetsPage;
 class BoostService;
 class BoostsPage;
 class ConnectionBanner;
+class ControllerIndicator;
 class ConsoleSettings;
 class DraftStore;
 class LimitRangePage;
@@ -85,6 +88,7 @@ public:
     [[nodiscard]] AuditPage *auditPage() const { return m_auditPage; }
     [[nodiscard]] LiveGpuPage *liveGpuPage() const { return m_liveGpuPage; }
     [[nodiscard]] GpuMonitor *gpuMonitor() const { return m_gpuMonitor; }
+    [[nodiscard]] ControllerIndicator *controllerIndicator() const { return m_controllerIndicator; }
 
 signals:
     // The namespace list shows the first full sync of a context.
@@ -121,11 +125,25 @@ private:
     // mainwindow_connections.cpp: connections per context and the guided start.
     void buildGuidedStart();
     void applyContextConnections(const QString &context);
+    // The context as its connections are kept (name and API server).
+    [[nodiscard]] ContextId contextId(const QString &context) const;
     void onKubeconfigUnreadable(const Error &error);
     void showStartPage(bool show);
     void chooseKubeconfig();
     void createEmbeddedDatabase();
     void applyPreferences(const QStringList &changedContexts);
+    // The Preferences' zone, rate and currency to every page; budget alerts where the
+    // Preferences say (banner, status bar or nowhere).
+    void applyPagePreferences();
+    [[nodiscard]] PagePreferences pagePreferences() const;
+    // A tab for `page` that needs the usage database: the page, or what to configure.
+    [[nodiscard]] SourceGate *usageGate(QWidget *page, const QString &key);
+    // `missing` empty: every such tab shows its page; else the notice saying it.
+    void showUsageGates(const QString &missing);
+    void showBudgetAlerts(const QSet<QString> &overBudget);
+    // The controller URL of the context: the status bar indicator and the Budgets
+    // page's self-service link (for the signed-in user).
+    void applyControllerUrl();
     // mainwindow_livegpu.cpp: the live GPU monitor of the current context.
     void buildLiveGpus();
     void applyLiveGpuPreferences();
@@ -166,8 +184,12 @@ private:
 
     QStackedWidget *m_stack = nullptr;
     StartPage *m_startPage = nullptr;
-    SourceGate *m_auditGate = nullptr;
+    QList<SourceGate *> m_usageGates; // the tabs of pages that read the usage database
     MessageBanner *m_usageOffer = nullptr;
+    MessageBanner *m_alertBanner = nullptr; // namespaces over their GPU-hour budget
+    QLabel *m_alertLabel = nullptr;         // the same in the status bar
+    QSet<QString> m_overBudget;
+    ControllerIndicator *m_controllerIndicator = nullptr; // the context's controller, /readyz
     QPointer<PreferencesDialog> m_preferences;
     ContextConnections m_connections;
     QString m_connectionsContext; // whose connections m_connections holds
@@ -177,7 +199,9 @@ private:
     GpuMonitor *m_gpuMonitor = nullptr;
     LiveGpuPage *m_liveGpuPage = nullptr;
     SourceGate *m_gpuGate = nullptr;
-    JobTracker m_metricsJobs{this}; // the metrics token and CA of the current context
+    JobTracker m_metricsJobs{this};   // the metrics token and CA of the current context
+    JobTracker m_urlSecretJobs{this}; // the password of the context's Prometheus URL
+    QString m_prometheusUrlPassword;  // from the keychain; joined to the URL when used
 };
 
 } // namespace gq

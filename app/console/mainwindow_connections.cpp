@@ -5,10 +5,13 @@
 #include "mainwindow.h"
 
 #include "auditmodel.h"
+#include "budgetspage.h"
 #include "connectionbanner.h"
 #include "consolesettings.h"
+#include "controllerindicator.h"
 #include "errorbanner.h"
 #include "kubeconfigwatcher.h"
+#include "page.h"
 #include "startpage.h"
 #include "usageservice.h"
 
@@ -18,11 +21,15 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QUrl>
+#include <QVBoxLayout>
+
+#include <cmath>
 
 namespace gq {
 
@@ -80,10 +87,82 @@ void MainWindow::buildGuidedStart() {
             showStartPage(false);
     });
     connect(m_usageOffer, &MessageBanner::actionTriggered, this, &MainWindow::createEmbeddedDatabase);
-    connect(m_auditGate, &SourceGate::configureRequested, this, [this] {
+    m_db->setBudgetRefreshInterval(m_settings->value(settings::budgetRefreshSeconds) * 1000);
+
+    // Budget alerts: namespaces over their GPU-hour budget, shown as the Preferences say.
+    m_alertBanner = new MessageBanner(m_usageOffer->parentWidget());
+    m_alertBanner->setObjectName(QStringLiteral("budgetAlertBanner"));
+    if (auto *column = qobject_cast<QVBoxLayout *>(m_usageOffer->parentWidget()->layout()))
+        column->insertWidget(column->indexOf(m_usageOffer) + 1, m_alertBanner);
+    m_alertLabel = new QLabel(this);
+    m_alertLabel->setObjectName(QStringLiteral("budgetAlertLabel"));
+    m_alertLabel->setContentsMargins(6, 0, 6, 0);
+    m_alertLabel->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_alertLabel->hide();
+    statusBar()->addWidget(m_alertLabel);
+    connect(m_db, &UsageService::overBudgetChanged, this, &MainWindow::showBudgetAlerts);
+    applyPagePreferences();
+
+    m_controllerIndicator = new ControllerIndicator(this);
+    statusBar()->addPermanentWidget(m_controllerIndicator);
+    connect(m_session, &ClusterConnection::identityChanged, this, &MainWindow::applyControllerUrl);
+}
+
+void MainWindow::applyControllerUrl() {
+    m_controllerIndicator->setUrl(m_connections.controllerUrl);
+    m_budgetsPage->setSelfService(m_connections.controllerUrl, m_session->identity());
+}
+
+PagePreferences MainWindow::pagePreferences() const {
+    PagePreferences p;
+    p.timeZone = m_settings->value(settings::timeZone);
+    p.chargebackRateMicros = std::llround(m_settings->value(settings::chargebackRate) * 1e6);
+    p.currency = m_settings->value(settings::chargebackCurrency);
+    return p;
+}
+
+void MainWindow::applyPagePreferences() {
+    const PagePreferences p = pagePreferences();
+    for (Page *page : std::as_const(m_pages))
+        page->setPreferences(p);
+    showBudgetAlerts(m_overBudget);
+}
+
+void MainWindow::showBudgetAlerts(const QSet<QString> &overBudget) {
+    m_overBudget = overBudget;
+    QStringList names(overBudget.cbegin(), overBudget.cend());
+    names.sort();
+    const QString display = m_settings->value(settings::alertDisplay);
+    const QString text = names.isEmpty()
+                             ? QString()
+                             : tr("Over the GPU-hour budget: %1").arg(names.join(QStringLiteral(", ")));
+    // Not closable: it goes when the namespaces are no longer over (or the Preferences
+    // move it to the status bar or turn it off).
+    if (display != QLatin1String("banner") || text.isEmpty())
+        m_alertBanner->clear();
+    else if (text != m_alertBanner->text())
+        m_alertBanner->showMessage(MessageBanner::Level::Warning, text, false);
+    m_alertLabel->setText(text);
+    m_alertLabel->setVisible(display == QLatin1String("status") && !text.isEmpty());
+}
+
+SourceGate *MainWindow::usageGate(QWidget *page, const QString &key) {
+    auto *gate = new SourceGate(page, m_tabs);
+    gate->setObjectName(key + QStringLiteral("Gate"));
+    connect(gate, &SourceGate::configureRequested, this, [this] {
         openPreferences(PreferencesDialog::Tab::Connections, ConnectionsTab::Section::UsageDatabase);
     });
-    m_db->setBudgetRefreshInterval(m_settings->value(settings::budgetRefreshSeconds) * 1000);
+    m_usageGates << gate;
+    return gate;
+}
+
+void MainWindow::showUsageGates(const QString &missing) {
+    for (SourceGate *gate : std::as_const(m_usageGates)) {
+        if (missing.isEmpty())
+            gate->showPage();
+        else
+            gate->showMissing(missing, tr("Configure the usage database..."));
+    }
 }
 
 void MainWindow::showStartPage(bool show) {
@@ -127,11 +206,28 @@ void MainWindow::chooseKubeconfig() {
     dialog->open();
 }
 
+ContextId MainWindow::contextId(const QString &context) const {
+    return {context, m_session->kubeconfig()->serverOf(context)};
+}
+
 void MainWindow::applyContextConnections(const QString &context) {
-    m_connections = loadConnections(*m_settings, context);
+    m_connections = takeConnections(*m_settings, contextId(context));
     m_connectionsContext = context;
-    applyMetricsSource(context);
+    m_prometheusUrlPassword.clear();
+    m_urlSecretJobs.cancel();
+    if (m_connections.metricsSource == MetricsSource::Prometheus &&
+        !QUrl(m_connections.prometheusUrl).userName().isEmpty()) {
+        // https://user@prom: its password is in the keychain (moved out of the URL on save).
+        m_urlSecretJobs.watch(contextSecret(*m_settings, settings::prometheusUrlPassword, contextId(context)),
+                              [this, context](const Result<QString> &password) {
+                                  m_prometheusUrlPassword = password.value_or(QString());
+                                  applyMetricsSource(context);
+                              });
+    } else {
+        applyMetricsSource(context);
+    }
     emit connectionsChanged(context, m_connections);
+    applyControllerUrl();
     if (m_preferences)
         m_preferences->connections()->setClient(m_session->client(), context);
     if (!m_usageDbOverride.isEmpty())
@@ -140,11 +236,9 @@ void MainWindow::applyContextConnections(const QString &context) {
     if (url.isEmpty()) {
         m_db->close();
         m_auditModel->loadEntries({});
-        m_auditGate->showMissing(tr("The context \"%1\" has no usage database yet. The audit trail, budgets "
-                                    "and GPU-hours are kept "
-                                    "there.")
-                                     .arg(context),
-                                 tr("Configure the usage database..."));
+        showUsageGates(tr("The context \"%1\" has no usage database yet. GPU-hours, budgets, boosts, the "
+                          "audit trail and the chargeback are kept there.")
+                           .arg(context));
         m_usageOffer->showMessage(
             MessageBanner::Level::Info,
             tr("The context \"%1\" has no usage database. Create an embedded SQLite database for it, so that "
@@ -157,14 +251,14 @@ void MainWindow::applyContextConnections(const QString &context) {
         return;
     }
     m_usageOffer->clear();
-    m_auditGate->showPage();
+    showUsageGates(QString());
     if (url == m_db->url())
         return;
     m_auditModel->loadEntries({});
     // The password (PostgreSQL) is in the keychain; the database opens once it is read.
     m_jobs.cancel();
     m_jobs.watch(
-        m_settings->secret(settings::usageDatabaseSecret, context),
+        contextSecret(*m_settings, settings::usageDatabaseSecret, contextId(context)),
         [this, url](const Result<QString> &password) { m_db->open(url, password.value_or(QString())); });
 }
 
@@ -173,9 +267,9 @@ void MainWindow::createEmbeddedDatabase() {
     if (context.isEmpty())
         return;
     QDir().mkpath(m_dataDir);
-    ContextConnections c = loadConnections(*m_settings, context);
+    ContextConnections c = takeConnections(*m_settings, contextId(context));
     c.usageDatabaseUrl = embeddedDatabaseUrl(m_dataDir, context);
-    saveConnections(*m_settings, context, c);
+    saveConnections(*m_settings, contextId(context), c);
     m_settings->sync();
     applyContextConnections(context);
     statusBar()->showMessage(tr("Created the usage database %1 for \"%2\".")
@@ -191,7 +285,8 @@ PreferencesDialog *MainWindow::openPreferences(PreferencesDialog::Tab tab, Conne
         QStringList contexts;
         for (int i = 0; i < m_contexts->count(); ++i)
             contexts << m_contexts->itemText(i);
-        m_preferences->connections()->setContexts(contexts, m_session->contextName());
+        m_preferences->connections()->setContexts(contexts, m_session->contextName(),
+                                                  m_session->kubeconfig()->servers());
         m_preferences->connections()->setClient(m_session->client(), m_session->contextName());
         connect(m_preferences, &PreferencesDialog::applied, this, &MainWindow::applyPreferences);
     }
@@ -205,6 +300,7 @@ PreferencesDialog *MainWindow::openPreferences(PreferencesDialog::Tab tab, Conne
 
 void MainWindow::applyPreferences(const QStringList &changedContexts) {
     m_db->setBudgetRefreshInterval(m_settings->value(settings::budgetRefreshSeconds) * 1000);
+    applyPagePreferences();
     applyLiveGpuPreferences();
     const QString current = m_session->contextName();
     if (changedContexts.contains(current)) {

@@ -88,7 +88,8 @@ void MainWindow::applyMetricsSource(const QString &context) {
         if (c.prometheusUrl.isEmpty())
             break;
         m_metricsJobs.watch(
-            m_settings->secret(settings::prometheusToken, context), [this, c](const Result<QString> &t) {
+            contextSecret(*m_settings, settings::prometheusToken, contextId(context)),
+            [this, c](const Result<QString> &t) {
                 const QByteArray token = t ? t->toUtf8() : QByteArray();
                 m_metricsJobs.run(
                     [file = c.prometheusCaFile]() -> QByteArray {
@@ -97,7 +98,7 @@ void MainWindow::applyMetricsSource(const QString &context) {
                     },
                     [this, c, token](const QByteArray &ca) {
                         metrics::PrometheusConfig config;
-                        config.url = c.prometheusUrl;
+                        config.url = withUrlPassword(c.prometheusUrl, m_prometheusUrlPassword);
                         config.bearerToken = token;
                         config.caPem = ca;
                         startMonitor(GpuMonitor::Source::prometheusAt(config));

@@ -45,41 +45,79 @@ ChargebackMonth previousMonth(qint64 now, const QTimeZone &tz) {
     return monthOf(last.year(), last.month(), tz);
 }
 
+std::optional<int> ChargebackLine::idlePerMille() const {
+    if (!idleE4 || hoursE4 <= 0)
+        return std::nullopt;
+    return int((*idleE4 * 1000 + hoursE4 / 2) / hoursE4);
+}
+
+namespace {
+
+// Splits the line's printed hours between its (resource, model) parts: each part's
+// hours at 4 decimals, the rounding difference on the largest part, so the parts add
+// up to exactly what the line prints and charges.
+void splitHours(ChargebackLine &line, const RateCard &rates) {
+    qint64 sum = 0;
+    int largest = -1;
+    for (int i = 0; i < line.parts.size(); ++i) {
+        RatedHours &p = line.parts[i];
+        p.hoursE4 = hoursE4(std::max(0.0, p.gpuHours));
+        p.rateMicros = rates.rateFor(p.resource, p.model);
+        sum += p.hoursE4;
+        if (largest < 0 || p.hoursE4 > line.parts[largest].hoursE4)
+            largest = i;
+    }
+    if (largest >= 0)
+        line.parts[largest].hoursE4 += line.hoursE4 - sum;
+}
+
+void price(ChargebackLine &line, const RateCard &rates) {
+    line.rateMicros = rates.defaultMicros;
+    if (!line.parts.isEmpty()) {
+        splitHours(line, rates);
+        QList<std::pair<qint64, qint64>> priced;
+        QList<qint64> seen;
+        for (const RatedHours &p : std::as_const(line.parts)) {
+            priced << std::pair{p.hoursE4, p.rateMicros};
+            if (p.hoursE4 > 0 && !seen.contains(p.rateMicros))
+                seen << p.rateMicros;
+        }
+        if (seen.size() > 1) {
+            const MixedCost c = mixedCost(priced);
+            line.mixedRate = true;
+            line.rateMicros = c.effectiveRateMicros;
+            line.costCents = c.cents;
+            return;
+        }
+        if (seen.size() == 1)
+            line.rateMicros = seen.first();
+    }
+    line.costCents = costCents(line.hoursE4, line.rateMicros);
+}
+
+} // namespace
+
 ChargebackReport computeChargeback(GroupBy by, const ChargebackMonth &month, const RateCard &rates,
-                                   const QMap<QString, double> &gpuHoursBySubject,
-                                   const QMap<QString, QMap<QString, double>> &resourceHours,
-                                   qint64 generatedAt) {
+                                   const ChargebackInputs &inputs, qint64 generatedAt) {
     ChargebackReport report;
     report.by = by;
     report.month = month;
     report.rates = rates;
     report.generatedAt = generatedAt;
     const bool flat = rates.isFlat();
-    for (auto it = gpuHoursBySubject.cbegin(); it != gpuHoursBySubject.cend(); ++it) {
+    for (auto it = inputs.gpuHours.cbegin(); it != inputs.gpuHours.cend(); ++it) {
         ChargebackLine line;
         line.subject = it.key();
         line.gpuHours = it.value();
         line.hoursE4 = hoursE4(it.value());
-        line.rateMicros = rates.defaultMicros;
-        if (!flat) {
-            line.resourceGpuHours = resourceHours.value(it.key());
-            double sum = 0, weighted = 0;
-            QList<qint64> seen;
-            for (auto r = line.resourceGpuHours.cbegin(); r != line.resourceGpuHours.cend(); ++r) {
-                const qint64 rate = rates.rateFor(r.key());
-                sum += r.value();
-                weighted += r.value() * double(rate);
-                if (r.value() > 0 && !seen.contains(rate))
-                    seen << rate;
-            }
-            if (seen.size() == 1)
-                line.rateMicros = seen.first();
-            else if (sum > 0) {
-                line.rateMicros = std::llround(weighted / sum);
-                line.mixedRate = true;
-            }
+        if (!flat)
+            line.parts = inputs.parts.value(it.key());
+        price(line, rates);
+        if (auto idle = inputs.idleGpuHours.constFind(it.key()); idle != inputs.idleGpuHours.cend()) {
+            // Never more idle than held: spans and intervals are recorded apart.
+            line.idleE4 = std::clamp(hoursE4(*idle), qint64(0), std::max(qint64(0), line.hoursE4));
+            report.utilizationRecorded = true;
         }
-        line.costCents = costCents(line.hoursE4, line.rateMicros);
         report.totalHoursE4 += line.hoursE4;
         report.totalCents += line.costCents;
         report.lines << line;

@@ -10,6 +10,8 @@
 #include <QString>
 #include <QTimeZone>
 
+#include <optional>
+
 namespace gq {
 
 // One calendar month in a time zone: the period a chargeback covers.
@@ -28,17 +30,37 @@ struct ChargebackMonth {
 // The month in `tz` before the one containing `now`: what one usually bills.
 [[nodiscard]] ChargebackMonth previousMonth(qint64 now, const QTimeZone &tz);
 
+// A subject's GPU-hours on one (resource, GPU model): what sets its rate. `model` is
+// empty where the recorder did not know it.
+struct RatedHours {
+    QString resource;
+    QString model;
+    double gpuHours = 0; // as read from the intervals
+    qint64 hoursE4 = 0;  // its share of the line's printed hours (they add up to them)
+    qint64 rateMicros = 0;
+};
+
 struct ChargebackLine {
     QString subject;
     double gpuHours = 0; // what the usage query answered for the month
     qint64 hoursE4 = 0;  // gpuHours at 4 decimals: what is printed and charged (money.h)
+    // The rate, or where the subject's GPU-hours were charged different rates
+    // (mixedRate), the effective one: the exact cost divided by the GPU-hours.
     qint64 rateMicros = 0;
-    // The subject's resources are charged different rates; rateMicros is their
-    // average weighted by GPU-hours.
     bool mixedRate = false;
+    // Sum of the parts' costs (hours x rate each), rounded to cents once.
     qint64 costCents = 0;
-    // GPU-hours per resource name, read only when the rate card is not flat.
-    QMap<QString, double> resourceGpuHours;
+    // Per (resource, model), read only when the rate card is not flat.
+    QList<RatedHours> parts;
+    // GPU-hours the recorder found idle (idle_spans) in the month, when it found any
+    // for this subject's GPUs; then used = held - idle. Absent: not recorded.
+    std::optional<qint64> idleE4;
+
+    [[nodiscard]] std::optional<qint64> usedE4() const {
+        return idleE4 ? std::optional<qint64>(hoursE4 - *idleE4) : std::nullopt;
+    }
+    // Idle / held in per mille (0..1000), when recorded and something was held.
+    [[nodiscard]] std::optional<int> idlePerMille() const;
 };
 
 // A month's chargeback per namespace or user: what was held (allocated GPU-hours)
@@ -52,21 +74,26 @@ struct ChargebackReport {
     QList<ChargebackLine> lines;
     qint64 totalHoursE4 = 0;
     qint64 totalCents = 0;
-    // Whether live GPU utilization is in the usage database, so that "used" and the
-    // idle share could be shown beside "held". Not yet: the schema records
-    // allocations only, and the report says "not recorded" instead of guessing.
+    // Whether any subject has idle spans in the month (so that "used" and the idle
+    // share are shown for at least one line); the others say "not recorded".
     bool utilizationRecorded = false;
     qint64 generatedAt = 0;
 };
 
-// The pure part: lines from the GPU-hours per subject (as gpuHoursSeries answers for
-// the month) and, for a rate card that is not flat, each subject's GPU-hours per
-// resource, which only set the subject's average rate (the hours themselves always
-// come from gpuHoursBySubject, so they equal `gpuquota usage`).
+// What the report is computed from (chargebackquery.h reads it from the database).
+struct ChargebackInputs {
+    // GPU-hours per subject, as gpuHoursSeries answers for the month.
+    QMap<QString, double> gpuHours;
+    // For a rate card that is not flat, each subject's GPU-hours per (resource, model):
+    // they only split the subject's hours between rates (the hours themselves always
+    // come from gpuHours, so they equal `gpuquota usage`).
+    QMap<QString, QList<RatedHours>> parts;
+    // Idle GPU-hours in the month per subject with idle spans.
+    QMap<QString, double> idleGpuHours;
+};
+
 [[nodiscard]] ChargebackReport computeChargeback(GroupBy by, const ChargebackMonth &month,
-                                                 const RateCard &rates,
-                                                 const QMap<QString, double> &gpuHoursBySubject,
-                                                 const QMap<QString, QMap<QString, double>> &resourceHours,
+                                                 const RateCard &rates, const ChargebackInputs &inputs,
                                                  qint64 generatedAt);
 
 } // namespace gq

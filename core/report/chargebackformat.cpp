@@ -5,11 +5,25 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace gq {
 
 namespace {
 const QString kNotRecorded = QStringLiteral("not recorded");
+
+QJsonValue e4OrNull(const std::optional<qint64> &e4) {
+    return e4 ? QJsonValue(double(*e4) / 1e4) : QJsonValue(QJsonValue::Null);
+}
 } // namespace
+
+QString lineRate(const ChargebackLine &l) {
+    return l.mixedRate ? formatEffectiveRate(l.rateMicros) : formatRate(l.rateMicros);
+}
+
+QString formatShare(int perMille) {
+    return QStringLiteral("%1.%2%").arg(perMille / 10).arg(perMille % 10);
+}
 
 QString groupByName(GroupBy by) {
     return by == GroupBy::User ? QStringLiteral("user") : QStringLiteral("namespace");
@@ -19,10 +33,8 @@ QString rateSummary(const RateCard &rates) {
     const QString cur = rates.currency.isEmpty() ? QString() : QLatin1Char(' ') + rates.currency;
     if (rates.isFlat())
         return formatRate(rates.defaultMicros) + cur + QStringLiteral(" per GPU-hour");
-    QStringList parts{QStringLiteral("default %1").arg(formatRate(rates.defaultMicros))};
-    for (auto it = rates.resourceMicros.cbegin(); it != rates.resourceMicros.cend(); ++it)
-        if (it.value() != rates.defaultMicros)
-            parts << it.key() + QLatin1Char(' ') + formatRate(it.value());
+    const QStringList parts =
+        QStringList{QStringLiteral("default %1").arg(formatRate(rates.defaultMicros))} + rates.exceptions();
     return parts.join(QStringLiteral("; ")) + cur + QStringLiteral(" per GPU-hour");
 }
 
@@ -30,7 +42,7 @@ QByteArray chargebackCsv(const ChargebackReport &report) {
     QString out = QStringLiteral("subject,gpu_hours,rate,cost\n");
     for (const ChargebackLine &l : report.lines)
         out += csvField(l.subject) + QLatin1Char(',') + formatHoursE4(l.hoursE4) + QLatin1Char(',') +
-               formatRate(l.rateMicros) + QLatin1Char(',') + formatCents(l.costCents) + QLatin1Char('\n');
+               lineRate(l) + QLatin1Char(',') + formatCents(l.costCents) + QLatin1Char('\n');
     out += QStringLiteral("TOTAL,%1,,%2\n")
                .arg(formatHoursE4(report.totalHoursE4), formatCents(report.totalCents));
     return out.toUtf8();
@@ -44,19 +56,32 @@ QJsonObject chargebackJson(const ChargebackReport &report) {
                         {QStringLiteral("rate"), double(l.rateMicros) / 1e6},
                         {QStringLiteral("mixed_rate"), l.mixedRate},
                         {QStringLiteral("cost"), double(l.costCents) / 100.0},
-                        {QStringLiteral("used_gpu_hours"), QJsonValue::Null},
-                        {QStringLiteral("idle_share"), QJsonValue::Null}};
-        if (!l.resourceGpuHours.isEmpty()) {
+                        {QStringLiteral("used_gpu_hours"), e4OrNull(l.usedE4())},
+                        {QStringLiteral("idle_gpu_hours"), e4OrNull(l.idleE4)},
+                        {QStringLiteral("idle_share"), l.idleE4 && l.hoursE4 > 0
+                                                           ? QJsonValue(double(*l.idleE4) / double(l.hoursE4))
+                                                           : QJsonValue(QJsonValue::Null)}};
+        if (!l.parts.isEmpty()) {
             QJsonObject res;
-            for (auto it = l.resourceGpuHours.cbegin(); it != l.resourceGpuHours.cend(); ++it)
-                res.insert(it.key(), double(hoursE4(it.value())) / 1e4);
+            QJsonArray parts;
+            for (const RatedHours &p : l.parts) {
+                res.insert(p.resource, res.value(p.resource).toDouble() + double(p.hoursE4) / 1e4);
+                parts.append(QJsonObject{{QStringLiteral("resource"), p.resource},
+                                         {QStringLiteral("model"), p.model},
+                                         {QStringLiteral("gpu_hours"), double(p.hoursE4) / 1e4},
+                                         {QStringLiteral("rate"), double(p.rateMicros) / 1e6}});
+            }
             row.insert(QStringLiteral("resources"), res);
+            row.insert(QStringLiteral("parts"), parts);
         }
         rows.append(row);
     }
     QJsonObject resources;
     for (auto it = report.rates.resourceMicros.cbegin(); it != report.rates.resourceMicros.cend(); ++it)
         resources.insert(it.key(), double(it.value()) / 1e6);
+    QJsonObject models;
+    for (auto it = report.rates.modelMicros.cbegin(); it != report.rates.modelMicros.cend(); ++it)
+        models.insert(it.key(), double(it.value()) / 1e6);
     const QTimeZone &tz = report.month.tz;
     return QJsonObject{{QStringLiteral("month"), report.month.label()},
                        {QStringLiteral("tz"), QString::fromUtf8(tz.id())},
@@ -69,7 +94,8 @@ QJsonObject chargebackJson(const ChargebackReport &report) {
                        {QStringLiteral("rates"),
                         QJsonObject{{QStringLiteral("source"), report.rates.source},
                                     {QStringLiteral("default"), double(report.rates.defaultMicros) / 1e6},
-                                    {QStringLiteral("resources"), resources}}},
+                                    {QStringLiteral("resources"), resources},
+                                    {QStringLiteral("models"), models}}},
                        {QStringLiteral("charged"), QStringLiteral("allocation")},
                        {QStringLiteral("utilization"),
                         report.utilizationRecorded ? QStringLiteral("recorded") : kNotRecorded},
@@ -87,18 +113,25 @@ QString chargebackTable(const ChargebackReport &report) {
                .arg(report.month.label(), groupByName(report.by), formatInstant(report.month.range.start, tz),
                     formatInstant(report.month.range.end, tz), QString::fromUtf8(tz.id()));
     out += QStringLiteral("Rate: %1 (%2)\n").arg(rateSummary(report.rates), report.rates.source);
-    out += QStringLiteral("Charged: GPU-hours held (allocated). Used and idle share: not recorded "
-                          "(the usage database has no GPU utilization yet).\n\n");
+    out +=
+        report.utilizationRecorded
+            ? QStringLiteral("Charged: GPU-hours held (allocated). Used = held - idle, from the idle spans "
+                             "the controller recorded; not recorded where a subject has none.\n\n")
+            : QStringLiteral("Charged: GPU-hours held (allocated). Used and idle share: not recorded (no "
+                             "idle spans in the usage database for this month).\n\n");
     QList<QStringList> rows{{groupByName(report.by).toUpper(), QStringLiteral("GPU-HOURS"),
                              QStringLiteral("RATE"), QStringLiteral("COST"), QStringLiteral("USED"),
                              QStringLiteral("IDLE")}};
-    for (const ChargebackLine &l : report.lines)
+    for (const ChargebackLine &l : report.lines) {
+        const std::optional<qint64> used = l.usedE4();
+        const std::optional<int> idle = l.idlePerMille();
         rows << QStringList{l.subject,
                             formatHoursE4(l.hoursE4),
-                            formatRate(l.rateMicros) + (l.mixedRate ? QStringLiteral(" avg") : QString()),
+                            lineRate(l) + (l.mixedRate ? QStringLiteral(" eff") : QString()),
                             formatCents(l.costCents),
-                            kNotRecorded,
-                            kNotRecorded};
+                            used ? formatHoursE4(*used) : kNotRecorded,
+                            idle ? formatShare(*idle) : kNotRecorded};
+    }
     rows << QStringList{QStringLiteral("TOTAL"),
                         formatHoursE4(report.totalHoursE4),
                         QString(),
@@ -121,6 +154,10 @@ QString chargebackTable(const ChargebackReport &report) {
             line.chop(1);
         out += line + QLatin1Char('\n');
     }
+    if (std::any_of(report.lines.cbegin(), report.lines.cend(),
+                    [](const ChargebackLine &l) { return l.mixedRate; }))
+        out +=
+            QStringLiteral("eff: the effective rate (cost / GPU-hours) of a subject charged several rates\n");
     if (report.lines.isEmpty())
         out += QStringLiteral("no GPU-hours recorded in %1\n").arg(report.month.label());
     return out;

@@ -10,8 +10,9 @@ class UsageStore;
 // from UsageStore::gpuHoursSeries with one month bucket: the very query behind
 // `gpuquota usage --period month`, so the two agree to the last printed decimal. Only
 // a rate card that is not flat adds one grouped read of the month's intervals, for
-// each subject's hours per resource. Runs on the store's thread; running intervals
-// count up to `now`.
+// each subject's hours per resource and GPU model; one grouped read of idle_spans
+// gives the idle GPU-hours (used = held - idle where a subject has idle spans). Runs
+// on the store's thread; running intervals count up to `now`.
 [[nodiscard]] Result<ChargebackReport> queryChargeback(const UsageStore &store, GroupBy by,
                                                        const ChargebackMonth &month, const RateCard &rates,
                                                        qint64 now);

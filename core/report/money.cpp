@@ -64,14 +64,36 @@ QString formatCents(qint64 cents) {
     return fixed(cents, 2);
 }
 
+namespace {
+// 128 bits: a large month at a large rate overflows 64 (g++ and clang both have it).
+__extension__ using Int128 = __int128;
+
+Int128 roundDiv(Int128 value, Int128 unit) {
+    const Int128 half = unit / 2;
+    return value >= 0 ? (value + half) / unit : -((-value + half) / unit);
+}
+} // namespace
+
 qint64 costCents(qint64 hoursE4, qint64 rateMicros) {
     // 1e-4 h x 1e-6 money = 1e-10 money; a cent is 1e8 of those.
-    // 128 bits: a large month at a large rate overflows 64 (g++ and clang both have it).
-    __extension__ using Int128 = __int128;
-    const Int128 product = static_cast<Int128>(hoursE4) * rateMicros;
-    const Int128 half = 50000000;
-    const Int128 unit = 100000000;
-    return static_cast<qint64>(product >= 0 ? (product + half) / unit : -((-product + half) / unit));
+    return static_cast<qint64>(roundDiv(static_cast<Int128>(hoursE4) * rateMicros, 100000000));
+}
+
+MixedCost mixedCost(const QList<std::pair<qint64, qint64>> &hoursE4AndRateMicros) {
+    Int128 sum = 0, hours = 0;
+    for (const auto &[h, rate] : hoursE4AndRateMicros) {
+        sum += static_cast<Int128>(h) * rate;
+        hours += h;
+    }
+    MixedCost c;
+    c.cents = static_cast<qint64>(roundDiv(sum, 100000000));
+    // 1e-10 money / 1e-4 h = 1e-6 money per hour: micros.
+    c.effectiveRateMicros = hours > 0 ? static_cast<qint64>(roundDiv(sum, hours)) : 0;
+    return c;
+}
+
+QString formatEffectiveRate(qint64 micros) {
+    return fixed(static_cast<qint64>(roundDiv(micros, 100)), 4);
 }
 
 } // namespace gq

@@ -2,8 +2,11 @@
 
 #include "result.h"
 
+#include <QList>
 #include <QString>
 #include <QtGlobal>
+
+#include <utility>
 
 namespace gq {
 
@@ -25,5 +28,15 @@ namespace gq {
 [[nodiscard]] QString formatCents(qint64 cents);
 // hours x rate in cents, half up.
 [[nodiscard]] qint64 costCents(qint64 hoursE4, qint64 rateMicros);
+
+// GPU-hours charged at several rates: the exact sum of hours x rate, rounded to cents
+// once (half up), and the effective rate (that exact sum / the hours) in micros.
+struct MixedCost {
+    qint64 cents = 0;
+    qint64 effectiveRateMicros = 0;
+};
+[[nodiscard]] MixedCost mixedCost(const QList<std::pair<qint64, qint64>> &hoursE4AndRateMicros);
+// An effective rate with exactly four decimals, half up: "1.7500", "2.1735".
+[[nodiscard]] QString formatEffectiveRate(qint64 micros);
 
 } // namespace gq

@@ -31,11 +31,30 @@ Result<qint64> rateAt(const YamlNode &value, const QString &field) {
 
 } // namespace
 
+qint64 RateCard::rateFor(const QString &resource, const QString &model) const {
+    if (!model.isEmpty())
+        if (auto it = modelMicros.constFind(model); it != modelMicros.cend())
+            return *it;
+    return resourceMicros.value(resource, defaultMicros);
+}
+
 bool RateCard::isFlat() const {
+    for (const QMap<QString, qint64> *m : {&resourceMicros, &modelMicros})
+        for (auto it = m->cbegin(); it != m->cend(); ++it)
+            if (it.value() != defaultMicros)
+                return false;
+    return true;
+}
+
+QStringList RateCard::exceptions() const {
+    QStringList parts;
     for (auto it = resourceMicros.cbegin(); it != resourceMicros.cend(); ++it)
         if (it.value() != defaultMicros)
-            return false;
-    return true;
+            parts << it.key() + QLatin1Char(' ') + formatRate(it.value());
+    for (auto it = modelMicros.cbegin(); it != modelMicros.cend(); ++it)
+        if (it.value() != defaultMicros)
+            parts << QStringLiteral("model ") + it.key() + QLatin1Char(' ') + formatRate(it.value());
+    return parts;
 }
 
 RateCard RateCard::flat(qint64 micros) {
@@ -50,8 +69,8 @@ Result<RateCard> parseRateCard(const QByteArray &yaml) {
     if (!root)
         return root.error();
     if (!root->isMap())
-        return invalid(QStringLiteral("a rates file is a map with 'default' and optionally 'resources' "
-                                      "and 'currency'"),
+        return invalid(QStringLiteral("a rates file is a map with 'default' and optionally 'resources', "
+                                      "'models' and 'currency'"),
                        QString(), root->pos().isValid() ? root->pos() : SourcePos{1, 1, 0});
     RateCard card;
     bool haveDefault = false;
@@ -68,31 +87,33 @@ Result<RateCard> parseRateCard(const QByteArray &yaml) {
                 return invalid(QStringLiteral("currency must be a short text such as EUR or USD"), e.key,
                                e.value.pos().isValid() ? e.value.pos() : e.keyPos);
             card.currency = c;
-        } else if (e.key == QLatin1String("resources")) {
+        } else if (e.key == QLatin1String("resources") || e.key == QLatin1String("models")) {
+            const bool models = e.key == QLatin1String("models");
             if (e.value.isNull())
                 continue;
             if (!e.value.isMap())
-                return invalid(QStringLiteral("resources must map resource names to rates "
-                                              "(nvidia.com/mig-1g.10gb: 1.20)"),
+                return invalid(models ? QStringLiteral("models must map GPU models to rates "
+                                                       "(NVIDIA-H100-80GB-HBM3: 4.00)")
+                                      : QStringLiteral("resources must map resource names to rates "
+                                                       "(nvidia.com/mig-1g.10gb: 1.20)"),
                                e.key, e.keyPos);
+            QMap<QString, qint64> &target = models ? card.modelMicros : card.resourceMicros;
             for (const YamlNode::Entry &r : e.value.entries()) {
-                const QString field = QStringLiteral("resources.") + r.key;
-                if (r.key.trimmed().isEmpty() || r.key.contains(QLatin1Char(' ')))
-                    return invalid(QStringLiteral("'%1' is not a resource name").arg(elided(r.key)), field,
-                                   r.keyPos);
+                const QString field = e.key + QLatin1Char('.') + r.key;
+                // A model is matched exactly as recorded; a resource name has no spaces.
+                if (r.key.trimmed().isEmpty() || (!models && r.key.contains(QLatin1Char(' '))))
+                    return invalid(models ? QStringLiteral("a GPU model name must not be empty")
+                                          : QStringLiteral("'%1' is not a resource name").arg(elided(r.key)),
+                                   field, r.keyPos);
                 auto rate = rateAt(r.value, field);
                 if (!rate)
                     return rate.error();
-                card.resourceMicros.insert(r.key, *rate);
+                target.insert(r.key, *rate);
             }
-        } else if (e.key == QLatin1String("models")) {
-            return invalid(QStringLiteral("rates per GPU model are not supported yet: the usage database "
-                                          "does not record which GPU model a pod held; use 'resources'"),
-                           e.key, e.keyPos);
         } else {
-            return invalid(
-                QStringLiteral("unknown key '%1' (expected default, resources, currency)").arg(elided(e.key)),
-                e.key, e.keyPos);
+            return invalid(QStringLiteral("unknown key '%1' (expected default, resources, models, currency)")
+                               .arg(elided(e.key)),
+                           e.key, e.keyPos);
         }
     }
     if (!haveDefault)

@@ -7,6 +7,8 @@
 
 #include <QSqlQuery>
 
+#include <algorithm>
+
 namespace gq {
 
 namespace {
@@ -116,16 +118,25 @@ Result<QList<Decision>> BudgetStore::status(BudgetScope scope, const QString &su
     auto boost = m_boosts.activeBudgetBoost(scope, subject, now);
     if (!boost)
         return boost.error();
+    QList<TimeRange> periods;
     for (const Budget &b : *list) {
         auto tz = parseZone(b.tz);
         if (!tz)
             return tz.error();
-        const TimeRange period = periodContaining(now, b.period, *tz);
-        auto used = m_charts.usedGpuHours(scope, subject, period, now);
+        periods << periodContaining(now, b.period, *tz);
+    }
+    // Everything as of `now`, also when it is in the past: rows recorded as closed
+    // since were still held then, and their later hours were not used yet.
+    auto after = m_intervals.closedAfter(scope, subject, now, periods);
+    if (!after)
+        return after.error();
+    for (qsizetype i = 0; i < list->size(); ++i) {
+        auto used = m_charts.usedGpuHours(scope, subject, periods[i], now);
         if (!used)
             return used.error();
-        out << decide(b, period, *used, *running, AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0},
-                      *boost);
+        const double usedAtNow = std::max(0.0, *used - after->laterGpuSeconds[i] / 3600.0);
+        out << decide(list->at(i), periods[i], usedAtNow, *running + after->heldGpus,
+                      AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0}, *boost);
     }
     return out;
 }

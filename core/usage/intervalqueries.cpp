@@ -89,6 +89,32 @@ Result<std::vector<UsageInterval>> IntervalQueries::runningFor(BudgetScope scope
     return out;
 }
 
+Result<IntervalQueries::AfterNow> IntervalQueries::closedAfter(BudgetScope scope, const QString &subject,
+                                                               qint64 now,
+                                                               const QList<TimeRange> &windows) const {
+    AfterNow out;
+    out.laterGpuSeconds.fill(0.0, windows.size());
+    qint64 until = now + 1; // rows starting by `now` are held at it, whatever the windows
+    for (const TimeRange &w : windows)
+        until = std::max(until, w.end);
+    auto rows =
+        select(QStringLiteral("%1 = ? AND end_s IS NOT NULL AND end_s > ? AND start_s < ?")
+                   .arg(scope == BudgetScope::User ? QLatin1String("user_name") : QLatin1String("ns")),
+               {nonNull(subject), now, until}, QStringLiteral("reading intervals ending after now"));
+    if (!rows)
+        return rows.error();
+    for (const UsageInterval &iv : *rows) {
+        if (iv.start <= now)
+            out.heldGpus += iv.gpus * m_weights.weight(iv.resource);
+        for (qsizetype i = 0; i < windows.size(); ++i) {
+            const TimeRange after{std::max(windows[i].start, now), windows[i].end};
+            if (after.end > after.start)
+                out.laterGpuSeconds[i] += gpuSeconds(iv, after, now, m_weights);
+        }
+    }
+    return out;
+}
+
 Result<qint64> IntervalQueries::count() const {
     QSqlQuery q(m_conn.database());
     if (auto r = m_conn.execSql(q, QStringLiteral("SELECT COUNT(*) FROM usage_intervals")); !r)

@@ -42,6 +42,16 @@ public:
                                                                 const QString &subject) const;
     // Weighted GPUs the subject holds at `now`.
     [[nodiscard]] Result<double> runningGpus(BudgetScope scope, const QString &subject, qint64 now) const;
+    // For a status as of a `now` that may be in the past: the subject's closed rows that
+    // end after `now` (and start before the last window's end). Those started by `now`
+    // were held at `now` (heldGpus, weighted); none of their time after `now` was used
+    // by then (laterGpuSeconds: per window, the GPU-seconds they count after `now`).
+    struct AfterNow {
+        double heldGpus = 0;
+        QList<double> laterGpuSeconds;
+    };
+    [[nodiscard]] Result<AfterNow> closedAfter(BudgetScope scope, const QString &subject, qint64 now,
+                                               const QList<TimeRange> &windows) const;
     // Weighted GPU-seconds of the subject's rows overlapping `window`, summed in the
     // client: closed rows only, or running ones too (they count up to `now`).
     [[nodiscard]] Result<double> overlappingGpuSeconds(BudgetScope scope, const QString &subject,

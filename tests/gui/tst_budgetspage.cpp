@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -40,6 +41,7 @@ private slots:
     void listsBudgetsSortedByRemaining();
     void createEditDeleteNeedANoteAndAreAudited();
     void canThisRunAgreesWithCheck();
+    void newBudgetStartsInThePreferredZone();
 
 private:
     QList<AuditEntry> audit();
@@ -335,6 +337,27 @@ void TestBudgetsPage::canThisRunAgreesWithCheck() {
     QTRY_VERIFY(panel->findChild<QLabel *>(QStringLiteral("canRunVerdictLabel"))
                     ->text()
                     .contains(QStringLiteral("Yes: 2.00 GPU-h fit in the 2.00 GPU-h left.")));
+}
+
+// A new budget's zone is the Preferences' zone (UTC before any is set).
+void TestBudgetsPage::newBudgetStartsInThePreferredZone() {
+    const auto zoneOfNewBudget = [this] {
+        m_page->findChild<QPushButton *>(QStringLiteral("newBudgetButton"))->click();
+        BudgetDialog *d = nullptr;
+        if (!QTest::qWaitFor(
+                [&] { return (d = visibleDialog<BudgetDialog>(QStringLiteral("budgetDialog"))); }))
+            return QString();
+        const QString zone = d->findChild<QComboBox *>(QStringLiteral("budgetZoneCombo"))->currentText();
+        const QPointer<BudgetDialog> open = d;
+        d->reject();
+        (void)QTest::qWaitFor([&open] { return !open || !open->isVisible(); });
+        return zone;
+    };
+    QCOMPARE(zoneOfNewBudget(), QStringLiteral("UTC"));
+    PagePreferences prefs;
+    prefs.timeZone = QStringLiteral("Europe/Berlin");
+    m_page->setPreferences(prefs);
+    QCOMPARE(zoneOfNewBudget(), QStringLiteral("Europe/Berlin"));
 }
 
 QTEST_MAIN(TestBudgetsPage)

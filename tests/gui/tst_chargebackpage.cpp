@@ -12,8 +12,10 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -31,6 +33,7 @@ private slots:
     void followsTheControls();
     void badRatesFileIsNamed();
     void exportsTheCsv();
+    void preferencesSetZoneRateAndCurrency();
 
 private:
     ChargebackReport expected(GroupBy by, const RateCard &rates) const;
@@ -165,6 +168,76 @@ void TestChargebackPage::exportsTheCsv() {
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), chargebackCsv(expected(GroupBy::Namespace, RateCard::flat(2500000))));
+}
+
+// The Preferences' zone, rate and currency: the month in that zone, charged at that rate,
+// the currency in the table's header, the total and the PDF (read back with pdftotext);
+// a rates file's own currency wins.
+void TestChargebackPage::preferencesSetZoneRateAndCurrency() {
+    ChargebackPage page;
+    QSignalSpy shown(&page, &ChargebackPage::reportShown);
+    page.setDatabaseUrl(m_url);
+    page.findChild<QDateEdit *>(QStringLiteral("chargebackMonth"))->setDate(QDate(2026, 11, 1));
+    QVERIFY(shown.wait(10000));
+    shown.clear();
+    PagePreferences prefs;
+    prefs.timeZone = QStringLiteral("America/New_York");
+    prefs.chargebackRateMicros = 4000000;
+    prefs.currency = QStringLiteral("EUR");
+    page.setPreferences(prefs);
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !page.isLoading(), 10000);
+    QTest::qWait(100);
+    QCOMPARE(shown.size(), 1); // one query for the three changes
+    const ChargebackReport &r = page.model()->report();
+    QCOMPARE(QString::fromUtf8(r.month.tz.id()), QStringLiteral("America/New_York"));
+    QCOMPARE(r.rates.defaultMicros, qint64(4000000));
+    QCOMPARE(r.rates.currency, QStringLiteral("EUR"));
+    UsageStore::Options o;
+    o.readOnly = true;
+    auto store = UsageStore::open(m_url, o);
+    QVERIFY(store);
+    const auto month =
+        parseChargebackMonth(QStringLiteral("2026-11"), *parseZone(QStringLiteral("America/New_York")));
+    const auto want = queryChargeback(**store, GroupBy::Namespace, *month, RateCard::flat(4000000),
+                                      QDateTime::currentSecsSinceEpoch());
+    QVERIFY(want);
+    QCOMPARE(r.totalCents, want->totalCents);
+    QCOMPARE(page.model()->headerData(ChargebackModel::CostColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Cost (EUR)"));
+    QVERIFY(
+        page.findChild<QLabel *>(QStringLiteral("chargebackTotal"))->text().endsWith(QStringLiteral(" EUR")));
+    QVERIFY(page.findChild<QLabel *>(QStringLiteral("chargebackHeader"))
+                ->text()
+                .contains(QStringLiteral("4.00 EUR")));
+
+    const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+    QVERIFY2(!pdftotext.isEmpty(), "poppler-utils (scripts/install-deps.sh) is needed");
+    QSignalSpy done(&page, &ChargebackPage::exportFinished);
+    const QString pdf = m_dir.filePath(QStringLiteral("prefs.pdf"));
+    page.exportPdf(pdf);
+    QVERIFY(done.wait(20000));
+    QCOMPARE(done.last().at(1).toString(), QString());
+    QProcess text;
+    text.start(pdftotext, {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
+    QVERIFY(text.waitForFinished(30000));
+    const QString body = QString::fromUtf8(text.readAllStandardOutput());
+    QVERIFY2(body.contains(QStringLiteral("Cost (EUR)")) &&
+                 body.contains(QStringLiteral("4.00 EUR per GPU-hour")) &&
+                 body.contains(QStringLiteral("America/New_York")),
+             qPrintable(body));
+
+    // A rates file that names its currency keeps it.
+    const QString rates = m_dir.filePath(QStringLiteral("usd.yaml"));
+    QFile f(rates);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("currency: USD\ndefault: 1\n");
+    f.close();
+    shown.clear();
+    auto *edit = page.findChild<QLineEdit *>(QStringLiteral("chargebackRatesFile"));
+    edit->setText(rates);
+    emit edit->editingFinished();
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !page.isLoading(), 10000);
+    QCOMPARE(page.model()->report().rates.currency, QStringLiteral("USD"));
 }
 
 QTEST_MAIN(TestChargebackPage)

@@ -14,6 +14,7 @@
 #include "connectionsettings.h"
 #include "connectionstab.h"
 #include "errorbanner.h"
+#include "kubeconfigwatcher.h"
 #include "namespacepanel.h"
 #include "preferencesdialog.h"
 #include "startpage.h"
@@ -58,6 +59,11 @@ int auditTab(const QTabWidget *tabs) {
     }
     return -1;
 }
+// How the window keeps a context's connections: by name and API server.
+ContextId idOf(const MainWindow &window, const QString &context) {
+    return {context, window.session()->kubeconfig()->serverOf(context)};
+}
+
 QString fileText(const QString &path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
@@ -97,6 +103,7 @@ private slots:
     void contextSwitchSwapsConnections();
     void testButtonsSayWhatWorks();
     void secretsStayOutOfTheSettingsFile();
+    void passwordsInUrlsGoToTheKeychain();
     void discoverySavesNothingBeforeConfirmation();
     void layoutRestored();
     void startPageByKey();
@@ -214,7 +221,8 @@ void TestConnections::embeddedDatabaseOffered() {
     const QString context = window.session()->contextName();
     const QString url = embeddedDatabaseUrl(m_fx.path(QStringLiteral("data")), context);
     QCOMPARE(window.usageDatabase()->url(), url);
-    QCOMPARE(loadConnections(settings, context).usageDatabaseUrl, url);
+    QVERIFY(!idOf(window, context).server.isEmpty());
+    QCOMPARE(loadConnections(settings, idOf(window, context)).usageDatabaseUrl, url);
     QVERIFY(QFile::exists(url.mid(9)));
     QTRY_VERIFY(!offer->isVisible());
     QVERIFY(!tabs->widget(auditTab(tabs))->findChild<QWidget *>(QStringLiteral("sourceNotice"))->isVisible());
@@ -269,13 +277,33 @@ void TestConnections::contextSwitchSwapsConnections() {
     auto *notice = detailTabs->currentWidget()->findChild<QLabel *>(QStringLiteral("sourceNoticeText"));
     QTRY_VERIFY(notice->isVisible());
     QVERIFY2(notice->text().contains(QStringLiteral("admin-cert")), qPrintable(notice->text()));
-    QTest::mouseClick(detailTabs->currentWidget()->findChild<QPushButton *>(QStringLiteral("sourceNoticeButton")),
+    // Every page of the usage database says the same, with the same button.
+    const QStringList gates{QStringLiteral("dashboardGate"), QStringLiteral("usageGate"),
+                            QStringLiteral("budgetsGate"),   QStringLiteral("boostsGate"),
+                            QStringLiteral("auditGate"),     QStringLiteral("chargebackGate")};
+    for (const QString &name : gates) {
+        auto *gate = window.findChild<SourceGate *>(name);
+        QVERIFY2(gate, qPrintable(name));
+        QVERIFY2(!gate->showsPage(), qPrintable(name));
+        QVERIFY(gate->findChild<QLabel *>(QStringLiteral("sourceNoticeText"))
+                    ->text()
+                    .contains(QStringLiteral("admin-cert")));
+    }
+    auto *budgets = window.findChild<SourceGate *>(QStringLiteral("budgetsGate"));
+    detailTabs->setCurrentWidget(budgets);
+    QTRY_VERIFY(budgets->findChild<QPushButton *>(QStringLiteral("sourceNoticeButton"))->isVisible());
+    QTest::mouseClick(budgets->findChild<QPushButton *>(QStringLiteral("sourceNoticeButton")),
                       Qt::LeftButton);
     auto *prefs = visibleDialog<PreferencesDialog>(QStringLiteral("preferencesDialog"));
     QTRY_VERIFY((prefs = visibleDialog<PreferencesDialog>(QStringLiteral("preferencesDialog"))));
     QCOMPARE(prefs->tabs()->currentWidget(), static_cast<QWidget *>(prefs->connections()));
     QCOMPARE(prefs->connections()->context(), QStringLiteral("admin-cert"));
     prefs->reject();
+    // Back on a context with a database: every page again.
+    activate(QStringLiteral("admin"));
+    QTRY_VERIFY(window.usageDatabase()->isOpen());
+    for (const QString &name : gates)
+        QVERIFY2(window.findChild<SourceGate *>(name)->showsPage(), qPrintable(name));
 }
 
 // Test buttons: what works and what does not, in words, off the GUI thread.
@@ -381,12 +409,45 @@ void TestConnections::secretsStayOutOfTheSettingsFile() {
         d->findChild<QDialogButtonBox *>(QStringLiteral("preferencesButtons"))->button(QDialogButtonBox::Ok),
         Qt::LeftButton);
     QTRY_VERIFY(!d->isVisible() || d->isHidden());
-    QCOMPARE(*waitFor(settings.secret(settings::usageDatabaseSecret, QStringLiteral("admin"))), password);
-    QCOMPARE(*waitFor(settings.secret(settings::prometheusToken, QStringLiteral("admin"))), token);
+    const QString admin = idOf(window, QStringLiteral("admin")).key();
+    QCOMPARE(*waitFor(settings.secret(settings::usageDatabaseSecret, admin)), password);
+    QCOMPARE(*waitFor(settings.secret(settings::prometheusToken, admin)), token);
     settings.sync();
     const QString text = fileText(path);
     QVERIFY2(text.contains(QStringLiteral("https://prom:9090")), qPrintable(text));
     QVERIFY2(!text.contains(password) && !text.contains(token), qPrintable(text));
+}
+
+// A password typed into a database or Prometheus URL: saved to the keychain, the URL
+// without it to the settings file (grepped), and the tab says so.
+void TestConnections::passwordsInUrlsGoToTheKeychain() {
+    const QString path = m_fx.path(QStringLiteral("urlsecrets.ini"));
+    ConsoleSettings settings(path, std::make_unique<MemorySecretStore>());
+    ConnectionsTab tab(&settings);
+    const ContextId id{QStringLiteral("prod"), QStringLiteral("https://prod.example:6443")};
+    tab.setContexts({id.name}, id.name, {{id.name, id.server}});
+    const QString dbPassword = QStringLiteral("db-url-pw-7a3f");
+    const QString promPassword = QStringLiteral("prom-url-pw-91c2");
+    tab.findChild<QLineEdit *>(QStringLiteral("databaseUrl"))
+        ->setText(QStringLiteral("postgresql://gq:%1@db:5432/gq").arg(dbPassword));
+    auto *source = tab.findChild<QComboBox *>(QStringLiteral("metricsSource"));
+    source->setCurrentIndex(source->findData(QStringLiteral("prometheus")));
+    tab.findChild<QLineEdit *>(QStringLiteral("prometheusUrl"))
+        ->setText(QStringLiteral("https://viewer:%1@prom:9090").arg(promPassword));
+    QCOMPARE(tab.save(), QStringList{id.name});
+    const ContextConnections saved = loadConnections(settings, id);
+    QCOMPARE(saved.usageDatabaseUrl, QStringLiteral("postgresql://gq@db:5432/gq"));
+    QCOMPARE(saved.prometheusUrl, QStringLiteral("https://viewer@prom:9090"));
+    QCOMPARE(*waitFor(settings.secret(settings::usageDatabaseSecret, id.key())), dbPassword);
+    QCOMPARE(*waitFor(settings.secret(settings::prometheusUrlPassword, id.key())), promPassword);
+    QCOMPARE(tab.findChild<QLineEdit *>(QStringLiteral("databaseUrl"))->text(), saved.usageDatabaseUrl);
+    QCOMPARE(tab.findChild<QLineEdit *>(QStringLiteral("prometheusUrl"))->text(), saved.prometheusUrl);
+    const QString notice = tab.findChild<QLabel *>(QStringLiteral("secretNotice"))->text();
+    GQ_VERIFY_WORDS(notice.contains(QStringLiteral("moved to the keychain")), notice);
+    settings.sync();
+    const QString text = fileText(path);
+    QVERIFY2(text.contains(QStringLiteral("viewer@prom:9090")), qPrintable(text));
+    QVERIFY2(!text.contains(dbPassword) && !text.contains(promPassword), qPrintable(text));
 }
 
 // The cluster advertises its connections; the tab shows them and saves nothing until
@@ -423,20 +484,20 @@ void TestConnections::discoverySavesNothingBeforeConfirmation() {
     QVERIFY2(confirm->informativeText().contains(
                  QStringLiteral("postgresql://gq@pg.gpuquota-system:5432/gpuquota")),
              qPrintable(confirm->informativeText()));
-    QCOMPARE(loadConnections(settings, QStringLiteral("admin")), ContextConnections());
+    QCOMPARE(loadConnections(settings, idOf(window, QStringLiteral("admin"))), ContextConnections());
     QTest::mouseClick(confirm->findChild<QPushButton *>(QStringLiteral("useDiscovered")), Qt::LeftButton);
     QCOMPARE(tab->findChild<QLineEdit *>(QStringLiteral("databaseUrl"))->text(),
              QStringLiteral("postgresql://gq@pg.gpuquota-system:5432/gpuquota"));
     QCOMPARE(tab->findChild<QLineEdit *>(QStringLiteral("controllerUrl"))->text(),
              QStringLiteral("https://gpuquota.example.com"));
     // Confirmed into the fields, still not saved.
-    QCOMPARE(loadConnections(settings, QStringLiteral("admin")), ContextConnections());
+    QCOMPARE(loadConnections(settings, idOf(window, QStringLiteral("admin"))), ContextConnections());
     d->findChild<QDialogButtonBox *>(QStringLiteral("preferencesButtons"))
         ->button(QDialogButtonBox::Apply)
         ->click();
-    QCOMPARE(loadConnections(settings, QStringLiteral("admin")).usageDatabaseUrl,
+    QCOMPARE(loadConnections(settings, idOf(window, QStringLiteral("admin"))).usageDatabaseUrl,
              QStringLiteral("postgresql://gq@pg.gpuquota-system:5432/gpuquota"));
-    QCOMPARE(loadConnections(settings, QStringLiteral("admin")).controllerUrl,
+    QCOMPARE(loadConnections(settings, idOf(window, QStringLiteral("admin"))).controllerUrl,
              QStringLiteral("https://gpuquota.example.com"));
     d->showTab(PreferencesDialog::Tab::General);
     shoot(d, QStringLiteral("preferences"));

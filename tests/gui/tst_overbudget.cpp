@@ -7,23 +7,32 @@
 // real window against the test cluster: the badge is painted, and the namespace
 // list fits its columns without a horizontal scroll bar.
 
+#include "chargebackmodel.h"
+#include "chargebackpage.h"
 #include "clock.h"
+#include "clusterusagepage.h"
 #include "consolesettings.h"
 #include "draftstore.h"
+#include "errorbanner.h"
 #include "gui/guitestutil.h"
 #include "mainwindow.h"
 #include "namespacelistmodel.h"
 #include "namespacepanel.h"
+#include "preferencesdialog.h"
 #include "quotapage.h"
 #include "templatedialog.h"
 #include "testclusterprocess.h"
 #include "usage/clockeddatabase.h"
 #include "usagebardelegate.h"
+#include "usagerangebar.h"
 #include "usageservice.h"
 #include "usagestore.h"
 #include "usagetestdata.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QHeaderView>
@@ -32,10 +41,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QSqlQuery>
+#include <QStatusBar>
 #include <QTemporaryDir>
 
 #include <QTabWidget>
@@ -138,6 +149,7 @@ private slots:
     void windowFitsAt1200AndElidesLongNames();
     void emptyFilterResultSaysSo();
     void contextMenuOffersTemplateForNamespaceWithoutQuota();
+    void preferencesReachThePages();
     void cleanupTestCase();
 
 private:
@@ -657,6 +669,61 @@ void TestOverBudget::contextMenuOffersTemplateForNamespaceWithoutQuota() {
     QTRY_VERIFY((dialog = visibleDialog<TemplateDialog>()) != nullptr);
     QCOMPARE(dialog->checkedTargets(), QStringList{QStringLiteral("default")});
     dialog->reject();
+}
+
+// The Preferences' General tab reaches the pages: namespaces over their budget show as
+// the alert display says (banner, status bar, nowhere); the zone moves the charts'
+// buckets and the chargeback month; the rate and currency are the chargeback's.
+void TestOverBudget::preferencesReachThePages() {
+    startWindow();
+    if (QTest::currentTestFailed())
+        return;
+    auto *banner = m_window->findChild<MessageBanner *>(QStringLiteral("budgetAlertBanner"));
+    auto *label = m_window->statusBar()->findChild<QLabel *>(QStringLiteral("budgetAlertLabel"));
+    QVERIFY(banner && label);
+    // The default: the banner, naming the namespace over its budget.
+    QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 10000);
+    QVERIFY2(banner->text().contains(QStringLiteral("team-vision")), qPrintable(banner->text()));
+    QVERIFY(!label->isVisible());
+
+    PreferencesDialog *prefs = m_window->openPreferences();
+    const auto choose = [prefs](const char *name, const QString &data) {
+        auto *box = prefs->findChild<QComboBox *>(QLatin1String(name));
+        QVERIFY(box);
+        const int i = box->findData(data);
+        QVERIFY2(i >= 0, qPrintable(data));
+        box->setCurrentIndex(i);
+    };
+    const auto apply = [prefs] {
+        prefs->findChild<QDialogButtonBox *>(QStringLiteral("preferencesButtons"))
+            ->button(QDialogButtonBox::Apply)
+            ->click();
+    };
+    choose("alertDisplayCombo", QStringLiteral("status"));
+    choose("timeZoneCombo", QStringLiteral("Asia/Tokyo"));
+    prefs->findChild<QDoubleSpinBox *>(QStringLiteral("chargebackRate"))->setValue(3.25);
+    prefs->findChild<QComboBox *>(QStringLiteral("currencyCombo"))->setCurrentText(QStringLiteral("EUR"));
+    apply();
+    QVERIFY(!banner->isVisible());
+    QVERIFY(label->isVisible());
+    QVERIFY2(label->text().contains(QStringLiteral("team-vision")), qPrintable(label->text()));
+
+    auto *dashboard = m_window->findChild<ClusterUsagePage *>();
+    QCOMPARE(dashboard->rangeBar()->zone(), QStringLiteral("Asia/Tokyo"));
+    auto *chargeback = m_window->findChild<ChargebackPage *>(QStringLiteral("chargebackPage"));
+    QCOMPARE(chargeback->findChild<QComboBox *>(QStringLiteral("chargebackZone"))->currentText(),
+             QStringLiteral("Asia/Tokyo"));
+    QCOMPARE(chargeback->findChild<QDoubleSpinBox *>(QStringLiteral("chargebackRate"))->value(), 3.25);
+    QTRY_VERIFY_WITH_TIMEOUT(chargeback->model()->hasReport() && !chargeback->isLoading(), 10000);
+    QCOMPARE(chargeback->model()->report().rates.currency, QStringLiteral("EUR"));
+    QCOMPARE(chargeback->model()->report().rates.defaultMicros, qint64(3250000));
+    QCOMPARE(QString::fromUtf8(chargeback->model()->report().month.tz.id()), QStringLiteral("Asia/Tokyo"));
+
+    choose("alertDisplayCombo", QStringLiteral("off"));
+    apply();
+    QVERIFY(!banner->isVisible());
+    QVERIFY(!label->isVisible());
+    prefs->reject();
 }
 
 QTEST_MAIN(TestOverBudget)

@@ -293,6 +293,13 @@ void TestUsageChartView::userView() {
     const ChartData &d = dialog.model()->data();
     UsageChart *chart = dialog.panel()->chart();
     QCOMPARE(chart->chart().bands.size(), 3);
+    // Last 7 days in daily bars: ana's daily budget of 30 is a line across every bar.
+    QCOMPARE(d.query.period, Period::Day);
+    QVERIFY(d.query.range != d.budgets.first().period);
+    QCOMPARE(chart->chart().lines.size(), 1);
+    QCOMPARE(chart->chart().lines.first().values, QList<double>(qsizetype(d.buckets.size()), 30.0));
+    QVERIFY2(chart->chart().lines.first().label.contains(QStringLiteral("per day")),
+             qPrintable(chart->chart().lines.first().label));
     checkSegments(chart, [&](int bucket, int band) {
         auto ivs =
             m_store->intervals(d.buckets[size_t(bucket)].start, d.buckets[size_t(bucket)].end, d.query.now);

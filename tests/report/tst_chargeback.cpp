@@ -3,6 +3,8 @@
 #include "money.h"
 #include "ratecard.h"
 
+#include <QJsonArray>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace gq;
@@ -25,6 +27,9 @@ private slots:
     void badMonths();
     void linesSortByCostAndAddUp();
     void mixedRatesAverageByHours();
+    void modelRates();
+    void modelRatesChargeEachPart();
+    void idleShare();
     void csvIsExact();
     void emptyMonth();
 };
@@ -117,8 +122,10 @@ void TestChargeback::rateCardErrors_data() {
     QTest::newRow("negative default") << QByteArray("# c\ndefault: -2\n") << "default" << 2 << "non-negative";
     QTest::newRow("unknown key") << QByteArray("default: 2\nrate: 3\n") << "rate" << 2
                                  << "unknown key 'rate'";
-    QTest::newRow("models") << QByteArray("default: 2\nmodels:\n  H100: 4\n") << "models" << 2
-                            << "does not record which GPU model";
+    QTest::newRow("bad model rate") << QByteArray("default: 2\nmodels:\n  Tesla-T4: cheap\n")
+                                    << "models.Tesla-T4" << 3 << "got 'cheap'";
+    QTest::newRow("models a list") << QByteArray("default: 2\nmodels:\n  - H100\n") << "models" << 2
+                                   << "map GPU models";
     QTest::newRow("no default") << QByteArray("resources:\n  nvidia.com/gpu: 2\n") << "default" << 1
                                 << "'default' is required";
     QTest::newRow("resources a list")
@@ -187,7 +194,7 @@ void TestChargeback::linesSortByCostAndAddUp() {
                                       {QStringLiteral("team-c"), 10.00004},
                                       {QStringLiteral("team-d"), 0.33333}};
     const ChargebackReport r =
-        computeChargeback(GroupBy::Namespace, nov(), RateCard::flat(2500000), hours, {}, 0);
+        computeChargeback(GroupBy::Namespace, nov(), RateCard::flat(2500000), {hours, {}, {}}, 0);
     QStringList order;
     for (const ChargebackLine &l : r.lines)
         order << l.subject;
@@ -205,15 +212,23 @@ void TestChargeback::linesSortByCostAndAddUp() {
     QCOMPARE(formatCents(r.totalCents), QStringLiteral("352.08"));       // 301.25 + 2 x 25.00 + 0.83
 }
 
+static RatedHours part(const char *resource, const char *model, double hours) {
+    RatedHours p;
+    p.resource = QString::fromLatin1(resource);
+    p.model = QString::fromLatin1(model);
+    p.gpuHours = hours;
+    return p;
+}
+
 void TestChargeback::mixedRatesAverageByHours() {
     RateCard card = RateCard::flat(2000000);
     card.resourceMicros.insert(QStringLiteral("nvidia.com/mig-1g.10gb"), 1000000);
-    const QMap<QString, double> hours{{QStringLiteral("alice"), 4}, {QStringLiteral("bob"), 2}};
-    const QMap<QString, QMap<QString, double>> split{
-        {QStringLiteral("alice"),
-         {{QStringLiteral("nvidia.com/gpu"), 3}, {QStringLiteral("nvidia.com/mig-1g.10gb"), 1}}},
-        {QStringLiteral("bob"), {{QStringLiteral("nvidia.com/mig-1g.10gb"), 2}}}};
-    const ChargebackReport r = computeChargeback(GroupBy::User, nov(), card, hours, split, 0);
+    ChargebackInputs in;
+    in.gpuHours = {{QStringLiteral("alice"), 4}, {QStringLiteral("bob"), 2}};
+    in.parts = {
+        {QStringLiteral("alice"), {part("nvidia.com/gpu", "", 3), part("nvidia.com/mig-1g.10gb", "", 1)}},
+        {QStringLiteral("bob"), {part("nvidia.com/mig-1g.10gb", "", 2)}}};
+    const ChargebackReport r = computeChargeback(GroupBy::User, nov(), card, in, 0);
     QCOMPARE(r.lines.size(), 2);
     QCOMPARE(r.lines[0].subject, QStringLiteral("alice"));
     QVERIFY(r.lines[0].mixedRate);
@@ -224,11 +239,115 @@ void TestChargeback::mixedRatesAverageByHours() {
     QCOMPARE(r.lines[1].costCents, qint64(200));
 }
 
+// A rate per GPU model beats the resource's, which beats the default.
+void TestChargeback::modelRates() {
+    auto card = parseRateCard("currency: EUR\n"
+                              "default: 2.50\n"
+                              "resources:\n"
+                              "  nvidia.com/mig-1g.10gb: 1.20\n"
+                              "models:\n"
+                              "  NVIDIA-H100-80GB-HBM3: 4.00\n"
+                              "  Tesla-T4: 0.9\n");
+    QVERIFY2(card, qPrintable(card ? QString() : card.error().toString()));
+    QCOMPARE(card->modelMicros.size(), 2);
+    QCOMPARE(card->rateFor(QStringLiteral("nvidia.com/gpu")), qint64(2500000));
+    QCOMPARE(card->rateFor(QStringLiteral("nvidia.com/gpu"), QStringLiteral("Tesla-T4")), qint64(900000));
+    QCOMPARE(card->rateFor(QStringLiteral("nvidia.com/mig-1g.10gb"), QStringLiteral("NVIDIA-H100-80GB-HBM3")),
+             qint64(4000000)); // model > resource
+    QCOMPARE(card->rateFor(QStringLiteral("nvidia.com/mig-1g.10gb"), QStringLiteral("NVIDIA-A100")),
+             qint64(1200000)); // an unpriced model: the resource's rate
+    QCOMPARE(card->rateFor(QStringLiteral("nvidia.com/gpu"), QStringLiteral("NVIDIA-A100")), qint64(2500000));
+    QVERIFY(!card->isFlat());
+    QCOMPARE(rateSummary(*card), QStringLiteral("default 2.50; nvidia.com/mig-1g.10gb 1.20; model "
+                                                "NVIDIA-H100-80GB-HBM3 4.00; model Tesla-T4 0.90 EUR per "
+                                                "GPU-hour"));
+    // A model at the default rate changes nothing.
+    auto flat = parseRateCard("default: 2\nmodels:\n  Tesla-T4: 2.00\n");
+    QVERIFY(flat);
+    QVERIFY(flat->isFlat());
+}
+
+// Cost = the sum of each (resource, model) part's hours x its rate, rounded once; the
+// parts add up to the printed hours; `rate` in the CSV is the effective rate.
+void TestChargeback::modelRatesChargeEachPart() {
+    RateCard card = RateCard::flat(2500000);
+    card.modelMicros.insert(QStringLiteral("H100"), 4000000);
+    card.modelMicros.insert(QStringLiteral("T4"), 900000);
+    ChargebackInputs in;
+    // team-a: 3.0001 h by the usage query; its parts read 1.00004 h on H100 and 2 h on
+    // T4 (1.0000 + 2.0000 printed), so the missing 0.0001 h goes to the largest part.
+    in.gpuHours = {{QStringLiteral("team-a"), 3.0001}, {QStringLiteral("team-b"), 2}};
+    in.parts = {{QStringLiteral("team-a"),
+                 {part("nvidia.com/gpu", "H100", 1.00004), part("nvidia.com/gpu", "T4", 2)}},
+                {QStringLiteral("team-b"), {part("nvidia.com/gpu", "", 2)}}};
+    const ChargebackReport r = computeChargeback(GroupBy::Namespace, nov(), card, in, 0);
+    QCOMPARE(r.lines.size(), 2);
+    const ChargebackLine &a = r.lines[0];
+    QCOMPARE(a.subject, QStringLiteral("team-a"));
+    QVERIFY(a.mixedRate);
+    QCOMPARE(a.parts.size(), 2);
+    QCOMPARE(a.parts[0].hoursE4, qint64(10000));
+    QCOMPARE(a.parts[0].rateMicros, qint64(4000000));
+    QCOMPARE(a.parts[1].hoursE4, qint64(20001));
+    QCOMPARE(a.parts[1].rateMicros, qint64(900000));
+    QCOMPARE(a.hoursE4, a.parts[0].hoursE4 + a.parts[1].hoursE4);
+    // 1.0000 x 4.00 + 2.0001 x 0.90 = 5.80009 -> 5.80 (not 3.0001 x one rate)
+    QCOMPARE(a.costCents, qint64(580));
+    QCOMPARE(a.rateMicros, qint64(1933299)); // 5.80009 / 3.0001
+    const ChargebackLine &b = r.lines[1];
+    QVERIFY(!b.mixedRate);
+    QCOMPARE(b.rateMicros, qint64(2500000)); // no model recorded: the default
+    QCOMPARE(b.costCents, qint64(500));
+    QCOMPARE(QString::fromUtf8(chargebackCsv(r)), QStringLiteral("subject,gpu_hours,rate,cost\n"
+                                                                 "team-a,3.0001,1.9333,5.80\n"
+                                                                 "team-b,2.0000,2.50,5.00\n"
+                                                                 "TOTAL,5.0001,,10.80\n"));
+    const QJsonObject row = chargebackJson(r).value(QStringLiteral("rows")).toArray().at(0).toObject();
+    QCOMPARE(row.value(QStringLiteral("mixed_rate")).toBool(), true);
+    const QJsonArray parts = row.value(QStringLiteral("parts")).toArray();
+    QCOMPARE(parts.size(), 2);
+    QCOMPARE(parts.at(0).toObject().value(QStringLiteral("model")).toString(), QStringLiteral("H100"));
+    QCOMPARE(parts.at(0).toObject().value(QStringLiteral("rate")).toDouble(), 4.0);
+    QVERIFY(chargebackTable(r).contains(QStringLiteral("1.9333 eff")));
+}
+
+// Used = held - idle for subjects with idle spans; the others say "not recorded".
+void TestChargeback::idleShare() {
+    ChargebackInputs in;
+    in.gpuHours = {
+        {QStringLiteral("team-a"), 10}, {QStringLiteral("team-b"), 4}, {QStringLiteral("team-c"), 1}};
+    in.idleGpuHours = {{QStringLiteral("team-a"), 2.5}, {QStringLiteral("team-c"), 3}}; // c: more than held
+    const ChargebackReport r = computeChargeback(GroupBy::Namespace, nov(), RateCard::flat(1000000), in, 0);
+    QVERIFY(r.utilizationRecorded);
+    QCOMPARE(r.lines[0].subject, QStringLiteral("team-a"));
+    QCOMPARE(*r.lines[0].idleE4, qint64(25000));
+    QCOMPARE(*r.lines[0].usedE4(), qint64(75000));
+    QCOMPARE(*r.lines[0].idlePerMille(), 250);
+    QVERIFY(!r.lines[1].idleE4);
+    QVERIFY(!r.lines[1].usedE4());
+    QCOMPARE(*r.lines[2].idleE4, qint64(10000)); // never more idle than held
+    QCOMPARE(*r.lines[2].usedE4(), qint64(0));
+    const QJsonObject json = chargebackJson(r);
+    QCOMPARE(json.value(QStringLiteral("utilization")).toString(), QStringLiteral("recorded"));
+    const QJsonArray rows = json.value(QStringLiteral("rows")).toArray();
+    QCOMPARE(rows.at(0).toObject().value(QStringLiteral("used_gpu_hours")).toDouble(), 7.5);
+    QCOMPARE(rows.at(0).toObject().value(QStringLiteral("idle_gpu_hours")).toDouble(), 2.5);
+    QCOMPARE(rows.at(0).toObject().value(QStringLiteral("idle_share")).toDouble(), 0.25);
+    QVERIFY(rows.at(1).toObject().value(QStringLiteral("idle_share")).isNull());
+    const QString table = chargebackTable(r);
+    QVERIFY2(table.contains(QRegularExpression(QStringLiteral("team-a .* 7\\.5000 +25\\.0%"))),
+             qPrintable(table));
+    QVERIFY2(table.contains(QRegularExpression(QStringLiteral("team-b .* not recorded +not recorded"))),
+             qPrintable(table));
+    // The CSV keeps its four columns.
+    QVERIFY(chargebackCsv(r).startsWith("subject,gpu_hours,rate,cost\nteam-a,10.0000,1.00,10.00\n"));
+}
+
 void TestChargeback::csvIsExact() {
     const QMap<QString, double> hours{
         {QStringLiteral("team-a"), 1.23456}, {QStringLiteral("=cmd"), 2}, {QStringLiteral("a,b"), 0.5}};
     const ChargebackReport r =
-        computeChargeback(GroupBy::Namespace, nov(), RateCard::flat(2500000), hours, {}, 0);
+        computeChargeback(GroupBy::Namespace, nov(), RateCard::flat(2500000), {hours, {}, {}}, 0);
     QCOMPARE(QString::fromUtf8(chargebackCsv(r)), QStringLiteral("subject,gpu_hours,rate,cost\n"
                                                                  "\"'=cmd\",2.0000,2.50,5.00\n"
                                                                  "team-a,1.2346,2.50,3.09\n"
@@ -237,7 +356,7 @@ void TestChargeback::csvIsExact() {
 }
 
 void TestChargeback::emptyMonth() {
-    const ChargebackReport r = computeChargeback(GroupBy::User, nov(), RateCard::flat(1), {}, {}, 0);
+    const ChargebackReport r = computeChargeback(GroupBy::User, nov(), RateCard::flat(1), {}, 0);
     QCOMPARE(QString::fromUtf8(chargebackCsv(r)),
              QStringLiteral("subject,gpu_hours,rate,cost\nTOTAL,0.0000,,0.00\n"));
     QVERIFY(chargebackTable(r).contains(QStringLiteral("no GPU-hours recorded in 2026-11")));

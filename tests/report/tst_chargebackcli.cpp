@@ -3,12 +3,18 @@
 #include "demodata.h"
 #include "timewindow.h"
 #include "usagestore.h"
+#include "usagetestdata.h"
 #ifdef GQ_WITH_PDF
 #include "chargebackpdf.h"
 #endif
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,6 +36,8 @@ private slots:
     void equalsUsageVerb();
     void csvAddsUp();
     void ratesFileChargesMigLess();
+    void modelRatesAndIdleShare_data();
+    void modelRatesAndIdleShare();
     void badFlags_data();
     void badFlags();
     void pdf_data();
@@ -120,6 +128,48 @@ void TestChargebackCli::initTestCase() {
         return bool(r);
     });
     QVERIFY2(error.isEmpty(), qPrintable(error));
+
+    // February 2027, apart from the demo's November: intervals on known GPU models and
+    // the idle spans the controller's recorder writes (inserted as it would, by SQL).
+    const auto feb = [](int day, int hour) {
+        return QDateTime(QDate(2027, 2, day), QTime(hour, 0), Qt::UTC).toSecsSinceEpoch();
+    };
+    const auto on = [](UsageInterval iv, const char *model) {
+        iv.node = QStringLiteral("node-1");
+        iv.gpuModel = QString::fromLatin1(model);
+        return iv;
+    };
+    using gq::test::interval;
+    for (const UsageInterval &iv :
+         {on(interval(QStringLiteral("infer"), QStringLiteral("dana"), QStringLiteral("p0"), 1,
+                      QDateTime(QDate(2027, 1, 31), QTime(22, 0), Qt::UTC).toSecsSinceEpoch(), feb(1, 2)),
+             "NVIDIA-H100-80GB-HBM3"),
+          on(interval(QStringLiteral("infer"), QStringLiteral("dana"), QStringLiteral("p1"), 2, feb(2, 10),
+                      feb(2, 15)),
+             "NVIDIA-H100-80GB-HBM3"),
+          on(interval(QStringLiteral("infer"), QStringLiteral("dana"), QStringLiteral("p2"), 1, feb(3, 0),
+                      feb(3, 4)),
+             "Tesla-T4"),
+          on(interval(QStringLiteral("batch"), QStringLiteral("eve"), QStringLiteral("p3"), 1, feb(4, 0),
+                      feb(4, 3)),
+             "")}) {
+        auto r = (*store)->upsertInterval(iv);
+        QVERIFY2(r, qPrintable(r ? QString() : r.error().toString()));
+    }
+    // p1 idle 2 h of its 10 GPU-h; p0 idle from 23:00 to 01:00, of which 1 h in February.
+    QSqlQuery q((*store)->database());
+    QVERIFY(q.prepare(QStringLiteral("INSERT INTO idle_spans (ns, pod_name, node, gpu_uuid, start_s, end_s, "
+                                     "wasted_gpu_seconds) VALUES (?, ?, 'node-1', ?, ?, ?, ?)")));
+    const QList<QVariantList> spans{{QStringLiteral("infer"), QStringLiteral("p1"), QStringLiteral("GPU-1"),
+                                     feb(2, 11), feb(2, 13), 7200.0},
+                                    {QStringLiteral("infer"), QStringLiteral("p0"), QStringLiteral("GPU-2"),
+                                     QDateTime(QDate(2027, 1, 31), QTime(23, 0), Qt::UTC).toSecsSinceEpoch(),
+                                     feb(1, 1), 7200.0}};
+    for (const QVariantList &row : spans) {
+        for (const QVariant &v : row)
+            q.addBindValue(v);
+        QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
+    }
 }
 
 void TestChargebackCli::cleanupTestCase() {
@@ -215,6 +265,74 @@ void TestChargebackCli::ratesFileChargesMigLess() {
     QVERIFY(json.out.contains(QStringLiteral("\"utilization\": \"not recorded\"")));
     QVERIFY(json.out.contains(QStringLiteral("\"used_gpu_hours\": null")));
     QVERIFY(json.out.contains(QStringLiteral("\"currency\": \"EUR\"")));
+}
+
+// Rates per GPU model: each (resource, model) part is charged its own rate and the
+// line's cost is their sum; `rate` is then the effective rate with four decimals. The
+// idle spans give "used" and the idle share where a subject has some, on both
+// groupings (a span names its pod; its user is the pod's).
+void TestChargebackCli::modelRatesAndIdleShare_data() {
+    QTest::addColumn<QString>("by");
+    QTest::addColumn<QString>("busy");
+    QTest::addColumn<QString>("other");
+    QTest::newRow("namespace") << "namespace"
+                               << "infer"
+                               << "batch";
+    QTest::newRow("user") << "user"
+                          << "dana"
+                          << "eve";
+}
+
+void TestChargebackCli::modelRatesAndIdleShare() {
+    QFETCH(QString, by);
+    QFETCH(QString, busy);
+    QFETCH(QString, other);
+    const QString rates = writeFile(QStringLiteral("models.yaml"), "default: 2.50\n"
+                                                                   "resources:\n"
+                                                                   "  nvidia.com/gpu: 2.50\n"
+                                                                   "models:\n"
+                                                                   "  NVIDIA-H100-80GB-HBM3: 4.00\n"
+                                                                   "  Tesla-T4: 0.90\n");
+    const QStringList args{QStringLiteral("report"),  QStringLiteral("chargeback"),
+                           QStringLiteral("--db"),    m_url,
+                           QStringLiteral("--month"), QStringLiteral("2027-02"),
+                           QStringLiteral("--by"),    by,
+                           QStringLiteral("--rates"), rates};
+    const Run csv = gq(args + QStringList{QStringLiteral("-o"), QStringLiteral("csv")});
+    QVERIFY2(csv.code == 0, qPrintable(csv.err));
+    // busy: 12 GPU-h on H100 (2 in February from p0, 10 from p1) x 4.00 + 4 on T4 x 0.90
+    // = 51.60 for 16 GPU-h (3.2250 effective); other: 3 GPU-h, no model, 2.50.
+    QCOMPARE(csv.out, QStringLiteral("subject,gpu_hours,rate,cost\n"
+                                     "%1,16.0000,3.2250,51.60\n"
+                                     "%2,3.0000,2.50,7.50\n"
+                                     "TOTAL,19.0000,,59.10\n")
+                          .arg(busy, other));
+    const Run json = gq(args + QStringList{QStringLiteral("-o"), QStringLiteral("json")});
+    QVERIFY2(json.code == 0, qPrintable(json.err));
+    const QJsonObject doc = QJsonDocument::fromJson(json.out.toUtf8()).object();
+    QCOMPARE(doc.value(QStringLiteral("utilization")).toString(), QStringLiteral("recorded"));
+    QCOMPARE(doc.value(QStringLiteral("rates")).toObject().value(QStringLiteral("models")).toObject().size(),
+             2);
+    const QJsonArray rows = doc.value(QStringLiteral("rows")).toArray();
+    QCOMPARE(rows.size(), 2);
+    const QJsonObject b = rows.at(0).toObject();
+    QCOMPARE(b.value(QStringLiteral("subject")).toString(), busy);
+    // Idle: 2 GPU-h of p1 and the February hour of p0's span.
+    QCOMPARE(b.value(QStringLiteral("idle_gpu_hours")).toDouble(), 3.0);
+    QCOMPARE(b.value(QStringLiteral("used_gpu_hours")).toDouble(), 13.0);
+    QCOMPARE(b.value(QStringLiteral("idle_share")).toDouble(), 3.0 / 16.0);
+    QCOMPARE(b.value(QStringLiteral("parts")).toArray().size(), 2);
+    const QJsonObject o = rows.at(1).toObject();
+    QVERIFY(o.value(QStringLiteral("used_gpu_hours")).isNull());
+    QVERIFY(o.value(QStringLiteral("idle_share")).isNull());
+    const Run table = gq(args);
+    QVERIFY2(table.code == 0, qPrintable(table.err));
+    QVERIFY2(table.out.contains(QRegularExpression(
+                 QStringLiteral("%1 .*3\\.2250 eff .*51\\.60 +13\\.0000 +18\\.8%").arg(busy))),
+             qPrintable(table.out));
+    QVERIFY2(
+        table.out.contains(QRegularExpression(QStringLiteral("%1 .* not recorded +not recorded").arg(other))),
+        qPrintable(table.out));
 }
 
 void TestChargebackCli::badFlags_data() {

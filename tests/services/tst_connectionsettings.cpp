@@ -51,6 +51,81 @@ private slots:
         QVERIFY(lab.metricsConfigured());
     }
 
+    // Two kubeconfigs both call a context "default", for two clusters: each keeps its own
+    // connections and secrets (keyed by name and API server).
+    void sameNameOnTwoClustersKeptApart() {
+        const QString path = m_dir.filePath(QStringLiteral("twins.ini"));
+        const ContextId a{QStringLiteral("default"), QStringLiteral("https://10.0.0.1:6443")};
+        const ContextId b{QStringLiteral("default"), QStringLiteral("https://k8s.lab.example:443")};
+        QVERIFY(a.key() != b.key());
+        ContextConnections ca, cb;
+        ca.usageDatabaseUrl = QStringLiteral("sqlite:///a.db");
+        cb.usageDatabaseUrl = QStringLiteral("sqlite:///b.db");
+        cb.controllerUrl = QStringLiteral("http://ctl-b:8080");
+        {
+            ConsoleSettings s(path, std::make_unique<MemorySecretStore>());
+            saveConnections(s, a, ca);
+            saveConnections(s, b, cb);
+            s.sync();
+        }
+        ConsoleSettings s(path, std::make_unique<MemorySecretStore>());
+        QCOMPARE(loadConnections(s, a), ca);
+        QCOMPARE(loadConnections(s, b), cb);
+        QCOMPARE(takeConnections(s, a), ca);
+        QCOMPARE(loadConnections(s, b), cb);
+        QVERIFY(waitFor(s.setSecret(settings::usageDatabaseSecret, a.key(), QStringLiteral("pw-a"))));
+        QVERIFY(waitFor(s.setSecret(settings::usageDatabaseSecret, b.key(), QStringLiteral("pw-b"))));
+        QCOMPARE(*waitFor(contextSecret(s, settings::usageDatabaseSecret, a)), QStringLiteral("pw-a"));
+        QCOMPARE(*waitFor(contextSecret(s, settings::usageDatabaseSecret, b)), QStringLiteral("pw-b"));
+    }
+
+    // Settings kept before by name alone: the first context of that name reads them and
+    // takes them over (with their secret); another cluster's same-named context then
+    // starts empty instead of sharing them.
+    void entryByNameAloneIsTakenOnce() {
+        const QString path = m_dir.filePath(QStringLiteral("legacy.ini"));
+        ConsoleSettings s(path, std::make_unique<MemorySecretStore>());
+        ContextConnections old;
+        old.usageDatabaseUrl = QStringLiteral("postgresql://gq@db/gq");
+        old.metricsSource = MetricsSource::Prometheus;
+        old.prometheusUrl = QStringLiteral("https://prom");
+        saveConnections(s, QStringLiteral("prod"), old);
+        QVERIFY(waitFor(
+            s.setSecret(settings::usageDatabaseSecret, QStringLiteral("prod"), QStringLiteral("pw"))));
+        const ContextId first{QStringLiteral("prod"), QStringLiteral("https://a:6443")};
+        const ContextId second{QStringLiteral("prod"), QStringLiteral("https://b:6443")};
+        QCOMPARE(loadConnections(s, first), old); // reading alone moves nothing
+        QCOMPARE(loadConnections(s, second), old);
+        QCOMPARE(takeConnections(s, first), old);
+        QCOMPARE(loadConnections(s, first), old);
+        QCOMPARE(loadConnections(s, second), ContextConnections());
+        QCOMPARE(loadConnections(s, QStringLiteral("prod")), ContextConnections());
+        QCOMPARE(*waitFor(contextSecret(s, settings::usageDatabaseSecret, first)), QStringLiteral("pw"));
+        QCOMPARE(*waitFor(s.secret(settings::usageDatabaseSecret, first.key())), QStringLiteral("pw"));
+        QCOMPARE(waitFor(contextSecret(s, settings::usageDatabaseSecret, second)).error().kind,
+                 Error::Kind::NotFound);
+    }
+
+    // A password typed into a URL comes out of it (for the SecretStore), the rest stays.
+    void passwordsOutOfUrls() {
+        const UrlPassword pg =
+            splitUrlPassword(QStringLiteral("postgresql://gq:s3cr%40t@db:5432/gq?schema=x"));
+        QCOMPARE(pg.url, QStringLiteral("postgresql://gq@db:5432/gq?schema=x"));
+        QCOMPARE(pg.password, QStringLiteral("s3cr@t"));
+        const UrlPassword prom = splitUrlPassword(QStringLiteral("https://user:pass@prom:9090"));
+        QCOMPARE(prom.url, QStringLiteral("https://user@prom:9090"));
+        QCOMPARE(prom.password, QStringLiteral("pass"));
+        QCOMPARE(withUrlPassword(prom.url, prom.password), QStringLiteral("https://user:pass@prom:9090"));
+        for (const QString &plain :
+             {QStringLiteral("sqlite:///var/lib/gq/usage.db"), QStringLiteral("postgresql://gq@db/gq"),
+              QStringLiteral("https://prom")}) {
+            QCOMPARE(splitUrlPassword(plain).url, plain);
+            QVERIFY(splitUrlPassword(plain).password.isEmpty());
+        }
+        QCOMPARE(withUrlPassword(QStringLiteral("https://prom"), QStringLiteral("x")),
+                 QStringLiteral("https://prom"));
+    }
+
     void metricsSourceKeys() {
         for (MetricsSource s : {MetricsSource::None, MetricsSource::Prometheus, MetricsSource::Exporters,
                                 MetricsSource::Discover})

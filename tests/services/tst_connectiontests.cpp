@@ -63,6 +63,19 @@ public:
                                "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n"
                                "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",UUID=\"GPU-a\",namespace=\"team-a\"} 87\n"
                                "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",UUID=\"GPU-b\",namespace=\"team-b\"} 3\n";
+                    } else if (path == "/fleet") {
+                        // Three GPUs: GPU-a shared by two pods (two series), GPU-c from an
+                        // old exporter (lower-case names and labels), GPU-m in MIG mode with
+                        // two instances that report engine activity only.
+                        body = "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",UUID=\"GPU-a\",Hostname=\"n1\","
+                               "namespace=\"a\",pod=\"p1\"} 50\n"
+                               "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",UUID=\"GPU-a\",Hostname=\"n1\","
+                               "namespace=\"b\",pod=\"p2\"} 50\n"
+                               "dcgm_fi_dev_gpu_util{gpu=\"1\",uuid=\"GPU-c\",hostname=\"n1\"} 10\n"
+                               "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"2\",UUID=\"GPU-m\",Hostname=\"n1\","
+                               "GPU_I_ID=\"1\",GPU_I_PROFILE=\"3g.40gb\",namespace=\"c\",pod=\"p3\"} 0.5\n"
+                               "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"2\",UUID=\"GPU-m\",Hostname=\"n1\","
+                               "GPU_I_ID=\"2\",GPU_I_PROFILE=\"3g.40gb\"} 0\n";
                     } else if (path == "/healthz") {
                         body = "ok";
                     } else {
@@ -157,6 +170,33 @@ private slots:
         QVERIFY2(!none.error().message.isEmpty(), "a reason is given");
     }
 
+    // The Test button on a role that must give its password (gq_pw of
+    // scripts/start-services.sh): a wrong one is "password rejected", the right one
+    // connects (its database holds no gpuquota schema yet: it says so, without a
+    // password error).
+    void postgresPasswordRejected() {
+        const QString url = qEnvironmentVariable("GQ_TEST_PG_PASSWORD_URL");
+        const QString password = qEnvironmentVariable("GQ_TEST_PG_PASSWORD");
+        if (url.isEmpty() || password.isEmpty()) {
+            if (qEnvironmentVariable("CI") == QLatin1String("true"))
+                QFAIL("CI=true but GQ_TEST_PG_PASSWORD_URL / GQ_TEST_PG_PASSWORD are not set");
+            QSKIP("GQ_TEST_PG_PASSWORD_URL not set (source scripts/start-services.sh)");
+        }
+        auto wrong =
+            offThread([url] { return connectiontests::usageDatabase(url, QStringLiteral("wrong"), 0); });
+        QVERIFY(!wrong);
+        QVERIFY2(wrong.error().message.startsWith(QStringLiteral("password rejected: ")),
+                 qPrintable(wrong.error().message));
+        QVERIFY2(!wrong.error().message.contains(QStringLiteral("wrong")), "the password is never shown");
+        auto none = offThread([url] { return connectiontests::usageDatabase(url, {}, 0); });
+        QVERIFY(!none);
+        QVERIFY2(none.error().message.contains(QStringLiteral("password")), qPrintable(none.error().message));
+        auto right = offThread([url, password] { return connectiontests::usageDatabase(url, password, 0); });
+        if (!right)
+            QVERIFY2(!right.error().message.contains(QStringLiteral("password")),
+                     qPrintable(right.error().message));
+    }
+
     void exporterEndpoints() {
         HttpTransport http;
         auto ok = offThread([&] { return connectiontests::exporters(http, {m_exporter.url("/metrics")}); });
@@ -170,6 +210,10 @@ private slots:
         QVERIFY2(
             partly->startsWith(QStringLiteral("1 of 2 endpoints answer, 2 GPUs reporting (cannot reach")),
             qPrintable(*partly));
+        // Distinct GPUs and MIG instances, as the live view maps them, not series.
+        auto fleet = offThread([&] { return connectiontests::exporters(http, {m_exporter.url("/fleet")}); });
+        QVERIFY2(fleet, qPrintable(fleet ? QString() : fleet.error().message));
+        QCOMPARE(*fleet, QStringLiteral("1 of 1 endpoints answer, 3 GPUs and 2 MIG instances reporting"));
         auto none = offThread([&] { return connectiontests::exporters(http, {closed}); });
         QVERIFY(!none);
         QVERIFY2(none.error().message.startsWith(QStringLiteral("0 of 1 endpoints answer")),
@@ -177,23 +221,21 @@ private slots:
     }
 
     void prometheusCountsGpus() {
-        const int port = startPrometheus(false);
-        QVERIFY(port > 0);
-        HttpTransport http;
-        const connectiontests::PrometheusTarget target{
-            QStringLiteral("http://127.0.0.1:%1").arg(port), {}, {}};
-        Result<QString> r = Error::make(Error::Kind::Internal, QStringLiteral("not run"));
-        // Until the first scrapes are in.
-        for (int i = 0; i < 60; ++i) {
-            r = offThread([&] { return connectiontests::prometheus(http, target); });
-            if (r && r->contains(QStringLiteral("2 GPUs")))
-                break;
-            QTest::qWait(500);
-        }
+        const Result<QString> r = promTestOnceScraped(startPrometheus(false), QStringLiteral("2 GPUs"));
         QVERIFY2(r, qPrintable(r ? QString() : r.error().message));
         // Debian's build calls itself 2.42.0+ds.
         QVERIFY2(r->startsWith(QStringLiteral("Prometheus 2.42.0")) &&
                      r->endsWith(QStringLiteral(" reachable, 2 GPUs reporting")),
+                 qPrintable(*r));
+    }
+
+    // The same fleet through a real Prometheus: GPUs and MIG instances counted by their
+    // identity labels (both spellings), not by series.
+    void prometheusCountsDistinctGpus() {
+        const Result<QString> r =
+            promTestOnceScraped(startPrometheus(false, "/fleet"), QStringLiteral("MIG"));
+        QVERIFY2(r, qPrintable(r ? QString() : r.error().message));
+        QVERIFY2(r->endsWith(QStringLiteral(" reachable, 3 GPUs and 2 MIG instances reporting")),
                  qPrintable(*r));
     }
 
@@ -304,6 +346,24 @@ private slots:
     }
 
 private:
+    // The Test button's answer once Prometheus (on `port`) has scraped: asked again until
+    // it contains `until` (the first scrapes take a moment), for up to 30 s.
+    Result<QString> promTestOnceScraped(int port, const QString &until) {
+        if (port <= 0)
+            return Error::make(Error::Kind::Internal, QStringLiteral("Prometheus did not start"));
+        HttpTransport http;
+        const connectiontests::PrometheusTarget target{
+            QStringLiteral("http://127.0.0.1:%1").arg(port), {}, {}};
+        Result<QString> r = Error::make(Error::Kind::Internal, QStringLiteral("not run"));
+        for (int i = 0; i < 60; ++i) {
+            r = offThread([&] { return connectiontests::prometheus(http, target); });
+            if (r && r->contains(until))
+                break;
+            QTest::qWait(500);
+        }
+        return r;
+    }
+
     void seed(const QString &url, qint64 now) {
         auto store = UsageStore::open(url);
         QVERIFY2(store, qPrintable(store ? QString() : store.error().toString()));
@@ -323,7 +383,7 @@ private:
 
     // A real Prometheus scraping the stand-in every second; with basicAuth, behind a
     // web config that admits only user gq / password gq-test. Returns its port, or 0.
-    int startPrometheus(bool basicAuth) {
+    int startPrometheus(bool basicAuth, const char *metricsPath = "/metrics") {
         const int port = freePort();
         const QString dir = m_dir.filePath(QStringLiteral("prom-%1").arg(port));
         QDir().mkpath(dir);
@@ -331,9 +391,10 @@ private:
         if (!config.open(QIODevice::WriteOnly))
             return 0;
         config.write(QStringLiteral("global: {scrape_interval: 1s, evaluation_interval: 1s}\n"
-                                    "scrape_configs:\n  - job_name: dcgm\n    static_configs:\n"
-                                    "      - targets: ['127.0.0.1:%1']\n")
+                                    "scrape_configs:\n  - job_name: dcgm\n    metrics_path: %2\n"
+                                    "    static_configs:\n      - targets: ['127.0.0.1:%1']\n")
                          .arg(m_exporter.serverPort())
+                         .arg(QLatin1String(metricsPath))
                          .toUtf8());
         config.close();
         QStringList args{QStringLiteral("--config.file=") + config.fileName(),

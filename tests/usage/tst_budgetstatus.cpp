@@ -23,6 +23,8 @@ private slots:
     void json();
     void boostRaisesTheLimit();
     void namespaceWeekNotAtThisRate();
+    void pastNowIsAsOfThen_data();
+    void pastNowIsAsOfThen();
     void table();
     void noBudget();
     void badInput_data();
@@ -67,6 +69,10 @@ void TestBudgetStatus::initTestCase() {
     // Namespace ml: a week budget (ISO week from Monday 2026-03-09 in UTC) of 200.
     QVERIFY(s.setBudget(budget(BudgetScope::Namespace, QStringLiteral("ml"), 200, 3600, QStringLiteral("UTC"),
                                Period::Week)));
+    // dora: 2 GPUs from 10:00 to 13:00 UTC on the 12th, recorded as closed; 100 a day.
+    QVERIFY(s.upsertInterval(interval(QStringLiteral("cv"), QStringLiteral("dora"), QStringLiteral("d"), 2,
+                                      utc(12, 10), utc(12, 13))));
+    QVERIFY(s.setBudget(budget(BudgetScope::User, QStringLiteral("dora"), 100, 0, QStringLiteral("UTC"))));
 }
 
 void TestBudgetStatus::cleanupTestCase() {
@@ -192,6 +198,50 @@ void TestBudgetStatus::boostRaisesTheLimit() {
     QCOMPARE(before.value(QStringLiteral("limit")).toDouble(), 8.0);
     QCOMPARE(before.value(QStringLiteral("forecast_exhaustion")).toString(),
              QStringLiteral("2026-03-10T16:00:00+01:00"));
+}
+
+// A --now before an interval closed: it counts up to --now only, and it was running
+// then (the interval is closed in the database, but not at --now).
+void TestBudgetStatus::pastNowIsAsOfThen_data() {
+    QTest::addColumn<QString>("now");
+    QTest::addColumn<double>("used");
+    QTest::addColumn<double>("running");
+    QTest::addColumn<QString>("forecast");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("before") << "2026-03-12T09:00:00Z" << 0.0 << 0.0 << "nothing-running"
+                            << "nothing running";
+    QTest::newRow("at the start") << "2026-03-12T10:00:00Z" << 0.0 << 2.0 << "not-at-this-rate"
+                                  << "not at this rate (2 GPUs)";
+    QTest::newRow("during") << "2026-03-12T12:00:00Z" << 4.0 << 2.0 << "not-at-this-rate"
+                            << "not at this rate (2 GPUs)";
+    QTest::newRow("at the end") << "2026-03-12T13:00:00Z" << 6.0 << 0.0 << "nothing-running"
+                                << "nothing running";
+    QTest::newRow("after") << "2026-03-12T20:00:00Z" << 6.0 << 0.0 << "nothing-running"
+                           << "nothing running";
+}
+
+void TestBudgetStatus::pastNowIsAsOfThen() {
+    QFETCH(QString, now);
+    QFETCH(double, used);
+    QFETCH(double, running);
+    QFETCH(QString, forecast);
+    QFETCH(QString, says);
+    const QJsonObject b = status({QStringLiteral("--user"), QStringLiteral("dora")}, now)
+                              .value(QStringLiteral("budgets"))
+                              .toArray()
+                              .first()
+                              .toObject();
+    QVERIFY2(qAbs(b.value(QStringLiteral("used")).toDouble() - used) < 1e-9,
+             qPrintable(QString::number(b.value(QStringLiteral("used")).toDouble())));
+    QCOMPARE(b.value(QStringLiteral("remaining")).toDouble(), 100.0 - used);
+    QCOMPARE(b.value(QStringLiteral("running_gpus")).toDouble(), running);
+    QCOMPARE(b.value(QStringLiteral("forecast")).toString(), forecast);
+    const Run table = gq({QStringLiteral("budget"), QStringLiteral("status"), QStringLiteral("--db"), m_url,
+                          QStringLiteral("--user"), QStringLiteral("dora"), QStringLiteral("--now"), now});
+    QCOMPARE(table.code, 0);
+    QVERIFY2(table.out.contains(says), qPrintable(table.out));
+    QVERIFY2(table.out.contains(QStringLiteral("used:          %1 GPU-h").arg(used, 0, 'f', 2)),
+             qPrintable(table.out));
 }
 
 // 3 GPUs run in ml (alice 2, bob 1) from Tuesday 07:00 UTC; 200 GPU-h a week would

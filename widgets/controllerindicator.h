@@ -1,0 +1,45 @@
+#pragma once
+
+#include "jobtracker.h"
+
+#include <QLabel>
+
+#include <memory>
+
+class QTimer;
+
+namespace gq {
+
+class HttpTransport;
+
+// The controller of the current context in the status bar: its /readyz asked off the
+// GUI thread now and every minute, as "controller ready" or "controller unreachable:
+// ..." (red). Hidden while the context has no controller URL.
+class ControllerIndicator final : public QLabel {
+    Q_OBJECT
+public:
+    explicit ControllerIndicator(QWidget *parent = nullptr);
+    ~ControllerIndicator() override;
+
+    // Empty: no controller (hidden). Asks at once.
+    void setUrl(const QString &url);
+    [[nodiscard]] QString url() const { return m_url; }
+    // Tests ask more often than every minute.
+    void setInterval(int ms);
+    [[nodiscard]] bool isReady() const { return m_ready; }
+
+signals:
+    // Each answer (or failure), in the words shown.
+    void checked(bool ready, const QString &text);
+
+private:
+    void check();
+
+    QString m_url;
+    QTimer *m_timer;
+    std::shared_ptr<HttpTransport> m_http;
+    bool m_ready = false;
+    JobTracker m_jobs{this};
+};
+
+} // namespace gq
