@@ -222,10 +222,9 @@ ApiServer::HookReply ApiServer::usersHook(const QByteArray &method, const QStrin
     if (segs.size() == 2 && method == "GET")
         return reply(200, QJsonObject{{QStringLiteral("users"), m_users.list()}});
     if (segs.size() == 2 && (method == "POST" || method == "PUT")) {
-        QString error;
-        std::optional<TestUser> user = TestUsers::fromJson(in, &error);
+        Result<TestUser> user = TestUsers::fromJson(in);
         if (!user)
-            return bad(400, QStringLiteral("users: ") + error);
+            return bad(400, QStringLiteral("users: ") + user.error().message);
         if (user->token == m_config.adminToken || user->token == m_config.readonlyToken)
             return bad(400, QStringLiteral("users: token: already the admin's or the viewer's token"));
         const QJsonObject shown = TestUsers::toJson(*user);

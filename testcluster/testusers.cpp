@@ -10,20 +10,21 @@ bool matches(const QStringList &allowed, const QString &value) {
     return allowed.contains(QLatin1String("*")) || allowed.contains(value);
 }
 
-std::optional<QStringList> stringList(const QJsonObject &o, const QString &key, const QString &where,
-                                      QString *error) {
+Error invalid(const QString &field, const QString &message) {
+    return Error::make(Error::Kind::Invalid, QStringLiteral("%1: %2").arg(field, message), field);
+}
+
+Result<QStringList> stringList(const QJsonObject &o, const QString &key, const QString &where) {
     const QJsonValue v = o.value(key);
     if (v.isUndefined())
         return QStringList{};
     if (!v.isArray()) {
-        *error = QStringLiteral("%1%2: must be a list of strings").arg(where, key);
-        return std::nullopt;
+        return invalid(where + key, QStringLiteral("must be a list of strings"));
     }
     QStringList out;
     for (const QJsonValue &e : v.toArray()) {
         if (!e.isString() || e.toString().isEmpty()) {
-            *error = QStringLiteral("%1%2: must be a list of non-empty strings").arg(where, key);
-            return std::nullopt;
+            return invalid(where + key, QStringLiteral("must be a list of non-empty strings"));
         }
         out.append(e.toString());
     }
@@ -32,21 +33,19 @@ std::optional<QStringList> stringList(const QJsonObject &o, const QString &key, 
 
 } // namespace
 
-std::optional<TestUser> TestUsers::fromJson(const QJsonObject &o, QString *error) {
+Result<TestUser> TestUsers::fromJson(const QJsonObject &o) {
     TestUser u;
     u.name = o.value(QLatin1String("name")).toString();
     if (u.name.isEmpty()) {
-        *error = QStringLiteral("name: required");
-        return std::nullopt;
+        return invalid(QStringLiteral("name"), QStringLiteral("required"));
     }
     u.token = o.value(QLatin1String("token")).toString();
     if (u.token.isEmpty()) {
-        *error = QStringLiteral("token: required");
-        return std::nullopt;
+        return invalid(QStringLiteral("token"), QStringLiteral("required"));
     }
-    const auto groups = stringList(o, QStringLiteral("groups"), {}, error);
+    const auto groups = stringList(o, QStringLiteral("groups"), {});
     if (!groups)
-        return std::nullopt;
+        return groups.error();
     u.groups = *groups;
     if (!u.groups.contains(QLatin1String("system:authenticated")))
         u.groups.append(QStringLiteral("system:authenticated"));
@@ -58,15 +57,18 @@ std::optional<TestUser> TestUsers::fromJson(const QJsonObject &o, QString *error
         const QJsonObject r = rules.at(i).toObject();
         const QString where = QStringLiteral("rules[%1].").arg(i);
         TestUserRule rule;
-        const auto ns = stringList(r, QStringLiteral("namespaces"), where, error);
-        const auto verbs = stringList(r, QStringLiteral("verbs"), where, error);
-        const auto resources = stringList(r, QStringLiteral("resources"), where, error);
-        if (!ns || !verbs || !resources)
-            return std::nullopt;
-        if (ns->isEmpty() || verbs->isEmpty() || resources->isEmpty()) {
-            *error = where + QStringLiteral("namespaces, verbs and resources: each needs at least one entry");
-            return std::nullopt;
-        }
+        const auto ns = stringList(r, QStringLiteral("namespaces"), where);
+        if (!ns)
+            return ns.error();
+        const auto verbs = stringList(r, QStringLiteral("verbs"), where);
+        if (!verbs)
+            return verbs.error();
+        const auto resources = stringList(r, QStringLiteral("resources"), where);
+        if (!resources)
+            return resources.error();
+        if (ns->isEmpty() || verbs->isEmpty() || resources->isEmpty())
+            return invalid(where + QStringLiteral("namespaces, verbs and resources"),
+                           QStringLiteral("each needs at least one entry"));
         rule.namespaces = *ns;
         rule.verbs = *verbs;
         rule.resources = *resources;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "result.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
@@ -53,8 +55,8 @@ struct AccessVerdict {
 class TestUsers {
 public:
     // From the hook's body: {"name", "token", "groups": [...], "rules": [...]}. The
-    // error names the field.
-    static std::optional<TestUser> fromJson(const QJsonObject &o, QString *error);
+    // error (kind Invalid) names the field.
+    static Result<TestUser> fromJson(const QJsonObject &o);
     static QJsonObject toJson(const TestUser &u); // without the token
 
     void add(TestUser user); // replaces a user of the same name
