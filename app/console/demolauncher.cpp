@@ -2,6 +2,7 @@
 
 #include "childguard.h"
 #include "demousage.h"
+#include "usagestore.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -11,6 +12,7 @@
 #include <QHostAddress>
 #include <QTcpServer>
 #include <QTimeZone>
+#include <QTimer>
 
 namespace gq {
 
@@ -188,11 +190,54 @@ void DemoLauncher::startController() {
 }
 
 void DemoLauncher::emitReadyWhenDone() {
-    if (m_ready && m_seeded && m_exporterDone && !m_announced) {
-        m_announced = true;
-        startController();
-        emit ready(kubeconfigPath(), m_url);
+    if (!m_ready || !m_seeded || !m_exporterDone || m_announced || m_waitingForController)
+        return;
+    startController();
+    if (m_controller.state() == QProcess::NotRunning) {
+        announce();
+        return;
     }
+    // The window's first look (charts, "GPUs allocated now", the controller indicator)
+    // should find the running pods recorded: wait until the controller has written
+    // them, at most kControllerWaitMs.
+    m_waitingForController = true;
+    m_controllerWait.start();
+    pollController();
+}
+
+void DemoLauncher::pollController() {
+    if (m_announced || m_stopping)
+        return;
+    if (m_controllerWait.elapsed() > kControllerWaitMs || m_controller.state() == QProcess::NotRunning) {
+        if (m_controller.state() == QProcess::NotRunning)
+            qWarning("gpuquota-console: the demo controller stopped; see %s",
+                     qPrintable(QDir(m_dir->path()).filePath(QStringLiteral("controller.log"))));
+        announce();
+        return;
+    }
+    m_jobs.run(
+        [url = databaseUrl()] {
+            UsageStore::Options options;
+            options.readOnly = true;
+            auto store = UsageStore::open(url, options);
+            if (!store)
+                return false;
+            auto running = (*store)->runningNow(QDateTime::currentSecsSinceEpoch());
+            return running && !running->empty();
+        },
+        [this](bool recorded) {
+            if (recorded)
+                announce();
+            else
+                QTimer::singleShot(300, this, &DemoLauncher::pollController);
+        });
+}
+
+void DemoLauncher::announce() {
+    if (m_announced)
+        return;
+    m_announced = true;
+    emit ready(kubeconfigPath(), m_url);
 }
 
 void DemoLauncher::onReadyRead() {

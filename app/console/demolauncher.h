@@ -2,6 +2,7 @@
 
 #include "jobtracker.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -50,8 +51,9 @@ public:
     [[nodiscard]] qint64 exporterProcessId() const { return m_exporter.processId(); }
 
 signals:
-    // The cluster answers, the database is seeded and the exporter (when there is one)
-    // serves; the controller has been started (it becomes ready on its own).
+    // The cluster answers, the database is seeded, the exporter (when there is one)
+    // serves and the controller (when there is one) has recorded the running pods, or
+    // has had 20 s for it.
     void ready(const QString &kubeconfigPath, const QString &serverUrl);
     void failed(const QString &message);
 
@@ -60,6 +62,8 @@ private:
     void onExporterReadyRead();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void emitReadyWhenDone();
+    void pollController();
+    void announce();
     void startController();
     static void stopProcess(QProcess &process);
 
@@ -77,6 +81,9 @@ private:
     bool m_exporterDone = false; // the exporter said "ready" (or will not)
     bool m_withController = false;
     bool m_announced = false;
+    bool m_waitingForController = false;
+    QElapsedTimer m_controllerWait;
+    static constexpr qint64 kControllerWaitMs = 20000;
     bool m_stopping = false;
     JobTracker m_jobs{this}; // the usage seeding; last, so it is gone first
 };

@@ -96,6 +96,11 @@ private slots:
         QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
         QVERIFY(!m_demo->exporterUrl().isEmpty());
         QVERIFY(!m_demo->controllerUrl().isEmpty());
+        // ready() waits for the controller to record the running pods.
+        auto s = store();
+        QVERIFY(s);
+        const auto running = s->runningNow(QDateTime::currentSecsSinceEpoch());
+        QVERIFY(running && !running->empty());
     }
 
     void cleanupTestCase() {
@@ -242,6 +247,21 @@ private slots:
             actions << e.action;
         QVERIFY2(actions.count(QStringLiteral("budget.set")) >= 4, qPrintable(actions.join(u',')));
         QVERIFY2(actions.count(QStringLiteral("boost.grant")) >= 2, qPrintable(actions.join(u',')));
+        // The demo controller's own changes: the boost applied, and (on its first
+        // enforcement pass, every 10 s) the team past its grace clamped.
+        QVERIFY2(actions.contains(QStringLiteral("boost.apply")), qPrintable(actions.join(u',')));
+        const auto clamped = [this] {
+            auto s = store();
+            if (!s)
+                return false;
+            const auto all = AuditLog(*s).list();
+            for (const AuditEntry &e : all.value_or(QList<AuditEntry>{}))
+                if (e.action == QLatin1String("quota.clamp") &&
+                    e.target.startsWith(QLatin1String(demo::kOverTeam) + QLatin1Char('/')))
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(clamped(), 60000);
     }
 
     void exporterServesTheDemoGpusWithOneIdle() {
