@@ -12,9 +12,13 @@ install(FILES "${PROJECT_SOURCE_DIR}/resources/icons/${GQ_APP_ID}.svg"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps")
 install(FILES "${PROJECT_SOURCE_DIR}/resources/linux/${GQ_APP_ID}.metainfo.xml"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/metainfo")
-# --demo starts the test cluster from the console's own folder.
+# --demo starts the test cluster and the GPU exporter stand-in from the console's own
+# folder (and the controller below).
 if(TARGET gpuquota-testcluster)
   install(TARGETS gpuquota-testcluster RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+endif()
+if(TARGET gq-test-exporter)
+  install(TARGETS gq-test-exporter RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 endif()
 # The controller (app/controller) and its systemd unit, once that target exists.
 if(TARGET gpuquota-controller)

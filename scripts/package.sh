@@ -36,7 +36,7 @@ rm -rf "$dist"
 mkdir -p "$dist"
 
 # Up to date (a no-op after the CI build); the runtime is small C.
-targets=(gpuquota-console gpuquota gpuquota-testcluster gq-appimage-runtime)
+targets=(gpuquota-console gpuquota gpuquota-testcluster gq-test-exporter gq-appimage-runtime)
 if grep -q '^gpuquota-controller:' <(cmake --build "$build" --target help 2>/dev/null | sed 's/: .*/:/'); then
   targets+=(gpuquota-controller)
 fi

@@ -83,13 +83,13 @@ UsageBar pickBar(const QList<QuotaUsage> &quotas, std::initializer_list<const ch
 } // namespace
 
 namespace {
-// Extended resources that are GPUs or slices of one (MIG), as quota keys.
+// Extended resources that are GPUs or slices of one (MIG, time-sliced replicas), as quota keys.
 bool isGpuQuotaKey(const QString &key) {
     QStringView r(key);
     if (r.startsWith(u"requests."))
         r = r.mid(9);
-    return r == u"nvidia.com/gpu" || r.startsWith(u"nvidia.com/mig-") || r == u"amd.com/gpu" ||
-           r.startsWith(u"gpu.intel.com/");
+    return r == u"nvidia.com/gpu" || r.startsWith(u"nvidia.com/mig-") || r == u"nvidia.com/gpu.shared" ||
+           r == u"amd.com/gpu" || r.startsWith(u"gpu.intel.com/");
 }
 
 // GPUs may be quota'd as whole devices or MIG profiles; the bar shows the one

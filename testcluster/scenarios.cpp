@@ -157,7 +157,7 @@ QJsonObject nodeObject(const NodeShape &n, qint64 age) {
     return o;
 }
 
-// Room for the demo's 46 running GPUs and the pods tests add: 80 whole GPUs of three
+// Room for the demo's 61 running whole GPUs and the pods tests add: 80 whole GPUs of three
 // models, 16 MIG 3g.40gb slices, 16 time-sliced L4 replicas, and a CPU node.
 void gpuNodes(ApiServer &server) {
     const qint64 day = 86400;
@@ -214,10 +214,16 @@ void demo(ApiServer &server) {
             const QString user = QLatin1String(team.userOfPod(i));
             const int gpus = team.runningGpus[std::size_t(i)];
             const QString name = QStringLiteral("%1-train-%2").arg(user).arg(i + 1);
-            const qint64 age = 600 + (podIndex * 5471) % (3 * day);
+            // Created a little before it started; started when the console's usage
+            // history says it did (demo::runningPodAgeSeconds).
+            const qint64 started = demo::runningPodAgeSeconds(i);
             mustCreate(server, Resource::Pod, ns,
                        gpuPod(name, user, QLatin1String(team.gpuResource), gpus, gpus >= 4 ? "16" : "8",
-                              gpus >= 4 ? "128Gi" : "64Gi", QLatin1String(images[podIndex % 4]), age));
+                              gpus >= 4 ? "128Gi" : "64Gi", QLatin1String(images[podIndex % 4]),
+                              started + 90));
+            const QString startedAt = QDateTime::currentDateTimeUtc().addSecs(-started).toString(Qt::ISODate);
+            server.hook("POST", QStringLiteral("/_gq/pods/%1/%2/phase").arg(ns, name),
+                        QStringLiteral(R"({"phase":"Running","startedAt":"%1"})").arg(startedAt).toUtf8());
             ++podIndex;
         }
     }

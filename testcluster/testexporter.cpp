@@ -5,8 +5,11 @@
 //   --samples DIR        the *.prom files of DIR in turn, one per --period seconds
 //   --fleet NODES        a synthetic fleet of NODES x 8 GPUs (some MIG) whose readings
 //                        change over time
+//   --demo               the GPUs of the "demo" scenario's nodes, held by its running
+//                        pods (one of them idle), readings changing over time
 // and listens on --host (127.0.0.1) --port (0: any free one). Prints "ready URL" on
 // standard output once listening.
+#include "demoexposition.h"
 #include "syntheticfleet.h"
 
 #include <httplib.h>
@@ -24,8 +27,9 @@ namespace {
 
 int usage(const char *message) {
     std::fprintf(stderr, "gq-test-exporter: %s\n", message);
-    std::fprintf(stderr, "usage: gq-test-exporter (--file PATH | --samples DIR [--period S] | --fleet NODES) "
-                         "[--host H] [--port P]\n");
+    std::fprintf(
+        stderr, "usage: gq-test-exporter (--file PATH | --samples DIR [--period S] | --fleet NODES | --demo) "
+                "[--host H] [--port P]\n");
     return 2;
 }
 
@@ -42,8 +46,9 @@ int main(int argc, char **argv) {
     const QString host = value("--host").isEmpty() ? QStringLiteral("127.0.0.1") : value("--host");
     const int port = value("--port").toInt();
     const int period = std::max(1, value("--period").isEmpty() ? 10 : value("--period").toInt());
-    if (int(!file.isEmpty()) + int(!samplesDir.isEmpty()) + int(!fleet.isEmpty()) != 1)
-        return usage("give one of --file, --samples, --fleet");
+    const bool demo = args.contains(QStringLiteral("--demo"));
+    if (int(!file.isEmpty()) + int(!samplesDir.isEmpty()) + int(!fleet.isEmpty()) + int(demo) != 1)
+        return usage("give one of --file, --samples, --fleet, --demo");
 
     QList<QByteArray> frames;
     if (!samplesDir.isEmpty()) {
@@ -71,6 +76,8 @@ int main(int argc, char **argv) {
                 return;
             }
             body = f.readAll();
+        } else if (demo) {
+            body = gq::tc::demoExposition(now);
         } else if (!frames.isEmpty()) {
             body = frames.at(int((now / period) % frames.size()));
         } else {

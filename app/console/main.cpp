@@ -127,17 +127,34 @@ int main(int argc, char **argv) {
         if (launcher)
             return;
         launcher = std::make_unique<DemoLauncher>();
-        window.setDemoMode(QApplication::translate(
-            "main",
-            "Demo mode: a local test cluster with made-up teams, started just for this window. Nothing "
-            "you change here touches a real cluster; it is all removed when you close the window."));
         QObject::connect(launcher.get(), &DemoLauncher::ready, &window,
                          [&window, &launcher](const QString &kubeconfigPath, const QString &) {
+                             // The demo's own exporter and controller, not the settings'.
+                             ContextConnections c;
+                             c.usageDatabaseUrl = launcher->databaseUrl();
+                             if (!launcher->exporterUrl().isEmpty()) {
+                                 c.metricsSource = MetricsSource::Exporters;
+                                 c.exporterEndpoints = {launcher->exporterUrl()};
+                             }
+                             c.controllerUrl = launcher->controllerUrl();
+                             window.setFixedConnections(c);
                              window.openUsageDatabase(launcher->databaseUrl());
                              window.openKubeconfig(kubeconfigPath, QStringLiteral("admin"));
                          });
         QObject::connect(launcher.get(), &DemoLauncher::failed, &window, &MainWindow::showError);
         launcher->start(parser.values(demoArgs));
+        window.setDemoMode(
+            QApplication::translate(
+                "main",
+                "Demo mode: a local test cluster with eight made-up GPU teams, a GPU metrics exporter and "
+                "the "
+                "gpuquota controller, all started just for this window and removed when you close it; "
+                "nothing "
+                "here touches a real cluster. The controller records pods you start yourself: kubectl "
+                "--kubeconfig %1 run ... To use a real cluster, start the console without --demo (or choose "
+                "File > Open kubeconfig...) and set its usage database, metrics and controller under "
+                "Connections.")
+                .arg(QDir::toNativeSeparators(launcher->kubeconfigPath())));
     };
     QObject::connect(&window, &MainWindow::demoRequested, &window, startDemo);
 

@@ -29,6 +29,7 @@
 #include "userusagedialog.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QLabel>
@@ -384,6 +385,12 @@ void MainWindow::openUsageDatabase(const QString &url) {
 void MainWindow::setDemoMode(const QString &description) {
     m_demoBanner->showMessage(MessageBanner::Level::Info, description, false);
     setWindowTitle(tr("GPU Quota Console \u2014 demo"));
+    // The demo's boosts and audit entries belong to several teams: show them all at
+    // first rather than only the selected namespace's.
+    if (auto *all = findChild<QCheckBox *>(QStringLiteral("boostAllNamespaces")))
+        all->setChecked(true);
+    if (auto *only = findChild<QCheckBox *>(QStringLiteral("auditOnlyNamespace")))
+        only->setChecked(false);
 }
 
 void MainWindow::openUserUsage(const QString &user) {

@@ -13,6 +13,8 @@
 #include <QPointer>
 #include <QSet>
 
+#include <optional>
+
 class QComboBox;
 class QLabel;
 class QSplitter;
@@ -62,6 +64,9 @@ public:
     // own settings are not used while it is set.
     void openUsageDatabase(const QString &url);
     void setDemoMode(const QString &description);
+    // Every context connects to these (the demo's exporter and controller) instead of
+    // the connections kept in the settings, which stay untouched.
+    void setFixedConnections(const ContextConnections &connections);
     void showError(const QString &message);
     // A user's usage across namespaces, in a window of its own.
     void openUserUsage(const QString &user);
@@ -192,7 +197,8 @@ private:
     ControllerIndicator *m_controllerIndicator = nullptr; // the context's controller, /readyz
     QPointer<PreferencesDialog> m_preferences;
     ContextConnections m_connections;
-    QString m_connectionsContext; // whose connections m_connections holds
+    std::optional<ContextConnections> m_fixedConnections; // setFixedConnections()
+    QString m_connectionsContext;                         // whose connections m_connections holds
     QString m_usageDbOverride;
     QString m_dataDir;
     JobTracker m_jobs{this}; // secrets read for the current context

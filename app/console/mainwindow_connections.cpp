@@ -108,6 +108,12 @@ void MainWindow::buildGuidedStart() {
     connect(m_session, &ClusterConnection::identityChanged, this, &MainWindow::applyControllerUrl);
 }
 
+void MainWindow::setFixedConnections(const ContextConnections &connections) {
+    m_fixedConnections = connections;
+    if (!m_connectionsContext.isEmpty())
+        applyContextConnections(m_connectionsContext);
+}
+
 void MainWindow::applyControllerUrl() {
     m_controllerIndicator->setUrl(m_connections.controllerUrl);
     m_budgetsPage->setSelfService(m_connections.controllerUrl, m_session->identity());
@@ -211,7 +217,8 @@ ContextId MainWindow::contextId(const QString &context) const {
 }
 
 void MainWindow::applyContextConnections(const QString &context) {
-    m_connections = takeConnections(*m_settings, contextId(context));
+    m_connections =
+        m_fixedConnections ? *m_fixedConnections : takeConnections(*m_settings, contextId(context));
     m_connectionsContext = context;
     m_prometheusUrlPassword.clear();
     m_urlSecretJobs.cancel();

@@ -46,7 +46,7 @@ struct Team {
     }
 };
 
-inline constexpr std::array<Team, 5> kTeams{{
+inline constexpr std::array<Team, 8> kTeams{{
     {"team-vision",
      "nvidia.com/gpu",
      "16",
@@ -97,7 +97,55 @@ inline constexpr std::array<Team, 5> kTeams{{
      "50",
      {"lena", "mo", nullptr},
      {2, 2, 1, 1, 0, 0}},
+    // Time-sliced L4s: one pod on a shared GPU (a quarter of one, nvidia.com/gpu.replicas 4).
+    {"team-recsys",
+     "nvidia.com/gpu.shared",
+     "4",
+     "32",
+     "256Gi",
+     "64",
+     "512Gi",
+     "20",
+     {"priya", nullptr, nullptr},
+     {1, 0, 0, 0, 0, 0}},
+    // Its second pod holds a GPU that sits idle (the demo exporter keeps it near 0 %).
+    {"team-robotics",
+     "nvidia.com/gpu",
+     "8",
+     "64",
+     "512Gi",
+     "128",
+     "1Ti",
+     "20",
+     {"nora", "omar", nullptr},
+     {2, 1, 0, 0, 0, 0}},
+    {"team-genai",
+     "nvidia.com/gpu",
+     "16",
+     "256",
+     "2Ti",
+     "512",
+     "4Ti",
+     "40",
+     {"quinn", "rosa", nullptr},
+     {8, 4, 0, 0, 0, 0}},
 }};
+
+// When the i-th running pod of a team started, in seconds before the demo starts: the
+// test cluster backdates the pods' start by this much and the usage history's running
+// intervals begin then, so GPU-hours so far agree with the pods (1 h to 4 h 20 min).
+[[nodiscard]] constexpr long long runningPodAgeSeconds(int i) {
+    return 3600 + static_cast<long long>(i) * 40 * 60;
+}
+
+// The running pod whose GPU the demo exporter shows idle (utilization ~0 all along).
+inline constexpr const char *kIdleTeam = "team-robotics";
+inline constexpr int kIdlePod = 1;
+
+// The team in budget grace (just over its daily limit) and the one past it, clamped by
+// the demo's controller.
+inline constexpr const char *kGraceTeam = "team-speech";
+inline constexpr const char *kOverTeam = "team-nlp";
 
 // The README and tst_console show team-vision near its limit (13 of 16 GPUs, >= 80 %).
 static_assert(kTeams[0].runningGpuTotal() == 13, "team-vision runs 13 of its 16 GPUs");

@@ -1,5 +1,5 @@
-// The demo's promise: the test cluster child and the temporary directory live
-// exactly as long as the console. Drives the real gpuquota-console binary.
+// The demo's promise: the test cluster, GPU exporter and controller children and the
+// temporary directory live exactly as long as the console. Drives the real gpuquota-console binary.
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -38,7 +38,8 @@ std::optional<ProcStat> procStat(qint64 pid) {
                     rest[1].toLongLong()};
 }
 
-qint64 clusterChildOf(qint64 parent) {
+// The child of `parent` whose comm (15 characters at most) starts with `prefix`.
+qint64 childOf(qint64 parent, const char *prefix) {
     const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
     for (const QString &e : entries) {
         bool ok = false;
@@ -46,7 +47,7 @@ qint64 clusterChildOf(qint64 parent) {
         if (!ok)
             continue;
         const auto st = procStat(pid);
-        if (st && st->ppid == parent && st->comm.startsWith("gpuquota-testcl"))
+        if (st && st->ppid == parent && st->comm.startsWith(prefix) && st->state != 'Z')
             return pid;
     }
     return 0;
@@ -91,7 +92,7 @@ class TestDemoLifecycle : public QObject {
         const qint64 consolePid = r.console->processId();
         for (int i = 0; i < 300 && !r.cluster; ++i) {
             QTest::qWait(50);
-            r.cluster = clusterChildOf(consolePid);
+            r.cluster = childOf(consolePid, "gpuquota-testcl");
         }
         return r;
     }
@@ -109,6 +110,25 @@ private slots:
         QCOMPARE(r.console->exitStatus(), QProcess::NormalExit);
         QTRY_VERIFY_WITH_TIMEOUT(isStopped(r.cluster), 5000);
         QCOMPARE(demoDirs(tmp), QStringList());
+    }
+
+    // The GPU exporter and the controller (started once the database is seeded) go
+    // with the console too, also when it is killed.
+    void sigkillStopsEveryDemoChild() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        Running r = startConsole(tmp);
+        QVERIFY2(r.cluster > 0, "the console did not start its demo cluster");
+        const qint64 consolePid = r.console->processId();
+        qint64 exporter = 0, controller = 0;
+        QTRY_VERIFY_WITH_TIMEOUT((exporter = childOf(consolePid, "gq-test-exporte")) > 0, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT((controller = childOf(consolePid, "gpuquota-contro")) > 0, 60000);
+
+        r.console->kill();
+        QVERIFY(r.console->waitForFinished(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(isStopped(r.cluster), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(isStopped(exporter), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(isStopped(controller), 10000);
     }
 
     void sigkillStillStopsTheCluster() {

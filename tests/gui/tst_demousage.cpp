@@ -1,9 +1,9 @@
 // The demo's usage history must agree with the demo cluster it stands next to, and
-// must show what the demo promises: one team over its daily GPU-hour budget, one
-// within it, at any hour of the day.
+// must show what the demo promises: one team over its daily GPU-hour budget (past its
+// grace once the day is under way), one in grace and one within it, at any hour of the day.
 #include "demousage.h"
-#include "usagestore.h"
 #include "testclusterprocess.h"
+#include "usagestore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -135,9 +135,17 @@ private slots:
         QVERIFY(vision->first().used > 0);
         QVERIFY(vision->first().used < vision->first().limit);
 
+        // One team in grace at any hour; one past its grace once the day is under way.
+        const auto grace = store->budgetStatus(BudgetScope::Namespace, QStringLiteral("team-speech"), now);
+        QVERIFY(grace);
+        QCOMPARE(grace->size(), 1);
+        QCOMPARE(int(grace->first().outcome), int(Decision::Outcome::AllowedInGrace));
+        if (minutesAfterMidnight >= 90)
+            QCOMPARE(int(nlp->first().outcome), int(Decision::Outcome::Denied));
+
         const auto budgets = store->budgets();
         QVERIFY(budgets);
-        QCOMPARE(budgets->size(), 3);
+        QCOMPARE(budgets->size(), 4);
         for (const Budget &b : *budgets)
             QCOMPARE(b.tz, zone);
         // A week of history, not just today's running pods.

@@ -1,0 +1,164 @@
+#include "demoexposition.h"
+
+#include "demoteams.h"
+
+#include <QList>
+#include <QString>
+
+#include <cmath>
+
+namespace gq::tc {
+
+namespace {
+
+struct Gpu {
+    QByteArray node;
+    QByteArray model; // as dcgm-exporter prints modelName (spaces, not dashes)
+    int index = 0;
+    QByteArray migProfile; // empty: a whole GPU
+    int migId = 0;
+    QByteArray ns, pod; // empty: free
+    bool idle = false;
+};
+
+// The demo scenario's GPU nodes (scenarios.cpp, gpuNodes), in the order pods fill them.
+QList<Gpu> demoGpus() {
+    QList<Gpu> whole;
+    const auto addNodes = [&](const char *prefix, int from, int to, const char *model) {
+        for (int n = from; n <= to; ++n)
+            for (int g = 0; g < 8; ++g)
+                whole.append({QByteArray(prefix) + QByteArray::number(n), model, g, {}, 0, {}, {}, false});
+    };
+    addNodes("gpu-node-", 1, 4, "NVIDIA H100 80GB HBM3");
+    addNodes("gpu-node-", 5, 6, "NVIDIA A100-SXM4-80GB");
+    addNodes("gpu-node-", 7, 10, "NVIDIA L40S");
+    QList<Gpu> mig;
+    for (int g = 0; g < 8; ++g)
+        for (int i = 1; i <= 2; ++i)
+            mig.append({"gpu-node-mig-1", "NVIDIA A100-SXM4-80GB", g, "3g.40gb", i, {}, {}, false});
+    QList<Gpu> shared;
+    for (int g = 0; g < 4; ++g)
+        shared.append({"gpu-node-shared-1", "NVIDIA L4", g, {}, 0, {}, {}, false});
+
+    qsizetype nextWhole = 0, nextMig = 0, nextShared = 0;
+    for (const demo::Team &team : demo::kTeams) {
+        const QByteArray resource(team.gpuResource);
+        for (int i = 0; i < team.runningPodCount(); ++i) {
+            // The pod names of the scenario: <user>-train-<n>.
+            const QByteArray pod = QByteArray(team.userOfPod(i)) + "-train-" + QByteArray::number(i + 1);
+            const bool idle = qstrcmp(team.ns, demo::kIdleTeam) == 0 && i == demo::kIdlePod;
+            const int count = team.runningGpus[std::size_t(i)];
+            for (int k = 0; k < count; ++k) {
+                Gpu *gpu = nullptr;
+                if (resource.startsWith("nvidia.com/mig-")) {
+                    if (nextMig < mig.size())
+                        gpu = &mig[nextMig++];
+                } else if (resource == "nvidia.com/gpu.shared") {
+                    // Four replicas per L4: a one-replica pod shares its GPU with nobody here.
+                    if (k == 0 && nextShared < shared.size())
+                        gpu = &shared[nextShared++];
+                } else if (nextWhole < whole.size()) {
+                    gpu = &whole[nextWhole++];
+                }
+                if (!gpu)
+                    continue;
+                gpu->ns = team.ns;
+                gpu->pod = pod;
+                gpu->idle = idle;
+            }
+        }
+    }
+    return whole + mig + shared;
+}
+
+// A deterministic number in [0, 1) per (a, b, c).
+double noise(quint64 a, quint64 b, quint64 c) {
+    quint64 x = a * 0x9e3779b97f4a7c15ULL ^ (b + 0x632be59bd9b4e019ULL) * 0xbf58476d1ce4e5b9ULL ^
+                c * 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    x *= 0xd6e8feb86659fd93ULL;
+    x ^= x >> 32;
+    return double(x % 1000000) / 1e6;
+}
+
+// Stable across runs (qHash is seeded per process): the same GPU keeps its UUID, so
+// idle spans recorded by one demo run describe the same GPU as the next one's.
+quint64 fnv1a(const QByteArray &s) {
+    quint64 h = 0xcbf29ce484222325ULL;
+    for (const char c : s) {
+        h ^= quint64(quint8(c));
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+struct Family {
+    const char *name;
+    const char *type;
+    const char *help;
+};
+
+constexpr Family kFamilies[] = {
+    {"DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (in %)."},
+    {"DCGM_FI_DEV_FB_USED", "gauge", "Framebuffer memory used (in MiB)."},
+    {"DCGM_FI_DEV_FB_FREE", "gauge", "Framebuffer memory free (in MiB)."},
+    {"DCGM_FI_DEV_POWER_USAGE", "gauge", "Power draw (in W)."},
+    {"DCGM_FI_DEV_GPU_TEMP", "gauge", "GPU temperature (in C)."},
+    {"DCGM_FI_PROF_GR_ENGINE_ACTIVE", "gauge", "Ratio of time the graphics engine is active."},
+};
+
+} // namespace
+
+QByteArray demoExposition(qint64 t) {
+    static const QList<Gpu> gpus = demoGpus();
+    QByteArray out;
+    out.reserve(gpus.size() * 6 * 320);
+    for (std::size_t f = 0; f < std::size(kFamilies); ++f) {
+        const Family &fam = kFamilies[f];
+        out += QByteArray("# HELP ") + fam.name + ' ' + fam.help + "\n# TYPE " + fam.name + ' ' + fam.type +
+               '\n';
+        for (qsizetype n = 0; n < gpus.size(); ++n) {
+            const Gpu &g = gpus[n];
+            const bool mig = !g.migProfile.isEmpty();
+            if (mig && f == 0)
+                continue; // MIG instances report no GPU_UTIL
+            const quint64 id = quint64(n);
+            const quint64 gpuId = fnv1a(g.node) % 0xffffff * 8 + quint64(g.index);
+            QByteArray line = fam.name;
+            line += "{gpu=\"" + QByteArray::number(g.index) + "\",UUID=\"GPU-" +
+                    QByteArray::number(gpuId * 2654435761ULL % 0xffffffffULL, 16).rightJustified(8, '0') +
+                    "-5c2e-11ef-9a7d-" + QByteArray::number(gpuId, 16).rightJustified(12, '0') +
+                    "\",pci_bus_id=\"00000000:" + QByteArray::number(0x10 + g.index, 16).toUpper() +
+                    ":00.0\",device=\"nvidia" + QByteArray::number(g.index) + "\",modelName=\"" + g.model +
+                    '"';
+            if (mig)
+                line +=
+                    ",GPU_I_PROFILE=\"" + g.migProfile + "\",GPU_I_ID=\"" + QByteArray::number(g.migId) + '"';
+            line += ",Hostname=\"" + g.node + "\",DCGM_FI_DRIVER_VERSION=\"550.54.15\"";
+            const bool held = !g.pod.isEmpty();
+            if (held)
+                line += ",container=\"main\",namespace=\"" + g.ns + "\",pod=\"" + g.pod + '"';
+            line += "} ";
+            // Busy GPUs swing between about 35 % and 98 % over a few minutes.
+            const double phase = std::sin(double(t) / 90.0 + double(id));
+            const double util = !held || g.idle
+                                    ? noise(id, 1, quint64(t / 5)) * 1.5
+                                    : 35 + 60 * (0.5 + 0.5 * phase) * (0.6 + 0.4 * noise(id, 5, 3));
+            const double memory = mig ? 40000 : 81559;
+            switch (f) {
+            case 0: line += QByteArray::number(std::round(util)); break;
+            case 1: line += QByteArray::number(qint64(held ? memory * (0.25 + util / 150) : 0)); break;
+            case 2: line += QByteArray::number(qint64(held ? memory * (0.75 - util / 150) : memory)); break;
+            case 3: line += QByteArray::number((mig ? 30 : 60) + util * (mig ? 1.5 : 3.4), 'f', 3); break;
+            case 4: line += QByteArray::number(32 + qint64(util / 4)); break;
+            case 5: line += QByteArray::number(util / 100.0, 'f', 6); break;
+            default: break;
+            }
+            out += line;
+            out += '\n';
+        }
+    }
+    return out;
+}
+
+} // namespace gq::tc
