@@ -485,9 +485,9 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message numerus="yes">
         <source>%n audit entries written to %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n audit entry written to %1</numerusform>
+            <numerusform>%n audit entries written to %1</numerusform>
         </translation>
     </message>
     <message>
@@ -500,9 +500,9 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message numerus="yes">
         <source>Intact: %n entries checked, every hash matches.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Intact: %n entry checked, its hash matches.</numerusform>
+            <numerusform>Intact: %n entries checked, every hash matches.</numerusform>
         </translation>
     </message>
     <message>
@@ -2582,9 +2582,9 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message numerus="yes">
         <source>%n interval(s), sum %1 GPU-h (the bar: %2 GPU-h)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n interval, sum %1 GPU-h (the bar: %2 GPU-h)</numerusform>
+            <numerusform>%n intervals, sum %1 GPU-h (the bar: %2 GPU-h)</numerusform>
         </translation>
     </message>
     <message>
@@ -2663,9 +2663,9 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message numerus="yes">
         <source>%n dcgm-exporter pod(s) found, none running</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n dcgm-exporter pod found, not running</numerusform>
+            <numerusform>%n dcgm-exporter pods found, none running</numerusform>
         </translation>
     </message>
     <message>
@@ -2939,9 +2939,9 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message numerus="yes">
         <source>Shared by %n holder(s):</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Shared by %n holder:</numerusform>
+            <numerusform>Shared by %n holders:</numerusform>
         </translation>
     </message>
     <message>
@@ -4430,9 +4430,9 @@ Every change applied from this console is listed here with who made it and why.<
     <name>gq::UsageChart</name>
     <message numerus="yes">
         <source>%1 (%n subjects)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 (%n subject)</numerusform>
+            <numerusform>%1 (%n subjects)</numerusform>
         </translation>
     </message>
     <message>
@@ -4504,9 +4504,9 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message numerus="yes">
         <source>%1, %2 (%n subjects)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1, %2 (%n subject)</numerusform>
+            <numerusform>%1, %2 (%n subjects)</numerusform>
         </translation>
     </message>
     <message>
