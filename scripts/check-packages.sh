@@ -57,7 +57,7 @@ grep '^[WI]:' "$work/lintian.log" | sed 's/^/        /' || true
 if grep -qE '^[EW]: .*(manual-page|manpage)' "$work/lintian.log"; then
   bad "lintian: manual page tags"; grep -E '^[EW]: .*(manual-page|manpage)' "$work/lintian.log" | sed 's/^/        /'
 else
-  ok "lintian: no manual page tags ($(dpkg-deb -c "$deb" | grep -c '/man/man1/') pages)"
+  ok "lintian: no manual page tags ($(dpkg-deb -c "$deb" | grep -c '/man/man1/.*\.1\.gz') pages)"
 fi
 # A CMake list instead of one string shows as lines starting with ';'.
 check "Description is one text (no line starts with ';')" sh -c "! dpkg-deb -f '$deb' Description | grep -q '^ *;'"
