@@ -41,6 +41,27 @@ execute_process(COMMAND gzip -9nf "${PROJECT_BINARY_DIR}/packaging/changelog")
 install(FILES "${PROJECT_BINARY_DIR}/packaging/changelog.gz" DESTINATION "${GQ_DOC_DIR}"
         RENAME changelog.gz)
 install(FILES "${PROJECT_SOURCE_DIR}/packaging/linux/debian/copyright" DESTINATION "${GQ_DOC_DIR}")
+install(FILES "${PROJECT_SOURCE_DIR}/packaging/controller.example.yaml" DESTINATION "${GQ_DOC_DIR}/examples")
+
+# Manual pages, one per installed program (Debian policy 12.1): written in roff in
+# packaging/linux/man/NAME.1.in, the version filled in, compressed with gzip -9n (no
+# name or time stamp inside, so the package stays reproducible). kubectl-gpuquota's
+# page is a link to gpuquota's, as its binary is.
+foreach(program IN ITEMS gpuquota gpuquota-console gpuquota-controller gpuquota-testcluster)
+  if(NOT TARGET ${program})
+    continue()
+  endif()
+  set(gq_man "${PROJECT_BINARY_DIR}/packaging/man/${program}.1")
+  configure_file("${PROJECT_SOURCE_DIR}/packaging/linux/man/${program}.1.in" "${gq_man}" @ONLY)
+  execute_process(COMMAND gzip -9nc "${gq_man}" OUTPUT_FILE "${gq_man}.gz" RESULT_VARIABLE gq_gzip)
+  if(NOT gq_gzip EQUAL 0)
+    message(FATAL_ERROR "gzip ${gq_man}: ${gq_gzip}")
+  endif()
+  install(FILES "${gq_man}.gz" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
+endforeach()
+if(TARGET gpuquota)
+  install(CODE "execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink gpuquota.1.gz \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_MANDIR}/man1/kubectl-gpuquota.1.gz\")")
+endif()
 
 set(CPACK_PACKAGE_NAME "gpuquota-console")
 set(CPACK_PACKAGE_VENDOR "GPU Quota Console developers")
@@ -63,11 +84,21 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # translations.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite, libqt6svg6")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libqt6sql6-psql, qt6-wayland, qt6-translations-l10n, kubectl")
-# The synopsis line is CPACK_PACKAGE_DESCRIPTION_SUMMARY; this is the body under it.
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "A desktop console and the gpuquota command line (also kubectl gpuquota)\n"
-    "for namespace GPU quotas, limit ranges, GPU-hour budgets, boosts with an\n"
-    "audit trail and live GPU utilization from Prometheus or dcgm-exporter.")
+# The synopsis line is CPACK_PACKAGE_DESCRIPTION_SUMMARY; this is the body under it,
+# ONE string (set() with several quoted arguments would make a list and put ';' into
+# the control file). CPackDeb indents each line by a space and turns an empty line
+# into " ." (a paragraph break), as Debian policy 5.6.13 asks; lines stay under 80.
+string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
+    "A desktop console and a command line (gpuquota, also kubectl gpuquota) for\n"
+    "the GPU quotas of shared Kubernetes clusters: namespace ResourceQuotas and\n"
+    "LimitRanges, GPU-hour budgets per namespace or user, temporary boosts with an\n"
+    "audit trail, chargeback reports and live GPU utilization from Prometheus or\n"
+    "dcgm-exporter.\n"
+    "\n"
+    "The package also holds gpuquota-controller, the in-cluster or host service\n"
+    "that records GPU-hours, enforces budgets and serves the self-service page\n"
+    "(with a systemd unit), and gpuquota-testcluster, a local Kubernetes API\n"
+    "stand-in behind the console's --demo mode.")
 # Only DEB installs to /usr; the tarball unpacks to a relocatable bin/ share/ tree.
 set(CPACK_PROJECT_CONFIG_FILE "${PROJECT_SOURCE_DIR}/packaging/linux/cpack-options.cmake")
 

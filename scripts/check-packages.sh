@@ -46,12 +46,21 @@ case "$depends" in *libqt6widgets6*libc6*|*libc6*libqt6widgets6*) ok "Depends fr
   *) bad "Depends lacks shlibdeps entries: $depends" ;; esac
 check "desktop-file-validate" desktop-file-validate "$root/usr/share/applications/io.gpuquota.Console.desktop"
 check "appstreamcli validate" appstreamcli validate --no-net "$root/usr/share/metainfo/io.gpuquota.Console.metainfo.xml"
-# Errors fail; warnings (no manual pages yet) are printed for the record.
+# Errors fail; so does any tag about manual pages (every program has one, gzip -9n);
+# other warnings are printed for the record.
 if lintian --fail-on error --suppress-tags-from-file /dev/null "$deb" >"$work/lintian.log" 2>&1; then
   ok "lintian: no errors ($(grep -c '^W:' "$work/lintian.log" || true) warnings)"
 else
   bad "lintian errors"; grep '^E:' "$work/lintian.log" | sed 's/^/        /'
 fi
+grep '^[WI]:' "$work/lintian.log" | sed 's/^/        /' || true
+if grep -qE '^[EW]: .*(manual-page|manpage)' "$work/lintian.log"; then
+  bad "lintian: manual page tags"; grep -E '^[EW]: .*(manual-page|manpage)' "$work/lintian.log" | sed 's/^/        /'
+else
+  ok "lintian: no manual page tags ($(dpkg-deb -c "$deb" | grep -c '/man/man1/.*\.1\.gz') pages)"
+fi
+# A CMake list instead of one string shows as lines starting with ';'.
+check "Description is one text (no line starts with ';')" sh -c "! dpkg-deb -f '$deb' Description | grep -q '^ *;'"
 
 echo "== .tar.gz"
 tgz="$(one '*.tar.gz')"

@@ -4,6 +4,7 @@
 #include "boostannotation.h"
 #include "boostledger.h"
 #include "kubeclient.h"
+#include "platform.h"
 #include "quantity.h"
 #include "quotawriter.h"
 #include "timewindow.h"
@@ -17,10 +18,6 @@
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QSysInfo>
-
-#include <cerrno>
-#include <csignal>
-#include <unistd.h>
 
 namespace gq {
 
@@ -206,7 +203,7 @@ bool BoostReconciler::claimIsStale(const Boost &b) const {
     if (!ok || pid <= 0 || pid == QCoreApplication::applicationPid())
         return false;
     // The claiming process is gone (killed between its record and its patch).
-    return ::kill(static_cast<pid_t>(pid), 0) == -1 && errno == ESRCH;
+    return platform::processIsGone(pid);
 }
 
 bool BoostReconciler::claim(Boost b, Op op) {

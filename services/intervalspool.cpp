@@ -1,42 +1,13 @@
 #include "intervalspool.h"
 
+#include "platform.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
-
 namespace gq {
-
-namespace {
-
-// A new or removed directory entry is durable only once the directory itself is
-// synced: without this a crash right after creating the spool can lose the file (and
-// every state fsync'd into it), and one right after a replay can bring back a spool
-// that was already replayed.
-Result<void> syncDirectory(const QString &dir) {
-    const int fd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return Error::make(Error::Kind::Io,
-                           QStringLiteral("cannot open the spool directory %1: %2")
-                               .arg(dir, QString::fromLocal8Bit(std::strerror(errno))),
-                           QStringLiteral("spool"));
-    const bool ok = ::fsync(fd) == 0;
-    const int err = errno;
-    ::close(fd);
-    if (!ok)
-        return Error::make(Error::Kind::Io,
-                           QStringLiteral("cannot sync the spool directory %1: %2")
-                               .arg(dir, QString::fromLocal8Bit(std::strerror(err))),
-                           QStringLiteral("spool"));
-    return {};
-}
-
-} // namespace
 
 IntervalSpool::IntervalSpool(QString directory)
     : m_dir(std::move(directory)) {
@@ -107,12 +78,12 @@ Result<void> IntervalSpool::append(const SpoolEntry &entry) {
                            QStringLiteral("cannot open %1: %2").arg(f.fileName(), f.errorString()),
                            QStringLiteral("spool"));
     const QByteArray line = encode(entry);
-    if (f.write(line) != line.size() || !f.flush() || ::fsync(f.handle()) != 0)
+    if (f.write(line) != line.size() || !platform::syncFile(f))
         return Error::make(Error::Kind::Io,
                            QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString()),
                            QStringLiteral("spool"));
     if (created)
-        if (auto r = syncDirectory(m_dir); !r)
+        if (auto r = platform::syncDirectory(m_dir); !r)
             return r;
     ++m_depth;
     return {};
@@ -148,7 +119,7 @@ Result<void> IntervalSpool::clear() {
                            QStringLiteral("cannot remove %1: %2").arg(f.fileName(), f.errorString()),
                            QStringLiteral("spool"));
     m_depth = 0;
-    return syncDirectory(m_dir);
+    return platform::syncDirectory(m_dir);
 }
 
 bool IntervalSpool::writable() const {

@@ -6,9 +6,15 @@
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
 
+// setsockopt, IPPROTO_TCP, TCP_NODELAY: Winsock (already included by httplib.h) on Windows.
+#ifdef _WIN32
+#include <winsock2.h>
+#include <ws2tcpip.h>
+#else
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#endif
 
 #include <chrono>
 #include <cstdio>
@@ -99,8 +105,8 @@ Result<int> ApiServer::bind(const QString &host, int port, const TlsMaterial &tl
     // then waits ~40 ms. Accepted sockets inherit TCP_NODELAY from the listener.
     m_server->set_socket_options([](socket_t sock) {
         httplib::default_socket_options(sock);
-        int one = 1;
-        ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        int one = 1; // Winsock's setsockopt takes a const char *
+        ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, reinterpret_cast<const char *>(&one), sizeof one);
     });
     m_server->set_keep_alive_max_count(1000);
     // Idle keep-alive connections delay stop() by up to this long.

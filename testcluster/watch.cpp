@@ -6,7 +6,11 @@
 
 #include <openssl/ssl.h>
 
+#ifdef _WIN32
+#include <winsock2.h>
+#else
 #include <poll.h>
+#endif
 
 #include <chrono>
 #include <thread>
@@ -132,8 +136,14 @@ void ApiServer::handleWatch(ApiCall &call) {
             auto clientGone = [ssl] {
                 if (!ssl)
                     return false;
+#ifdef _WIN32
+                // No POLLRDHUP: WSAPoll reports the client's orderly close as POLLHUP.
+                WSAPOLLFD pfd{static_cast<SOCKET>(SSL_get_fd(ssl)), POLLRDNORM, 0};
+                return WSAPoll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLHUP | POLLERR));
+#else
                 pollfd pfd{SSL_get_fd(ssl), POLLRDHUP, 0};
                 return ::poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR));
+#endif
             };
             if (m_stopping || Clock::now() >= deadline) {
                 sink.done();

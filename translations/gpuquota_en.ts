@@ -485,9 +485,9 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message numerus="yes">
         <source>%n audit entries written to %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n audit entry written to %1</numerusform>
+            <numerusform>%n audit entries written to %1</numerusform>
         </translation>
     </message>
     <message>
@@ -500,9 +500,9 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message numerus="yes">
         <source>Intact: %n entries checked, every hash matches.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Intact: %n entry checked, its hash matches.</numerusform>
+            <numerusform>Intact: %n entries checked, every hash matches.</numerusform>
         </translation>
     </message>
     <message>
@@ -882,10 +882,6 @@ Every change applied from this console is listed here with who made it and why.<
 <context>
     <name>gq::BoostReconciler</name>
     <message>
-        <source>no cluster connection to patch the quota (--kubeconfig, --context)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>ResourceQuota %1/%2 not found</source>
         <translation type="unfinished"></translation>
     </message>
@@ -903,6 +899,10 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>the write was cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the annotation still shows the old end: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1362,10 +1362,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No usage database is open. Start the console with --usage-db URL to see and set GPU-hour budgets.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Reading budgets…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1375,6 +1371,18 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The controller&apos;s page where a user sees their own quota and budgets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Self-service page for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No usage database is open yet: budgets are kept there (set it for this context under Connections).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1468,16 +1476,7 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The usage database records which GPUs were held, not how busy they were, so what was used and the idle share cannot be shown yet.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1: %2 GPU-h at %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Average of the resources&apos; rates, weighted by GPU-hours:
-%1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1506,6 +1505,27 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>Idle share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 GPU-h)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No idle spans were recorded for these GPUs in this month: the controller records them when it is given a metrics source. What was held is charged either way.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Used = held - idle. Idle: GPU-hours the controller found under the idle threshold in this month (idle spans).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Effective rate: the cost divided by the GPU-hours, charged as:
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost (%1)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1592,10 +1612,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;: %2 to %3 (%4) · Rate: %5&lt;br&gt;Charged: GPU-hours held (allocated). Used and idle share: not recorded, the usage database holds allocations, not GPU utilization.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Total: %1 GPU-h, %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1652,6 +1668,22 @@ Every change applied from this console is listed here with who made it and why.<
             <numerusform>Saved %1 (%n page)</numerusform>
             <numerusform>Saved %1 (%n pages)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source> %1 per GPU-hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Used = held - idle, from the idle spans the controller recorded; &quot;not recorded&quot; where a subject has none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Used and idle share: not recorded, no idle spans were recorded in this month (the controller records them when it has a metrics source).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 to %3 (%4) · Rate: %5&lt;br&gt;Charged: GPU-hours held (allocated). %6</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1721,10 +1753,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Used and idle share: not recorded (the usage database holds allocations, not GPU utilization).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Generated: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1737,15 +1765,27 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>* average of the rates of the subject&apos;s resources, weighted by GPU-hours</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>No GPU-hours were recorded in this month.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Page %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Used = held - idle, from the idle spans the controller recorded; not recorded where a subject has none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Used and idle share: not recorded (no idle spans in the usage database for this month).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>* effective rate (cost / GPU-hours) of a subject charged several rates</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2179,15 +2219,7 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Prometheus %1 reachable, %2 GPUs reporting</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>no exporter endpoints given</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 of %2 endpoints answer, %3 GPUs reporting</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2196,6 +2228,34 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>controller reachable: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPUs and %2 MIG instances</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prometheus %1 reachable, %2 reporting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 endpoints answer, %3 reporting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>controller ready</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>controller not ready: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>controller unreachable: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2251,10 +2311,6 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>one /metrics URL per line, e.g. http://gpu-node-1:9400/metrics</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>http://gpuquota-controller.gpuquota-system.svc:8080</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2345,13 +2401,6 @@ Every change applied from this console is listed here with who made it and why.<
         <source>connect to this context first: the exporters are found through its API server</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>%n dcgm-exporter pods found</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
     <message>
         <source>Asking the cluster...</source>
         <translation type="unfinished"></translation>
@@ -2390,6 +2439,25 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>Use these settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>http://gpuquota-controller.gpuquota-system.svc:9464</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A password typed into a URL was moved to the keychain (%1); the URL is saved without it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::ControllerIndicator</name>
+    <message>
+        <source>controller: asking...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (asked every minute)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2514,9 +2582,9 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message numerus="yes">
         <source>%n interval(s), sum %1 GPU-h (the bar: %2 GPU-h)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n interval, sum %1 GPU-h (the bar: %2 GPU-h)</numerusform>
+            <numerusform>%n intervals, sum %1 GPU-h (the bar: %2 GPU-h)</numerusform>
         </translation>
     </message>
     <message>
@@ -2568,6 +2636,44 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>GPU-hours in bucket</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::ExporterDiscovery</name>
+    <message>
+        <source>not allowed to list pods in all namespaces, which finding dcgm-exporter needs: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dcgm-exporter pod %1/%2 is %3: not read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read dcgm-exporter pod %1 through the API server: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no dcgm-exporter pods found (labels %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dcgm-exporter pod(s) found, none running</source>
+        <translation>
+            <numerusform>%n dcgm-exporter pod found, not running</numerusform>
+            <numerusform>%n dcgm-exporter pods found, none running</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2 dcgm-exporter pods answer through the API server, %3 GPUs reporting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not connected to a cluster: dcgm-exporter is found through its API server</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2681,6 +2787,10 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>GPU-h wasted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open %1 and its quota</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2829,9 +2939,9 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message numerus="yes">
         <source>Shared by %n holder(s):</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Shared by %n holder:</numerusform>
+            <numerusform>Shared by %n holders:</numerusform>
         </translation>
     </message>
     <message>
@@ -2888,6 +2998,22 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source> · free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, user %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3013,7 +3139,11 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Idle now: %1, with %2 GPU-hours wasted so far. Double-click a row to open its namespace&apos;s quota.</source>
+        <source>Prometheus said about the history: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle now: %1, with %2 GPU-hours wasted so far. Click a namespace to open its quota.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3204,10 +3334,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The context &quot;%1&quot; has no usage database yet. The audit trail, budgets and GPU-hours are kept there.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Configure the usage database...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3248,11 +3374,19 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 has no GPU metrics source. The live GPU view reads NVIDIA dcgm-exporter&apos;s metrics, best through Prometheus (its URL, and a token or CA if it needs them), or by scraping the exporters&apos; /metrics endpoints directly (no history: no sparklines and no idle list). Set one under Preferences &gt; Connections &gt; Metrics.</source>
+        <source>Configure the metrics source...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Configure the metrics source...</source>
+        <source>Over the GPU-hour budget: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The context &quot;%1&quot; has no usage database yet. GPU-hours, budgets, boosts, the audit trail and the chargeback are kept there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no GPU metrics source. The live GPU view reads NVIDIA dcgm-exporter&apos;s metrics, best through Prometheus (its URL, and a token or CA if it needs them), or by scraping the exporters&apos; /metrics endpoints directly, or by finding the exporter pods through the cluster and reading them through its API server (no history for these two: no sparklines and no idle list). Set one under Preferences &gt; Connections &gt; Metrics.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3712,10 +3846,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Idle GPU-hours are counted as wasted on the usage and chargeback pages.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Rate per GPU-hour:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3741,6 +3871,10 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>Live GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Live GPUs page marks GPUs idle with these thresholds. The chargeback&apos;s idle share comes from the idle spans the controller records, with the thresholds of its own configuration.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4096,6 +4230,26 @@ Every change applied from this console is listed here with who made it and why.<
         <comment>date format of a month title</comment>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>budget %1 GPU-h per %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::StartPage</name>
@@ -4276,9 +4430,9 @@ Every change applied from this console is listed here with who made it and why.<
     <name>gq::UsageChart</name>
     <message numerus="yes">
         <source>%1 (%n subjects)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 (%n subject)</numerusform>
+            <numerusform>%1 (%n subjects)</numerusform>
         </translation>
     </message>
     <message>
@@ -4350,9 +4504,9 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message numerus="yes">
         <source>%1, %2 (%n subjects)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1, %2 (%n subject)</numerusform>
+            <numerusform>%1, %2 (%n subjects)</numerusform>
         </translation>
     </message>
     <message>

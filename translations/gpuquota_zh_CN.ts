@@ -882,10 +882,6 @@ Every change applied from this console is listed here with who made it and why.<
 <context>
     <name>gq::BoostReconciler</name>
     <message>
-        <source>no cluster connection to patch the quota (--kubeconfig, --context)</source>
-        <translation>没有可用于修改配额的集群连接（--kubeconfig、--context）</translation>
-    </message>
-    <message>
         <source>ResourceQuota %1/%2 not found</source>
         <translation>未找到 ResourceQuota %1/%2</translation>
     </message>
@@ -904,6 +900,10 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>the write was cancelled</source>
         <translation>写入已取消</translation>
+    </message>
+    <message>
+        <source>the annotation still shows the old end: %1</source>
+        <translation>注解仍显示原来的结束时间：%1</translation>
     </message>
 </context>
 <context>
@@ -1362,10 +1362,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>预算变更已记录（审计记录 %1）</translation>
     </message>
     <message>
-        <source>No usage database is open. Start the console with --usage-db URL to see and set GPU-hour budgets.</source>
-        <translation>未打开用量数据库。请使用 --usage-db URL 启动控制台，以查看和设置 GPU 小时预算。</translation>
-    </message>
-    <message>
         <source>Reading budgets…</source>
         <translation>正在读取预算…</translation>
     </message>
@@ -1376,6 +1372,18 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>unknown</source>
         <translation>未知</translation>
+    </message>
+    <message>
+        <source>The controller&apos;s page where a user sees their own quota and budgets</source>
+        <translation>控制器提供的页面，用户可在此查看自己的配额和预算</translation>
+    </message>
+    <message>
+        <source>Self-service page for %1</source>
+        <translation>%1 的自助服务页面</translation>
+    </message>
+    <message>
+        <source>No usage database is open yet: budgets are kept there (set it for this context under Connections).</source>
+        <translation>尚未打开用量数据库：预算保存在其中（请在“连接”中为此上下文设置）。</translation>
     </message>
 </context>
 <context>
@@ -1468,18 +1476,8 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>未记录</translation>
     </message>
     <message>
-        <source>The usage database records which GPUs were held, not how busy they were, so what was used and the idle share cannot be shown yet.</source>
-        <translation>用量数据库只记录占用了哪些 GPU，不记录其繁忙程度，因此暂时无法显示实际使用量和空闲占比。</translation>
-    </message>
-    <message>
         <source>%1: %2 GPU-h at %3</source>
         <translation>%1：%2 GPU 小时，单价 %3</translation>
-    </message>
-    <message>
-        <source>Average of the resources&apos; rates, weighted by GPU-hours:
-%1</source>
-        <translation>各资源单价按 GPU 小时加权的平均值：
-%1</translation>
     </message>
     <message>
         <source>User</source>
@@ -1508,6 +1506,28 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>Idle share</source>
         <translation>空闲占比</translation>
+    </message>
+    <message>
+        <source>%1 (%2 GPU-h)</source>
+        <translation>%1（%2 GPU 小时）</translation>
+    </message>
+    <message>
+        <source>No idle spans were recorded for these GPUs in this month: the controller records them when it is given a metrics source. What was held is charged either way.</source>
+        <translation>本月没有为这些 GPU 记录空闲时段：控制器在配置了指标数据源后才会记录。无论是否记录，占用的 GPU 小时都照常计费。</translation>
+    </message>
+    <message>
+        <source>Used = held - idle. Idle: GPU-hours the controller found under the idle threshold in this month (idle spans).</source>
+        <translation>实际使用 = 占用 - 空闲。空闲：本月控制器发现低于空闲阈值的 GPU 小时（空闲时段）。</translation>
+    </message>
+    <message>
+        <source>Effective rate: the cost divided by the GPU-hours, charged as:
+%1</source>
+        <translation>有效单价：费用除以 GPU 小时，计费明细：
+%1</translation>
+    </message>
+    <message>
+        <source>Cost (%1)</source>
+        <translation>费用（%1）</translation>
     </message>
 </context>
 <context>
@@ -1593,10 +1613,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>默认 %1</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;: %2 to %3 (%4) · Rate: %5&lt;br&gt;Charged: GPU-hours held (allocated). Used and idle share: not recorded, the usage database holds allocations, not GPU utilization.</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;：%2 至 %3（%4）· 单价：%5&lt;br&gt;计费依据：占用（已分配）的 GPU 小时。实际使用和空闲占比：未记录，用量数据库只保存分配情况，不保存 GPU 利用率。</translation>
-    </message>
-    <message>
         <source>Total: %1 GPU-h, %2</source>
         <translation>合计：%1 GPU 小时，%2</translation>
     </message>
@@ -1651,6 +1667,22 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>
             <numerusform>已保存 %1（%n 页）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source> %1 per GPU-hour</source>
+        <translation> %1 / GPU 小时</translation>
+    </message>
+    <message>
+        <source>Used = held - idle, from the idle spans the controller recorded; &quot;not recorded&quot; where a subject has none.</source>
+        <translation>实际使用 = 占用 - 空闲，依据控制器记录的空闲时段；没有空闲时段记录的对象显示“未记录”。</translation>
+    </message>
+    <message>
+        <source>Used and idle share: not recorded, no idle spans were recorded in this month (the controller records them when it has a metrics source).</source>
+        <translation>实际使用和空闲占比：未记录，本月没有记录空闲时段（控制器在有指标数据源时才会记录）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 to %3 (%4) · Rate: %5&lt;br&gt;Charged: GPU-hours held (allocated). %6</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：%2 至 %3（%4）· 单价：%5&lt;br&gt;计费依据：占用（已分配）的 GPU 小时。%6</translation>
     </message>
 </context>
 <context>
@@ -1720,10 +1752,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>计费依据：占用（已分配）的 GPU 小时，无论 GPU 是否繁忙。</translation>
     </message>
     <message>
-        <source>Used and idle share: not recorded (the usage database holds allocations, not GPU utilization).</source>
-        <translation>实际使用和空闲占比：未记录（用量数据库只保存分配情况，不保存 GPU 利用率）。</translation>
-    </message>
-    <message>
         <source>Generated: %1</source>
         <translation>生成时间：%1</translation>
     </message>
@@ -1736,16 +1764,28 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>合计</translation>
     </message>
     <message>
-        <source>* average of the rates of the subject&apos;s resources, weighted by GPU-hours</source>
-        <translation>* 该对象各资源单价按 GPU 小时加权的平均值</translation>
-    </message>
-    <message>
         <source>No GPU-hours were recorded in this month.</source>
         <translation>本月没有记录任何 GPU 小时。</translation>
     </message>
     <message>
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
+    </message>
+    <message>
+        <source>Cost (%1)</source>
+        <translation>费用（%1）</translation>
+    </message>
+    <message>
+        <source>Used = held - idle, from the idle spans the controller recorded; not recorded where a subject has none.</source>
+        <translation>实际使用 = 占用 - 空闲，依据控制器记录的空闲时段；没有空闲时段记录的对象为“未记录”。</translation>
+    </message>
+    <message>
+        <source>Used and idle share: not recorded (no idle spans in the usage database for this month).</source>
+        <translation>实际使用和空闲占比：未记录（用量数据库中没有本月的空闲时段）。</translation>
+    </message>
+    <message>
+        <source>* effective rate (cost / GPU-hours) of a subject charged several rates</source>
+        <translation>* 按多种单价计费的对象的有效单价（费用 / GPU 小时）</translation>
     </message>
 </context>
 <context>
@@ -2177,16 +2217,8 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>Prometheus %1 可访问，但没有 GPU 报告 DCGM_FI_DEV_GPU_UTIL（dcgm-exporter 是否被抓取？）</translation>
     </message>
     <message>
-        <source>Prometheus %1 reachable, %2 GPUs reporting</source>
-        <translation>Prometheus %1 可访问，%2 个 GPU 在报告</translation>
-    </message>
-    <message>
         <source>no exporter endpoints given</source>
         <translation>未提供导出器端点</translation>
-    </message>
-    <message>
-        <source>%1 of %2 endpoints answer, %3 GPUs reporting</source>
-        <translation>%2 个端点中有 %1 个应答，%3 个 GPU 在报告</translation>
     </message>
     <message>
         <source>controller reachable</source>
@@ -2195,6 +2227,34 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>controller reachable: %1</source>
         <translation>控制器可访问：%1</translation>
+    </message>
+    <message>
+        <source>%1 GPUs and %2 MIG instances</source>
+        <translation>%1 个 GPU 和 %2 个 MIG 实例</translation>
+    </message>
+    <message>
+        <source>%1 GPUs</source>
+        <translation>%1 个 GPU</translation>
+    </message>
+    <message>
+        <source>Prometheus %1 reachable, %2 reporting</source>
+        <translation>Prometheus %1 可访问，%2 在报告</translation>
+    </message>
+    <message>
+        <source>%1 of %2 endpoints answer, %3 reporting</source>
+        <translation>%2 个端点中有 %1 个应答，%3 在报告</translation>
+    </message>
+    <message>
+        <source>controller ready</source>
+        <translation>控制器就绪</translation>
+    </message>
+    <message>
+        <source>controller not ready: %1</source>
+        <translation>控制器未就绪：%1</translation>
+    </message>
+    <message>
+        <source>controller unreachable: %1</source>
+        <translation>控制器不可访问：%1</translation>
     </message>
 </context>
 <context>
@@ -2250,10 +2310,6 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>one /metrics URL per line, e.g. http://gpu-node-1:9400/metrics</source>
         <translation>每行一个 /metrics URL，例如 http://gpu-node-1:9400/metrics</translation>
-    </message>
-    <message>
-        <source>http://gpuquota-controller.gpuquota-system.svc:8080</source>
-        <translation>http://gpuquota-controller.gpuquota-system.svc:8080</translation>
     </message>
     <message>
         <source>Context:</source>
@@ -2343,12 +2399,6 @@ Every change applied from this console is listed here with who made it and why.<
         <source>connect to this context first: the exporters are found through its API server</source>
         <translation>请先连接到此上下文：导出器是通过它的 API 服务器找到的</translation>
     </message>
-    <message numerus="yes">
-        <source>%n dcgm-exporter pods found</source>
-        <translation>
-            <numerusform>已找到 %n 个 dcgm-exporter Pod</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Asking the cluster...</source>
         <translation>正在询问集群...</translation>
@@ -2388,6 +2438,25 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>Use these settings</source>
         <translation>使用这些设置</translation>
+    </message>
+    <message>
+        <source>http://gpuquota-controller.gpuquota-system.svc:9464</source>
+        <translation>http://gpuquota-controller.gpuquota-system.svc:9464</translation>
+    </message>
+    <message>
+        <source>A password typed into a URL was moved to the keychain (%1); the URL is saved without it.</source>
+        <translation>URL 中输入的密码已移入密钥环（%1）；保存的 URL 不含该密码。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::ControllerIndicator</name>
+    <message>
+        <source>controller: asking...</source>
+        <translation>控制器：正在询问……</translation>
+    </message>
+    <message>
+        <source>%1 (asked every minute)</source>
+        <translation>%1（每分钟询问一次）</translation>
     </message>
 </context>
 <context>
@@ -2568,6 +2637,43 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
+    <name>gq::ExporterDiscovery</name>
+    <message>
+        <source>not allowed to list pods in all namespaces, which finding dcgm-exporter needs: %1</source>
+        <translation>无权列出所有命名空间中的 Pod，而查找 dcgm-exporter 需要此权限：%1</translation>
+    </message>
+    <message>
+        <source>dcgm-exporter pod %1/%2 is %3: not read</source>
+        <translation>dcgm-exporter Pod %1/%2 的状态为 %3：未读取</translation>
+    </message>
+    <message>
+        <source>not running</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>cannot read dcgm-exporter pod %1 through the API server: %2</source>
+        <translation>无法通过 API 服务器读取 dcgm-exporter Pod %1：%2</translation>
+    </message>
+    <message>
+        <source>no dcgm-exporter pods found (labels %1)</source>
+        <translation>未找到 dcgm-exporter Pod（标签 %1）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dcgm-exporter pod(s) found, none running</source>
+        <translation>
+            <numerusform>找到 %n 个 dcgm-exporter Pod，但没有一个在运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2 dcgm-exporter pods answer through the API server, %3 GPUs reporting</source>
+        <translation>%2 个 dcgm-exporter Pod 中有 %1 个通过 API 服务器应答，%3 个 GPU 在报告</translation>
+    </message>
+    <message>
+        <source>not connected to a cluster: dcgm-exporter is found through its API server</source>
+        <translation>未连接到集群：dcgm-exporter 需要通过集群的 API 服务器查找</translation>
+    </message>
+</context>
+<context>
     <name>gq::FindBar</name>
     <message>
         <source>Find</source>
@@ -2678,6 +2784,10 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>GPU-h wasted</source>
         <translation>浪费的 GPU 小时</translation>
+    </message>
+    <message>
+        <source>Open %1 and its quota</source>
+        <translation>打开 %1 及其配额</translation>
     </message>
 </context>
 <context>
@@ -2885,6 +2995,22 @@ Every change applied from this console is listed here with who made it and why.<
         <source> · free</source>
         <translation> · 未分配</translation>
     </message>
+    <message>
+        <source>, user %1</source>
+        <translation>，用户 %1</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3</source>
+        <translation>%1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>gq::LiveGpuPage</name>
@@ -3003,8 +3129,12 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>目前没有。</translation>
     </message>
     <message>
-        <source>Idle now: %1, with %2 GPU-hours wasted so far. Double-click a row to open its namespace&apos;s quota.</source>
-        <translation>当前空闲：%1 个，迄今浪费 %2 GPU 小时。双击一行可打开其命名空间的配额。</translation>
+        <source>Prometheus said about the history: %1</source>
+        <translation>Prometheus 关于历史数据的提示：%1</translation>
+    </message>
+    <message>
+        <source>Idle now: %1, with %2 GPU-hours wasted so far. Click a namespace to open its quota.</source>
+        <translation>当前空闲：%1 个，迄今浪费 %2 GPU 小时。单击命名空间可打开其配额。</translation>
     </message>
 </context>
 <context>
@@ -3194,10 +3324,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>打开 kubeconfig</translation>
     </message>
     <message>
-        <source>The context &quot;%1&quot; has no usage database yet. The audit trail, budgets and GPU-hours are kept there.</source>
-        <translation>上下文“%1”尚无用量数据库。审计记录、预算和 GPU 时数都保存在那里。</translation>
-    </message>
-    <message>
         <source>Configure the usage database...</source>
         <translation>配置用量数据库...</translation>
     </message>
@@ -3238,12 +3364,20 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>上下文“%1”</translation>
     </message>
     <message>
-        <source>%1 has no GPU metrics source. The live GPU view reads NVIDIA dcgm-exporter&apos;s metrics, best through Prometheus (its URL, and a token or CA if it needs them), or by scraping the exporters&apos; /metrics endpoints directly (no history: no sparklines and no idle list). Set one under Preferences &gt; Connections &gt; Metrics.</source>
-        <translation>%1 没有 GPU 指标数据源。实时 GPU 视图读取 NVIDIA dcgm-exporter 的指标，最好通过 Prometheus（其 URL，以及需要时的令牌或 CA），也可以直接抓取导出器的 /metrics 端点（没有历史：没有迷你走势图，也没有空闲列表）。请在 首选项 &gt; 连接 &gt; 指标 中设置。</translation>
-    </message>
-    <message>
         <source>Configure the metrics source...</source>
         <translation>配置指标数据源……</translation>
+    </message>
+    <message>
+        <source>Over the GPU-hour budget: %1</source>
+        <translation>超出 GPU 小时预算：%1</translation>
+    </message>
+    <message>
+        <source>The context &quot;%1&quot; has no usage database yet. GPU-hours, budgets, boosts, the audit trail and the chargeback are kept there.</source>
+        <translation>上下文“%1”尚无用量数据库。GPU 时数、预算、临时提额、审计记录和费用分摊都保存在那里。</translation>
+    </message>
+    <message>
+        <source>%1 has no GPU metrics source. The live GPU view reads NVIDIA dcgm-exporter&apos;s metrics, best through Prometheus (its URL, and a token or CA if it needs them), or by scraping the exporters&apos; /metrics endpoints directly, or by finding the exporter pods through the cluster and reading them through its API server (no history for these two: no sparklines and no idle list). Set one under Preferences &gt; Connections &gt; Metrics.</source>
+        <translation>%1 没有 GPU 指标数据源。实时 GPU 视图读取 NVIDIA dcgm-exporter 的指标，最好通过 Prometheus（其 URL，以及需要时的令牌或 CA），也可以直接抓取导出器的 /metrics 端点，或通过集群找到导出器 Pod 并经由其 API 服务器读取（后两种方式没有历史：没有迷你走势图，也没有空闲列表）。请在 首选项 &gt; 连接 &gt; 指标 中设置。</translation>
     </message>
 </context>
 <context>
@@ -3696,10 +3830,6 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>持续至少：</translation>
     </message>
     <message>
-        <source>Idle GPU-hours are counted as wasted on the usage and chargeback pages.</source>
-        <translation>空闲的 GPU 时数在用量和费用分摊页面中计为浪费。</translation>
-    </message>
-    <message>
         <source>Rate per GPU-hour:</source>
         <translation>每 GPU 小时费率：</translation>
     </message>
@@ -3726,6 +3856,10 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>Live GPUs</source>
         <translation>实时 GPU</translation>
+    </message>
+    <message>
+        <source>The Live GPUs page marks GPUs idle with these thresholds. The chargeback&apos;s idle share comes from the idle spans the controller records, with the thresholds of its own configuration.</source>
+        <translation>“实时 GPU”页面按这些阈值将 GPU 标记为空闲。费用分摊中的空闲占比来自控制器记录的空闲时段，采用控制器自身配置中的阈值。</translation>
     </message>
 </context>
 <context>
@@ -4079,6 +4213,26 @@ Every change applied from this console is listed here with who made it and why.<
         <source>MMMM yyyy</source>
         <comment>date format of a month title</comment>
         <translation>yyyy年M月</translation>
+    </message>
+    <message>
+        <source>hour</source>
+        <translation>小时</translation>
+    </message>
+    <message>
+        <source>day</source>
+        <translation>天</translation>
+    </message>
+    <message>
+        <source>week</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <source>month</source>
+        <translation>月</translation>
+    </message>
+    <message>
+        <source>budget %1 GPU-h per %2</source>
+        <translation>预算：每%2 %1 GPU 小时</translation>
     </message>
 </context>
 <context>

@@ -2,22 +2,14 @@
 
 #include "auditlog.h"
 #include "dburl.h"
+#include "platform.h"
 #include "settingsdefaults.h"
 #include "usagestore.h"
 #include "yamldoc.h"
 
-#include <pwd.h>
-#include <unistd.h>
-
 namespace gq::cli {
 
 namespace {
-
-QString osUser() {
-    if (const passwd *pw = getpwuid(geteuid()); pw && pw->pw_name && *pw->pw_name)
-        return QString::fromLocal8Bit(pw->pw_name);
-    return QStringLiteral("uid:%1").arg(geteuid());
-}
 
 // The part of an object an admin changes: spec (or, for a Namespace, its labels and
 // annotations minus the last-applied record) as YAML.
@@ -73,7 +65,9 @@ Result<std::unique_ptr<ApplyAudit>> ApplyAudit::open(const QString &dbUrl, const
 }
 
 void ApplyAudit::setActor(const QString &given, const QString &clusterUser) {
-    m_actor = !given.trimmed().isEmpty() ? given.trimmed() : !clusterUser.isEmpty() ? clusterUser : osUser();
+    m_actor = !given.trimmed().isEmpty() ? given.trimmed()
+              : !clusterUser.isEmpty()   ? clusterUser
+                                         : platform::osUserName();
 }
 
 Result<AuditHead> ApplyAudit::head() const {

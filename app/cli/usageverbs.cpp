@@ -1,12 +1,10 @@
 #include "usageverbs.h"
 
 #include "auditlog.h"
+#include "platform.h"
 #include "settingsdefaults.h"
 
 #include <cmath>
-
-#include <pwd.h>
-#include <unistd.h>
 
 namespace gq::cli::usageverbs {
 
@@ -129,9 +127,7 @@ QString actorOf(const Args &a) {
     if (!given.isEmpty())
         return given;
     // The account the process runs as, not $USER: the environment is the caller's to set.
-    if (const passwd *pw = getpwuid(geteuid()); pw && pw->pw_name && *pw->pw_name)
-        return QString::fromLocal8Bit(pw->pw_name);
-    return QStringLiteral("uid:%1").arg(geteuid());
+    return platform::osUserName();
 }
 
 Result<void> audit(UsageStore &store, const Args &a, const QString &action, const QString &target,

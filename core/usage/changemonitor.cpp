@@ -1,13 +1,12 @@
 #include "changemonitor.h"
 
+#include "loadedlibpq.h"
 #include "usageconnection.h"
 
 #include <QSqlDriver>
 #include <QSqlQuery>
 
 #include <sqlite3.h>
-
-#include <dlfcn.h>
 
 namespace gq {
 
@@ -37,7 +36,7 @@ struct ChangeMonitor::Libpq {
     void *conn = nullptr;
     ~Libpq() {
         if (library)
-            dlclose(library);
+            loadedlibpq::release(library);
     }
 };
 
@@ -57,16 +56,17 @@ Result<std::unique_ptr<ChangeMonitor>> ChangeMonitor::create(UsageConnection &co
         // Registered as the struct behind the PGconn typedef.
         if (h.isValid() && (qstrcmp(h.typeName(), "pg_conn*") == 0 || qstrcmp(h.typeName(), "PGconn*") == 0))
             pq->conn = *static_cast<void *const *>(h.constData());
-        // Only the libpq the driver plugin has loaded (RTLD_NOLOAD): a different copy
+        // Only the libpq the driver plugin has loaded (never a copy of our own): a different copy
         // must never touch that connection.
         if (pq->conn)
-            pq->library = dlopen("libpq.so.5", RTLD_LAZY | RTLD_NOLOAD);
+            pq->library = loadedlibpq::acquire();
         if (pq->library) {
-            pq->consumeInput = reinterpret_cast<PqConsumeInput>(dlsym(pq->library, "PQconsumeInput"));
-            pq->notifies = reinterpret_cast<PqNotifies>(dlsym(pq->library, "PQnotifies"));
-            pq->freemem = reinterpret_cast<PqFreemem>(dlsym(pq->library, "PQfreemem"));
-            pq->transactionStatus =
-                reinterpret_cast<PqTransactionStatus>(dlsym(pq->library, "PQtransactionStatus"));
+            pq->consumeInput =
+                reinterpret_cast<PqConsumeInput>(loadedlibpq::symbol(pq->library, "PQconsumeInput"));
+            pq->notifies = reinterpret_cast<PqNotifies>(loadedlibpq::symbol(pq->library, "PQnotifies"));
+            pq->freemem = reinterpret_cast<PqFreemem>(loadedlibpq::symbol(pq->library, "PQfreemem"));
+            pq->transactionStatus = reinterpret_cast<PqTransactionStatus>(
+                loadedlibpq::symbol(pq->library, "PQtransactionStatus"));
         }
         if (pq->consumeInput && pq->notifies && pq->freemem && pq->transactionStatus) {
             QSqlQuery q(db);
@@ -74,9 +74,8 @@ Result<std::unique_ptr<ChangeMonitor>> ChangeMonitor::create(UsageConnection &co
                 return r.error();
             m->m_usable = true;
         } else {
-            qWarning(
-                "gpuquota: the PostgreSQL driver's libpq.so.5 is not reachable; admission checks are not "
-                "cached");
+            qWarning("gpuquota: the PostgreSQL driver's libpq is not reachable; admission checks are not "
+                     "cached");
         }
         m->m_pq = std::move(pq);
     } else {

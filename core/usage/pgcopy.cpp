@@ -1,11 +1,10 @@
 #include "pgcopy.h"
 
+#include "loadedlibpq.h"
 #include "usageconnection.h"
 
 #include <QSqlDriver>
 #include <QVariant>
-
-#include <dlfcn.h>
 
 #include <charconv>
 
@@ -43,10 +42,10 @@ struct PgCopy::Libpq {
     PqTransactionStatus transactionStatus = nullptr;
     ~Libpq() {
         if (library)
-            dlclose(library);
+            loadedlibpq::release(library);
     }
     template <typename F> bool resolve(F &f, const char *name) {
-        f = reinterpret_cast<F>(dlsym(library, name));
+        f = reinterpret_cast<F>(loadedlibpq::symbol(library, name));
         return f != nullptr;
     }
 };
@@ -66,7 +65,7 @@ std::unique_ptr<PgCopy> PgCopy::create(const UsageConnection &conn) {
     if (!pq->conn)
         return nullptr;
     // Only the copy the driver uses may touch its connection.
-    pq->library = dlopen("libpq.so.5", RTLD_LAZY | RTLD_NOLOAD);
+    pq->library = loadedlibpq::acquire();
     if (!pq->library)
         return nullptr;
     if (!pq->resolve(pq->exec, "PQexec") || !pq->resolve(pq->resultStatus, "PQresultStatus") ||
