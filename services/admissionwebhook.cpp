@@ -87,6 +87,17 @@ std::variant<httpd::Response, Ask> prepare(const QByteArray &body, const Resourc
         gpus += double(it.value()) * weights.weight(it.key().mid(9)); // drop "requests."
     if (gpus <= 0)
         return answer(uid, true);
+    // A pod pinned to a GPU model (nodeSelector on the label the intervals record) needs
+    // weighted GPU-hours like the usage it will produce; unpinned, the model is not
+    // known before scheduling and the request counts 1 per GPU (its usage is weighed).
+    const QString model = pod.value(QLatin1String("spec"))
+                              .toObject()
+                              .value(QLatin1String("nodeSelector"))
+                              .toObject()
+                              .value(QLatin1String("nvidia.com/gpu.product"))
+                              .toString();
+    if (!model.isEmpty())
+        gpus *= weights.modelWeight(model);
 
     double hours = options.defaultHours;
     const QJsonValue annotated = pod.value(QLatin1String("metadata"))

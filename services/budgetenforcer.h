@@ -61,7 +61,8 @@ struct EnforceReport {
 // replicas, or a tick repeated, change nothing twice: the annotation on the server
 // says what is done. The delete of a created quota is conditional on its
 // resourceVersion too. Each write is audited (quota.clamp, quota.clamp.adjust,
-// quota.unclamp; actor Options::actor) after it succeeded, by the writer that made it.
+// quota.unclamp; actor Options::actor) after it succeeded, by the writer that made it;
+// each PUT carries the audit log's head as it stood then (gpuquota.io/audit-head).
 //
 // Threading: on the thread of the UsageStore, which needs an event loop (answers come
 // by queued calls, see JobTracker); the database reads are short and synchronous.

@@ -196,8 +196,10 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
             c.add(QStringLiteral("gpuModelWeights"), n->pos(), QStringLiteral("must be a map"));
         } else {
             for (const YamlNode::Entry &e : n->entries()) {
-                if (auto w = c.positive(QStringLiteral("gpuModelWeights[%1]").arg(e.key), e.value))
+                if (auto w = c.positive(QStringLiteral("gpuModelWeights[%1]").arg(e.key), e.value)) {
                     cfg.gpuModelWeights.insert(e.key, *w);
+                    cfg.weights.setModel(e.key, *w); // stored with every interval of that model
+                }
             }
         }
     }

@@ -48,7 +48,10 @@ struct ControllerConfig {
     QString database; // sqlite:///path or postgresql://user@host:port/db
     QString listen = QStringLiteral("127.0.0.1:9464");
     QString userLabel = kDefaultUserLabel;
-    ResourceWeights weights;                // built-in MIG rule plus the gpuResources overrides
+    // Built-in MIG rule plus the gpuResources overrides, and the gpuModelWeights: the
+    // store writes both factors into each interval (weight, model_weight) and budgets
+    // count weighted GPU-hours (see ResourceWeights).
+    ResourceWeights weights;
     QHash<QString, double> gpuModelWeights; // nvidia.com/gpu.product -> factor (default 1)
     QString timeZone = QStringLiteral("UTC");
     Enforce enforce;

@@ -40,6 +40,7 @@ QJsonObject budgetStatusJson(const Decision &d, qint64 now) {
     return QJsonObject{{QStringLiteral("period"), periodName(d.budget.period)},
                        {QStringLiteral("tz"), d.budget.tz},
                        {QStringLiteral("used"), d.used},
+                       {QStringLiteral("used_raw"), d.usedRaw},
                        {QStringLiteral("limit"), d.limit},
                        {QStringLiteral("budget_limit"), d.budget.limitGpuHours},
                        {QStringLiteral("boost"), d.limit - d.budget.limitGpuHours},
@@ -103,10 +104,12 @@ Result<QJsonObject> quotaStatus(const UsageStore &store, BudgetScope scope, cons
     if (primary) {
         const QJsonObject p = budgetStatusJson(*primary, now);
         doc.insert(QStringLiteral("used"), p.value(QLatin1String("used")));
+        doc.insert(QStringLiteral("used_raw"), p.value(QLatin1String("used_raw")));
         for (const char *key : summaryKeys)
             doc.insert(QLatin1String(key), p.value(QLatin1String(key)));
     } else {
         doc.insert(QStringLiteral("used"), usedToday);
+        doc.insert(QStringLiteral("used_raw"), usedToday);
         for (const char *key : summaryKeys)
             doc.insert(QLatin1String(key), QJsonValue::Null);
         doc.insert(QStringLiteral("state"), QStringLiteral("none"));

@@ -23,6 +23,8 @@ class UsageStore;
 //   forecast, forecast_exhaustion   of the primary budget (the one with the least left);
 //                                   without a budget: state "none", used = today's
 //                                   GPU-hours and the others null
+//   used_raw                        `used` without GPU model weights (equal without them);
+//                                   history's gpu_hours are raw GPU-hours
 //   active_boosts[]                 live budget boosts (and, for a namespace, quota boosts)
 //   history {period: "day", tz, from, to, days[]: {date, start, gpu_hours}}
 //                                   the last `historyDays` local days, today included,

@@ -26,7 +26,10 @@ QString budgetHelp() {
         "JSON (-o json): {\"scope\", \"subject\", \"now\", \"budgets\": [...]}, each budget:\n"
         "  period               day | week | month\n"
         "  tz                   the IANA zone of the period (instants below carry its offset)\n"
-        "  used                 GPU-hours used this period up to --now (running pods too)\n"
+        "  used                 GPU-hours used this period up to --now (running pods too), weighted:\n"
+        "                       x the GPU model's weight stored with each interval (the controller's\n"
+        "                       gpuModelWeights; a model without one counts 1); budgets count these\n"
+        "  used_raw             the same without GPU model weights (equal to used when none apply)\n"
         "  limit                the effective limit: budget_limit + boost\n"
         "  budget_limit         the budget as set\n"
         "  boost                GPU-hours active budget boosts add now\n"
@@ -36,7 +39,8 @@ QString budgetHelp() {
         "  state                ok | near (less than 20% left) | grace | over\n"
         "  grace_seconds        the budget's grace duration\n"
         "  grace_end            RFC 3339 while in grace (running work is denied after it), else null\n"
-        "  running_gpus         weighted GPUs the subject held at --now (MIG slices count their share)\n"
+        "  running_gpus         weighted GPUs the subject held at --now (MIG slices count their share,\n"
+        "                       and GPU model weights apply)\n"
         "  forecast             nothing-running | runs-out | in-grace | not-at-this-rate | spent\n"
         "  forecast_exhaustion  RFC 3339: when the limit is reached at the current rate (in grace:\n"
         "                       when grace ends); null when nothing runs, when it is not reached\n"
@@ -109,6 +113,7 @@ int runBudgetStatus(const QStringList &argv) {
         json.append(QJsonObject{{QStringLiteral("period"), periodName(d.budget.period)},
                                 {QStringLiteral("tz"), d.budget.tz},
                                 {QStringLiteral("used"), d.used},
+                                {QStringLiteral("used_raw"), d.usedRaw},
                                 {QStringLiteral("limit"), d.limit},
                                 {QStringLiteral("budget_limit"), d.budget.limitGpuHours},
                                 {QStringLiteral("boost"), boost},
@@ -128,7 +133,10 @@ int runBudgetStatus(const QStringList &argv) {
         table += QStringLiteral("%1 %2, %3 budget in %4\n")
                      .arg(scopeName(scope), subject, periodName(d.budget.period), d.budget.tz);
         const QList<std::pair<const char *, QString>> lines{
-            {"used", formatGpuHours(d.used) + QStringLiteral(" GPU-h")},
+            {"used",
+             formatGpuHours(d.used) + QStringLiteral(" GPU-h") +
+                 (d.weighted() ? QStringLiteral(" weighted (%1 GPU-h raw)").arg(formatGpuHours(d.usedRaw))
+                               : QString())},
             {"limit", limit},
             {"remaining", formatGpuHours(d.remaining) + QStringLiteral(" GPU-h")},
             {"period start", formatInstant(d.period.start, tz)},

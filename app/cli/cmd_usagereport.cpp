@@ -104,7 +104,8 @@ int runCheck(const QStringList &argv) {
     // Exit codes: 0 allowed (or allowed in grace), 1 denied, 2 any error.
     const Args a = parseArgs(argv, {QStringLiteral("db"), QStringLiteral("user"), QStringLiteral("namespace"),
                                     QStringLiteral("gpus"), QStringLiteral("hours"), QStringLiteral("now"),
-                                    QStringLiteral("resource"), QStringLiteral("output")});
+                                    QStringLiteral("resource"), QStringLiteral("output"),
+                                    QStringLiteral("gpu-model"), QStringLiteral("gpu-model-weights")});
     if (!a.error.isEmpty())
         return fail(a.error, UsageError);
     if (!a.has(QStringLiteral("user")) && !a.has(QStringLiteral("namespace")))
@@ -121,9 +122,11 @@ int runCheck(const QStringList &argv) {
     auto db = openDb(a, DbAccess::ReadOnly);
     if (!db)
         return fail(db.error().toString(), UsageError);
-    // A request for MIG slices is weighed like the usage it will produce.
+    // A request for MIG slices, or on a GPU model with a weight, is weighed like the
+    // usage it will produce.
     const double weight =
-        (*db)->weights().weight(a.value(QStringLiteral("resource"), QStringLiteral("nvidia.com/gpu")));
+        (*db)->weights().weight(a.value(QStringLiteral("resource"), QStringLiteral("nvidia.com/gpu"))) *
+        (*db)->weights().modelWeight(a.value(QStringLiteral("gpu-model")));
     const AdmissionRequest req{AdmissionRequest::Kind::NewJob, *gpus * weight, *hours};
     auto d = (*db)->check(a.value(QStringLiteral("user")), a.value(QStringLiteral("namespace")), req, now);
     if (!d)
@@ -132,6 +135,7 @@ int runCheck(const QStringList &argv) {
         QJsonObject o{{QStringLiteral("decision"), outcomeName(d->outcome)},
                       {QStringLiteral("message"), d->message},
                       {QStringLiteral("used"), d->used},
+                      {QStringLiteral("used_raw"), d->usedRaw},
                       {QStringLiteral("required"), d->required},
                       {QStringLiteral("limit"), d->limit},
                       {QStringLiteral("remaining"), d->remaining}};
@@ -147,7 +151,10 @@ int runCheck(const QStringList &argv) {
             const QTimeZone tz = parseZone(d->budget.tz).value_or(QTimeZone(QByteArrayLiteral("UTC")));
             out() << "  " << scopeName(d->budget.scope) << ' ' << d->budget.subject << ", "
                   << periodName(d->budget.period) << " from " << formatInstant(d->period.start, tz)
-                  << ": used " << formatGpuHours(d->used) << " of " << formatGpuHours(d->limit) << " GPU-h\n";
+                  << ": used " << formatGpuHours(d->used) << " of " << formatGpuHours(d->limit) << " GPU-h";
+            if (d->weighted())
+                out() << " (weighted; " << formatGpuHours(d->usedRaw) << " GPU-h raw)";
+            out() << '\n';
         }
     }
     return d->allowed() ? Ok : Failed;

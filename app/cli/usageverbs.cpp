@@ -69,6 +69,16 @@ Result<std::unique_ptr<UsageStore>> openDb(const Args &a, DbAccess access) {
         }
         options.rollupZone = QString::fromUtf8(tz->id());
     }
+    // GPU model weights (the controller's gpuModelWeights) for what this verb weighs
+    // itself (check --gpu-model) or writes; stored rows keep the factor they were written with.
+    if (a.has(QStringLiteral("gpu-model-weights")))
+        if (auto r = options.weights.addModels(a.value(QStringLiteral("gpu-model-weights")),
+                                               QStringLiteral("--gpu-model-weights"));
+            !r) {
+            Error e = r.error();
+            e.kind = Error::Kind::Usage;
+            return e;
+        }
     return UsageStore::open(url, options);
 }
 

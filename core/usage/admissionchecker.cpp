@@ -17,15 +17,23 @@ QList<Decision> decideEach(const CheckSubject *subjects[2], const AdmissionReque
         for (const CheckBoost &b : sub.boosts)
             if (b.start <= now && b.expiry > now)
                 boost += b.delta;
+        // Budgets count weighted GPU-hours (x the GPU model's weight stored with each
+        // row); the raw hours go along for display.
         double runningGpus = 0;
         for (const UsageInterval &iv : sub.running)
             if (iv.start <= now)
-                runningGpus += iv.gpus * weights.weight(iv.resource);
+                runningGpus += iv.gpus * weights.weight(iv.resource) * iv.modelWeight.value_or(1.0);
         for (const CheckNeed &n : sub.needs) {
-            double seconds = n.closedSeconds;
-            for (const UsageInterval &iv : sub.running)
-                seconds += gpuSeconds(iv, n.period, now, weights);
-            decisions << decide(n.budget, n.period, seconds / 3600.0, runningGpus, request, boost);
+            double raw = n.closedSeconds;
+            double weighted = n.closedSeconds + n.closedExtraSeconds;
+            for (const UsageInterval &iv : sub.running) {
+                const double s = gpuSeconds(iv, n.period, now, weights);
+                raw += s;
+                weighted += s * iv.modelWeight.value_or(1.0);
+            }
+            Decision d = decide(n.budget, n.period, weighted / 3600.0, runningGpus, request, boost);
+            d.usedRaw = raw / 3600.0;
+            decisions << d;
         }
     }
     return decisions;

@@ -59,6 +59,7 @@ Decision decide(const Budget &budget, const TimeRange &period, double usedGpuHou
     d.budget = budget;
     d.period = period;
     d.used = usedGpuHours;
+    d.usedRaw = usedGpuHours; // callers that know GPU model weights set the raw hours
     d.limit = budget.limitGpuHours + extraGpuHours;
     d.remaining = d.limit - d.used;
     d.runningGpus = std::max(0.0, runningGpus);

@@ -6,6 +6,7 @@
 #include <QList>
 #include <QString>
 
+#include <cmath>
 #include <optional>
 
 namespace gq {
@@ -58,6 +59,8 @@ struct Decision {
     enum class Outcome { Allowed, AllowedInGrace, Denied };
     Outcome outcome = Outcome::Allowed;
     double used = 0;      // GPU-h used in the current period, running work up to now
+                          // (weighted: x the GPU model's weight, see ResourceWeights)
+    double usedRaw = 0;   // the same without GPU model weights (equal when none apply)
     double required = 0;  // GPU-h the request needs (0 for Running)
     double limit = 0;     // the effective limit (budget + active boosts)
     double remaining = 0; // limit - used, may be negative
@@ -71,6 +74,8 @@ struct Decision {
     [[nodiscard]] bool allowed() const { return outcome != Outcome::Denied; }
     // More used than the limit allows, with decide()'s tolerance.
     [[nodiscard]] bool overLimit() const { return hasBudget && used > limit + kGpuHourTolerance; }
+    // GPU model weights made a difference worth showing (more than rounding).
+    [[nodiscard]] bool weighted() const { return std::abs(used - usedRaw) >= 0.005; }
 };
 [[nodiscard]] QString outcomeName(Decision::Outcome o);
 

@@ -130,13 +130,23 @@ Result<QList<Decision>> BudgetStore::status(BudgetScope scope, const QString &su
     auto after = m_intervals.closedAfter(scope, subject, now, periods);
     if (!after)
         return after.error();
+    // GPU model weights: what they add to each period up to `now` (rollups are raw).
+    QList<TimeRange> upToNow;
+    for (const TimeRange &p : std::as_const(periods))
+        upToNow << TimeRange{p.start, std::max(p.start, std::min(p.end, now))};
+    auto extra = m_intervals.modelExtra(scope, subject, upToNow, now, false);
+    if (!extra)
+        return extra.error();
     for (qsizetype i = 0; i < list->size(); ++i) {
         auto used = m_charts.usedGpuHours(scope, subject, periods[i], now);
         if (!used)
             return used.error();
         const double usedAtNow = std::max(0.0, *used - after->laterGpuSeconds[i] / 3600.0);
-        out << decide(list->at(i), periods[i], usedAtNow, *running + after->heldGpus,
-                      AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0}, *boost);
+        Decision d = decide(list->at(i), periods[i], usedAtNow + extra->seconds[i] / 3600.0,
+                            *running + after->heldGpus + extra->heldGpus,
+                            AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0}, *boost);
+        d.usedRaw = usedAtNow;
+        out << d;
     }
     return out;
 }

@@ -15,22 +15,22 @@ namespace {
 constexpr Period kZonePeriods[3] = {Period::Day, Period::Week, Period::Month};
 
 QString firstStatement() {
-    QString sql =
-        QStringLiteral("SELECT 0, scope, subject, period, tz, limit_gpu_hours, grace_s, id FROM budgets"
-                       " WHERE (scope = 'user' AND subject = ?) OR (scope = 'namespace' AND subject = ?)"
-                       " UNION ALL"
-                       // Boosts that start later are kept too: a kept entry decides at
-                       // later instants, when they may have become active.
-                       " SELECT 1, target, delta, '', '', 0.0, start_s, expiry_s FROM boosts WHERE target IN "
-                       "(?, ?) AND state IN ('scheduled', 'applying', 'active', 'reverting') AND expiry_s > ?"
-                       " UNION ALL"
-                       // One branch per subject, so each uses its partial index of
-                       // running rows (an OR of the two made SQLite walk every running row).
-                       " SELECT 2, user_name, ns, resource, '', 0.0, gpus, start_s FROM usage_intervals"
-                       " WHERE end_s IS NULL AND user_name = ?"
-                       " UNION ALL"
-                       " SELECT 4, user_name, ns, resource, '', 0.0, gpus, start_s FROM usage_intervals"
-                       " WHERE end_s IS NULL AND ns = ?");
+    QString sql = QStringLiteral(
+        "SELECT 0, scope, subject, period, tz, limit_gpu_hours, grace_s, id FROM budgets"
+        " WHERE (scope = 'user' AND subject = ?) OR (scope = 'namespace' AND subject = ?)"
+        " UNION ALL"
+        // Boosts that start later are kept too: a kept entry decides at
+        // later instants, when they may have become active.
+        " SELECT 1, target, delta, '', '', 0.0, start_s, expiry_s FROM boosts WHERE target IN "
+        "(?, ?) AND state IN ('scheduled', 'applying', 'active', 'reverting') AND expiry_s > ?"
+        " UNION ALL"
+        // One branch per subject, so each uses its partial index of
+        // running rows (an OR of the two made SQLite walk every running row).
+        " SELECT 2, user_name, ns, resource, '', model_weight, gpus, start_s FROM usage_intervals"
+        " WHERE end_s IS NULL AND user_name = ?"
+        " UNION ALL"
+        " SELECT 4, user_name, ns, resource, '', model_weight, gpus, start_s FROM usage_intervals"
+        " WHERE end_s IS NULL AND ns = ?");
     for (int k = 0; k < 2; ++k)
         for (int p = 0; p < 3; ++p)
             sql += QStringLiteral(
@@ -78,7 +78,9 @@ Result<void> CheckInputReader::read(const QString &user, const QString &ns, bool
     if (!second->empty())
         if (auto r = readRollupSums(*second, user, ns, out); !r)
             return r;
-    return readExactSums(out);
+    if (auto r = readExactSums(out); !r)
+        return r;
+    return readModelExtra(out);
 }
 
 void CheckInputReader::bindFirst(QSqlQuery &q, const QString &user, const QString &ns, bool loadUser,
@@ -142,6 +144,7 @@ void CheckInputReader::decodeFirst(QSqlQuery &q, bool userLoaded, CheckSubject o
             iv.resource = q.value(3).toString();
             iv.gpus = q.value(6).toInt();
             iv.start = q.value(7).toLongLong();
+            iv.modelWeight = q.value(5).toDouble();
             out[q.value(0).toInt() == 2 ? 0 : 1].running.push_back(iv);
             break;
         }
@@ -229,6 +232,24 @@ Result<void> CheckInputReader::readExactSums(CheckSubject out[2]) const {
                     return closed.error();
                 n.closedSeconds = *closed;
             }
+    return {};
+}
+
+Result<void> CheckInputReader::readModelExtra(CheckSubject out[2]) const {
+    // Closed rows with a GPU model weight (a partial index: nothing to read when none is
+    // configured); running rows carry theirs and are weighed at decision time.
+    for (int k = 0; k < 2; ++k) {
+        if (out[k].needs.empty())
+            continue;
+        QList<TimeRange> periods;
+        for (const CheckNeed &n : out[k].needs)
+            periods << n.period;
+        auto extra = m_intervals.modelExtra(out[k].scope, out[k].subject, periods, out[k].readAt, true);
+        if (!extra)
+            return extra.error();
+        for (size_t i = 0; i < out[k].needs.size(); ++i)
+            out[k].needs[i].closedExtraSeconds = extra->seconds[qsizetype(i)];
+    }
     return {};
 }
 

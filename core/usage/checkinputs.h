@@ -24,9 +24,10 @@ class UsageConnection;
 struct CheckNeed {
     Budget budget;
     TimeRange period;
-    int table = -1;           // kRollupTables index, or -1 for the exact path
-    double closedSeconds = 0; // weighted GPU-seconds of closed intervals in `period`
-    bool summed = false;      // read by the first statement
+    int table = -1;                // kRollupTables index, or -1 for the exact path
+    double closedSeconds = 0;      // GPU-seconds of closed intervals in `period` (raw: rollups)
+    double closedExtraSeconds = 0; // what GPU model weights add to them (IntervalQueries::modelExtra)
+    bool summed = false;           // read by the first statement
 };
 struct CheckBoost {
     qint64 start = 0;
@@ -77,6 +78,7 @@ private:
     Result<void> readRollupSums(const std::vector<Ref> &refs, const QString &user, const QString &ns,
                                 CheckSubject out[2]) const;
     Result<void> readExactSums(CheckSubject out[2]) const;
+    Result<void> readModelExtra(CheckSubject out[2]) const;
 
     const UsageConnection &m_conn;
     DayIndex &m_days;

@@ -115,6 +115,47 @@ Result<IntervalQueries::AfterNow> IntervalQueries::closedAfter(BudgetScope scope
     return out;
 }
 
+Result<IntervalQueries::ModelExtra> IntervalQueries::modelExtra(BudgetScope scope, const QString &subject,
+                                                                const QList<TimeRange> &windows, qint64 now,
+                                                                bool closedOnly) const {
+    ModelExtra out;
+    out.seconds.fill(0.0, windows.size());
+    qint64 from = now, until = now + 1;
+    for (const TimeRange &w : windows) {
+        from = std::min(from, w.start);
+        until = std::max(until, w.end);
+    }
+    auto q = m_conn.cached(
+        QStringLiteral("SELECT gpus, weight, model_weight, start_s, end_s FROM usage_intervals WHERE %1 = ? "
+                       "AND model_weight <> 1 AND start_s < ? AND %2")
+            .arg(scope == BudgetScope::User ? QLatin1String("user_name") : QLatin1String("ns"),
+                 closedOnly ? QLatin1String("end_s IS NOT NULL AND end_s > ?")
+                            : QLatin1String("(end_s IS NULL OR end_s > ?)")));
+    if (!q)
+        return q.error();
+    (*q)->bindValue(0, nonNull(subject));
+    (*q)->bindValue(1, until);
+    (*q)->bindValue(2, from);
+    if (auto r = m_conn.exec(**q, QStringLiteral("reading intervals with a GPU model weight")); !r)
+        return r.error();
+    while ((*q)->next()) {
+        const double factor =
+            (*q)->value(0).toInt() * (*q)->value(1).toDouble() * ((*q)->value(2).toDouble() - 1);
+        const qint64 start = (*q)->value(3).toLongLong();
+        const bool open = (*q)->value(4).isNull();
+        const qint64 end = open ? now : (*q)->value(4).toLongLong();
+        if (start <= now && (open || end > now))
+            out.heldGpus += factor;
+        for (qsizetype i = 0; i < windows.size(); ++i) {
+            const qint64 a = std::max(start, windows[i].start), b = std::min(end, windows[i].end);
+            if (b > a)
+                out.seconds[i] += double(b - a) * factor;
+        }
+    }
+    (*q)->finish();
+    return out;
+}
+
 Result<qint64> IntervalQueries::count() const {
     QSqlQuery q(m_conn.database());
     if (auto r = m_conn.execSql(q, QStringLiteral("SELECT COUNT(*) FROM usage_intervals")); !r)

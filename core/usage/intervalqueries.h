@@ -58,6 +58,20 @@ public:
                                                        const TimeRange &window, qint64 now,
                                                        bool withRunning) const;
 
+    // What GPU model weights add for budgets: over the subject's rows stored with a
+    // model_weight other than 1 (a partial index finds them; none when no model weights
+    // are configured), per window Σ overlap x gpus x weight x (model_weight - 1), so
+    // weighted GPU-seconds = raw + seconds[i]. Open rows count up to `now` (left out
+    // with closedOnly: the admission check adds its running rows itself); heldGpus is
+    // the same factor over the rows held at `now` (started by it, not ended).
+    struct ModelExtra {
+        double heldGpus = 0;
+        QList<double> seconds;
+    };
+    [[nodiscard]] Result<ModelExtra> modelExtra(BudgetScope scope, const QString &subject,
+                                                const QList<TimeRange> &windows, qint64 now,
+                                                bool closedOnly) const;
+
 private:
     // Rows of usage_intervals matching `where` (with `binds` for its placeholders), in
     // start order; `what` names the read in errors.

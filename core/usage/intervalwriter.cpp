@@ -30,11 +30,15 @@ Result<UpsertOutcome> IntervalWriter::upsertInTx(const UsageInterval &iv) {
         return v.error();
     QSqlDatabase db = m_conn.database();
     const double weight = iv.weight ? *iv.weight : m_weights.weight(iv.resource);
+    const double modelWeight = iv.modelWeight ? *iv.modelWeight : m_weights.modelWeight(iv.gpuModel);
+    if (!(modelWeight > 0))
+        return Error::make(Error::Kind::Invalid, QStringLiteral("must be a positive number"),
+                           QStringLiteral("model_weight"));
     QSqlQuery find(db);
-    if (auto r =
-            m_conn.prepare(find, QStringLiteral("SELECT id, ns, user_name, pod_name, gpus, weight, end_s, node, gpu_model "
-                                                "FROM usage_intervals WHERE cluster = ? AND pod_uid = ? "
-                                                "AND resource = ? AND start_s = ?"));
+    if (auto r = m_conn.prepare(
+            find, QStringLiteral("SELECT id, ns, user_name, pod_name, gpus, weight, end_s, node, gpu_model, "
+                                 "model_weight FROM usage_intervals WHERE cluster = ? AND pod_uid = ? "
+                                 "AND resource = ? AND start_s = ?"));
         !r)
         return r.error();
     find.addBindValue(nonNull(iv.cluster));
@@ -57,15 +61,16 @@ Result<UpsertOutcome> IntervalWriter::upsertInTx(const UsageInterval &iv) {
         const bool sameEnd = oldOpen ? !iv.end.has_value() : (iv.end.has_value() && *iv.end == oldEnd);
         if (oldNs == iv.ns && oldUser == iv.user && find.value(3).toString() == iv.podName &&
             oldGpus == iv.gpus && sameEnd && std::abs(oldWeight - weight) < 1e-12 &&
-            find.value(7).toString() == iv.node && find.value(8).toString() == iv.gpuModel)
+            find.value(7).toString() == iv.node && find.value(8).toString() == iv.gpuModel &&
+            std::abs(find.value(9).toDouble() - modelWeight) < 1e-12)
             return UpsertOutcome::Unchanged;
         if (!oldOpen)
             accumulate(delta, m_days, oldNs, oldUser, iv.start, oldEnd, -oldGpus * oldWeight);
         QSqlQuery upd(db);
         if (auto r = m_conn.prepare(
                 upd, QStringLiteral("UPDATE usage_intervals SET ns = ?, user_name = ?, pod_name = ?, "
-                                    "gpus = ?, weight = ?, end_s = ?, source = ?, node = ?, gpu_model = ? "
-                                    "WHERE id = ?"));
+                                    "gpus = ?, weight = ?, end_s = ?, source = ?, node = ?, gpu_model = ?, "
+                                    "model_weight = ? WHERE id = ?"));
             !r)
             return r.error();
         upd.addBindValue(nonNull(iv.ns));
@@ -77,6 +82,7 @@ Result<UpsertOutcome> IntervalWriter::upsertInTx(const UsageInterval &iv) {
         upd.addBindValue(nonNull(iv.source));
         upd.addBindValue(nonNull(iv.node));
         upd.addBindValue(nonNull(iv.gpuModel));
+        upd.addBindValue(modelWeight);
         upd.addBindValue(id);
         if (auto r = m_conn.exec(upd, QStringLiteral("updating an interval")); !r)
             return r.error();
@@ -84,8 +90,8 @@ Result<UpsertOutcome> IntervalWriter::upsertInTx(const UsageInterval &iv) {
     } else {
         QSqlQuery ins(db);
         if (auto r = m_conn.prepare(
-                ins, QStringLiteral("INSERT INTO usage_intervals (%1, node, gpu_model) VALUES (?, ?, ?, ?, "
-                                    "?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                ins, QStringLiteral("INSERT INTO usage_intervals (%1, node, gpu_model, model_weight) VALUES "
+                                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                          .arg(QLatin1String(kIntervalColumns)));
             !r)
             return r.error();
@@ -102,6 +108,7 @@ Result<UpsertOutcome> IntervalWriter::upsertInTx(const UsageInterval &iv) {
         ins.addBindValue(nonNull(iv.source));
         ins.addBindValue(nonNull(iv.node));
         ins.addBindValue(nonNull(iv.gpuModel));
+        ins.addBindValue(modelWeight);
         if (auto r = m_conn.exec(ins, QStringLiteral("inserting an interval")); !r)
             return r.error();
     }

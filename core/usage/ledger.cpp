@@ -20,15 +20,18 @@ double ResourceWeights::weight(const QString &resource) const {
     return 1.0;
 }
 
-Result<ResourceWeights> ResourceWeights::parse(const QString &text) {
-    ResourceWeights w;
+namespace {
+template <typename Set> Result<void> parseWeightList(const QString &text, const QString &field, Set set) {
     const QStringList items = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (const QString &raw : items) {
         const QString item = raw.trimmed();
         const qsizetype eq = item.indexOf(QLatin1Char('='));
         if (eq <= 0)
-            return Error::make(Error::Kind::Parse, QStringLiteral("'%1' is not RESOURCE=WEIGHT").arg(item),
-                               QStringLiteral("weights"));
+            return Error::make(Error::Kind::Parse,
+                               QStringLiteral("'%1' is not %2=WEIGHT")
+                                   .arg(item, field == QLatin1String("weights") ? QStringLiteral("RESOURCE")
+                                                                                : QStringLiteral("MODEL")),
+                               field);
         bool ok = false;
         const QString name = item.left(eq).trimmed();
         const QString valueText = item.mid(eq + 1).trimmed();
@@ -44,10 +47,31 @@ Result<ResourceWeights> ResourceWeights::parse(const QString &text) {
             return Error::make(
                 Error::Kind::Invalid,
                 QStringLiteral("weight '%1' must be a positive number (or N/D)").arg(valueText),
-                QStringLiteral("weights[%1]").arg(name));
-        w.set(name, value);
+                QStringLiteral("%1[%2]").arg(field, name));
+        set(name, value);
     }
+    return {};
+}
+} // namespace
+
+Result<ResourceWeights> ResourceWeights::parse(const QString &text) {
+    ResourceWeights w;
+    if (auto r = parseWeightList(text, QStringLiteral("weights"),
+                                 [&w](const QString &n, double v) { w.set(n, v); });
+        !r)
+        return r.error();
     return w;
+}
+
+Result<void> ResourceWeights::addModels(const QString &text, const QString &field) {
+    ResourceWeights parsed; // all or nothing
+    if (auto r =
+            parseWeightList(text, field, [&parsed](const QString &n, double v) { parsed.setModel(n, v); });
+        !r)
+        return r;
+    for (auto it = parsed.m_models.cbegin(); it != parsed.m_models.cend(); ++it)
+        m_models.insert(it.key(), it.value());
+    return {};
 }
 
 Result<void> validateInterval(const UsageInterval &iv) {

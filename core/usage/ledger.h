@@ -34,6 +34,10 @@ struct UsageInterval {
     // Per-row weight instead of the store's ResourceWeights rule (a time-sliced
     // replica weighs 1/replicas of its node). Stored by upsert only.
     std::optional<double> weight;
+    // The GPU model's weight (ResourceWeights::modelWeight of gpuModel) instead of the
+    // store's: budgets count gpuSeconds() x modelWeight, everything else the raw
+    // GPU-hours. Stored by upsert; read back only where budgets need it (running rows).
+    std::optional<double> modelWeight;
 
     [[nodiscard]] bool isOpen() const { return !end.has_value(); }
     friend bool operator==(const UsageInterval &, const UsageInterval &) = default;
@@ -43,6 +47,12 @@ struct UsageInterval {
 // NVIDIA MIG slice `nvidia.com/mig-<N>g.<mem>` is N/7 of the card (A100/H100 have 7
 // compute slices). Anything else counts as 1 unless configured. Overrides take
 // precedence over the built-in rule.
+//
+// GPU model weights (gpuModelWeights, e.g. an H100-hour counts 2) are a second factor
+// for budgets only: weighted GPU-hours = GPU-hours (with the resource weight) x model
+// weight; a model without one counts 1. Both are stored per interval when it is
+// written (usage_intervals.weight and model_weight), so a later change of the
+// configuration does not rewrite history and every writer's rows keep their factor.
 class ResourceWeights {
 public:
     ResourceWeights() = default;
@@ -50,11 +60,21 @@ public:
     [[nodiscard]] double weight(const QString &resource) const;
     [[nodiscard]] const QHash<QString, double> &overrides() const { return m_overrides; }
 
+    // The node label nvidia.com/gpu.product, exactly as recorded.
+    void setModel(const QString &gpuModel, double weight) { m_models.insert(gpuModel, weight); }
+    [[nodiscard]] double modelWeight(const QString &gpuModel) const { return m_models.value(gpuModel, 1.0); }
+    [[nodiscard]] const QHash<QString, double> &models() const { return m_models; }
+
     // "nvidia.com/mig-1g.10gb=0.125,example.com/gpu=1": overrides from a setting or flag.
     [[nodiscard]] static Result<ResourceWeights> parse(const QString &text);
+    // "NVIDIA H100 80GB HBM3=2,Tesla T4=0.5" (--gpu-model-weights) added to these
+    // weights; the field of an error is `field`[model].
+    [[nodiscard]] Result<void> addModels(const QString &text,
+                                         const QString &field = QStringLiteral("gpu-model-weights"));
 
 private:
     QHash<QString, double> m_overrides;
+    QHash<QString, double> m_models;
 };
 
 // Rejects what the ledger cannot account: zero-length and reversed intervals (end <=
@@ -66,7 +86,7 @@ private:
 // to `now`; an interval starting after `now` contributes nothing while open.
 [[nodiscard]] qint64 overlapSeconds(const UsageInterval &iv, const TimeRange &window, qint64 now);
 
-// GPU-seconds (weighted) of one interval inside `window`.
+// GPU-seconds (weighted by the resource, not the GPU model) of one interval inside `window`.
 [[nodiscard]] double gpuSeconds(const UsageInterval &iv, const TimeRange &window, qint64 now,
                                 const ResourceWeights &weights = {});
 

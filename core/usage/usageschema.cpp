@@ -33,6 +33,16 @@ const char *const kSchemaV4[] = {
     "CREATE INDEX idle_spans_ns ON idle_spans (ns, start_s)",
 };
 
+// The GPU model's weight of each interval, fixed when it is stored like `weight`
+// (1: none configured). Rollups and `weight` stay raw GPU-hours; budgets add
+// gpus x weight x (model_weight - 1) of the few rows that have one, found by these
+// partial indexes (empty when no model weights are configured).
+const char *const kSchemaV6[] = {
+    "ALTER TABLE usage_intervals ADD COLUMN model_weight %REAL% NOT NULL DEFAULT 1 CHECK (model_weight > 0)",
+    "CREATE INDEX usage_intervals_model_user ON usage_intervals (user_name, start_s) WHERE model_weight <> 1",
+    "CREATE INDEX usage_intervals_model_ns ON usage_intervals (ns, start_s) WHERE model_weight <> 1",
+};
+
 const char *const kSchemaV1[] = {
     "CREATE TABLE usage_intervals ("
     " id %ID%,"
@@ -251,6 +261,10 @@ Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone
         if (target == 5)
             if (auto r = migrateAlertsToV5(conn); !r)
                 return r;
+        if (target == 6)
+            for (const char *sql : kSchemaV6)
+                if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
+                    return r;
         QSqlQuery ins(db);
         if (auto r = conn.prepare(
                 ins, QStringLiteral("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"));

@@ -15,7 +15,9 @@ class UsageConnection;
 // v4: intervals record their node and GPU model; idle_spans holds idle GPU spans
 // with their wasted GPU-seconds (written by the controller).
 // v5: the alert ledger (alertschema.h).
-inline constexpr int kUsageSchemaVersion = 5;
+// v6: intervals record the GPU model's weight (gpuModelWeights) they were stored with;
+// budgets count weighted GPU-hours (weight x model_weight), rollups stay raw.
+inline constexpr int kUsageSchemaVersion = 6;
 
 // The usage database's tables, one text for both dialects, and the migrations
 // between their versions.

@@ -2,6 +2,7 @@
 // PostgreSQL from GQ_TEST_PG_URL) clamp ResourceQuotas on the real test cluster, so
 // the next GPU pod is refused by the API server (`kubectl create`: exceeded quota);
 // the rollover (a pinned `now`), a raised budget and an admin's edits during the clamp.
+#include "auditanchor.h"
 #include "auditlog.h"
 #include "budgetenforcer.h"
 #include "usagestore.h"
@@ -206,6 +207,123 @@ private slots:
         QVERIFY2(k.exitCode == 0, k.err.constData());
         f.action = QStringLiteral("quota.unclamp");
         QCOMPARE(audit.list(f)->size(), 1);
+    }
+
+    void weightedGpuModelHoursClamp() {
+        // The controller's store writes each interval with its GPU model's weight.
+        const QString h100 = QStringLiteral("NVIDIA H100 80GB HBM3");
+        UsageStore::Options o;
+        o.weights.setModel(h100, 2.0);
+        auto recorder = UsageStore::open(m_url, o);
+        QVERIFY2(recorder, qPrintable(recorder ? QString() : recorder.error().toString()));
+        auto spendOn = [&](const QString &ns, const QString &model) {
+            UsageInterval iv;
+            iv.cluster = QStringLiteral("test");
+            iv.ns = ns;
+            iv.user = QStringLiteral("alice");
+            iv.podUid = QStringLiteral("uid-%1-%2").arg(ns).arg(++m_counter);
+            iv.podName = QStringLiteral("done");
+            iv.gpus = 4;
+            iv.start = kDayStart + 3600;
+            iv.end = iv.start + 3600; // 4 GPU-h raw
+            iv.source = QStringLiteral("test");
+            iv.node = QStringLiteral("gpu-node");
+            iv.gpuModel = model;
+            auto r = (*recorder)->upsertInterval(iv);
+            QVERIFY2(r, qPrintable(r ? QString() : r.error().toString()));
+        };
+        // 4 GPU-h on H100s count 8 of an 8 GPU-h budget; the same on T4s (no weight) 4.
+        const QString onH100 = makeNamespace(8);
+        const QString onT4 = makeNamespace(8);
+        setBudget(onH100, 8);
+        setBudget(onT4, 8);
+        spendOn(onH100, h100);
+        spendOn(onT4, QStringLiteral("Tesla T4"));
+        auto st = m_store->budgetStatus(BudgetScope::Namespace, onH100, kNoon);
+        QVERIFY(st);
+        QCOMPARE(st->first().used, 8.0);
+        QCOMPARE(st->first().usedRaw, 4.0);
+
+        EnforceReport r = tick(kNoon);
+        QVERIFY2(r.ok(), qPrintable(r.errors.join(QLatin1Char('\n'))));
+        QCOMPARE(r.events.size(), 1);
+        QCOMPARE(r.events[0].ns, onH100);
+        QCOMPARE(r.events[0].kind, ClampEvent::Kind::Applied);
+        QVERIFY2(r.events[0].reason.contains(QLatin1String("8.00")), qPrintable(r.events[0].reason));
+        QCOMPARE(hardGpus(quota(onH100)), QStringLiteral("2")); // the running pod's 2 GPUs
+        QCOMPARE(hardGpus(quota(onT4)), QStringLiteral("8"));
+        ToolRun k = createPod(onH100, QStringLiteral("refused"), 1);
+        QVERIFY(k.exitCode != 0);
+        QVERIFY2(k.err.contains("exceeded quota"), k.err.constData());
+        k = createPod(onT4, QStringLiteral("admitted"), 1);
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+    }
+
+    void clampPublishesTheAuditHead() {
+        // An entry before the clamp (an admin's budget change), so the head is not empty.
+        AuditLog audit(*m_store);
+        const QString ns = makeNamespace(8);
+        QVERIFY(audit.append(QStringLiteral("admin"), QStringLiteral("budget.set"),
+                             QStringLiteral("namespace/") + ns, {}, QStringLiteral("8/day"), {}));
+        setBudget(ns, 8);
+        spend(ns, 9);
+        auto before = audit.head();
+        QVERIFY(before);
+        QCOMPARE(before->count, qint64(1));
+        // (Clamps other tests left on the shared cluster are lifted in the same pass.)
+        auto eventOf = [&ns](const EnforceReport &rep) {
+            for (const ClampEvent &e : rep.events)
+                if (e.ns == ns)
+                    return e;
+            return ClampEvent{};
+        };
+        EnforceReport r = tick(kNoon);
+        QVERIFY2(r.ok(), qPrintable(r.errors.join(QLatin1Char('\n'))));
+        QCOMPARE(eventOf(r).ns, ns);
+        QCOMPARE(eventOf(r).kind, ClampEvent::Kind::Applied);
+        QJsonObject q = quota(ns);
+        QCOMPARE(hardGpus(q), QStringLiteral("2"));
+        // The clamp's PUT carries the head as it stood at the write (the budget entry,
+        // and lifts of other namespaces before it in this pass); the clamp's own entry
+        // is the next one, written once the PUT succeeded.
+        auto entryFor = [&audit, &ns](const QString &action) {
+            AuditLog::Filter f;
+            f.action = action;
+            auto list = audit.list(f);
+            if (list)
+                for (const AuditEntry &e : *list)
+                    if (e.target.startsWith(ns + QLatin1Char('/')))
+                        return e;
+            return AuditEntry{};
+        };
+        std::optional<AuditHead> published = auditHeadOf(q);
+        QVERIFY(published);
+        QVERIFY(published->count >= before->count);
+        const AuditEntry clamp = entryFor(QStringLiteral("quota.clamp"));
+        QCOMPARE(clamp.seq, published->count + 1);
+        QCOMPARE(clamp.prevHash, published->hash);
+
+        // Raising the budget lifts the clamp: that PUT carries the head with the clamp's entry.
+        setBudget(ns, 20);
+        r = tick(kNoon + 60);
+        QVERIFY2(r.ok(), qPrintable(r.errors.join(QLatin1Char('\n'))));
+        QCOMPARE(eventOf(r).ns, ns);
+        QCOMPARE(eventOf(r).kind, ClampEvent::Kind::Lifted);
+        q = quota(ns);
+        QCOMPARE(hardGpus(q), QStringLiteral("8"));
+        published = auditHeadOf(q);
+        QVERIFY(published);
+        QVERIFY(published->count >= clamp.seq); // the clamp's entry is anchored now
+        const AuditEntry unclamp = entryFor(QStringLiteral("quota.unclamp"));
+        QCOMPARE(unclamp.seq, published->count + 1);
+        QCOMPARE(unclamp.prevHash, published->hash);
+        // And the log verifies against what the quota published.
+        AuditAnchor anchor;
+        anchor.head = *published;
+        auto v = audit.verifyChain(anchor);
+        QVERIFY2(v, qPrintable(v ? QString() : v.error().toString()));
+        QVERIFY2(v->ok, qPrintable(v->problem));
+        QCOMPARE(v->anchoredUpTo, published->count);
     }
 
     void adminEditDuringClampWins() {

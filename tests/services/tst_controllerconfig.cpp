@@ -63,6 +63,9 @@ private Q_SLOTS:
         QCOMPARE(c.weights.weight(QStringLiteral("nvidia.com/mig-3g.40gb")), 3 / 7.0); // built-in rule stays
         QCOMPARE(c.modelWeight(QStringLiteral("NVIDIA H100 80GB HBM3")), 2.0);
         QCOMPARE(c.modelWeight(QStringLiteral("Tesla T4")), 1.0);
+        // The store's weights carry them, so each interval is written with its factor.
+        QCOMPARE(c.weights.modelWeight(QStringLiteral("NVIDIA H100 80GB HBM3")), 2.0);
+        QCOMPARE(c.weights.modelWeight(QStringLiteral("Tesla T4")), 1.0);
         QCOMPARE(c.timeZone, QStringLiteral("Europe/Berlin"));
         QVERIFY(c.enforce.enabled);
         QCOMPARE(c.enforce.intervalSeconds, 60);

@@ -30,6 +30,7 @@ private slots:
     void badInput_data();
     void badInput();
     void helpNamesTheKeys();
+    void gpuModelWeightsShowBothHours();
 
 private:
     struct Run {
@@ -343,8 +344,68 @@ void TestBudgetStatus::helpNamesTheKeys() {
     const Run r = gq({QStringLiteral("budget"), QStringLiteral("--help")});
     QCOMPARE(r.code, 0);
     for (const char *key : {"used", "limit", "remaining", "period_start", "period_end", "state", "grace_end",
-                            "forecast_exhaustion", "budget_limit", "boost", "running_gpus"})
+                            "forecast_exhaustion", "budget_limit", "boost", "running_gpus", "used_raw"})
         QVERIFY2(r.out.contains(QStringLiteral("  %1 ").arg(QLatin1String(key))), key);
+}
+
+// hana ran one H100 (weight 2, written by a store configured like the controller) for
+// 1 h: 2 weighted GPU-h count against her budget, 1 raw; both are shown.
+void TestBudgetStatus::gpuModelWeightsShowBothHours() {
+    const QString h100 = QStringLiteral("NVIDIA H100 80GB HBM3");
+    {
+        UsageStore::Options o;
+        o.weights.setModel(h100, 2.0);
+        auto store = UsageStore::open(m_url, o);
+        QVERIFY2(store, qPrintable(store ? QString() : store.error().toString()));
+        UsageInterval iv = interval(QStringLiteral("hpc"), QStringLiteral("hana"), QStringLiteral("h"), 1,
+                                    utc(12, 10), utc(12, 11));
+        iv.gpuModel = h100;
+        QVERIFY((*store)->upsertInterval(iv));
+        QVERIFY((*store)->setBudget(
+            budget(BudgetScope::User, QStringLiteral("hana"), 10, 0, QStringLiteral("UTC"))));
+    }
+    const QJsonObject doc =
+        status({QStringLiteral("--user"), QStringLiteral("hana")}, QStringLiteral("2026-03-12T12:00:00Z"));
+    const QJsonObject b = doc.value(QStringLiteral("budgets")).toArray().at(0).toObject();
+    QCOMPARE(b.value(QStringLiteral("used")).toDouble(), 2.0);
+    QCOMPARE(b.value(QStringLiteral("used_raw")).toDouble(), 1.0);
+    QCOMPARE(b.value(QStringLiteral("remaining")).toDouble(), 8.0);
+    const Run r = gq({QStringLiteral("budget"), QStringLiteral("status"), QStringLiteral("--db"), m_url,
+                      QStringLiteral("--user"), QStringLiteral("hana"), QStringLiteral("--now"),
+                      QStringLiteral("2026-03-12T12:00:00Z")});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("  used:          2.00 GPU-h weighted (1.00 GPU-h raw)\n")),
+             qPrintable(r.out));
+    // Without model weights nothing changes in the table (dora's budget).
+    const Run plain = gq({QStringLiteral("budget"), QStringLiteral("status"), QStringLiteral("--db"), m_url,
+                          QStringLiteral("--user"), QStringLiteral("dora"), QStringLiteral("--now"),
+                          QStringLiteral("2026-03-12T14:00:00Z")});
+    QVERIFY2(!plain.out.contains(QStringLiteral("raw")), qPrintable(plain.out));
+    // check: a 4 h job on one H100 needs 8 weighted GPU-h: allowed (8 left); 5 h is not.
+    const QStringList check{QStringLiteral("check"),
+                            QStringLiteral("--db"),
+                            m_url,
+                            QStringLiteral("--user"),
+                            QStringLiteral("hana"),
+                            QStringLiteral("--gpus"),
+                            QStringLiteral("1"),
+                            QStringLiteral("--now"),
+                            QStringLiteral("2026-03-12T12:00:00Z"),
+                            QStringLiteral("--gpu-model"),
+                            h100,
+                            QStringLiteral("--gpu-model-weights"),
+                            h100 + QStringLiteral("=2")};
+    Run c = gq(check + QStringList{QStringLiteral("--hours"), QStringLiteral("4")});
+    QVERIFY2(c.code == 0, qPrintable(c.out + c.err));
+    QVERIFY2(c.out.contains(QStringLiteral("used 2.00 of 10.00 GPU-h (weighted; 1.00 GPU-h raw)")),
+             qPrintable(c.out));
+    c = gq(check + QStringList{QStringLiteral("--hours"), QStringLiteral("5")});
+    QCOMPARE(c.code, 1);
+    QVERIFY2(c.out.contains(QStringLiteral("Denied: need 10.00 GPU-h, only 8.00 left")), qPrintable(c.out));
+    c = gq(check + QStringList{QStringLiteral("--hours"), QStringLiteral("5"),
+                               QStringLiteral("--gpu-model-weights"), QStringLiteral("bad")});
+    QCOMPARE(c.code, 2);
+    QVERIFY2(c.err.contains(QStringLiteral("MODEL=WEIGHT")), qPrintable(c.err));
 }
 
 QTEST_GUILESS_MAIN(TestBudgetStatus)

@@ -29,6 +29,7 @@ private slots:
 
     void migratesAndReportsVersion();
     void migratesV3ToV4NodeAndModel();
+    void migratesV5ToV6ModelWeight();
     void refusesNewerSchema();
     void refusesForeignDatabase();
     void urlErrors();
@@ -43,6 +44,8 @@ private slots:
     void hugeLoadWritesRollupsInParts();
     void budgetsCrud();
     void admissionCheck();
+    void gpuModelWeightsCountForBudgets_data();
+    void gpuModelWeightsCountForBudgets();
     void csvImportExport();
     void csvBadRowRollsBack();
     void auditChain();
@@ -151,6 +154,10 @@ void TestUsageStore::migratesV3ToV4NodeAndModel() {
         // v5 (the alert ledger) came after: back to a real v3 database.
         rawExec(*s, QStringLiteral("DROP TABLE alert_deliveries"));
         rawExec(*s, QStringLiteral("DROP TABLE alerts"));
+        // v6 (GPU model weights) neither.
+        rawExec(*s, QStringLiteral("DROP INDEX usage_intervals_model_user"));
+        rawExec(*s, QStringLiteral("DROP INDEX usage_intervals_model_ns"));
+        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN model_weight"));
         rawExec(*s, QStringLiteral("DELETE FROM schema_version WHERE version >= 4"));
     }
     auto s = openStore();
@@ -172,6 +179,35 @@ void TestUsageStore::migratesV3ToV4NodeAndModel() {
     QCOMPARE(q.value(2).toString(), QStringLiteral("Tesla T4"));
     QVERIFY(q.exec(QStringLiteral("INSERT INTO idle_spans (ns, pod_name, node, gpu_uuid, start_s, end_s, "
                                   "wasted_gpu_seconds) VALUES ('a', 'p', 'n', 'GPU-1', 0, 60, 60)")));
+}
+
+void TestUsageStore::migratesV5ToV6ModelWeight() {
+    {
+        auto s = openStore();
+        QVERIFY(s);
+        QVERIFY(s->upsertInterval(mk("a", "u", "1", 1, 0, 3600)));
+        rawExec(*s, QStringLiteral("DROP INDEX usage_intervals_model_user"));
+        rawExec(*s, QStringLiteral("DROP INDEX usage_intervals_model_ns"));
+        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN model_weight"));
+        rawExec(*s, QStringLiteral("DELETE FROM schema_version WHERE version >= 6"));
+        QCOMPARE(*s->schemaVersion(), 5);
+    }
+    UsageStore::Options o;
+    o.weights.setModel(QStringLiteral("NVIDIA H100 80GB HBM3"), 2);
+    auto s = UsageStore::open(m_url, o);
+    QVERIFY2(s, qPrintable(s ? QString() : s.error().toString()));
+    QCOMPARE(*(*s)->schemaVersion(), kUsageSchemaVersion);
+    UsageInterval iv = mk("a", "u", "2", 1, 0, 3600);
+    iv.gpuModel = QStringLiteral("NVIDIA H100 80GB HBM3");
+    QVERIFY((*s)->upsertInterval(iv));
+    QSqlQuery q((*s)->database());
+    QVERIFY(
+        q.exec(QStringLiteral("SELECT pod_uid, weight, model_weight FROM usage_intervals ORDER BY pod_uid")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(2).toDouble(), 1.0); // a row from before v6 counts 1
+    QVERIFY(q.next());
+    QCOMPARE(q.value(1).toDouble(), 1.0); // the resource weight stays raw
+    QCOMPARE(q.value(2).toDouble(), 2.0);
 }
 
 void TestUsageStore::refusesNewerSchema() {
@@ -824,6 +860,134 @@ void TestUsageStore::admissionCheck() {
     QCOMPARE(later->at(0).outcome, Decision::Outcome::Denied);
 }
 
+void TestUsageStore::gpuModelWeightsCountForBudgets_data() {
+    QTest::addColumn<bool>("cacheChecks");
+    QTest::newRow("uncached") << false;
+    QTest::newRow("kept inputs") << true;
+}
+
+// An H100 (weight 2) held for 1 h counts 2 weighted GPU-h against a budget and 1 raw;
+// a model without a weight counts 1. Budgets (status, admission check) are weighted,
+// usage and rollups stay raw; the factor is the one stored with each row.
+void TestUsageStore::gpuModelWeightsCountForBudgets() {
+    QFETCH(bool, cacheChecks);
+    const QString h100 = QStringLiteral("NVIDIA H100 80GB HBM3");
+    const QString t4 = QStringLiteral("Tesla T4");
+    UsageStore::Options o;
+    o.cacheChecks = cacheChecks;
+    o.weights.setModel(h100, 2.0);
+    auto opened = UsageStore::open(m_url, o);
+    QVERIFY2(opened, qPrintable(opened ? QString() : opened.error().toString()));
+    UsageStore &s = **opened;
+    const qint64 now = t("2026-12-01T12:00:00Z");
+    const qint64 day = t("2026-12-01T00:00:00Z");
+    const TimeRange today{day, day + 86400};
+    auto on = [](UsageInterval iv, const QString &model) {
+        iv.node = QStringLiteral("node-") + model.left(5);
+        iv.gpuModel = model;
+        return iv;
+    };
+    Budget b;
+    b.scope = BudgetScope::Namespace;
+    b.subject = QStringLiteral("team-h");
+    b.limitGpuHours = 10;
+    QVERIFY(s.setBudget(b));
+    Budget ub = b;
+    ub.scope = BudgetScope::User;
+    ub.subject = QStringLiteral("alice");
+    QVERIFY(s.setBudget(ub));
+
+    // 1 h on one H100: 2 weighted, 1 raw.
+    QVERIFY(s.upsertInterval(on(mk("team-h", "alice", "h1", 1, day + 3600, day + 7200), h100)));
+    auto st = s.budgetStatus(BudgetScope::Namespace, QStringLiteral("team-h"), now);
+    QVERIFY(st);
+    QCOMPARE(st->size(), 1);
+    QCOMPARE(st->first().used, 2.0);
+    QCOMPARE(st->first().usedRaw, 1.0);
+    QVERIFY(st->first().weighted());
+    QCOMPARE(st->first().remaining, 8.0);
+    auto c = s.checkEach(QStringLiteral("alice"), QStringLiteral("team-h"),
+                         AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0}, now);
+    QVERIFY(c);
+    QCOMPARE(c->size(), 2);
+    for (const Decision &d : *c) {
+        QCOMPARE(d.used, 2.0);
+        QCOMPARE(d.usedRaw, 1.0);
+    }
+    // The usage numbers stay raw GPU-hours.
+    QCOMPARE(*s.usedGpuHours(BudgetScope::Namespace, QStringLiteral("team-h"), today, now), 1.0);
+
+    // 1 h on a T4 (no weight): counts 1 in both.
+    QVERIFY(s.upsertInterval(on(mk("team-h", "alice", "t1", 1, day + 3600, day + 7200), t4)));
+    st = s.budgetStatus(BudgetScope::Namespace, QStringLiteral("team-h"), now);
+    QCOMPARE(st->first().used, 3.0);
+    QCOMPARE(st->first().usedRaw, 2.0);
+
+    // Two H100s running for the last 30 min: 2 more weighted, 1 more raw; they hold 4
+    // weighted GPUs (what grace and the forecast are measured in).
+    QVERIFY(s.upsertInterval(on(mk("team-h", "alice", "h2", 2, now - 1800, std::nullopt), h100)));
+    st = s.budgetStatus(BudgetScope::Namespace, QStringLiteral("team-h"), now);
+    QCOMPARE(st->first().used, 5.0);
+    QCOMPARE(st->first().usedRaw, 3.0);
+    QCOMPARE(st->first().runningGpus, 4.0);
+    c = s.checkEach(QStringLiteral("alice"), QStringLiteral("team-h"),
+                    AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0}, now);
+    for (const Decision &d : *c) {
+        QCOMPARE(d.used, 5.0);
+        QCOMPARE(d.usedRaw, 3.0);
+        QCOMPARE(d.runningGpus, 4.0);
+    }
+    QCOMPARE(*s.usedGpuHours(BudgetScope::User, QStringLiteral("alice"), today, now), 3.0);
+
+    // The admission check decides on weighted hours: 5 of 10 left, a 6 GPU-h job is
+    // denied although only 3 raw GPU-h were used.
+    auto denied = s.check(QStringLiteral("alice"), QStringLiteral("team-h"),
+                          AdmissionRequest{AdmissionRequest::Kind::NewJob, 1, 6}, now);
+    QVERIFY(denied);
+    QCOMPARE(denied->outcome, Decision::Outcome::Denied);
+    QCOMPARE(denied->message,
+             QStringLiteral("Denied: need 6.00 GPU-h, only 5.00 left (limit 10.00 per day)"));
+    // 20 minutes later the running H100s have added 4 x 1/3 h weighted.
+    auto later = s.check(QStringLiteral("alice"), QStringLiteral("team-h"),
+                         AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0}, now + 1200);
+    QVERIFY(qAbs(later->used - (5.0 + 4.0 / 3.0)) < 1e-9);
+    QVERIFY(qAbs(later->usedRaw - (3.0 + 2.0 / 3.0)) < 1e-9);
+
+    // As of a past instant (the first H100 and the T4 half done): their later halves are
+    // not counted yet.
+    st = s.budgetStatus(BudgetScope::User, QStringLiteral("alice"), day + 5400);
+    QCOMPARE(st->first().used, 1.5); // the H100's 0.5 h x 2 and the T4's 0.5 h
+    QCOMPARE(st->first().usedRaw, 1.0);
+    QCOMPARE(st->first().runningGpus, 3.0); // both held then: 2 + 1
+
+    // The factor is the one stored with each row: a store without model weights (a CLI,
+    // another replica with an older configuration) reads the same weighted hours.
+    {
+        auto plain = UsageStore::open(m_url);
+        QVERIFY(plain);
+        auto ps = (*plain)->budgetStatus(BudgetScope::Namespace, QStringLiteral("team-h"), now);
+        QVERIFY(ps);
+        QCOMPARE(ps->first().used, 5.0);
+        QCOMPARE(ps->first().usedRaw, 3.0);
+    }
+    // Closing the running H100s keeps their weight: 2 GPUs x 1 h x 2 = 4 more.
+    QVERIFY(*s.closeInterval(QStringLiteral("prod"), QStringLiteral("h2"), QStringLiteral("nvidia.com/gpu"),
+                             now - 1800, now + 1800));
+    st = s.budgetStatus(BudgetScope::Namespace, QStringLiteral("team-h"), now + 7200);
+    QCOMPARE(st->first().used, 7.0);
+    QCOMPARE(st->first().usedRaw, 4.0);
+    QCOMPARE(st->first().runningGpus, 0.0);
+    c = s.checkEach(QStringLiteral("alice"), {}, AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0},
+                    now + 7200);
+    QCOMPARE(c->first().used, 7.0);
+    QCOMPARE(c->first().usedRaw, 4.0);
+    // The rollups hold raw GPU-seconds, and a rebuild agrees with them.
+    auto rebuilt = s.rebuildRollups();
+    QVERIFY(rebuilt);
+    QVERIFY(!rebuilt->changedAnything());
+    QCOMPARE(*s.usedGpuHours(BudgetScope::Namespace, QStringLiteral("team-h"), today, now + 7200), 4.0);
+}
+
 void TestUsageStore::csvImportExport() {
     auto s = openStore();
     QVERIFY(s);
@@ -1212,6 +1376,10 @@ void TestUsageStore::upgradesFromV1() {
         // v5's alert ledger did not exist either.
         rawExec(*s, QStringLiteral("DROP TABLE alert_deliveries"));
         rawExec(*s, QStringLiteral("DROP TABLE alerts"));
+        // v6 (GPU model weights) neither.
+        rawExec(*s, QStringLiteral("DROP INDEX usage_intervals_model_user"));
+        rawExec(*s, QStringLiteral("DROP INDEX usage_intervals_model_ns"));
+        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN model_weight"));
         rawExec(*s, QStringLiteral("DELETE FROM schema_version WHERE version >= 2"));
         QCOMPARE(*s->schemaVersion(), 1);
     }
