@@ -4705,7 +4705,7 @@ Every change applied from this console is listed here with who made it and why.<
 <context>
     <name>main</name>
     <message>
-        <source>Demo mode: a local test cluster with made-up teams, started just for this window. Nothing you change here touches a real cluster; it is all removed when you close the window.</source>
+        <source>Demo mode: a local test cluster with eight made-up GPU teams, a GPU metrics exporter and the gpuquota controller, all started just for this window and removed when you close it; nothing here touches a real cluster. The controller records pods you start yourself: kubectl --kubeconfig %1 run ... To use a real cluster, start the console without --demo (or choose File &gt; Open kubeconfig...) and set its usage database, metrics and controller under Connections.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -4685,8 +4685,8 @@ Every change applied from this console is listed here with who made it and why.<
 <context>
     <name>main</name>
     <message>
-        <source>Demo mode: a local test cluster with made-up teams, started just for this window. Nothing you change here touches a real cluster; it is all removed when you close the window.</source>
-        <translation>演示模式：为此窗口专门启动的本地测试集群，其中的团队均为虚构。你在这里所做的任何更改都不会触及真实集群；关闭窗口后一切都会被清除。</translation>
+        <source>Demo mode: a local test cluster with eight made-up GPU teams, a GPU metrics exporter and the gpuquota controller, all started just for this window and removed when you close it; nothing here touches a real cluster. The controller records pods you start yourself: kubectl --kubeconfig %1 run ... To use a real cluster, start the console without --demo (or choose File &gt; Open kubeconfig...) and set its usage database, metrics and controller under Connections.</source>
+        <translation>演示模式：一个本地测试集群，其中有八个虚构的 GPU 团队、一个 GPU 指标导出器和 gpuquota 控制器，全部只为此窗口启动，关闭窗口时一并移除；这里的任何操作都不会触及真实集群。控制器会记录你自己启动的 Pod：kubectl --kubeconfig %1 run ... 要使用真实集群，请不带 --demo 启动控制台（或选择“文件 &gt; 打开 kubeconfig...”），并在“连接”中设置其用量数据库、指标和控制器。</translation>
     </message>
 </context>
 </TS>

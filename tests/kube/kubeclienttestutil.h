@@ -143,7 +143,9 @@ public:
                                     .toObject()
                                     .value(QLatin1String("resourceVersion"))
                                     .toString();
-            if (now != base) // it landed (or someone else won: the caller compares specs)
+            // It landed when the object moved on and holds what we sent; if it moved on
+            // to something else, the next attempt gets the server's own 409.
+            if (now != base && current->value(QLatin1String("spec")) == obj.value(QLatin1String("spec")))
                 return current;
         }
     }
