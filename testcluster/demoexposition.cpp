@@ -21,6 +21,24 @@ struct Gpu {
     bool idle = false;
 };
 
+// What dcgm-exporter reports for each model of the demo: framebuffer size (MiB, as
+// FB_USED + FB_FREE add up on the real card) and power from idle to board limit.
+struct ModelSpec {
+    double memoryMiB;
+    double idleWatts;
+    double maxWatts;
+};
+
+ModelSpec modelSpec(const QByteArray &model) {
+    if (model.contains("L40S"))
+        return {46068, 35, 350};
+    if (model.contains("L4"))
+        return {23034, 16, 72};
+    if (model.contains("A100"))
+        return {81920, 55, 400};
+    return {81559, 70, 700}; // H100 80GB HBM3
+}
+
 // The demo scenario's GPU nodes (scenarios.cpp, gpuNodes), in the order pods fill them.
 QList<Gpu> demoGpus() {
     QList<Gpu> whole;
@@ -144,12 +162,16 @@ QByteArray demoExposition(qint64 t) {
             const double util = !held || g.idle
                                     ? noise(id, 1, quint64(t / 5)) * 1.5
                                     : 35 + 60 * (0.5 + 0.5 * phase) * (0.6 + 0.4 * noise(id, 5, 3));
-            const double memory = mig ? 40000 : 81559;
+            const ModelSpec spec = mig ? ModelSpec{40192, 30, 150} : modelSpec(g.model);
+            const double memory = spec.memoryMiB;
             switch (f) {
             case 0: line += QByteArray::number(std::round(util)); break;
             case 1: line += QByteArray::number(qint64(held ? memory * (0.25 + util / 150) : 0)); break;
             case 2: line += QByteArray::number(qint64(held ? memory * (0.75 - util / 150) : memory)); break;
-            case 3: line += QByteArray::number((mig ? 30 : 60) + util * (mig ? 1.5 : 3.4), 'f', 3); break;
+            case 3:
+                line += QByteArray::number(spec.idleWatts + util / 100 * (spec.maxWatts - spec.idleWatts),
+                                           'f', 3);
+                break;
             case 4: line += QByteArray::number(32 + qint64(util / 4)); break;
             case 5: line += QByteArray::number(util / 100.0, 'f', 6); break;
             default: break;

@@ -22,6 +22,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <cmath>
+
 using namespace gq;
 
 namespace {
@@ -288,6 +290,25 @@ private slots:
                                          team.userOfPod(i) + "-train-" + QByteArray::number(i + 1) + '"';
                 QVERIFY2(first.contains(label), label.constData());
             }
+        // Each card's framebuffer (used + free) is its model's, as a real exporter reports it.
+        static const QRegularExpression fb(QStringLiteral("^DCGM_FI_DEV_FB_(USED|FREE)\\{(.*)\\} (\\S+)$"));
+        static const QRegularExpression model(QStringLiteral("modelName=\"([^\"]+)\""));
+        QHash<QString, double> framebuffer;
+        for (const QByteArray &line : first.split('\n'))
+            if (const auto m = fb.match(QString::fromUtf8(line)); m.hasMatch())
+                framebuffer[m.captured(2)] += m.captured(3).toDouble();
+        QVERIFY(!framebuffer.isEmpty());
+        const QHash<QString, double> sizeMiB{{QStringLiteral("NVIDIA H100 80GB HBM3"), 81559},
+                                             {QStringLiteral("NVIDIA A100-SXM4-80GB"), 81920},
+                                             {QStringLiteral("NVIDIA L40S"), 46068},
+                                             {QStringLiteral("NVIDIA L4"), 23034}};
+        for (auto it = framebuffer.cbegin(); it != framebuffer.cend(); ++it) {
+            if (it.key().contains(QStringLiteral("GPU_I_PROFILE")))
+                continue; // a MIG instance has its slice
+            const QString name = model.match(it.key()).captured(1);
+            QVERIFY2(sizeMiB.contains(name), qPrintable(name));
+            QVERIFY2(std::abs(it.value() - sizeMiB.value(name)) <= 1, qPrintable(it.key()));
+        }
         // The readings change over time.
         QTest::qWait(6000);
         QVERIFY(httpGet(m_demo->exporterUrl()) != first);
