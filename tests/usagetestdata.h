@@ -1,8 +1,8 @@
 #pragma once
 
 // Usage rows and GPU-hour budgets for the suites that seed a usage database
-// (tst_usagedatabase, tst_usagestore, tst_boosttarget, tst_overbudget), on a fixed day so that "today" holds
-// them whatever the machine's clock says.
+// (tst_usagedatabase, the tst_usagestore_* suites, tst_boosttarget, tst_overbudget), on a fixed day so
+// that "today" holds them whatever the machine's clock says.
 
 #include "boosts.h"
 #include "budget.h"

@@ -1,4 +1,5 @@
 #include "httptransport.h"
+#include "httptransport_p.h"
 
 #include <QPromise>
 
@@ -7,7 +8,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -74,39 +74,7 @@ HttpResponse cancelled(QString why, int attempts = 0) {
     return r;
 }
 
-struct Transfer {
-    HttpTransport::RequestId id = 0;
-    HttpRequest req;
-    int attempts = 0;
-    bool streaming = false;
-    bool tooLarge = false;                     // the body passed req.maxBodyBytes: ended on purpose
-    std::optional<Clock::time_point> deadline; // from req.retry.totalTimeoutMs
-
-    CURL *easy = nullptr;
-    curl_slist *headers = nullptr;
-    curl_slist *connectTo = nullptr;
-    curl_slist *rcpt = nullptr; // SMTP recipients
-    qsizetype uploaded = 0;     // SMTP: bytes of the message handed to libcurl
-    HttpResponse response;
-    char errbuf[CURL_ERROR_SIZE] = {};
-
-    HttpTransport::ChunkHandler onChunk;
-    HttpTransport::Done done;
-
-    void releaseCurl() {
-        if (headers)
-            curl_slist_free_all(headers);
-        if (connectTo)
-            curl_slist_free_all(connectTo);
-        if (rcpt)
-            curl_slist_free_all(rcpt);
-        if (easy)
-            curl_easy_cleanup(easy);
-        headers = connectTo = rcpt = nullptr;
-        easy = nullptr;
-    }
-    ~Transfer() { releaseCurl(); }
-};
+using detail::Transfer;
 
 struct CurlGlobal {
     CurlGlobal() { curl_global_init(CURL_GLOBAL_DEFAULT); }
@@ -199,8 +167,6 @@ private:
 
     static size_t onWrite(char *ptr, size_t size, size_t n, void *ud);
     static size_t onHeader(char *ptr, size_t size, size_t n, void *ud);
-    static size_t onRead(char *buffer, size_t size, size_t n, void *ud);
-    static void setupSmtp(Transfer &t);
 
     CURLM *multi = nullptr;
     std::thread worker;
@@ -251,40 +217,6 @@ size_t HttpTransport::Loop::onHeader(char *ptr, size_t size, size_t n, void *ud)
         t->response.headers.append({line.left(colon).trimmed().toLower(), line.mid(colon + 1).trimmed()});
     }
     return len;
-}
-
-size_t HttpTransport::Loop::onRead(char *buffer, size_t size, size_t n, void *ud) {
-    auto *t = static_cast<Transfer *>(ud);
-    const QByteArray &body = t->req.body;
-    const size_t len = std::min(size * n, size_t(body.size() - t->uploaded));
-    memcpy(buffer, body.constData() + t->uploaded, len);
-    t->uploaded += qsizetype(len);
-    return len;
-}
-
-// The SMTP kind (see SmtpEnvelope): libcurl speaks the dialogue, the message is
-// uploaded from the request's body. Only smtp/smtps are allowed, so a mistyped URL can
-// never turn a mail into an HTTP request.
-void HttpTransport::Loop::setupSmtp(Transfer &t) {
-    CURL *e = t.easy;
-    const SmtpEnvelope &smtp = *t.req.smtp;
-    curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
-    const QByteArray from = QByteArray("<" + smtp.mailFrom.toUtf8() + ">");
-    curl_easy_setopt(e, CURLOPT_MAIL_FROM, from.constData());
-    for (const QString &to : smtp.rcptTo)
-        t.rcpt = curl_slist_append(t.rcpt, QByteArray("<" + to.toUtf8() + ">").constData());
-    curl_easy_setopt(e, CURLOPT_MAIL_RCPT, t.rcpt);
-    if (smtp.requireTls)
-        curl_easy_setopt(e, CURLOPT_USE_SSL, long(CURLUSESSL_ALL));
-    if (!smtp.user.isEmpty()) {
-        curl_easy_setopt(e, CURLOPT_USERNAME, smtp.user.toUtf8().constData());
-        curl_easy_setopt(e, CURLOPT_PASSWORD, smtp.password.toUtf8().constData());
-    }
-    t.uploaded = 0;
-    curl_easy_setopt(e, CURLOPT_UPLOAD, 1L);
-    curl_easy_setopt(e, CURLOPT_READFUNCTION, &Loop::onRead);
-    curl_easy_setopt(e, CURLOPT_READDATA, &t);
-    curl_easy_setopt(e, CURLOPT_INFILESIZE_LARGE, curl_off_t(t.req.body.size()));
 }
 
 void HttpTransport::Loop::startAttempt(std::unique_ptr<Transfer> t) {
@@ -351,7 +283,7 @@ void HttpTransport::Loop::startAttempt(std::unique_ptr<Transfer> t) {
     }
 
     if (req.smtp) {
-        setupSmtp(*t);
+        detail::setupSmtp(*t);
         curl_multi_add_handle(multi, e);
         active.emplace(e, std::move(t));
         return;
