@@ -47,7 +47,8 @@ install(FILES "${PROJECT_SOURCE_DIR}/packaging/controller.example.yaml" DESTINAT
 # packaging/linux/man/NAME.1.in, the version filled in, compressed with gzip -9n (no
 # name or time stamp inside, so the package stays reproducible). kubectl-gpuquota's
 # page is a link to gpuquota's, as its binary is.
-foreach(program IN ITEMS gpuquota gpuquota-console gpuquota-controller gpuquota-testcluster)
+foreach(program IN ITEMS gpuquota gpuquota-console gpuquota-controller gpuquota-testcluster
+                        gq-test-exporter)
   if(NOT TARGET ${program})
     continue()
   endif()
