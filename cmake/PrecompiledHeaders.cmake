@@ -48,4 +48,11 @@ function(gq_precompile target)
   _gq_pch_provider(${provider} ${header} "${P_TEST}")
   target_precompile_headers(${target} REUSE_FROM ${provider})
   target_compile_options(${target} PRIVATE -Winvalid-pch)
+  if(P_TEST)
+    # A suite's moc file is nearly always empty (its moc output is included by the
+    # .cpp), yet loading the header would cost it a second: 0.06 s instead of 1.2 s,
+    # times some 140 suites.
+    set_source_files_properties("${CMAKE_CURRENT_BINARY_DIR}/${target}_autogen/mocs_compilation.cpp"
+                                PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+  endif()
 endfunction()

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   # toolchain
-  build-essential cmake ninja-build ccache pkg-config git clang libclang-rt-14-dev clang-format
+  build-essential cmake ninja-build ccache mold pkg-config git clang libclang-rt-14-dev clang-format
   # Qt 6 (Widgets, Charts, SQL drivers, translations tools)
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libxkbcommon-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
