@@ -1,5 +1,6 @@
 #include "controllerconfig.h"
 
+#include "configreader.h"
 #include "dburl.h"
 #include "informer.h"
 #include "timewindow.h"
@@ -13,80 +14,6 @@
 namespace gq {
 
 namespace {
-
-// Collects errors with the position of the node they are about, so one pass reports
-// every problem of the file.
-class Checker {
-public:
-    QList<Error> errors;
-
-    void add(const QString &field, const SourcePos &pos, const QString &message) {
-        Error e = Error::make(Error::Kind::Config, message, field);
-        e.line = pos.line;
-        e.column = pos.column;
-        errors.append(e);
-    }
-
-    // The entries of a map node, each key checked against `known`.
-    bool map(const QString &field, const YamlNode &node, const SourcePos &pos, const QStringList &known) {
-        if (!node.isMap()) {
-            add(field, node.pos().isValid() ? node.pos() : pos, QStringLiteral("must be a map"));
-            return false;
-        }
-        for (const YamlNode::Entry &e : node.entries()) {
-            if (!known.contains(e.key))
-                add(join(field, e.key), e.keyPos,
-                    QStringLiteral("unknown key (known here: %1)").arg(known.join(QStringLiteral(", "))));
-        }
-        return true;
-    }
-
-    std::optional<QString> string(const QString &field, const YamlNode &node) {
-        if (!node.isScalar() || node.text().isEmpty()) {
-            add(field, node.pos(), QStringLiteral("must be a non-empty string"));
-            return std::nullopt;
-        }
-        return node.text();
-    }
-
-    std::optional<bool> boolean(const QString &field, const YamlNode &node) {
-        if (node.isScalar() && !node.isString()) {
-            if (node.text() == QLatin1String("true"))
-                return true;
-            if (node.text() == QLatin1String("false"))
-                return false;
-        }
-        add(field, node.pos(), QStringLiteral("must be true or false"));
-        return std::nullopt;
-    }
-
-    std::optional<double> positive(const QString &field, const YamlNode &node) {
-        bool ok = false;
-        const double v = node.isScalar() ? node.text().toDouble(&ok) : 0;
-        if (!ok || !std::isfinite(v) || v <= 0) {
-            add(field, node.pos(),
-                QStringLiteral("must be a number greater than 0 (got \"%1\")").arg(elided(node.text())));
-            return std::nullopt;
-        }
-        return v;
-    }
-
-    void readable(const QString &field, const YamlNode &node, const QString &path) {
-        QFileInfo info(path);
-        if (!info.isFile() || !info.isReadable())
-            add(field, node.pos(), QStringLiteral("cannot read the file %1").arg(path));
-    }
-
-    static QString join(const QString &parent, const QString &key) {
-        return parent.isEmpty() ? key : parent + QLatin1Char('.') + key;
-    }
-};
-
-QString resolvePath(const QString &path, const QString &fileName) {
-    if (path.isEmpty() || QDir::isAbsolutePath(path))
-        return path;
-    return QFileInfo(fileName).absoluteDir().filePath(path);
-}
 
 // host:port with a port in 1..65535 (0 for "any free port", which tests use).
 bool validListen(const QString &text) {
@@ -107,7 +34,7 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
         out.errors.append(root.error());
         return out;
     }
-    Checker c;
+    ConfigReader c;
     ControllerConfig cfg;
     static const QStringList topKeys = {QStringLiteral("cluster"),         QStringLiteral("clusterName"),
                                         QStringLiteral("database"),        QStringLiteral("listen"),
@@ -122,7 +49,7 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
         out.errors = c.errors;
         return out;
     }
-    if (!c.map({}, *root, SourcePos{1, 1, 0}, topKeys)) {
+    if (!c.map({}, *root, topKeys, SourcePos{1, 1, 0})) {
         out.errors = c.errors;
         return out;
     }
@@ -134,13 +61,13 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
     };
 
     if (const YamlNode *n = required("cluster")) {
-        if (c.map(QStringLiteral("cluster"), *n, n->pos(),
+        if (c.map(QStringLiteral("cluster"), *n,
                   {QStringLiteral("kubeconfig"), QStringLiteral("context"), QStringLiteral("inCluster")})) {
             if (const YamlNode *v = n->find(u"inCluster"))
                 cfg.cluster.inCluster = c.boolean(QStringLiteral("cluster.inCluster"), *v).value_or(false);
             if (const YamlNode *v = n->find(u"kubeconfig")) {
                 if (auto s = c.string(QStringLiteral("cluster.kubeconfig"), *v)) {
-                    cfg.cluster.kubeconfig = resolvePath(*s, fileName);
+                    cfg.cluster.kubeconfig = ConfigReader::resolvePath(*s, fileName);
                     c.readable(QStringLiteral("cluster.kubeconfig"), *v, cfg.cluster.kubeconfig);
                 }
             }
@@ -212,23 +139,17 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
         }
     }
     if (const YamlNode *n = root->find(u"enforce")) {
-        if (c.map(QStringLiteral("enforce"), *n, n->pos(),
-                  {QStringLiteral("enabled"), QStringLiteral("interval")})) {
+        if (c.map(QStringLiteral("enforce"), *n, {QStringLiteral("enabled"), QStringLiteral("interval")})) {
             if (const YamlNode *v = n->find(u"enabled"))
                 cfg.enforce.enabled = c.boolean(QStringLiteral("enforce.enabled"), *v).value_or(false);
-            if (const YamlNode *v = n->find(u"interval")) {
-                auto d = parseDuration(v->text(), QStringLiteral("enforce.interval"));
-                if (!d || *d <= 0)
-                    c.add(QStringLiteral("enforce.interval"), v->pos(),
-                          QStringLiteral("must be a duration greater than 0 such as 10s or 1m (got \"%1\")")
-                              .arg(elided(v->text())));
-                else
-                    cfg.enforce.intervalSeconds = *d;
-            }
+            if (const YamlNode *v = n->find(u"interval"))
+                cfg.enforce.intervalSeconds =
+                    c.duration(QStringLiteral("enforce.interval"), *v, QStringLiteral("10s or 1m"))
+                        .value_or(cfg.enforce.intervalSeconds);
         }
     }
     if (const YamlNode *n = root->find(u"webhook")) {
-        if (c.map(QStringLiteral("webhook"), *n, n->pos(),
+        if (c.map(QStringLiteral("webhook"), *n,
                   {QStringLiteral("listen"), QStringLiteral("tlsCert"), QStringLiteral("tlsKey")})) {
             cfg.webhook.configured = true;
             for (const char *key : {"listen", "tlsCert", "tlsKey"}) {
@@ -246,7 +167,7 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
                         c.add(field, v->pos(), QStringLiteral("must be host:port, e.g. 0.0.0.0:9443"));
                     cfg.webhook.listen = *s;
                 } else {
-                    const QString path = resolvePath(*s, fileName);
+                    const QString path = ConfigReader::resolvePath(*s, fileName);
                     c.readable(field, *v, path);
                     (qstrcmp(key, "tlsCert") == 0 ? cfg.webhook.tlsCert : cfg.webhook.tlsKey) = path;
                 }
@@ -255,10 +176,10 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
     }
     if (const YamlNode *n = required("spool")) {
         if (auto s = c.string(QStringLiteral("spool"), *n))
-            cfg.spool = resolvePath(*s, fileName);
+            cfg.spool = ConfigReader::resolvePath(*s, fileName);
     }
     if (const YamlNode *n = root->find(u"leaderElection")) {
-        if (c.map(QStringLiteral("leaderElection"), *n, n->pos(),
+        if (c.map(QStringLiteral("leaderElection"), *n,
                   {QStringLiteral("enabled"), QStringLiteral("namespace"), QStringLiteral("name")})) {
             if (const YamlNode *v = n->find(u"enabled"))
                 cfg.leaderElection.enabled =

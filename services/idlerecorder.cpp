@@ -1,5 +1,6 @@
 #include "idlerecorder.h"
 
+#include "configreader.h"
 #include "httptransport.h"
 #include "idlequery.h"
 #include "scrape.h"
@@ -22,59 +23,7 @@ using namespace gq::metrics;
 
 namespace {
 
-// Every problem of the two sections, each with its field and line.
-class SectionReader {
-public:
-    QList<Error> problems;
-
-    void add(const QString &field, const SourcePos &pos, const QString &message) {
-        Error e = Error::make(Error::Kind::Config, message, field);
-        e.line = pos.line;
-        e.column = pos.column;
-        problems.append(e);
-    }
-    bool map(const QString &field, const YamlNode &node, const QStringList &known) {
-        if (!node.isMap()) {
-            add(field, node.pos(), QStringLiteral("must be a map"));
-            return false;
-        }
-        for (const YamlNode::Entry &e : node.entries())
-            if (!known.contains(e.key))
-                add(field + QLatin1Char('.') + e.key, e.keyPos,
-                    QStringLiteral("unknown key (known here: %1)").arg(known.join(QStringLiteral(", "))));
-        return true;
-    }
-    QString text(const QString &field, const YamlNode &node) {
-        if (!node.isScalar() || node.text().isEmpty()) {
-            add(field, node.pos(), QStringLiteral("must be a non-empty string"));
-            return {};
-        }
-        return node.text();
-    }
-    qint64 duration(const QString &field, const YamlNode &node) {
-        auto d = node.isScalar() ? parseDuration(node.text(), field)
-                                 : Result<qint64>(Error::make(Error::Kind::Config, QString()));
-        if (!d || *d <= 0) {
-            add(field, node.pos(),
-                QStringLiteral("must be a duration longer than 0 such as 30m or 1h (got \"%1\")")
-                    .arg(elided(node.text())));
-            return 0;
-        }
-        return *d;
-    }
-    QString file(const QString &field, const YamlNode &node, const QString &configFile) {
-        QString path = text(field, node);
-        if (path.isEmpty())
-            return path;
-        if (QDir::isRelativePath(path) && !configFile.isEmpty())
-            path = QFileInfo(configFile).absoluteDir().filePath(path);
-        if (!QFileInfo(path).isFile() || !QFileInfo(path).isReadable())
-            add(field, node.pos(), QStringLiteral("cannot read the file %1").arg(path));
-        return path;
-    }
-};
-
-void readMetrics(SectionReader &r, const YamlNode &node, const QString &configFile, IdleRecorderConfig &c) {
+void readMetrics(ConfigReader &r, const YamlNode &node, const QString &configFile, IdleRecorderConfig &c) {
     if (!r.map(QStringLiteral("metrics"), node,
                {QStringLiteral("prometheus"), QStringLiteral("tokenFile"), QStringLiteral("ca"),
                 QStringLiteral("scrape")}))
@@ -87,11 +36,12 @@ void readMetrics(SectionReader &r, const YamlNode &node, const QString &configFi
         return;
     }
     if (prom) {
-        c.prometheus.url = r.text(QStringLiteral("metrics.prometheus"), *prom);
+        c.prometheus.url = r.string(QStringLiteral("metrics.prometheus"), *prom).value_or(QString());
         if (const YamlNode *t = node.find(u"tokenFile"))
-            c.prometheus.tokenFile = r.file(QStringLiteral("metrics.tokenFile"), *t, configFile);
+            c.prometheus.tokenFile =
+                r.file(QStringLiteral("metrics.tokenFile"), *t, configFile).value_or(QString());
         if (const YamlNode *ca = node.find(u"ca")) {
-            const QString path = r.file(QStringLiteral("metrics.ca"), *ca, configFile);
+            const QString path = r.file(QStringLiteral("metrics.ca"), *ca, configFile).value_or(QString());
             QFile f(path);
             if (!path.isEmpty() && f.open(QIODevice::ReadOnly)) {
                 c.prometheus.caPem = f.read(1 << 20);
@@ -117,7 +67,7 @@ void readMetrics(SectionReader &r, const YamlNode &node, const QString &configFi
     for (std::size_t i = 0; i < scrape->items().size(); ++i) {
         const YamlNode &item = scrape->items()[i];
         const QString field = QStringLiteral("metrics.scrape[%1]").arg(i);
-        const QString url = r.text(field, item);
+        const QString url = r.string(field, item).value_or(QString());
         if (url.isEmpty())
             continue;
         if (auto ok = checkScrapeUrl(url); !ok)
@@ -126,7 +76,7 @@ void readMetrics(SectionReader &r, const YamlNode &node, const QString &configFi
     }
 }
 
-void readIdle(SectionReader &r, const YamlNode &node, IdleRecorderConfig &c) {
+void readIdle(ConfigReader &r, const YamlNode &node, IdleRecorderConfig &c) {
     if (!r.map(QStringLiteral("idle"), node,
                {QStringLiteral("threshold"), QStringLiteral("for"), QStringLiteral("interval")}))
         return;
@@ -141,9 +91,11 @@ void readIdle(SectionReader &r, const YamlNode &node, IdleRecorderConfig &c) {
             c.thresholdPct = v;
     }
     if (const YamlNode *f = node.find(u"for"))
-        c.forSeconds = r.duration(QStringLiteral("idle.for"), *f);
+        c.forSeconds =
+            r.duration(QStringLiteral("idle.for"), *f, QStringLiteral("30m or 1h")).value_or(c.forSeconds);
     if (const YamlNode *i = node.find(u"interval"))
-        c.intervalSeconds = r.duration(QStringLiteral("idle.interval"), *i);
+        c.intervalSeconds = r.duration(QStringLiteral("idle.interval"), *i, QStringLiteral("30m or 1h"))
+                                .value_or(c.intervalSeconds);
 }
 
 double weightOf(const IdleGpu &g) {
@@ -165,7 +117,7 @@ Result<std::optional<IdleRecorderConfig>>
 parseIdleRecorderConfig(const YamlNode &metrics, const YamlNode &idle, const QString &configFile) {
     if (metrics.isNull() && idle.isNull())
         return std::optional<IdleRecorderConfig>();
-    SectionReader r;
+    ConfigReader r;
     IdleRecorderConfig c;
     if (metrics.isNull())
         r.add(QStringLiteral("idle"), idle.pos(),
@@ -174,10 +126,10 @@ parseIdleRecorderConfig(const YamlNode &metrics, const YamlNode &idle, const QSt
         readMetrics(r, metrics, configFile, c);
     if (!idle.isNull())
         readIdle(r, idle, c);
-    if (r.problems.isEmpty())
+    if (r.errors.isEmpty())
         return std::optional<IdleRecorderConfig>(std::move(c));
-    Error first = r.problems.first();
-    for (const Error &p : r.problems)
+    Error first = r.errors.first();
+    for (const Error &p : r.errors)
         first.causes.append({p.field, QStringLiteral("line %1: %2").arg(p.line).arg(p.message), QString()});
     return first;
 }
