@@ -1,6 +1,7 @@
 #include "demoexposition.h"
 
 #include "demoteams.h"
+#include "syntheticfleet.h"
 
 #include <QList>
 #include <QString>
@@ -89,16 +90,6 @@ QList<Gpu> demoGpus() {
     return whole + mig + shared;
 }
 
-// A deterministic number in [0, 1) per (a, b, c).
-double noise(quint64 a, quint64 b, quint64 c) {
-    quint64 x = a * 0x9e3779b97f4a7c15ULL ^ (b + 0x632be59bd9b4e019ULL) * 0xbf58476d1ce4e5b9ULL ^
-                c * 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    x *= 0xd6e8feb86659fd93ULL;
-    x ^= x >> 32;
-    return double(x % 1000000) / 1e6;
-}
-
 // Stable across runs (qHash is seeded per process): the same GPU keeps its UUID, so
 // idle spans recorded by one demo run describe the same GPU as the next one's.
 quint64 fnv1a(const QByteArray &s) {
@@ -110,29 +101,15 @@ quint64 fnv1a(const QByteArray &s) {
     return h;
 }
 
-struct Family {
-    const char *name;
-    const char *type;
-    const char *help;
-};
-
-constexpr Family kFamilies[] = {
-    {"DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (in %)."},
-    {"DCGM_FI_DEV_FB_USED", "gauge", "Framebuffer memory used (in MiB)."},
-    {"DCGM_FI_DEV_FB_FREE", "gauge", "Framebuffer memory free (in MiB)."},
-    {"DCGM_FI_DEV_POWER_USAGE", "gauge", "Power draw (in W)."},
-    {"DCGM_FI_DEV_GPU_TEMP", "gauge", "GPU temperature (in C)."},
-    {"DCGM_FI_PROF_GR_ENGINE_ACTIVE", "gauge", "Ratio of time the graphics engine is active."},
-};
-
 } // namespace
 
 QByteArray demoExposition(qint64 t) {
     static const QList<Gpu> gpus = demoGpus();
     QByteArray out;
     out.reserve(gpus.size() * 6 * 320);
-    for (std::size_t f = 0; f < std::size(kFamilies); ++f) {
-        const Family &fam = kFamilies[f];
+    const auto families = metrics::dcgmFamilies().first(metrics::kReadFamilies);
+    for (std::size_t f = 0; f < families.size(); ++f) {
+        const metrics::ExporterFamily &fam = families[f];
         out += QByteArray("# HELP ") + fam.name + ' ' + fam.help + "\n# TYPE " + fam.name + ' ' + fam.type +
                '\n';
         for (qsizetype n = 0; n < gpus.size(); ++n) {
@@ -159,9 +136,9 @@ QByteArray demoExposition(qint64 t) {
             line += "} ";
             // Busy GPUs swing between about 35 % and 98 % over a few minutes.
             const double phase = std::sin(double(t) / 90.0 + double(id));
-            const double util = !held || g.idle
-                                    ? noise(id, 1, quint64(t / 5)) * 1.5
-                                    : 35 + 60 * (0.5 + 0.5 * phase) * (0.6 + 0.4 * noise(id, 5, 3));
+            const double util = !held || g.idle ? metrics::syntheticNoise(id, 1, quint64(t / 5)) * 1.5
+                                                : 35 + 60 * (0.5 + 0.5 * phase) *
+                                                           (0.6 + 0.4 * metrics::syntheticNoise(id, 5, 3));
             const ModelSpec spec = mig ? ModelSpec{40192, 30, 150} : modelSpec(g.model);
             const double memory = spec.memoryMiB;
             switch (f) {

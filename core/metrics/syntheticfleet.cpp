@@ -6,15 +6,9 @@ namespace gq::metrics {
 
 namespace {
 
-struct Family {
-    const char *name;
-    const char *type;
-    const char *help;
-};
-
 // The six families the mapping reads, then the rest of dcgm-exporter's default set
 // (values only need to look plausible).
-constexpr Family kFamilies[] = {
+constexpr ExporterFamily kFamilies[] = {
     {"DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (in %)."},
     {"DCGM_FI_DEV_FB_USED", "gauge", "Framebuffer memory used (in MiB)."},
     {"DCGM_FI_DEV_FB_FREE", "gauge", "Framebuffer memory free (in MiB)."},
@@ -41,10 +35,11 @@ constexpr Family kFamilies[] = {
      "The rate of data received over the PCIe bus - including both protocol headers and data payloads - in "
      "bytes per second."},
 };
-constexpr int kRead = 6;
+static_assert(std::size(kFamilies) > kReadFamilies);
 
-// A deterministic pseudo-random number in [0, 1) per (gpu, family, time).
-double noise(quint64 a, quint64 b, quint64 c) {
+} // namespace
+
+double syntheticNoise(quint64 a, quint64 b, quint64 c) {
     quint64 x = a * 0x9e3779b97f4a7c15ULL ^ (b + 0x632be59bd9b4e019ULL) * 0xbf58476d1ce4e5b9ULL ^
                 c * 0x94d049bb133111ebULL;
     x ^= x >> 31;
@@ -53,16 +48,18 @@ double noise(quint64 a, quint64 b, quint64 c) {
     return double(x % 1000000) / 1e6;
 }
 
-} // namespace
+std::span<const ExporterFamily> dcgmFamilies() {
+    return kFamilies;
+}
 
 QByteArray fleetExposition(const FleetSpec &spec, qint64 t) {
     const int familyCount = spec.families > 0
-                                ? std::min<int>(kRead + spec.families, int(std::size(kFamilies)))
+                                ? std::min<int>(kReadFamilies + spec.families, int(std::size(kFamilies)))
                                 : int(std::size(kFamilies));
     QByteArray out;
     out.reserve(qsizetype(spec.nodes) * spec.gpusPerNode * familyCount * 300);
     for (int f = 0; f < familyCount; ++f) {
-        const Family &fam = kFamilies[f];
+        const ExporterFamily &fam = kFamilies[f];
         out += "# HELP ";
         out += fam.name;
         out += ' ';
@@ -82,7 +79,7 @@ QByteArray fleetExposition(const FleetSpec &spec, qint64 t) {
                     // MIG instances report no GPU_UTIL; whole GPUs no instance labels.
                     if (mig && f == 0)
                         continue;
-                    const bool allocated = noise(id, i, 7) < 0.7; // 70 % of GPUs hold a pod
+                    const bool allocated = syntheticNoise(id, i, 7) < 0.7; // 70 % of GPUs hold a pod
                     QByteArray line = fam.name;
                     line += "{gpu=\"";
                     line += QByteArray::number(g);
@@ -106,7 +103,7 @@ QByteArray fleetExposition(const FleetSpec &spec, qint64 t) {
                     line += QByteArray::number(node);
                     line += "\",DCGM_FI_DRIVER_VERSION=\"550.54.15\"";
                     if (allocated) {
-                        const int team = int(noise(id, i, 11) * 12);
+                        const int team = int(syntheticNoise(id, i, 11) * 12);
                         line += ",container=\"main\",namespace=\"team-";
                         line += QByteArray::number(team);
                         line += "\",pod=\"job-";
@@ -118,9 +115,10 @@ QByteArray fleetExposition(const FleetSpec &spec, qint64 t) {
                     line += "} ";
                     // Busy pods swing slowly; some allocated GPUs sit idle.
                     const double phase = std::sin(double(t) / 120.0 + double(id));
-                    const bool idle = allocated && noise(id, i, 13) < 0.25;
-                    const double util = !allocated || idle ? noise(id, i, quint64(t / 5)) * 3
-                                                           : 40 + 55 * (0.5 + 0.5 * phase) * noise(id, 5, 3);
+                    const bool idle = allocated && syntheticNoise(id, i, 13) < 0.25;
+                    const double util = !allocated || idle
+                                            ? syntheticNoise(id, i, quint64(t / 5)) * 3
+                                            : 40 + 55 * (0.5 + 0.5 * phase) * syntheticNoise(id, 5, 3);
                     switch (f) {
                     case 0: line += QByteArray::number(std::round(util)); break;
                     case 1: line += QByteArray::number(allocated ? 20000 + qint64(util * 500) : 0); break;
@@ -129,7 +127,7 @@ QByteArray fleetExposition(const FleetSpec &spec, qint64 t) {
                     case 4: line += QByteArray::number(32 + qint64(util / 4)); break;
                     case 5: line += QByteArray::number(util / 100.0, 'f', 6); break;
                     default:
-                        line += QByteArray::number(qint64(noise(id, quint64(f), quint64(t)) * 1000));
+                        line += QByteArray::number(qint64(syntheticNoise(id, quint64(f), quint64(t)) * 1000));
                         break;
                     }
                     out += line;
