@@ -1,6 +1,6 @@
 // `gpuquota status`: the self-service view for the person who runs the jobs: the
 // battery line of their budget and the last 7 days, from the controller's
-// /quota/status (services/selfservice.h) or, for admins, straight from the database
+// /quota/status (services/controller/selfservice.h) or, for admins, straight from the database
 // with the same function (quotaStatus()).
 #include "httptransport.h"
 #include "plainhttp.h"

@@ -28,7 +28,7 @@ struct AlertRules {
 };
 
 // A clamp applied or lifted, as the alert rules see it (the enforcer's ClampEvent,
-// services/budgetenforcer.h, carries more and is turned into this by the controller).
+// services/controller/budgetenforcer.h, carries more and is turned into this by the controller).
 struct ClampNotice {
     QString ns;
     QString resource; // "requests.nvidia.com/gpu"

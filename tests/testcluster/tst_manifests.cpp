@@ -9,7 +9,7 @@
 
 #include "clusterdiscovery.h"
 #include "kubeclient.h"
-#include "services/controllertestutil.h"
+#include "controller/controllertestutil.h"
 #include "testclusterprocess.h"
 
 #include <QDir>

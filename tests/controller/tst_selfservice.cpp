@@ -1,4 +1,4 @@
-// The self-service endpoints (services/selfservice.h) on a real HttpServer, against the
+// The self-service endpoints (services/controller/selfservice.h) on a real HttpServer, against the
 // real test cluster (TokenReview, SubjectAccessReview with users added by /_gq/users)
 // and the usage database of the build (SQLite, or PostgreSQL from GQ_TEST_PG_URL):
 // /quota/status equals `gpuquota budget status` and `gpuquota usage` for several users

@@ -1,4 +1,4 @@
-// The controller's spool (services/intervalspool.h): what it keeps, in order, across a
+// The controller's spool (services/controller/intervalspool.h): what it keeps, in order, across a
 // new instance (a restart), and that it is durable the way the kernel makes files
 // durable: the file's lines fsync'd, and its directory fsync'd when the file is created
 // and when it is removed after a replay (else a crash can lose a spool that existed, or
