@@ -78,6 +78,7 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
     m_chart->setObjectName(QStringLiteral("namespaceUtilizationChart"));
     m_idleHeader->setObjectName(QStringLiteral("idleGpuHeader"));
     m_summary->setTextFormat(Qt::RichText);
+    m_summary->setWordWrap(true);
     m_status->setWordWrap(true);
     m_idleHeader->setWordWrap(true);
     m_filter->setClearButtonEnabled(true);
@@ -143,8 +144,10 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
     });
 
     auto *top = new QHBoxLayout;
-    top->addWidget(m_summary, 1);
-    top->addWidget(m_filter);
+    // Both give way in a narrow window (the summary wraps, the filter shrinks), so this
+    // page never makes the main window wider than the screen beside the namespace list.
+    top->addWidget(m_summary, 2);
+    top->addWidget(m_filter, 1);
     top->addWidget(m_tableButton);
     top->addWidget(m_tilesButton);
 
@@ -277,7 +280,9 @@ void LiveGpuPage::changeEvent(QEvent *event) {
 
 void LiveGpuPage::retranslate() {
     m_filter->setPlaceholderText(tr("Filter by node, model, namespace or pod"));
-    m_filter->setMinimumWidth(m_filter->fontMetrics().horizontalAdvance(m_filter->placeholderText()) + 48);
+    // As wide as its placeholder when there is room, never a reason for a wider window.
+    m_filter->setMaximumWidth(m_filter->fontMetrics().horizontalAdvance(m_filter->placeholderText()) + 48);
+    m_filter->setMinimumWidth(m_filter->fontMetrics().averageCharWidth() * 14);
     m_tableButton->setText(tr("Table"));
     m_tilesButton->setText(tr("Tiles"));
     m_tableButton->setToolTip(tr("One row per GPU and MIG instance"));
