@@ -56,10 +56,12 @@ QList<Gpu> demoGpus() {
         for (int i = 1; i <= 2; ++i)
             mig.append({"gpu-node-mig-1", "NVIDIA A100-SXM4-80GB", g, "3g.40gb", i, {}, {}, false});
     QList<Gpu> shared;
+    QList<Gpu> sharedHolders; // further pods on a shared GPU: the same GPU, another holder
     for (int g = 0; g < 4; ++g)
         shared.append({"gpu-node-shared-1", "NVIDIA L4", g, {}, 0, {}, {}, false});
 
-    qsizetype nextWhole = 0, nextMig = 0, nextShared = 0;
+    qsizetype nextWhole = 0, nextMig = 0, sharedReplicas = 0;
+    constexpr qsizetype kReplicasPerSharedGpu = 4; // the node's nvidia.com/gpu.replicas
     for (const demo::Team &team : demo::kTeams) {
         const QByteArray resource(team.gpuResource);
         for (int i = 0; i < team.runningPodCount(); ++i) {
@@ -73,9 +75,19 @@ QList<Gpu> demoGpus() {
                     if (nextMig < mig.size())
                         gpu = &mig[nextMig++];
                 } else if (resource == "nvidia.com/gpu.shared") {
-                    // Four replicas per L4: a one-replica pod shares its GPU with nobody here.
-                    if (k == 0 && nextShared < shared.size())
-                        gpu = &shared[nextShared++];
+                    // Replicas fill one L4 before the next, as the device plugin hands
+                    // them out. A GPU already held by another pod gets a series per pod,
+                    // like dcgm-exporter's for a time-sliced GPU.
+                    const qsizetype at = sharedReplicas++ / kReplicasPerSharedGpu;
+                    if (at < shared.size()) {
+                        Gpu &slot = shared[at];
+                        if (!slot.pod.isEmpty()) {
+                            sharedHolders.append(slot);
+                            gpu = &sharedHolders.last();
+                        } else {
+                            gpu = &slot;
+                        }
+                    }
                 } else if (nextWhole < whole.size()) {
                     gpu = &whole[nextWhole++];
                 }
@@ -87,7 +99,7 @@ QList<Gpu> demoGpus() {
             }
         }
     }
-    return whole + mig + shared;
+    return whole + mig + shared + sharedHolders;
 }
 
 // Stable across runs (qHash is seeded per process): the same GPU keeps its UUID, so

@@ -97,7 +97,8 @@ inline constexpr std::array<Team, 8> kTeams{{
      "50",
      {"lena", "mo", nullptr},
      {2, 2, 1, 1, 0, 0}},
-    // Time-sliced L4s: one pod on a shared GPU (a quarter of one, nvidia.com/gpu.replicas 4).
+    // Time-sliced L4s (nvidia.com/gpu.replicas 4): two pods of one replica each share
+    // one GPU, a quarter of it each.
     {"team-recsys",
      "nvidia.com/gpu.shared",
      "4",
@@ -107,7 +108,7 @@ inline constexpr std::array<Team, 8> kTeams{{
      "512Gi",
      "20",
      {"priya", nullptr, nullptr},
-     {1, 0, 0, 0, 0, 0}},
+     {1, 1, 0, 0, 0, 0}},
     // Its second pod holds a GPU that sits idle (the demo exporter keeps it near 0 %).
     {"team-robotics",
      "nvidia.com/gpu",

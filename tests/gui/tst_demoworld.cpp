@@ -12,6 +12,7 @@
 
 #include <QDateTime>
 #include <QEventLoop>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -19,9 +20,11 @@
 #include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace gq;
@@ -148,7 +151,7 @@ private slots:
         }
         QCOMPARE(running, expectedRunningPods());
         QVERIFY(mig >= 2);
-        QCOMPARE(shared, 1);
+        QCOMPARE(shared, 2); // two one-replica pods time-slice one L4
         QCOMPARE(labelled, running);
         const Run nodes =
             kubectl(m_demo->kubeconfigPath(),
@@ -270,19 +273,30 @@ private slots:
         const QByteArray first = httpGet(m_demo->exporterUrl());
         QVERIFY(!first.isEmpty());
         int gpus = 0, idle = 0;
+        QHash<QString, QSet<QString>> holdersByUuid; // a time-sliced GPU has a series per pod
         static const QRegularExpression util(QStringLiteral(R"(^DCGM_FI_DEV_GPU_UTIL\{(.*)\} (\S+)$)"));
+        static const QRegularExpression uuid(QStringLiteral("UUID=\"([^\"]+)\""));
+        static const QRegularExpression instance(QStringLiteral("GPU_I_ID=\"([^\"]+)\""));
+        static const QRegularExpression pod(QStringLiteral("pod=\"([^\"]+)\""));
         for (const QByteArray &line : first.split('\n')) {
             const auto m = util.match(QString::fromUtf8(line));
             if (!m.hasMatch())
                 continue;
             ++gpus;
             const QString labels = m.captured(1);
+            if (const auto p = pod.match(labels); p.hasMatch())
+                holdersByUuid[uuid.match(labels).captured(1) + QLatin1Char('/') +
+                              instance.match(labels).captured(1)]
+                    .insert(p.captured(1));
             if (labels.contains(QStringLiteral("pod=\"")) && m.captured(2).toDouble() < 5)
                 ++idle;
         }
         QVERIFY2(gpus >= 80, qPrintable(QString::number(gpus)));
         QCOMPARE(idle, 1);
         QVERIFY(first.contains("GPU_I_PROFILE=\"3g.40gb\""));
+        const auto sharedGpus = std::count_if(holdersByUuid.cbegin(), holdersByUuid.cend(),
+                                              [](const QSet<QString> &pods) { return pods.size() > 1; });
+        QCOMPARE(sharedGpus, 1);
         // Every running GPU pod of the cluster is on some GPU of the feed.
         for (const demo::Team &team : demo::kTeams)
             for (int i = 0; i < team.runningPodCount(); ++i) {
