@@ -51,7 +51,12 @@ QByteArray aliasBomb();
 QByteArray manyDocuments(int n);
 QByteArray garbage(int n);
 
+inline const QByteArray kTooDeep = "nested too deeply (more than 64 levels)";
+
 // Every row; defined in badinputs.cpp.
 QList<Case> allCases();
+// The rows about objects, metadata, scopes, LimitRanges, Lists and encodings
+// (badinputs_objects.cpp); part of allCases().
+QList<Case> objectCases();
 
 } // namespace gq::test::badinputs
