@@ -63,6 +63,26 @@ struct SelfService::Private {
                                  {{QStringLiteral("code"), QString::number(status)}});
     }
 
+    // Creates a review object (TokenReview, SubjectAccessReview) of `group` with `spec`
+    // and returns the status the API server filled in. Called on an HTTP worker thread.
+    Result<QJsonObject> review(const QString &group, const QString &kind, const QString &plural,
+                               const QJsonObject &spec) {
+        const QJsonObject object{{QStringLiteral("apiVersion"), group},
+                                 {QStringLiteral("kind"), kind},
+                                 {QStringLiteral("spec"), spec}};
+        KubeRequest req;
+        req.method = HttpMethod::Post;
+        req.path = QStringLiteral("/apis/%1/%2").arg(group, plural);
+        req.body = QJsonDocument(object).toJson(QJsonDocument::Compact);
+        req.retrySafe = true;
+        QFuture<Result<KubeResponse>> f = options.kube->send(req);
+        f.waitForFinished();
+        const Result<KubeResponse> r = f.result();
+        if (!r)
+            return r.error();
+        return r->json().value(QLatin1String("status")).toObject();
+    }
+
     // nullopt: the cluster says the token is not valid.
     Result<std::optional<ReviewedUser>> reviewToken(const QByteArray &token) {
         const QByteArray key = QCryptographicHash::hash(token, QCryptographicHash::Sha256);
@@ -73,21 +93,12 @@ struct SelfService::Private {
         }
         if (!options.kube)
             return Error::make(Error::Kind::Config, QStringLiteral("no cluster to verify tokens with"));
-        const QJsonObject review{
-            {QStringLiteral("apiVersion"), QStringLiteral("authentication.k8s.io/v1")},
-            {QStringLiteral("kind"), QStringLiteral("TokenReview")},
-            {QStringLiteral("spec"), QJsonObject{{QStringLiteral("token"), QString::fromUtf8(token)}}}};
-        KubeRequest req;
-        req.method = HttpMethod::Post;
-        req.path = QStringLiteral("/apis/authentication.k8s.io/v1/tokenreviews");
-        req.body = QJsonDocument(review).toJson(QJsonDocument::Compact);
-        req.retrySafe = true;
-        QFuture<Result<KubeResponse>> f = options.kube->send(req);
-        f.waitForFinished();
-        const Result<KubeResponse> r = f.result();
-        if (!r)
-            return r.error();
-        const QJsonObject status = r->json().value(QLatin1String("status")).toObject();
+        const auto reviewed = review(QStringLiteral("authentication.k8s.io/v1"),
+                                     QStringLiteral("TokenReview"), QStringLiteral("tokenreviews"),
+                                     QJsonObject{{QStringLiteral("token"), QString::fromUtf8(token)}});
+        if (!reviewed)
+            return reviewed.error();
+        const QJsonObject &status = *reviewed;
         std::optional<ReviewedUser> user;
         if (status.value(QLatin1String("authenticated")).toBool()) {
             const QJsonObject u = status.value(QLatin1String("user")).toObject();
@@ -123,21 +134,12 @@ struct SelfService::Private {
                          {QStringLiteral("resourceAttributes"), attrs}};
         if (!who.uid.isEmpty())
             spec.insert(QStringLiteral("uid"), who.uid);
-        const QJsonObject review{{QStringLiteral("apiVersion"), QStringLiteral("authorization.k8s.io/v1")},
-                                 {QStringLiteral("kind"), QStringLiteral("SubjectAccessReview")},
-                                 {QStringLiteral("spec"), spec}};
-        KubeRequest req;
-        req.method = HttpMethod::Post;
-        req.path = QStringLiteral("/apis/authorization.k8s.io/v1/subjectaccessreviews");
-        req.body = QJsonDocument(review).toJson(QJsonDocument::Compact);
-        req.retrySafe = true;
-        QFuture<Result<KubeResponse>> f = options.kube->send(req);
-        f.waitForFinished();
-        const Result<KubeResponse> r = f.result();
-        if (!r)
-            return r.error();
-        const bool allowed =
-            r->json().value(QLatin1String("status")).toObject().value(QLatin1String("allowed")).toBool();
+        const auto reviewed =
+            review(QStringLiteral("authorization.k8s.io/v1"), QStringLiteral("SubjectAccessReview"),
+                   QStringLiteral("subjectaccessreviews"), spec);
+        if (!reviewed)
+            return reviewed.error();
+        const bool allowed = reviewed->value(QLatin1String("allowed")).toBool();
         std::lock_guard lock(cacheMutex);
         if (access.size() > 10000)
             access.clear();
