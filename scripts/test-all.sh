@@ -27,21 +27,25 @@ status=0
 # budget of CPU time, which a busy neighbour core inflates.
 ctest --preset ci -j2 -L robustness || status=1
 
-# Then the fuzz gate (its own clang build, then a fixed seed and input count) beside the
-# other suites, on one core: the suites wait on servers and timers much of the time,
-# so the two together take little longer than the suites alone.
+# Then the other suites, and beside them, at a lower priority so the suites keep the
+# CPU they ask for, the work that needs no suite: the fuzz gate (its own clang build,
+# then a fixed seed and input count, on one core) and every package this machine can
+# build from the tree just built (no second build) with their checks (.deb/.tar.gz, the
+# AppImage run with the system's Qt out of reach, the MSI definition built by wixl;
+# scripts/check-packages.sh says what each checks). The suites wait on servers and
+# timers much of the time; the two use that time, which keeps CI well within its limit.
 mkdir -p build
-GQ_JOBS=1 scripts/run-fuzzers.sh --ci >build/fuzz-gate.log 2>&1 &
+GQ_JOBS=1 nice -n 10 scripts/run-fuzzers.sh --ci >build/fuzz-gate.log 2>&1 &
 fuzz_pid=$!
+nice -n 10 bash -c 'scripts/package.sh build/ci && scripts/check-packages.sh dist build/ci' \
+  >build/packages.log 2>&1 &
+packages_pid=$!
 ctest --preset ci -j2 -LE robustness || status=1
 
-# Every package this machine can build, from the tree just built (no second build),
-# and their checks: .deb/.tar.gz, the AppImage run with the system's Qt out of reach,
-# the MSI definition built by wixl (scripts/check-packages.sh says what each checks).
-if ! { scripts/package.sh build/ci && scripts/check-packages.sh dist build/ci; }; then
+if ! wait "$packages_pid"; then
   status=1
 fi
-
+cat build/packages.log
 # Explore beyond the gate with `scripts/run-fuzzers.sh 600` and keep what it finds in
 # fuzz/regressions/.
 if ! wait "$fuzz_pid"; then
