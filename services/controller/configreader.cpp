@@ -9,6 +9,14 @@
 
 namespace gq {
 
+namespace {
+
+QString join(const QString &parent, const QString &key) {
+    return parent.isEmpty() ? key : parent + QLatin1Char('.') + key;
+}
+
+} // namespace
+
 void ConfigReader::add(const QString &field, const SourcePos &pos, const QString &message) {
     Error e = Error::make(Error::Kind::Config, message, field);
     e.line = pos.line;
@@ -78,24 +86,16 @@ std::optional<QString> ConfigReader::file(const QString &field, const YamlNode &
     if (!text)
         return std::nullopt;
     const QString path = resolvePath(*text, configFile);
-    readable(field, node, path);
-    return path;
-}
-
-void ConfigReader::readable(const QString &field, const YamlNode &node, const QString &path) {
     const QFileInfo info(path);
     if (!info.isFile() || !info.isReadable())
         add(field, node.pos(), QStringLiteral("cannot read the file %1").arg(path));
+    return path;
 }
 
 QString ConfigReader::resolvePath(const QString &path, const QString &configFile) {
     if (path.isEmpty() || QDir::isAbsolutePath(path) || configFile.isEmpty())
         return path;
     return QFileInfo(configFile).absoluteDir().filePath(path);
-}
-
-QString ConfigReader::join(const QString &parent, const QString &key) {
-    return parent.isEmpty() ? key : parent + QLatin1Char('.') + key;
 }
 
 } // namespace gq

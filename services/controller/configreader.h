@@ -33,12 +33,9 @@ public:
     // is still returned) when it is not a readable file.
     [[nodiscard]] std::optional<QString> file(const QString &field, const YamlNode &node,
                                               const QString &configFile);
-    // Reports `path` when it is not a readable file.
-    void readable(const QString &field, const YamlNode &node, const QString &path);
 
     // `path` relative to the folder of `configFile` unless absolute.
     [[nodiscard]] static QString resolvePath(const QString &path, const QString &configFile);
-    [[nodiscard]] static QString join(const QString &parent, const QString &key);
 };
 
 } // namespace gq

@@ -5,11 +5,7 @@
 #include "informer.h"
 #include "timewindow.h"
 
-#include <QDir>
 #include <QFile>
-#include <QFileInfo>
-
-#include <cmath>
 
 namespace gq {
 
@@ -65,12 +61,9 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
                   {QStringLiteral("kubeconfig"), QStringLiteral("context"), QStringLiteral("inCluster")})) {
             if (const YamlNode *v = n->find(u"inCluster"))
                 cfg.cluster.inCluster = c.boolean(QStringLiteral("cluster.inCluster"), *v).value_or(false);
-            if (const YamlNode *v = n->find(u"kubeconfig")) {
-                if (auto s = c.string(QStringLiteral("cluster.kubeconfig"), *v)) {
-                    cfg.cluster.kubeconfig = ConfigReader::resolvePath(*s, fileName);
-                    c.readable(QStringLiteral("cluster.kubeconfig"), *v, cfg.cluster.kubeconfig);
-                }
-            }
+            if (const YamlNode *v = n->find(u"kubeconfig"))
+                cfg.cluster.kubeconfig =
+                    c.file(QStringLiteral("cluster.kubeconfig"), *v, fileName).value_or(QString());
             if (const YamlNode *v = n->find(u"context"))
                 cfg.cluster.context = c.string(QStringLiteral("cluster.context"), *v).value_or(QString());
             if (cfg.cluster.inCluster && (n->find(u"kubeconfig") || n->find(u"context")))
@@ -159,17 +152,14 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
                     c.add(field, n->pos(), QStringLiteral("required key is missing"));
                     continue;
                 }
-                auto s = c.string(field, *v);
-                if (!s)
-                    continue;
                 if (qstrcmp(key, "listen") == 0) {
-                    if (!validListen(*s))
-                        c.add(field, v->pos(), QStringLiteral("must be host:port, e.g. 0.0.0.0:9443"));
-                    cfg.webhook.listen = *s;
-                } else {
-                    const QString path = ConfigReader::resolvePath(*s, fileName);
-                    c.readable(field, *v, path);
-                    (qstrcmp(key, "tlsCert") == 0 ? cfg.webhook.tlsCert : cfg.webhook.tlsKey) = path;
+                    if (auto s = c.string(field, *v)) {
+                        if (!validListen(*s))
+                            c.add(field, v->pos(), QStringLiteral("must be host:port, e.g. 0.0.0.0:9443"));
+                        cfg.webhook.listen = *s;
+                    }
+                } else if (auto path = c.file(field, *v, fileName)) {
+                    (qstrcmp(key, "tlsCert") == 0 ? cfg.webhook.tlsCert : cfg.webhook.tlsKey) = *path;
                 }
             }
         }

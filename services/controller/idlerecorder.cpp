@@ -9,9 +9,7 @@
 #include "yamldoc.h"
 
 #include <QDateTime>
-#include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QSqlQuery>
 
 #include <cmath>
