@@ -35,17 +35,17 @@ endif()
 # branches, a wiped build dir). A first build into a cold cache only pays: with the
 # precompiled headers each miss costs ~1 s of CPU more (ccache hashes the 160 MB header),
 # about +25 %. The ci preset builds once into a fresh tree, so it turns it off.
-# mold links the ~150 programs (most of them test suites) in a fifth of GNU ld's time.
-option(GQ_MOLD "Link with mold when it is installed (GCC)" ON)
-find_program(MOLD_PROGRAM mold)
-if(MOLD_PROGRAM AND GQ_MOLD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-  add_link_options(-fuse-ld=mold)
-endif()
-
 option(GQ_CCACHE "Compile through ccache when it is installed" ON)
 find_program(CCACHE_PROGRAM ccache)
 if(CCACHE_PROGRAM AND GQ_CCACHE)
   # Without this sloppiness ccache does not cache a compile that uses a precompiled header.
   set(CMAKE_CXX_COMPILER_LAUNCHER
     env CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime "${CCACHE_PROGRAM}")
+endif()
+
+# mold links the ~150 programs (most of them test suites) in about a quarter of GNU ld's time.
+option(GQ_MOLD "Link with mold when it is installed (GCC)" ON)
+find_program(MOLD_PROGRAM mold)
+if(MOLD_PROGRAM AND GQ_MOLD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  add_link_options(-fuse-ld=mold)
 endif()
