@@ -278,8 +278,14 @@ private slots:
         static const QRegularExpression uuid(QStringLiteral("UUID=\"([^\"]+)\""));
         static const QRegularExpression instance(QStringLiteral("GPU_I_ID=\"([^\"]+)\""));
         static const QRegularExpression pod(QStringLiteral("pod=\"([^\"]+)\""));
+        // Used + free framebuffer per series: each card's adds up to its model's size.
+        static const QRegularExpression fb(QStringLiteral("^DCGM_FI_DEV_FB_(USED|FREE)\\{(.*)\\} (\\S+)$"));
+        QHash<QString, double> framebuffer;
         for (const QByteArray &line : first.split('\n')) {
-            const auto m = util.match(QString::fromUtf8(line));
+            const QString text = QString::fromUtf8(line);
+            if (const auto f = fb.match(text); f.hasMatch())
+                framebuffer[f.captured(2)] += f.captured(3).toDouble();
+            const auto m = util.match(text);
             if (!m.hasMatch())
                 continue;
             ++gpus;
@@ -305,12 +311,7 @@ private slots:
                 QVERIFY2(first.contains(label), label.constData());
             }
         // Each card's framebuffer (used + free) is its model's, as a real exporter reports it.
-        static const QRegularExpression fb(QStringLiteral("^DCGM_FI_DEV_FB_(USED|FREE)\\{(.*)\\} (\\S+)$"));
         static const QRegularExpression model(QStringLiteral("modelName=\"([^\"]+)\""));
-        QHash<QString, double> framebuffer;
-        for (const QByteArray &line : first.split('\n'))
-            if (const auto m = fb.match(QString::fromUtf8(line)); m.hasMatch())
-                framebuffer[m.captured(2)] += m.captured(3).toDouble();
         QVERIFY(!framebuffer.isEmpty());
         const QHash<QString, double> sizeMiB{{QStringLiteral("NVIDIA H100 80GB HBM3"), 81559},
                                              {QStringLiteral("NVIDIA A100-SXM4-80GB"), 81920},
