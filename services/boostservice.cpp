@@ -3,45 +3,26 @@
 #include "boostledger.h"
 #include "clock.h"
 #include "kubeclient.h"
+#include "storeworker.h"
 #include "usagestore.h"
 
 #include <algorithm>
 
 namespace gq {
 
-class BoostService::Worker final : public QObject {
-public:
-    std::unique_ptr<UsageStore> store;
-
-    Result<void> ready() const {
-        if (!store)
-            return Error::make(Error::Kind::Database, tr("The usage database is not open."));
-        return {};
-    }
-};
+class BoostService::Worker final : public StoreWorker {};
 
 BoostService::BoostService(QObject *parent)
     : QObject(parent)
     , m_worker(new Worker)
     , m_clock(&Clock::system()) {
-    m_thread.setObjectName(QStringLiteral("boosts-db"));
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread.start();
+    StoreWorker::start(m_worker, m_thread, QStringLiteral("boosts-db"));
 }
 
 BoostService::~BoostService() {
     m_jobs.cancel();
     // Reconcilers still running are children of the worker: they go before the store.
-    QMetaObject::invokeMethod(
-        m_worker,
-        [w = m_worker] {
-            qDeleteAll(w->children());
-            w->store.reset();
-        },
-        Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
+    StoreWorker::stop(m_worker, m_thread);
 }
 
 void BoostService::open(const QString &url, const QString &password) {
@@ -50,11 +31,7 @@ void BoostService::open(const QString &url, const QString &password) {
         [w = m_worker, url, password]() -> Result<void> {
             UsageStore::Options options;
             options.password = password;
-            auto store = UsageStore::open(url, options);
-            if (!store)
-                return store.error();
-            w->store = std::move(*store);
-            return {};
+            return w->open(url, options, false);
         },
         [this](const Result<void> &done) {
             if (!done) {

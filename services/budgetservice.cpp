@@ -2,6 +2,7 @@
 
 #include "budgetedit.h"
 #include "clock.h"
+#include "storeworker.h"
 #include "usagestore.h"
 
 #include <memory>
@@ -44,39 +45,18 @@ Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now) {
     return o;
 }
 
-class BudgetService::Worker final : public QObject {
-public:
-    std::unique_ptr<UsageStore> store;
-    std::unique_ptr<AuditLog> audit;
-
-    Result<void> ready() const {
-        if (!store)
-            return Error::make(Error::Kind::Database, tr("The usage database is not open."));
-        return {};
-    }
-};
+class BudgetService::Worker final : public StoreWorker {};
 
 BudgetService::BudgetService(QObject *parent)
     : QObject(parent)
     , m_worker(new Worker)
     , m_clock(&Clock::system()) {
-    m_thread.setObjectName(QStringLiteral("budgets-db"));
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread.start();
+    StoreWorker::start(m_worker, m_thread, QStringLiteral("budgets-db"));
 }
 
 BudgetService::~BudgetService() {
     m_jobs.cancel();
-    QMetaObject::invokeMethod(
-        m_worker,
-        [w = m_worker] {
-            w->audit.reset();
-            w->store.reset();
-        },
-        Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
+    StoreWorker::stop(m_worker, m_thread);
 }
 
 void BudgetService::open(const QString &url, const QString &password) {
@@ -85,12 +65,7 @@ void BudgetService::open(const QString &url, const QString &password) {
         [w = m_worker, url, password]() -> Result<void> {
             UsageStore::Options options;
             options.password = password;
-            auto store = UsageStore::open(url, options);
-            if (!store)
-                return store.error();
-            w->store = std::move(*store);
-            w->audit = std::make_unique<AuditLog>(*w->store);
-            return {};
+            return w->open(url, options, true);
         },
         [this](const Result<void> &done) {
             if (!done) {

@@ -1,6 +1,7 @@
 #include "usageservice.h"
 
 #include "clock.h"
+#include "storeworker.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -43,11 +44,8 @@ BudgetUse::Period listPeriod(Period p) {
 } // namespace
 
 // Lives on m_thread; owns the store and everything that touches the connection.
-class UsageService::Worker final : public QObject {
+class UsageService::Worker final : public StoreWorker {
 public:
-    std::unique_ptr<UsageStore> store;
-    std::unique_ptr<AuditLog> audit;
-
     // Runs one slice of `job` and posts the next to the back of this thread's queue,
     // behind whatever was requested meanwhile; `done` gets the finished job.
     void refresh(const std::shared_ptr<Refresh> &job,
@@ -144,10 +142,7 @@ UsageService::UsageService(QObject *parent)
     , m_budgetTimer(new QTimer(this))
     , m_graceTimer(new QTimer(this))
     , m_clock(&Clock::system()) {
-    m_thread.setObjectName(QStringLiteral("usage-db"));
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread.start();
+    StoreWorker::start(m_worker, m_thread, QStringLiteral("usage-db"));
     m_budgetTimer->setInterval(30000);
     connect(m_budgetTimer, &QTimer::timeout, this, &UsageService::checkBudgets);
     m_graceTimer->setSingleShot(true);
@@ -163,16 +158,7 @@ UsageService::~UsageService() {
     m_jobs.cancel(); // nothing still out is delivered to a half-destroyed object
     m_budgetTimer->stop();
     m_graceTimer->stop();
-    // The store must be closed on its own thread before the thread goes.
-    QMetaObject::invokeMethod(
-        m_worker,
-        [w = m_worker] {
-            w->audit.reset();
-            w->store.reset();
-        },
-        Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
+    StoreWorker::stop(m_worker, m_thread);
 }
 
 void UsageService::open(const QString &url, const QString &password) {
@@ -185,12 +171,7 @@ void UsageService::open(const QString &url, const QString &password) {
             UsageStore::Options options;
             options.cacheChecks = true;
             options.password = password;
-            auto store = UsageStore::open(url, options);
-            if (!store)
-                return store.error();
-            w->store = std::move(*store);
-            w->audit = std::make_unique<AuditLog>(*w->store);
-            return {};
+            return w->open(url, options, true);
         },
         [this](const Result<void> &done) {
             if (!done) {
@@ -210,10 +191,7 @@ void UsageService::close() {
     m_checkAgain = false;
     m_open = false;
     m_url.clear();
-    QMetaObject::invokeMethod(m_worker, [w = m_worker] {
-        w->audit.reset();
-        w->store.reset();
-    });
+    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->close(); });
     emit budgetsChanged({});
     emit usersOverBudgetChanged({});
     emit overBudgetChanged({});
