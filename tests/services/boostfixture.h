@@ -111,6 +111,19 @@ public:
             qWarning("grant failed (%d): %s", r.exitCode, r.err.constData());
         return r.exitCode == 0 ? QString::fromUtf8(r.out).trimmed().toLongLong() : 0;
     }
+    // `add` GPUs from 11:00 for an hour on 1 June, granted at 10:00; the id (0 on failure).
+    qint64 grantElevenToNoon(const QString &ns, const QString &add = QStringLiteral("4")) {
+        return grant(ns,
+                     {QStringLiteral("--add"), add, QStringLiteral("--start"), at("2026-06-01T11:00:00Z"),
+                      QStringLiteral("--for"), QStringLiteral("1h")},
+                     at("2026-06-01T10:00:00Z"));
+    }
+    // Test cluster faults `name: value` on the resource quotas of `ns` only.
+    static QJsonObject quotaFaults(const QString &ns, const QString &name, const QJsonValue &value) {
+        return QJsonObject{
+            {name, value},
+            {QStringLiteral("pathPrefix"), QStringLiteral("/api/v1/namespaces/%1/resourcequotas").arg(ns)}};
+    }
     ToolRun reconcile(const QString &now) {
         return gq({QStringLiteral("reconcile"), QStringLiteral("--db"), m_db, QStringLiteral("--now"), now});
     }

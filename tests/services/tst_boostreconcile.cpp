@@ -304,10 +304,7 @@ private Q_SLOTS:
     void reconcileWithoutAnyCluster() {
         const QString ns = makeNamespace(12);
         const qint64 quota =
-            grant(ns,
-                  {QStringLiteral("--add"), QStringLiteral("4"), QStringLiteral("--start"),
-                   at("2026-06-01T11:00:00Z"), QStringLiteral("--for"), QStringLiteral("1h")},
-                  at("2026-06-01T10:00:00Z"));
+            grantElevenToNoon(ns);
         QVERIFY(quota > 0);
         const QStringList reconcileArgs{QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
                                         QStringLiteral("--now"), at("2026-06-01T11:30:00Z")};

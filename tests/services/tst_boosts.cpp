@@ -172,14 +172,9 @@ private Q_SLOTS:
     // read is held back by the test cluster): the next reconcile completes it once.
     void crashBetweenRecordAndPatch() {
         const QString ns = makeNamespace(12);
-        const qint64 id = grant(ns,
-                                {QStringLiteral("--add"), QStringLiteral("4"), QStringLiteral("--start"),
-                                 at("2026-06-01T11:00:00Z"), QStringLiteral("--for"), QStringLiteral("1h")},
-                                at("2026-06-01T10:00:00Z"));
+        const qint64 id = grantElevenToNoon(ns);
         QVERIFY(id > 0);
-        QVERIFY(m_cluster->setFaults(QJsonObject{
-            {QStringLiteral("latencyMs"), 4000},
-            {QStringLiteral("pathPrefix"), QStringLiteral("/api/v1/namespaces/%1/resourcequotas").arg(ns)}}));
+        QVERIFY(m_cluster->setFaults(quotaFaults(ns, QStringLiteral("latencyMs"), 4000)));
         QProcess p;
         p.start(binary(), withCluster({QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
                                        QStringLiteral("--now"), at("2026-06-01T11:30:00Z")}));
@@ -205,10 +200,7 @@ private Q_SLOTS:
     // it. The annotation on the quota proves the boost is applied: completed, not re-applied.
     void crashBetweenPatchAndRecord() {
         const QString ns = makeNamespace(12);
-        const qint64 id = grant(ns,
-                                {QStringLiteral("--add"), QStringLiteral("4"), QStringLiteral("--start"),
-                                 at("2026-06-01T11:00:00Z"), QStringLiteral("--for"), QStringLiteral("1h")},
-                                at("2026-06-01T10:00:00Z"));
+        const qint64 id = grantElevenToNoon(ns);
         QVERIFY(id > 0);
         {
             // What the dead run left: its claim, and the patched quota.
@@ -245,10 +237,7 @@ private Q_SLOTS:
         const QString ns = makeNamespace(10);
         QList<qint64> ids;
         for (int i = 0; i < 4; ++i)
-            ids << grant(ns,
-                         {QStringLiteral("--add"), QStringLiteral("1"), QStringLiteral("--start"),
-                          at("2026-06-01T11:00:00Z"), QStringLiteral("--for"), QStringLiteral("1h")},
-                         at("2026-06-01T10:00:00Z"));
+            ids << grantElevenToNoon(ns, QStringLiteral("1"));
         QVERIFY(!ids.contains(0));
         QVERIFY(m_cluster->setFaults(QJsonObject{{QStringLiteral("latencyMs"), 150}}));
         QProcess p1, p2;
@@ -272,14 +261,9 @@ private Q_SLOTS:
     // then doubling); reconcile exits 1 then, and the retry after the wait applies it.
     void failureIsRetriedWithBackoff() {
         const QString ns = makeNamespace(12);
-        const qint64 id = grant(ns,
-                                {QStringLiteral("--add"), QStringLiteral("4"), QStringLiteral("--start"),
-                                 at("2026-06-01T11:00:00Z"), QStringLiteral("--for"), QStringLiteral("1h")},
-                                at("2026-06-01T10:00:00Z"));
+        const qint64 id = grantElevenToNoon(ns);
         QVERIFY(id > 0);
-        QVERIFY(m_cluster->setFaults(QJsonObject{
-            {QStringLiteral("errorRate"), 1.0},
-            {QStringLiteral("pathPrefix"), QStringLiteral("/api/v1/namespaces/%1/resourcequotas").arg(ns)}}));
+        QVERIFY(m_cluster->setFaults(quotaFaults(ns, QStringLiteral("errorRate"), 1.0)));
         ToolRun r = reconcile(at("2026-06-01T11:00:00Z"));
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("scheduled -> failed") && r.out.contains("retry at 2026-06-01T11:00:30Z"),
@@ -438,44 +422,32 @@ private Q_SLOTS:
                                  QStringLiteral("2026-06-02T00:00:00Z")} +
                      ok)
             << QStringLiteral("--for");
-        QTest::newRow("bad window") << grant({QStringLiteral("--resource"), gpu, note, good,
-                                              QStringLiteral("--add"), QStringLiteral("4"),
-                                              QStringLiteral("--recur"), QStringLiteral("nightly"),
-                                              QStringLiteral("--window"), QStringLiteral("8pm-8am"),
-                                              QStringLiteral("--tz"), QStringLiteral("UTC"),
-                                              QStringLiteral("--recur-until"),
-                                              QStringLiteral("2026-07-01T00:00:00Z")})
+        // A nightly boost: `recur`, `window` and `tz` (empty: no --tz) as given.
+        auto recurring = [&](const QString &recur, const QString &window, const QString &tz,
+                             const QString &recurUntil) {
+            QStringList args{QStringLiteral("--resource"), gpu, note, good,
+                             QStringLiteral("--add"), QStringLiteral("4"),
+                             QStringLiteral("--recur"), recur, QStringLiteral("--window"), window};
+            if (!tz.isEmpty())
+                args << QStringLiteral("--tz") << tz;
+            return grant(args + QStringList{QStringLiteral("--recur-until"), recurUntil});
+        };
+        const QString nightly = QStringLiteral("nightly");
+        const QString hours = QStringLiteral("20:00-08:00");
+        const QString utc = QStringLiteral("UTC");
+        const QString july = QStringLiteral("2026-07-01T00:00:00Z");
+        QTest::newRow("bad window") << recurring(nightly, QStringLiteral("8pm-8am"), utc, july)
                                     << QStringLiteral("--window");
-        QTest::newRow("bad recur") << grant({QStringLiteral("--resource"), gpu, note, good,
-                                             QStringLiteral("--add"), QStringLiteral("4"),
-                                             QStringLiteral("--recur"), QStringLiteral("hourly"),
-                                             QStringLiteral("--window"), QStringLiteral("20:00-08:00"),
-                                             QStringLiteral("--tz"), QStringLiteral("UTC"),
-                                             QStringLiteral("--recur-until"),
-                                             QStringLiteral("2026-07-01T00:00:00Z")})
+        QTest::newRow("bad recur") << recurring(QStringLiteral("hourly"), hours, utc, july)
                                    << QStringLiteral("--recur");
-        QTest::newRow("bad zone") << grant({QStringLiteral("--resource"), gpu, note, good,
-                                            QStringLiteral("--add"), QStringLiteral("4"),
-                                            QStringLiteral("--recur"), QStringLiteral("nightly"),
-                                            QStringLiteral("--window"), QStringLiteral("20:00-08:00"),
-                                            QStringLiteral("--tz"), QStringLiteral("Mars/Olympus"),
-                                            QStringLiteral("--recur-until"),
-                                            QStringLiteral("2026-07-01T00:00:00Z")})
+        QTest::newRow("bad zone") << recurring(nightly, hours, QStringLiteral("Mars/Olympus"), july)
                                   << QStringLiteral("--tz");
         QTest::newRow("recur until before start")
-            << grant({QStringLiteral("--resource"), gpu, note, good, QStringLiteral("--add"),
-                      QStringLiteral("4"), QStringLiteral("--recur"), QStringLiteral("nightly"),
-                      QStringLiteral("--window"), QStringLiteral("20:00-08:00"), QStringLiteral("--tz"),
-                      QStringLiteral("UTC"), QStringLiteral("--recur-until"),
-                      QStringLiteral("2026-05-01T00:00:00Z")})
+            << recurring(nightly, hours, utc, QStringLiteral("2026-05-01T00:00:00Z"))
             << QStringLiteral("--recur-until");
         // No silent UTC: a window of local hours needs its zone.
-        QTest::newRow("recur without tz")
-            << grant({QStringLiteral("--resource"), gpu, note, good, QStringLiteral("--add"),
-                      QStringLiteral("4"), QStringLiteral("--recur"), QStringLiteral("nightly"),
-                      QStringLiteral("--window"), QStringLiteral("20:00-08:00"),
-                      QStringLiteral("--recur-until"), QStringLiteral("2026-07-01T00:00:00Z")})
-            << QStringLiteral("--tz");
+        QTest::newRow("recur without tz") << recurring(nightly, hours, QString(), july)
+                                          << QStringLiteral("--tz");
         QTest::newRow("negative hours") << QStringList{QStringLiteral("boost"),
                                                        QStringLiteral("grant"),
                                                        QStringLiteral("--budget"),
