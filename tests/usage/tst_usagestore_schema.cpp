@@ -40,7 +40,31 @@ private slots:
     void lockedDatabase();      // SQLite
     void lockedTableTimesOut(); // PostgreSQL
     void readOnlyNeitherCreatesNorMigrates();
+
+private:
+    static void undoMigrationsAfter(UsageStore &s, int version);
 };
+
+// Takes `s` back to schema `version` (at least 1) by undoing the later migrations
+// that the tests rely on: v4's node, gpu_model and idle_spans, v5's alert ledger, v6's
+// model weights; their schema_version rows go too.
+void TestUsageStoreSchema::undoMigrationsAfter(UsageStore &s, int version) {
+    if (version < 4) {
+        rawExec(s, QStringLiteral("DROP TABLE idle_spans"));
+        rawExec(s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN node"));
+        rawExec(s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN gpu_model"));
+    }
+    if (version < 5) {
+        rawExec(s, QStringLiteral("DROP TABLE alert_deliveries"));
+        rawExec(s, QStringLiteral("DROP TABLE alerts"));
+    }
+    if (version < 6) {
+        rawExec(s, QStringLiteral("DROP INDEX usage_intervals_model_user"));
+        rawExec(s, QStringLiteral("DROP INDEX usage_intervals_model_ns"));
+        rawExec(s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN model_weight"));
+    }
+    rawExec(s, QStringLiteral("DELETE FROM schema_version WHERE version > %1").arg(version));
+}
 
 void TestUsageStoreSchema::migratesAndReportsVersion() {
     {
@@ -67,17 +91,7 @@ void TestUsageStoreSchema::migratesV3ToV4NodeAndModel() {
         auto s = openStore();
         QVERIFY(s);
         QVERIFY(s->upsertInterval(mk("a", "u", "1", 1, 0, 3600)));
-        rawExec(*s, QStringLiteral("DROP TABLE idle_spans"));
-        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN node"));
-        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN gpu_model"));
-        // v5 (the alert ledger) came after: back to a real v3 database.
-        rawExec(*s, QStringLiteral("DROP TABLE alert_deliveries"));
-        rawExec(*s, QStringLiteral("DROP TABLE alerts"));
-        // v6 (GPU model weights) neither.
-        rawExec(*s, QStringLiteral("DROP INDEX usage_intervals_model_user"));
-        rawExec(*s, QStringLiteral("DROP INDEX usage_intervals_model_ns"));
-        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN model_weight"));
-        rawExec(*s, QStringLiteral("DELETE FROM schema_version WHERE version >= 4"));
+        undoMigrationsAfter(*s, 3);
     }
     auto s = openStore();
     QVERIFY(s);
@@ -105,10 +119,7 @@ void TestUsageStoreSchema::migratesV5ToV6ModelWeight() {
         auto s = openStore();
         QVERIFY(s);
         QVERIFY(s->upsertInterval(mk("a", "u", "1", 1, 0, 3600)));
-        rawExec(*s, QStringLiteral("DROP INDEX usage_intervals_model_user"));
-        rawExec(*s, QStringLiteral("DROP INDEX usage_intervals_model_ns"));
-        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN model_weight"));
-        rawExec(*s, QStringLiteral("DELETE FROM schema_version WHERE version >= 6"));
+        undoMigrationsAfter(*s, 5);
         QCOMPARE(*s->schemaVersion(), 5);
     }
     UsageStore::Options o;
@@ -156,18 +167,9 @@ void TestUsageStoreSchema::upgradesFromV1() {
                     QStringLiteral("INSERT INTO boosts (target, delta, start_s, expiry_s, note, actor, state)"
                                    " VALUES ('budget/user/alice', '2', 0, 7200, 'old', 'admin', '%1')")
                         .arg(QLatin1String(state)));
-        // v4's additions (node, gpu_model, idle_spans) did not exist in v1 either.
-        rawExec(*s, QStringLiteral("DROP TABLE idle_spans"));
-        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN node"));
-        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN gpu_model"));
-        // v5's alert ledger did not exist either.
-        rawExec(*s, QStringLiteral("DROP TABLE alert_deliveries"));
-        rawExec(*s, QStringLiteral("DROP TABLE alerts"));
-        // v6 (GPU model weights) neither.
-        rawExec(*s, QStringLiteral("DROP INDEX usage_intervals_model_user"));
-        rawExec(*s, QStringLiteral("DROP INDEX usage_intervals_model_ns"));
-        rawExec(*s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN model_weight"));
-        rawExec(*s, QStringLiteral("DELETE FROM schema_version WHERE version >= 2"));
+        // v4's additions (node, gpu_model, idle_spans), v5's alert ledger and v6's model
+        // weights did not exist in v1 either.
+        undoMigrationsAfter(*s, 1);
         QCOMPARE(*s->schemaVersion(), 1);
     }
     auto s = openStore();
