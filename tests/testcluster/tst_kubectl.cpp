@@ -3,11 +3,10 @@
 // quota admission (scoped quotas too), server-side dry run and watch must behave as
 // on a real cluster.
 
+#include "kubectlrun.h"
 #include "testclusterprocess.h"
 
-#include <QDir>
 #include <QElapsedTimer>
-#include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -18,35 +17,7 @@ using gq::test::TestClusterProcess;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-    [[nodiscard]] QString all() const { return out + err; }
-};
-
-// kubectl binaries by version: kubectl.1.27 ... kubectl.1.33 on PATH or beside the
-// default kubectl (the image installs them in the Google Cloud SDK bin folder).
-QMap<QString, QString> findKubectls() {
-    QStringList dirs = qEnvironmentVariable("PATH").split(QLatin1Char(':'), Qt::SkipEmptyParts);
-    const QString main = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
-    if (!main.isEmpty())
-        dirs.append(QFileInfo(QFileInfo(main).canonicalFilePath()).absolutePath());
-    QMap<QString, QString> found;
-    for (int minor = 27; minor <= 33; ++minor) {
-        const QString name = QStringLiteral("kubectl.1.%1").arg(minor);
-        for (const QString &d : dirs) {
-            const QString candidate = QDir(d).filePath(name);
-            if (QFileInfo(candidate).isExecutable()) {
-                found.insert(QStringLiteral("1.%1").arg(minor), candidate);
-                break;
-            }
-        }
-    }
-    if (found.isEmpty() && !main.isEmpty())
-        found.insert(QStringLiteral("default"), main);
-    return found;
-}
+using Run = gq::test::KubectlRun;
 
 } // namespace
 
@@ -60,31 +31,9 @@ private:
 
     Run kubectl(const QString &binary, const QStringList &args, const QByteArray &stdinData = {},
                 const QString &context = {}) {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("KUBECONFIG"), m_cluster.kubeconfigPath());
-        env.insert(QStringLiteral("HOME"), m_home.path());
-        p.setProcessEnvironment(env);
-        QStringList full = {QStringLiteral("--cache-dir"),
-                            m_home.filePath(QStringLiteral("cache-") + QFileInfo(binary).fileName())};
-        if (!context.isEmpty())
-            full << QStringLiteral("--context") << context;
-        full << args;
-        p.start(binary, full);
-        if (!stdinData.isEmpty())
-            p.write(stdinData);
-        p.closeWriteChannel();
-        Run r;
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = QStringLiteral("kubectl timed out: ") + full.join(QLatin1Char(' '));
-            return r;
-        }
-        r.exitCode = p.exitCode();
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        const QStringList withContext =
+            context.isEmpty() ? args : QStringList{QStringLiteral("--context"), context} + args;
+        return gq::test::runKubectl(binary, m_cluster.kubeconfigPath(), m_home.path(), withContext, stdinData);
     }
 
     static QByteArray quotaYaml(const QString &ns, const QString &name, const QString &gpus,
@@ -145,12 +94,8 @@ private:
 private slots:
     void initTestCase() {
         QVERIFY(m_home.isValid());
-        m_kubectls = findKubectls();
-        if (m_kubectls.isEmpty()) {
-            if (qEnvironmentVariable("CI") == QLatin1String("true"))
-                QFAIL("kubectl is required in CI but none was found on PATH");
-            QSKIP("no kubectl on this machine");
-        }
+        m_kubectls = gq::test::findKubectls();
+        GQ_REQUIRE_KUBECTL(m_kubectls);
         qInfo() << "kubectl versions:" << m_kubectls.keys();
         QElapsedTimer t;
         t.start();

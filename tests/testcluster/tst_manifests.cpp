@@ -10,14 +10,13 @@
 #include "clusterdiscovery.h"
 #include "kubeclient.h"
 #include "controller/controllertestutil.h"
+#include "kubectlrun.h"
 #include "testclusterprocess.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QProcess>
 #include <QRegularExpression>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
@@ -35,32 +34,7 @@ using gq::test::TestClusterProcess;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-    [[nodiscard]] QString all() const { return out + err; }
-};
-
-QMap<QString, QString> findKubectls() {
-    QStringList dirs = qEnvironmentVariable("PATH").split(QLatin1Char(':'), Qt::SkipEmptyParts);
-    const QString main = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
-    if (!main.isEmpty())
-        dirs.append(QFileInfo(QFileInfo(main).canonicalFilePath()).absolutePath());
-    QMap<QString, QString> found;
-    for (int minor = 27; minor <= 33; ++minor) {
-        const QString name = QStringLiteral("kubectl.1.%1").arg(minor);
-        for (const QString &d : dirs) {
-            if (QFileInfo(QDir(d).filePath(name)).isExecutable()) {
-                found.insert(QStringLiteral("1.%1").arg(minor), QDir(d).filePath(name));
-                break;
-            }
-        }
-    }
-    if (found.isEmpty() && !main.isEmpty())
-        found.insert(QStringLiteral("default"), main);
-    return found;
-}
+using Run = gq::test::KubectlRun;
 
 // The objects in the manifests: "kind/name" per YAML document.
 QStringList documentsIn(const QString &dir) {
@@ -134,29 +108,7 @@ private:
     const QString m_dir = QStringLiteral(GQ_PACKAGING_DIR);
 
     Run kubectl(const QString &binary, const QStringList &args, const QByteArray &stdinData = {}) {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("KUBECONFIG"), m_cluster.kubeconfigPath());
-        env.insert(QStringLiteral("HOME"), m_home.path());
-        p.setProcessEnvironment(env);
-        p.start(binary,
-                QStringList{QStringLiteral("--cache-dir"),
-                            m_home.filePath(QStringLiteral("cache-") + QFileInfo(binary).fileName())} +
-                    args);
-        if (!stdinData.isEmpty())
-            p.write(stdinData);
-        p.closeWriteChannel();
-        Run r;
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = QStringLiteral("kubectl timed out");
-            return r;
-        }
-        r.exitCode = p.exitCode();
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        return gq::test::runKubectl(binary, m_cluster.kubeconfigPath(), m_home.path(), args, stdinData);
     }
 
     // The built controller through everything it does, against a test cluster that logs
@@ -300,12 +252,8 @@ private slots:
     void initTestCase() {
         QVERIFY(m_home.isValid());
         QVERIFY2(QFileInfo(m_dir).isDir(), qPrintable(m_dir));
-        m_kubectls = findKubectls();
-        if (m_kubectls.isEmpty()) {
-            if (qEnvironmentVariable("CI") == QLatin1String("true"))
-                QFAIL("kubectl is required in CI but none was found on PATH");
-            QSKIP("no kubectl on this machine");
-        }
+        m_kubectls = gq::test::findKubectls();
+        GQ_REQUIRE_KUBECTL(m_kubectls);
         QVERIFY2(m_cluster.start(), qPrintable(m_cluster.errorString()));
         // As on a real cluster: the namespace exists before a dry run of what goes in it.
         const Run r =

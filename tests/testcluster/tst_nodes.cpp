@@ -4,9 +4,9 @@
 // node with room (GPU counts, MIG, time-sliced replicas, nodeSelector), Pending with the
 // scheduler's FitError message when nothing fits, and bound once room appears.
 
+#include "kubectlrun.h"
 #include "testclusterprocess.h"
 
-#include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -16,12 +16,7 @@ using gq::test::TestClusterProcess;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-    [[nodiscard]] QString all() const { return out + err; }
-};
+using Run = gq::test::KubectlRun;
 
 QByteArray podYaml(const QString &name, const QString &resource, int count, const QString &product = {}) {
     const QString selector =
@@ -55,27 +50,7 @@ private:
     QTemporaryDir m_home;
 
     Run kubectl(const QStringList &args, const QByteArray &stdinData = {}) {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("KUBECONFIG"), m_cluster.kubeconfigPath());
-        env.insert(QStringLiteral("HOME"), m_home.path());
-        p.setProcessEnvironment(env);
-        p.start(m_kubectl,
-                QStringList{QStringLiteral("--cache-dir"), m_home.filePath(QStringLiteral("cache"))} + args);
-        if (!stdinData.isEmpty())
-            p.write(stdinData);
-        p.closeWriteChannel();
-        Run r;
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = QStringLiteral("kubectl timed out");
-            return r;
-        }
-        r.exitCode = p.exitCode();
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        return gq::test::runKubectl(m_kubectl, m_cluster.kubeconfigPath(), m_home.path(), args, stdinData);
     }
 
     void createPod(const QString &name, const QString &resource, int count, const QString &product = {}) {
@@ -103,11 +78,7 @@ private slots:
     void initTestCase() {
         QVERIFY(m_home.isValid());
         m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
-        if (m_kubectl.isEmpty()) {
-            if (qEnvironmentVariable("CI") == QLatin1String("true"))
-                QFAIL("kubectl is required in CI but none was found on PATH");
-            QSKIP("no kubectl on this machine");
-        }
+        GQ_REQUIRE_KUBECTL(m_kubectl);
         QVERIFY2(m_cluster.start(), qPrintable(m_cluster.errorString()));
         const Run r =
             kubectl({QStringLiteral("create"), QStringLiteral("namespace"), QStringLiteral("sched")});

@@ -5,10 +5,10 @@
 // must reach kubectl worded as kube-apiserver words them.
 
 #include "testcerts.h"
+#include "kubectlrun.h"
 #include "testclusterprocess.h"
 #include "webhooktestutil.h"
 
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -19,12 +19,7 @@ using gq::test::WebhookYaml;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-    [[nodiscard]] QString all() const { return out + err; }
-};
+using Run = gq::test::KubectlRun;
 
 const QString kDenial = QStringLiteral("Denied: need 4.00 GPU-h, only 0.50 left (limit 8.00 per day)");
 
@@ -80,27 +75,7 @@ private:
     std::unique_ptr<WebhookServer> m_hook;
 
     Run kubectl(const QStringList &args, const QByteArray &stdinData = {}) {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("KUBECONFIG"), m_cluster.kubeconfigPath());
-        env.insert(QStringLiteral("HOME"), m_home.path());
-        p.setProcessEnvironment(env);
-        p.start(m_kubectl,
-                QStringList{QStringLiteral("--cache-dir"), m_home.filePath(QStringLiteral("cache"))} + args);
-        if (!stdinData.isEmpty())
-            p.write(stdinData);
-        p.closeWriteChannel();
-        Run r;
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = QStringLiteral("kubectl timed out: ") + args.join(QLatin1Char(' '));
-            return r;
-        }
-        r.exitCode = p.exitCode();
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        return gq::test::runKubectl(m_kubectl, m_cluster.kubeconfigPath(), m_home.path(), args, stdinData);
     }
 
     void apply(const QByteArray &yaml) {
@@ -136,11 +111,7 @@ private slots:
     void initTestCase() {
         QVERIFY(m_home.isValid());
         m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
-        if (m_kubectl.isEmpty()) {
-            if (qEnvironmentVariable("CI") == QLatin1String("true"))
-                QFAIL("kubectl is required in CI but none was found on PATH");
-            QSKIP("no kubectl on this machine");
-        }
+        GQ_REQUIRE_KUBECTL(m_kubectl);
         QVERIFY2(m_cluster.start(), qPrintable(m_cluster.errorString()));
         auto tls =
             gq::tc::generateServingMaterial("IP:127.0.0.1,DNS:gpuquota-controller.gpuquota-system.svc");
