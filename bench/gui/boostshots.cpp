@@ -12,29 +12,18 @@
 #include "boostplanner.h"
 #include "boostservice.h"
 #include "boostspage.h"
-#include "consolesettings.h"
-#include "demousage.h"
-#include "draftstore.h"
-#include "mainwindow.h"
+#include "democonsole.h"
 #include "namespacepanel.h"
-#include "shotsetup.h"
-#include "testclusterprocess.h"
 #include "usageservice.h"
 
 #include <QApplication>
 #include <QCheckBox>
-#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QProcess>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTemporaryDir>
-
-#include <cstdio>
-#include <functional>
 
 using namespace gq;
 
@@ -48,37 +37,14 @@ bool shoot(const QString &file) {
 
 int main(int argc, char **argv) {
     QApplication app(argc, argv);
-    const QStringList args = app.arguments();
-    const QString out = shots::arg(args, QStringLiteral("--out"), QStringLiteral("."));
-    const QString lang = shots::arg(args, QStringLiteral("--lang"), QStringLiteral("en"));
-    const QString qmDir = shots::arg(args, QStringLiteral("--qm"), QStringLiteral(GQ_QM_DIR));
-    const QString suffix = lang == QLatin1String("en") ? QString() : QLatin1Char('-') + lang;
-    const shots::Language language(lang, qmDir);
-
-    test::TestClusterProcess::Options opts;
-    opts.scenario = QStringLiteral("demo");
-    test::TestClusterProcess cluster(opts);
-    if (!cluster.start()) {
-        std::fprintf(stderr, "%s\n", qPrintable(cluster.errorString()));
-        return 1;
-    }
-    QTemporaryDir dir;
-    ConsoleSettings settings(dir.filePath(QStringLiteral("s.ini")));
-    DraftStore drafts(nullptr, dir.filePath(QStringLiteral("drafts")));
-    MainWindow w(&settings, &drafts);
-    const QString usageUrl = QStringLiteral("sqlite://") + dir.filePath(QStringLiteral("usage.db"));
+    const shots::Options options(app.arguments());
+    const QString &lang = options.lang;
+    shots::DemoConsole console;
     const qint64 now = QDateTime::currentSecsSinceEpoch();
-    if (auto seeded = seedDemoUsage(usageUrl, now, QTimeZone::systemTimeZone()); !seeded) {
-        std::fprintf(stderr, "demo usage: %s\n", qPrintable(seeded.error().message));
+    if (!console.start() || !console.seedUsage(now, QTimeZone::systemTimeZone()))
         return 1;
-    }
-    w.openUsageDatabase(usageUrl);
-    w.openKubeconfig(cluster.kubeconfigPath(), QStringLiteral("admin"));
-    w.setGeometry(0, 0, 1400, 900);
-    w.show();
-    bool shown = false;
-    QObject::connect(&w, &MainWindow::dataShown, [&] { shown = true; });
-    if (!waitUntil([&] { return shown; }))
+    MainWindow &w = console.window();
+    if (!console.show())
         return 2;
     auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("detailsTabs"));
     BoostsPage *page = w.boostsPage();
@@ -99,11 +65,12 @@ int main(int argc, char **argv) {
         ->setPlainText(lang == QLatin1String("zh_CN") ? QStringLiteral("周五论文截稿，需要多 4 块 GPU")
                                                       : QStringLiteral("Paper deadline on Friday (ACL)"));
     d->move(260, 120);
-    if (!shoot(out + QStringLiteral("/boost-grant") + suffix + QStringLiteral(".png")))
+    if (!shoot(options.file(QStringLiteral("boost-grant"))))
         return 4;
-    QObject::connect(service, &BoostService::reconciled, [&] { shown = false; });
+    bool reconciled = false;
+    QObject::connect(service, &BoostService::reconciled, [&] { reconciled = true; });
     d->findChild<QPushButton *>(QStringLiteral("boostOkButton"))->click();
-    waitUntil([&] { return !shown; });
+    waitUntil([&] { return reconciled; });
 
     // A recurring night window for team-vision and a budget boost, through the same service.
     const auto vision = w.session()->quotasIn(QStringLiteral("team-vision"));
@@ -133,7 +100,7 @@ int main(int argc, char **argv) {
         service->grant(*b, nullptr);
     waitUntil([&] { return page->model()->rowCount() >= 3; });
     page->findChild<QCheckBox *>(QStringLiteral("boostAllNamespaces"))->setChecked(true);
-    if (!shoot(out + QStringLiteral("/boosts") + suffix + QStringLiteral(".png")))
+    if (!shoot(options.file(QStringLiteral("boosts"))))
         return 5;
 
     // The Audit view after Verify.
@@ -147,7 +114,7 @@ int main(int argc, char **argv) {
     audit->verify();
     waitUntil(
         [&] { return audit->findChild<QPushButton *>(QStringLiteral("auditVerifyButton"))->isEnabled(); });
-    if (!shoot(out + QStringLiteral("/audit") + suffix + QStringLiteral(".png")))
+    if (!shoot(options.file(QStringLiteral("audit"))))
         return 6;
     return 0;
 }

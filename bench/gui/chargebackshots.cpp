@@ -7,64 +7,29 @@
 
 #include "chargebackmodel.h"
 #include "chargebackpage.h"
-#include "consolesettings.h"
-#include "demousage.h"
-#include "draftstore.h"
-#include "mainwindow.h"
-#include "shotsetup.h"
-#include "testclusterprocess.h"
+#include "democonsole.h"
 
 #include <QApplication>
 #include <QComboBox>
 #include <QDateTime>
-#include <QElapsedTimer>
 #include <QFile>
-#include <QLibraryInfo>
 #include <QLineEdit>
-#include <QProcess>
 #include <QTabWidget>
-#include <QTemporaryDir>
-#include <QTranslator>
-
-#include <cstdio>
-#include <functional>
 
 using namespace gq;
 
 namespace {
 using shots::waitUntil;
-
 } // namespace
 
 int main(int argc, char **argv) {
     QApplication app(argc, argv);
-    const QStringList args = app.arguments();
-    const QString out = shots::arg(args, QStringLiteral("--out"), QStringLiteral("."));
-    const QString lang = shots::arg(args, QStringLiteral("--lang"), QStringLiteral("en"));
-    const QString qmDir = shots::arg(args, QStringLiteral("--qm"), QStringLiteral(GQ_QM_DIR));
-    const QString suffix = lang == QLatin1String("en") ? QString() : QLatin1Char('-') + lang;
-
-    const shots::Language language(lang, qmDir);
-
-    test::TestClusterProcess::Options opts;
-    opts.scenario = QStringLiteral("demo");
-    test::TestClusterProcess cluster(opts);
-    if (!cluster.start()) {
-        std::fprintf(stderr, "%s\n", qPrintable(cluster.errorString()));
+    const shots::Options options(app.arguments());
+    shots::DemoConsole console;
+    if (!console.start() ||
+        !console.seedUsage(QDateTime::currentSecsSinceEpoch(), QTimeZone::systemTimeZone()))
         return 1;
-    }
-    QTemporaryDir dir;
-    ConsoleSettings settings(dir.filePath(QStringLiteral("s.ini")));
-    DraftStore drafts(nullptr, dir.filePath(QStringLiteral("drafts")));
-    MainWindow w(&settings, &drafts);
-    const QString usageUrl = QStringLiteral("sqlite://") + dir.filePath(QStringLiteral("usage.db"));
-    if (auto seeded =
-            seedDemoUsage(usageUrl, QDateTime::currentSecsSinceEpoch(), QTimeZone::systemTimeZone());
-        !seeded) {
-        std::fprintf(stderr, "demo usage: %s\n", qPrintable(seeded.error().message));
-        return 1;
-    }
-    const QString rates = dir.filePath(QStringLiteral("rates.yaml"));
+    const QString rates = console.filePath(QStringLiteral("rates.yaml"));
     QFile f(rates);
     if (!f.open(QIODevice::WriteOnly) ||
         f.write("currency: EUR\ndefault: 2.50\nresources:\n  nvidia.com/mig-1g.10gb: 1.20\n"
@@ -72,13 +37,8 @@ int main(int argc, char **argv) {
         return 1;
     f.close();
 
-    w.openUsageDatabase(usageUrl);
-    w.openKubeconfig(cluster.kubeconfigPath(), QStringLiteral("admin"));
-    w.setGeometry(0, 0, 1400, 900);
-    w.show();
-    bool shown = false;
-    QObject::connect(&w, &MainWindow::dataShown, [&] { shown = true; });
-    if (!waitUntil([&] { return shown; }))
+    MainWindow &w = console.window();
+    if (!console.show())
         return 2;
     auto *page = w.findChild<ChargebackPage *>(QStringLiteral("chargebackPage"));
     auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("detailsTabs"));
@@ -91,10 +51,5 @@ int main(int argc, char **argv) {
     ratesEdit->setText(rates);
     emit ratesEdit->editingFinished();
     waitUntil([&] { return !page->isLoading() && page->model()->rowCount() > 0; });
-    waitUntil([] { return false; }, 800);
-    const QString file = out + QStringLiteral("/chargeback") + suffix + QStringLiteral(".png");
-    const int rc = QProcess::execute(QStringLiteral("import"),
-                                     {QStringLiteral("-window"), QStringLiteral("root"), file});
-    std::printf("%s %s\n", rc == 0 ? "wrote" : "FAILED", qPrintable(file));
-    return rc == 0 ? 0 : 4;
+    return shots::shootScreen(options.file(QStringLiteral("chargeback")), 800) ? 0 : 4;
 }

@@ -7,32 +7,21 @@
 
 #include "applyconfirmdialog.h"
 #include "conflictdialog.h"
-#include "consolesettings.h"
-#include "demousage.h"
-#include "draftstore.h"
-#include "mainwindow.h"
+#include "democonsole.h"
 #include "namespacelistmodel.h"
 #include "namespacepanel.h"
 #include "quotapage.h"
 #include "quotatablemodel.h"
-#include "shotsetup.h"
-#include "testclusterprocess.h"
 #include "yamleditor.h"
 
 #include <QApplication>
 #include <QDateTime>
-#include <QDir>
-#include <QElapsedTimer>
-#include <QLibraryInfo>
 #include <QProcess>
 #include <QPushButton>
 #include <QTabWidget>
-#include <QTemporaryDir>
 #include <QToolButton>
-#include <QTranslator>
 
 #include <cstdio>
-#include <functional>
 
 using namespace gq;
 
@@ -71,43 +60,18 @@ void shootDialog(const QRect &geometry, const QString &file, Close close) {
 
 int main(int argc, char **argv) {
     QApplication app(argc, argv);
-    const QStringList args = app.arguments();
-    const QString out = shots::arg(args, QStringLiteral("--out"), QStringLiteral("."));
-    const QString lang = shots::arg(args, QStringLiteral("--lang"), QStringLiteral("en"));
-    const QString qmDir = shots::arg(args, QStringLiteral("--qm"), QStringLiteral(GQ_QM_DIR));
-    const QString suffix = lang == QLatin1String("en") ? QString() : QLatin1Char('-') + lang;
-
-    const shots::Language language(lang, qmDir);
-
-    test::TestClusterProcess::Options opts;
-    opts.scenario = QStringLiteral("demo");
-    test::TestClusterProcess cluster(opts);
-    if (!cluster.start()) {
-        std::fprintf(stderr, "%s\n", qPrintable(cluster.errorString()));
+    const shots::Options options(app.arguments());
+    shots::DemoConsole console;
+    if (!console.start())
         return 1;
-    }
-    QTemporaryDir dir;
-    ConsoleSettings settings(dir.filePath(QStringLiteral("s.ini")));
-    DraftStore drafts(nullptr, dir.filePath(QStringLiteral("drafts")));
-    MainWindow w(&settings, &drafts);
+    MainWindow &w = console.window();
     w.setDemoMode(QApplication::translate(
         "main", "Demo mode: a local test cluster with made-up teams, started just for this window. Nothing "
                 "you change here touches a real cluster; it is all removed when you close the window."));
     // The same week of usage and budgets as --demo, so the list shows the budget badges.
-    const QString usageUrl = QStringLiteral("sqlite://") + dir.filePath(QStringLiteral("usage.db"));
-    if (auto seeded =
-            seedDemoUsage(usageUrl, QDateTime::currentSecsSinceEpoch(), QTimeZone::systemTimeZone());
-        !seeded) {
-        std::fprintf(stderr, "demo usage: %s\n", qPrintable(seeded.error().message));
+    if (!console.seedUsage(QDateTime::currentSecsSinceEpoch(), QTimeZone::systemTimeZone()))
         return 1;
-    }
-    w.openUsageDatabase(usageUrl);
-    w.openKubeconfig(cluster.kubeconfigPath(), QStringLiteral("admin"));
-    w.setGeometry(0, 0, 1400, 900);
-    w.show();
-    bool shown = false;
-    QObject::connect(&w, &MainWindow::dataShown, [&] { shown = true; });
-    if (!waitUntil([&] { return shown; }))
+    if (!console.show())
         return 2;
     const auto overBudget = [&] {
         const QAbstractItemModel *m = w.namespacePanel()->proxy();
@@ -132,24 +96,23 @@ int main(int argc, char **argv) {
     auto *plus = w.findChild<QToolButton *>(QStringLiteral("gpuPlusButton"));
     plus->click();
     plus->click();
-    shoot(out + QStringLiteral("/main-window") + suffix + QStringLiteral(".png"));
+    shoot(options.file(QStringLiteral("main-window")));
 
     // 2. The diff confirmation for that edit.
     w.findChild<QPushButton *>(QStringLiteral("applyButton"))->click();
     shootDialog<ApplyConfirmDialog>(QRect(150, 90, 1100, 720),
-                                    out + QStringLiteral("/diff-confirmation") + suffix +
-                                        QStringLiteral(".png"),
+                                    options.file(QStringLiteral("diff-confirmation")),
                                     [](ApplyConfirmDialog *d) { d->reject(); });
 
     // 3. The conflict view: someone changes the quota with kubectl during the edit.
     QProcess::execute(
         QStringLiteral("kubectl"),
-        {QStringLiteral("--kubeconfig"), cluster.kubeconfigPath(), QStringLiteral("patch"),
+        {QStringLiteral("--kubeconfig"), console.cluster().kubeconfigPath(), QStringLiteral("patch"),
          QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"), QStringLiteral("-n"),
          QStringLiteral("team-vision"), QStringLiteral("--type=merge"), QStringLiteral("-p"),
          QStringLiteral(R"({"spec":{"hard":{"requests.nvidia.com/gpu":"12","requests.cpu":"96"}}})")});
     shootDialog<ConflictDialog>(QRect(60, 50, 1280, 800),
-                                out + QStringLiteral("/conflict-view") + suffix + QStringLiteral(".png"),
+                                options.file(QStringLiteral("conflict-view")),
                                 [](ConflictDialog *d) { d->discardMine(); });
 
     // 4. The YAML editor with an error marked on its line.
@@ -161,6 +124,6 @@ int main(int argc, char **argv) {
     editor->replaceAll(text);
     waitUntil([&] { return editor->hasErrors() && !editor->isValidationPending(); });
     editor->setFocus();
-    shoot(out + QStringLiteral("/yaml-error") + suffix + QStringLiteral(".png"));
+    shoot(options.file(QStringLiteral("yaml-error")));
     return 0;
 }

@@ -6,15 +6,10 @@
 //   xvfb-run -a -s "-screen 0 1400x900x24" usage_screenshots --out docs/screenshots --lang zh_CN
 
 #include "clusterusagepage.h"
-#include "consolesettings.h"
-#include "demousage.h"
-#include "draftstore.h"
+#include "democonsole.h"
 #include "drilldowndialog.h"
-#include "mainwindow.h"
 #include "namespacepanel.h"
 #include "namespaceusagepage.h"
-#include "shotsetup.h"
-#include "testclusterprocess.h"
 #include "usagechart.h"
 #include "usagechartmodel.h"
 #include "usagechartpanel.h"
@@ -22,15 +17,7 @@
 
 #include <QApplication>
 #include <QDateTime>
-#include <QElapsedTimer>
-#include <QLibraryInfo>
-#include <QProcess>
 #include <QTabWidget>
-#include <QTemporaryDir>
-#include <QTranslator>
-
-#include <cstdio>
-#include <functional>
 
 using namespace gq;
 
@@ -48,39 +35,13 @@ bool loaded(UsageChartModel *m) {
 
 int main(int argc, char **argv) {
     QApplication app(argc, argv);
-    const QStringList args = app.arguments();
-    const QString out = shots::arg(args, QStringLiteral("--out"), QStringLiteral("."));
-    const QString lang = shots::arg(args, QStringLiteral("--lang"), QStringLiteral("en"));
-    const QString qmDir = shots::arg(args, QStringLiteral("--qm"), QStringLiteral(GQ_QM_DIR));
-    const QString suffix = lang == QLatin1String("en") ? QString() : QLatin1Char('-') + lang;
-    const QString zone = shots::arg(args, QStringLiteral("--tz"), QStringLiteral("Europe/Berlin"));
-
-    const shots::Language language(lang, qmDir);
-
-    test::TestClusterProcess::Options opts;
-    opts.scenario = QStringLiteral("demo");
-    test::TestClusterProcess cluster(opts);
-    if (!cluster.start()) {
-        std::fprintf(stderr, "%s\n", qPrintable(cluster.errorString()));
+    const shots::Options options(app.arguments());
+    const QString zone = shots::arg(app.arguments(), QStringLiteral("--tz"), QStringLiteral("Europe/Berlin"));
+    shots::DemoConsole console;
+    if (!console.start() || !console.seedUsage(QDateTime::currentSecsSinceEpoch(), QTimeZone(zone.toUtf8())))
         return 1;
-    }
-    QTemporaryDir dir;
-    ConsoleSettings settings(dir.filePath(QStringLiteral("s.ini")));
-    DraftStore drafts(nullptr, dir.filePath(QStringLiteral("drafts")));
-    MainWindow w(&settings, &drafts);
-    const QString usageUrl = QStringLiteral("sqlite://") + dir.filePath(QStringLiteral("usage.db"));
-    if (auto seeded = seedDemoUsage(usageUrl, QDateTime::currentSecsSinceEpoch(), QTimeZone(zone.toUtf8()));
-        !seeded) {
-        std::fprintf(stderr, "demo usage: %s\n", qPrintable(seeded.error().message));
-        return 1;
-    }
-    w.openUsageDatabase(usageUrl);
-    w.openKubeconfig(cluster.kubeconfigPath(), QStringLiteral("admin"));
-    w.setGeometry(0, 0, 1400, 900);
-    w.show();
-    bool shown = false;
-    QObject::connect(&w, &MainWindow::dataShown, [&] { shown = true; });
-    if (!waitUntil([&] { return shown; }))
+    MainWindow &w = console.window();
+    if (!console.show())
         return 2;
     auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("detailsTabs"));
 
@@ -93,7 +54,7 @@ int main(int argc, char **argv) {
     dashboard->reload();
     if (!loaded(dashboard->model()))
         return 3;
-    shoot(out + QStringLiteral("/usage-dashboard") + suffix + QStringLiteral(".png"));
+    shoot(options.file(QStringLiteral("usage-dashboard")));
 
     // 2. team-nlp today, by the hour, with its daily budget line.
     auto *nsPage = w.findChild<NamespaceUsagePage *>();
@@ -104,7 +65,7 @@ int main(int argc, char **argv) {
     nsPage->reload();
     if (!loaded(nsPage->model()))
         return 4;
-    shoot(out + QStringLiteral("/usage-namespace-budget") + suffix + QStringLiteral(".png"));
+    shoot(options.file(QStringLiteral("usage-namespace-budget")));
 
     // 3. The intervals behind one bar of the dashboard (this week, team-nlp).
     tabs->setCurrentWidget(dashboard);
@@ -117,6 +78,6 @@ int main(int argc, char **argv) {
     if (!drill || !waitUntil([drill] { return drill->isLoaded(); }))
         return 6;
     drill->setGeometry(160, 160, 1080, 380);
-    shoot(out + QStringLiteral("/usage-drilldown") + suffix + QStringLiteral(".png"));
+    shoot(options.file(QStringLiteral("usage-drilldown")));
     return 0;
 }
