@@ -77,8 +77,34 @@ QStringList withoutGlobals(const QStringList &args) {
     return out;
 }
 
-bool isOption(const QString &a) {
-    return a.startsWith(u'-') && a != u"-";
+// A verb's own arguments: its options in order, and its FILE operands ("-" is one, and
+// after "--" everything is).
+struct VerbArgs {
+    QStringList options;
+    QStringList files;
+};
+
+VerbArgs splitArgs(const QStringList &rawArgs) {
+    VerbArgs out;
+    bool endOfOptions = false;
+    for (const QString &a : withoutGlobals(rawArgs)) {
+        if (endOfOptions || !a.startsWith(u'-') || a == u"-")
+            out.files << a;
+        else if (a == u"--")
+            endOfOptions = true;
+        else
+            out.options << a;
+    }
+    return out;
+}
+
+bool isHelp(const QString &a) {
+    return a == u"--help" || a == u"-h";
+}
+
+// How a file is named in messages.
+QString displayName(const QString &file) {
+    return file == u"-" ? QStringLiteral("<stdin>") : file;
 }
 
 int usage(const QString &verb, const QString &message) {
@@ -107,31 +133,24 @@ const char *const kValidateHelp =
     "2 usage error or unreadable file.\n";
 
 int runValidate(const QStringList &rawArgs) {
-    const QStringList args = withoutGlobals(rawArgs);
+    const VerbArgs args = splitArgs(rawArgs);
     ValidationOptions options;
     bool quiet = false;
-    QStringList files;
-    bool endOfOptions = false;
-    for (const QString &a : args) {
-        if (!endOfOptions && isOption(a)) {
-            if (a == u"--help" || a == u"-h") {
-                writeOut(kValidateHelp);
-                return Ok;
-            } else if (a == u"--") {
-                endOfOptions = true;
-            } else if (a == u"--no-gpu-policy") {
-                options.gpuPolicy = false;
-            } else if (a == u"--skip-other-kinds") {
-                options.ignoreOtherKinds = true;
-            } else if (a == u"-q" || a == u"--quiet") {
-                quiet = true;
-            } else {
-                return usage(QStringLiteral("validate"), QStringLiteral("unknown option '%1'").arg(a));
-            }
-            continue;
+    for (const QString &a : args.options) {
+        if (isHelp(a)) {
+            writeOut(kValidateHelp);
+            return Ok;
+        } else if (a == u"--no-gpu-policy") {
+            options.gpuPolicy = false;
+        } else if (a == u"--skip-other-kinds") {
+            options.ignoreOtherKinds = true;
+        } else if (a == u"-q" || a == u"--quiet") {
+            quiet = true;
+        } else {
+            return usage(QStringLiteral("validate"), QStringLiteral("unknown option '%1'").arg(a));
         }
-        files << a;
     }
+    const QStringList &files = args.files;
     if (files.isEmpty())
         return usage(QStringLiteral("validate"), QStringLiteral("no FILE given"));
 
@@ -144,7 +163,7 @@ int runValidate(const QStringList &rawArgs) {
             unreadable = true;
             continue;
         }
-        const QString shownName = file == u"-" ? QStringLiteral("<stdin>") : file;
+        const QString shownName = displayName(file);
         if (!hasAnyObject(in.text)) {
             writeOut(QStringLiteral("%1: no objects (the file is empty or holds only comments)\n")
                          .arg(shownName)
@@ -196,33 +215,26 @@ const char *const kFmtHelp =
     "kept as it was) or --check found changes, 2 usage error or unreadable file.\n";
 
 int runFmt(const QStringList &rawArgs) {
-    const QStringList args = withoutGlobals(rawArgs);
+    const VerbArgs args = splitArgs(rawArgs);
     bool write = false;
     bool list = false;
     bool check = false;
-    QStringList files;
-    bool endOfOptions = false;
-    for (const QString &a : args) {
-        if (!endOfOptions && isOption(a)) {
-            if (a == u"--help" || a == u"-h") {
-                writeOut(kFmtHelp);
-                return Ok;
-            } else if (a == u"--") {
-                endOfOptions = true;
-            } else if (a == u"-w" || a == u"--write") {
-                write = true;
-            } else if (a == u"-l" || a == u"--list") {
-                list = true;
-            } else if (a == u"--check") {
-                check = true;
-                list = true;
-            } else {
-                return usage(QStringLiteral("fmt"), QStringLiteral("unknown option '%1'").arg(a));
-            }
-            continue;
+    for (const QString &a : args.options) {
+        if (isHelp(a)) {
+            writeOut(kFmtHelp);
+            return Ok;
+        } else if (a == u"-w" || a == u"--write") {
+            write = true;
+        } else if (a == u"-l" || a == u"--list") {
+            list = true;
+        } else if (a == u"--check") {
+            check = true;
+            list = true;
+        } else {
+            return usage(QStringLiteral("fmt"), QStringLiteral("unknown option '%1'").arg(a));
         }
-        files << a;
     }
+    const QStringList &files = args.files;
     if (files.isEmpty())
         return usage(QStringLiteral("fmt"), QStringLiteral("no FILE given"));
     if (write && files.contains(QStringLiteral("-")))
@@ -238,7 +250,7 @@ int runFmt(const QStringList &rawArgs) {
             unreadable = true;
             continue;
         }
-        const QString shownName = file == u"-" ? QStringLiteral("<stdin>") : file;
+        const QString shownName = displayName(file);
         auto result = formatQuantities(in.text);
         if (!result) {
             writeErr(formatDiagnostic(shownName, result.error()) + u'\n');
