@@ -332,24 +332,49 @@ Result<qint64> idArgument(const Args &a, const QString &verb) {
     return id;
 }
 
-// Before a revoke or extend: the boost, the cluster when it is a quota boost (budget
-// boosts touch none; a cluster asked for and unusable stops here, nothing recorded),
-// and the one actor the change and its cluster step are both recorded under. Returns
-// an exit code when there is no going on.
-std::optional<int> prepareChange(BoostLedger &ledger, const Args &a, qint64 id, Boost &boost,
-                                 ClusterPick &pick, QString &actor) {
-    auto cur = ledger.find(id);
-    if (!cur)
-        return failField(cur.error());
-    boost = *cur;
-    if (boost.target.kind == BoostTarget::Kind::Quota) {
-        pick = pickCluster(a);
-        if (pick.exitCode != Ok)
-            return fail(pick.why + QStringLiteral("; nothing was recorded"), pick.exitCode);
-    }
-    actor = actorFor(a, pick.client);
-    return std::nullopt;
+// The ID operand of `boost verb`, given a --note that passes.
+Result<qint64> idWithNote(const Args &a, const QString &verb) {
+    auto id = idArgument(a, verb);
+    if (!id)
+        return id.error();
+    if (auto r = BoostLedger::checkNote(a.value(QStringLiteral("note"))); !r)
+        return r.error();
+    return *id;
 }
+
+// Before a revoke or extend: the database with a ledger at --now, the boost, the
+// cluster when it is a quota boost (budget boosts touch none; a cluster asked for and
+// unusable stops here, nothing recorded), and the one actor the change and its cluster
+// step are both recorded under.
+struct BoostChange {
+    std::unique_ptr<UsageStore> db;
+    std::unique_ptr<ManualClock> clock;
+    std::unique_ptr<BoostLedger> ledger;
+    Boost boost;
+    ClusterPick pick;
+    QString actor;
+
+    // An exit code when there is no going on.
+    std::optional<int> prepare(const Args &a, qint64 id, qint64 now) {
+        auto opened = openDb(a);
+        if (!opened)
+            return failWith(opened.error());
+        db = std::move(*opened);
+        clock = std::make_unique<ManualClock>(now);
+        ledger = std::make_unique<BoostLedger>(*db, *clock);
+        auto cur = ledger->find(id);
+        if (!cur)
+            return failField(cur.error());
+        boost = *cur;
+        if (boost.target.kind == BoostTarget::Kind::Quota) {
+            pick = pickCluster(a);
+            if (pick.exitCode != Ok)
+                return fail(pick.why + QStringLiteral("; nothing was recorded"), pick.exitCode);
+        }
+        actor = actorFor(a, pick.client);
+        return std::nullopt;
+    }
+};
 
 // After a revoke or extend: let the cluster follow now when it can be reached.
 void followOnCluster(UsageStore &store, const ClusterPick &pick, const QString &actor, const Boost &b,
@@ -369,25 +394,16 @@ int runRevoke(const QStringList &argv) {
         argv, {QStringLiteral("db"), QStringLiteral("note"), QStringLiteral("actor"), QStringLiteral("now")});
     if (!a.error.isEmpty())
         return usage(a.error);
-    auto id = idArgument(a, QStringLiteral("revoke"));
+    auto id = idWithNote(a, QStringLiteral("revoke"));
     if (!id)
         return failField(id.error());
-    if (auto r = BoostLedger::checkNote(a.value(QStringLiteral("note"))); !r)
-        return failField(r.error());
     qint64 now = 0;
     if (const QString e = nowDefault(a, &now); !e.isEmpty())
         return usage(e);
-    auto db = openDb(a);
-    if (!db)
-        return failWith(db.error());
-    ManualClock clock(now);
-    BoostLedger ledger(**db, clock);
-    Boost cur;
-    ClusterPick pick;
-    QString actor;
-    if (auto code = prepareChange(ledger, a, *id, cur, pick, actor))
+    BoostChange change;
+    if (auto code = change.prepare(a, *id, now))
         return *code;
-    auto b = ledger.revoke(*id, a.value(QStringLiteral("note")), actor);
+    auto b = change.ledger->revoke(*id, a.value(QStringLiteral("note")), change.actor);
     if (!b)
         return failField(b.error());
     out() << "boost " << b->id << " revoked\n";
@@ -395,7 +411,7 @@ int runRevoke(const QStringList &argv) {
     // A boost revoked in the second it started ends a second after its start (the
     // ledger keeps expiry > start): judged at that end, so it is taken back now.
     if (!(b->target.kind == BoostTarget::Kind::Quota && b->isFinal()))
-        followOnCluster(**db, pick, actor, *b, std::max(now, b->expiry));
+        followOnCluster(*change.db, change.pick, change.actor, *b, std::max(now, b->expiry));
     return Ok;
 }
 
@@ -404,11 +420,9 @@ int runExtend(const QStringList &argv) {
                                     QStringLiteral("for"), QStringLiteral("until"), QStringLiteral("now")});
     if (!a.error.isEmpty())
         return usage(a.error);
-    auto id = idArgument(a, QStringLiteral("extend"));
+    auto id = idWithNote(a, QStringLiteral("extend"));
     if (!id)
         return failField(id.error());
-    if (auto r = BoostLedger::checkNote(a.value(QStringLiteral("note"))); !r)
-        return failField(r.error());
     if (a.has(QStringLiteral("for")) == a.has(QStringLiteral("until")))
         return usage(QStringLiteral("--for DURATION or --until TIME: give exactly one"));
     qint64 now = 0;
@@ -426,19 +440,12 @@ int runExtend(const QStringList &argv) {
             return failField(t.error());
         until = *t;
     }
-    auto db = openDb(a);
-    if (!db)
-        return failWith(db.error());
-    ManualClock clock(now);
-    BoostLedger ledger(**db, clock);
-    Boost cur;
-    ClusterPick pick;
-    QString actor;
-    if (auto code = prepareChange(ledger, a, *id, cur, pick, actor))
+    BoostChange change;
+    if (auto code = change.prepare(a, *id, now))
         return *code;
     if (by > 0) // --for: that much past the current end
-        until = cur.expiry + by;
-    auto b = ledger.extend(*id, until, a.value(QStringLiteral("note")), actor);
+        until = change.boost.expiry + by;
+    auto b = change.ledger->extend(*id, until, a.value(QStringLiteral("note")), change.actor);
     if (!b) {
         Error e = b.error();
         if (e.field == QLatin1String("until") && by > 0)
@@ -449,7 +456,7 @@ int runExtend(const QStringList &argv) {
     out().flush();
     // Applied: the quota's gpuquota.io/boosts annotation gets the new end.
     if (b->retryOp == QLatin1String(Boost::kAnnotateOp))
-        followOnCluster(**db, pick, actor, *b, now);
+        followOnCluster(*change.db, change.pick, change.actor, *b, now);
     return Ok;
 }
 
