@@ -398,42 +398,35 @@ void BoostReconciler::complete(const QString &before, const QString &after) {
     }
     if (m_op == Op::PassWindow && m_claimed.recurrence.recurs())
         ++missed; // the window that ended unapplied counts too
-    UsageConnection &conn = m_store.connection();
-    UsageTx tx(conn);
-    auto ok = tx.begin();
-    BoostStore boosts(conn);
-    Result<bool> done =
-        ok ? boosts.update(n, m_claimed.state, m_claimed.claimOwner) : Result<bool>(ok.error());
-    if (!done) {
-        m_report.error = done.error();
+    const auto recorded = record(n, [&](AuditLog &log) {
+            const bool budget = m_claimed.target.kind == BoostTarget::Kind::Budget;
+            const QString delta = budget ? QStringLiteral("%1 GPU-hours").arg(m_claimed.delta) : m_claimed.delta;
+            // Budget boosts and windows that passed change no object: their texts say what
+            // the boost was and is.
+            const bool noValues = budget || (before.isEmpty() && after.isEmpty());
+            auto lifeOf = [](const Boost &b) {
+                QString s = QStringLiteral("boost %1: %2").arg(b.id).arg(boostStateName(b.state));
+                if (b.recurrence.recurs() && !b.isFinal())
+                    s += QStringLiteral(" %1 to %2").arg(formatInstantUtc(b.start), formatInstantUtc(b.expiry));
+                return s;
+            };
+            QString why = QStringLiteral("boost %1 (%2): %3").arg(m_claimed.id).arg(delta, m_claimed.note);
+            if (missed > 0)
+                why += QStringLiteral(" [%1 missed while no reconcile ran, %2 to %3]")
+                           .arg(windowsText(missed), formatInstantUtc(m_claimed.expiry), formatInstantUtc(m_now));
+            Boost was = m_claimed;
+            was.state = m_from; // not the claim
+            return log.append(m_opt.actor, action, BoostLedger::auditTarget(m_claimed.target),
+                              noValues ? lifeOf(was) : before,
+                              noValues ? lifeOf(n) + (budget ? QStringLiteral(" (%1)").arg(delta) : QString())
+                                       : after,
+                              why);
+    });
+    if (!recorded) {
+        m_report.error = recorded.error();
         return finishPass();
     }
-    if (*done) {
-        const bool budget = m_claimed.target.kind == BoostTarget::Kind::Budget;
-        const QString delta = budget ? QStringLiteral("%1 GPU-hours").arg(m_claimed.delta) : m_claimed.delta;
-        // Budget boosts and windows that passed change no object: their texts say what
-        // the boost was and is.
-        const bool noValues = budget || (before.isEmpty() && after.isEmpty());
-        auto lifeOf = [](const Boost &b) {
-            QString s = QStringLiteral("boost %1: %2").arg(b.id).arg(boostStateName(b.state));
-            if (b.recurrence.recurs() && !b.isFinal())
-                s += QStringLiteral(" %1 to %2").arg(formatInstantUtc(b.start), formatInstantUtc(b.expiry));
-            return s;
-        };
-        QString why = QStringLiteral("boost %1 (%2): %3").arg(m_claimed.id).arg(delta, m_claimed.note);
-        if (missed > 0)
-            why += QStringLiteral(" [%1 missed while no reconcile ran, %2 to %3]")
-                       .arg(windowsText(missed), formatInstantUtc(m_claimed.expiry), formatInstantUtc(m_now));
-        Boost was = m_claimed;
-        was.state = m_from; // not the claim
-        AuditLog log(m_store);
-        auto entry = log.append(
-            m_opt.actor, action, BoostLedger::auditTarget(m_claimed.target), noValues ? lifeOf(was) : before,
-            noValues ? lifeOf(n) + (budget ? QStringLiteral(" (%1)").arg(delta) : QString()) : after, why);
-        if (auto c = entry ? tx.commit() : Result<void>(entry.error()); !c) {
-            m_report.error = c.error();
-            return finishPass();
-        }
+    if (*recorded) {
         BoostTransition t = transition(n.state);
         t.before = before;
         t.after = after;
@@ -487,35 +480,42 @@ void BoostReconciler::failCurrent(const QString &reason) {
     n.retryOp = m_op == Op::Apply ? QStringLiteral("apply") : QStringLiteral("revert");
     n.claimOwner.clear();
     n.claimUntil = 0;
-    UsageConnection &conn = m_store.connection();
-    UsageTx tx(conn);
-    auto ok = tx.begin();
-    BoostStore boosts(conn);
-    Result<bool> done =
-        ok ? boosts.update(n, m_claimed.state, m_claimed.claimOwner) : Result<bool>(ok.error());
-    if (!done) {
-        m_report.error = done.error();
+    const auto recorded = record(n, [&](AuditLog &log) {
+        return log.append(m_opt.actor, QStringLiteral("boost.fail"), BoostLedger::auditTarget(m_claimed.target),
+                          QStringLiteral("boost %1: %2").arg(m_claimed.id).arg(boostStateName(m_from)),
+                          QStringLiteral("boost %1: failed: %2; retry at %3")
+                              .arg(m_claimed.id)
+                              .arg(reason, formatInstantUtc(n.nextRetry)),
+                          m_claimed.note);
+    });
+    if (!recorded) {
+        m_report.error = recorded.error();
         return finishPass();
     }
-    if (*done) {
-        AuditLog log(m_store);
-        auto entry =
-            log.append(m_opt.actor, QStringLiteral("boost.fail"), BoostLedger::auditTarget(m_claimed.target),
-                       QStringLiteral("boost %1: %2").arg(m_claimed.id).arg(boostStateName(m_from)),
-                       QStringLiteral("boost %1: failed: %2; retry at %3")
-                           .arg(m_claimed.id)
-                           .arg(reason, formatInstantUtc(n.nextRetry)),
-                       m_claimed.note);
-        if (auto c = entry ? tx.commit() : Result<void>(entry.error()); !c) {
-            m_report.error = c.error();
-            return finishPass();
-        }
+    if (*recorded) {
         BoostTransition t = transition(Boost::State::Failed);
         t.error = reason;
         t.nextRetry = n.nextRetry;
         emitTransition(t);
     }
     m_jobs.post([this] { next(); });
+}
+
+Result<bool> BoostReconciler::record(const Boost &n,
+                                     const std::function<Result<AuditEntry>(AuditLog &)> &audit) {
+    UsageConnection &conn = m_store.connection();
+    UsageTx tx(conn);
+    auto ok = tx.begin();
+    BoostStore boosts(conn);
+    Result<bool> done =
+        ok ? boosts.update(n, m_claimed.state, m_claimed.claimOwner) : Result<bool>(ok.error());
+    if (!done || !*done)
+        return done;
+    AuditLog log(m_store);
+    const Result<AuditEntry> entry = audit(log);
+    if (auto c = entry ? tx.commit() : Result<void>(entry.error()); !c)
+        return c.error();
+    return true;
 }
 
 void BoostReconciler::emitTransition(const BoostTransition &t) {

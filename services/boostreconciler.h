@@ -1,5 +1,6 @@
 #pragma once
 
+#include "auditlog.h"
 #include "boosts.h"
 #include "error.h"
 #include "jobtracker.h"
@@ -9,6 +10,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 namespace gq {
@@ -126,6 +128,10 @@ private:
     void complete(const QString &before, const QString &after);
     void completeAnnotation(const QString &before, const QString &after);
     void failCurrent(const QString &reason);
+    // Writes `n` over the claimed boost and, while this run still holds the claim, the
+    // audit entry `audit` appends, in one transaction: false when the claim was taken
+    // over meanwhile (nothing written), the error when a step fails.
+    Result<bool> record(const Boost &n, const std::function<Result<AuditEntry>(AuditLog &)> &audit);
     [[nodiscard]] bool claimIsStale(const Boost &b) const;
     [[nodiscard]] Boost finalState(const Boost &claimed, int *missed) const;
     BoostTransition transition(Boost::State to) const;
