@@ -10,38 +10,12 @@
 
 namespace gq {
 
-class BoostService::Worker final : public StoreWorker {};
-
 BoostService::BoostService(QObject *parent)
-    : QObject(parent)
-    , m_worker(new Worker)
-    , m_clock(&Clock::system()) {
-    StoreWorker::start(m_worker, m_thread, QStringLiteral("boosts-db"));
-}
+    : StoreService(new StoreWorker, QStringLiteral("boosts-db"), {}, false, parent) {}
 
 BoostService::~BoostService() {
-    m_jobs.cancel();
     // Reconcilers still running are children of the worker: they go before the store.
-    StoreWorker::stop(m_worker, m_thread);
-}
-
-void BoostService::open(const QString &url, const QString &password) {
-    m_jobs.runOn(
-        m_worker,
-        [w = m_worker, url, password]() -> Result<void> {
-            UsageStore::Options options;
-            options.password = password;
-            return w->open(url, options, false);
-        },
-        [this](const Result<void> &done) {
-            if (!done) {
-                emit failed(done.error());
-                return;
-            }
-            m_open = true;
-            emit opened();
-            load();
-        });
+    shutDown();
 }
 
 void BoostService::load() {
@@ -69,7 +43,7 @@ void BoostService::load() {
 void BoostService::grant(const Boost &boost, std::shared_ptr<KubeClient> client) {
     change(
         QStringLiteral("grant"), 0,
-        [boost, clock = m_clock](Worker *w, qint64) { return BoostLedger(*w->store, *clock).grant(boost); },
+        [boost, clock = m_clock](StoreWorker *w, qint64) { return BoostLedger(*w->store, *clock).grant(boost); },
         boost.actor, std::move(client));
 }
 
@@ -77,7 +51,7 @@ void BoostService::revoke(qint64 id, const QString &note, const QString &actor,
                           std::shared_ptr<KubeClient> client) {
     change(
         QStringLiteral("revoke"), id,
-        [note, actor, clock = m_clock](Worker *w, qint64 boostId) {
+        [note, actor, clock = m_clock](StoreWorker *w, qint64 boostId) {
             return BoostLedger(*w->store, *clock).revoke(boostId, note, actor);
         },
         actor, std::move(client));
@@ -87,7 +61,7 @@ void BoostService::extend(qint64 id, qint64 newExpiry, const QString &note, cons
                           std::shared_ptr<KubeClient> client) {
     change(
         QStringLiteral("extend"), id,
-        [newExpiry, note, actor, clock = m_clock](Worker *w, qint64 boostId) {
+        [newExpiry, note, actor, clock = m_clock](StoreWorker *w, qint64 boostId) {
             return BoostLedger(*w->store, *clock).extend(boostId, newExpiry, note, actor);
         },
         actor, std::move(client));
@@ -96,7 +70,7 @@ void BoostService::extend(qint64 id, qint64 newExpiry, const QString &note, cons
 // The database first (refused: nothing written, failed()); then the cluster, like the
 // CLI: a boost that starts now is applied, a revoked one taken back at once.
 void BoostService::change(const QString &action, qint64 id,
-                          std::function<Result<Boost>(Worker *, qint64)> edit, const QString &actor,
+                          std::function<Result<Boost>(StoreWorker *, qint64)> edit, const QString &actor,
                           std::shared_ptr<KubeClient> client) {
     m_jobs.runOn(
         m_worker,

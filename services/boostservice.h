@@ -5,6 +5,7 @@
 #include "boosts.h"
 #include "error.h"
 #include "jobtracker.h"
+#include "storeservice.h"
 
 #include <QList>
 #include <QObject>
@@ -25,21 +26,13 @@ class KubeClient;
 // runs on a thread of its own with its own UsageStore (the reconciler lives there too);
 // answers come back as signals through one JobTracker. The client is passed per call:
 // the window's connection may have switched context since the last one.
-class BoostService final : public QObject {
+class BoostService final : public StoreService {
     Q_OBJECT
 public:
     explicit BoostService(QObject *parent = nullptr);
     ~BoostService() override;
 
-    // opened() or failed() follows.
-    // `password`: PostgreSQL's, from the keychain (empty: PGPASSWORD / ~/.pgpass).
-    void open(const QString &url, const QString &password = {});
-    [[nodiscard]] bool isOpen() const { return m_open; }
-    // What "now" is; must outlive this object and be safe to read from another thread.
-    void setClock(const Clock *clock) { m_clock = clock; }
-    [[nodiscard]] const Clock &clock() const { return *m_clock; }
-
-    // listed() follows with every boost, newest first.
+    // listed() follows with every boost, newest first (also after each open()).
     void load();
     // Records `boost` (planned by planQuotaBoost / planBudgetBoost), then, when it
     // starts now, applies it. granted() (or failed() and nothing is recorded) follows.
@@ -51,8 +44,6 @@ public:
     void reconcile(const QString &actor, std::shared_ptr<KubeClient> client);
 
 signals:
-    void opened();
-    void failed(const gq::Error &error);
     void listed(const QList<gq::Boost> &boosts);
     // The database record of a grant, revoke or extend was written (`action` is
     // "grant", "revoke" or "extend"); its cluster step's report follows as reconciled().
@@ -60,16 +51,10 @@ signals:
     void reconciled(const gq::ReconcileReport &report);
 
 private:
-    class Worker;
-    void change(const QString &action, qint64 id, std::function<Result<Boost>(Worker *, qint64)> edit,
+    void whenOpened() override { load(); }
+    void change(const QString &action, qint64 id, std::function<Result<Boost>(StoreWorker *, qint64)> edit,
                 const QString &actor, std::shared_ptr<KubeClient> client);
     void followOnCluster(qint64 id, const QString &actor, std::shared_ptr<KubeClient> client, qint64 now);
-
-    QThread m_thread;
-    Worker *m_worker;
-    const Clock *m_clock;
-    bool m_open = false;
-    JobTracker m_jobs{this};
 };
 
 } // namespace gq

@@ -45,37 +45,10 @@ Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now) {
     return o;
 }
 
-class BudgetService::Worker final : public StoreWorker {};
-
 BudgetService::BudgetService(QObject *parent)
-    : QObject(parent)
-    , m_worker(new Worker)
-    , m_clock(&Clock::system()) {
-    StoreWorker::start(m_worker, m_thread, QStringLiteral("budgets-db"));
-}
+    : StoreService(new StoreWorker, QStringLiteral("budgets-db"), {}, true, parent) {}
 
-BudgetService::~BudgetService() {
-    m_jobs.cancel();
-    StoreWorker::stop(m_worker, m_thread);
-}
-
-void BudgetService::open(const QString &url, const QString &password) {
-    m_jobs.runOn(
-        m_worker,
-        [w = m_worker, url, password]() -> Result<void> {
-            UsageStore::Options options;
-            options.password = password;
-            return w->open(url, options, true);
-        },
-        [this](const Result<void> &done) {
-            if (!done) {
-                emit failed(done.error());
-                return;
-            }
-            m_open = true;
-            emit opened();
-        });
-}
+BudgetService::~BudgetService() = default;
 
 void BudgetService::load() {
     m_jobs.runOn(
@@ -102,14 +75,7 @@ void BudgetService::save(const Budget &budget, const std::optional<Budget> &edit
                 return r.error();
             return setBudgetAudited(*w->store, *w->audit, budget, edited, actor, note);
         },
-        [this](const Result<AuditEntry> &entry) {
-            if (!entry) {
-                emit failed(entry.error());
-                return;
-            }
-            emit changed(*entry);
-            load();
-        });
+        [this](const Result<AuditEntry> &entry) { changedOrFailed(entry); });
 }
 
 void BudgetService::remove(const Budget &budget, const QString &actor, const QString &note) {
@@ -120,14 +86,16 @@ void BudgetService::remove(const Budget &budget, const QString &actor, const QSt
                 return r.error();
             return deleteBudgetAudited(*w->store, *w->audit, budget, actor, note);
         },
-        [this](const Result<AuditEntry> &entry) {
-            if (!entry) {
-                emit failed(entry.error());
-                return;
-            }
-            emit changed(*entry);
-            load();
-        });
+        [this](const Result<AuditEntry> &entry) { changedOrFailed(entry); });
+}
+
+void BudgetService::changedOrFailed(const Result<AuditEntry> &entry) {
+    if (!entry) {
+        emit failed(entry.error());
+        return;
+    }
+    emit changed(*entry);
+    load();
 }
 
 void BudgetService::check(const AdmissionQuestion &question) {

@@ -6,6 +6,7 @@
 #include "error.h"
 #include "forecast.h"
 #include "jobtracker.h"
+#include "storeservice.h"
 
 #include <QList>
 #include <QObject>
@@ -53,18 +54,11 @@ struct AdmissionAnswer {
 // its own with its own UsageStore (a store belongs to the thread that opened it, and
 // the page must not wait behind the namespace list's budget refresh). Answers come
 // back as signals through one JobTracker.
-class BudgetService final : public QObject {
+class BudgetService final : public StoreService {
     Q_OBJECT
 public:
     explicit BudgetService(QObject *parent = nullptr);
     ~BudgetService() override;
-
-    // opened() or failed() follows.
-    // `password`: PostgreSQL's, from the keychain (empty: PGPASSWORD / ~/.pgpass).
-    void open(const QString &url, const QString &password = {});
-    [[nodiscard]] bool isOpen() const { return m_open; }
-    // What "now" is; must outlive this object and be safe to read from another thread.
-    void setClock(const Clock *clock) { m_clock = clock; }
 
     // overviewLoaded() follows.
     void load();
@@ -77,20 +71,14 @@ public:
     void check(const AdmissionQuestion &question);
 
 signals:
-    void opened();
-    void failed(const gq::Error &error);
     void overviewLoaded(const gq::BudgetOverview &overview);
     // A budget was changed; `entry` is its audit record.
     void changed(const gq::AuditEntry &entry);
     void answered(const gq::AdmissionAnswer &answer);
 
 private:
-    class Worker;
-    QThread m_thread;
-    Worker *m_worker;
-    const Clock *m_clock;
-    bool m_open = false;
-    JobTracker m_jobs{this};
+    // After save() or remove(): changed() and a fresh overview, or failed().
+    void changedOrFailed(const Result<AuditEntry> &entry);
 };
 
 // The rows of an overview, read from a store (on the store's thread). Public for tests.

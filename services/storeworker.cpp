@@ -1,7 +1,6 @@
 #include "storeworker.h"
 
 #include <QCoreApplication>
-#include <QThread>
 
 namespace gq {
 
@@ -27,19 +26,6 @@ void StoreWorker::close() {
     qDeleteAll(kids);
     audit.reset();
     store.reset();
-}
-
-void StoreWorker::start(StoreWorker *worker, QThread &thread, const QString &name) {
-    thread.setObjectName(name);
-    worker->moveToThread(&thread);
-    QObject::connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
-    thread.start();
-}
-
-void StoreWorker::stop(StoreWorker *worker, QThread &thread) {
-    QMetaObject::invokeMethod(worker, [worker] { worker->close(); }, Qt::BlockingQueuedConnection);
-    thread.quit();
-    thread.wait();
 }
 
 } // namespace gq

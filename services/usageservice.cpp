@@ -43,7 +43,7 @@ BudgetUse::Period listPeriod(Period p) {
 }
 } // namespace
 
-// Lives on m_thread; owns the store and everything that touches the connection.
+// Lives on the service's thread; owns the store and everything that touches the connection.
 class UsageService::Worker final : public StoreWorker {
 public:
     // Runs one slice of `job` and posts the next to the back of this thread's queue,
@@ -136,13 +136,19 @@ private:
     }
 };
 
+namespace {
+// The store keeps the admission check's inputs: see the class comment.
+UsageStore::Options cachingChecks() {
+    UsageStore::Options options;
+    options.cacheChecks = true;
+    return options;
+}
+} // namespace
+
 UsageService::UsageService(QObject *parent)
-    : QObject(parent)
-    , m_worker(new Worker)
+    : StoreService(new Worker, QStringLiteral("usage-db"), cachingChecks(), true, parent)
     , m_budgetTimer(new QTimer(this))
-    , m_graceTimer(new QTimer(this))
-    , m_clock(&Clock::system()) {
-    StoreWorker::start(m_worker, m_thread, QStringLiteral("usage-db"));
+    , m_graceTimer(new QTimer(this)) {
     m_budgetTimer->setInterval(30000);
     connect(m_budgetTimer, &QTimer::timeout, this, &UsageService::checkBudgets);
     m_graceTimer->setSingleShot(true);
@@ -155,32 +161,20 @@ UsageService::UsageService(QObject *parent)
 }
 
 UsageService::~UsageService() {
-    m_jobs.cancel(); // nothing still out is delivered to a half-destroyed object
+    shutDown(); // nothing still out is delivered to a half-destroyed object
     m_budgetTimer->stop();
     m_graceTimer->stop();
-    StoreWorker::stop(m_worker, m_thread);
+}
+
+UsageService::Worker *UsageService::worker() const {
+    return static_cast<Worker *>(m_worker); // made as one in the constructor
 }
 
 void UsageService::open(const QString &url, const QString &password) {
     m_url = url;
     m_password = password;
     m_open = false;
-    m_jobs.runOn(
-        m_worker,
-        [w = m_worker, url, password]() -> Result<void> {
-            UsageStore::Options options;
-            options.cacheChecks = true;
-            options.password = password;
-            return w->open(url, options, true);
-        },
-        [this](const Result<void> &done) {
-            if (!done) {
-                emit failed(done.error());
-                return;
-            }
-            m_open = true;
-            emit opened();
-        });
+    StoreService::open(url, password);
 }
 
 void UsageService::close() {
@@ -314,7 +308,7 @@ void UsageService::checkBudgets() {
     auto done = m_jobs.deliverer<std::shared_ptr<Refresh>>(
         [this](const std::shared_ptr<Refresh> &finished) { refreshDone(finished); });
     QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, job, done] { w->refresh(job, done); }, Qt::QueuedConnection);
+        m_worker, [w = worker(), job, done] { w->refresh(job, done); }, Qt::QueuedConnection);
 }
 
 void UsageService::refreshDone(const std::shared_ptr<Refresh> &job) {

@@ -5,6 +5,7 @@
 #include "error.h"
 #include "jobtracker.h"
 #include "namespacesummary.h"
+#include "storeservice.h"
 #include "usagestore.h"
 
 #include <QObject>
@@ -29,7 +30,7 @@ class Clock;
 // Calls run in the order they were made, but a budget refresh runs in slices of a
 // few milliseconds, so an audit write or a budget change requested meanwhile runs
 // between two slices instead of after the whole refresh.
-class UsageService final : public QObject {
+class UsageService final : public StoreService {
     Q_OBJECT
 public:
     explicit UsageService(QObject *parent = nullptr);
@@ -41,7 +42,6 @@ public:
     // Closes the store (another context has no database); budgets and over-budget users
     // are announced empty, so nothing of the previous database stays shown.
     void close();
-    [[nodiscard]] bool isOpen() const { return m_open; }
     [[nodiscard]] QString url() const { return m_url; }
     // The password open() was given, for the other services opening the same database
     // (charts, budgets, chargeback); kept in memory only, never logged.
@@ -72,15 +72,11 @@ public:
     [[nodiscard]] int budgetRefreshInterval() const;
     // Insert or replace a budget, then check budgets again; failed() on error.
     void setBudget(const gq::Budget &budget);
-    // What "now" is for budget periods; the clock must outlive this object and be
-    // safe to read from another thread (ManualClock is). Default: the system clock.
-    void setClock(const Clock *clock) { m_clock = clock; }
+    // setClock(): what "now" is for budget periods. Default: the system clock.
     // The kept check inputs as of the last budget refresh (active, hits, reads).
     [[nodiscard]] UsageStore::CheckCacheStats checkCacheStats() const { return m_cacheStats; }
 
 signals:
-    void opened();
-    void failed(const gq::Error &error);
     // Newest first.
     void auditLoaded(const QList<gq::AuditEntry> &entries);
     void auditAppended(const gq::AuditEntry &entry);
@@ -95,22 +91,18 @@ signals:
 private:
     class Worker;
     struct Refresh;
+    [[nodiscard]] Worker *worker() const;
     void refreshDone(const std::shared_ptr<Refresh> &job);
     void armGraceTimer(const NamespaceBudgets &budgets);
 
-    QThread m_thread;
-    Worker *m_worker = nullptr;
     QTimer *m_budgetTimer;
     QTimer *m_graceTimer; // a check when the earliest grace shown ends
     UsageStore::CheckCacheStats m_cacheStats;
-    const Clock *m_clock;
     QString m_url;
     QString m_password;
     AuditHead m_auditHead;
-    bool m_open = false;
     bool m_checkRunning = false;
     bool m_checkAgain = false;
-    JobTracker m_jobs{this};
 };
 
 } // namespace gq

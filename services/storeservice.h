@@ -1,0 +1,61 @@
+#pragma once
+
+#include "error.h"
+#include "jobtracker.h"
+#include "usagestore.h"
+
+#include <QObject>
+#include <QThread>
+
+namespace gq {
+
+class Clock;
+class StoreWorker;
+
+// A service over a usage database of its own: a UsageStore on a thread of its own (a
+// store belongs to the thread that opened it, and no page waits behind another's
+// queries), opened on request, the clock that says what "now" is, and one JobTracker
+// that brings the answers back as signals. BoostService, BudgetService and
+// UsageService add their jobs.
+class StoreService : public QObject {
+    Q_OBJECT
+public:
+    ~StoreService() override;
+
+    // opened() or failed() follows.
+    // `password`: PostgreSQL's, from the keychain (empty: PGPASSWORD / ~/.pgpass).
+    void open(const QString &url, const QString &password = {});
+    [[nodiscard]] bool isOpen() const { return m_open; }
+    // What "now" is; must outlive this object and be safe to read from another thread.
+    void setClock(const Clock *clock) { m_clock = clock; }
+    [[nodiscard]] const Clock &clock() const { return *m_clock; }
+
+signals:
+    void opened();
+    void failed(const gq::Error &error);
+
+protected:
+    // `worker` (owned from here on) lives on a thread named `threadName`; open() opens
+    // its store with `options` and, with `withAudit`, an audit log over it.
+    StoreService(StoreWorker *worker, const QString &threadName, const UsageStore::Options &options,
+                 bool withAudit, QObject *parent);
+    // After opened(), on this object's thread.
+    virtual void whenOpened() {}
+    // Nothing still out is delivered any more, and the store is closed on its thread and
+    // the thread stopped. A derived class calls it first in its destructor, before its
+    // own members go; again, it does nothing.
+    void shutDown();
+
+    StoreWorker *const m_worker;
+    const Clock *m_clock;
+    bool m_open = false;
+    JobTracker m_jobs{this};
+
+private:
+    QThread m_thread;
+    const UsageStore::Options m_options;
+    const bool m_withAudit;
+    bool m_shutDown = false;
+};
+
+} // namespace gq
