@@ -1,4 +1,5 @@
 #include "../usage/usagebackend.h"
+#include "clirun.h"
 
 #include "demodata.h"
 #include "timewindow.h"
@@ -44,11 +45,7 @@ private slots:
     void pdf();
 
 private:
-    struct Run {
-        int code = -1;
-        QString out;
-        QString err;
-    };
+    using Run = gq::test::CliRun;
     Run gq(const QStringList &args, const QString &lang = QStringLiteral("C.UTF-8")) const;
     QStringList report(const QStringList &extra) const {
         return QStringList{QStringLiteral("report"),  QStringLiteral("chargeback"),
@@ -77,16 +74,10 @@ QString TestChargebackCli::writeFile(const QString &name, const QByteArray &data
 }
 
 TestChargebackCli::Run TestChargebackCli::gq(const QStringList &args, const QString &lang) const {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("LC_ALL"), lang);
     env.insert(QStringLiteral("LANGUAGE"), lang.section(QLatin1Char('.'), 0, 0));
-    p.setProcessEnvironment(env);
-    p.start(m_bin, args);
-    if (!p.waitForFinished(120000))
-        return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return gq::test::runCli(m_bin, args, env, 120000);
 }
 
 QMap<QString, QString> TestChargebackCli::hoursColumn(const QString &csv, int subjectCol, int hoursCol) {
@@ -339,29 +330,22 @@ void TestChargebackCli::badFlags_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("names");
     const QString out = QStringLiteral("--out");
-    QTest::newRow("month") << QStringList{QStringLiteral("--month"), QStringLiteral("2026-13"),
-                                          QStringLiteral("--rate"), QStringLiteral("1")}
+    QTest::newRow("month") << test::words("--month 2026-13 --rate 1")
                            << "--month";
-    QTest::newRow("zone") << QStringList{QStringLiteral("--tz"), QStringLiteral("Mars/Base"),
-                                         QStringLiteral("--rate"), QStringLiteral("1")}
+    QTest::newRow("zone") << test::words("--tz Mars/Base --rate 1")
                           << "--tz";
-    QTest::newRow("by") << QStringList{QStringLiteral("--by"), QStringLiteral("team"),
-                                       QStringLiteral("--rate"), QStringLiteral("1")}
+    QTest::newRow("by") << test::words("--by team --rate 1")
                         << "--by";
-    QTest::newRow("rate") << QStringList{QStringLiteral("--rate"), QStringLiteral("-1")} << "--rate";
+    QTest::newRow("rate") << test::words("--rate -1") << "--rate";
     QTest::newRow("no rate") << QStringList{} << "--rate";
-    QTest::newRow("both rates") << QStringList{QStringLiteral("--rate"), QStringLiteral("1"),
-                                               QStringLiteral("--rates"), QStringLiteral("x.yaml")}
+    QTest::newRow("both rates") << test::words("--rate 1 --rates x.yaml")
                                 << "--rates";
-    QTest::newRow("rates file") << QStringList{QStringLiteral("--rates"), QStringLiteral("BAD")} << "--rates";
-    QTest::newRow("format") << QStringList{QStringLiteral("--rate"), QStringLiteral("1"),
-                                           QStringLiteral("-o"), QStringLiteral("xml")}
+    QTest::newRow("rates file") << test::words("--rates BAD") << "--rates";
+    QTest::newRow("format") << test::words("--rate 1 -o xml")
                             << "-o";
-    QTest::newRow("pdf without out") << QStringList{QStringLiteral("--rate"), QStringLiteral("1"),
-                                                    QStringLiteral("-o"), QStringLiteral("pdf")}
+    QTest::newRow("pdf without out") << test::words("--rate 1 -o pdf")
                                      << "--out";
-    QTest::newRow("unknown") << QStringList{QStringLiteral("--rate"), QStringLiteral("1"),
-                                            QStringLiteral("--period"), QStringLiteral("month")}
+    QTest::newRow("unknown") << test::words("--rate 1 --period month")
                              << "--period";
 }
 

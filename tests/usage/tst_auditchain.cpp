@@ -30,16 +30,10 @@ void TestAuditChain::cleanup() {
 }
 
 TestAuditChain::Run TestAuditChain::gq(const QStringList &args) {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("GQ_AUDIT_KEY_FILE"));
     env.remove(QStringLiteral("GQ_AUDIT_CHECKPOINT"));
-    p.setProcessEnvironment(env);
-    p.start(m_bin, args);
-    if (!p.waitForStarted(10000) || !p.waitForFinished(60000))
-        return {};
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-               QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return gq::test::runCli(m_bin, args, env);
 }
 
 std::unique_ptr<UsageStore> TestAuditChain::openStore() {

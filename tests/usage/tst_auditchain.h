@@ -2,6 +2,7 @@
 
 #include "auditlog.h"
 #include "auditverifier.h"
+#include "clirun.h"
 #include "timewindow.h"
 #include "usage/usagebackend.h"
 #include "usageconnection.h"
@@ -53,11 +54,7 @@ private slots:
     void csvCellsCannotRunFormulas();
 
 private:
-    struct Run {
-        int code = -1;
-        QString out;
-        QString err;
-    };
+    using Run = gq::test::CliRun;
     Run gq(const QStringList &args);
     std::unique_ptr<UsageStore> openStore();
     AuditSigning signing(bool withKey = true) const;

@@ -1,3 +1,4 @@
+#include "clirun.h"
 #include "usagebackend.h"
 #include "usagestore.h"
 #include "usagetestdata.h"
@@ -5,7 +6,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTest>
 
 using namespace gq;
@@ -33,12 +33,8 @@ private slots:
     void gpuModelWeightsShowBothHours();
 
 private:
-    struct Run {
-        int code = -1;
-        QString out;
-        QString err;
-    };
-    Run gq(const QStringList &args);
+    using Run = gq::test::CliRun;
+    Run gq(const QStringList &args) const { return gq::test::runCli(m_bin, args); }
     QJsonObject status(const QStringList &subject, const QString &now);
 
     UsageTestBackend m_backend{"gq_bstat"};
@@ -79,15 +75,6 @@ void TestBudgetStatus::initTestCase() {
 void TestBudgetStatus::cleanupTestCase() {
     const QString err = m_backend.dropSchemas();
     QVERIFY2(err.isEmpty(), qPrintable(err));
-}
-
-TestBudgetStatus::Run TestBudgetStatus::gq(const QStringList &args) {
-    QProcess p;
-    p.start(m_bin, args);
-    if (!p.waitForStarted(10000) || !p.waitForFinished(60000))
-        return {};
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-               QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
 QJsonObject TestBudgetStatus::status(const QStringList &subject, const QString &now) {
@@ -312,20 +299,16 @@ void TestBudgetStatus::noBudget() {
 void TestBudgetStatus::badInput_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
-    QTest::newRow("both subjects") << QStringList{QStringLiteral("--user"), QStringLiteral("a"),
-                                                  QStringLiteral("--namespace"), QStringLiteral("b")}
+    QTest::newRow("both subjects") << words("--user a --namespace b")
                                    << "exactly one of --user U or --namespace N";
     QTest::newRow("no subject") << QStringList{} << "exactly one of --user U or --namespace N";
     QTest::newRow("empty user") << QStringList{QStringLiteral("--user"), QString()}
                                 << "--user must not be empty";
-    QTest::newRow("bad now") << QStringList{QStringLiteral("--user"), QStringLiteral("a"),
-                                            QStringLiteral("--now"), QStringLiteral("tomorrow")}
+    QTest::newRow("bad now") << words("--user a --now tomorrow")
                              << "--now";
-    QTest::newRow("bad output") << QStringList{QStringLiteral("--user"), QStringLiteral("a"),
-                                               QStringLiteral("-o"), QStringLiteral("csv")}
+    QTest::newRow("bad output") << words("--user a -o csv")
                                 << "-o must be table or json";
-    QTest::newRow("unknown flag") << QStringList{QStringLiteral("--user"), QStringLiteral("a"),
-                                                 QStringLiteral("--period"), QStringLiteral("day")}
+    QTest::newRow("unknown flag") << words("--user a --period day")
                                   << "unknown flag --period";
 }
 
