@@ -36,6 +36,27 @@ public:
         return false;
     }
 
+    // `key` of `map` (at `path`), when it is there, read by `read` into `out`; a value
+    // that does not read is a problem and leaves `out` as it was.
+    template <typename T>
+    void optional(const YamlNode &map, const QString &path, const char *key, T &out,
+                  std::optional<T> (Reader::*read)(const YamlNode &, const QString &)) {
+        const QString k = QLatin1String(key);
+        if (const YamlNode *v = map.find(k))
+            if (auto value = (this->*read)(*v, path + QLatin1Char('.') + k))
+                out = *value;
+    }
+
+    // A secret is read from a file or from the environment, not both.
+    void notBoth(const YamlNode &map, const QString &path, const char *fileKey, const QString &file,
+                 const char *envKey, const QString &env) {
+        if (file.isEmpty() || env.isEmpty())
+            return;
+        const QString k = QLatin1String(envKey);
+        fail(*map.find(k), path + QLatin1Char('.') + k,
+             QStringLiteral("give %1 or %2, not both").arg(QLatin1String(fileKey), k));
+    }
+
     std::optional<QString> text(const YamlNode &node, const QString &field) {
         if (node.isScalar())
             return node.text().trimmed();
@@ -151,21 +172,11 @@ void readEmail(Reader &r, const YamlNode &n, AlertConfig &c) {
     } else {
         r.fail(n, p + QStringLiteral(".from"), QStringLiteral("missing: the sender address"));
     }
-    if (const YamlNode *v = n.find(u"starttls"))
-        if (auto b = r.boolean(*v, p + QStringLiteral(".starttls")))
-            c.smtp.requireTls = *b;
-    if (const YamlNode *v = n.find(u"user"))
-        if (auto t = r.text(*v, p + QStringLiteral(".user")))
-            c.smtp.user = *t;
-    if (const YamlNode *v = n.find(u"passwordFile"))
-        if (auto t = r.text(*v, p + QStringLiteral(".passwordFile")))
-            c.smtp.passwordFile = *t;
-    if (const YamlNode *v = n.find(u"passwordEnv"))
-        if (auto t = r.text(*v, p + QStringLiteral(".passwordEnv")))
-            c.smtp.passwordEnv = *t;
-    if (!c.smtp.passwordFile.isEmpty() && !c.smtp.passwordEnv.isEmpty())
-        r.fail(*n.find(u"passwordEnv"), p + QStringLiteral(".passwordEnv"),
-               QStringLiteral("give passwordFile or passwordEnv, not both"));
+    r.optional(n, p, "starttls", c.smtp.requireTls, &Reader::boolean);
+    r.optional(n, p, "user", c.smtp.user, &Reader::text);
+    r.optional(n, p, "passwordFile", c.smtp.passwordFile, &Reader::text);
+    r.optional(n, p, "passwordEnv", c.smtp.passwordEnv, &Reader::text);
+    r.notBoth(n, p, "passwordFile", c.smtp.passwordFile, "passwordEnv", c.smtp.passwordEnv);
     if (!c.smtp.user.isEmpty() && c.smtp.passwordFile.isEmpty() && c.smtp.passwordEnv.isEmpty())
         r.fail(*n.find(u"user"), p + QStringLiteral(".user"),
                QStringLiteral("a user needs passwordFile or passwordEnv (a password is never written here)"));
@@ -182,15 +193,9 @@ void readWebhook(Reader &r, const YamlNode &n, AlertConfig &c) {
     } else {
         r.fail(n, p + QStringLiteral(".url"), QStringLiteral("missing: where to POST"));
     }
-    if (const YamlNode *v = n.find(u"secretFile"))
-        if (auto t = r.text(*v, p + QStringLiteral(".secretFile")))
-            c.webhook.secretFile = *t;
-    if (const YamlNode *v = n.find(u"secretEnv"))
-        if (auto t = r.text(*v, p + QStringLiteral(".secretEnv")))
-            c.webhook.secretEnv = *t;
-    if (!c.webhook.secretFile.isEmpty() && !c.webhook.secretEnv.isEmpty())
-        r.fail(*n.find(u"secretEnv"), p + QStringLiteral(".secretEnv"),
-               QStringLiteral("give secretFile or secretEnv, not both"));
+    r.optional(n, p, "secretFile", c.webhook.secretFile, &Reader::text);
+    r.optional(n, p, "secretEnv", c.webhook.secretEnv, &Reader::text);
+    r.notBoth(n, p, "secretFile", c.webhook.secretFile, "secretEnv", c.webhook.secretEnv);
 }
 
 void readTop(Reader &r, const YamlNode &n, AlertConfig &c) {
@@ -203,9 +208,7 @@ void readTop(Reader &r, const YamlNode &n, AlertConfig &c) {
             QStringLiteral("userEmailAnnotation"), QStringLiteral("admins"), QStringLiteral("email"),
             QStringLiteral("webhook"), QStringLiteral("retry")});
     const auto field = [&](const char *k) -> QString { return p + QLatin1Char('.') + QLatin1String(k); };
-    if (const YamlNode *v = n.find(u"enabled"))
-        if (auto b = r.boolean(*v, field("enabled")))
-            c.enabled = *b;
+    r.optional(n, p, "enabled", c.enabled, &Reader::boolean);
     if (const YamlNode *v = n.find(u"language"))
         if (auto t = r.text(*v, field("language"))) {
             if (*t == QLatin1String("en") || *t == QLatin1String("zh_CN"))
@@ -214,9 +217,7 @@ void readTop(Reader &r, const YamlNode &n, AlertConfig &c) {
                 r.fail(*v, field("language"),
                        QStringLiteral("expected en or zh_CN, not '%1'").arg(elided(*t)));
         }
-    if (const YamlNode *v = n.find(u"thresholds"))
-        if (auto t = r.percents(*v, field("thresholds")))
-            c.rules.thresholds = *t;
+    r.optional(n, p, "thresholds", c.rules.thresholds, &Reader::percents);
     if (const YamlNode *v = n.find(u"budgetThresholds"); v && r.map(*v, field("budgetThresholds")))
         for (const YamlNode::Entry &e : v->entries()) {
             const QString f = field("budgetThresholds") + QLatin1Char('.') + e.key;
@@ -234,24 +235,12 @@ void readTop(Reader &r, const YamlNode &n, AlertConfig &c) {
             if (auto t = r.percents(e.value, f))
                 c.rules.budgetThresholds.insert(e.key, *t);
         }
-    if (const YamlNode *v = n.find(u"boostLeadTime"))
-        if (auto d = r.duration(*v, field("boostLeadTime")))
-            c.rules.boostLeadSeconds = *d;
-    if (const YamlNode *v = n.find(u"databaseDownAfter"))
-        if (auto d = r.duration(*v, field("databaseDownAfter")))
-            c.rules.databaseDownSeconds = *d;
-    if (const YamlNode *v = n.find(u"idleAfter"))
-        if (auto d = r.duration(*v, field("idleAfter")))
-            c.rules.idleHoldSeconds = *d;
-    if (const YamlNode *v = n.find(u"recipientsFile"))
-        if (auto t = r.text(*v, field("recipientsFile")))
-            c.recipientsFile = *t;
-    if (const YamlNode *v = n.find(u"userEmailDomain"))
-        if (auto t = r.text(*v, field("userEmailDomain")))
-            c.userEmailDomain = *t;
-    if (const YamlNode *v = n.find(u"userEmailAnnotation"))
-        if (auto t = r.text(*v, field("userEmailAnnotation")))
-            c.userEmailAnnotation = *t;
+    r.optional(n, p, "boostLeadTime", c.rules.boostLeadSeconds, &Reader::duration);
+    r.optional(n, p, "databaseDownAfter", c.rules.databaseDownSeconds, &Reader::duration);
+    r.optional(n, p, "idleAfter", c.rules.idleHoldSeconds, &Reader::duration);
+    r.optional(n, p, "recipientsFile", c.recipientsFile, &Reader::text);
+    r.optional(n, p, "userEmailDomain", c.userEmailDomain, &Reader::text);
+    r.optional(n, p, "userEmailAnnotation", c.userEmailAnnotation, &Reader::text);
     if (const YamlNode *v = n.find(u"admins")) {
         if (!v->isSequence())
             r.fail(*v, field("admins"), QStringLiteral("expected a list of email addresses"));
@@ -270,12 +259,8 @@ void readTop(Reader &r, const YamlNode &n, AlertConfig &c) {
         if (const YamlNode *m = v->find(u"maxAttempts"))
             if (auto i = r.integer(*m, QStringLiteral("alerts.retry.maxAttempts"), 1, 100))
                 c.maxAttempts = *i;
-        if (const YamlNode *m = v->find(u"initial"))
-            if (auto d = r.duration(*m, QStringLiteral("alerts.retry.initial")))
-                c.retryInitialSeconds = *d;
-        if (const YamlNode *m = v->find(u"max"))
-            if (auto d = r.duration(*m, QStringLiteral("alerts.retry.max")))
-                c.retryMaxSeconds = *d;
+        r.optional(*v, field("retry"), "initial", c.retryInitialSeconds, &Reader::duration);
+        r.optional(*v, field("retry"), "max", c.retryMaxSeconds, &Reader::duration);
     }
     if (c.enabled && !c.smtp.enabled() && !c.webhook.enabled() && r.problems.isEmpty())
         r.fail(n, p, QStringLiteral("alerts are enabled but neither email nor webhook is configured"));
