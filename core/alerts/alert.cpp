@@ -2,6 +2,7 @@
 
 #include <array>
 #include <utility>
+#include <variant>
 
 namespace gq {
 
@@ -15,6 +16,58 @@ constexpr std::array<std::pair<Alert::Kind, const char *>, 6> kKinds{{
     {Alert::Kind::DatabaseUnwritable, "database-unwritable"},
     {Alert::Kind::IdleGpus, "idle-gpus"},
 }};
+
+// A field of an alert that JSON carries as it is: its key, and the member it is read
+// into and written from.
+struct PlainField {
+    const char *key;
+    std::variant<QString Alert::*, qint64 Alert::*, double Alert::*, int Alert::*> member;
+};
+
+// The plain fields of each kind, besides the common ones; a budget threshold's scope
+// and period go by their names, apart. One list for both directions, so what is
+// written is what is read.
+QList<PlainField> kindFields(Alert::Kind kind) {
+    switch (kind) {
+    case Alert::Kind::BudgetThreshold:
+        return {{"budgetId", &Alert::budgetId},         {"subject", &Alert::subject},
+                {"threshold", &Alert::threshold},       {"usedGpuHours", &Alert::usedGpuHours},
+                {"limitGpuHours", &Alert::limitGpuHours}, {"periodStart", &Alert::periodStart},
+                {"periodEnd", &Alert::periodEnd}};
+    case Alert::Kind::BoostExpiring:
+        return {{"boostId", &Alert::boostId},
+                {"target", &Alert::target},
+                {"delta", &Alert::delta},
+                {"expiry", &Alert::expiry}};
+    case Alert::Kind::ClampApplied:
+    case Alert::Kind::ClampLifted:
+        return {{"resource", &Alert::resource},
+                {"before", &Alert::before},
+                {"after", &Alert::after},
+                {"reason", &Alert::reason}};
+    case Alert::Kind::DatabaseUnwritable:
+        return {{"since", &Alert::since}, {"detail", &Alert::detail}};
+    case Alert::Kind::IdleGpus:
+        return {{"pod", &Alert::pod},
+                {"gpus", &Alert::gpus},
+                {"since", &Alert::since},
+                {"wastedGpuHours", &Alert::wastedGpuHours}};
+    }
+    return {};
+}
+
+void readInto(const QJsonValue &v, QString &out) {
+    out = v.toString();
+}
+void readInto(const QJsonValue &v, qint64 &out) {
+    out = qint64(v.toDouble());
+}
+void readInto(const QJsonValue &v, double &out) {
+    out = v.toDouble();
+}
+void readInto(const QJsonValue &v, int &out) {
+    out = v.toInt();
+}
 
 } // namespace
 
@@ -43,42 +96,12 @@ QJsonObject alertToJson(const Alert &a) {
         o.insert(QStringLiteral("user"), a.user);
     if (!a.ns.isEmpty())
         o.insert(QStringLiteral("namespace"), a.ns);
-    switch (a.kind) {
-    case Alert::Kind::BudgetThreshold:
-        o.insert(QStringLiteral("budgetId"), a.budgetId);
+    if (a.kind == Alert::Kind::BudgetThreshold) {
         o.insert(QStringLiteral("scope"), scopeName(a.scope));
-        o.insert(QStringLiteral("subject"), a.subject);
         o.insert(QStringLiteral("period"), periodName(a.period));
-        o.insert(QStringLiteral("threshold"), a.threshold);
-        o.insert(QStringLiteral("usedGpuHours"), a.usedGpuHours);
-        o.insert(QStringLiteral("limitGpuHours"), a.limitGpuHours);
-        o.insert(QStringLiteral("periodStart"), a.periodStart);
-        o.insert(QStringLiteral("periodEnd"), a.periodEnd);
-        break;
-    case Alert::Kind::BoostExpiring:
-        o.insert(QStringLiteral("boostId"), a.boostId);
-        o.insert(QStringLiteral("target"), a.target);
-        o.insert(QStringLiteral("delta"), a.delta);
-        o.insert(QStringLiteral("expiry"), a.expiry);
-        break;
-    case Alert::Kind::ClampApplied:
-    case Alert::Kind::ClampLifted:
-        o.insert(QStringLiteral("resource"), a.resource);
-        o.insert(QStringLiteral("before"), a.before);
-        o.insert(QStringLiteral("after"), a.after);
-        o.insert(QStringLiteral("reason"), a.reason);
-        break;
-    case Alert::Kind::DatabaseUnwritable:
-        o.insert(QStringLiteral("since"), a.since);
-        o.insert(QStringLiteral("detail"), a.detail);
-        break;
-    case Alert::Kind::IdleGpus:
-        o.insert(QStringLiteral("pod"), a.pod);
-        o.insert(QStringLiteral("gpus"), a.gpus);
-        o.insert(QStringLiteral("since"), a.since);
-        o.insert(QStringLiteral("wastedGpuHours"), a.wastedGpuHours);
-        break;
     }
+    for (const PlainField &f : kindFields(a.kind))
+        std::visit([&](auto member) { o.insert(QLatin1String(f.key), a.*member); }, f.member);
     return o;
 }
 
@@ -97,49 +120,18 @@ Result<Alert> alertFromJson(const QJsonObject &o) {
     a.at = i64("at");
     a.user = str("user");
     a.ns = str("namespace");
-    switch (a.kind) {
-    case Alert::Kind::BudgetThreshold: {
-        a.budgetId = i64("budgetId");
+    if (a.kind == Alert::Kind::BudgetThreshold) {
         auto scope = parseScope(str("scope"));
         if (!scope)
             return scope.error();
         a.scope = *scope;
-        a.subject = str("subject");
         auto period = parsePeriod(str("period"));
         if (!period)
             return period.error();
         a.period = *period;
-        a.threshold = o.value(QStringLiteral("threshold")).toInt();
-        a.usedGpuHours = o.value(QStringLiteral("usedGpuHours")).toDouble();
-        a.limitGpuHours = o.value(QStringLiteral("limitGpuHours")).toDouble();
-        a.periodStart = i64("periodStart");
-        a.periodEnd = i64("periodEnd");
-        break;
     }
-    case Alert::Kind::BoostExpiring:
-        a.boostId = i64("boostId");
-        a.target = str("target");
-        a.delta = str("delta");
-        a.expiry = i64("expiry");
-        break;
-    case Alert::Kind::ClampApplied:
-    case Alert::Kind::ClampLifted:
-        a.resource = str("resource");
-        a.before = str("before");
-        a.after = str("after");
-        a.reason = str("reason");
-        break;
-    case Alert::Kind::DatabaseUnwritable:
-        a.since = i64("since");
-        a.detail = str("detail");
-        break;
-    case Alert::Kind::IdleGpus:
-        a.pod = str("pod");
-        a.gpus = o.value(QStringLiteral("gpus")).toDouble();
-        a.since = i64("since");
-        a.wastedGpuHours = o.value(QStringLiteral("wastedGpuHours")).toDouble();
-        break;
-    }
+    for (const PlainField &f : kindFields(a.kind))
+        std::visit([&](auto member) { readInto(o.value(QLatin1String(f.key)), a.*member); }, f.member);
     return a;
 }
 
