@@ -100,6 +100,9 @@ private:
     // centre, hover value = `sqlSum(bucket, band)`.
     void checkSegments(UsageChart *chart, const std::function<double(int bucket, int band)> &sqlSum);
     bool waitLoaded(UsageChartModel *model);
+    // The cluster dashboard over the last 7 days in kZone, shown and loaded; false when
+    // it did not show or load.
+    bool showWeekDashboard(ClusterUsagePage &page);
 
     QTemporaryDir m_dir;
     QString m_url;
@@ -162,6 +165,17 @@ bool TestUsageChartView::waitLoaded(UsageChartModel *model) {
     return loaded.wait(10000);
 }
 
+bool TestUsageChartView::showWeekDashboard(ClusterUsagePage &page) {
+    page.rangeBar()->setZone(kZone);
+    page.rangeBar()->setPreset(RangePreset::Last7Days);
+    page.resize(1400, 800);
+    page.show();
+    if (!QTest::qWaitForWindowExposed(&page))
+        return false;
+    page.reload();
+    return waitLoaded(page.model());
+}
+
 void TestUsageChartView::checkSegments(UsageChart *chart, const std::function<double(int, int)> &sqlSum) {
     QCoreApplication::processEvents();
     const QImage image = chart->grab().toImage();
@@ -214,13 +228,7 @@ void TestUsageChartView::checkSegments(UsageChart *chart, const std::function<do
 
 void TestUsageChartView::dashboard() {
     ClusterUsagePage page(m_service.get());
-    page.rangeBar()->setZone(kZone);
-    page.rangeBar()->setPreset(RangePreset::Last7Days);
-    page.resize(1400, 800);
-    page.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&page));
-    page.reload();
-    QVERIFY(waitLoaded(page.model()));
+    QVERIFY(showWeekDashboard(page));
     const ChartData &d = page.model()->data();
     QCOMPARE(d.totals.size(), 3);
     UsageChart *chart = page.usagePanel()->chart();
@@ -313,13 +321,7 @@ void TestUsageChartView::userView() {
 
 void TestUsageChartView::drillDownSumsToTheBar() {
     ClusterUsagePage page(m_service.get());
-    page.rangeBar()->setZone(kZone);
-    page.rangeBar()->setPreset(RangePreset::Last7Days);
-    page.resize(1400, 800);
-    page.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&page));
-    page.reload();
-    QVERIFY(waitLoaded(page.model()));
+    QVERIFY(showWeekDashboard(page));
     UsageChart *chart = page.usagePanel()->chart();
     const StackedChart &c = chart->chart();
     const int bucket = int(c.categories.size()) - 2;
