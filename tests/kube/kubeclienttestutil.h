@@ -86,6 +86,16 @@ struct FaultMode {
     }
 };
 
+// The demo scenario under `mode`, with watch bookmarks every 300 ms: what the client
+// and informer suites run against.
+inline TestClusterProcess::Options demoClusterOptions(const FaultMode &mode) {
+    TestClusterProcess::Options opts;
+    opts.scenario = QStringLiteral("demo");
+    opts.extraArguments =
+        mode.clusterArgs + QStringList{QStringLiteral("--bookmark-interval-ms"), QStringLiteral("300")};
+    return opts;
+}
+
 inline KubeClientOptions testClientOptions() {
     KubeClientOptions o;
     o.maxAttempts = 10;
@@ -189,6 +199,11 @@ inline QJsonObject namespaceObject(const QString &name) {
     return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
                        {QStringLiteral("kind"), QStringLiteral("Namespace")},
                        {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), name}}}};
+}
+
+// spec.hard of a ResourceQuota.
+inline QJsonObject hardOf(const QJsonObject &quota) {
+    return quota.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject();
 }
 
 inline QString rvOf(const QJsonObject &o) {

@@ -70,11 +70,7 @@ private:
 
 private Q_SLOTS:
     void initTestCase() {
-        TestClusterProcess::Options opts;
-        opts.scenario = QStringLiteral("demo");
-        opts.extraArguments =
-            m_mode.clusterArgs + QStringList{QStringLiteral("--bookmark-interval-ms"), QStringLiteral("300")};
-        m_cluster = std::make_unique<TestClusterProcess>(opts);
+        m_cluster = std::make_unique<TestClusterProcess>(demoClusterOptions(m_mode));
         QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
         auto c = KubeClient::fromKubeconfig(m_cluster->kubeconfigPath(), QStringLiteral("admin"),
                                             testClientOptions());
@@ -169,14 +165,9 @@ private Q_SLOTS:
         const QSet<QString> expected = serverKeys(KubeResource::resourceQuotas(), ns);
         QCOMPARE(expected.size(), 7);
         QTRY_COMPARE_WITH_TIMEOUT(keySet(quotas), expected, 30000);
-        QTRY_COMPARE_WITH_TIMEOUT(quotas.object(ns, QStringLiteral("q1"))
-                                      ->object.value(QLatin1String("spec"))
-                                      .toObject()
-                                      .value(QLatin1String("hard"))
-                                      .toObject()
-                                      .value(QLatin1String("pods"))
-                                      .toString(),
-                                  QStringLiteral("7"), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            hardOf(quotas.object(ns, QStringLiteral("q1"))->object).value(QLatin1String("pods")).toString(),
+            QStringLiteral("7"), 30000);
         QVERIFY(!quotas.object(ns, QStringLiteral("q2")));
         if (m_mode.none()) {
             // q2 was added and deleted inside one batch: reported as nothing at all, and

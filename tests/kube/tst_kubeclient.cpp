@@ -44,11 +44,7 @@ private:
 
 private Q_SLOTS:
     void initTestCase() {
-        TestClusterProcess::Options opts;
-        opts.scenario = QStringLiteral("demo");
-        opts.extraArguments =
-            m_mode.clusterArgs + QStringList{QStringLiteral("--bookmark-interval-ms"), QStringLiteral("300")};
-        m_cluster = std::make_unique<TestClusterProcess>(opts);
+        m_cluster = std::make_unique<TestClusterProcess>(demoClusterOptions(m_mode));
         QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
         m_admin = client(QStringLiteral("admin"));
         qInfo("fault mode: %s", qPrintable(m_mode.name));
@@ -240,10 +236,7 @@ private Q_SLOTS:
         auto replaced = w.replace(rq, ns, edited);
         GQ_VERIFY_OK(replaced);
         QVERIFY(rvOf(*replaced) != rv1);
-        QCOMPARE(replaced->value(QLatin1String("spec"))
-                     .toObject()
-                     .value(QLatin1String("hard"))
-                     .toObject()
+        QCOMPARE(hardOf(*replaced)
                      .value(QLatin1String("requests.nvidia.com/gpu"))
                      .toString(),
                  QStringLiteral("6"));
@@ -260,10 +253,7 @@ private Q_SLOTS:
                  qPrintable(stale.error().message));
         auto current = await(m_admin->get(rq, ns, QStringLiteral("gpu")));
         QVERIFY(current);
-        QCOMPARE(current->value(QLatin1String("spec"))
-                     .toObject()
-                     .value(QLatin1String("hard"))
-                     .toObject()
+        QCOMPARE(hardOf(*current)
                      .value(QLatin1String("requests.nvidia.com/gpu"))
                      .toString(),
                  QStringLiteral("6"));
@@ -276,7 +266,7 @@ private Q_SLOTS:
                                         QJsonObject{{QStringLiteral("pods"), QStringLiteral("10")}}}}}});
         GQ_VERIFY_OK(patched);
         const QJsonObject hard =
-            patched->value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject();
+            hardOf(*patched);
         QCOMPARE(hard.value(QLatin1String("pods")).toString(), QStringLiteral("10"));
         QCOMPARE(hard.value(QLatin1String("requests.nvidia.com/gpu")).toString(), QStringLiteral("6"));
 
