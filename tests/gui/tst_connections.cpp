@@ -111,6 +111,8 @@ private slots:
 
 private:
     PreferencesDialog *openConnections(MainWindow &window);
+    // Opens `kubeconfig` as admin and shows the window; false when no data showed.
+    static bool showAsAdmin(MainWindow &window, const QString &kubeconfig);
     void shoot(QWidget *w, const QString &name);
     QString dbUrl(const char *name) const {
         return QStringLiteral("sqlite://") + m_fx.path(QLatin1String(name));
@@ -150,6 +152,13 @@ void TestConnections::shoot(QWidget *w, const QString &name) {
     QTest::qWait(200);
     QVERIFY(w->grab().save(
         QDir(dir).filePath(name + qEnvironmentVariable("GQ_SCREENSHOT_SUFFIX") + QStringLiteral(".png"))));
+}
+
+bool TestConnections::showAsAdmin(MainWindow &window, const QString &kubeconfig) {
+    QSignalSpy shown(&window, &MainWindow::dataShown);
+    window.openKubeconfig(kubeconfig, QStringLiteral("admin"));
+    window.show();
+    return shown.wait(30000);
 }
 
 PreferencesDialog *TestConnections::openConnections(MainWindow &window) {
@@ -312,10 +321,7 @@ void TestConnections::testButtonsSayWhatWorks() {
     ConsoleSettings settings(m_fx.path(QStringLiteral("tests.ini")));
     DraftStore drafts(nullptr, m_fx.path(QStringLiteral("drafts-tests")));
     MainWindow window(&settings, &drafts);
-    QSignalSpy shown(&window, &MainWindow::dataShown);
-    window.openKubeconfig(m_fx.kubeconfig(), QStringLiteral("admin"));
-    window.show();
-    QVERIFY(shown.wait(30000));
+    QVERIFY(showAsAdmin(window, m_fx.kubeconfig()));
     PreferencesDialog *d = openConnections(window);
     QVERIFY(d);
     ConnectionsTab *tab = d->connections();
@@ -388,10 +394,7 @@ void TestConnections::secretsStayOutOfTheSettingsFile() {
     ConsoleSettings settings(path);
     DraftStore drafts(nullptr, m_fx.path(QStringLiteral("drafts-secrets")));
     MainWindow window(&settings, &drafts);
-    QSignalSpy shown(&window, &MainWindow::dataShown);
-    window.openKubeconfig(m_fx.kubeconfig(), QStringLiteral("admin"));
-    window.show();
-    QVERIFY(shown.wait(30000));
+    QVERIFY(showAsAdmin(window, m_fx.kubeconfig()));
     PreferencesDialog *d = openConnections(window);
     QVERIFY(d);
     ConnectionsTab *tab = d->connections();
@@ -468,10 +471,7 @@ void TestConnections::discoverySavesNothingBeforeConfirmation() {
     ConsoleSettings settings(m_fx.path(QStringLiteral("discover.ini")));
     DraftStore drafts(nullptr, m_fx.path(QStringLiteral("drafts-discover")));
     MainWindow window(&settings, &drafts);
-    QSignalSpy shown(&window, &MainWindow::dataShown);
-    window.openKubeconfig(kc, QStringLiteral("admin"));
-    window.show();
-    QVERIFY(shown.wait(30000));
+    QVERIFY(showAsAdmin(window, kc));
     PreferencesDialog *d = openConnections(window);
     QVERIFY(d);
     ConnectionsTab *tab = d->connections();
