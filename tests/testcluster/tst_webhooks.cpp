@@ -21,18 +21,20 @@ namespace {
 
 using Run = gq::test::KubectlRun;
 
+// The value at `path` below `object`: object keys, and "0", "1", ... for array items,
+// separated by spaces.
+QJsonValue jsonAt(const QJsonObject &object, const char *path) {
+    QJsonValue v = object;
+    for (const QString &step : QString::fromUtf8(path).split(QLatin1Char(' ')))
+        v = v.isArray() ? v.toArray().at(step.toInt()) : v.toObject().value(step);
+    return v;
+}
+
 const QString kDenial = QStringLiteral("Denied: need 4.00 GPU-h, only 0.50 left (limit 8.00 per day)");
 
 // The webhook under test: users labelled "over" are over budget, everyone else may run.
 QJsonObject decide(const QJsonObject &request) {
-    const QString user = request.value(QLatin1String("object"))
-                             .toObject()
-                             .value(QLatin1String("metadata"))
-                             .toObject()
-                             .value(QLatin1String("labels"))
-                             .toObject()
-                             .value(QLatin1String("gpuquota.io/user"))
-                             .toString();
+    const QString user = jsonAt(request, "object metadata labels gpuquota.io/user").toString();
     if (user == QLatin1String("over"))
         return QJsonObject{
             {QStringLiteral("allowed"), false},
@@ -227,18 +229,7 @@ private slots:
         const QJsonObject object = req.value(QLatin1String("object")).toObject();
         QCOMPARE(object.value(QLatin1String("kind")).toString(), QStringLiteral("Pod"));
         QCOMPARE(object.value(QLatin1String("apiVersion")).toString(), QStringLiteral("v1"));
-        QCOMPARE(object.value(QLatin1String("spec"))
-                     .toObject()
-                     .value(QLatin1String("containers"))
-                     .toArray()
-                     .at(0)
-                     .toObject()
-                     .value(QLatin1String("resources"))
-                     .toObject()
-                     .value(QLatin1String("limits"))
-                     .toObject()
-                     .value(QLatin1String("nvidia.com/gpu"))
-                     .toString(),
+        QCOMPARE(jsonAt(object, "spec containers 0 resources limits nvidia.com/gpu").toString(),
                  QStringLiteral("1"));
         QVERIFY(req.value(QLatin1String("oldObject")).isNull());
         QCOMPARE(m_hook->paths().back(), QStringLiteral("/validate/pods?timeout=5s"));
@@ -279,14 +270,7 @@ private slots:
         QCOMPARE(m_hook->requests().size(), std::size_t(1));
         const QJsonObject req = m_hook->requests().front();
         QCOMPARE(req.value(QLatin1String("operation")).toString(), QStringLiteral("UPDATE"));
-        QCOMPARE(req.value(QLatin1String("oldObject"))
-                     .toObject()
-                     .value(QLatin1String("metadata"))
-                     .toObject()
-                     .value(QLatin1String("labels"))
-                     .toObject()
-                     .value(QLatin1String("gpuquota.io/user"))
-                     .toString(),
+        QCOMPARE(jsonAt(req, "oldObject metadata labels gpuquota.io/user").toString(),
                  QStringLiteral("fine"));
         r = kubectl({QStringLiteral("get"), QStringLiteral("pod"), QStringLiteral("-n"),
                      QStringLiteral("shared"), QStringLiteral("upd-1"), QStringLiteral("-o"),
