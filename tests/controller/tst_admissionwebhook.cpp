@@ -21,6 +21,21 @@ namespace {
 constexpr qint64 kNoon = 1796126400; // 2026-12-01 12:00:00 UTC
 constexpr qint64 kDayStart = kNoon - 12 * 3600;
 
+// `user`'s pod `name` (uid `uid`) in namespace shared with `gpus` GPUs, from an hour
+// after the day's start for `seconds`.
+UsageInterval sharedPod(const char *user, const char *uid, const char *name, int gpus, qint64 seconds) {
+    UsageInterval iv;
+    iv.cluster = QStringLiteral("test");
+    iv.ns = QStringLiteral("shared");
+    iv.user = QString::fromLatin1(user);
+    iv.podUid = QString::fromLatin1(uid);
+    iv.podName = QString::fromLatin1(name);
+    iv.gpus = gpus;
+    iv.start = kDayStart + 3600;
+    iv.end = iv.start + seconds;
+    return iv;
+}
+
 } // namespace
 
 class TestAdmissionWebhook : public QObject {
@@ -50,15 +65,7 @@ private slots:
             b.limitGpuHours = 8;
             QVERIFY(m_store->setBudget(b));
         }
-        UsageInterval iv;
-        iv.cluster = QStringLiteral("test");
-        iv.ns = QStringLiteral("shared");
-        iv.user = QStringLiteral("alice");
-        iv.podUid = QStringLiteral("uid-1");
-        iv.podName = QStringLiteral("earlier");
-        iv.gpus = 3;
-        iv.start = kDayStart + 3600;
-        iv.end = iv.start + 9000; // 2.5 h x 3 GPUs
+        UsageInterval iv = sharedPod("alice", "uid-1", "earlier", 3, 9000); // 2.5 h x 3 GPUs
         iv.source = QStringLiteral("test");
         QVERIFY(m_store->upsertInterval(iv));
     }
@@ -206,16 +213,7 @@ private slots:
         QCOMPARE(responseOf(r.body).value(QLatin1String("uid")).toString(), QStringLiteral("tls-b"));
         QCOMPARE(responseOf(r.body).value(QLatin1String("allowed")).toBool(), true);
         // Usage recorded meanwhile (by another connection) is seen by the next review.
-        UsageInterval iv;
-        iv.cluster = QStringLiteral("test");
-        iv.ns = QStringLiteral("shared");
-        iv.user = QStringLiteral("bob");
-        iv.podUid = QStringLiteral("uid-2");
-        iv.podName = QStringLiteral("big");
-        iv.gpus = 8;
-        iv.start = kDayStart + 3600;
-        iv.end = iv.start + 3600;
-        QVERIFY(m_store->upsertInterval(iv));
+        QVERIFY(m_store->upsertInterval(sharedPod("bob", "uid-2", "big", 8, 3600)));
         QTRY_VERIFY_WITH_TIMEOUT(
             !responseOf(
                  post(reviewJson(QStringLiteral("tls-c"), QStringLiteral("shared"), QStringLiteral("bob"), 1))
