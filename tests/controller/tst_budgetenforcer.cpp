@@ -71,8 +71,8 @@ private:
                              .arg(name, ns)
                              .arg(gpus));
     }
-    // The namespace's GPU-hours this day: `hours` of 4 GPUs, ended before noon.
-    void spend(const QString &ns, double hours, qint64 dayStart = kDayStart) {
+    // `hours` GPU-hours of the namespace on the day, on 4 GPUs, ended before noon.
+    UsageInterval spent(const QString &ns, double hours, qint64 dayStart = kDayStart) {
         UsageInterval iv;
         iv.cluster = QStringLiteral("test");
         iv.ns = ns;
@@ -83,7 +83,11 @@ private:
         iv.start = dayStart + 3600;
         iv.end = iv.start + qint64(hours * 3600 / 4);
         iv.source = QStringLiteral("test");
-        auto r = m_store->upsertInterval(iv);
+        return iv;
+    }
+    // ... recorded in the store.
+    void spend(const QString &ns, double hours, qint64 dayStart = kDayStart) {
+        auto r = m_store->upsertInterval(spent(ns, hours, dayStart));
         QVERIFY2(r, qPrintable(r ? QString() : r.error().toString()));
     }
     void setBudget(const QString &ns, double limit) {
@@ -125,8 +129,7 @@ private slots:
         GQ_PREPARE_USAGE_BACKEND(m_backend);
         m_cluster = std::make_unique<TestClusterProcess>();
         QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
-        auto c = KubeClient::fromKubeconfig(m_cluster->kubeconfigPath(), QStringLiteral("admin"),
-                                            testClientOptions());
+        auto c = adminClient(*m_cluster);
         QVERIFY2(c, qPrintable(c ? QString() : c.error().toString()));
         m_client = *c;
     }
@@ -217,16 +220,7 @@ private slots:
         auto recorder = UsageStore::open(m_url, o);
         QVERIFY2(recorder, qPrintable(recorder ? QString() : recorder.error().toString()));
         auto spendOn = [&](const QString &ns, const QString &model) {
-            UsageInterval iv;
-            iv.cluster = QStringLiteral("test");
-            iv.ns = ns;
-            iv.user = QStringLiteral("alice");
-            iv.podUid = QStringLiteral("uid-%1-%2").arg(ns).arg(++m_counter);
-            iv.podName = QStringLiteral("done");
-            iv.gpus = 4;
-            iv.start = kDayStart + 3600;
-            iv.end = iv.start + 3600; // 4 GPU-h raw
-            iv.source = QStringLiteral("test");
+            UsageInterval iv = spent(ns, 4); // 4 GPU-h raw
             iv.node = QStringLiteral("gpu-node");
             iv.gpuModel = model;
             auto r = (*recorder)->upsertInterval(iv);

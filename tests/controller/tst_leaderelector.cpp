@@ -65,8 +65,7 @@ private slots:
     void initTestCase() {
         m_cluster = std::make_unique<TestClusterProcess>();
         QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
-        auto c = KubeClient::fromKubeconfig(m_cluster->kubeconfigPath(), QStringLiteral("admin"),
-                                            testClientOptions());
+        auto c = adminClient(*m_cluster);
         QVERIFY2(c, qPrintable(c ? QString() : c.error().toString()));
         m_client = *c;
     }

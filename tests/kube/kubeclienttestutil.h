@@ -106,6 +106,11 @@ inline KubeClientOptions testClientOptions() {
     return o;
 }
 
+// A client of `cluster` as its admin, with testClientOptions().
+inline Result<std::shared_ptr<KubeClient>> adminClient(const TestClusterProcess &cluster) {
+    return KubeClient::fromKubeconfig(cluster.kubeconfigPath(), QStringLiteral("admin"), testClientOptions());
+}
+
 inline bool transient(const Error &e) {
     return e.kind == Error::Kind::Server || e.kind == Error::Kind::Network ||
            e.kind == Error::Kind::Timeout || e.kind == Error::Kind::TooManyRequests;

@@ -72,8 +72,7 @@ private Q_SLOTS:
     void initTestCase() {
         m_cluster = std::make_unique<TestClusterProcess>(demoClusterOptions(m_mode));
         QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
-        auto c = KubeClient::fromKubeconfig(m_cluster->kubeconfigPath(), QStringLiteral("admin"),
-                                            testClientOptions());
+        auto c = adminClient(*m_cluster);
         GQ_VERIFY_OK(c);
         m_admin = *c;
     }
