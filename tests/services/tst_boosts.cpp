@@ -329,13 +329,8 @@ private Q_SLOTS:
         {
             auto store = UsageStore::open(m_db);
             QVERIFY(store);
+            QVERIFY(test::unguardAuditLog((*store)->database()));
             QSqlQuery q((*store)->database());
-            if (test::usePostgres()) {
-                QVERIFY(q.exec(QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER")));
-            } else {
-                QVERIFY(q.exec(QStringLiteral("DROP TRIGGER audit_log_no_update")));
-                QVERIFY(q.exec(QStringLiteral("DROP TRIGGER audit_log_no_delete")));
-            }
             QVERIFY(q.exec(deleteRow
                                ? QStringLiteral("DELETE FROM audit_log WHERE seq = 2")
                                : QStringLiteral("UPDATE audit_log SET after_text = '99' WHERE seq = 2")));

@@ -552,12 +552,7 @@ void TestUsageStoreSchema::auditTamperDetected() {
         QVERIFY(
             log.append(QStringLiteral("a"), QStringLiteral("act"), QStringLiteral("t%1").arg(i), {}, {}, {}));
     // Someone with raw database access disables the guard and edits row 2.
-    if (test::usePostgres()) {
-        rawExec(*s, QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER"));
-    } else {
-        rawExec(*s, QStringLiteral("DROP TRIGGER audit_log_no_update"));
-        rawExec(*s, QStringLiteral("DROP TRIGGER audit_log_no_delete"));
-    }
+    QVERIFY(test::unguardAuditLog(s->database()));
     rawExec(*s, QStringLiteral("UPDATE audit_log SET after_text = '999' WHERE seq = 2"));
     auto r = log.verifyChain();
     QVERIFY(r);

@@ -29,6 +29,16 @@ namespace gq::test {
     return qEnvironmentVariable("GQ_TEST_BACKEND") == QLatin1String("postgres");
 }
 
+// Lifts the audit log's append-only guard, as someone with raw database access could:
+// for the tests of tamper detection. False when a statement fails.
+[[nodiscard]] inline bool unguardAuditLog(const QSqlDatabase &db) {
+    QSqlQuery q(db);
+    if (usePostgres())
+        return q.exec(QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER"));
+    return q.exec(QStringLiteral("DROP TRIGGER audit_log_no_update")) &&
+           q.exec(QStringLiteral("DROP TRIGGER audit_log_no_delete"));
+}
+
 class UsageTestBackend {
 public:
     enum class Readiness { Ready, Fail, Skip };
