@@ -176,6 +176,12 @@ private:
         QByteArray out, err;
     };
     Run cli(const QStringList &args);
+    // The test's Prometheus as the monitor's source.
+    GpuMonitor::Source prometheus() const {
+        PrometheusConfig config;
+        config.url = m_url;
+        return GpuMonitor::Source::prometheusAt(config);
+    }
     void startExporter(const QByteArray &text);
     [[nodiscard]] QString scrapeUrl() const {
         return QStringLiteral("http://127.0.0.1:%1/metrics").arg(m_ports.value(0));
@@ -356,9 +362,7 @@ void TestLiveGpuPage::fillsFromPrometheus() {
     GpuMonitor monitor;
     LiveGpuPage page(&monitor);
     page.show();
-    PrometheusConfig config;
-    config.url = m_url;
-    monitor.setSource(GpuMonitor::Source::prometheusAt(config));
+    monitor.setSource(prometheus());
     monitor.start(1000);
     QVERIFY2(waitForRows(*page.model(), 6, 30000), "Prometheus never scraped the test exporter");
     // Prometheus may scrape between the page's query and the CLI's; the frame does not
@@ -391,9 +395,7 @@ void TestLiveGpuPage::idleListOnAKnownSeries() {
     GpuMonitor monitor;
     LiveGpuPage page(&monitor);
     page.show();
-    PrometheusConfig config;
-    config.url = m_url;
-    monitor.setSource(GpuMonitor::Source::prometheusAt(config));
+    monitor.setSource(prometheus());
     IdleOptions options;
     options.thresholdPct = 5;
     options.minIdleMs = 5000;
