@@ -1,8 +1,8 @@
 #include "batterydelegate.h"
 
 #include "budgetlistmodel.h"
+#include "cellpaint.h"
 
-#include <QApplication>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -33,10 +33,7 @@ void BatteryDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
                             const QModelIndex &index) const {
     QStyleOptionViewItem opt = option;
     initStyleOption(&opt, index);
-    const QString text = opt.text;
-    opt.text.clear();
-    QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
-    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+    const QString text = drawCellWithoutText(painter, opt);
 
     const double left = std::clamp(index.data(BudgetListModel::FractionLeftRole).toDouble(), 0.0, 1.0);
     const auto state = BudgetState(index.data(BudgetListModel::StateRole).toInt());
@@ -112,10 +109,7 @@ void TwoLineDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
                             const QModelIndex &index) const {
     QStyleOptionViewItem opt = option;
     initStyleOption(&opt, index);
-    const QString text = opt.text;
-    opt.text.clear();
-    QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
-    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+    const QString text = drawCellWithoutText(painter, opt);
     const QString second = index.data(BudgetListModel::SecondLineRole).toString();
     const bool selected = opt.state & QStyle::State_Selected;
     const QRect r = opt.rect.adjusted(6, 2, -6, -2);

@@ -1,5 +1,6 @@
 #include "usagebardelegate.h"
 
+#include "cellpaint.h"
 #include "namespacelistmodel.h"
 
 #include <QAbstractItemView>
@@ -37,9 +38,7 @@ void UsageBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     if (index.column() == m_badgeColumn) {
         QStyleOptionViewItem opt = option;
         initStyleOption(&opt, index);
-        opt.text.clear();
-        QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
-        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+        drawCellWithoutText(painter, opt);
         paintBadges(painter, option, index.data(m_badgeRole).toInt(),
                     index.data(NamespaceListModel::GraceEndRole).toString());
         return;
@@ -53,10 +52,7 @@ void UsageBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
 
     QStyleOptionViewItem opt = option;
     initStyleOption(&opt, index);
-    const QString text = opt.text;
-    opt.text.clear();
-    QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
-    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+    const QString text = drawCellWithoutText(painter, opt);
 
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
