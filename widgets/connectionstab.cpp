@@ -4,6 +4,7 @@
 #include "connectiontests.h"
 #include "consolesettings.h"
 #include "exporterdiscovery.h"
+#include "formlabels.h"
 #include "httptransport.h"
 #include "kubeclient.h"
 
@@ -171,19 +172,9 @@ ConnectionsTab::ConnectionsTab(ConsoleSettings *settings, QWidget *parent)
     controllerForm->addRow(QString(), m_controllerResult);
 
     // One label column for all three groups (and the Prometheus fields inside one).
-    QList<QLabel *> labels;
-    int labelWidth = 0;
-    for (QFormLayout *form : {dbForm, metricsForm, promForm, controllerForm}) {
+    for (QFormLayout *form : {dbForm, metricsForm, promForm, controllerForm})
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-        for (int r = 0; r < form->rowCount(); ++r)
-            if (QLayoutItem *item = form->itemAt(r, QFormLayout::LabelRole))
-                if (auto *l = qobject_cast<QLabel *>(item->widget())) {
-                    labels << l;
-                    labelWidth = qMax(labelWidth, l->sizeHint().width());
-                }
-    }
-    for (QLabel *l : std::as_const(labels))
-        l->setMinimumWidth(labelWidth);
+    alignFormLabels({dbForm, metricsForm, promForm, controllerForm});
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);

@@ -1,6 +1,7 @@
 #include "preferencesdialog.h"
 
 #include "consolesettings.h"
+#include "formlabels.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -120,17 +121,7 @@ PreferencesDialog::PreferencesDialog(ConsoleSettings *settings, QWidget *parent)
     cf->addRow(QString(), hint(tr("A MIG slice is charged its fraction of a GPU."), chargeback));
 
     // The same label column in the three groups.
-    int labelWidth = 0;
-    QList<QLabel *> labels;
-    for (QFormLayout *form : {gf, mf, cf})
-        for (int r = 0; r < form->rowCount(); ++r)
-            if (QLayoutItem *item = form->itemAt(r, QFormLayout::LabelRole))
-                if (auto *l = qobject_cast<QLabel *>(item->widget())) {
-                    labels << l;
-                    labelWidth = qMax(labelWidth, l->sizeHint().width());
-                }
-    for (QLabel *l : std::as_const(labels))
-        l->setMinimumWidth(labelWidth);
+    alignFormLabels({gf, mf, cf});
     // Numbers are short: their boxes need not span the dialog.
     for (QWidget *w : std::initializer_list<QWidget *>{m_budgetRefresh, m_metricsRefresh, m_idlePercent,
                                                        m_idleMinutes, m_rate, m_currency}) {
