@@ -108,76 +108,64 @@ void KeychainSecretStore::fallBack(const QString &reason) {
 }
 
 // Each job deletes itself after finished(); the promise lives as long as the job.
-QFuture<Result<QString>> KeychainSecretStore::read(const QString &key) {
-    if (m_memory)
-        return m_memory->read(key);
-    auto promise = std::make_shared<QPromise<Result<QString>>>();
+template <typename T>
+QFuture<Result<T>> KeychainSecretStore::settle(QKeychain::Job *job, bool missingIsDone,
+                                               const std::function<Result<T>()> &done,
+                                               const std::function<Result<T>()> &inMemory) {
+    auto promise = std::make_shared<QPromise<Result<T>>>();
     promise->start();
-    auto *job = new QKeychain::ReadPasswordJob(m_service, this);
-    job->setInsecureFallback(false); // never the plain-text file
-    job->setKey(key);
-    connect(job, &QKeychain::Job::finished, this, [this, job, key, promise] {
-        if (job->error() == QKeychain::NoError) {
-            promise->addResult(Result<QString>(job->textData()));
+    connect(job, &QKeychain::Job::finished, this, [this, job, missingIsDone, done, inMemory, promise] {
+        if (job->error() == QKeychain::NoError || (missingIsDone && job->error() == QKeychain::EntryNotFound)) {
+            promise->addResult(done());
         } else if (unreachable(job->error())) {
             fallBack(unreachableReason(job));
-            promise->addResult(m_memory->get(key));
+            promise->addResult(inMemory());
         } else {
-            promise->addResult(Result<QString>(keychainError(job)));
+            promise->addResult(Result<T>(keychainError(job)));
         }
         promise->finish();
     });
     job->start();
     return promise->future();
+}
+
+QFuture<Result<QString>> KeychainSecretStore::read(const QString &key) {
+    if (m_memory)
+        return m_memory->read(key);
+    auto *job = new QKeychain::ReadPasswordJob(m_service, this);
+    job->setInsecureFallback(false); // never the plain-text file
+    job->setKey(key);
+    return settle<QString>(
+        job, false, [job] { return Result<QString>(job->textData()); }, [this, key] { return m_memory->get(key); });
 }
 
 QFuture<Result<void>> KeychainSecretStore::write(const QString &key, const QString &secret) {
     if (m_memory)
         return m_memory->write(key, secret);
-    auto promise = std::make_shared<QPromise<Result<void>>>();
-    promise->start();
     auto *job = new QKeychain::WritePasswordJob(m_service, this);
     job->setInsecureFallback(false);
     job->setKey(key);
     job->setTextData(secret);
-    connect(job, &QKeychain::Job::finished, this, [this, job, key, secret, promise] {
-        if (job->error() == QKeychain::NoError) {
-            promise->addResult(Result<void>());
-        } else if (unreachable(job->error())) {
-            fallBack(unreachableReason(job));
+    return settle<void>(
+        job, false, [] { return Result<void>(); },
+        [this, key, secret] {
             m_memory->put(key, secret);
-            promise->addResult(Result<void>());
-        } else {
-            promise->addResult(Result<void>(keychainError(job)));
-        }
-        promise->finish();
-    });
-    job->start();
-    return promise->future();
+            return Result<void>();
+        });
 }
 
 QFuture<Result<void>> KeychainSecretStore::remove(const QString &key) {
     if (m_memory)
         return m_memory->remove(key);
-    auto promise = std::make_shared<QPromise<Result<void>>>();
-    promise->start();
     auto *job = new QKeychain::DeletePasswordJob(m_service, this);
     job->setInsecureFallback(false);
     job->setKey(key);
-    connect(job, &QKeychain::Job::finished, this, [this, job, key, promise] {
-        if (job->error() == QKeychain::NoError || job->error() == QKeychain::EntryNotFound) {
-            promise->addResult(Result<void>());
-        } else if (unreachable(job->error())) {
-            fallBack(unreachableReason(job));
+    return settle<void>(
+        job, true, [] { return Result<void>(); },
+        [this, key] {
             m_memory->erase(key);
-            promise->addResult(Result<void>());
-        } else {
-            promise->addResult(Result<void>(keychainError(job)));
-        }
-        promise->finish();
-    });
-    job->start();
-    return promise->future();
+            return Result<void>();
+        });
 }
 
 } // namespace gq

@@ -7,7 +7,12 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
+
+namespace QKeychain {
+class Job;
+}
 
 namespace gq {
 
@@ -79,6 +84,13 @@ public:
 
 private:
     void fallBack(const QString &reason);
+    // Starts `job` and settles the returned future when it finishes: `done()` when it
+    // succeeded (with `missingIsDone`, also when there was no such entry); `inMemory()`
+    // once the keychain cannot be reached (in memory from then on); the keychain's error
+    // otherwise.
+    template <typename T>
+    QFuture<Result<T>> settle(QKeychain::Job *job, bool missingIsDone, const std::function<Result<T>()> &done,
+                              const std::function<Result<T>()> &inMemory);
 
     QString m_service;
     MemorySecretStore *m_memory = nullptr; // set once the keychain failed to answer
