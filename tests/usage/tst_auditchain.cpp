@@ -6,8 +6,7 @@
 void TestAuditChain::initTestCase() {
     GQ_PREPARE_USAGE_BACKEND(m_backend);
     QVERIFY(m_dir.isValid());
-    m_bin = qEnvironmentVariable("GQ_BIN_DIR", QStringLiteral(GQ_BINARY_DIR "/bin")) +
-            QStringLiteral("/gpuquota");
+    m_bin = gq::test::gpuquotaBinary();
     QVERIFY2(QFile::exists(m_bin), qPrintable(m_bin));
     // The environment must not sign the entries of the "no key" cases behind their back.
     qunsetenv("GQ_AUDIT_KEY_FILE");

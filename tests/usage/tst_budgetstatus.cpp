@@ -44,8 +44,7 @@ private:
 
 void TestBudgetStatus::initTestCase() {
     GQ_PREPARE_USAGE_BACKEND(m_backend);
-    m_bin = qEnvironmentVariable("GQ_BIN_DIR", QStringLiteral(GQ_BINARY_DIR "/bin")) +
-            QStringLiteral("/gpuquota");
+    m_bin = gq::test::gpuquotaBinary();
     QVERIFY2(QFile::exists(m_bin), qPrintable(m_bin));
     m_url = m_backend.freshUrl();
     auto store = UsageStore::open(m_url);

@@ -6,8 +6,7 @@
 void TestUsageCli::initTestCase() {
     QVERIFY(m_dir.isValid());
     GQ_PREPARE_USAGE_BACKEND(m_backend);
-    m_bin = qEnvironmentVariable("GQ_BIN_DIR", QStringLiteral(GQ_BINARY_DIR "/bin")) +
-            QStringLiteral("/gpuquota");
+    m_bin = gq::test::gpuquotaBinary();
     QVERIFY2(QFile::exists(m_bin), qPrintable(m_bin));
     const Run r = gq({QStringLiteral("import"), QStringLiteral("--db"), db(),
                       kFixtures + QStringLiteral("intervals.csv")});
@@ -32,17 +31,7 @@ QString TestUsageCli::exportOf(const QString &url) {
 }
 
 TestUsageCli::Run TestUsageCli::gq(const QStringList &args, const QByteArray &stdinData) {
-    QProcess p;
-    p.start(m_bin, args);
-    if (!p.waitForStarted(10000))
-        return {};
-    if (!stdinData.isEmpty())
-        p.write(stdinData);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(60000))
-        return {};
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-               QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return gq::test::runCli(m_bin, args, QProcessEnvironment::systemEnvironment(), 60000, stdinData);
 }
 
 void TestUsageCli::importIsIdempotent() {

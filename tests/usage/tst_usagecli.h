@@ -1,5 +1,6 @@
 #pragma once
 
+#include "clirun.h"
 #include "dburl.h"
 #include "usagebackend.h"
 
@@ -53,11 +54,7 @@ private slots:
     void badRowNearTheEndIsFoundBeforeWriting();
 
 private:
-    struct Run {
-        int code = -1;
-        QString out;
-        QString err;
-    };
+    using Run = gq::test::CliRun;
     Run gq(const QStringList &args, const QByteArray &stdinData = {});
     QString db() const { return QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("cli.db")); }
 
