@@ -93,12 +93,10 @@ int runBudgetStatus(const QStringList &argv) {
     if (format != QLatin1String("table") && format != QLatin1String("json"))
         return fail(QStringLiteral("-o must be table or json, got '%1'").arg(format), UsageError);
     qint64 now = 0;
-    if (const QString e = nowDefault(a, &now); !e.isEmpty())
-        return fail(e, UsageError);
-    auto db = openDb(a, DbAccess::ReadOnly);
-    if (!db)
-        return failWith(db.error());
-    auto status = (*db)->budgetStatus(scope, subject, now);
+    std::unique_ptr<UsageStore> db;
+    if (auto code = openForReading(a, now, db))
+        return *code;
+    auto status = db->budgetStatus(scope, subject, now);
     if (!status)
         return failWith(status.error());
 

@@ -188,13 +188,11 @@ int runStatus(const QStringList &argv) {
             return fail(doc.error().message, doc.error().kind == Error::Kind::Usage ? UsageError : Failed);
     } else {
         qint64 now = 0;
-        if (const QString e = nowDefault(a, &now); !e.isEmpty())
-            return fail(e, UsageError);
-        auto store = openDb(a, DbAccess::ReadOnly);
-        if (!store)
-            return failWith(store.error());
+        std::unique_ptr<UsageStore> store;
+        if (auto code = openForReading(a, now, store))
+            return *code;
         const BudgetScope scope = u ? BudgetScope::User : BudgetScope::Namespace;
-        doc = quotaStatus(**store, scope,
+        doc = quotaStatus(*store, scope,
                           a.value(u ? QStringLiteral("user") : QStringLiteral("namespace")).trimmed(), now);
         if (!doc)
             return failWith(doc.error());

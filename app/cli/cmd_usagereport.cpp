@@ -267,12 +267,10 @@ int runBudget(const QStringList &argv) {
     }
     if (sub == QLatin1String("list")) {
         qint64 now = 0;
-        if (const QString e = nowDefault(a, &now); !e.isEmpty())
-            return fail(e, UsageError);
-        auto db = openDb(a, DbAccess::ReadOnly);
-        if (!db)
-            return failWith(db.error());
-        auto list = (*db)->budgets();
+        std::unique_ptr<UsageStore> db;
+        if (auto code = openForReading(a, now, db))
+            return *code;
+        auto list = db->budgets();
         if (!list)
             return failWith(list.error());
         QList<QStringList> rows{{QStringLiteral("SCOPE"), QStringLiteral("SUBJECT"), QStringLiteral("PERIOD"),
@@ -281,7 +279,7 @@ int runBudget(const QStringList &argv) {
                                  QStringLiteral("STATE")}};
         QJsonArray json;
         for (const Budget &b : *list) {
-            auto status = (*db)->budgetStatus(b.scope, b.subject, now);
+            auto status = db->budgetStatus(b.scope, b.subject, now);
             if (!status)
                 return failWith(status.error());
             const Decision *d = nullptr;

@@ -117,6 +117,16 @@ QString nowDefault(const Args &a, qint64 *now) {
     return {};
 }
 
+std::optional<int> openForReading(const Args &a, qint64 &now, std::unique_ptr<UsageStore> &store) {
+    if (const QString e = nowDefault(a, &now); !e.isEmpty())
+        return fail(e, UsageError);
+    auto db = openDb(a, DbAccess::ReadOnly);
+    if (!db)
+        return failWith(db.error());
+    store = std::move(*db);
+    return std::nullopt;
+}
+
 void printTable(const QList<QStringList> &rows) {
     if (rows.isEmpty())
         return;

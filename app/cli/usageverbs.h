@@ -42,6 +42,9 @@ Result<qint64> instantFlag(const Args &a, const QString &name, std::optional<qin
 Result<double> numberFlag(const Args &a, const QString &name);
 // --now, or the current time; an error text when --now is malformed.
 QString nowDefault(const Args &a, qint64 *now);
+// What a verb that only reads starts with: `now` from nowDefault() and `store` opened
+// read-only; the exit code, the reason said, when either fails.
+std::optional<int> openForReading(const Args &a, qint64 &now, std::unique_ptr<UsageStore> &store);
 void printTable(const QList<QStringList> &rows);
 // Who the audit log names for a change made by this command: --actor, or the OS user.
 QString actorOf(const Args &a);
