@@ -35,6 +35,18 @@ QString targetText(const BoostTarget &t) {
 QString windowsText(int n) {
     return n == 1 ? QStringLiteral("1 window") : QStringLiteral("%1 windows").arg(n);
 }
+
+// `b` released from its claim, with no failure or retry pending.
+Boost settled(const Boost &b) {
+    Boost n = b;
+    n.claimOwner.clear();
+    n.claimUntil = 0;
+    n.reason.clear();
+    n.retryOp.clear();
+    n.nextRetry = 0;
+    n.attempts = 0;
+    return n;
+}
 } // namespace
 
 QString BoostTransition::line() const {
@@ -346,13 +358,7 @@ void BoostReconciler::write(const QJsonObject &base, const QJsonObject &mine, co
 }
 
 Boost BoostReconciler::finalState(const Boost &claimed, int *missed) const {
-    Boost n = claimed;
-    n.claimOwner.clear();
-    n.claimUntil = 0;
-    n.reason.clear();
-    n.retryOp.clear();
-    n.nextRetry = 0;
-    n.attempts = 0;
+    Boost n = settled(claimed);
     *missed = 0;
     if (claimed.recurrence.recurs() && claimed.revokedAt == 0) {
         // The window right for now, however many passed since this one ended.
@@ -383,14 +389,8 @@ void BoostReconciler::complete(const QString &before, const QString &after) {
     QString action;
     int missed = 0;
     if (m_op == Op::Apply) {
-        n = m_claimed;
+        n = settled(m_claimed);
         n.state = Boost::State::Active;
-        n.claimOwner.clear();
-        n.claimUntil = 0;
-        n.reason.clear();
-        n.retryOp.clear();
-        n.nextRetry = 0;
-        n.attempts = 0;
         action = QStringLiteral("boost.apply");
     } else {
         n = finalState(m_claimed, &missed);
