@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include "services/futurewait.h"
+#include "services/nosessionbus.h"
 
 using namespace gq;
 using gq::test::waitFor;
@@ -162,8 +163,7 @@ private slots:
     void keychainFallbackKeepsSecretsOutOfTheFile() {
         const QString path = m_dir.filePath(QStringLiteral("fallback.ini"));
         const QString password = QStringLiteral("pw-fallback-51c0");
-        const QByteArray saved = qgetenv("DBUS_SESSION_BUS_ADDRESS");
-        qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/gq-no-bus");
+        gq::test::NoSessionBus noBus;
         auto store = std::make_unique<KeychainSecretStore>(QStringLiteral("gq-tst-connectionsettings"));
         KeychainSecretStore *keychain = store.get();
         QSignalSpy fellBack(keychain, &SecretStore::fellBack);
@@ -171,10 +171,7 @@ private slots:
             ConsoleSettings s(path, std::move(store));
             const Result<void> written =
                 waitFor(s.setSecret(settings::usageDatabaseSecret, QStringLiteral("prod"), password));
-            if (saved.isEmpty())
-                qunsetenv("DBUS_SESSION_BUS_ADDRESS");
-            else
-                qputenv("DBUS_SESSION_BUS_ADDRESS", saved);
+            noBus.restore();
             QVERIFY2(written, qPrintable(written ? QString() : written.error().toString()));
             QCOMPARE(fellBack.count(), 1);
             QVERIFY(fellBack.at(0).at(0).toString().contains(QStringLiteral("this session only")));

@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include "services/futurewait.h"
+#include "services/nosessionbus.h"
 
 using namespace gq;
 
@@ -61,18 +62,14 @@ private slots:
     // The keychain store asked where no keychain answers: it moves to memory once,
     // says why, and every call still works.
     void keychainThatCannotBeReachedFallsBackToMemory() {
-        const QByteArray saved = qgetenv("DBUS_SESSION_BUS_ADDRESS");
-        qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/gq-no-bus");
+        gq::test::NoSessionBus noBus;
         KeychainSecretStore store(QStringLiteral("gq-tst-secretstore"));
         QSignalSpy fellBack(&store, &SecretStore::fellBack);
         QCOMPARE(store.backendName(), QStringLiteral("keychain"));
         QVERIFY(store.notice().isEmpty());
 
         const Result<void> written = waitFor(store.write(QStringLiteral("db"), QStringLiteral("pw")));
-        if (saved.isEmpty())
-            qunsetenv("DBUS_SESSION_BUS_ADDRESS");
-        else
-            qputenv("DBUS_SESSION_BUS_ADDRESS", saved);
+        noBus.restore();
         QVERIFY2(written, qPrintable(written ? QString() : written.error().toString()));
         QCOMPARE(fellBack.count(), 1);
         QVERIFY(store.fellBackToMemory());
