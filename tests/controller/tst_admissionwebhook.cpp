@@ -47,6 +47,13 @@ private:
     std::unique_ptr<UsageStore> m_store;
     AdmissionWebhook::Options m_opt;
 
+    // A webhook over this test's database that serves at `clock`'s time.
+    std::unique_ptr<AdmissionWebhook> webhookAt(const ManualClock &clock) const {
+        AdmissionWebhook::Options opt;
+        opt.clock = &clock;
+        return std::make_unique<AdmissionWebhook>(m_url, UsageStore::Options{}, opt);
+    }
+
     httpd::Response call(const QByteArray &body, qint64 now = kNoon) {
         return AdmissionWebhook::review(body, *m_store, now, m_opt);
     }
@@ -183,10 +190,8 @@ private slots:
     void servedOverTls() {
         auto material = tc::generateTlsMaterial();
         QVERIFY(material);
-        AdmissionWebhook::Options opt;
         ManualClock clock(kNoon);
-        opt.clock = &clock;
-        auto hook = std::make_unique<AdmissionWebhook>(m_url, UsageStore::Options{}, opt);
+        auto hook = webhookAt(clock);
         httpd::HttpServer server;
         hook->registerRoutes(server);
         auto port = server.start({QStringLiteral("127.0.0.1"), 0},
@@ -233,10 +238,8 @@ private slots:
         QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
         auto material = tc::generateTlsMaterial();
         QVERIFY(material);
-        AdmissionWebhook::Options opt;
         ManualClock clock(kNoon);
-        opt.clock = &clock;
-        auto hook = std::make_unique<AdmissionWebhook>(m_url, UsageStore::Options{}, opt);
+        auto hook = webhookAt(clock);
         auto server = std::make_unique<httpd::HttpServer>();
         hook->registerRoutes(*server);
         auto port = server->start({QStringLiteral("127.0.0.1"), 0},
