@@ -399,28 +399,26 @@ void BoostReconciler::complete(const QString &before, const QString &after) {
     if (m_op == Op::PassWindow && m_claimed.recurrence.recurs())
         ++missed; // the window that ended unapplied counts too
     const auto recorded = record(n, [&](AuditLog &log) {
-            const bool budget = m_claimed.target.kind == BoostTarget::Kind::Budget;
-            const QString delta = budget ? QStringLiteral("%1 GPU-hours").arg(m_claimed.delta) : m_claimed.delta;
-            // Budget boosts and windows that passed change no object: their texts say what
-            // the boost was and is.
-            const bool noValues = budget || (before.isEmpty() && after.isEmpty());
-            auto lifeOf = [](const Boost &b) {
-                QString s = QStringLiteral("boost %1: %2").arg(b.id).arg(boostStateName(b.state));
-                if (b.recurrence.recurs() && !b.isFinal())
-                    s += QStringLiteral(" %1 to %2").arg(formatInstantUtc(b.start), formatInstantUtc(b.expiry));
-                return s;
-            };
-            QString why = QStringLiteral("boost %1 (%2): %3").arg(m_claimed.id).arg(delta, m_claimed.note);
-            if (missed > 0)
-                why += QStringLiteral(" [%1 missed while no reconcile ran, %2 to %3]")
-                           .arg(windowsText(missed), formatInstantUtc(m_claimed.expiry), formatInstantUtc(m_now));
-            Boost was = m_claimed;
-            was.state = m_from; // not the claim
-            return log.append(m_opt.actor, action, BoostLedger::auditTarget(m_claimed.target),
-                              noValues ? lifeOf(was) : before,
-                              noValues ? lifeOf(n) + (budget ? QStringLiteral(" (%1)").arg(delta) : QString())
-                                       : after,
-                              why);
+        const bool budget = m_claimed.target.kind == BoostTarget::Kind::Budget;
+        const QString delta = budget ? QStringLiteral("%1 GPU-hours").arg(m_claimed.delta) : m_claimed.delta;
+        // Budget boosts and windows that passed change no object: their texts say what
+        // the boost was and is.
+        const bool noValues = budget || (before.isEmpty() && after.isEmpty());
+        auto lifeOf = [](const Boost &b) {
+            QString s = QStringLiteral("boost %1: %2").arg(b.id).arg(boostStateName(b.state));
+            if (b.recurrence.recurs() && !b.isFinal())
+                s += QStringLiteral(" %1 to %2").arg(formatInstantUtc(b.start), formatInstantUtc(b.expiry));
+            return s;
+        };
+        QString why = QStringLiteral("boost %1 (%2): %3").arg(m_claimed.id).arg(delta, m_claimed.note);
+        if (missed > 0)
+            why += QStringLiteral(" [%1 missed while no reconcile ran, %2 to %3]")
+                       .arg(windowsText(missed), formatInstantUtc(m_claimed.expiry), formatInstantUtc(m_now));
+        Boost was = m_claimed;
+        was.state = m_from; // not the claim
+        return log.append(
+            m_opt.actor, action, BoostLedger::auditTarget(m_claimed.target), noValues ? lifeOf(was) : before,
+            noValues ? lifeOf(n) + (budget ? QStringLiteral(" (%1)").arg(delta) : QString()) : after, why);
     });
     if (!recorded) {
         m_report.error = recorded.error();
@@ -481,7 +479,8 @@ void BoostReconciler::failCurrent(const QString &reason) {
     n.claimOwner.clear();
     n.claimUntil = 0;
     const auto recorded = record(n, [&](AuditLog &log) {
-        return log.append(m_opt.actor, QStringLiteral("boost.fail"), BoostLedger::auditTarget(m_claimed.target),
+        return log.append(m_opt.actor, QStringLiteral("boost.fail"),
+                          BoostLedger::auditTarget(m_claimed.target),
                           QStringLiteral("boost %1: %2").arg(m_claimed.id).arg(boostStateName(m_from)),
                           QStringLiteral("boost %1: failed: %2; retry at %3")
                               .arg(m_claimed.id)

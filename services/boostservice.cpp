@@ -43,7 +43,9 @@ void BoostService::load() {
 void BoostService::grant(const Boost &boost, std::shared_ptr<KubeClient> client) {
     change(
         QStringLiteral("grant"), 0,
-        [boost, clock = m_clock](StoreWorker *w, qint64) { return BoostLedger(*w->store, *clock).grant(boost); },
+        [boost, clock = m_clock](StoreWorker *w, qint64) {
+            return BoostLedger(*w->store, *clock).grant(boost);
+        },
         boost.actor, std::move(client));
 }
 

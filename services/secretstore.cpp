@@ -115,7 +115,8 @@ QFuture<Result<T>> KeychainSecretStore::settle(QKeychain::Job *job, bool missing
     auto promise = std::make_shared<QPromise<Result<T>>>();
     promise->start();
     connect(job, &QKeychain::Job::finished, this, [this, job, missingIsDone, done, inMemory, promise] {
-        if (job->error() == QKeychain::NoError || (missingIsDone && job->error() == QKeychain::EntryNotFound)) {
+        if (job->error() == QKeychain::NoError ||
+            (missingIsDone && job->error() == QKeychain::EntryNotFound)) {
             promise->addResult(done());
         } else if (unreachable(job->error())) {
             fallBack(unreachableReason(job));
@@ -136,7 +137,8 @@ QFuture<Result<QString>> KeychainSecretStore::read(const QString &key) {
     job->setInsecureFallback(false); // never the plain-text file
     job->setKey(key);
     return settle<QString>(
-        job, false, [job] { return Result<QString>(job->textData()); }, [this, key] { return m_memory->get(key); });
+        job, false, [job] { return Result<QString>(job->textData()); },
+        [this, key] { return m_memory->get(key); });
 }
 
 QFuture<Result<void>> KeychainSecretStore::write(const QString &key, const QString &secret) {

@@ -27,7 +27,8 @@ void StoreService::shutDown() {
         return;
     m_shutDown = true;
     m_jobs.cancel();
-    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->close(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker] { w->close(); }, Qt::BlockingQueuedConnection);
     m_thread.quit();
     m_thread.wait();
 }

@@ -6,8 +6,9 @@ namespace gq {
 
 Result<void> StoreWorker::ready() const {
     if (!store)
-        return Error::make(Error::Kind::Database,
-                           QCoreApplication::translate("gq::BudgetService", "The usage database is not open."));
+        return Error::make(
+            Error::Kind::Database,
+            QCoreApplication::translate("gq::BudgetService", "The usage database is not open."));
     return {};
 }
 

@@ -12,7 +12,8 @@ namespace gq::test {
 
 // The built `gpuquota` (GQ_BIN_DIR overrides where it is looked for).
 inline QString gpuquotaBinary() {
-    return qEnvironmentVariable("GQ_BIN_DIR", QStringLiteral(GQ_BINARY_DIR "/bin")) + QStringLiteral("/gpuquota");
+    return qEnvironmentVariable("GQ_BIN_DIR", QStringLiteral(GQ_BINARY_DIR "/bin")) +
+           QStringLiteral("/gpuquota");
 }
 
 struct CliRun {

@@ -82,7 +82,8 @@ public:
     [[nodiscard]] QString filePath(const QString &name) const { return m_dir.filePath(name); }
 
 private:
-    test::TestClusterProcess m_cluster{test::TestClusterProcess::Options{QStringLiteral("demo"), {}, {}, 60000}};
+    test::TestClusterProcess m_cluster{
+        test::TestClusterProcess::Options{QStringLiteral("demo"), {}, {}, 60000}};
     QTemporaryDir m_dir;
     ConsoleSettings m_settings{m_dir.filePath(QStringLiteral("s.ini"))};
     DraftStore m_drafts{nullptr, m_dir.filePath(QStringLiteral("drafts"))};

@@ -111,8 +111,7 @@ int main(int argc, char **argv) {
          QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"), QStringLiteral("-n"),
          QStringLiteral("team-vision"), QStringLiteral("--type=merge"), QStringLiteral("-p"),
          QStringLiteral(R"({"spec":{"hard":{"requests.nvidia.com/gpu":"12","requests.cpu":"96"}}})")});
-    shootDialog<ConflictDialog>(QRect(60, 50, 1280, 800),
-                                options.file(QStringLiteral("conflict-view")),
+    shootDialog<ConflictDialog>(QRect(60, 50, 1280, 800), options.file(QStringLiteral("conflict-view")),
                                 [](ConflictDialog *d) { d->discardMine(); });
 
     // 4. The YAML editor with an error marked on its line.

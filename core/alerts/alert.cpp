@@ -30,8 +30,8 @@ struct PlainField {
 QList<PlainField> kindFields(Alert::Kind kind) {
     switch (kind) {
     case Alert::Kind::BudgetThreshold:
-        return {{"budgetId", &Alert::budgetId},         {"subject", &Alert::subject},
-                {"threshold", &Alert::threshold},       {"usedGpuHours", &Alert::usedGpuHours},
+        return {{"budgetId", &Alert::budgetId},           {"subject", &Alert::subject},
+                {"threshold", &Alert::threshold},         {"usedGpuHours", &Alert::usedGpuHours},
                 {"limitGpuHours", &Alert::limitGpuHours}, {"periodStart", &Alert::periodStart},
                 {"periodEnd", &Alert::periodEnd}};
     case Alert::Kind::BoostExpiring:
@@ -45,8 +45,7 @@ QList<PlainField> kindFields(Alert::Kind kind) {
                 {"before", &Alert::before},
                 {"after", &Alert::after},
                 {"reason", &Alert::reason}};
-    case Alert::Kind::DatabaseUnwritable:
-        return {{"since", &Alert::since}, {"detail", &Alert::detail}};
+    case Alert::Kind::DatabaseUnwritable: return {{"since", &Alert::since}, {"detail", &Alert::detail}};
     case Alert::Kind::IdleGpus:
         return {{"pod", &Alert::pod},
                 {"gpus", &Alert::gpus},

@@ -236,9 +236,7 @@ private Q_SLOTS:
         auto replaced = w.replace(rq, ns, edited);
         GQ_VERIFY_OK(replaced);
         QVERIFY(rvOf(*replaced) != rv1);
-        QCOMPARE(hardOf(*replaced)
-                     .value(QLatin1String("requests.nvidia.com/gpu"))
-                     .toString(),
+        QCOMPARE(hardOf(*replaced).value(QLatin1String("requests.nvidia.com/gpu")).toString(),
                  QStringLiteral("6"));
 
         // The same edit again, still based on rv1: a 409 Conflict that never overwrites.
@@ -253,9 +251,7 @@ private Q_SLOTS:
                  qPrintable(stale.error().message));
         auto current = await(m_admin->get(rq, ns, QStringLiteral("gpu")));
         QVERIFY(current);
-        QCOMPARE(hardOf(*current)
-                     .value(QLatin1String("requests.nvidia.com/gpu"))
-                     .toString(),
+        QCOMPARE(hardOf(*current).value(QLatin1String("requests.nvidia.com/gpu")).toString(),
                  QStringLiteral("6"));
 
         // JSON merge patch.
@@ -265,8 +261,7 @@ private Q_SLOTS:
                            QJsonObject{{QStringLiteral("hard"),
                                         QJsonObject{{QStringLiteral("pods"), QStringLiteral("10")}}}}}});
         GQ_VERIFY_OK(patched);
-        const QJsonObject hard =
-            hardOf(*patched);
+        const QJsonObject hard = hardOf(*patched);
         QCOMPARE(hard.value(QLatin1String("pods")).toString(), QStringLiteral("10"));
         QCOMPARE(hard.value(QLatin1String("requests.nvidia.com/gpu")).toString(), QStringLiteral("6"));
 

@@ -329,23 +329,16 @@ void TestChargebackCli::badFlags_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("names");
     const QString out = QStringLiteral("--out");
-    QTest::newRow("month") << test::words("--month 2026-13 --rate 1")
-                           << "--month";
-    QTest::newRow("zone") << test::words("--tz Mars/Base --rate 1")
-                          << "--tz";
-    QTest::newRow("by") << test::words("--by team --rate 1")
-                        << "--by";
+    QTest::newRow("month") << test::words("--month 2026-13 --rate 1") << "--month";
+    QTest::newRow("zone") << test::words("--tz Mars/Base --rate 1") << "--tz";
+    QTest::newRow("by") << test::words("--by team --rate 1") << "--by";
     QTest::newRow("rate") << test::words("--rate -1") << "--rate";
     QTest::newRow("no rate") << QStringList{} << "--rate";
-    QTest::newRow("both rates") << test::words("--rate 1 --rates x.yaml")
-                                << "--rates";
+    QTest::newRow("both rates") << test::words("--rate 1 --rates x.yaml") << "--rates";
     QTest::newRow("rates file") << test::words("--rates BAD") << "--rates";
-    QTest::newRow("format") << test::words("--rate 1 -o xml")
-                            << "-o";
-    QTest::newRow("pdf without out") << test::words("--rate 1 -o pdf")
-                                     << "--out";
-    QTest::newRow("unknown") << test::words("--rate 1 --period month")
-                             << "--period";
+    QTest::newRow("format") << test::words("--rate 1 -o xml") << "-o";
+    QTest::newRow("pdf without out") << test::words("--rate 1 -o pdf") << "--out";
+    QTest::newRow("unknown") << test::words("--rate 1 --period month") << "--period";
 }
 
 void TestChargebackCli::badFlags() {

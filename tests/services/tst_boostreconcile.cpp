@@ -303,8 +303,7 @@ private Q_SLOTS:
     // quota boost waits (not failed, no audit entry) and the run says so with exit 1.
     void reconcileWithoutAnyCluster() {
         const QString ns = makeNamespace(12);
-        const qint64 quota =
-            grantElevenToNoon(ns);
+        const qint64 quota = grantElevenToNoon(ns);
         QVERIFY(quota > 0);
         const QStringList reconcileArgs{QStringLiteral("reconcile"), QStringLiteral("--db"), m_db,
                                         QStringLiteral("--now"), at("2026-06-01T11:30:00Z")};

@@ -420,9 +420,9 @@ private Q_SLOTS:
         // A nightly boost: `recur`, `window` and `tz` (empty: no --tz) as given.
         auto recurring = [&](const QString &recur, const QString &window, const QString &tz,
                              const QString &recurUntil) {
-            QStringList args{QStringLiteral("--resource"), gpu, note, good,
-                             QStringLiteral("--add"), QStringLiteral("4"),
-                             QStringLiteral("--recur"), recur, QStringLiteral("--window"), window};
+            QStringList args{QStringLiteral("--resource"), gpu, note, good, QStringLiteral("--add"),
+                             QStringLiteral("4")};
+            args << QStringLiteral("--recur") << recur << QStringLiteral("--window") << window;
             if (!tz.isEmpty())
                 args << QStringLiteral("--tz") << tz;
             return grant(args + QStringList{QStringLiteral("--recur-until"), recurUntil});
@@ -441,8 +441,8 @@ private Q_SLOTS:
             << recurring(nightly, hours, utc, QStringLiteral("2026-05-01T00:00:00Z"))
             << QStringLiteral("--recur-until");
         // No silent UTC: a window of local hours needs its zone.
-        QTest::newRow("recur without tz") << recurring(nightly, hours, QString(), july)
-                                          << QStringLiteral("--tz");
+        QTest::newRow("recur without tz")
+            << recurring(nightly, hours, QString(), july) << QStringLiteral("--tz");
         QTest::newRow("negative hours") << QStringList{QStringLiteral("boost"),
                                                        QStringLiteral("grant"),
                                                        QStringLiteral("--budget"),

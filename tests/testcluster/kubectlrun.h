@@ -81,11 +81,11 @@ inline KubectlRun runKubectl(const QString &binary, const QString &kubeconfig, c
 
 // In initTestCase, when `found` (the kubectl path or paths found) is empty: fails in CI,
 // where kubectl must be there, and skips the suite elsewhere.
-#define GQ_REQUIRE_KUBECTL(found)                                                                      \
-    do {                                                                                               \
-        if ((found).isEmpty()) {                                                                       \
-            if (qEnvironmentVariable("CI") == QLatin1String("true"))                                   \
-                QFAIL("kubectl is required in CI but none was found on PATH");                         \
-            QSKIP("no kubectl on this machine");                                                       \
-        }                                                                                              \
+#define GQ_REQUIRE_KUBECTL(found)                                                                            \
+    do {                                                                                                     \
+        if ((found).isEmpty()) {                                                                             \
+            if (qEnvironmentVariable("CI") == QLatin1String("true"))                                         \
+                QFAIL("kubectl is required in CI but none was found on PATH");                               \
+            QSKIP("no kubectl on this machine");                                                             \
+        }                                                                                                    \
     } while (false)

@@ -33,7 +33,8 @@ private:
                 const QString &context = {}) {
         const QStringList withContext =
             context.isEmpty() ? args : QStringList{QStringLiteral("--context"), context} + args;
-        return gq::test::runKubectl(binary, m_cluster.kubeconfigPath(), m_home.path(), withContext, stdinData);
+        return gq::test::runKubectl(binary, m_cluster.kubeconfigPath(), m_home.path(), withContext,
+                                    stdinData);
     }
 
     static QByteArray quotaYaml(const QString &ns, const QString &name, const QString &gpus,

@@ -8,8 +8,8 @@
 // and the grants must equal the requests it made, verb by verb.
 
 #include "clusterdiscovery.h"
-#include "kubeclient.h"
 #include "controller/controllertestutil.h"
+#include "kubeclient.h"
 #include "kubectlrun.h"
 #include "testclusterprocess.h"
 

@@ -4,8 +4,8 @@
 // the failure policies, the timeout, the CA check, the selectors and clientConfig.service
 // must reach kubectl worded as kube-apiserver words them.
 
-#include "testcerts.h"
 #include "kubectlrun.h"
+#include "testcerts.h"
 #include "testclusterprocess.h"
 #include "webhooktestutil.h"
 

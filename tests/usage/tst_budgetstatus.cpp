@@ -303,12 +303,9 @@ void TestBudgetStatus::badInput_data() {
     QTest::newRow("no subject") << QStringList{} << "exactly one of --user U or --namespace N";
     QTest::newRow("empty user") << QStringList{QStringLiteral("--user"), QString()}
                                 << "--user must not be empty";
-    QTest::newRow("bad now") << words("--user a --now tomorrow")
-                             << "--now";
-    QTest::newRow("bad output") << words("--user a -o csv")
-                                << "-o must be table or json";
-    QTest::newRow("unknown flag") << words("--user a --period day")
-                                  << "unknown flag --period";
+    QTest::newRow("bad now") << words("--user a --now tomorrow") << "--now";
+    QTest::newRow("bad output") << words("--user a -o csv") << "-o must be table or json";
+    QTest::newRow("unknown flag") << words("--user a --period day") << "unknown flag --period";
 }
 
 void TestBudgetStatus::badInput() {
