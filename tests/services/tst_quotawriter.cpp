@@ -40,10 +40,6 @@ QJsonObject json(const char *text) {
     return QJsonDocument::fromJson(QByteArray(text)).object();
 }
 
-QJsonObject hardOf(const QJsonObject &quota) {
-    return quota.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject();
-}
-
 // Every state a writer passes through, in order.
 struct StateLog {
     explicit StateLog(QuotaWriter &w) {
