@@ -907,13 +907,6 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
-    <name>gq::BoostService</name>
-    <message>
-        <source>The usage database is not open.</source>
-        <translation>用量数据库未打开。</translation>
-    </message>
-</context>
-<context>
     <name>gq::BoostsPage</name>
     <message>
         <source>Grant boost…</source>
