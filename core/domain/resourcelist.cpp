@@ -1,14 +1,21 @@
 #include "resourcelist.h"
 
-#include "keyhash_p.h"
+#include "keyindex_p.h"
+#include "positionindex_p.h"
 
 #include <algorithm>
 
 namespace gq {
 
 struct ResourceList::Index {
-    detail::KeyPositions positions;
+    detail::PositionIndex positions; // into m_entries, by name
 };
+
+namespace {
+auto namesOf(const std::vector<ResourceList::Entry> &entries) {
+    return [&entries](qsizetype i) -> const QString & { return entries[std::size_t(i)].name; };
+}
+} // namespace
 
 void ResourceList::reindex() {
     if (m_entries.size() < detail::kIndexFrom) {
@@ -18,15 +25,13 @@ void ResourceList::reindex() {
     auto index = std::make_shared<Index>();
     index->positions.reserve(m_entries.size());
     for (std::size_t i = 0; i < m_entries.size(); ++i)
-        index->positions.try_emplace(m_entries[i].name, qsizetype(i));
+        index->positions.insert(m_entries[i].name, qsizetype(i), namesOf(m_entries));
     m_index = std::move(index);
 }
 
 qsizetype ResourceList::indexOf(QStringView name) const {
-    if (m_index) {
-        const auto it = m_index->positions.find(name);
-        return it == m_index->positions.end() ? -1 : it->second;
-    }
+    if (m_index)
+        return m_index->positions.find(name, namesOf(m_entries));
     for (std::size_t i = 0; i < m_entries.size(); ++i) {
         if (m_entries[i].name == name)
             return qsizetype(i);
@@ -58,20 +63,41 @@ QStringList ResourceList::names() const {
     return out;
 }
 
-void ResourceList::set(const QString &name, const Quantity &quantity) {
-    if (const qsizetype i = indexOf(name); i >= 0) {
-        m_entries[std::size_t(i)].quantity = quantity;
+void ResourceList::reserve(qsizetype n) {
+    m_entries.reserve(std::size_t(n));
+    if (std::size_t(n) < detail::kIndexFrom)
+        return;
+    if (!m_index || m_index.use_count() > 1) {
+        auto index = std::make_shared<Index>();
+        index->positions.reserve(std::max(std::size_t(n), m_entries.size()));
+        for (std::size_t i = 0; i < m_entries.size(); ++i)
+            index->positions.insert(m_entries[i].name, qsizetype(i), namesOf(m_entries));
+        m_index = std::move(index);
         return;
     }
-    m_entries.push_back(Entry{name, quantity});
+    m_index->positions.reserve(std::size_t(n));
+}
+
+void ResourceList::set(const QString &name, const Quantity &quantity) {
     if (!m_index) {
+        if (const qsizetype i = indexOf(name); i >= 0) {
+            m_entries[std::size_t(i)].quantity = quantity;
+            return;
+        }
+        m_entries.push_back(Entry{name, quantity});
         if (m_entries.size() >= detail::kIndexFrom)
             reindex();
         return;
     }
     if (m_index.use_count() > 1) // copy on write: other copies share the index
         m_index = std::make_shared<Index>(*m_index);
-    m_index->positions.try_emplace(name, qsizetype(m_entries.size() - 1));
+    // One hash lookup: a new name is added at the end, a known one updated in place.
+    if (const qsizetype i = m_index->positions.insert(name, qsizetype(m_entries.size()), namesOf(m_entries));
+        i >= 0) {
+        m_entries[std::size_t(i)].quantity = quantity;
+        return;
+    }
+    m_entries.push_back(Entry{name, quantity});
 }
 
 bool ResourceList::remove(QStringView name) {

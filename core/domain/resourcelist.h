@@ -34,6 +34,8 @@ public:
     [[nodiscard]] QStringList names() const;
 
     void set(const QString &name, const Quantity &quantity);
+    // Room for n entries (and their index, for a big list) before a run of set()s.
+    void reserve(qsizetype n);
     bool remove(QStringView name);
     void clear() {
         m_entries.clear();

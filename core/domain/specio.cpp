@@ -70,14 +70,16 @@ ResourceList decodeResourceList(const YamlNode *node, const QString &path, QList
         problems << invalidShape(path, QStringLiteral("must be a map of resource names to quantities"));
         return list;
     }
+    list.reserve(qsizetype(node->entries().size()));
     for (const YamlNode::Entry &e : node->entries()) {
-        const QString field = path + u'[' + e.key + u']';
+        // Spelled only for an error: a 200k-key map is mostly good entries.
+        const auto field = [&] { return path + u'[' + e.key + u']'; };
         if (e.value.isNull()) {
-            problems << requiredValue(field, QStringLiteral("a quantity is required"));
+            problems << requiredValue(field(), QStringLiteral("a quantity is required"));
             continue;
         }
         if (!e.value.isScalar()) {
-            problems << invalidShape(field, QStringLiteral("must be a quantity (a string or a number)"));
+            problems << invalidShape(field(), QStringLiteral("must be a quantity (a string or a number)"));
             continue;
         }
         auto q = Quantity::parse(e.value.text());
@@ -85,7 +87,7 @@ ResourceList decodeResourceList(const YamlNode *node, const QString &path, QList
             Error err = Error::make(Error::Kind::Parse,
                                     QStringLiteral("Invalid value: ") + quoted(e.value.text()) + u": " +
                                         q.error().message,
-                                    field);
+                                    field());
             err.reason = QStringLiteral("FieldValueInvalid");
             problems << err;
             continue;

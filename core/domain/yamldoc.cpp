@@ -1,6 +1,6 @@
 #include "yamldoc.h"
 
-#include "keyhash_p.h"
+#include "keyindex_p.h"
 
 #include <algorithm>
 
@@ -34,15 +34,10 @@ YamlNode YamlNode::map() {
 
 // --- children and the key index ---------------------------------------------------------
 
-struct YamlNode::KeyIndex {
-    detail::KeyPositions positions; // first entry of each key
-    std::size_t count = 0;          // entries indexed
-};
-
 struct YamlNode::Children {
     std::vector<YamlNode> items;
     std::vector<Entry> entries;
-    std::shared_ptr<KeyIndex> index; // may be shared with a copy's Children: copied before a write
+    std::shared_ptr<detail::KeyIndex> index; // may be shared with a copy's Children: copied before a write
 };
 
 namespace {
@@ -107,12 +102,21 @@ void YamlNode::indexKeys() {
         return;
     }
     Children &c = detach();
-    auto index = std::make_shared<KeyIndex>();
+    auto index = std::make_shared<detail::KeyIndex>();
     index->positions.reserve(c.entries.size());
+    const auto keyAt = [&c](qsizetype i) -> const QString & { return c.entries[std::size_t(i)].key; };
     for (std::size_t i = 0; i < c.entries.size(); ++i)
-        index->positions.try_emplace(c.entries[i].key, qsizetype(i));
+        index->positions.insert(c.entries[i].key, qsizetype(i), keyAt);
     index->count = c.entries.size();
     c.index = std::move(index);
+}
+
+void YamlNode::adoptKeyIndex(std::shared_ptr<detail::KeyIndex> index) {
+    if (m_type != Type::Map || !m_children || !index || index->count != m_children->entries.size()) {
+        indexKeys();
+        return;
+    }
+    detach().index = std::move(index);
 }
 
 qsizetype YamlNode::indexOf(QStringView key) const {
@@ -121,12 +125,9 @@ qsizetype YamlNode::indexOf(QStringView key) const {
     const std::vector<Entry> &list = m_children->entries;
     // The index is trusted only while it covers every entry, and a hit is checked,
     // so an edit made through a kept entries() reference cannot give a wrong entry.
-    if (const KeyIndex *index = m_children->index.get(); index && index->count == list.size()) {
-        const auto it = index->positions.find(key);
-        if (it == index->positions.end())
-            return -1;
-        if (list[std::size_t(it->second)].key == key)
-            return it->second;
+    if (const detail::KeyIndex *index = m_children->index.get(); index && index->count == list.size()) {
+        return index->positions.find(
+            key, [&list](qsizetype i) -> const QString & { return list[std::size_t(i)].key; });
     }
     for (std::size_t i = 0; i < list.size(); ++i) {
         if (list[i].key == key)
@@ -168,8 +169,10 @@ YamlNode &YamlNode::insert(const QString &key, YamlNode value) {
     c.entries.push_back(Entry{key, SourcePos{}, std::move(value)});
     if (c.index) {
         if (c.index.use_count() > 1) // shared with a copy of this node
-            c.index = std::make_shared<KeyIndex>(*c.index);
-        c.index->positions.try_emplace(key, qsizetype(c.entries.size() - 1));
+            c.index = std::make_shared<detail::KeyIndex>(*c.index);
+        c.index->positions.insert(key, qsizetype(c.entries.size() - 1), [&c](qsizetype i) -> const QString & {
+            return c.entries[std::size_t(i)].key;
+        });
         c.index->count = c.entries.size();
     } else if (c.entries.size() >= detail::kIndexFrom) {
         indexKeys();

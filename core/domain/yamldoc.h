@@ -15,6 +15,10 @@
 
 namespace gq {
 
+namespace detail {
+struct KeyIndex; // keyindex_p.h
+} // namespace detail
+
 // Where a node came from in the source text. line/column are 1-based (column counts
 // characters, not bytes); offset is the 0-based byte offset in the UTF-8 text, -1 when
 // the node was not loaded from text (built in code or from JSON).
@@ -74,6 +78,9 @@ public:
     // Builds the key index of this map when it is big enough to need one (loadYaml
     // and fromJson do it for every map they build).
     void indexKeys();
+    // Takes the key index a loader built while it checked for duplicate keys, when it
+    // covers every entry; otherwise builds one as indexKeys() does.
+    void adoptKeyIndex(std::shared_ptr<detail::KeyIndex> index);
     [[nodiscard]] const YamlNode *find(QStringView key) const;
     [[nodiscard]] YamlNode *find(QStringView key);
     [[nodiscard]] const Entry *findEntry(QStringView key) const;
@@ -107,7 +114,6 @@ public:
     friend bool operator==(const YamlNode &a, const YamlNode &b);
 
 private:
-    struct KeyIndex;
     struct Children;
     [[nodiscard]] qsizetype indexOf(QStringView key) const;
     Children &detach(); // the children, unshared (copied when other copies hold them)

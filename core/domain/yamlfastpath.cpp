@@ -1,10 +1,10 @@
 #include "yamlfastpath_p.h"
 
-#include "keyhash_p.h"
+#include "keyindex_p.h"
 
 #include <iterator>
 #include <limits>
-#include <unordered_set>
+#include <memory>
 #include <vector>
 
 // A reader for the plainest block YAML: what `kubectl get -o yaml` of a quota List,
@@ -140,7 +140,7 @@ bool Reader::readScalar(const Line &l, int from, YamlNode &out) {
 
 bool Reader::readMap(int from, int depth, YamlNode &out) {
     std::vector<YamlNode::Entry> entries;
-    std::unordered_set<QString, KeyHash, KeyEqual> bigMapKeys;
+    std::shared_ptr<KeyIndex> keys; // from kIndexFrom keys on; becomes the map's key index
     const int indent = from - peek().start;
     SourcePos mapPos;
     while (!atEnd()) {
@@ -172,11 +172,17 @@ bool Reader::readMap(int from, int depth, YamlNode &out) {
                     return false;
             }
         } else {
-            if (bigMapKeys.empty()) {
-                for (const YamlNode::Entry &e : entries)
-                    bigMapKeys.insert(e.key);
+            const auto keyAt = [&entries](qsizetype i) -> const QString & {
+                return entries[std::size_t(i)].key;
+            };
+            if (!keys) {
+                keys = std::make_shared<KeyIndex>();
+                keys->positions.reserve(4 * kIndexFrom);
+                for (std::size_t i = 0; i < entries.size(); ++i)
+                    keys->positions.insert(entries[i].key, qsizetype(i), keyAt);
             }
-            if (!bigMapKeys.insert(entry.key).second)
+            // The entry is appended below, at entries.size().
+            if (keys->positions.insert(entry.key, qsizetype(entries.size()), keyAt) >= 0)
                 return false;
         }
         ++m_next;
@@ -200,7 +206,12 @@ bool Reader::readMap(int from, int depth, YamlNode &out) {
     std::vector<YamlNode::Entry> &own = out.entries();
     own.reserve(entries.size());
     std::move(entries.begin(), entries.end(), std::back_inserter(own));
-    out.indexKeys();
+    if (keys) {
+        keys->count = keys->positions.size();
+        out.adoptKeyIndex(std::move(keys));
+    } else {
+        out.indexKeys();
+    }
     return true;
 }
 

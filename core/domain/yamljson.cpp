@@ -1,4 +1,4 @@
-#include "keyhash_p.h"
+#include "keyindex_p.h"
 #include "yamldoc.h"
 #include "yamlscalar_p.h"
 

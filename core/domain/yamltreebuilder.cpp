@@ -169,7 +169,12 @@ void TreeBuilder::close() {
         std::move(items.begin(), items.end(), std::back_inserter(own));
         items.clear();
     }
-    f.node.indexKeys();
+    if (f.keys) {
+        f.keys->count = f.keys->positions.size();
+        f.node.adoptKeyIndex(std::move(f.keys)); // checks it covers every entry
+    } else {
+        f.node.indexKeys();
+    }
     place(std::move(f.node), f.anchor, f.mark, f.size);
 }
 
@@ -226,12 +231,16 @@ int TreeBuilder::definedAt(Frame &top, const std::vector<YamlNode::Entry> &entri
     }
     // A linear search in big maps made them quadratic: from kSmallMap keys on, one
     // hash per open map, filled with the keys so far the first time.
-    if (top.keyLines.empty()) {
-        for (const YamlNode::Entry &e : entries)
-            top.keyLines.try_emplace(e.key, e.keyPos.line);
+    const auto keyAt = [&entries](qsizetype i) -> const QString & { return entries[std::size_t(i)].key; };
+    if (!top.keys) {
+        top.keys = std::make_shared<KeyIndex>();
+        top.keys->positions.reserve(4 * kSmallMap);
+        for (std::size_t i = 0; i < entries.size(); ++i)
+            top.keys->positions.insert(entries[i].key, qsizetype(i), keyAt);
     }
-    const auto [it, added] = top.keyLines.try_emplace(key, top.keyPos.line);
-    return added ? 0 : it->second;
+    // The entry for this key is appended when its value arrives: at entries.size().
+    const qsizetype first = top.keys->positions.insert(key, qsizetype(entries.size()), keyAt);
+    return first < 0 ? 0 : entries[std::size_t(first)].keyPos.line;
 }
 
 } // namespace gq::detail

@@ -5,6 +5,7 @@
 // kubectl's strict keys (no duplicates, scalars only). Not public API.
 
 #include "error.h"
+#include "keyindex_p.h"
 #include "yamldoc.h"
 #include "yamlintern_p.h"
 
@@ -15,6 +16,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/mark.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -70,9 +72,10 @@ private:
         bool haveKey = false;
         QString key;
         SourcePos keyPos;
-        // Keys of a big map so far -> line; small maps (most of them) are searched
-        // linearly instead, which saves a hash table per map of a 100k-object List.
-        std::unordered_map<QString, int> keyLines;
+        // Keys of a big map so far -> entry position; small maps (most of them) are
+        // searched linearly instead, which saves a hash table per map of a 100k-object
+        // List. It becomes the map's key index when the map ends.
+        std::shared_ptr<KeyIndex> keys;
     };
     struct Anchored {
         YamlNode node;
