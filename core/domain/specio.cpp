@@ -72,8 +72,9 @@ ResourceList decodeResourceList(const YamlNode *node, const QString &path, QList
     }
     list.reserve(qsizetype(node->entries().size()));
     for (const YamlNode::Entry &e : node->entries()) {
-        // Spelled only for an error: a 200k-key map is mostly good entries.
-        const auto field = [&] { return path + u'[' + e.key + u']'; };
+        // Spelled only for an error: a 200k-key map is mostly good entries. A QString, not
+        // a QStringBuilder of temporaries.
+        const auto field = [&]() -> QString { return path + u'[' + e.key + u']'; };
         if (e.value.isNull()) {
             problems << requiredValue(field(), QStringLiteral("a quantity is required"));
             continue;

@@ -102,7 +102,7 @@ void validateQuotaQuantity(const Field &field, const QString &resource, const Qu
 void validateQuotaList(const QString &path, const ResourceList &list, bool gpuPolicy, Sink &sink) {
     for (const ResourceList::Entry &e : list) {
         // Spelled only for a problem: a 200k-entry spec.hard is mostly good entries.
-        const auto field = [&] { return path + u'[' + e.name + u']'; };
+        const auto field = [&]() -> QString { return path + u'[' + e.name + u']'; };
         const QStringList nameErrors = quotaResourceNameErrors(e.name);
         for (const QString &msg : nameErrors)
             sink.add(invalidValue(field(), e.name, msg + gpuNameHint(e.name)), true);
