@@ -34,15 +34,7 @@ public:
     template <typename KeyAt> [[nodiscard]] qsizetype find(QStringView key, const KeyAt &keyAt) const {
         if (m_slots.empty())
             return -1;
-        const quint32 hash = hashOf(key);
-        const std::size_t mask = m_slots.size() - 1;
-        for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-            const Slot &s = m_slots[i];
-            if (s.position1 == 0)
-                return -1;
-            if (s.hash == hash && keyAt(qsizetype(s.position1 - 1)) == key)
-                return qsizetype(s.position1 - 1);
-        }
+        return qsizetype(m_slots[probe(key, hashOf(key), keyAt)].position1) - 1;
     }
 
     // Adds position for key unless the index has a position with an equal key: then
@@ -53,17 +45,12 @@ public:
         if (2 * (m_size + 1) > m_slots.size())
             rehash(m_slots.empty() ? 16 : 2 * m_slots.size());
         const quint32 hash = hashOf(key);
-        const std::size_t mask = m_slots.size() - 1;
-        for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-            Slot &s = m_slots[i];
-            if (s.position1 == 0) {
-                s = Slot{quint32(position + 1), hash};
-                ++m_size;
-                return -1;
-            }
-            if (s.hash == hash && keyAt(qsizetype(s.position1 - 1)) == key)
-                return qsizetype(s.position1 - 1);
-        }
+        Slot &s = m_slots[probe(key, hash, keyAt)];
+        if (s.position1 != 0)
+            return qsizetype(s.position1) - 1;
+        s = Slot{quint32(position + 1), hash};
+        ++m_size;
+        return -1;
     }
 
 private:
@@ -71,6 +58,17 @@ private:
         quint32 position1 = 0; // position + 1; 0 marks an empty slot
         quint32 hash = 0;
     };
+
+    // The slot holding key, or the empty slot where it would go (the table is never
+    // full, so there is one).
+    template <typename KeyAt> std::size_t probe(QStringView key, quint32 hash, const KeyAt &keyAt) const {
+        const std::size_t mask = m_slots.size() - 1;
+        std::size_t i = hash & mask;
+        while (m_slots[i].position1 != 0 &&
+               !(m_slots[i].hash == hash && keyAt(qsizetype(m_slots[i].position1 - 1)) == key))
+            i = (i + 1) & mask;
+        return i;
+    }
 
     static quint32 hashOf(QStringView key) {
         const std::size_t h = qHash(key);

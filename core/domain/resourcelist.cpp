@@ -17,13 +17,14 @@ auto namesOf(const std::vector<ResourceList::Entry> &entries) {
 }
 } // namespace
 
-void ResourceList::reindex() {
-    if (m_entries.size() < detail::kIndexFrom) {
+void ResourceList::reindex(std::size_t room) {
+    room = std::max(room, m_entries.size());
+    if (room < detail::kIndexFrom) {
         m_index.reset();
         return;
     }
     auto index = std::make_shared<Index>();
-    index->positions.reserve(m_entries.size());
+    index->positions.reserve(room);
     for (std::size_t i = 0; i < m_entries.size(); ++i)
         index->positions.insert(m_entries[i].name, qsizetype(i), namesOf(m_entries));
     m_index = std::move(index);
@@ -67,15 +68,10 @@ void ResourceList::reserve(qsizetype n) {
     m_entries.reserve(std::size_t(n));
     if (std::size_t(n) < detail::kIndexFrom)
         return;
-    if (!m_index || m_index.use_count() > 1) {
-        auto index = std::make_shared<Index>();
-        index->positions.reserve(std::max(std::size_t(n), m_entries.size()));
-        for (std::size_t i = 0; i < m_entries.size(); ++i)
-            index->positions.insert(m_entries[i].name, qsizetype(i), namesOf(m_entries));
-        m_index = std::move(index);
-        return;
-    }
-    m_index->positions.reserve(std::size_t(n));
+    if (!m_index || m_index.use_count() > 1)
+        reindex(std::size_t(n));
+    else
+        m_index->positions.reserve(std::size_t(n));
 }
 
 void ResourceList::set(const QString &name, const Quantity &quantity) {

@@ -56,7 +56,7 @@ public:
 private:
     struct Index;
     [[nodiscard]] qsizetype indexOf(QStringView name) const;
-    void reindex();
+    void reindex(std::size_t room = 0); // an index for room entries when that is big enough
 
     std::vector<Entry> m_entries;
     // Name -> position for big lists (a 200k-entry spec.hard made set() quadratic);

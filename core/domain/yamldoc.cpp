@@ -104,9 +104,8 @@ void YamlNode::indexKeys() {
     Children &c = detach();
     auto index = std::make_shared<detail::KeyIndex>();
     index->positions.reserve(c.entries.size());
-    const auto keyAt = [&c](qsizetype i) -> const QString & { return c.entries[std::size_t(i)].key; };
     for (std::size_t i = 0; i < c.entries.size(); ++i)
-        index->positions.insert(c.entries[i].key, qsizetype(i), keyAt);
+        index->positions.insert(c.entries[i].key, qsizetype(i), detail::keysOf(c.entries));
     index->count = c.entries.size();
     c.index = std::move(index);
 }
@@ -126,8 +125,7 @@ qsizetype YamlNode::indexOf(QStringView key) const {
     // The index is trusted only while it covers every entry, and a hit is checked,
     // so an edit made through a kept entries() reference cannot give a wrong entry.
     if (const detail::KeyIndex *index = m_children->index.get(); index && index->count == list.size()) {
-        return index->positions.find(
-            key, [&list](qsizetype i) -> const QString & { return list[std::size_t(i)].key; });
+        return index->positions.find(key, detail::keysOf(list));
     }
     for (std::size_t i = 0; i < list.size(); ++i) {
         if (list[i].key == key)
@@ -170,9 +168,7 @@ YamlNode &YamlNode::insert(const QString &key, YamlNode value) {
     if (c.index) {
         if (c.index.use_count() > 1) // shared with a copy of this node
             c.index = std::make_shared<detail::KeyIndex>(*c.index);
-        c.index->positions.insert(key, qsizetype(c.entries.size() - 1), [&c](qsizetype i) -> const QString & {
-            return c.entries[std::size_t(i)].key;
-        });
+        c.index->positions.insert(key, qsizetype(c.entries.size() - 1), detail::keysOf(c.entries));
         c.index->count = c.entries.size();
     } else if (c.entries.size() >= detail::kIndexFrom) {
         indexKeys();

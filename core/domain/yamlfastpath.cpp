@@ -140,7 +140,7 @@ bool Reader::readScalar(const Line &l, int from, YamlNode &out) {
 
 bool Reader::readMap(int from, int depth, YamlNode &out) {
     std::vector<YamlNode::Entry> entries;
-    std::shared_ptr<KeyIndex> keys; // from kIndexFrom keys on; becomes the map's key index
+    std::shared_ptr<KeyIndex> keys; // see earlierEntry; becomes the map's key index
     const int indent = from - peek().start;
     SourcePos mapPos;
     while (!atEnd()) {
@@ -166,25 +166,8 @@ bool Reader::readMap(int from, int depth, YamlNode &out) {
         if (entries.empty())
             mapPos = entry.keyPos;
         // Duplicate keys are an error yaml-cpp's path words and places.
-        if (entries.size() < kIndexFrom) {
-            for (const YamlNode::Entry &e : entries) {
-                if (e.key == entry.key)
-                    return false;
-            }
-        } else {
-            const auto keyAt = [&entries](qsizetype i) -> const QString & {
-                return entries[std::size_t(i)].key;
-            };
-            if (!keys) {
-                keys = std::make_shared<KeyIndex>();
-                keys->positions.reserve(4 * kIndexFrom);
-                for (std::size_t i = 0; i < entries.size(); ++i)
-                    keys->positions.insert(entries[i].key, qsizetype(i), keyAt);
-            }
-            // The entry is appended below, at entries.size().
-            if (keys->positions.insert(entry.key, qsizetype(entries.size()), keyAt) >= 0)
-                return false;
-        }
+        if (earlierEntry(keys, entries, entry.key) >= 0)
+            return false;
         ++m_next;
         int value = colon + 1;
         while (value < l.end && m_text[value] == ' ')

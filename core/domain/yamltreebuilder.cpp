@@ -207,10 +207,11 @@ void TreeBuilder::place(YamlNode n, YAML::anchor_t anchor, const YAML::Mark &mar
         top.key = n.text();
         top.keyPos = n.pos();
         top.haveKey = true;
-        if (const int line = definedAt(top, m_entries[depth], top.key); line > 0)
+        const std::vector<YamlNode::Entry> &entries = m_entries[depth];
+        if (const qsizetype first = earlierEntry(top.keys, entries, top.key); first >= 0)
             setError(fail(mark, QStringLiteral("mapping key \"%1\" already defined at line %2")
                                     .arg(elided(top.key))
-                                    .arg(line)));
+                                    .arg(entries[std::size_t(first)].keyPos.line)));
         return;
     }
     // A null value has no useful mark of its own; point at its key.
@@ -219,28 +220,6 @@ void TreeBuilder::place(YamlNode n, YAML::anchor_t anchor, const YAML::Mark &mar
     m_entries[depth].push_back(YamlNode::Entry{std::move(top.key), top.keyPos, std::move(n)});
     top.haveKey = false;
     top.key = QString();
-}
-
-int TreeBuilder::definedAt(Frame &top, const std::vector<YamlNode::Entry> &entries, const QString &key) {
-    if (entries.size() < kSmallMap) {
-        for (const YamlNode::Entry &e : entries) {
-            if (e.key == key)
-                return e.keyPos.line;
-        }
-        return 0;
-    }
-    // A linear search in big maps made them quadratic: from kSmallMap keys on, one
-    // hash per open map, filled with the keys so far the first time.
-    const auto keyAt = [&entries](qsizetype i) -> const QString & { return entries[std::size_t(i)].key; };
-    if (!top.keys) {
-        top.keys = std::make_shared<KeyIndex>();
-        top.keys->positions.reserve(4 * kSmallMap);
-        for (std::size_t i = 0; i < entries.size(); ++i)
-            top.keys->positions.insert(entries[i].key, qsizetype(i), keyAt);
-    }
-    // The entry for this key is appended when its value arrives: at entries.size().
-    const qsizetype first = top.keys->positions.insert(key, qsizetype(entries.size()), keyAt);
-    return first < 0 ? 0 : entries[std::size_t(first)].keyPos.line;
 }
 
 } // namespace gq::detail

@@ -72,9 +72,8 @@ private:
         bool haveKey = false;
         QString key;
         SourcePos keyPos;
-        // Keys of a big map so far -> entry position; small maps (most of them) are
-        // searched linearly instead, which saves a hash table per map of a 100k-object
-        // List. It becomes the map's key index when the map ends.
+        // A big map's keys so far (earlierEntry); it becomes the map's key index at
+        // its end. Small maps, most of them, have none.
         std::shared_ptr<KeyIndex> keys;
     };
     struct Anchored {
@@ -93,9 +92,6 @@ private:
     // Puts a finished node where it belongs: the root, a sequence item, a map key or a
     // map value.
     void place(YamlNode n, YAML::anchor_t anchor, const YAML::Mark &mark, qsizetype size);
-    static constexpr std::size_t kSmallMap = 16;
-    // The line where the open map top already defines key, or 0.
-    static int definedAt(Frame &top, const std::vector<YamlNode::Entry> &entries, const QString &key);
 
     const QByteArray &m_text;
     YamlLoadLimits m_limits;
