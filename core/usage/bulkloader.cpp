@@ -34,12 +34,17 @@ BulkLoader::BulkLoader(UsageConnection &conn, const ResourceWeights &weights, Da
     , m_weights(weights)
     , m_days(days)
     , m_rollups(rollups)
-    , m_maxRollupCells(kMaxRollupCells) {}
+    , m_maxRollupCells(kMaxRollupCells)
+    , m_hugeLoadFrom(kDropIndexesFrom) {}
 
 BulkLoader::~BulkLoader() = default;
 
 void BulkLoader::setRollupCellLimit(size_t cells) {
     m_maxRollupCells = cells ? cells : kMaxRollupCells;
+}
+
+void BulkLoader::setHugeLoadFrom(qint64 rows) {
+    m_hugeLoadFrom = rows > 0 ? rows : kDropIndexesFrom;
 }
 
 Result<qint64> BulkLoader::insert(const std::vector<UsageInterval> &intervals) {
@@ -71,7 +76,7 @@ Result<std::unique_ptr<UsageStore::BulkLoad>> BulkLoader::begin(qint64 expectedR
         if (auto r = m_conn.execSql(q, QStringLiteral("PRAGMA cache_size = -262144")); !r)
             return r.error();
     }
-    if (expectedRows >= kDropIndexesFrom) {
+    if (expectedRows >= m_hugeLoadFrom) {
         // Only when the load dominates what is there: rebuilding the indexes of a large
         // table for a comparatively small load would cost more than it saves.
         QSqlQuery c(m_conn.database());
@@ -156,6 +161,23 @@ Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) 
         m_acc->clear();
     }
     return {};
+}
+
+Result<void> UsageStore::BulkLoad::restoreKeys() {
+    if (m_done || m_failed)
+        return Error::make(Error::Kind::Internal, QStringLiteral("the bulk load has already ended"));
+    if (!m_plainRollups)
+        return {};
+    PhaseTimes::Scope phase(PhaseTimes::RollupWrite);
+    ++m_rollupWrites;
+    auto r = m_loader.m_rollups.write(*m_acc, RollupWriter::Mode::Add, m_loader.plainTables(*this));
+    if (r) {
+        m_acc->clear();
+        r = m_loader.restorePlainRollups(*this);
+    }
+    if (!r)
+        m_failed = true;
+    return r;
 }
 
 Result<qint64> UsageStore::BulkLoad::finish() {

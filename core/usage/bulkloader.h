@@ -42,6 +42,8 @@ public:
     // Rollup cells a load keeps in memory before adding them to the tables (~50 bytes
     // each); fewer cost more partial writes. 0 restores the default.
     void setRollupCellLimit(size_t cells);
+    // Expected rows from which a load drops and rebuilds indexes. 0 restores the default.
+    void setHugeLoadFrom(qint64 rows);
 
 private:
     friend class UsageStore::BulkLoad;
@@ -80,6 +82,7 @@ private:
     RollupWriter &m_rollups;
     std::unique_ptr<PgCopy> m_copy;
     size_t m_maxRollupCells;
+    qint64 m_hugeLoadFrom;
     bool m_copyProbed = false;
     bool m_active = false;
 };

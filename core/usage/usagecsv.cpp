@@ -197,6 +197,9 @@ Result<UsageStore::ImportStats> importUsageCsv(UsageConnection &conn, IntervalWr
     stats.updated = int(counts.updated);
     stats.unchanged = int(counts.unchanged);
     if (!scan->repeated.empty()) {
+        // The single-row upserts below need every key the load may have dropped.
+        if (auto r = (*load)->restoreKeys(); !r)
+            return r.error();
         if (auto r = rewind(); !r)
             return r.error();
         UsageCsvParser parser(src, limits);

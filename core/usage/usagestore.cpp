@@ -104,6 +104,10 @@ void UsageStore::setBulkRollupCellLimit(size_t cells) {
     m_bulk->setRollupCellLimit(cells);
 }
 
+void UsageStore::setBulkHugeLoadFrom(qint64 rows) {
+    m_bulk->setHugeLoadFrom(rows);
+}
+
 Result<std::unique_ptr<UsageStore::BulkLoad>> UsageStore::beginBulk(qint64 expectedRows) {
     return m_bulk->begin(expectedRows);
 }

@@ -132,6 +132,9 @@ public:
     // Rollup cells a bulk load keeps in memory before writing part of them (0: the
     // default, 8 million); tests make it small to exercise the partial writes.
     void setBulkRollupCellLimit(size_t cells);
+    // Loads of at least this many expected rows count as huge (see beginBulk; 0: the
+    // default, 1 million); tests make it small to exercise the huge path.
+    void setBulkHugeLoadFrom(qint64 rows);
 
     // Recomputes every rollup table from the raw intervals in one transaction and
     // writes only what differs. Values equal within 1e-3 GPU-seconds count as equal.
@@ -308,6 +311,10 @@ public:
     ~BulkLoad();
     Q_DISABLE_COPY_MOVE(BulkLoad)
     Result<void> add(const std::vector<UsageInterval> &chunk);
+    // Writes the rollups gathered so far and gives rollup tables that lost their
+    // primary key for the load (see beginBulk) their key back, so single-row upserts
+    // (which need the keys) can follow in the same transaction.
+    Result<void> restoreKeys();
     // Flushes the rollups, rebuilds dropped indexes, commits. Returns rows added.
     Result<qint64> finish();
     [[nodiscard]] qint64 added() const { return m_added; }
