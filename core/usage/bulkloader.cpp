@@ -114,6 +114,7 @@ UsageStore::BulkLoad::BulkLoad(BulkLoader &loader)
 
 UsageStore::BulkLoad::~BulkLoad() {
     if (!m_done) {
+        m_loader.abortStream();
         m_tx.reset(); // rolls back, including dropped indexes
         if (!m_loader.m_conn.isPostgres()) {
             QSqlQuery q(m_loader.m_conn.database());
@@ -143,7 +144,7 @@ Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) 
         }
     }
     phase.emplace(PhaseTimes::Intervals);
-    if (auto r = m_loader.writeIntervals(chunk, 0, chunk.size()); !r) {
+    if (auto r = m_loader.writeIntervals(chunk, 0, chunk.size(), m_streaming); !r) {
         m_failed = true;
         return r;
     }
@@ -153,6 +154,10 @@ Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) 
     if (m_acc->size() > m_loader.m_maxRollupCells) {
         phase.emplace(PhaseTimes::RollupWrite);
         ++m_rollupWrites;
+        if (auto r = m_loader.endStream(); !r) {
+            m_failed = true;
+            return r;
+        }
         if (auto r = m_loader.m_rollups.write(*m_acc, RollupWriter::Mode::Add, m_loader.plainTables(*this));
             !r) {
             m_failed = true;
@@ -166,12 +171,13 @@ Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) 
 Result<void> UsageStore::BulkLoad::restoreKeys() {
     if (m_done || m_failed)
         return Error::make(Error::Kind::Internal, QStringLiteral("the bulk load has already ended"));
-    if (!m_plainRollups)
-        return {};
     PhaseTimes::Scope phase(PhaseTimes::RollupWrite);
-    ++m_rollupWrites;
-    auto r = m_loader.m_rollups.write(*m_acc, RollupWriter::Mode::Add, m_loader.plainTables(*this));
-    if (r) {
+    auto r = m_loader.endStream();
+    if (r && m_plainRollups) {
+        ++m_rollupWrites;
+        r = m_loader.m_rollups.write(*m_acc, RollupWriter::Mode::Add, m_loader.plainTables(*this));
+    }
+    if (r && m_plainRollups) {
         m_acc->clear();
         r = m_loader.restorePlainRollups(*this);
     }
@@ -184,7 +190,10 @@ Result<qint64> UsageStore::BulkLoad::finish() {
     if (m_done || m_failed)
         return Error::make(Error::Kind::Internal, QStringLiteral("the bulk load has already ended"));
     m_failed = true; // until everything below succeeded
-    std::optional<PhaseTimes::Scope> phase(std::in_place, PhaseTimes::RollupWrite);
+    std::optional<PhaseTimes::Scope> phase(std::in_place, PhaseTimes::Intervals);
+    if (auto r = m_loader.endStream(); !r)
+        return r.error();
+    phase.emplace(PhaseTimes::RollupWrite);
     ++m_rollupWrites;
     if (auto r = m_loader.m_rollups.write(*m_acc, RollupWriter::Mode::Add, m_loader.plainTables(*this)); !r)
         return r.error();
@@ -209,7 +218,21 @@ Result<qint64> UsageStore::BulkLoad::finish() {
     return m_added;
 }
 
-Result<void> BulkLoader::copyIntervals(const std::vector<UsageInterval> &rows, size_t from, size_t to) {
+void UsageStore::BulkLoad::streamIntervals() {
+    m_streaming = true;
+}
+
+Result<void> BulkLoader::endStream() {
+    return m_copy && m_copy->isOpen() ? m_copy->end() : Result<void>{};
+}
+
+void BulkLoader::abortStream() {
+    if (m_copy && m_copy->isOpen())
+        m_copy->abort();
+}
+
+Result<void> BulkLoader::copyIntervals(const std::vector<UsageInterval> &rows, size_t from, size_t to,
+                                       bool stream) {
     static const QByteArray sql =
         QByteArrayLiteral("COPY usage_intervals (") + kIntervalColumns + QByteArrayLiteral(") FROM STDIN");
     QByteArray data;
@@ -234,7 +257,12 @@ Result<void> BulkLoader::copyIntervals(const std::vector<UsageInterval> &rows, s
         PgCopy::appendText(data, iv.source);
         data += '\n';
     }
-    return m_copy->copy(sql, data);
+    if (!stream)
+        return m_copy->copy(sql, data);
+    if (!m_copy->isOpen())
+        if (auto r = m_copy->start(sql); !r)
+            return r;
+    return m_copy->put(data);
 }
 
 PgCopy *BulkLoader::copier() {
@@ -247,10 +275,11 @@ PgCopy *BulkLoader::copier() {
     return m_copy.get();
 }
 
-Result<void> BulkLoader::writeIntervals(const std::vector<UsageInterval> &rows, size_t from, size_t to) {
+Result<void> BulkLoader::writeIntervals(const std::vector<UsageInterval> &rows, size_t from, size_t to,
+                                        bool stream) {
     const bool pg = m_conn.isPostgres();
     if (pg && copier())
-        return from < to ? copyIntervals(rows, from, to) : Result<void>{};
+        return from < to ? copyIntervals(rows, from, to, stream) : Result<void>{};
     const int batch = pg ? kPgBulkIntervalRows : kSqliteBulkIntervalRows;
     const QVariant nullEnd(QMetaType(QMetaType::LongLong));
     const QString head =

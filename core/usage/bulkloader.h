@@ -64,8 +64,13 @@ private:
     // Rows [from, to) of `rows` as new intervals. PostgreSQL streams them with COPY
     // (or binds each column as one array for unnest when COPY is not reachable),
     // SQLite uses its native handle.
-    Result<void> writeIntervals(const std::vector<UsageInterval> &rows, size_t from, size_t to);
-    Result<void> copyIntervals(const std::vector<UsageInterval> &rows, size_t from, size_t to);
+    Result<void> writeIntervals(const std::vector<UsageInterval> &rows, size_t from, size_t to,
+                                bool stream = false);
+    Result<void> copyIntervals(const std::vector<UsageInterval> &rows, size_t from, size_t to, bool stream);
+    // Ends the open interval COPY of a streaming load (see BulkLoad::streamIntervals)
+    // before another statement; abortStream() drops it.
+    Result<void> endStream();
+    void abortStream();
     // The COPY helper on PostgreSQL (created on first use), else null.
     PgCopy *copier();
     // Huge PostgreSQL loads (with the secondary indexes dropped): each rollup table

@@ -78,13 +78,27 @@ std::unique_ptr<PgCopy> PgCopy::create(const UsageConnection &conn) {
     return std::unique_ptr<PgCopy>(new PgCopy(std::move(pq)));
 }
 
+namespace {
+Error copyError(const char *what, const char *detail) {
+    return Error::make(Error::Kind::Database, QStringLiteral("%1: %2").arg(
+                                                  QLatin1String(what), QString::fromUtf8(detail).trimmed()));
+}
+} // namespace
+
 Result<void> PgCopy::copy(const QByteArray &copySql, const QByteArray &data) {
+    if (auto r = start(copySql); !r)
+        return r;
+    if (auto r = put(data); !r) {
+        abort();
+        return r;
+    }
+    return end();
+}
+
+Result<void> PgCopy::start(const QByteArray &copySql) {
     Libpq &pq = *m_pq;
-    auto failure = [&](const char *what, const char *detail) {
-        return Error::make(
-            Error::Kind::Database,
-            QStringLiteral("%1: %2").arg(QLatin1String(what), QString::fromUtf8(detail).trimmed()));
-    };
+    if (m_open)
+        return Error::make(Error::Kind::Internal, QStringLiteral("a COPY is already open on the connection"));
     if (pq.transactionStatus(pq.conn) == kPqTransActive) {
         // A statement Qt ran in single-row mode and then finish()ed can leave its last
         // (empty) result uncollected; collect it, as Qt's own next exec would.
@@ -97,7 +111,8 @@ Result<void> PgCopy::copy(const QByteArray &copySql, const QByteArray &data) {
     void *res = pq.exec(pq.conn, copySql.constData());
     const int status = res ? pq.resultStatus(res) : -1;
     if (status != kPgresCopyIn) {
-        const Error e = failure("starting COPY", res ? pq.resultErrorMessage(res) : pq.errorMessage(pq.conn));
+        const Error e =
+            copyError("starting COPY", res ? pq.resultErrorMessage(res) : pq.errorMessage(pq.conn));
         if (res)
             pq.clear(res);
         // Collect whatever else the server sent, so the connection is usable again.
@@ -106,28 +121,52 @@ Result<void> PgCopy::copy(const QByteArray &copySql, const QByteArray &data) {
         return e;
     }
     pq.clear(res);
-    bool sent = true;
-    for (qsizetype off = 0; off < data.size() && sent; off += kPutBytes) {
+    m_open = true;
+    return {};
+}
+
+Result<void> PgCopy::put(const QByteArray &data) {
+    Libpq &pq = *m_pq;
+    if (!m_open)
+        return Error::make(Error::Kind::Internal, QStringLiteral("no COPY is open on the connection"));
+    for (qsizetype off = 0; off < data.size(); off += kPutBytes) {
         const qsizetype n = std::min(kPutBytes, data.size() - off);
-        sent = pq.putCopyData(pq.conn, data.constData() + off, int(n)) == 1;
+        if (pq.putCopyData(pq.conn, data.constData() + off, int(n)) != 1)
+            return Error::make(Error::Kind::Database,
+                               QStringLiteral("sending COPY rows: %1")
+                                   .arg(QString::fromUtf8(pq.errorMessage(pq.conn)).trimmed()));
     }
+    return {};
+}
+
+Result<void> PgCopy::finishCopy(const char *failure) {
+    Libpq &pq = *m_pq;
+    if (!m_open)
+        return {};
+    m_open = false;
+    // Ending with an error message aborts the COPY on the server.
     QString sendError;
-    if (!sent)
-        sendError = QString::fromUtf8(pq.errorMessage(pq.conn)).trimmed();
-    // On a failed send the COPY is ended with an error, which aborts it on the server.
-    if (pq.putCopyEnd(pq.conn, sent ? nullptr : "client failed to send the rows") != 1 && sendError.isEmpty())
+    if (pq.putCopyEnd(pq.conn, failure) != 1)
         sendError = QString::fromUtf8(pq.errorMessage(pq.conn)).trimmed();
     Result<void> result;
     bool first = true;
     while (void *r = pq.getResult(pq.conn)) {
-        if (first && pq.resultStatus(r) != kPgresCommandOk)
-            result = failure("COPY", pq.resultErrorMessage(r));
+        if (first && pq.resultStatus(r) != kPgresCommandOk && !failure)
+            result = copyError("COPY", pq.resultErrorMessage(r));
         first = false;
         pq.clear(r);
     }
-    if (!sendError.isEmpty())
+    if (!sendError.isEmpty() && !failure)
         return Error::make(Error::Kind::Database, QStringLiteral("sending COPY rows: %1").arg(sendError));
     return result;
+}
+
+Result<void> PgCopy::end() {
+    return finishCopy(nullptr);
+}
+
+void PgCopy::abort() {
+    (void)finishCopy("client failed to send the rows");
 }
 
 void PgCopy::appendText(QByteArray &out, const QString &v) {

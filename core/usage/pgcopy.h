@@ -26,6 +26,17 @@ public:
     // connection (every kept statement is finish()ed after use).
     Result<void> copy(const QByteArray &copySql, const QByteArray &data);
 
+    // The same in steps, so the server stores rows while the caller makes the next
+    // ones: start() begins the COPY, put() sends rows (blocking only while the
+    // connection's buffer is full), end() finishes it and reports the first bad row;
+    // abort() cancels it (nothing of it stays). While a COPY is open no other
+    // statement may run on the connection.
+    Result<void> start(const QByteArray &copySql);
+    Result<void> put(const QByteArray &data);
+    Result<void> end();
+    void abort();
+    [[nodiscard]] bool isOpen() const { return m_open; }
+
     // Appends `v` in COPY text format (backslash, tab, newline, CR escaped).
     static void appendText(QByteArray &out, const QString &v);
     static void appendText(QByteArray &out, const QByteArray &utf8);
@@ -37,7 +48,9 @@ public:
 private:
     struct Libpq;
     explicit PgCopy(std::unique_ptr<Libpq> pq);
+    Result<void> finishCopy(const char *failure);
     std::unique_ptr<Libpq> m_pq;
+    bool m_open = false;
 };
 
 } // namespace gq

@@ -145,6 +145,9 @@ Result<UsageStore::ImportStats> importUsageCsv(UsageConnection &conn, IntervalWr
     auto load = bulk.begin(*merging ? 0 : scan->rows);
     if (!load)
         return load.error();
+    // Every row was checked above, so the server may store them while the file is read on.
+    if (!*merging)
+        (*load)->streamIntervals();
     BulkLoader::MergeCounts counts;
     auto isRepeated = [&](const UsageInterval &iv) {
         return !scan->repeated.empty() &&

@@ -315,6 +315,11 @@ public:
     // primary key for the load (see beginBulk) their key back, so single-row upserts
     // (which need the keys) can follow in the same transaction.
     Result<void> restoreKeys();
+    // PostgreSQL: the intervals of all add()s go to the server as one COPY that it
+    // stores while the caller reads on, so a bad row (a key already stored) is
+    // reported by the next restoreKeys() or finish() rather than by its add(). For
+    // loads whose rows were checked first (imports).
+    void streamIntervals();
     // Flushes the rollups, rebuilds dropped indexes, commits. Returns rows added.
     Result<qint64> finish();
     [[nodiscard]] qint64 added() const { return m_added; }
@@ -327,6 +332,7 @@ private:
     std::unique_ptr<RollupAccumulator> m_acc;
     qint64 m_added = 0;
     bool m_droppedIndexes = false;
+    bool m_streaming = false;
     // PostgreSQL: bit t set when rollup table t was empty and lost its primary key for
     // the load (cells COPYed in, key rebuilt at finish); see BulkLoader::plainRollups.
     unsigned m_plainRollups = 0;
