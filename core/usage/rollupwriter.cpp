@@ -129,8 +129,11 @@ Result<void> RollupWriter::copyRows(int table, const RollupAccumulator &acc,
     const RollupTable &t = kRollupTables[table];
     const QByteArray sql = QByteArrayLiteral("COPY ") + t.name + " (" + t.subjectColumn + ", " +
                            t.timeColumn + ", gpu_seconds) FROM STDIN";
-    // In pieces, so the text stays small next to the cells it describes.
-    constexpr size_t kPiece = 500000;
+    // One COPY sent in pieces: the text stays small next to the cells it describes,
+    // and the server stores one piece while the next is made.
+    constexpr size_t kPiece = 100000;
+    if (auto r = copy.start(sql); !r)
+        return r;
     QByteArray data;
     for (size_t i = 0; i < sorted.size(); i += kPiece) {
         data.clear();
@@ -142,10 +145,12 @@ Result<void> RollupWriter::copyRows(int table, const RollupAccumulator &acc,
             PgCopy::appendNumber(data, sorted[k].second);
             data += '\n';
         }
-        if (auto r = copy.copy(sql, data); !r)
+        if (auto r = copy.put(data); !r) {
+            copy.abort();
             return r;
+        }
     }
-    return {};
+    return copy.end();
 }
 
 QString RollupWriter::upsertTail(int table, Mode mode) {
