@@ -121,6 +121,7 @@ public:
         bool intern(const QString &name, quint32 &id);
     };
     Interner &interner(int table) { return table % 2 == 0 ? m_ns : m_user; }
+    [[nodiscard]] const Interner &interner(int table) const { return table % 2 == 0 ? m_ns : m_user; }
 
 private:
     static constexpr quint64 kTimeMask = (quint64(1) << 40) - 1;

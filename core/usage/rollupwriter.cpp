@@ -93,14 +93,14 @@ Result<void> RollupWriter::write(const RollupAccumulator &acc, Mode mode, PlainT
         const RollupCells &cells = acc.cells(t);
         if (cells.empty())
             continue;
-        const std::vector<std::pair<quint64, double>> sorted = cells.sorted();
-        if (!m_conn.isPostgres()) {
-            if (auto r = writeSqlite(t, acc, sorted, mode); !r)
+        if (m_conn.isPostgres() && plain.copy && (plain.tables & (1u << t))) {
+            if (auto r = copyRows(t, acc, *plain.copy); !r)
                 return r;
             continue;
         }
-        if (plain.copy && (plain.tables & (1u << t))) {
-            if (auto r = copyRows(t, acc, sorted, *plain.copy); !r)
+        const std::vector<std::pair<quint64, double>> sorted = cells.sorted();
+        if (!m_conn.isPostgres()) {
+            if (auto r = writeSqlite(t, acc, sorted, mode); !r)
                 return r;
             continue;
         }
@@ -124,9 +124,60 @@ Result<void> RollupWriter::write(const RollupAccumulator &acc, Mode mode, PlainT
     return {};
 }
 
-Result<void> RollupWriter::copyRows(int table, const RollupAccumulator &acc,
-                                    const std::vector<std::pair<quint64, double>> &sorted, PgCopy &copy) {
+Result<std::vector<quint32>> RollupWriter::serverOrder(const std::vector<QString> &names) {
+    QString list;
+    list.reserve(qsizetype(names.size()) * 16);
+    list += QLatin1Char('{');
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (i)
+            list += QLatin1Char(',');
+        appendPgText(list, names[i]);
+    }
+    list += QLatin1Char('}');
+    QSqlQuery q(m_conn.database());
+    q.setForwardOnly(true);
+    if (auto r =
+            m_conn.prepare(q, QStringLiteral("SELECT CAST(n AS BIGINT) - 1 FROM unnest(CAST(? AS TEXT[])) "
+                                             "WITH ORDINALITY AS u(name, n) ORDER BY name"));
+        !r)
+        return r.error();
+    q.addBindValue(list);
+    if (auto r = m_conn.exec(q, QStringLiteral("ordering rollup subjects")); !r)
+        return r.error();
+    std::vector<quint32> order;
+    order.reserve(names.size());
+    while (q.next())
+        order.push_back(quint32(q.value(0).toLongLong()));
+    if (order.size() != names.size())
+        return Error::make(Error::Kind::Database,
+                           QStringLiteral("ordering rollup subjects: %1 of %2 names came back")
+                               .arg(order.size())
+                               .arg(names.size()));
+    return order;
+}
+
+Result<void> RollupWriter::copyRows(int table, const RollupAccumulator &acc, PgCopy &copy) {
     const RollupTable &t = kRollupTables[table];
+    // In the order of the table's primary key as the server sorts names (its
+    // collation): the key built afterwards (restorePlainRollups) then reads
+    // presorted rows, which PostgreSQL sorts in one pass.
+    const auto &interner = acc.interner(table);
+    auto order = serverOrder(interner.names);
+    if (!order)
+        return order.error();
+    std::vector<quint32> rank(order->size());
+    for (size_t r = 0; r < order->size(); ++r)
+        rank[(*order)[r]] = quint32(r);
+    std::vector<std::pair<quint64, double>> sorted;
+    sorted.reserve(acc.cells(table).size());
+    acc.cells(table).forEach([&](quint64 key, double v) {
+        sorted.emplace_back(RollupAccumulator::keyOf(rank[size_t(key >> 40)], RollupAccumulator::timeOf(key)),
+                            v);
+    });
+    std::sort(sorted.begin(), sorted.end());
+    for (auto &cell : sorted)
+        cell.first = RollupAccumulator::keyOf((*order)[size_t(cell.first >> 40)],
+                                              RollupAccumulator::timeOf(cell.first));
     const QByteArray sql = QByteArrayLiteral("COPY ") + t.name + " (" + t.subjectColumn + ", " +
                            t.timeColumn + ", gpu_seconds) FROM STDIN";
     // One COPY sent in pieces: the text stays small next to the cells it describes,

@@ -45,8 +45,10 @@ public:
 
 private:
     static QString upsertTail(int table, Mode mode);
-    Result<void> copyRows(int table, const RollupAccumulator &acc,
-                          const std::vector<std::pair<quint64, double>> &sorted, PgCopy &copy);
+    // COPY of a table without its key (see BulkLoader::takePlainRollups), in key order.
+    Result<void> copyRows(int table, const RollupAccumulator &acc, PgCopy &copy);
+    // The order the server sorts `names` in (its collation): indexes into `names`.
+    Result<std::vector<quint32>> serverOrder(const std::vector<QString> &names);
     Result<void> writeSqlite(int table, const RollupAccumulator &acc,
                              const std::vector<std::pair<quint64, double>> &sorted, Mode mode);
 
