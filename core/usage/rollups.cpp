@@ -110,4 +110,28 @@ std::vector<std::pair<quint64, double>> RollupCells::sorted() const {
     return out;
 }
 
+std::vector<std::pair<quint64, double>>
+RollupAccumulator::cellsInOrder(int table, const std::vector<quint32> &order) const {
+    std::vector<quint32> rank(order.size());
+    for (size_t r = 0; r < order.size(); ++r)
+        rank[order[r]] = quint32(r);
+    std::vector<std::pair<quint64, double>> out;
+    out.reserve(m_cells[table].size());
+    m_cells[table].forEach(
+        [&](quint64 key, double v) { out.emplace_back(keyOf(rank[size_t(key >> 40)], timeOf(key)), v); });
+    std::sort(out.begin(), out.end());
+    for (auto &cell : out)
+        cell.first = keyOf(order[size_t(cell.first >> 40)], timeOf(cell.first));
+    return out;
+}
+
+std::vector<quint32> RollupAccumulator::byteOrder(int table) const {
+    const std::vector<QByteArray> &utf8 = interner(table).utf8;
+    std::vector<quint32> order(utf8.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = quint32(i);
+    std::sort(order.begin(), order.end(), [&](quint32 a, quint32 b) { return utf8[a] < utf8[b]; });
+    return order;
+}
+
 } // namespace gq

@@ -107,6 +107,12 @@ public:
     [[nodiscard]] const QByteArray &subjectUtf8(int table, quint64 key) const {
         return (table % 2 == 0 ? m_ns : m_user).utf8[size_t(key >> 40)];
     }
+    // The cells of `table` ordered by subject as `order` ranks them (indexes into the
+    // table's interned names, first to last), then by time.
+    [[nodiscard]] std::vector<std::pair<quint64, double>>
+    cellsInOrder(int table, const std::vector<quint32> &order) const;
+    // The table's subjects ordered by their UTF-8 bytes (SQLite's BINARY collation).
+    [[nodiscard]] std::vector<quint32> byteOrder(int table) const;
     static qint64 timeOf(quint64 key) { return qint64(key & kTimeMask) - kTimeBias; }
     static quint64 keyOf(quint32 id, qint64 t) {
         return (quint64(id) << 40) | (quint64(t + kTimeBias) & kTimeMask);

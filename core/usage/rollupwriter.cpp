@@ -98,12 +98,14 @@ Result<void> RollupWriter::write(const RollupAccumulator &acc, Mode mode, PlainT
                 return r;
             continue;
         }
-        const std::vector<std::pair<quint64, double>> sorted = cells.sorted();
         if (!m_conn.isPostgres()) {
-            if (auto r = writeSqlite(t, acc, sorted, mode); !r)
+            // In primary-key order (SQLite compares names bytewise): each insert lands
+            // next to the previous one in the key's B-tree.
+            if (auto r = writeSqlite(t, acc, acc.cellsInOrder(t, acc.byteOrder(t)), mode); !r)
                 return r;
             continue;
         }
+        const std::vector<std::pair<quint64, double>> sorted = cells.sorted();
         QStringList names;
         std::vector<qint64> times;
         std::vector<double> values;
@@ -165,19 +167,7 @@ Result<void> RollupWriter::copyRows(int table, const RollupAccumulator &acc, PgC
     auto order = serverOrder(interner.names);
     if (!order)
         return order.error();
-    std::vector<quint32> rank(order->size());
-    for (size_t r = 0; r < order->size(); ++r)
-        rank[(*order)[r]] = quint32(r);
-    std::vector<std::pair<quint64, double>> sorted;
-    sorted.reserve(acc.cells(table).size());
-    acc.cells(table).forEach([&](quint64 key, double v) {
-        sorted.emplace_back(RollupAccumulator::keyOf(rank[size_t(key >> 40)], RollupAccumulator::timeOf(key)),
-                            v);
-    });
-    std::sort(sorted.begin(), sorted.end());
-    for (auto &cell : sorted)
-        cell.first = RollupAccumulator::keyOf((*order)[size_t(cell.first >> 40)],
-                                              RollupAccumulator::timeOf(cell.first));
+    const std::vector<std::pair<quint64, double>> sorted = acc.cellsInOrder(table, *order);
     const QByteArray sql = QByteArrayLiteral("COPY ") + t.name + " (" + t.subjectColumn + ", " +
                            t.timeColumn + ", gpu_seconds) FROM STDIN";
     // One COPY sent in pieces: the text stays small next to the cells it describes,
