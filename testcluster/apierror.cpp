@@ -177,6 +177,19 @@ QString FieldError::quote(const QString &s) {
     return out + QLatin1Char('"');
 }
 
+FieldError FieldError::notSupported(const QString &field, const QString &value,
+                                    const QStringList &supported) {
+    QStringList quoted;
+    for (const QString &s : supported)
+        quoted.append(quote(s));
+    return {Type::NotSupported, field, quote(value),
+            QStringLiteral("supported values: ") + quoted.join(QStringLiteral(", "))};
+}
+
+QString FieldError::item(const QString &base, qsizetype i) {
+    return base + QLatin1Char('[') + QString::number(i) + QLatin1Char(']');
+}
+
 static QString typeText(FieldError::Type t) {
     switch (t) {
     case FieldError::Type::Invalid: return QStringLiteral("Invalid value");

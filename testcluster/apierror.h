@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 namespace gq::tc {
 
@@ -58,6 +59,10 @@ struct FieldError {
     [[nodiscard]] QString toString() const;
     [[nodiscard]] QJsonObject toCause() const;
     static QString quote(const QString &s);
+    // A NotSupported error listing the supported values, each quoted, as field.NotSupported does.
+    static FieldError notSupported(const QString &field, const QString &value, const QStringList &supported);
+    // The path of item i of the list at `base`: "spec.ports[2]".
+    static QString item(const QString &base, qsizetype i);
 };
 
 } // namespace gq::tc

@@ -86,9 +86,10 @@ CertPtr makeCert(const CertRequest &req, EVP_PKEY *key, X509 *issuerCert, EVP_PK
     return cert;
 }
 
-QByteArray certPem(X509 *cert) {
+// The PEM text `write` puts into a memory BIO.
+template <typename Write> QByteArray pemText(Write write) {
     BIO *bio = BIO_new(BIO_s_mem());
-    PEM_write_bio_X509(bio, cert);
+    write(bio);
     char *data = nullptr;
     const long len = BIO_get_mem_data(bio, &data);
     QByteArray out(data, static_cast<qsizetype>(len));
@@ -96,14 +97,24 @@ QByteArray certPem(X509 *cert) {
     return out;
 }
 
+QByteArray certPem(X509 *cert) {
+    return pemText([cert](BIO *bio) { PEM_write_bio_X509(bio, cert); });
+}
+
 QByteArray keyPem(EVP_PKEY *key) {
-    BIO *bio = BIO_new(BIO_s_mem());
-    PEM_write_bio_PrivateKey(bio, key, nullptr, nullptr, 0, nullptr, nullptr);
-    char *data = nullptr;
-    const long len = BIO_get_mem_data(bio, &data);
-    QByteArray out(data, static_cast<qsizetype>(len));
-    BIO_free(bio);
-    return out;
+    return pemText(
+        [key](BIO *bio) { PEM_write_bio_PrivateKey(bio, key, nullptr, nullptr, 0, nullptr, nullptr); });
+}
+
+// The serving half both generators hand out: the CA, the server's certificate and key,
+// as PEM for clients and as owned objects for the server's context.
+void setServing(TlsMaterial &m, const CertPtr &ca, const CertPtr &server, const KeyPtr &serverKey) {
+    m.caCertPem = certPem(ca.get());
+    m.serverCertPem = certPem(server.get());
+    m.serverKeyPem = keyPem(serverKey.get());
+    m.caCert = ca;
+    m.serverCert = server;
+    m.serverKey = serverKey;
 }
 
 } // namespace
@@ -132,14 +143,9 @@ Result<TlsMaterial> generateTlsMaterial() {
                               clientKey.get(), ca.get(), caKey.get());
     if (!ca || !server || !client)
         return Error::make(Error::Kind::Tls, QStringLiteral("could not sign the test certificates"));
-    m.caCertPem = certPem(ca.get());
-    m.serverCertPem = certPem(server.get());
-    m.serverKeyPem = keyPem(serverKey.get());
+    setServing(m, ca, server, serverKey);
     m.clientCertPem = certPem(client.get());
     m.clientKeyPem = keyPem(clientKey.get());
-    m.caCert = ca;
-    m.serverCert = server;
-    m.serverKey = serverKey;
     return m;
 }
 
@@ -160,12 +166,7 @@ Result<TlsMaterial> generateServingMaterial(const QByteArray &subjectAltNames) {
     if (!ca || !server)
         return Error::make(Error::Kind::Tls, QStringLiteral("could not sign the serving certificate for %1")
                                                  .arg(QString::fromLatin1(subjectAltNames)));
-    m.caCertPem = certPem(ca.get());
-    m.serverCertPem = certPem(server.get());
-    m.serverKeyPem = keyPem(serverKey.get());
-    m.caCert = ca;
-    m.serverCert = server;
-    m.serverKey = serverKey;
+    setServing(m, ca, server, serverKey);
     return m;
 }
 

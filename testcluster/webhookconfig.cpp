@@ -15,18 +15,6 @@ namespace gq::tc {
 
 namespace {
 
-QString idx(const QString &base, qsizetype i) {
-    return base + QLatin1Char('[') + QString::number(i) + QLatin1Char(']');
-}
-
-FieldError notSupported(const QString &field, const QString &value, const QStringList &supported) {
-    QStringList quoted;
-    for (const QString &s : supported)
-        quoted.append(FieldError::quote(s));
-    return {FieldError::Type::NotSupported, field, FieldError::quote(value),
-            QStringLiteral("supported values: ") + quoted.join(QStringLiteral(", "))};
-}
-
 // metav1.LabelSelector (matchLabels, matchExpressions) as the text form LabelSelector parses.
 Result<LabelSelector> labelSelectorFrom(const QJsonObject &selector) {
     QStringList terms;
@@ -229,7 +217,7 @@ QList<FieldError> validateWebhookConfiguration(const QJsonObject &config) {
     QStringList seen;
     for (qsizetype i = 0; i < hooks.size(); ++i) {
         const QJsonObject h = hooks.at(i).toObject();
-        const QString base = idx(QStringLiteral("webhooks"), i);
+        const QString base = FieldError::item(QStringLiteral("webhooks"), i);
         const QString name = h.value(QLatin1String("name")).toString();
         if (name.isEmpty()) {
             errors.append(required(base + QStringLiteral(".name")));
@@ -258,12 +246,13 @@ QList<FieldError> validateWebhookConfiguration(const QJsonObject &config) {
                                    QStringLiteral("must specify one of None, NoneOnDryRun")));
         else if (sideEffects.toString() != QLatin1String("None") &&
                  sideEffects.toString() != QLatin1String("NoneOnDryRun"))
-            errors.append(notSupported(base + QStringLiteral(".sideEffects"), sideEffects.toString(),
-                                       {QStringLiteral("None"), QStringLiteral("NoneOnDryRun")}));
+            errors.append(FieldError::notSupported(base + QStringLiteral(".sideEffects"),
+                                                   sideEffects.toString(),
+                                                   {QStringLiteral("None"), QStringLiteral("NoneOnDryRun")}));
         const QString policy = h.value(QLatin1String("failurePolicy")).toString();
         if (policy != QLatin1String("Fail") && policy != QLatin1String("Ignore"))
-            errors.append(notSupported(base + QStringLiteral(".failurePolicy"), policy,
-                                       {QStringLiteral("Fail"), QStringLiteral("Ignore")}));
+            errors.append(FieldError::notSupported(base + QStringLiteral(".failurePolicy"), policy,
+                                                   {QStringLiteral("Fail"), QStringLiteral("Ignore")}));
         const int timeout = h.value(QLatin1String("timeoutSeconds")).toInt(10);
         if (timeout < 1 || timeout > 30)
             errors.append({FieldError::Type::Invalid, base + QStringLiteral(".timeoutSeconds"),
@@ -298,13 +287,14 @@ QList<FieldError> validateWebhookConfiguration(const QJsonObject &config) {
         const QJsonArray rules = h.value(QLatin1String("rules")).toArray();
         for (qsizetype r = 0; r < rules.size(); ++r) {
             const QJsonArray ops = rules.at(r).toObject().value(QLatin1String("operations")).toArray();
-            const QString rbase = idx(base + QStringLiteral(".rules"), r);
+            const QString rbase = FieldError::item(base + QStringLiteral(".rules"), r);
             if (ops.isEmpty())
                 errors.append(required(rbase + QStringLiteral(".operations")));
             for (qsizetype o = 0; o < ops.size(); ++o) {
                 if (!operations.contains(ops.at(o).toString()))
-                    errors.append(notSupported(idx(rbase + QStringLiteral(".operations"), o),
-                                               ops.at(o).toString(), operations));
+                    errors.append(
+                        FieldError::notSupported(FieldError::item(rbase + QStringLiteral(".operations"), o),
+                                                 ops.at(o).toString(), operations));
             }
             for (const char *key : {"apiGroups", "apiVersions", "resources"}) {
                 if (rules.at(r).toObject().value(QLatin1String(key)).toArray().isEmpty())

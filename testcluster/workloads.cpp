@@ -11,18 +11,6 @@ namespace gq::tc {
 
 namespace {
 
-QString at(const QString &base, qsizetype i) {
-    return base + QLatin1Char('[') + QString::number(i) + QLatin1Char(']');
-}
-
-FieldError unsupported(const QString &field, const QString &value, const QStringList &supported) {
-    QStringList quoted;
-    for (const QString &s : supported)
-        quoted.append(FieldError::quote(s));
-    return {FieldError::Type::NotSupported, field, FieldError::quote(value),
-            QStringLiteral("supported values: ") + quoted.join(QStringLiteral(", "))};
-}
-
 // Go's %#v of a map[string]string, as "Invalid value" prints template labels.
 QString goMap(const QJsonObject &m) {
     QStringList parts;
@@ -59,7 +47,7 @@ void checkRestartPolicy(const QJsonObject &templ, const QString &prefix, const Q
         if (!allowed.contains(QLatin1String("Always")))
             errors.append(required(field, QStringLiteral("valid values: \"OnFailure\", \"Never\"")));
     } else if (!allowed.contains(policy)) {
-        errors.append(unsupported(field, policy, allowed));
+        errors.append(FieldError::notSupported(field, policy, allowed));
     }
 }
 
@@ -122,9 +110,9 @@ QList<FieldError> validateCronJob(const QJsonObject &cronJob) {
     const QString policy = spec.value(QLatin1String("concurrencyPolicy")).toString();
     if (!policy.isEmpty() && policy != QLatin1String("Allow") && policy != QLatin1String("Forbid") &&
         policy != QLatin1String("Replace"))
-        errors.append(
-            unsupported(QStringLiteral("spec.concurrencyPolicy"), policy,
-                        {QStringLiteral("Allow"), QStringLiteral("Forbid"), QStringLiteral("Replace")}));
+        errors.append(FieldError::notSupported(
+            QStringLiteral("spec.concurrencyPolicy"), policy,
+            {QStringLiteral("Allow"), QStringLiteral("Forbid"), QStringLiteral("Replace")}));
     const QJsonObject templ = spec.value(QLatin1String("jobTemplate"))
                                   .toObject()
                                   .value(QLatin1String("spec"))
@@ -148,7 +136,7 @@ QList<FieldError> validateService(const QJsonObject &service) {
     QStringList names;
     for (qsizetype i = 0; i < ports.size(); ++i) {
         const QJsonObject p = ports.at(i).toObject();
-        const QString base = at(QStringLiteral("spec.ports"), i);
+        const QString base = FieldError::item(QStringLiteral("spec.ports"), i);
         const QString name = p.value(QLatin1String("name")).toString();
         if (ports.size() > 1 && name.isEmpty())
             errors.append(required(base + QStringLiteral(".name")));
@@ -169,7 +157,7 @@ QList<FieldError> validateClusterRole(const QJsonObject &role) {
     const QJsonArray rules = role.value(QLatin1String("rules")).toArray();
     for (qsizetype i = 0; i < rules.size(); ++i) {
         const QJsonObject r = rules.at(i).toObject();
-        const QString base = at(QStringLiteral("rules"), i);
+        const QString base = FieldError::item(QStringLiteral("rules"), i);
         if (r.value(QLatin1String("verbs")).toArray().isEmpty())
             errors.append(required(base + QStringLiteral(".verbs"),
                                    QStringLiteral("verbs must contain at least one value")));
@@ -193,18 +181,19 @@ QList<FieldError> validateClusterRoleBinding(const QJsonObject &binding, const Q
     QList<FieldError> errors;
     const QJsonObject ref = binding.value(QLatin1String("roleRef")).toObject();
     if (ref.value(QLatin1String("apiGroup")).toString() != QLatin1String("rbac.authorization.k8s.io"))
-        errors.append(unsupported(QStringLiteral("roleRef.apiGroup"),
-                                  ref.value(QLatin1String("apiGroup")).toString(),
-                                  {QStringLiteral("rbac.authorization.k8s.io")}));
+        errors.append(FieldError::notSupported(QStringLiteral("roleRef.apiGroup"),
+                                               ref.value(QLatin1String("apiGroup")).toString(),
+                                               {QStringLiteral("rbac.authorization.k8s.io")}));
     if (ref.value(QLatin1String("kind")).toString() != QLatin1String("ClusterRole"))
-        errors.append(unsupported(QStringLiteral("roleRef.kind"), ref.value(QLatin1String("kind")).toString(),
-                                  {QStringLiteral("ClusterRole")}));
+        errors.append(FieldError::notSupported(QStringLiteral("roleRef.kind"),
+                                               ref.value(QLatin1String("kind")).toString(),
+                                               {QStringLiteral("ClusterRole")}));
     if (ref.value(QLatin1String("name")).toString().isEmpty())
         errors.append(required(QStringLiteral("roleRef.name")));
     const QJsonArray subjects = binding.value(QLatin1String("subjects")).toArray();
     for (qsizetype i = 0; i < subjects.size(); ++i) {
         const QJsonObject s = subjects.at(i).toObject();
-        const QString base = at(QStringLiteral("subjects"), i);
+        const QString base = FieldError::item(QStringLiteral("subjects"), i);
         const QString kind = s.value(QLatin1String("kind")).toString();
         if (s.value(QLatin1String("name")).toString().isEmpty())
             errors.append(required(base + QStringLiteral(".name")));
@@ -212,7 +201,7 @@ QList<FieldError> validateClusterRoleBinding(const QJsonObject &binding, const Q
             if (s.value(QLatin1String("namespace")).toString().isEmpty())
                 errors.append(required(base + QStringLiteral(".namespace")));
         } else if (kind != QLatin1String("User") && kind != QLatin1String("Group")) {
-            errors.append(unsupported(
+            errors.append(FieldError::notSupported(
                 base + QStringLiteral(".kind"), kind,
                 {QStringLiteral("ServiceAccount"), QStringLiteral("User"), QStringLiteral("Group")}));
         }

@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <optional>
 
 namespace gq::cli {
 
@@ -26,21 +28,24 @@ void writeErr(const QString &text) {
     std::fwrite(b.constData(), 1, std::size_t(b.size()), stderr);
 }
 
+// How a file is named in messages.
+QString displayName(const QString &file) {
+    return file == u"-" ? QStringLiteral("<stdin>") : file;
+}
+
 struct Input {
-    QString name; // as given; "-" for stdin
+    QString shownName; // displayName() of the file given
     QByteArray text;
 };
 
-// Reads a file or stdin ("-"). On failure prints why and returns false.
-bool readInput(const QString &name, Input *input) {
-    input->name = name;
+// Reads a file or stdin ("-"). On failure prints why and returns nullopt.
+std::optional<Input> readInput(const QString &name) {
     auto text = readInputFile(name);
     if (!text) {
         writeErr(QStringLiteral("gpuquota: %1\n").arg(text.error().message));
-        return false;
+        return std::nullopt;
     }
-    input->text = std::move(*text);
-    return true;
+    return Input{displayName(name), std::move(*text)};
 }
 
 // True when the text holds at least one line that is not blank, a comment or a
@@ -102,14 +107,27 @@ bool isHelp(const QString &a) {
     return a == u"--help" || a == u"-h";
 }
 
-// How a file is named in messages.
-QString displayName(const QString &file) {
-    return file == u"-" ? QStringLiteral("<stdin>") : file;
-}
-
 int usage(const QString &verb, const QString &message) {
     writeErr(QStringLiteral("gpuquota %1: %2 (see gpuquota %1 --help)\n").arg(verb, message));
     return UsageError;
+}
+
+// Hands each of a verb's options to `take` (false: not one of the verb's), in order, so
+// the first unknown one or --help decides. The exit code when the verb is done already
+// (help printed, a usage error, no FILE given); nullopt to go on with args.files.
+std::optional<int> takeOptions(const VerbArgs &args, const QString &verb, const char *help,
+                               const std::function<bool(const QString &)> &take) {
+    for (const QString &a : args.options) {
+        if (isHelp(a)) {
+            writeOut(help);
+            return Ok;
+        }
+        if (!take(a))
+            return usage(verb, QStringLiteral("unknown option '%1'").arg(a));
+    }
+    if (args.files.isEmpty())
+        return usage(verb, QStringLiteral("no FILE given"));
+    return std::nullopt;
 }
 
 const char *const kValidateHelp =
@@ -136,55 +154,51 @@ int runValidate(const QStringList &rawArgs) {
     const VerbArgs args = splitArgs(rawArgs);
     ValidationOptions options;
     bool quiet = false;
-    for (const QString &a : args.options) {
-        if (isHelp(a)) {
-            writeOut(kValidateHelp);
-            return Ok;
-        } else if (a == u"--no-gpu-policy") {
+    const auto done = takeOptions(args, QStringLiteral("validate"), kValidateHelp, [&](const QString &a) {
+        if (a == u"--no-gpu-policy")
             options.gpuPolicy = false;
-        } else if (a == u"--skip-other-kinds") {
+        else if (a == u"--skip-other-kinds")
             options.ignoreOtherKinds = true;
-        } else if (a == u"-q" || a == u"--quiet") {
+        else if (a == u"-q" || a == u"--quiet")
             quiet = true;
-        } else {
-            return usage(QStringLiteral("validate"), QStringLiteral("unknown option '%1'").arg(a));
-        }
-    }
+        else
+            return false;
+        return true;
+    });
+    if (done)
+        return *done;
     const QStringList &files = args.files;
-    if (files.isEmpty())
-        return usage(QStringLiteral("validate"), QStringLiteral("no FILE given"));
 
     bool unreadable = false;
     bool invalid = false;
     int objectsChecked = 0;
     for (const QString &file : std::as_const(files)) {
-        Input in;
-        if (!readInput(file, &in)) {
+        const std::optional<Input> in = readInput(file);
+        if (!in) {
             unreadable = true;
             continue;
         }
-        const QString shownName = displayName(file);
-        if (!hasAnyObject(in.text)) {
+        if (!hasAnyObject(in->text)) {
             writeOut(QStringLiteral("%1: no objects (the file is empty or holds only comments)\n")
-                         .arg(shownName)
+                         .arg(in->shownName)
                          .toUtf8());
             invalid = true;
             continue;
         }
         int checked = 0;
-        const QList<Error> errors = validateYamlText(in.text, options, &checked);
+        const QList<Error> errors = validateYamlText(in->text, options, &checked);
         objectsChecked += checked;
         for (const Error &e : errors)
-            writeOut(formatDiagnostic(shownName, e).toUtf8() + '\n');
+            writeOut(formatDiagnostic(in->shownName, e).toUtf8() + '\n');
         if (!errors.isEmpty()) {
             invalid = true;
         } else if (checked == 0 && !options.ignoreOtherKinds) {
             // An empty List validates nothing, like an empty file.
-            writeOut(QStringLiteral("%1: no objects (an empty List)\n").arg(shownName).toUtf8());
+            writeOut(QStringLiteral("%1: no objects (an empty List)\n").arg(in->shownName).toUtf8());
             invalid = true;
         } else if (checked == 0 && !quiet) {
             writeErr(QStringLiteral("gpuquota validate: %1: no ResourceQuota or LimitRange found\n")
-                         .arg(shownName));
+                         .arg(in->shownName));
         }
     }
     if (unreadable)
@@ -219,11 +233,8 @@ int runFmt(const QStringList &rawArgs) {
     bool write = false;
     bool list = false;
     bool check = false;
-    for (const QString &a : args.options) {
-        if (isHelp(a)) {
-            writeOut(kFmtHelp);
-            return Ok;
-        } else if (a == u"-w" || a == u"--write") {
+    const auto done = takeOptions(args, QStringLiteral("fmt"), kFmtHelp, [&](const QString &a) {
+        if (a == u"-w" || a == u"--write") {
             write = true;
         } else if (a == u"-l" || a == u"--list") {
             list = true;
@@ -231,12 +242,13 @@ int runFmt(const QStringList &rawArgs) {
             check = true;
             list = true;
         } else {
-            return usage(QStringLiteral("fmt"), QStringLiteral("unknown option '%1'").arg(a));
+            return false;
         }
-    }
+        return true;
+    });
+    if (done)
+        return *done;
     const QStringList &files = args.files;
-    if (files.isEmpty())
-        return usage(QStringLiteral("fmt"), QStringLiteral("no FILE given"));
     if (write && files.contains(QStringLiteral("-")))
         return usage(QStringLiteral("fmt"), QStringLiteral("--write cannot rewrite standard input"));
 
@@ -245,27 +257,26 @@ int runFmt(const QStringList &rawArgs) {
     bool failed = false;
     bool wouldChange = false;
     for (const QString &file : std::as_const(files)) {
-        Input in;
-        if (!readInput(file, &in)) {
+        const std::optional<Input> in = readInput(file);
+        if (!in) {
             unreadable = true;
             continue;
         }
-        const QString shownName = displayName(file);
-        auto result = formatQuantities(in.text);
+        auto result = formatQuantities(in->text);
         if (!result) {
-            writeErr(formatDiagnostic(shownName, result.error()) + u'\n');
+            writeErr(formatDiagnostic(in->shownName, result.error()) + u'\n');
             failed = true;
             continue;
         }
         if (result->skipped > 0)
             writeErr(QStringLiteral("gpuquota fmt: %1: %2 quantity(ies) left as written (block or escaped "
                                     "scalars)\n")
-                         .arg(shownName)
+                         .arg(in->shownName)
                          .arg(result->skipped));
-        const bool changed = result->text != in.text;
+        const bool changed = result->text != in->text;
         if (list) {
             if (changed) {
-                writeOut(shownName.toUtf8() + '\n');
+                writeOut(in->shownName.toUtf8() + '\n');
                 wouldChange = true;
             }
             continue;

@@ -138,44 +138,40 @@ QByteArray MetricsRegistry::render() const {
 void registerControllerMetrics(MetricsRegistry &r) {
     using namespace metricnames;
     using T = MetricsRegistry::Type;
-    r.describe(
-        QLatin1String(kNamespaceUsed), T::Gauge,
-        QStringLiteral(
-            "GPU-seconds (GPU-hours x 3600) a namespace used in its current budget period (running pods up "
-            "to now)."));
-    r.describe(
-        QLatin1String(kNamespaceRemaining), T::Gauge,
-        QStringLiteral("GPU-seconds left of a namespace's budget this period (limit incl. boosts minus used; "
-                       "negative when over)."));
-    r.describe(
-        QLatin1String(kNamespaceLimit), T::Gauge,
-        QStringLiteral("A namespace's GPU-hour budget in GPU-seconds this period, active boosts included."));
-    r.describe(
-        QLatin1String(kUserUsed), T::Gauge,
-        QStringLiteral("GPU-seconds a user used in the current budget period (only when per-user metrics are "
-                       "enabled)."));
-    r.describe(
-        QLatin1String(kUserRemaining), T::Gauge,
-        QStringLiteral("GPU-seconds left of a user's budget this period (only when per-user metrics are "
-                       "enabled)."));
-    r.describe(
-        QLatin1String(kUserLimit), T::Gauge,
-        QStringLiteral(
-            "A user's GPU-hour budget in GPU-seconds this period, active boosts included (only when per-user "
-            "metrics are enabled)."));
-    r.describe(QLatin1String(kBoostsActive), T::Gauge, QStringLiteral("Boosts in effect now, by kind."));
-    r.describe(
-        QLatin1String(kClampsActive), T::Gauge,
-        QStringLiteral("Namespaces whose GPU quota the controller has clamped because the budget is spent."));
-    r.describe(QLatin1String(kSpoolDepth), T::Gauge,
-               QStringLiteral("Usage intervals waiting in the spool file for the database to return."));
-    r.describe(QLatin1String(kAlertsSent), T::Counter, QStringLiteral("Alerts delivered, by channel."));
-    r.describe(QLatin1String(kAlertsFailed), T::Counter,
-               QStringLiteral("Alert delivery attempts that failed, by channel (each retry counts)."));
-    r.describe(QLatin1String(kReconcileLag), T::Gauge,
-               QStringLiteral("Seconds since the last completed reconcile (boost and clamp transitions)."));
-    r.describe(QLatin1String(kSelfServiceRequests), T::Counter,
-               QStringLiteral("Self-service requests (/quota, /quota/status), by HTTP status code."));
+    struct Description {
+        const char *name;
+        T type;
+        const char *help;
+    };
+    static constexpr Description kDescriptions[] = {
+        {kNamespaceUsed, T::Gauge,
+         "GPU-seconds (GPU-hours x 3600) a namespace used in its current budget period (running pods up to "
+         "now)."},
+        {kNamespaceRemaining, T::Gauge,
+         "GPU-seconds left of a namespace's budget this period (limit incl. boosts minus used; negative when "
+         "over)."},
+        {kNamespaceLimit, T::Gauge,
+         "A namespace's GPU-hour budget in GPU-seconds this period, active boosts included."},
+        {kUserUsed, T::Gauge,
+         "GPU-seconds a user used in the current budget period (only when per-user metrics are enabled)."},
+        {kUserRemaining, T::Gauge,
+         "GPU-seconds left of a user's budget this period (only when per-user metrics are enabled)."},
+        {kUserLimit, T::Gauge,
+         "A user's GPU-hour budget in GPU-seconds this period, active boosts included (only when per-user "
+         "metrics are enabled)."},
+        {kBoostsActive, T::Gauge, "Boosts in effect now, by kind."},
+        {kClampsActive, T::Gauge,
+         "Namespaces whose GPU quota the controller has clamped because the budget is spent."},
+        {kSpoolDepth, T::Gauge, "Usage intervals waiting in the spool file for the database to return."},
+        {kAlertsSent, T::Counter, "Alerts delivered, by channel."},
+        {kAlertsFailed, T::Counter, "Alert delivery attempts that failed, by channel (each retry counts)."},
+        {kReconcileLag, T::Gauge,
+         "Seconds since the last completed reconcile (boost and clamp transitions)."},
+        {kSelfServiceRequests, T::Counter,
+         "Self-service requests (/quota, /quota/status), by HTTP status code."},
+    };
+    for (const Description &d : kDescriptions)
+        r.describe(QLatin1String(d.name), d.type, QString::fromUtf8(d.help));
 }
 
 } // namespace gq

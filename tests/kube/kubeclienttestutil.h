@@ -193,6 +193,20 @@ private:
     int *m_recoveries;
 };
 
+// What a suite that ctest runs once per fault mode keeps: the mode, the demo cluster
+// started with its faults, an admin client on it, and how many writes needed a second
+// look (none without faults). The suite starts the cluster in its initTestCase.
+class FaultModeSuite : public QObject {
+protected:
+    FaultMode m_mode = FaultMode::fromEnvironment();
+    std::unique_ptr<TestClusterProcess> m_cluster;
+    std::shared_ptr<KubeClient> m_admin;
+    int m_recoveries = 0;
+
+    // The mode's own fault knobs, to restore after a test changed them.
+    QJsonObject modeFaults() const { return m_mode.faults(); }
+};
+
 inline QJsonObject quotaObject(const QString &name, const QJsonObject &hard) {
     return QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("v1")},
                        {QStringLiteral("kind"), QStringLiteral("ResourceQuota")},

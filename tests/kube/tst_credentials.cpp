@@ -72,6 +72,15 @@ private:
         return c;
     }
 
+    // The admin connection reading its token from `file`, which is written with `token`.
+    KubeConnection tokenFileConnection(const QString &file, const QByteArray &token) const {
+        writeFile(file, token);
+        KubeConnection c = m_adminConn;
+        c.token.clear();
+        c.tokenFile = file;
+        return c;
+    }
+
     static Result<Credentials> acquire(CredentialProvider &creds) {
         auto promise = std::make_shared<QPromise<Result<Credentials>>>();
         promise->start();
@@ -192,11 +201,7 @@ private Q_SLOTS:
 
     void tokenFileIsCachedAndReReadWhenItChanges() {
         const QString file = m_cluster->temporaryDir() + QStringLiteral("/token-rotating");
-        writeFile(file, "first\n");
-        KubeConnection conn = m_adminConn;
-        conn.token.clear();
-        conn.tokenFile = file;
-        CredentialProvider creds(conn);
+        CredentialProvider creds(tokenFileConnection(file, "first\n"));
         auto first = acquire(creds);
         GQ_VERIFY_OK(first);
         QCOMPARE(first->bearerToken, QStringLiteral("first"));
@@ -213,11 +218,7 @@ private Q_SLOTS:
 
     void tokenFileIsReReadAfterUnauthorized() {
         const QString file = m_cluster->temporaryDir() + QStringLiteral("/token");
-        writeFile(file, "not-the-token\n");
-        KubeConnection conn = m_adminConn;
-        conn.token.clear();
-        conn.tokenFile = file;
-        KubeClient client(conn, testClientOptions());
+        KubeClient client(tokenFileConnection(file, "not-the-token\n"), testClientOptions());
         // 401, re-read (still wrong), 401.
         auto denied = await(client.list(KubeResource::namespaces(), {}));
         QVERIFY(!denied);

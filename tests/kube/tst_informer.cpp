@@ -50,17 +50,10 @@ QSet<QString> keySet(const Informer &informer) {
 
 } // namespace
 
-class TestInformer : public QObject {
+class TestInformer : public FaultModeSuite {
     Q_OBJECT
 
 private:
-    FaultMode m_mode = FaultMode::fromEnvironment();
-    std::unique_ptr<TestClusterProcess> m_cluster;
-    std::shared_ptr<KubeClient> m_admin;
-    int m_recoveries = 0;
-
-    QJsonObject modeFaults() const { return m_mode.faults(); }
-
     QSet<QString> serverKeys(const KubeResource &res, const QString &ns = {}) {
         auto l = await(m_admin->list(res, ns));
         if (!l)

@@ -35,11 +35,15 @@ private:
         return writeFile(QDir(m_dir).filePath(name), text);
     }
     static QString text(const QByteArray &b) { return QString::fromUtf8(b); }
-    QByteArray gpus(const QString &ns, const QString &name) {
-        return kubectl({QStringLiteral("get"), QStringLiteral("resourcequota"), name, QStringLiteral("-n"),
-                        ns, QStringLiteral("-o"),
-                        QStringLiteral("jsonpath={.spec.hard.requests\\.nvidia\\.com/gpu}")})
+    // What `kubectl get KIND NAME -n NS -o jsonpath=TEMPLATE` prints.
+    QByteArray jsonPath(const QString &kind, const QString &ns, const QString &name, const QString &templ) {
+        return kubectl({QStringLiteral("get"), kind, name, QStringLiteral("-n"), ns, QStringLiteral("-o"),
+                        QStringLiteral("jsonpath=") + templ})
             .out;
+    }
+    QByteArray gpus(const QString &ns, const QString &name) {
+        return jsonPath(QStringLiteral("resourcequota"), ns, name,
+                        QStringLiteral("{.spec.hard.requests\\.nvidia\\.com/gpu}"));
     }
     static QString annotationOf(const QJsonObject &o) {
         return o.value(QLatin1String("metadata"))
@@ -180,10 +184,7 @@ private Q_SLOTS:
         r = gq({QStringLiteral("apply"), QStringLiteral("-f"), f2});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, QByteArray("resourcequota/cli-quota configured\n"));
-        auto k = kubectl({QStringLiteral("get"), QStringLiteral("resourcequota"), QStringLiteral("cli-quota"),
-                          QStringLiteral("-n"), QStringLiteral("team-speech"), QStringLiteral("-o"),
-                          QStringLiteral("jsonpath={.spec.hard.requests\\.nvidia\\.com/gpu}")});
-        QCOMPARE(k.out, QByteArray("6"));
+        QCOMPARE(gpus(QStringLiteral("team-speech"), QStringLiteral("cli-quota")), QByteArray("6"));
 
         // Read it back (with its resourceVersion), let someone else change it, apply ours.
         r = gq({QStringLiteral("get"), QStringLiteral("quotas"), QStringLiteral("cli-quota"),
@@ -193,19 +194,17 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("resourceVersion:"));
         const QString mine = file(QStringLiteral("mine.yaml"),
                                   QByteArray(r.out).replace("\"6\"", "\"1\"").replace(": 6\n", ": \"1\"\n"));
-        k = kubectl({QStringLiteral("patch"), QStringLiteral("resourcequota"), QStringLiteral("cli-quota"),
-                     QStringLiteral("-n"), QStringLiteral("team-speech"), QStringLiteral("--type=merge"),
-                     QStringLiteral("-p"),
-                     QStringLiteral("{\"spec\":{\"hard\":{\"requests.nvidia.com/gpu\":\"8\"}}}")});
+        auto k = kubectl({QStringLiteral("patch"), QStringLiteral("resourcequota"),
+                          QStringLiteral("cli-quota"), QStringLiteral("-n"), QStringLiteral("team-speech"),
+                          QStringLiteral("--type=merge"), QStringLiteral("-p"),
+                          QStringLiteral("{\"spec\":{\"hard\":{\"requests.nvidia.com/gpu\":\"8\"}}}")});
         QVERIFY2(k.exitCode == 0, k.err.constData());
         r = gq({QStringLiteral("apply"), QStringLiteral("-f"), mine});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("the object has been modified"), r.err.constData());
         QVERIFY(r.err.contains("nothing was overwritten"));
-        k = kubectl({QStringLiteral("get"), QStringLiteral("resourcequota"), QStringLiteral("cli-quota"),
-                     QStringLiteral("-n"), QStringLiteral("team-speech"), QStringLiteral("-o"),
-                     QStringLiteral("jsonpath={.spec.hard.requests\\.nvidia\\.com/gpu}")});
-        QCOMPARE(k.out, QByteArray("8")); // theirs survived
+        QCOMPARE(gpus(QStringLiteral("team-speech"), QStringLiteral("cli-quota")),
+                 QByteArray("8")); // theirs survived
     }
 
     // Every change apply makes is an audit entry (issue #14): who the cluster says we
@@ -380,10 +379,9 @@ private Q_SLOTS:
                  QByteArray(quota).replace("gpu: 2", "gpu: \"3\"").replace("    pods: \"5\"\n", ""));
         k = kubectl({QStringLiteral("apply"), QStringLiteral("-f"), byKubectl});
         QVERIFY2(k.exitCode == 0, k.err.constData());
-        k = kubectl({QStringLiteral("get"), QStringLiteral("resourcequota"), QStringLiteral("tw-ours"),
-                     QStringLiteral("-n"), QStringLiteral("team-nlp"), QStringLiteral("-o"),
-                     QStringLiteral("jsonpath={.spec.hard} {.metadata.labels.extra}")});
-        QCOMPARE(k.out, QByteArray("{\"requests.nvidia.com/gpu\":\"3\"} yes"));
+        QCOMPARE(jsonPath(QStringLiteral("resourcequota"), QStringLiteral("team-nlp"),
+                          QStringLiteral("tw-ours"), QStringLiteral("{.spec.hard} {.metadata.labels.extra}")),
+                 QByteArray("{\"requests.nvidia.com/gpu\":\"3\"} yes"));
         // ... and we take kubectl's as ours: the same file is unchanged, a field changed
         // on both sides since kubectl's apply is refused.
         r = gq({QStringLiteral("apply"), QStringLiteral("-f"), byKubectl});
@@ -422,10 +420,10 @@ private Q_SLOTS:
         QCOMPARE(r.out, QByteArray("limitrange/tw-theirs configured\n"));
         // The server defaults a limit range's default from its max; like kubectl, which
         // replaces the list, ours lets it default anew rather than keep the old one.
-        k = kubectl({QStringLiteral("get"), QStringLiteral("limitrange"), QStringLiteral("tw-theirs"),
-                     QStringLiteral("-n"), QStringLiteral("team-nlp"), QStringLiteral("-o"),
-                     QStringLiteral("jsonpath={.spec.limits[0].max} {.spec.limits[0].default}")});
-        QCOMPARE(k.out, QByteArray("{\"nvidia.com/gpu\":\"4\"} {\"cpu\":\"1\",\"nvidia.com/gpu\":\"4\"}"));
+        QCOMPARE(jsonPath(QStringLiteral("limitrange"), QStringLiteral("team-nlp"),
+                          QStringLiteral("tw-theirs"),
+                          QStringLiteral("{.spec.limits[0].max} {.spec.limits[0].default}")),
+                 QByteArray("{\"nvidia.com/gpu\":\"4\"} {\"cpu\":\"1\",\"nvidia.com/gpu\":\"4\"}"));
         k = kubectl({QStringLiteral("apply"), QStringLiteral("-f"), edited});
         QVERIFY2(k.exitCode == 0, k.err.constData());
         // A limit changed on both sides is named down to its item and resource.

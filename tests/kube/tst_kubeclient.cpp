@@ -14,15 +14,10 @@
 using namespace gq;
 using namespace gq::test;
 
-class TestKubeClient : public QObject {
+class TestKubeClient : public FaultModeSuite {
     Q_OBJECT
 
 private:
-    FaultMode m_mode = FaultMode::fromEnvironment();
-    std::unique_ptr<TestClusterProcess> m_cluster;
-    std::shared_ptr<KubeClient> m_admin;
-    int m_recoveries = 0;
-
     std::shared_ptr<KubeClient> client(const QString &context, KubeClientOptions o = testClientOptions()) {
         auto c = KubeClient::fromKubeconfig(m_cluster->kubeconfigPath(), context, o);
         if (!c)
@@ -38,9 +33,6 @@ private:
             qWarning("namespace %s: %s", qPrintable(name), qPrintable(describe(r.error())));
         return name;
     }
-
-    // The mode's own fault knobs, to restore after a test changed them.
-    QJsonObject modeFaults() const { return m_mode.faults(); }
 
 private Q_SLOTS:
     void initTestCase() {

@@ -27,6 +27,7 @@
 #include <future>
 
 #include "services/futurewait.h"
+#include "usage/usagebackend.h"
 
 using namespace gq;
 using gq::test::waitFor;
@@ -141,10 +142,7 @@ private slots:
             QSKIP("GQ_TEST_PG_URL not set");
         }
         m_pgSchema = QStringLiteral("gqconn_%1").arg(QCoreApplication::applicationPid());
-        const QString url =
-            base +
-            (base.contains(QLatin1Char('?')) ? QStringLiteral("&schema=") : QStringLiteral("?schema=")) +
-            m_pgSchema;
+        const QString url = gq::test::withPgSchema(base, m_pgSchema);
         const qint64 now = 1767225600;
         seed(url, now);
         auto ok = offThread([url, now] { return connectiontests::usageDatabase(url, {}, now); });
@@ -432,23 +430,8 @@ private:
         const QString base = qEnvironmentVariable("GQ_TEST_PG_URL");
         if (base.isEmpty() || m_pgSchema.isEmpty())
             return;
-        auto url = DbUrl::parse(base);
-        if (!url)
-            return;
-        {
-            QSqlDatabase db =
-                QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), QStringLiteral("gq-conn-admin"));
-            db.setHostName(url->host);
-            db.setPort(url->port);
-            db.setUserName(url->user);
-            db.setDatabaseName(url->database);
-            if (db.open()) {
-                QSqlQuery q(db);
-                q.exec(QStringLiteral("DROP SCHEMA IF EXISTS \"%1\" CASCADE").arg(m_pgSchema));
-                db.close();
-            }
-        }
-        QSqlDatabase::removeDatabase(QStringLiteral("gq-conn-admin"));
+        // Best effort: a schema left behind only costs space in the test database.
+        (void)gq::test::dropPgSchemas(base, {m_pgSchema}, QStringLiteral("gq-conn-admin"));
     }
 
     QTemporaryDir m_dir;

@@ -110,6 +110,13 @@ private:
     Run kubectl(const QString &binary, const QStringList &args, const QByteArray &stdinData = {}) {
         return gq::test::runKubectl(binary, m_cluster.kubeconfigPath(), m_home.path(), args, stdinData);
     }
+    // `kubectl apply --dry-run=server -f -` of `yaml`.
+    Run dryRunApply(const QString &binary, const QByteArray &yaml) {
+        return kubectl(binary,
+                       {QStringLiteral("apply"), QStringLiteral("--dry-run=server"), QStringLiteral("-f"),
+                        QStringLiteral("-")},
+                       yaml);
+    }
 
     // The built controller through everything it does, against a test cluster that logs
     // each request (--verbose), as its own user (context admin-cert): the "group resource
@@ -297,19 +304,14 @@ private slots:
 
     void unknownKindsAreRefused() {
         const QString binary = m_kubectls.last();
-        Run r =
-            kubectl(binary,
-                    {QStringLiteral("apply"), QStringLiteral("--dry-run=server"), QStringLiteral("-f"),
-                     QStringLiteral("-")},
-                    "apiVersion: example.com/v1\nkind: GpuBudget\nmetadata: {name: x, namespace: default}\n");
+        Run r = dryRunApply(
+            binary, "apiVersion: example.com/v1\nkind: GpuBudget\nmetadata: {name: x, namespace: default}\n");
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(
             r.err.contains(QStringLiteral("no matches for kind \"GpuBudget\" in version \"example.com/v1\"")),
             qPrintable(r.err));
-        r = kubectl(binary,
-                    {QStringLiteral("apply"), QStringLiteral("--dry-run=server"), QStringLiteral("-f"),
-                     QStringLiteral("-")},
-                    "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: x, namespace: default}\n");
+        r = dryRunApply(binary,
+                        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: x, namespace: default}\n");
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QStringLiteral("no matches for kind \"StatefulSet\" in version \"apps/v1\"")),
                  qPrintable(r.err));
@@ -323,10 +325,8 @@ private slots:
 
     void brokenManifestsAreRejected() {
         const QString binary = m_kubectls.last();
-        Run r = kubectl(
+        Run r = dryRunApply(
             binary,
-            {QStringLiteral("apply"), QStringLiteral("--dry-run=server"), QStringLiteral("-f"),
-             QStringLiteral("-")},
             "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: bad, namespace: gpuquota-system}\n"
             "spec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: b}}\n"
             "    spec:\n      containers: [{name: c}]\n");
@@ -339,10 +339,8 @@ private slots:
                  qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("spec.template.spec.containers[0].image: Required value")),
                  qPrintable(r.err));
-        r = kubectl(
+        r = dryRunApply(
             binary,
-            {QStringLiteral("apply"), QStringLiteral("--dry-run=server"), QStringLiteral("-f"),
-             QStringLiteral("-")},
             "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: bad, namespace: gpuquota-system}\n"
             "spec:\n  schedule: \"every minute\"\n  jobTemplate:\n    spec:\n      template:\n"
             "        spec:\n          restartPolicy: Always\n          containers: [{name: c, image: x}]\n");
@@ -354,11 +352,9 @@ private slots:
                      QStringLiteral("spec.jobTemplate.spec.template.spec.restartPolicy: Unsupported value: "
                                     "\"Always\": supported values: \"OnFailure\", \"Never\"")),
                  qPrintable(r.err));
-        r = kubectl(binary,
-                    {QStringLiteral("apply"), QStringLiteral("--dry-run=server"), QStringLiteral("-f"),
-                     QStringLiteral("-")},
-                    "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: bad}\n"
-                    "rules: [{apiGroups: [\"\"], resources: [pods]}]\n");
+        r = dryRunApply(binary,
+                        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: bad}\n"
+                        "rules: [{apiGroups: [\"\"], resources: [pods]}]\n");
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(
                      QStringLiteral("rules[0].verbs: Required value: verbs must contain at least one value")),

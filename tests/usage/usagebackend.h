@@ -29,6 +29,42 @@ namespace gq::test {
     return qEnvironmentVariable("GQ_TEST_BACKEND") == QLatin1String("postgres");
 }
 
+// The PostgreSQL URL `base` with its objects in `schema`.
+[[nodiscard]] inline QString withPgSchema(const QString &base, const QString &schema) {
+    return base +
+           (base.contains(QLatin1Char('?')) ? QStringLiteral("&schema=") : QStringLiteral("?schema=")) +
+           schema;
+}
+
+// Drops `schemas` (and all in them) from the PostgreSQL database at `base`; empty on
+// success, else the first error. A plain connection, not a UsageStore: opening a store
+// would migrate (create tables in) the public schema of the shared test database.
+[[nodiscard]] inline QString dropPgSchemas(const QString &base, const QStringList &schemas,
+                                           const QString &connectionName) {
+    const auto url = DbUrl::parse(base);
+    if (!url)
+        return url.error().toString();
+    QString err;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), connectionName);
+        db.setHostName(url->host);
+        db.setPort(url->port);
+        db.setUserName(url->user);
+        db.setDatabaseName(url->database);
+        if (!db.open()) {
+            err = db.lastError().text();
+        } else {
+            QSqlQuery q(db);
+            for (const QString &s : schemas)
+                if (!q.exec(QStringLiteral("DROP SCHEMA IF EXISTS \"%1\" CASCADE").arg(s)) && err.isEmpty())
+                    err = q.lastError().text();
+            db.close();
+        }
+    }
+    QSqlDatabase::removeDatabase(connectionName);
+    return err;
+}
+
 // Lifts the audit log's append-only guard, as someone with raw database access could:
 // for the tests of tamper detection. False when a statement fails.
 [[nodiscard]] inline bool unguardAuditLog(const QSqlDatabase &db) {
@@ -82,10 +118,7 @@ public:
                                               .arg(QRandomGenerator::global()->bounded(1000000))
                                               .arg(m_counter);
         m_schemas << schema;
-        return m_pgBase +
-               (m_pgBase.contains(QLatin1Char('?')) ? QStringLiteral("&schema=")
-                                                    : QStringLiteral("?schema=")) +
-               schema;
+        return withPgSchema(m_pgBase, schema);
     }
 
     // Drops every schema freshUrl() handed out so far; empty on success, else why not.
@@ -93,31 +126,7 @@ public:
     QString dropSchemas() {
         if (m_pgBase.isEmpty() || m_schemas.isEmpty())
             return {};
-        const auto url = DbUrl::parse(m_pgBase);
-        if (!url)
-            return url.error().toString();
-        QString err;
-        {
-            // A plain connection, not a UsageStore: opening a store would migrate (create
-            // tables in) the public schema of the shared test database.
-            QSqlDatabase db =
-                QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), QStringLiteral("gq-test-admin"));
-            db.setHostName(url->host);
-            db.setPort(url->port);
-            db.setUserName(url->user);
-            db.setDatabaseName(url->database);
-            if (!db.open()) {
-                err = db.lastError().text();
-            } else {
-                QSqlQuery q(db);
-                for (const QString &s : std::as_const(m_schemas))
-                    if (!q.exec(QStringLiteral("DROP SCHEMA IF EXISTS \"%1\" CASCADE").arg(s)) &&
-                        err.isEmpty())
-                        err = q.lastError().text();
-                db.close();
-            }
-        }
-        QSqlDatabase::removeDatabase(QStringLiteral("gq-test-admin"));
+        const QString err = dropPgSchemas(m_pgBase, m_schemas, QStringLiteral("gq-test-admin"));
         m_schemas.clear();
         return err;
     }
