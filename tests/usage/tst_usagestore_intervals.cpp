@@ -464,6 +464,21 @@ void TestUsageStoreIntervals::bulkLoadAcrossChunks() {
         QVERIFY(!(*load)->finish());
     }
     QCOMPARE(*s->intervalCount(), qint64(300));
+    // Streamed (PostgreSQL's one COPY for all chunks): the duplicate may surface only at
+    // finish(), with the server's reason; again nothing stays.
+    {
+        auto load = s->beginBulk();
+        QVERIFY(load);
+        (*load)->streamIntervals();
+        QVERIFY((*load)->add({mk("n", "u", "new-3", 1, t0, t0 + 60)}));
+        auto dup = (*load)->add({chunks[0].front()});
+        auto done = dup ? (*load)->finish() : Result<qint64>(dup.error());
+        QVERIFY(!done);
+        QVERIFY2(done.error().message.contains(QLatin1String("duplicate"), Qt::CaseInsensitive) ||
+                     done.error().message.contains(QLatin1String("UNIQUE")),
+                 qPrintable(done.error().message));
+    }
+    QCOMPARE(*s->intervalCount(), qint64(300));
     // The store is usable afterwards.
     QCOMPARE(*s->upsertInterval(mk("n", "u", "new-2", 1, t0, t0 + 60)), UsageStore::UpsertOutcome::Inserted);
 }
