@@ -9,8 +9,11 @@
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QProcess>
+#include <QRect>
+#include <QScreen>
 #include <QStringList>
 #include <QTranslator>
+#include <QWidget>
 
 #include <cstdio>
 #include <functional>
@@ -51,11 +54,29 @@ inline bool waitUntil(const std::function<bool()> &done, int ms = 15000) {
     return done();
 }
 
-// Lets the window settle for settleMs, then shoots the whole (Xvfb) screen to file.
+// The part of the screen the shown windows cover: the main window and any dialog over
+// it, not the rest of a larger screen (that would come out as a black band).
+inline QRect shownWindowsArea() {
+    QRect area;
+    for (const QWidget *w : QApplication::topLevelWidgets())
+        if (w->isVisible() && (w->windowType() == Qt::Window || w->windowType() == Qt::Dialog))
+            area |= w->frameGeometry();
+    if (const QScreen *screen = QGuiApplication::primaryScreen())
+        area &= screen->geometry();
+    return area;
+}
+
+// Lets the window settle for settleMs, then shoots the (Xvfb) screen to file, cropped to
+// the shown windows whatever the screen's size.
 inline bool shootScreen(const QString &file, int settleMs = 700) {
     waitUntil([] { return false; }, settleMs);
-    const int rc = QProcess::execute(QStringLiteral("import"),
-                                     {QStringLiteral("-window"), QStringLiteral("root"), file});
+    QStringList args{QStringLiteral("-window"), QStringLiteral("root")};
+    if (const QRect area = shownWindowsArea(); !area.isEmpty())
+        args << QStringLiteral("-crop")
+             << QStringLiteral("%1x%2+%3+%4").arg(area.width()).arg(area.height()).arg(area.x()).arg(area.y())
+             << QStringLiteral("+repage");
+    args << file;
+    const int rc = QProcess::execute(QStringLiteral("import"), args);
     std::printf("%s %s\n", rc == 0 ? "wrote" : "FAILED", qPrintable(file));
     return rc == 0;
 }
