@@ -14,7 +14,6 @@
 #include <QDateTime>
 #include <QFile>
 #include <QLineEdit>
-#include <QTabWidget>
 
 using namespace gq;
 
@@ -41,10 +40,8 @@ int main(int argc, char **argv) {
     if (!console.show())
         return 2;
     auto *page = w.findChild<ChargebackPage *>(QStringLiteral("chargebackPage"));
-    auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("detailsTabs"));
-    if (!page || !tabs)
+    if (!page || !console.showTab(page))
         return 3;
-    tabs->setCurrentWidget(page);
     page->findChild<QComboBox *>(QStringLiteral("chargebackZone"))
         ->setCurrentText(QStringLiteral("Europe/Berlin"));
     auto *ratesEdit = page->findChild<QLineEdit *>(QStringLiteral("chargebackRatesFile"));

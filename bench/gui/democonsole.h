@@ -13,6 +13,7 @@
 #include "testclusterprocess.h"
 
 #include <QDateTime>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimeZone>
 
@@ -75,6 +76,20 @@ public:
         const bool ok = waitUntil([&] { return shown; });
         QObject::disconnect(c);
         return ok;
+    }
+
+    // Brings up the details tab that holds `page`: the page itself, or the gate in front
+    // of a usage-database page (QTabWidget::setCurrentWidget(page) does nothing for
+    // those); false when no tab holds it.
+    bool showTab(QWidget *page) {
+        auto *tabs = m_window->findChild<QTabWidget *>(QStringLiteral("detailsTabs"));
+        for (QWidget *w = page; tabs && w; w = w->parentWidget()) {
+            if (const int i = tabs->indexOf(w); i >= 0) {
+                tabs->setCurrentIndex(i);
+                return true;
+            }
+        }
+        return false;
     }
 
     [[nodiscard]] MainWindow &window() { return *m_window; }
