@@ -22,7 +22,6 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
-#include <QTabWidget>
 #include <QTableView>
 
 using namespace gq;
@@ -46,15 +45,14 @@ int main(int argc, char **argv) {
     MainWindow &w = console.window();
     if (!console.show())
         return 2;
-    auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("detailsTabs"));
     BoostsPage *page = w.boostsPage();
     auto *service = w.findChild<BoostService *>();
-    if (!tabs || !page || !service || !waitUntil([&] { return service->isOpen(); }))
+    if (!page || !service || !waitUntil([&] { return service->isOpen(); }))
         return 3;
     w.namespacePanel()->selectNamespace(QStringLiteral("team-nlp"));
     if (auto *split = w.findChild<QSplitter *>(QStringLiteral("mainSplitter")))
         split->setSizes({500, 900});
-    tabs->setCurrentWidget(page);
+    console.showTab(page);
 
     // The grant dialog, as "Boost this resource…" opens it.
     BoostGrantDialog *d = page->openGrantDialog(QStringLiteral("team-nlp"), QStringLiteral("gpu-quota"),
@@ -105,8 +103,7 @@ int main(int argc, char **argv) {
 
     // The Audit view after Verify.
     AuditPage *audit = w.auditPage();
-    tabs->setCurrentIndex(tabs->indexOf(audit->parentWidget()) >= 0 ? tabs->indexOf(audit->parentWidget())
-                                                                    : tabs->indexOf(audit));
+    console.showTab(audit);
     w.usageDatabase()->loadAudit();
     waitUntil([] { return false; }, 1000);
     audit->findChild<QCheckBox *>(QStringLiteral("auditOnlyNamespace"))->setChecked(false);

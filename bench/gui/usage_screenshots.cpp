@@ -17,7 +17,6 @@
 
 #include <QApplication>
 #include <QDateTime>
-#include <QTabWidget>
 
 using namespace gq;
 
@@ -43,11 +42,10 @@ int main(int argc, char **argv) {
     MainWindow &w = console.window();
     if (!console.show())
         return 2;
-    auto *tabs = w.findChild<QTabWidget *>(QStringLiteral("detailsTabs"));
 
     // 1. The cluster dashboard: this month per day, in the demo's zone.
     auto *dashboard = w.findChild<ClusterUsagePage *>();
-    tabs->setCurrentWidget(dashboard);
+    console.showTab(dashboard);
     dashboard->rangeBar()->setZone(zone);
     dashboard->rangeBar()->setPreset(RangePreset::Last90Days);
     dashboard->rangeBar()->setPeriod(Period::Week);
@@ -58,7 +56,7 @@ int main(int argc, char **argv) {
 
     // 2. team-nlp today, by the hour, with its daily budget line.
     auto *nsPage = w.findChild<NamespaceUsagePage *>();
-    tabs->setCurrentWidget(nsPage);
+    console.showTab(nsPage);
     w.namespacePanel()->selectNamespace(QStringLiteral("team-nlp"));
     nsPage->rangeBar()->setZone(zone);
     nsPage->rangeBar()->setPreset(RangePreset::Today);
@@ -68,7 +66,7 @@ int main(int argc, char **argv) {
     shoot(options.file(QStringLiteral("usage-namespace-budget")));
 
     // 3. The intervals behind one bar of the dashboard (this week, team-nlp).
-    tabs->setCurrentWidget(dashboard);
+    console.showTab(dashboard);
     dashboard->rangeBar()->setPreset(RangePreset::Last7Days);
     dashboard->reload();
     if (!loaded(dashboard->model()))
