@@ -218,8 +218,13 @@ ChargebackPage::ChargebackPage(QWidget *parent)
     connect(m_by, &QComboBox::currentIndexChanged, this, &ChargebackPage::refresh);
     connect(m_rate, &QDoubleSpinBox::valueChanged, this, &ChargebackPage::refresh);
     connect(m_ratesFile, &QLineEdit::editingFinished, this, &ChargebackPage::refresh);
-    connect(m_ratesFile, &QLineEdit::textChanged, this, [this](const QString &t) {
-        m_rate->setEnabled(t.trimmed().isEmpty());
+    connect(m_ratesFile, &QLineEdit::textChanged, this, [this, rateLabel](const QString &t) {
+        // A rates file replaces the one rate (and its currency): showing the unused rate
+        // next to the file's, in another currency, only confused.
+        const bool oneRate = t.trimmed().isEmpty();
+        m_rate->setEnabled(oneRate);
+        m_rate->setVisible(oneRate);
+        rateLabel->setVisible(oneRate);
         if (t.isEmpty())
             refresh(); // the clear button
     });

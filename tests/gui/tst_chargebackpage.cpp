@@ -9,6 +9,7 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QDateEdit>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -238,6 +239,13 @@ void TestChargebackPage::preferencesSetZoneRateAndCurrency() {
     emit edit->editingFinished();
     QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !page.isLoading(), 10000);
     QCOMPARE(page.model()->report().rates.currency, QStringLiteral("USD"));
+    // While the file applies, the one rate (in the Preferences' EUR) is not shown next
+    // to it; clearing the file brings it back.
+    auto *rate = page.findChild<QDoubleSpinBox *>(QStringLiteral("chargebackRate"));
+    QVERIFY(rate->isHidden());
+    edit->clear();
+    QVERIFY(!rate->isHidden());
+    QVERIFY(rate->isEnabled());
 }
 
 QTEST_MAIN(TestChargebackPage)
