@@ -480,7 +480,9 @@ QVariant IdleGpuModel::data(const QModelIndex &index, int role) const {
                                   today ? QStringLiteral("HH:mm") : QStringLiteral("yyyy-MM-dd HH:mm"));
     }
     case ForColumn: return durationText(g.idleMs);
-    case MeanUtilColumn: return LiveGpuModel::utilText(g.meanUtilPct);
+    case MeanUtilColumn:
+        // Spans read back from the usage database carry no utilization (NaN).
+        return std::isnan(g.meanUtilPct) ? tr("not recorded") : LiveGpuModel::utilText(g.meanUtilPct);
     case WasteColumn: return QLocale().toString(g.gpuHoursWasted, 'f', 2);
     default: return {};
     }

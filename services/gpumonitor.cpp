@@ -2,6 +2,7 @@
 
 #include "exporterdiscovery.h"
 #include "httptransport.h"
+#include "idlespans.h"
 #include "kubeclient.h"
 #include "ledger.h"
 
@@ -190,6 +191,27 @@ void GpuMonitor::findIdle(IdleOptions options) {
             emit idleAvailable(r->idle);
         },
         networkPool());
+}
+
+void GpuMonitor::findRecordedIdle(IdleOptions options, const QString &url, const QString &password) {
+    m_jobs.run(
+        [options, url, password]() -> Result<QList<IdleGpu>> {
+            UsageStore::Options o;
+            o.readOnly = true;
+            o.password = password;
+            auto store = UsageStore::open(url, o);
+            if (!store)
+                return store.error();
+            return idlespans::current(**store, QDateTime::currentSecsSinceEpoch(), options.minIdleMs / 1000);
+        },
+        [this](Result<QList<IdleGpu>> r) {
+            if (!r) {
+                emit recordedIdleFailed(r.error());
+                return;
+            }
+            m_idleNotes.clear();
+            emit idleAvailable(*r);
+        });
 }
 
 void GpuMonitor::fetchHistory(int seconds, int stepSeconds) {

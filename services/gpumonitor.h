@@ -33,6 +33,7 @@ class DiscoveredExporters;
 //   connect(&monitor, &GpuMonitor::failed, page, &LiveGpuPage::showError);
 //   monitor.start(5000);                 // refresh every 5 s (refresh() for one now)
 //   monitor.findIdle(options);           // -> idleAvailable (Prometheus only)
+//   monitor.findRecordedIdle(options, dbUrl, password); // -> idleAvailable (what the controller recorded)
 //   monitor.fetchHistory(15 * 60, 15);   // -> historyAvailable: sparklines (Prometheus only)
 //   // -> rangeNotes: Prometheus' warnings and infos of those two, for the status line
 //   // -> usersAvailable: "ns/pod" -> the pod's gpuquota.io/user label, once a minute
@@ -81,6 +82,11 @@ public:
     // Idle GPUs now under options.thresholdPct for options.minIdleMs (nowMs and
     // maxGapMs are filled in here). Prometheus only: direct scrapes keep no history.
     void findIdle(metrics::IdleOptions options);
+    // Without history (direct scrapes, discovery): the idle spans the controller's idle
+    // recorder wrote to the usage database at `url` (idlespans.h) that are going on and
+    // lasted options.minIdleMs; the recorder's threshold applies, and utilization
+    // figures are not recorded (NaN). -> idleAvailable, or recordedIdleFailed().
+    void findRecordedIdle(metrics::IdleOptions options, const QString &url, const QString &password);
     // The utilization of every GPU over the last `seconds`, one reading per
     // `stepSeconds`. Prometheus only.
     void fetchHistory(int seconds, int stepSeconds);
@@ -98,6 +104,9 @@ signals:
     // The pods holding GPUs and their users ("ns/pod" -> user), where the pod has the label.
     void usersAvailable(const QHash<QString, QString> &usersByPod);
     void failed(const gq::Error &error);
+    // The usage database could not be read for findRecordedIdle() (the live readings
+    // are not affected).
+    void recordedIdleFailed(const gq::Error &error);
 
 private:
     void deliverSnapshot(Result<metrics::GpuSnapshot> r);

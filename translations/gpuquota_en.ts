@@ -2786,6 +2786,10 @@ Every change applied from this console is listed here with who made it and why.<
         <source>Open %1 and its quota</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>not recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::LeaderElector</name>
@@ -3137,6 +3141,14 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>Idle now: %1, with %2 GPU-hours wasted so far. Click a namespace to open its quota.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spans the controller recorded in the usage database, lasting at least %1 (the controller&apos;s threshold applies; utilization is not recorded).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read them: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2782,6 +2782,10 @@ Every change applied from this console is listed here with who made it and why.<
         <source>Open %1 and its quota</source>
         <translation>打开 %1 及其配额</translation>
     </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
 </context>
 <context>
     <name>gq::LeaderElector</name>
@@ -3128,6 +3132,14 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>Idle now: %1, with %2 GPU-hours wasted so far. Click a namespace to open its quota.</source>
         <translation>当前空闲：%1 个，迄今浪费 %2 GPU 小时。单击命名空间可打开其配额。</translation>
+    </message>
+    <message>
+        <source>Spans the controller recorded in the usage database, lasting at least %1 (the controller&apos;s threshold applies; utilization is not recorded).</source>
+        <translation>控制器记录在用量数据库中、持续至少 %1 的空闲时段（使用控制器的阈值；不记录利用率）。</translation>
+    </message>
+    <message>
+        <source>Could not read them: %1</source>
+        <translation>无法读取：%1</translation>
     </message>
 </context>
 <context>

@@ -200,6 +200,10 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
     connect(m_monitor, &GpuMonitor::historyAvailable, this, &LiveGpuPage::onHistory);
     connect(m_monitor, &GpuMonitor::idleAvailable, this, &LiveGpuPage::onIdle);
     connect(m_monitor, &GpuMonitor::failed, this, &LiveGpuPage::onFailed);
+    connect(m_monitor, &GpuMonitor::recordedIdleFailed, this, [this](const Error &e) {
+        m_recordedError = e.message;
+        updateIdleHeader();
+    });
     connect(m_monitor, &GpuMonitor::rangeNotes, this, [this](const QStringList &notes) {
         m_rangeNotes = notes;
         updateStatus();
@@ -255,8 +259,25 @@ bool LiveGpuPage::keepsHistory() const {
     return m_monitor->keepsHistory();
 }
 
+void LiveGpuPage::setDatabaseUrl(const QString &url, const QString &password) {
+    if (url == m_dbUrl && password == m_dbPassword)
+        return;
+    m_dbUrl = url;
+    m_dbPassword = password;
+    m_idleKnown = false;
+    m_recordedError.clear();
+    if (!keepsHistory())
+        m_idleModel->setIdle({});
+    if (m_monitor->isConfigured() && isVisible())
+        refreshHistory();
+    else
+        updateIdleHeader();
+}
+
 void LiveGpuPage::refreshHistory() {
     if (!keepsHistory()) {
+        if (m_monitor->isConfigured() && !m_dbUrl.isEmpty())
+            m_monitor->findRecordedIdle(m_idleOptions, m_dbUrl, m_dbPassword);
         updateIdleHeader();
         m_chart->setPlaceholder(
             tr("The utilization history needs Prometheus: exporters scraped directly keep no history."));
@@ -354,6 +375,7 @@ void LiveGpuPage::onHistory(const QList<GpuTimeline> &history) {
 void LiveGpuPage::onIdle(const QList<IdleGpu> &idle) {
     m_idleModel->setIdle(idle);
     m_idleKnown = true;
+    m_recordedError.clear();
     updateIdleHeader();
 }
 
@@ -401,25 +423,32 @@ void LiveGpuPage::updateSummary() {
 void LiveGpuPage::updateIdleHeader() {
     const int n = m_idleModel->rowCount();
     m_tabs->setTabText(1, m_idleKnown && n > 0 ? tr("Idle GPUs (%1)").arg(n) : tr("Idle GPUs"));
-    const QString rule = tr("Allocated GPUs under %1 % utilization for at least %2 (set in Preferences).")
-                             .arg(QLocale().toString(m_idleOptions.thresholdPct),
-                                  IdleGpuModel::durationText(m_idleOptions.minIdleMs));
+    const QString idleNow =
+        n == 0 ? tr("None right now.")
+               : tr("Idle now: %1, with %2 GPU-hours wasted so far. Click a namespace to open its quota.")
+                     .arg(n)
+                     .arg(QLocale().toString(m_idleModel->totalWaste(), 'f', 2));
+    QString rule = tr("Allocated GPUs under %1 % utilization for at least %2 (set in Preferences).")
+                       .arg(QLocale().toString(m_idleOptions.thresholdPct),
+                            IdleGpuModel::durationText(m_idleOptions.minIdleMs));
     if (m_monitor->isConfigured() && !keepsHistory()) {
-        m_idleHeader->setText(
-            rule + QLatin1Char(' ') +
-            tr("Idle detection needs Prometheus: exporters scraped directly keep no history."));
-        return;
+        if (m_dbUrl.isEmpty()) {
+            m_idleHeader->setText(
+                rule + QLatin1Char(' ') +
+                tr("Idle detection needs Prometheus: exporters scraped directly keep no history."));
+            return;
+        }
+        // What the controller's idle recorder wrote: its own threshold applies.
+        rule = tr("Spans the controller recorded in the usage database, lasting at least %1 (the "
+                  "controller's threshold applies; utilization is not recorded).")
+                   .arg(IdleGpuModel::durationText(m_idleOptions.minIdleMs));
+        if (!m_recordedError.isEmpty()) {
+            m_idleHeader->setText(rule + QLatin1Char(' ') +
+                                  tr("Could not read them: %1").arg(m_recordedError));
+            return;
+        }
     }
-    if (!m_idleKnown) {
-        m_idleHeader->setText(rule);
-        return;
-    }
-    m_idleHeader->setText(
-        rule + QLatin1Char(' ') +
-        (n == 0 ? tr("None right now.")
-                : tr("Idle now: %1, with %2 GPU-hours wasted so far. Click a namespace to open its quota.")
-                      .arg(n)
-                      .arg(QLocale().toString(m_idleModel->totalWaste(), 'f', 2))));
+    m_idleHeader->setText(m_idleKnown ? rule + QLatin1Char(' ') + idleNow : rule);
 }
 
 } // namespace gq

@@ -53,7 +53,11 @@ public:
     // The table/tiles splitter with the namespace chart, for the settings.
     [[nodiscard]] QByteArray splitterState() const;
     void restoreSplitterState(const QByteArray &state);
-    // Asks for history and idle GPUs now (when the source keeps history).
+    // The usage database of the current context: without Prometheus, the idle list
+    // shows the spans the controller recorded there (empty url: none).
+    void setDatabaseUrl(const QString &url, const QString &password = {});
+    // Asks for history and idle GPUs now (when the source keeps history, or the idle
+    // spans recorded in the usage database when it does not).
     void refreshHistory();
 
     [[nodiscard]] LiveGpuModel *model() const { return m_model; }
@@ -109,6 +113,8 @@ private:
     QStringList m_rangeNotes;     // Prometheus' notes on history and idle detection
     qint64 m_lastOkMs = 0;
     bool m_idleKnown = false;
+    QString m_dbUrl, m_dbPassword;
+    QString m_recordedError; // reading the recorded idle spans failed
 };
 
 } // namespace gq

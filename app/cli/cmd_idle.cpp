@@ -5,7 +5,7 @@
 #include "clioutput.h"
 #include "gpuverbs.h"
 #include "idlequery.h"
-#include "idlerecorder.h"
+#include "idlespans.h"
 #include "timewindow.h"
 #include "usageverbs.h"
 #include "verbs.h"
@@ -20,10 +20,6 @@ namespace {
 
 using namespace gq::metrics;
 using namespace gq::cli::gpuverbs;
-
-// A span recorded by the controller still counts as going on when its end is this
-// recent (the recorder writes every minute by default).
-constexpr qint64 kRecordedFreshSeconds = 10 * 60;
 
 const char kIdleHelp[] =
     "Lists GPUs allocated to a pod whose utilization stayed under --threshold for --for,\n"
@@ -106,7 +102,7 @@ int fromDatabase(const GpuArgs &a, const IdleOptions &o) {
     if (!store)
         return failWith(store.error());
     const qint64 now = QDateTime::currentSecsSinceEpoch();
-    auto idle = idlespans::current(**store, now, o.minIdleMs / 1000, kRecordedFreshSeconds);
+    auto idle = idlespans::current(**store, now, o.minIdleMs / 1000, idlespans::kFreshSeconds);
     if (!idle)
         return failWith(idle.error());
     printIdle(*idle, o, a.output);

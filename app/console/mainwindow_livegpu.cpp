@@ -13,6 +13,7 @@
 #include "namespacepanel.h"
 #include "quotapage.h"
 #include "startpage.h"
+#include "usageservice.h"
 
 #include <QFile>
 #include <QPointer>
@@ -47,6 +48,11 @@ void MainWindow::buildLiveGpus() {
         m_namespaces->selectNamespace(ns);
         m_tabs->setCurrentWidget(m_quotaPage);
     });
+    // Without Prometheus the idle list shows what the controller recorded in the
+    // context's usage database.
+    connect(m_db, &UsageService::opened, m_liveGpuPage,
+            [this] { m_liveGpuPage->setDatabaseUrl(m_db->url(), m_db->password()); });
+    connect(m_db, &UsageService::failed, m_liveGpuPage, [this] { m_liveGpuPage->setDatabaseUrl(QString()); });
     applyLiveGpuPreferences();
     showMetricsMissing(QString());
 }

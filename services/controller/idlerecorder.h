@@ -2,6 +2,7 @@
 
 #include "alertrules.h"
 #include "idle.h"
+#include "idlespans.h"
 #include "jobtracker.h"
 #include "prometheusclient.h"
 #include "result.h"
@@ -59,21 +60,11 @@ struct IdleRecorderConfig {
 [[nodiscard]] Result<std::optional<IdleRecorderConfig>>
 parseIdleRecorderConfig(const YamlNode &metrics, const YamlNode &idle, const QString &configFile);
 
-namespace idlespans {
-// node, gpu_uuid, ns, pod_name of an idle GPU's row, and back.
-[[nodiscard]] QString gpuKey(const metrics::GpuSample &gpu);
-[[nodiscard]] metrics::GpuSample gpuFromKey(const QString &node, const QString &key);
-
+namespace idlespans { // reading them back: idlespans.h
 // Writes the spans (see above) in one transaction; the number of rows inserted or grown.
 [[nodiscard]] Result<int> upsert(UsageStore &store, const QList<metrics::IdleGpu> &idle,
                                  qint64 toleranceSeconds);
 
-// The spans going on at nowS (their end within freshSeconds of it) that lasted at least
-// minIdleSeconds, largest waste first, as IdleGpus: identity from node and gpu_uuid
-// (model, index of a UUID'd GPU and MIG profile are not recorded), one holder without
-// a container, no utilization figures (meanUtilPct and maxUtilPct are NaN).
-[[nodiscard]] Result<QList<metrics::IdleGpu>> current(UsageStore &store, qint64 nowS, qint64 minIdleSeconds,
-                                                      qint64 freshSeconds);
 // What the alert rules' idle-GPU alert reads (open holds): one per holding pod, its
 // GPUs the GPU's weight, its user from `userOf` (the pod's user label; empty: unknown).
 [[nodiscard]] QList<IdleHold>
