@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -92,6 +93,14 @@ void TestLiveIdleRecorded::showsRecordedSpansWithoutPrometheus() {
     QCOMPARE(m.index(0, IdleGpuModel::MeanUtilColumn).data().toString(), QStringLiteral("not recorded"));
     QCOMPARE(m.index(1, IdleGpuModel::NamespaceColumn).data().toString(), QStringLiteral("team-b"));
     QCOMPARE(m.index(1, IdleGpuModel::IndexColumn).data().toString(), QStringLiteral("3"));
+    // With GQ_SCREENSHOT_DIR set, the idle tab as a user sees it.
+    if (const QString dir = qEnvironmentVariable("GQ_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        page.resize(1100, 600);
+        page.findChild<QTabWidget *>()->setCurrentIndex(1);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(page.grab().save(dir + QStringLiteral("/idle-recorded.png")));
+    }
     const QString header = idleHeader(page);
     QVERIFY2(header.contains(QLatin1String("recorded in the usage database")) &&
                  header.contains(QLatin1String("Idle now: 2")),
