@@ -72,13 +72,32 @@ QString NamespaceListModel::localTime(qint64 at, qint64 ref) {
     return locale.toString(t.date(), QLocale::ShortFormat) + QLatin1Char(' ') + time;
 }
 
+QString NamespaceListModel::badgeTime(qint64 at, qint64 ref) {
+    const QDateTime t = QDateTime::fromSecsSinceEpoch(at);
+    const qint64 days = QDateTime::fromSecsSinceEpoch(ref).date().daysTo(t.date());
+    if (days == 0)
+        return localTime(at, ref);
+    if (days < 0 || days > 6) {
+        // Month and day in the locale's numeric order ("5/31", "31.05", "5/31" in
+        // Chinese), without the year; a format that names the month ("31 May", as C's)
+        // is wider than a time and takes ISO's "05-31" instead.
+        const QLocale locale;
+        static const QRegularExpression year(QStringLiteral("^y+[^dM]*|[^dM]*y+$"));
+        QString format = locale.dateFormat(QLocale::ShortFormat).remove(year);
+        if (format.contains(QLatin1String("MMM")) || !format.contains(QLatin1Char('d')))
+            format = QStringLiteral("MM-dd");
+        return locale.toString(t.date(), format);
+    }
+    return QLocale().dayName(t.date().dayOfWeek(), QLocale::ShortFormat);
+}
+
 QString NamespaceListModel::graceEnd(const QString &name) const {
     const QList<BudgetUse> uses = m_budgets.value(name);
     const BudgetUse *first = nullptr;
     for (const BudgetUse &u : uses)
         if (u.state() == BudgetUse::State::InGrace && (!first || u.graceEndsAt < first->graceEndsAt))
             first = &u;
-    return first ? localTime(first->graceEndsAt, first->at) : QString();
+    return first ? badgeTime(first->graceEndsAt, first->at) : QString();
 }
 
 namespace {

@@ -70,6 +70,10 @@ public:
     [[nodiscard]] static QString graceBadgeText(const QString &time);
     // "14:15" in local time, with the date when `at` is on another local day than `ref`.
     [[nodiscard]] static QString localTime(qint64 at, qint64 ref);
+    // The grace end as the status badge shows it, short enough for the column (which
+    // must fit a 1200 px window): the time on ref's day, the weekday within the next six
+    // days, else month and day (the tooltip has the full time).
+    [[nodiscard]] static QString badgeTime(qint64 at, qint64 ref);
     // The gpuquota.io/alert-recipients annotation as the name's tooltip lists it: "a@x, b@y".
     [[nodiscard]] static QString alertRecipientsText(const QString &annotation);
     // Sort order of the status column: worst first when descending.

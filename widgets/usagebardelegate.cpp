@@ -143,13 +143,15 @@ QColor UsageBarDelegate::badgeColor(int flag) {
 
 int UsageBarDelegate::statusWidth(const QFont &viewFont) {
     int widest = 0;
-    // The widest end time a grace badge shows on the same day.
-    const QString lateTime =
-        NamespaceListModel::localTime(QDateTime(QDate(2026, 1, 1), QTime(23, 59)).toSecsSinceEpoch(),
-                                      QDateTime(QDate(2026, 1, 1), QTime(12, 0)).toSecsSinceEpoch());
-    for (const BadgeSpec &b : badgeSpecs(lateTime))
-        widest = std::max(widest, QFontMetrics(badgeFont(viewFont, b.text)).horizontalAdvance(b.text) +
-                                      kBadgePadding);
+    // The widest end a grace badge shows: a late time today, on each weekday of the
+    // coming week, or a date further out (see NamespaceListModel::badgeTime).
+    const qint64 noon = QDateTime(QDate(2026, 1, 1), QTime(12, 0)).toSecsSinceEpoch();
+    for (int day : {0, 1, 2, 3, 4, 5, 6, 30}) {
+        const qint64 late = QDateTime(QDate(2026, 1, 1).addDays(day), QTime(23, 59)).toSecsSinceEpoch();
+        for (const BadgeSpec &b : badgeSpecs(NamespaceListModel::badgeTime(late, noon)))
+            widest = std::max(widest, QFontMetrics(badgeFont(viewFont, b.text)).horizontalAdvance(b.text) +
+                                          kBadgePadding);
+    }
     return widest + kBadgeGap + QFontMetrics(badgeFont(viewFont)).horizontalAdvance(QStringLiteral("+2"));
 }
 

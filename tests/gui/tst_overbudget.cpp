@@ -89,6 +89,41 @@ void TestOverBudget::badgeFollowsUsageAndBudget() {
     QTRY_VERIFY_WITH_TIMEOUT(!tip(&model, QStringLiteral("team-a")).contains(QStringLiteral("GPU-h")), 5000);
 }
 
+// A grace end on another day keeps the badge short (it used to carry the full date and
+// time and was clipped): the weekday within a week, the date beyond; the tooltip keeps
+// the full time (localTime).
+void TestOverBudget::graceBadgeTimeStaysShort() {
+    const QDateTime noon(QDate(2026, 3, 10), QTime(12, 0));
+    const qint64 ref = noon.toSecsSinceEpoch();
+    const qint64 late = QDateTime(QDate(2026, 3, 10), QTime(23, 59)).toSecsSinceEpoch();
+    QCOMPARE(NamespaceListModel::badgeTime(late, ref), NamespaceListModel::localTime(late, ref));
+    const QDateTime tomorrow(QDate(2026, 3, 11), QTime(7, 5));
+    const qint64 t = tomorrow.toSecsSinceEpoch();
+    const QString badge = NamespaceListModel::badgeTime(t, ref);
+    QCOMPARE(badge, QLocale().dayName(tomorrow.date().dayOfWeek(), QLocale::ShortFormat));
+    QVERIFY2(!badge.contains(QLocale().toString(tomorrow.date(), QLocale::ShortFormat)), qPrintable(badge));
+    QVERIFY(NamespaceListModel::localTime(t, ref).contains(
+        QLocale().toString(tomorrow.date(), QLocale::ShortFormat)));
+    const QDate later(2026, 3, 20);
+    QCOMPARE(NamespaceListModel::badgeTime(QDateTime(later, QTime(9, 0)).toSecsSinceEpoch(), ref),
+             QStringLiteral("03-20")); // C's "20 Mar 2026" named the month
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    QCOMPARE(NamespaceListModel::badgeTime(QDateTime(later, QTime(9, 0)).toSecsSinceEpoch(), ref),
+             QStringLiteral("3/20"));
+    QLocale::setDefault(QLocale(QLocale::Chinese, QLocale::China));
+    QCOMPARE(NamespaceListModel::badgeTime(QDateTime(later, QTime(9, 0)).toSecsSinceEpoch(), ref),
+             QStringLiteral("3/20"));
+    QLocale::setDefault(QLocale::c());
+    // The status column is sized for the widest of them.
+    const QFont font;
+    const int column = UsageBarDelegate::statusWidth(font);
+    for (int day = 1; day <= 6; ++day) {
+        const qint64 at = QDateTime(QDate(2026, 3, 10).addDays(day), QTime(23, 59)).toSecsSinceEpoch();
+        const QString text = NamespaceListModel::graceBadgeText(NamespaceListModel::badgeTime(at, ref));
+        QVERIFY2(QFontMetrics(font).horizontalAdvance(text) < column, qPrintable(text));
+    }
+}
+
 void TestOverBudget::checksDoNotPileUp() {
     const QString url = QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("pile.db"));
     auto other = UsageStore::open(url);

@@ -147,6 +147,7 @@ private slots:
     void badgeFollowsUsageAndBudget();
     void checksDoNotPileUp();
     void graceBadgesFlipAtTheRightInstants();
+    void graceBadgeTimeStaysShort();
     void manyBudgetsStayOffTheGuiThread();
     void restoredHeaderKeepsNameStretching();
     void windowPaintsBadgeAndFitsColumns();
