@@ -77,18 +77,18 @@ QString NamespaceListModel::badgeTime(qint64 at, qint64 ref) {
     const qint64 days = QDateTime::fromSecsSinceEpoch(ref).date().daysTo(t.date());
     if (days == 0)
         return localTime(at, ref);
+    const QLocale locale;
     if (days < 0 || days > 6) {
         // Month and day in the locale's numeric order ("5/31", "31.05", "5/31" in
         // Chinese), without the year; a format that names the month ("31 May", as C's)
         // is wider than a time and takes ISO's "05-31" instead.
-        const QLocale locale;
         static const QRegularExpression year(QStringLiteral("^y+[^dM]*|[^dM]*y+$"));
         QString format = locale.dateFormat(QLocale::ShortFormat).remove(year);
         if (format.contains(QLatin1String("MMM")) || !format.contains(QLatin1Char('d')))
             format = QStringLiteral("MM-dd");
         return locale.toString(t.date(), format);
     }
-    return QLocale().dayName(t.date().dayOfWeek(), QLocale::ShortFormat);
+    return locale.dayName(t.date().dayOfWeek(), QLocale::ShortFormat);
 }
 
 QString NamespaceListModel::graceEnd(const QString &name) const {

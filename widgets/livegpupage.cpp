@@ -264,10 +264,11 @@ void LiveGpuPage::setDatabaseUrl(const QString &url, const QString &password) {
         return;
     m_dbUrl = url;
     m_dbPassword = password;
-    m_idleKnown = false;
     m_recordedError.clear();
-    if (!keepsHistory())
+    if (!keepsHistory()) { // the list came from the previous database (Prometheus' stays)
+        m_idleKnown = false;
         m_idleModel->setIdle({});
+    }
     if (m_monitor->isConfigured() && isVisible())
         refreshHistory();
     else

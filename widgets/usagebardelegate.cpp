@@ -144,10 +144,12 @@ QColor UsageBarDelegate::badgeColor(int flag) {
 int UsageBarDelegate::statusWidth(const QFont &viewFont) {
     int widest = 0;
     // The widest end a grace badge shows: a late time today, on each weekday of the
-    // coming week, or a date further out (see NamespaceListModel::badgeTime).
-    const qint64 noon = QDateTime(QDate(2026, 1, 1), QTime(12, 0)).toSecsSinceEpoch();
-    for (int day : {0, 1, 2, 3, 4, 5, 6, 30}) {
-        const qint64 late = QDateTime(QDate(2026, 1, 1).addDays(day), QTime(23, 59)).toSecsSinceEpoch();
+    // coming week, or a date further out (see NamespaceListModel::badgeTime; December
+    // 28th, so the month and the day both take two digits).
+    const QDate first(2026, 12, 1);
+    const qint64 noon = QDateTime(first, QTime(12, 0)).toSecsSinceEpoch();
+    for (int day : {0, 1, 2, 3, 4, 5, 6, 27}) {
+        const qint64 late = QDateTime(first.addDays(day), QTime(23, 59)).toSecsSinceEpoch();
         for (const BadgeSpec &b : badgeSpecs(NamespaceListModel::badgeTime(late, noon)))
             widest = std::max(widest, QFontMetrics(badgeFont(viewFont, b.text)).horizontalAdvance(b.text) +
                                           kBadgePadding);

@@ -52,7 +52,10 @@ void MainWindow::buildLiveGpus() {
     // context's usage database.
     connect(m_db, &UsageService::opened, m_liveGpuPage,
             [this] { m_liveGpuPage->setDatabaseUrl(m_db->url(), m_db->password()); });
-    connect(m_db, &UsageService::failed, m_liveGpuPage, [this] { m_liveGpuPage->setDatabaseUrl(QString()); });
+    connect(m_db, &UsageService::failed, m_liveGpuPage, [this] {
+        if (!m_db->isOpen()) // not a failed query of an open database
+            m_liveGpuPage->setDatabaseUrl(QString());
+    });
     applyLiveGpuPreferences();
     showMetricsMissing(QString());
 }

@@ -153,18 +153,21 @@ Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) 
     // transaction either way (a partial flush adds to the stored cells).
     if (m_acc->size() > m_loader.m_maxRollupCells) {
         phase.emplace(PhaseTimes::RollupWrite);
-        ++m_rollupWrites;
-        if (auto r = m_loader.endStream(); !r) {
+        if (auto r = writeRollups(); !r) {
             m_failed = true;
             return r;
         }
-        if (auto r = m_loader.m_rollups.write(*m_acc, RollupWriter::Mode::Add, m_loader.plainTables(*this));
-            !r) {
-            m_failed = true;
-            return r;
-        }
-        m_acc->clear();
     }
+    return {};
+}
+
+Result<void> UsageStore::BulkLoad::writeRollups() {
+    if (auto r = m_loader.endStream(); !r)
+        return r;
+    ++m_rollupWrites;
+    if (auto r = m_loader.m_rollups.write(*m_acc, RollupWriter::Mode::Add, m_loader.plainTables(*this)); !r)
+        return r;
+    m_acc->clear();
     return {};
 }
 
@@ -172,15 +175,10 @@ Result<void> UsageStore::BulkLoad::restoreKeys() {
     if (m_done || m_failed)
         return Error::make(Error::Kind::Internal, QStringLiteral("the bulk load has already ended"));
     PhaseTimes::Scope phase(PhaseTimes::RollupWrite);
-    auto r = m_loader.endStream();
-    if (r && m_plainRollups) {
-        ++m_rollupWrites;
-        r = m_loader.m_rollups.write(*m_acc, RollupWriter::Mode::Add, m_loader.plainTables(*this));
-    }
-    if (r && m_plainRollups) {
-        m_acc->clear();
+    // Without dropped keys only the open COPY needs ending.
+    auto r = m_plainRollups ? writeRollups() : m_loader.endStream();
+    if (r)
         r = m_loader.restorePlainRollups(*this);
-    }
     if (!r)
         m_failed = true;
     return r;
@@ -194,10 +192,8 @@ Result<qint64> UsageStore::BulkLoad::finish() {
     if (auto r = m_loader.endStream(); !r)
         return r.error();
     phase.emplace(PhaseTimes::RollupWrite);
-    ++m_rollupWrites;
-    if (auto r = m_loader.m_rollups.write(*m_acc, RollupWriter::Mode::Add, m_loader.plainTables(*this)); !r)
+    if (auto r = writeRollups(); !r)
         return r.error();
-    m_acc->clear();
     phase.emplace(PhaseTimes::Indexes);
     if (auto r = m_loader.restorePlainRollups(*this); !r)
         return r.error();

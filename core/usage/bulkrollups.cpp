@@ -52,14 +52,20 @@ RollupWriter::PlainTables BulkLoader::plainTables(const UsageStore::BulkLoad &lo
 Result<void> BulkLoader::restorePlainRollups(UsageStore::BulkLoad &load) {
     if (!load.m_plainRollups)
         return {};
+    // Written once, the rows are in key order (RollupWriter::copyRows): one process
+    // reads them presorted faster than parallel workers sort their parts.
+    const bool presorted = load.m_rollupWrites <= 1;
     QString parallelWorkers;
-    {
+    if (presorted) {
         QSqlQuery w(m_conn.database());
         if (auto r = m_conn.execSql(
                 w, QStringLiteral("SELECT current_setting('max_parallel_maintenance_workers')"));
             !r)
             return r;
         parallelWorkers = w.next() ? QString::number(w.value(0).toInt()) : QStringLiteral("2");
+        w.finish();
+        if (auto r = m_conn.execSql(w, QStringLiteral("SET LOCAL max_parallel_maintenance_workers = 0")); !r)
+            return r;
     }
     for (int t = 0; t < 4; ++t) {
         if (!(load.m_plainRollups & (1u << t)))
@@ -84,22 +90,16 @@ Result<void> BulkLoader::restorePlainRollups(UsageStore::BulkLoad &load) {
                 if (auto r = m_conn.execSql(q, sql); !r)
                     return r;
         }
-        // Written once, the rows are in key order (RollupWriter::copyRows): one
-        // process reads them presorted faster than parallel workers sort their parts.
-        const bool presorted = load.m_rollupWrites <= 1;
-        if (presorted)
-            if (auto r = m_conn.execSql(q, QStringLiteral("SET LOCAL max_parallel_maintenance_workers = 0"));
-                !r)
-                return r;
         if (auto r = m_conn.execSql(q, QStringLiteral("ALTER TABLE %1 ADD PRIMARY KEY (%2)").arg(name, cols));
             !r)
             return r;
-        if (presorted)
-            if (auto r = m_conn.execSql(
-                    q,
-                    QStringLiteral("SET LOCAL max_parallel_maintenance_workers = %1").arg(parallelWorkers));
-                !r)
-                return r;
+    }
+    if (presorted) {
+        QSqlQuery q(m_conn.database());
+        if (auto r = m_conn.execSql(
+                q, QStringLiteral("SET LOCAL max_parallel_maintenance_workers = %1").arg(parallelWorkers));
+            !r)
+            return r;
     }
     load.m_plainRollups = 0;
     return {};

@@ -327,6 +327,8 @@ public:
 private:
     friend class BulkLoader;
     explicit BulkLoad(BulkLoader &loader);
+    // Ends an open interval COPY, then adds the gathered rollup cells to the tables.
+    Result<void> writeRollups();
     BulkLoader &m_loader;
     std::unique_ptr<UsageTx> m_tx;
     std::unique_ptr<RollupAccumulator> m_acc;
