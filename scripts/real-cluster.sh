@@ -83,6 +83,15 @@ export GOTOOLCHAIN=local
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-buildvcs=false"
 export CGO_ENABLED=0
 
+BUILD_PID=""
+
+# kill_tree PID: PID and all its descendants (used for an interrupted build)
+kill_tree() {
+    local pid=$1 child
+    for child in $(ps -o pid= --ppid "$pid" 2>/dev/null); do kill_tree "$child"; done
+    kill -TERM "$pid" 2>/dev/null || true
+}
+
 log() { printf '[real-cluster] %s\n' "$*" >&2; }
 die() { printf '[real-cluster] error: %s\n' "$*" >&2; exit 1; }
 
@@ -108,7 +117,9 @@ build_one() {
     # in the background so that set -e applies inside shell functions too
     local rc=0
     ("$@") >>"$logf" 2>&1 </dev/null &
+    BUILD_PID=$!
     wait $! || rc=$?
+    BUILD_PID=""
     if ((rc != 0)); then
         printf '[real-cluster] error: building %s failed (log: %s); last 30 lines:\n' "$name" "$logf" >&2
         tail -n 30 "$logf" >&2
@@ -358,7 +369,9 @@ make_pki() {
     (
         cd "$pki"
         umask 077
-        openssl genrsa -out ca.key 2048 2>/dev/null
+        # EC P-256 keys (fast to make); RSA for the admin client key and the service-account
+        # signing key, like most real clusters
+        openssl ecparam -name prime256v1 -genkey -noout -out ca.key 2>/dev/null
         openssl req -x509 -new -key ca.key -sha256 -days 3650 -subj "/CN=gpuquota-real-cluster-ca" \
             -addext "basicConstraints=critical,CA:TRUE" \
             -addext "keyUsage=critical,keyCertSign,cRLSign,digitalSignature" \
@@ -367,22 +380,27 @@ make_pki() {
         openssl genrsa -out sa.key 2048 2>/dev/null
         openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
         # serving certificate (kube-apiserver, and reused by controller-manager/scheduler)
-        sign_cert serving "/CN=kube-apiserver" serverAuth \
+        sign_cert serving ec "/CN=kube-apiserver" serverAuth \
             "DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local,IP:127.0.0.1,IP:10.96.0.1"
-        sign_cert admin "/O=system:masters/CN=kubernetes-admin" clientAuth ""
-        sign_cert kube-controller-manager "/CN=system:kube-controller-manager" clientAuth ""
-        sign_cert kube-scheduler "/CN=system:kube-scheduler" clientAuth ""
-        sign_cert kwok "/O=system:masters/CN=kwok-controller" clientAuth ""
+        sign_cert admin rsa "/O=system:masters/CN=kubernetes-admin" clientAuth ""
+        sign_cert kube-controller-manager ec "/CN=system:kube-controller-manager" clientAuth ""
+        sign_cert kube-scheduler ec "/CN=system:kube-scheduler" clientAuth ""
+        sign_cert kwok ec "/O=system:masters/CN=kwok-controller" clientAuth ""
     )
 }
 
-# sign_cert NAME SUBJECT EKU SAN (run inside the pki dir)
+# sign_cert NAME rsa|ec SUBJECT EKU SAN (run inside the pki dir)
 sign_cert() {
-    local name=$1 subj=$2 eku=$3 san=$4 ext
-    openssl genrsa -out "$name.key" 2048 2>/dev/null
+    local name=$1 alg=$2 subj=$3 eku=$4 san=$5 ext usage=digitalSignature
+    if [[ $alg == rsa ]]; then
+        openssl genrsa -out "$name.key" 2048 2>/dev/null
+        usage+=",keyEncipherment"
+    else
+        openssl ecparam -name prime256v1 -genkey -noout -out "$name.key" 2>/dev/null
+    fi
     openssl req -new -key "$name.key" -subj "$subj" -out "$name.csr" 2>/dev/null
     ext="basicConstraints=critical,CA:FALSE
-keyUsage=critical,digitalSignature,keyEncipherment
+keyUsage=critical,$usage
 extendedKeyUsage=$eku
 authorityKeyIdentifier=keyid
 subjectKeyIdentifier=hash"
@@ -432,7 +450,7 @@ RUN_DIR=""
 spawn() {
     local name=$1
     shift
-    local logf="$RUN_DIR/logs/$name.log"
+    local logf="$RUN_DIR/logs/$name.log" parent=$BASHPID
     : >"$logf"
     "$PY" -c '
 import ctypes, os, signal, sys
@@ -442,7 +460,7 @@ if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # PR_SET_PDEATHSIG
 if os.getppid() != int(sys.argv[1]):
     sys.exit("parent already gone")
 os.execv(sys.argv[2], sys.argv[2:])
-' "$BASHPID" "$@" >>"$logf" 2>&1 </dev/null &
+' "$parent" "$@" >>"$logf" 2>&1 </dev/null &
     CHILD_PID[$name]=$!
     CHILD_NAMES+=("$name")
     echo "$!" >"$RUN_DIR/pids/$name.pid"
@@ -490,6 +508,7 @@ stop_children() {
 
 on_signal() {
     log "stopping (signal $1)"
+    [[ -n $BUILD_PID ]] && kill_tree "$BUILD_PID"
     stop_children
     log "stopped"
     exit 0
@@ -538,7 +557,6 @@ write_nodes_yaml() { # FILE NODES GPUS
     name: gpu-node-$i
     annotations:
       kwok.x-k8s.io/node: fake
-      node.alpha.kubernetes.io/ttl: "0"
     labels:
       type: kwok
       kubernetes.io/hostname: gpu-node-$i
