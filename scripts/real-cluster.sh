@@ -36,7 +36,9 @@
 #   PR_SET_PDEATHSIG=SIGKILL, so a SIGKILLed script leaves nothing behind. If a component
 #   dies the script stops the rest, prints the tail of that component's log, exits 1.
 #   DIR/kubeconfig   context "admin" (client cert, O=system:masters), current-context admin
-#   DIR/pki/         ca.crt/ca.key, apiserver serving cert, client certs, sa.key/sa.pub
+#   DIR/pki/         ca.crt/ca.key (one CA for serving and client certs), serving.crt (SAN
+#                    127.0.0.1, localhost), admin/kube-controller-manager/kube-scheduler/kwok
+#                    client certs, sa.key/sa.pub, front-proxy-ca + front-proxy-client
 #   DIR/logs/        one log per component;  DIR/pids/  one pid file per component
 #   DIR/ports.env    API_PORT, ETCD_PORT, KCM_PORT, SCHED_PORT, KWOK_PORT
 #   DIR/users.csv    the token file given with --users (format: token,user,uid,"group1,group2");
@@ -361,11 +363,23 @@ pid_is() {
 make_pki() {
     local pki=$1
     mkdir -p "$pki"
-    if [[ -s $pki/ca.crt && -s $pki/sa.pub && -s $pki/admin.crt && -s $pki/kwok.crt ]]; then
+    if [[ -s $pki/ca.crt && -s $pki/sa.pub && -s $pki/admin.crt && -s $pki/kwok.crt && -s $pki/front-proxy-client.crt ]]; then
         log "reusing PKI in $pki"
         return 0
     fi
     log "creating PKI in $pki"
+    (
+        cd "$pki"
+        umask 077
+        # front proxy (requestheader) CA and the apiserver's client cert for aggregated APIs
+        openssl ecparam -name prime256v1 -genkey -noout -out front-proxy-ca.key 2>/dev/null
+        openssl req -x509 -new -key front-proxy-ca.key -sha256 -days 3650 -subj "/CN=gpuquota-front-proxy-ca" \
+            -addext "basicConstraints=critical,CA:TRUE" \
+            -addext "keyUsage=critical,keyCertSign,cRLSign,digitalSignature" \
+            -addext "subjectKeyIdentifier=hash" -out front-proxy-ca.crt 2>/dev/null
+        CA=front-proxy-ca sign_cert front-proxy-client ec "/CN=front-proxy-client" clientAuth ""
+    )
+    [[ -s $pki/ca.crt && -s $pki/sa.pub && -s $pki/admin.crt && -s $pki/kwok.crt ]] && return 0
     (
         cd "$pki"
         umask 077
@@ -405,7 +419,7 @@ extendedKeyUsage=$eku
 authorityKeyIdentifier=keyid
 subjectKeyIdentifier=hash"
     [[ -n $san ]] && ext+=$'\n'"subjectAltName=$san"
-    openssl x509 -req -in "$name.csr" -CA ca.crt -CAkey ca.key -sha256 -days 3650 \
+    openssl x509 -req -in "$name.csr" -CA "${CA:-ca}.crt" -CAkey "${CA:-ca}.key" -sha256 -days 3650 \
         -set_serial "0x$(openssl rand -hex 16)" -extfile <(printf '%s\n' "$ext") \
         -out "$name.crt" 2>/dev/null
     rm -f "$name.csr"
@@ -666,6 +680,13 @@ EOF
         --service-cluster-ip-range=10.96.0.0/24 \
         --enable-admission-plugins=NamespaceLifecycle,LimitRanger,ServiceAccount,DefaultStorageClass,ResourceQuota \
         --endpoint-reconciler-type=none \
+        --requestheader-client-ca-file="$pki/front-proxy-ca.crt" \
+        --requestheader-allowed-names=front-proxy-client \
+        --requestheader-username-headers=X-Remote-User \
+        --requestheader-group-headers=X-Remote-Group \
+        --requestheader-extra-headers-prefix=X-Remote-Extra- \
+        --proxy-client-cert-file="$pki/front-proxy-client.crt" \
+        --proxy-client-key-file="$pki/front-proxy-client.key" \
         --allow-privileged=true --profiling=false --v=1
     CURL_TLS=(--cacert "$pki/ca.crt" --cert "$pki/admin.crt" --key "$pki/admin.key")
     wait_for kube-apiserver "$timeout" "GET /readyz" https_ok "$server/readyz" ok
