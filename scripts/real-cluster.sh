@@ -40,12 +40,20 @@
 #                    127.0.0.1, localhost), admin/kube-controller-manager/kube-scheduler/kwok
 #                    client certs, sa.key/sa.pub, front-proxy-ca + front-proxy-client
 #   DIR/logs/        one log per component;  DIR/pids/  one pid file per component
-#   DIR/ports.env    API_PORT, ETCD_PORT, KCM_PORT, SCHED_PORT, KWOK_PORT
-#   DIR/users.csv    the token file given with --users (format: token,user,uid,"group1,group2");
-#                    without --users a generated file with token "admin-token" for user
-#                    "admin" in group system:masters.
+#   DIR/ports.env    API_PORT, ETCD_PORT, ETCD_PEER_PORT, KCM_PORT, SCHED_PORT, KWOK_PORT
+#   --users FILE     is given to --token-auth-file as is (format: token,user,uid,"group1,group2";
+#                    read once at start). Without it DIR/users.csv is generated with the token
+#                    "admin-token" for user "admin" in group system:masters.
 #   Service accounts: issuer https://kubernetes.default.svc.cluster.local, so
 #   "kubectl create token SA" and TokenReview work.
+#   Admission: the defaults plus ResourceQuota and LimitRanger named explicitly.
+#   DRA: 1.35 serves resource.k8s.io/v1 (GA, on by default); 1.33 keeps its defaults (its
+#   resource.k8s.io beta APIs are off).
+#   Controller-manager: --controllers=*, --resource-quota-sync-period=10s,
+#   --concurrent-resource-quota-syncs=10, --use-service-account-credentials.
+#   Nodes' InternalIP is 127.0.0.1 and pod IPs come from 127.64.0.0/16, so nothing (e.g.
+#   "kubectl logs") ever dials a non-loopback address; the kubelet port is kwok's own port.
+#   Starting again with the same DIR reuses DIR/pki and the etcd data in DIR/etcd.
 #
 # What kwok simulates (stages in scripts/real-cluster/kwok-stages.yaml)
 #   - Nodes with annotation kwok.x-k8s.io/node=fake become Ready and keep heartbeating (Lease).
@@ -53,16 +61,22 @@
 #     conditions Ready, and every container state.running.startedAt (like a kubelet).
 #   - A pod with annotation gpuquota.io/test-run-seconds: "N" and restartPolicy Never or
 #     OnFailure goes to Succeeded N seconds after it started (containers terminated, exit 0).
-#   - A deleted pod (deletionTimestamp set) is removed: kwok deletes it with grace 0 once
-#     its finalizers are gone.
+#     Pods of Jobs are treated like any other pod: they stay Running unless annotated
+#     (kwok's own default stages would complete every Job pod at once).
+#   - A deleted pod (deletionTimestamp set) is deleted again by kwok with grace period 0, as
+#     the kubelet does once the containers are gone, so it disappears at once unless it
+#     still has finalizers. kwok does not remove finalizers (its default stage would).
 #   Recipe: a pod stuck in Terminating
-#     Give the pod the finalizer "gpuquota.io/test-hold" (metadata.finalizers). kwok never
-#     removes it, so after "kubectl delete pod P --wait=false" the pod keeps its
-#     deletionTimestamp (kubectl shows Terminating) until you remove the finalizer:
-#       kubectl patch pod P --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]'
-#     after which it disappears. Alternatively the annotation gpuquota.io/test-hold: "true"
-#     makes kwok leave a deleted pod alone (it stays Terminating with its grace period; the
-#     pod-GC never force-deletes it because the node stays Ready).
+#     a) Finalizer: create the pod with metadata.finalizers: ["gpuquota.io/test-hold"].
+#        After "kubectl delete pod P --wait=false" it stays Terminating (phase Running,
+#        deletionTimestamp set, deletionGracePeriodSeconds 0) until the finalizer is removed:
+#          kubectl patch pod P --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]'
+#        then it disappears.
+#     b) Annotation: gpuquota.io/test-hold: "true" makes kwok ignore the deletion; the pod
+#        stays Terminating with its normal grace period (deletionGracePeriodSeconds 30,
+#        deletionTimestamp = delete time + 30 s) for as long as the annotation is there
+#        (nothing else deletes it: the node stays Ready). Removing the annotation
+#        ("kubectl annotate pod P gpuquota.io/test-hold-") lets kwok finish the deletion.
 #
 # Environment
 #   GQ_K8S_CACHE  cache root (default $HOME/.cache/gpuquota)
