@@ -565,6 +565,12 @@ int runWhoami(const QStringList &args) {
                          {QStringLiteral("groups"), QJsonArray::fromStringList(who->groups)}};
         if (!who->uid.isEmpty())
             info.insert(QStringLiteral("uid"), who->uid);
+        if (!who->extra.isEmpty()) {
+            QJsonObject extra;
+            for (auto it = who->extra.cbegin(); it != who->extra.cend(); ++it)
+                extra.insert(it.key(), QJsonArray::fromStringList(it.value()));
+            info.insert(QStringLiteral("extra"), extra);
+        }
         printDocument(
             QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("authentication.k8s.io/v1")},
                         {QStringLiteral("kind"), QStringLiteral("SelfSubjectReview")},
@@ -577,6 +583,10 @@ int runWhoami(const QStringList &args) {
         rows.append({QStringLiteral("UID"), who->uid});
     rows.append(
         {QStringLiteral("Groups"), QLatin1Char('[') + who->groups.join(QLatin1Char(' ')) + QLatin1Char(']')});
+    // As kubectl auth whoami prints them (a real API server adds the credential's id).
+    for (auto it = who->extra.cbegin(); it != who->extra.cend(); ++it)
+        rows.append({QStringLiteral("Extra: ") + it.key(),
+                     QLatin1Char('[') + it.value().join(QLatin1Char(' ')) + QLatin1Char(']')});
     printTable({QStringLiteral("ATTRIBUTE"), QStringLiteral("VALUE")}, rows);
     return Ok;
 }

@@ -346,6 +346,10 @@ QFuture<Result<UserIdentity>> KubeClient::whoAmI() {
                 id.uid = info.value(QLatin1String("uid")).toString();
                 for (const QJsonValue &g : info.value(QLatin1String("groups")).toArray())
                     id.groups << g.toString();
+                const QJsonObject extra = info.value(QLatin1String("extra")).toObject();
+                for (auto it = extra.begin(); it != extra.end(); ++it)
+                    for (const QJsonValue &v : it.value().toArray())
+                        id.extra[it.key()] << v.toString();
                 st->promise.addResult(id);
             }
             st->promise.finish();

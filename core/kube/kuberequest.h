@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
+#include <QMap>
 #include <QPair>
 #include <QString>
 #include <QStringList>
@@ -102,6 +103,8 @@ struct UserIdentity {
     QString username;
     QString uid;
     QStringList groups;
+    // userInfo.extra, e.g. a real API server's authentication.kubernetes.io/credential-id.
+    QMap<QString, QStringList> extra;
 };
 
 struct WatchEvent {
