@@ -27,6 +27,31 @@ def run(step, fn):
         emit(step, error="%s: %s" % (type(e).__name__, e))
 
 
+def create_pod(v1, ns, pod):
+    """Creates a pod. A real API server refuses pods in a namespace whose `default`
+    ServiceAccount the controller-manager has not created yet; that is retried."""
+    deadline = time.time() + 30
+    while True:
+        try:
+            return v1.create_namespaced_pod(ns, pod)
+        except ApiException as e:
+            if e.status != 403 or "serviceaccount" not in (e.body or "") or time.time() > deadline:
+                raise
+            time.sleep(0.5)
+
+
+def wait_quota_synced(v1, ns, name):
+    """Waits until the quota's status.hard is its spec.hard: quota admission checks
+    status.hard, which a real cluster's controller-manager copies asynchronously."""
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        q = v1.read_namespaced_resource_quota(name, ns)
+        if q.status and q.status.hard == q.spec.hard:
+            return
+        time.sleep(0.5)
+    raise TimeoutError("status.hard of %s/%s never matched spec.hard" % (ns, name))
+
+
 def main():
     kubeconfig, ns = sys.argv[1], sys.argv[2]
     config.load_kube_config(config_file=kubeconfig)
@@ -74,7 +99,7 @@ def main():
             pod = client.V1Pod(
                 metadata=client.V1ObjectMeta(name="py-pod"),
                 spec=client.V1PodSpec(containers=[client.V1Container(name="c", image="busybox")]))
-            v1.create_namespaced_pod(ns, pod)
+            create_pod(v1, ns, pod)
 
         threading.Thread(target=create_pod_later, daemon=True).start()
         for event in w.stream(v1.list_namespaced_pod, namespace=ns, timeout_seconds=10):
@@ -87,8 +112,17 @@ def main():
         w = watch.Watch()
         rv = v1.list_namespace().metadata.resource_version
         events = []
+
+        # A real API server sends a bookmark 2 s before the watch's deadline, and only
+        # once its watch cache has moved past the watch's resourceVersion: so something
+        # changes during the watch, and the watch lasts 5 s.
+        def change_later():
+            time.sleep(1.0)
+            v1.create_namespace(client.V1Namespace(metadata=client.V1ObjectMeta(name=ns + "-bm")))
+
+        threading.Thread(target=change_later, daemon=True).start()
         for event in w.stream(v1.list_namespace, resource_version=rv, allow_watch_bookmarks=True,
-                              timeout_seconds=2):
+                              timeout_seconds=5):
             events.append(event["type"])
         emit("watch_bookmarks", events=events)
 
@@ -99,8 +133,9 @@ def main():
                 name="c", image="busybox",
                 resources=client.V1ResourceRequirements(
                     requests={"nvidia.com/gpu": "8"}, limits={"nvidia.com/gpu": "8"}))]))
+        wait_quota_synced(v1, ns, "gpu-quota")
         try:
-            v1.create_namespaced_pod(ns, pod)
+            create_pod(v1, ns, pod)
             emit("quota_admission", status=201)
         except ApiException as e:
             body = json.loads(e.body)

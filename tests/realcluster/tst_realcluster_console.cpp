@@ -1,0 +1,167 @@
+// The console window (offscreen) against the real kube-apiserver: its informers sync
+// namespaces, quotas and limit ranges from the real watch cache, an edit in the quota
+// table goes through server dry run -> diff -> apply with its resourceVersion, a
+// concurrent kubectl change opens the conflict view, and a user whose RBAC covers one
+// namespace only still gets a working console for what they may read.
+#include "applyconfirmdialog.h"
+#include "conflictdialog.h"
+#include "gui/consolefixture.h"
+#include "gui/guitestutil.h"
+#include "mainwindow.h"
+#include "namespacelistmodel.h"
+#include "namespacepanel.h"
+#include "quotapage.h"
+#include "quotatablemodel.h"
+#include "realcluster.h"
+
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTest>
+#include <QToolButton>
+#include <QTreeView>
+
+using namespace gq;
+using namespace gq::test;
+
+namespace {
+const QString kGpu = QStringLiteral("requests.nvidia.com/gpu");
+}
+
+class TestRealClusterConsole : public QObject {
+    Q_OBJECT
+
+    RealCluster m_cluster;
+    ConsoleFixture m_fx;
+    MainWindow *m_window = nullptr;
+
+    template <typename T> T *find(const QString &name) { return m_fx.find<T>(name); }
+    QString serverGpuHard(const QString &ns) {
+        return QString::fromUtf8(
+            m_cluster
+                .kubectl({QStringLiteral("get"), QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"),
+                          QStringLiteral("-n"), ns, QStringLiteral("-o"),
+                          QStringLiteral("jsonpath={.spec.hard.requests\\.nvidia\\.com/gpu}")})
+                .out);
+    }
+    void seed(const QString &ns, int gpus) {
+        QVERIFY(m_cluster.createNamespace(ns));
+        const ToolRun r = m_cluster.apply(
+            QStringLiteral(
+                "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: gpu-quota, namespace: %1}\n"
+                "spec:\n  hard: {requests.nvidia.com/gpu: \"%2\", requests.cpu: \"64\"}\n"
+                "---\napiVersion: v1\nkind: LimitRange\nmetadata: {name: container-defaults, namespace: %1}\n"
+                "spec:\n  limits:\n  - type: Container\n    default: {cpu: \"1\"}\n"
+                "    defaultRequest: {cpu: 500m}\n")
+                .arg(ns)
+                .arg(gpus)
+                .toUtf8());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+    void selectNamespace(const QString &ns) {
+        auto *panel = m_window->namespacePanel();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->selectNamespace(ns), 20000);
+        QCOMPARE(panel->currentNamespace(), ns);
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->quotaPage()->currentObject(), QStringLiteral("gpu-quota"), 20000);
+    }
+    QString gpuCell(const QString &ns) {
+        auto *view = find<QTreeView>(QStringLiteral("namespaceView"));
+        const int row = rowWithText(view->model(), NamespaceListModel::NameColumn, ns);
+        return row < 0 ? QString()
+                       : view->model()->index(row, NamespaceListModel::GpuColumn).data().toString();
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        GQ_REQUIRE_TOOL("kubectl");
+        GQ_START_REAL_CLUSTER(m_cluster);
+        seed(QStringLiteral("team-a"), 8);
+        seed(QStringLiteral("team-b"), 16);
+        const ToolRun pod = m_cluster.apply(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: train, namespace: team-a, labels: "
+            "{gpuquota.io/user: alice}}\n"
+            "spec:\n  containers:\n  - name: main\n    image: cuda\n    resources:\n"
+            "      requests: {cpu: \"1\"}\n      limits: {cpu: \"1\", nvidia.com/gpu: \"2\"}\n");
+        QVERIFY2(pod.exitCode == 0, pod.err.constData());
+        ConsoleFixture::WindowOptions options;
+        options.kubeconfig = m_cluster.kubeconfigPath();
+        options.usageDb = true;
+        options.timeoutMs = 60000;
+        const QString err = m_fx.openWindow(options);
+        QVERIFY2(err.isEmpty(), qPrintable(err));
+        m_window = m_fx.window.get();
+    }
+    void cleanupTestCase() {
+        m_window = nullptr;
+        m_fx.stop();
+    }
+
+    // Namespaces, quotas (with the status kube-controller-manager fills) and the pod's GPUs.
+    void informersSyncFromTheRealServer() {
+        QTRY_COMPARE_WITH_TIMEOUT(gpuCell(QStringLiteral("team-a")), QStringLiteral("2 / 8"), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(gpuCell(QStringLiteral("team-b")), QStringLiteral("0 / 16"), 60000);
+        auto *view = find<QTreeView>(QStringLiteral("namespaceView"));
+        QVERIFY(rowWithText(view->model(), NamespaceListModel::NameColumn, QStringLiteral("kube-system")) >=
+                0);
+        selectNamespace(QStringLiteral("team-a"));
+        auto *table = find<QTableView>(QStringLiteral("quotaTable"));
+        QVERIFY(rowWithText(table->model(), QuotaTableModel::ResourceColumn, kGpu) >= 0);
+        QVERIFY(rowWithText(table->model(), QuotaTableModel::ResourceColumn,
+                            QStringLiteral("requests.cpu")) >= 0);
+    }
+
+    void editGoesThroughDryRunDiffAndApply() {
+        selectNamespace(QStringLiteral("team-b"));
+        auto *table = find<QTableView>(QStringLiteral("quotaTable"));
+        const int row = rowWithText(table->model(), QuotaTableModel::ResourceColumn, kGpu);
+        QVERIFY(row >= 0);
+        const QModelIndex hard = table->model()->index(row, QuotaTableModel::HardColumn);
+        QTRY_VERIFY_WITH_TIMEOUT(hard.flags() & Qt::ItemIsEditable, 20000); // permissions from the real RBAC
+        table->setCurrentIndex(hard);
+        table->edit(hard);
+        QSpinBox *spin = nullptr;
+        QTRY_VERIFY((spin = table->findChild<QSpinBox *>(QStringLiteral("hardLimitSpinBox"))) != nullptr);
+        spin->selectAll();
+        QTest::keyClicks(spin, QStringLiteral("20"));
+        QTest::keyClick(spin, Qt::Key_Return);
+        QTRY_VERIFY(m_window->quotaPage()->model()->isDirty());
+        QTest::mouseClick(find<QPushButton>(QStringLiteral("applyButton")), Qt::LeftButton);
+        ApplyConfirmDialog *confirm = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((confirm = visibleDialog<ApplyConfirmDialog>()) != nullptr, 20000);
+        QCOMPARE(serverGpuHard(QStringLiteral("team-b")), QStringLiteral("16")); // dry run only so far
+        QTest::keyClicks(confirm->findChild<QLineEdit *>(QStringLiteral("applyNote")),
+                         QStringLiteral("real cluster"));
+        QTest::mouseClick(confirm->findChild<QPushButton *>(QStringLiteral("confirmApplyButton")),
+                          Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(serverGpuHard(QStringLiteral("team-b")), QStringLiteral("20"), 20000);
+        QTRY_VERIFY(!m_window->quotaPage()->model()->isDirty());
+        QTRY_COMPARE_WITH_TIMEOUT(gpuCell(QStringLiteral("team-b")), QStringLiteral("0 / 20"), 60000);
+    }
+
+    void concurrentKubectlEditOpensTheConflictView() {
+        selectNamespace(QStringLiteral("team-a"));
+        auto *page = m_window->quotaPage();
+        QTRY_VERIFY_WITH_TIMEOUT(page->model()->flags(page->model()->index(0, QuotaTableModel::HardColumn)) &
+                                     Qt::ItemIsEditable,
+                                 20000);
+        auto *plus = find<QToolButton>(QStringLiteral("gpuPlusButton"));
+        QTest::mouseClick(plus, Qt::LeftButton);
+        QTRY_VERIFY(page->model()->isDirty());
+        const ToolRun k = m_cluster.kubectl(
+            {QStringLiteral("patch"), QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"),
+             QStringLiteral("-n"), QStringLiteral("team-a"), QStringLiteral("--type=merge"),
+             QStringLiteral("-p"), QStringLiteral(R"({"spec":{"hard":{"requests.nvidia.com/gpu":"6"}}})")});
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+        ConflictDialog *conflict = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (conflict = visibleDialog<ConflictDialog>(QStringLiteral("conflictDialog"))) != nullptr, 20000);
+        QCOMPARE(serverGpuHard(QStringLiteral("team-a")), QStringLiteral("6"));
+        QVERIFY(page->hasPendingEdit());
+        conflict->discardMine();
+        QTRY_VERIFY(!visibleDialog<ConflictDialog>(QStringLiteral("conflictDialog")));
+        QTRY_COMPARE(page->model()->row(page->model()->rowOf(kGpu)).hard, Quantity::fromInt(6));
+    }
+};
+
+QTEST_MAIN(TestRealClusterConsole)
+#include "tst_realcluster_console.moc"

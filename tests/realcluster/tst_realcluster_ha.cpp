@@ -1,0 +1,133 @@
+// Two gpuquota-controller replicas against a private PostgreSQL and the real API server,
+// electing their leader on a real coordination.k8s.io/v1 Lease: the leader is SIGKILLed,
+// the standby takes the Lease once it expires, and the pods that started meanwhile are
+// recorded from their real start (kwok's startedAt), once.
+#include "controller/controllertestutil.h"
+#include "realcluster.h"
+#include "usagestore.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include <limits>
+
+using namespace gq;
+using namespace gq::test;
+
+class TestRealClusterHa : public QObject {
+    Q_OBJECT
+
+    RealCluster m_cluster;
+    QTemporaryDir m_dir;
+    PrivatePostgres m_pg;
+    ControllerProcess m_a;
+    ControllerProcess m_b;
+    int m_portA = 0;
+    int m_portB = 0;
+
+    QString config(const QString &name, int port) {
+        return writeFile(m_dir.filePath(name + QStringLiteral(".yaml")),
+                         QStringLiteral("cluster: {kubeconfig: %1, context: admin}\nclusterName: real\n"
+                                        "database: %2\nlisten: 127.0.0.1:%3\ntimeZone: UTC\nspool: %4\n"
+                                        "leaderElection: {enabled: true, namespace: gpuquota-system, name: "
+                                        "gpuquota-controller}\n")
+                             .arg(m_cluster.kubeconfigPath(), m_pg.url)
+                             .arg(port)
+                             .arg(m_dir.filePath(name + QStringLiteral("-spool")))
+                             .toUtf8());
+    }
+    QString holder() {
+        return QString::fromUtf8(m_cluster
+                                     .kubectl({QStringLiteral("get"), QStringLiteral("lease"),
+                                               QStringLiteral("gpuquota-controller"), QStringLiteral("-n"),
+                                               QStringLiteral("gpuquota-system"), QStringLiteral("-o"),
+                                               QStringLiteral("jsonpath={.spec.holderIdentity}")})
+                                     .out);
+    }
+    qint64 runPod(const QString &name, int gpus) {
+        const ToolRun r =
+            m_cluster.apply(QStringLiteral("apiVersion: v1\nkind: Pod\nmetadata:\n  name: %1\n"
+                                           "  namespace: team-ha\n  labels: {gpuquota.io/user: hana}\n"
+                                           "spec:\n  containers:\n  - name: main\n    image: cuda\n"
+                                           "    resources:\n      limits: {nvidia.com/gpu: \"%2\"}\n")
+                                .arg(name)
+                                .arg(gpus)
+                                .toUtf8());
+        if (r.exitCode != 0)
+            return 0;
+        qint64 at = 0;
+        (void)QTest::qWaitFor(
+            [&] {
+                const QString s = QString::fromUtf8(
+                    m_cluster
+                        .kubectl({QStringLiteral("get"), QStringLiteral("pod"), name, QStringLiteral("-n"),
+                                  QStringLiteral("team-ha"), QStringLiteral("-o"),
+                                  QStringLiteral(
+                                      "jsonpath={.status.containerStatuses[0].state.running.startedAt}")})
+                        .out.trimmed());
+                at = s.isEmpty() ? 0 : QDateTime::fromString(s, Qt::ISODate).toSecsSinceEpoch();
+                return at > 0;
+            },
+            60000);
+        return at;
+    }
+    // pod name -> "gpus start end" ("-" for an open end), from the shared database.
+    QMap<QString, QString> ledger() {
+        UsageStore::Options o;
+        o.readOnly = true;
+        QMap<QString, QString> out;
+        auto store = UsageStore::open(m_pg.url, o);
+        if (!store)
+            return out;
+        auto rows =
+            (*store)->intervals(0, std::numeric_limits<qint32>::max(), QDateTime::currentSecsSinceEpoch());
+        if (!rows)
+            return out;
+        for (const UsageInterval &iv : *rows)
+            out[iv.podName] += QStringLiteral("%1 %2 %3;")
+                                   .arg(iv.gpus)
+                                   .arg(iv.start)
+                                   .arg(iv.end ? QString::number(*iv.end) : QStringLiteral("-"));
+        return out;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        GQ_REQUIRE_TOOL("kubectl");
+        QVERIFY(m_dir.isValid());
+        QVERIFY2(m_pg.init(), qPrintable(m_pg.error));
+        QVERIFY(UsageStore::open(m_pg.url));
+        GQ_START_REAL_CLUSTER(m_cluster);
+        for (const char *ns : {"gpuquota-system", "team-ha"})
+            QVERIFY(m_cluster.createNamespace(QLatin1String(ns)));
+        m_portA = freePort();
+        m_portB = freePort();
+    }
+
+    void standbyTakesOverAndRecordsWhatStartedMeanwhile() {
+        QVERIFY(m_a.start(config(QStringLiteral("a"), m_portA), QStringLiteral("replica-a")));
+        QTRY_COMPARE_WITH_TIMEOUT(holder(), QStringLiteral("replica-a"), 40000);
+        QVERIFY(m_b.start(config(QStringLiteral("b"), m_portB), QStringLiteral("replica-b")));
+        const qint64 first = runPod(QStringLiteral("before-kill"), 2);
+        QVERIFY(first > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(ledger().value(QStringLiteral("before-kill")),
+                                  QStringLiteral("2 %1 -;").arg(first), 30000);
+        QCOMPARE(holder(), QStringLiteral("replica-a"));
+
+        m_a.kill(); // SIGKILL: the Lease is not given up, it must expire
+        const qint64 during = runPod(QStringLiteral("during-handover"), 1);
+        QVERIFY(during > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(holder(), QStringLiteral("replica-b"), kLeaseDurationMs + 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(ledger().value(QStringLiteral("during-handover")),
+                                  QStringLiteral("1 %1 -;").arg(during), 30000);
+        // Nothing recorded twice, nothing closed by the handover.
+        QCOMPARE(ledger().value(QStringLiteral("before-kill")), QStringLiteral("2 %1 -;").arg(first));
+        QCOMPARE(ledger().size(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRealClusterHa)
+#include "tst_realcluster_ha.moc"
