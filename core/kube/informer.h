@@ -63,6 +63,9 @@ struct PodInfo {
     QDateTime containersStarted;
     QDateTime containersFinished;
     QDateTime deletionTime; // metadata.deletionTimestamp (terminating)
+    // metadata.deletionGracePeriodSeconds; -1 when not terminating. A pod stuck in
+    // Terminating (its node lost) stops counting in quota after deletionTime + this.
+    qint64 deletionGraceSeconds = -1;
     QString resourceVersion;
 
     [[nodiscard]] QString key() const { return namespaceName + QLatin1Char('/') + name; }

@@ -83,6 +83,8 @@ PodInfo decodePod(const QJsonObject &object, const QString &userLabel, StringPoo
     pod.uid = metaString(meta, "uid");
     pod.resourceVersion = metaString(meta, "resourceVersion");
     pod.deletionTime = parseTime(meta.value(QLatin1String("deletionTimestamp")));
+    if (const QJsonValue grace = meta.value(QLatin1String("deletionGracePeriodSeconds")); grace.isDouble())
+        pod.deletionGraceSeconds = static_cast<qint64>(grace.toDouble());
     const QJsonObject labels = meta.value(QLatin1String("labels")).toObject();
     pod.user = internOr(pool, labels.value(userLabel).toString());
     if (!userEmailKey.isEmpty()) {

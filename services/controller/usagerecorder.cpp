@@ -4,6 +4,7 @@
 
 #include <QLoggingCategory>
 #include <QSet>
+#include <QTimer>
 
 Q_LOGGING_CATEGORY(lcRecorder, "gq.controller.recorder")
 
@@ -87,6 +88,8 @@ std::vector<UsageInterval> UsageRecorder::intervalsFor(const PodInfo &pod, const
         end = pod.containersFinished.toSecsSinceEpoch();
     else if (pod.phase == PodInfo::Phase::Succeeded || pod.phase == PodInfo::Phase::Failed)
         end = now; // ended, but the kubelet did not say when: when we noticed
+    else if (const qint64 cutoff = quotaReleaseTime(pod); cutoff > 0 && now > cutoff)
+        end = cutoff; // stuck in Terminating: quota stopped charging it then, so do we
     if (end && *end <= start)
         end = start + 1; // the ledger's unit is a second; a shorter run counts as one
     for (const GpuRequest &g : pod.gpus) {
@@ -125,6 +128,15 @@ UsageRecorder::NodeFacts UsageRecorder::nodeFacts(const QString &node) const {
     facts.gpuModel = labels.value(QLatin1String("nvidia.com/gpu.product")).toString();
     facts.replicas = labels.value(QLatin1String("nvidia.com/gpu.replicas")).toString().toInt();
     return facts;
+}
+
+// Where the resource-quota evaluator stops counting a terminating pod whose deletion
+// never finishes (a lost node): deletionTimestamp + deletionGracePeriodSeconds, as
+// QuotaV1Pod decides. 0 when the pod is not terminating.
+qint64 UsageRecorder::quotaReleaseTime(const PodInfo &pod) {
+    if (!pod.deletionTime.isValid() || pod.deletionGraceSeconds < 0)
+        return 0;
+    return pod.deletionTime.toSecsSinceEpoch() + pod.deletionGraceSeconds;
 }
 
 void UsageRecorder::submit(const UsageInterval &iv) {
@@ -173,6 +185,16 @@ void UsageRecorder::refresh(const QString &key) {
         intervalsFor(*pod, m_options.cluster, m_options.source, nodeFacts(pod->nodeName), now);
     if (wanted.empty() && it == m_tracked.end())
         return;
+    // A pod stuck in Terminating gets no more events: look again when quota lets it go.
+    if (const qint64 cutoff = quotaReleaseTime(*pod);
+        cutoff > 0 && now <= cutoff && !m_recheck.contains(key)) {
+        m_recheck.insert(key);
+        QTimer::singleShot(std::chrono::seconds(cutoff - now + 1), this, [this, key] {
+            m_recheck.remove(key);
+            refresh(key);
+            countOpen();
+        });
+    }
     if (it == m_tracked.end())
         it = m_tracked.insert(key, Tracked{pod->uid, {}});
     for (UsageInterval w : wanted) {

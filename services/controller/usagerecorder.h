@@ -92,6 +92,7 @@ private:
     void maybeReconcile();
     [[nodiscard]] NodeFacts nodeFacts(const QString &node) const;
     void countOpen();
+    [[nodiscard]] static qint64 quotaReleaseTime(const PodInfo &pod);
 
     Options m_options;
     LedgerWriter &m_writer;
@@ -99,6 +100,7 @@ private:
     std::unique_ptr<ObjectInformer> m_nodes;
     QHash<QString, Tracked> m_tracked; // by pod key "ns/name"
     QSet<QString> m_emailsSeen;        // "user\nemail"
+    QSet<QString> m_recheck;           // terminating pods with a look-again timer
     bool m_stopped = false;
     std::atomic<bool> m_synced{false};
     std::atomic<bool> m_reconciled{false};

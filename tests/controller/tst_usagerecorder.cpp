@@ -88,6 +88,33 @@ private Q_SLOTS:
             UsageRecorder::intervalsFor(pod, QStringLiteral("c"), QStringLiteral("s"), {}, start);
         QCOMPARE(*instant[0].end, start + 1);
     }
+    // A pod stuck in Terminating (its node lost, no kubelet to confirm): quota stops
+    // counting it at deletionTimestamp + deletionGracePeriodSeconds (QuotaV1Pod), so the
+    // row ends there, not when someone finally force-deletes it; before that it is open.
+    void stuckTerminatingEndsWhereQuotaStopsCounting() {
+        const PodInfo pod = podFrom(R"({"metadata":{"namespace":"a","name":"p","uid":"u6",
+            "deletionTimestamp":"2026-11-30T12:00:30Z","deletionGracePeriodSeconds":30},
+            "spec":{"containers":[{"name":"c","resources":{"limits":{"nvidia.com/gpu":"2"}}}]},
+            "status":{"phase":"Running","startTime":"2026-11-30T10:00:00Z","containerStatuses":[
+                {"name":"c","state":{"running":{"startedAt":"2026-11-30T10:00:00Z"}}}]}})");
+        const qint64 cutoff =
+            QDateTime::fromString(QStringLiteral("2026-11-30T12:01:00Z"), Qt::ISODate).toSecsSinceEpoch();
+        QCOMPARE(pod.deletionGraceSeconds, qint64(30));
+        auto ivs = UsageRecorder::intervalsFor(pod, QStringLiteral("c"), QStringLiteral("s"), {}, cutoff);
+        QCOMPARE(ivs.size(), size_t(1));
+        QVERIFY(!ivs[0].end); // still counted by quota at the cutoff itself
+        ivs = UsageRecorder::intervalsFor(pod, QStringLiteral("c"), QStringLiteral("s"), {}, cutoff + 3600);
+        QCOMPARE(*ivs[0].end, cutoff);
+        // Containers that report a finish say when it really ended.
+        const PodInfo finished = podFrom(R"({"metadata":{"namespace":"a","name":"p","uid":"u7",
+            "deletionTimestamp":"2026-11-30T12:00:30Z","deletionGracePeriodSeconds":30},
+            "spec":{"containers":[{"name":"c","resources":{"limits":{"nvidia.com/gpu":"2"}}}]},
+            "status":{"phase":"Running","startTime":"2026-11-30T10:00:00Z","containerStatuses":[
+                {"name":"c","state":{"terminated":{"startedAt":"2026-11-30T10:00:00Z","finishedAt":"2026-11-30T12:00:10Z"}}}]}})");
+        ivs = UsageRecorder::intervalsFor(finished, QStringLiteral("c"), QStringLiteral("s"), {},
+                                          cutoff + 3600);
+        QCOMPARE(*ivs[0].end, cutoff - 50);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestUsageRecorder)

@@ -89,8 +89,7 @@ class TestRealClusterController : public QObject {
         if (!rows)
             return out;
         for (const UsageInterval &iv : *rows)
-            out.insert(iv.ns + u'/' + iv.podName,
-                       Row{iv.user, iv.gpus, iv.start, iv.end ? *iv.end : -1});
+            out.insert(iv.ns + u'/' + iv.podName, Row{iv.user, iv.gpus, iv.start, iv.end ? *iv.end : -1});
         return out;
     }
     static QString describe(const QMap<QString, Row> &rows) {
@@ -217,6 +216,52 @@ private Q_SLOTS:
         QCOMPARE(row.user, QStringLiteral("dora"));
     }
 
+    // A pod stuck in Terminating (kwok leaves pods annotated gpuquota.io/test-hold alone,
+    // as a lost node's kubelet would): the row ends where the real quota stops counting
+    // it, deletionTimestamp + deletionGracePeriodSeconds, not when it is finally removed.
+    void stuckInTerminatingEndsWhereQuotaLetsGo() {
+        const ToolRun r = m_cluster.apply(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: lost-e\n  namespace: team-b\n"
+            "  labels: {gpuquota.io/user: erin}\n  annotations: {gpuquota.io/test-hold: \"true\"}\n"
+            "spec:\n  terminationGracePeriodSeconds: 3\n  containers:\n  - name: main\n    image: cuda\n"
+            "    resources:\n      limits: {nvidia.com/gpu: \"1\"}\n");
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(waitRunning(QStringLiteral("team-b"), QStringLiteral("lost-e")) > 0);
+        QVERIFY(m_cluster
+                    .kubectl({QStringLiteral("delete"), QStringLiteral("pod"), QStringLiteral("lost-e"),
+                              QStringLiteral("-n"), QStringLiteral("team-b"), QStringLiteral("--wait=false")})
+                    .exitCode == 0);
+        const QString deletion = QString::fromUtf8(
+            m_cluster
+                .kubectl(
+                    {QStringLiteral("get"), QStringLiteral("pod"), QStringLiteral("lost-e"),
+                     QStringLiteral("-n"), QStringLiteral("team-b"), QStringLiteral("-o"),
+                     QStringLiteral(
+                         "jsonpath={.metadata.deletionTimestamp} {.metadata.deletionGracePeriodSeconds}")})
+                .out.trimmed());
+        const qint64 cutoff =
+            QDateTime::fromString(deletion.section(u' ', 0, 0), Qt::ISODate).toSecsSinceEpoch() +
+            deletion.section(u' ', 1, 1).toLongLong();
+        QVERIFY2(cutoff > 0 && deletion.endsWith(QLatin1String(" 3")), qPrintable(deletion));
+        Row row;
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         row = ledger().value(QStringLiteral("team-b/lost-e"));
+                         return row.end >= 0;
+                     },
+                     30000),
+                 qPrintable(describe(ledger())));
+        QCOMPARE(row.end, cutoff);
+        // The pod is still there, Terminating: only quota has let it go.
+        QVERIFY(m_cluster
+                    .kubectl({QStringLiteral("get"), QStringLiteral("pod"), QStringLiteral("lost-e"),
+                              QStringLiteral("-n"), QStringLiteral("team-b")})
+                    .exitCode == 0);
+        m_cluster.kubectl({QStringLiteral("delete"), QStringLiteral("pod"), QStringLiteral("lost-e"),
+                           QStringLiteral("-n"), QStringLiteral("team-b"), QStringLiteral("--force"),
+                           QStringLiteral("--grace-period=0")});
+    }
+
     // SIGKILL; a pod starts and another is deleted while no controller watches; after the
     // restart the new pod's row starts at its real start, the deleted one is closed.
     void restartAfterSigkill() {
@@ -241,7 +286,7 @@ private Q_SLOTS:
                      },
                      30000),
                  qPrintable(describe(rows)));
-        QCOMPARE(rows.size(), 4);
+        QCOMPARE(rows.size(), 5);
         QCOMPARE(rows.value(QStringLiteral("team-a/late-c")).gpus, 4);
         QCOMPARE(rows.value(QStringLiteral("team-a/late-c")).end, qint64(-1));
         QVERIFY(rows.value(QStringLiteral("team-b/train-b")).end >= before);
