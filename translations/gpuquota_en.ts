@@ -4430,6 +4430,10 @@ Every change applied from this console is listed here with who made it and why.<
         <source>from template &quot;%1&quot;</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>not previewed; not written</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::UsageChart</name>

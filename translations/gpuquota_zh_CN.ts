@@ -4411,6 +4411,10 @@ Every change applied from this console is listed here with who made it and why.<
         <source>from template &quot;%1&quot;</source>
         <translation>来自模板“%1”</translation>
     </message>
+    <message>
+        <source>not previewed; not written</source>
+        <translation>未预览；未写入</translation>
+    </message>
 </context>
 <context>
     <name>gq::UsageChart</name>

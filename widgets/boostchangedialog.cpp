@@ -1,7 +1,7 @@
 #include "boostchangedialog.h"
 
-#include "boostledger.h"
 #include "boostlistmodel.h"
+#include "boosts.h"
 
 #include <QDateTimeEdit>
 #include <QDialogButtonBox>
@@ -49,8 +49,8 @@ BoostChangeDialog::BoostChangeDialog(Mode mode, const Boost &boost, qint64 now, 
         connect(m_end, &QDateTimeEdit::dateTimeChanged, this, &BoostChangeDialog::update);
     }
     m_note->setPlaceholderText(
-        revoke ? tr("Why is it taken back early? (at least %1 characters)").arg(BoostLedger::kMinNoteLength)
-               : tr("Why does it last longer? (at least %1 characters)").arg(BoostLedger::kMinNoteLength));
+        revoke ? tr("Why is it taken back early? (at least %1 characters)").arg(kBoostMinNoteLength)
+               : tr("Why does it last longer? (at least %1 characters)").arg(kBoostMinNoteLength));
     m_note->setTabChangesFocus(true);
     m_note->setFixedHeight(m_note->fontMetrics().lineSpacing() * 3 + 14);
     form->addRow(tr("Note:"), m_note);
@@ -82,9 +82,9 @@ qint64 BoostChangeDialog::newExpiry() const {
 }
 
 QString BoostChangeDialog::reason() const {
-    if (!BoostLedger::checkNote(note()))
+    if (!checkBoostNote(note()))
         return tr("Write a note of at least %1 characters saying why (%2 so far).")
-            .arg(BoostLedger::kMinNoteLength)
+            .arg(kBoostMinNoteLength)
             .arg(note().size());
     if (m_end && (newExpiry() <= m_now || newExpiry() <= m_boost.start))
         return tr("The new end must be in the future and after the start.");

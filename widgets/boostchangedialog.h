@@ -12,7 +12,7 @@ class QPlainTextEdit;
 namespace gq {
 
 // Revoke a boost early, or move its end (extend): each asks for a note of at least
-// BoostLedger::kMinNoteLength characters, the rule `gpuquota boost revoke|extend
+// kBoostMinNoteLength characters, the rule `gpuquota boost revoke|extend
 // --note` applies. OK stays disabled, with the reason beside it, until the note (and
 // for an extension the new end) is acceptable.
 class BoostChangeDialog final : public QDialog {

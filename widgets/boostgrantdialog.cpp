@@ -1,6 +1,6 @@
 #include "boostgrantdialog.h"
 
-#include "boostledger.h"
+#include "boosts.h"
 #include "clock.h"
 #include "clusterconnection.h"
 #include "timewindow.h"
@@ -195,7 +195,7 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
 
     m_note->setPlaceholderText(tr("Why? At least %1 characters; goes into the audit log, e.g. "
                                   "\"paper deadline on Friday\"")
-                                   .arg(BoostLedger::kMinNoteLength));
+                                   .arg(kBoostMinNoteLength));
     m_note->setTabChangesFocus(true);
     m_note->setFixedHeight(m_note->fontMetrics().lineSpacing() * 3 + 14);
 
@@ -399,9 +399,9 @@ void BoostGrantDialog::replan() {
             req.note = note;
             req.actor = m_actor;
             // The planner checks the note first; the preview is worth showing before it.
-            const bool noteOk = bool(BoostLedger::checkNote(note));
+            const bool noteOk = bool(checkBoostNote(note));
             if (!noteOk)
-                req.note = QString(BoostLedger::kMinNoteLength, QLatin1Char('x'));
+                req.note = QString(kBoostMinNoteLength, QLatin1Char('x'));
             auto plan = planQuotaBoost(req, quotas, now);
             if (!noteOk)
                 problem = QStringLiteral("note");
@@ -437,9 +437,9 @@ void BoostGrantDialog::replan() {
         m_preview->setText(tr("+%1 GPU-hours").arg(m_hours->value()));
         m_previewWhen->clear();
         if (problem.isEmpty()) {
-            const bool noteOk = bool(BoostLedger::checkNote(note));
+            const bool noteOk = bool(checkBoostNote(note));
             if (!noteOk)
-                req.note = QString(BoostLedger::kMinNoteLength, QLatin1Char('x'));
+                req.note = QString(kBoostMinNoteLength, QLatin1Char('x'));
             auto b = planBudgetBoost(req, now);
             if (!b) {
                 showPlanError(b.error());
@@ -457,7 +457,7 @@ void BoostGrantDialog::replan() {
     }
     if (problem == QLatin1String("note"))
         problem = tr("Write a note of at least %1 characters saying why (%2 so far).")
-                      .arg(BoostLedger::kMinNoteLength)
+                      .arg(kBoostMinNoteLength)
                       .arg(note.trimmed().size());
     m_why->setText(problem);
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(m_plan.has_value());
@@ -468,7 +468,7 @@ void BoostGrantDialog::showPlanError(const Error &e) {
     QString text = e.message;
     if (e.field == QLatin1String("note"))
         text = tr("Write a note of at least %1 characters saying why (%2 so far).")
-                   .arg(BoostLedger::kMinNoteLength)
+                   .arg(kBoostMinNoteLength)
                    .arg(m_note->toPlainText().trimmed().size());
     else if (e.field == QLatin1String("subject") || e.field == QLatin1String("budget"))
         text = tr("Say whose budget: a user or namespace name.");

@@ -4,16 +4,14 @@
 #include "chargebackformat.h"
 #include "chargebackmodel.h"
 #include "chargebackpdf.h"
-#include "chargebackquery.h"
+#include "chargebackservice.h"
 #include "money.h"
-#include "usagestore.h"
 
 #include <QComboBox>
 #include <QCompleter>
 #include <QDateEdit>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -29,59 +27,9 @@
 
 namespace gq {
 
-namespace {
-
-struct Request {
-    QString url;
-    QString password;
-    int year = 0;
-    int month = 0;
-    QString zone;
-    GroupBy by = GroupBy::Namespace;
-    qint64 rateMicros = 0;
-    QString ratesFile;
-    QString currency; // the Preferences' currency, for a rate card that names none
-};
-
-// On a pool thread: a store of its own, opened and closed there (Qt SQL connections
-// belong to the thread that opens them).
-Result<ChargebackReport> load(const Request &r) {
-    auto tz = parseZone(r.zone, QStringLiteral("zone"));
-    if (!tz)
-        return tz.error();
-    auto month = parseChargebackMonth(
-        QStringLiteral("%1-%2").arg(r.year, 4, 10, QLatin1Char('0')).arg(r.month, 2, 10, QLatin1Char('0')),
-        *tz, QStringLiteral("month"));
-    if (!month)
-        return month.error();
-    RateCard rates = RateCard::flat(r.rateMicros);
-    if (!r.ratesFile.isEmpty()) {
-        auto card = loadRateCard(r.ratesFile);
-        if (!card) {
-            Error e = card.error();
-            e.message = QStringLiteral("%1%2: %3")
-                            .arg(QFileInfo(r.ratesFile).fileName(),
-                                 e.line > 0 ? QStringLiteral(":%1").arg(e.line) : QString(), e.toString());
-            e.field.clear();
-            return e;
-        }
-        rates = *card;
-    }
-    if (rates.currency.isEmpty())
-        rates.currency = r.currency;
-    UsageStore::Options options;
-    options.readOnly = true;
-    options.password = r.password;
-    auto store = UsageStore::open(r.url, options);
-    if (!store)
-        return store.error();
-    return queryChargeback(**store, r.by, *month, rates, Clock::system().nowSecs());
-}
-
-} // namespace
-
 ChargebackPage::ChargebackPage(QWidget *parent)
     : QWidget(parent)
+    , m_service(new ChargebackService(this))
     , m_model(new ChargebackModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_month(new QDateEdit(this))
@@ -232,14 +180,22 @@ ChargebackPage::ChargebackPage(QWidget *parent)
     connect(m_csv, &QPushButton::clicked, this, [this] { chooseExport(false); });
     connect(m_pdf, &QPushButton::clicked, this, [this] { chooseExport(true); });
 
+    connect(m_service, &ChargebackService::reportReady, this, [this](const ChargebackReport &report) {
+        m_loading = false;
+        showReport(report);
+    });
+    connect(m_service, &ChargebackService::failed, this, [this](const Error &error) {
+        m_loading = false;
+        showError(error.toString());
+    });
+
     m_csv->setEnabled(false);
     m_pdf->setEnabled(false);
     m_status->setText(tr("No usage database is open."));
 }
 
 void ChargebackPage::setDatabaseUrl(const QString &url, const QString &password) {
-    m_url = url;
-    m_password = password;
+    m_service->setDatabase(url, password);
     refresh();
 }
 
@@ -275,12 +231,11 @@ void ChargebackPage::selectNamespaceRow() {
 }
 
 void ChargebackPage::refresh() {
-    m_jobs.cancel(); // a newer request replaces the one still out
-    if (m_url.isEmpty())
+    if (!m_service->hasDatabase()) {
+        m_service->cancel();
         return;
-    Request r;
-    r.url = m_url;
-    r.password = m_password;
+    }
+    ChargebackRequest r;
     r.year = m_month->date().year();
     r.month = m_month->date().month();
     r.zone = m_zone->currentText().trimmed();
@@ -290,14 +245,7 @@ void ChargebackPage::refresh() {
     r.currency = m_currency;
     m_loading = true;
     m_status->setText(tr("Loading…"));
-    m_jobs.run([r] { return load(r); },
-               [this](const Result<ChargebackReport> &report) {
-                   m_loading = false;
-                   if (report)
-                       showReport(*report);
-                   else
-                       showError(report.error().toString());
-               });
+    m_service->load(r); // replaces the request still out
 }
 
 QString ChargebackPage::headerText(const ChargebackReport &report) const {

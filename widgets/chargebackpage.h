@@ -18,14 +18,15 @@ class QTableView;
 namespace gq {
 
 class ChargebackModel;
+class ChargebackService;
 
 // The Chargeback tab: a month's GPU-hours per namespace or user times a rate (one
 // rate, or a rates file), with the period, zone and rate stated above the table and
 // the totals below; exported as CSV or PDF, the same files `gpuquota report
-// chargeback` writes. Every query and file write runs off the GUI thread (one
-// JobTracker: a changed month or zone replaces the query still out). The report
-// comes from the usage database, not the connection; the selected namespace is
-// highlighted when it has a line.
+// chargeback` writes. The report comes from the usage database through a
+// ChargebackService (services/), which queries off the GUI thread (a changed month or
+// zone replaces the query still out); file writes run off it too. The selected
+// namespace is highlighted when it has a line.
 class ChargebackPage final : public QWidget, public Page {
     Q_OBJECT
 public:
@@ -61,6 +62,7 @@ private:
     void selectNamespaceRow();
     [[nodiscard]] QString headerText(const ChargebackReport &report) const;
 
+    ChargebackService *m_service;
     ChargebackModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QDateEdit *m_month;
@@ -75,12 +77,9 @@ private:
     QTableView *m_view;
     QLabel *m_total;
     QLabel *m_status;
-    QString m_url;
-    QString m_password;
     QString m_ns;
     QString m_currency;
     bool m_loading = false;
-    JobTracker m_jobs{this};
     JobTracker m_exports{this};
 };
 

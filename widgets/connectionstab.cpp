@@ -1,11 +1,10 @@
 #include "connectionstab.h"
 
 #include "clusterdiscovery.h"
-#include "connectiontests.h"
+#include "connectionprobe.h"
 #include "consolesettings.h"
 #include "exporterdiscovery.h"
 #include "formlabels.h"
-#include "httptransport.h"
 #include "kubeclient.h"
 
 #include <QComboBox>
@@ -62,9 +61,11 @@ QStringList endpointLines(const QString &text) {
 }
 } // namespace
 
-ConnectionsTab::ConnectionsTab(ConsoleSettings *settings, QWidget *parent)
+ConnectionsTab::ConnectionsTab(ConsoleSettings *settings, std::shared_ptr<ConnectionProbe> probe,
+                               QWidget *parent)
     : QWidget(parent)
     , m_settings(settings)
+    , m_probe(std::move(probe))
     , m_context(new QComboBox(this))
     , m_dbUrl(new QLineEdit(this))
     , m_dbPassword(new QLineEdit(this))
@@ -384,12 +385,6 @@ QStringList ConnectionsTab::save() {
     return saved;
 }
 
-std::shared_ptr<HttpTransport> ConnectionsTab::transport() {
-    if (!m_http)
-        m_http = std::make_shared<HttpTransport>();
-    return m_http;
-}
-
 QLabel *ConnectionsTab::resultLabel(Section section) const {
     switch (section) {
     case Section::UsageDatabase: return m_dbResult;
@@ -433,9 +428,7 @@ void ConnectionsTab::runTest(Section section) {
             deliver);
         return;
     case Section::Controller:
-        m_tests.run(
-            [http = transport(), url = c.controllerUrl] { return connectiontests::controller(*http, url); },
-            deliver);
+        m_tests.run([probe = m_probe, url = c.controllerUrl] { return probe->controller(url); }, deliver);
         return;
     case Section::Metrics: break;
     }
@@ -443,7 +436,7 @@ void ConnectionsTab::runTest(Section section) {
     case MetricsSource::None: deliver(Error::make(Error::Kind::Invalid, tr("choose a source first"))); return;
     case MetricsSource::Prometheus:
         m_tests.run(
-            [http = transport(), c, token = e.prometheusToken,
+            [probe = m_probe, c, token = e.prometheusToken,
              urlPassword = e.prometheusUrlPassword]() -> Result<QString> {
                 connectiontests::PrometheusTarget target{
                     withUrlPassword(c.prometheusUrl, urlPassword), token, {}};
@@ -456,7 +449,7 @@ void ConnectionsTab::runTest(Section section) {
                                                .arg(c.prometheusCaFile, f.errorString()));
                     target.caPem = f.read(1 << 20);
                 }
-                auto r = connectiontests::prometheus(*http, target);
+                auto r = probe->prometheus(target);
                 if (!r && !urlPassword.isEmpty()) {
                     // The words name the URL as the tab shows it, never with its password.
                     Error e = r.error();
@@ -469,9 +462,7 @@ void ConnectionsTab::runTest(Section section) {
         return;
     case MetricsSource::Exporters:
         m_tests.run(
-            [http = transport(), endpoints = c.exporterEndpoints] {
-                return connectiontests::exporters(*http, endpoints);
-            },
+            [probe = m_probe, endpoints = c.exporterEndpoints] { return probe->exporters(endpoints); },
             deliver);
         return;
     case MetricsSource::Discover:

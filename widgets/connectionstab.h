@@ -19,7 +19,7 @@ class QStackedWidget;
 namespace gq {
 
 class ConsoleSettings;
-class HttpTransport;
+class ConnectionProbe;
 class KubeClient;
 struct DiscoveryReport;
 
@@ -35,7 +35,10 @@ class ConnectionsTab final : public QWidget {
 public:
     enum class Section { UsageDatabase, Metrics, Controller };
 
-    explicit ConnectionsTab(ConsoleSettings *settings, QWidget *parent = nullptr);
+    // `probe`: the console's transport for the Test buttons (shared with the controller
+    // indicator).
+    ConnectionsTab(ConsoleSettings *settings, std::shared_ptr<ConnectionProbe> probe,
+                   QWidget *parent = nullptr);
     ~ConnectionsTab() override;
 
     // The kubeconfig's contexts, and the one shown first (the connected one); `servers`:
@@ -75,10 +78,10 @@ private:
     void showResult(QLabel *label, const Result<QString> &result);
     void discover();
     void confirmDiscovery(const DiscoveryReport &report);
-    [[nodiscard]] std::shared_ptr<HttpTransport> transport();
     [[nodiscard]] QLabel *resultLabel(Section section) const;
 
     ConsoleSettings *m_settings;
+    std::shared_ptr<ConnectionProbe> m_probe;
     QComboBox *m_context;
     QLineEdit *m_dbUrl;
     QLineEdit *m_dbPassword;
@@ -104,7 +107,6 @@ private:
     QString m_dataDir;
     std::shared_ptr<KubeClient> m_client;
     QString m_clientContext;
-    std::shared_ptr<HttpTransport> m_http;
     bool m_loading = false;
     JobTracker m_tests{this};
     JobTracker m_secrets{this};

@@ -1,15 +1,15 @@
 #include "controllerindicator.h"
 
-#include "connectiontests.h"
-#include "httptransport.h"
+#include "connectionprobe.h"
 
 #include <QTimer>
 
 namespace gq {
 
-ControllerIndicator::ControllerIndicator(QWidget *parent)
+ControllerIndicator::ControllerIndicator(std::shared_ptr<ConnectionProbe> probe, QWidget *parent)
     : QLabel(parent)
-    , m_timer(new QTimer(this)) {
+    , m_timer(new QTimer(this))
+    , m_probe(std::move(probe)) {
     setObjectName(QStringLiteral("controllerLabel"));
     setContentsMargins(6, 0, 6, 0);
     m_timer->setInterval(60 * 1000);
@@ -46,9 +46,7 @@ void ControllerIndicator::setInterval(int ms) {
 void ControllerIndicator::check() {
     if (m_url.isEmpty())
         return;
-    if (!m_http)
-        m_http = std::make_shared<HttpTransport>();
-    m_jobs.run([http = m_http, url = m_url] { return connectiontests::controllerReady(*http, url); },
+    m_jobs.run([probe = m_probe, url = m_url] { return probe->controllerReady(url); },
                [this](const Result<QString> &r) {
                    m_ready = r.has_value();
                    const QString text = r ? *r : r.error().message;

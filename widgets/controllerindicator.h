@@ -10,15 +10,16 @@ class QTimer;
 
 namespace gq {
 
-class HttpTransport;
+class ConnectionProbe;
 
 // The controller of the current context in the status bar: its /readyz asked off the
 // GUI thread now and every minute, as "controller ready" or "controller unreachable:
-// ..." (red). Hidden while the context has no controller URL.
+// ..." (red). Hidden while the context has no controller URL. Asks through the
+// console's ConnectionProbe (services/), the transport it shares with the Connections tab.
 class ControllerIndicator final : public QLabel {
     Q_OBJECT
 public:
-    explicit ControllerIndicator(QWidget *parent = nullptr);
+    explicit ControllerIndicator(std::shared_ptr<ConnectionProbe> probe, QWidget *parent = nullptr);
     ~ControllerIndicator() override;
 
     // Empty: no controller (hidden). Asks at once.
@@ -37,7 +38,7 @@ private:
 
     QString m_url;
     QTimer *m_timer;
-    std::shared_ptr<HttpTransport> m_http;
+    std::shared_ptr<ConnectionProbe> m_probe;
     bool m_ready = false;
     JobTracker m_jobs{this};
 };

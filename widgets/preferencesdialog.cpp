@@ -47,7 +47,8 @@ QList<QPair<QString, QString>> PreferencesDialog::startPages() {
             {QStringLiteral("gpus"), tr("Live GPUs")}};
 }
 
-PreferencesDialog::PreferencesDialog(ConsoleSettings *settings, QWidget *parent)
+PreferencesDialog::PreferencesDialog(ConsoleSettings *settings, std::shared_ptr<ConnectionProbe> probe,
+                                     QWidget *parent)
     : QDialog(parent)
     , m_settings(settings)
     , m_tabs(new QTabWidget(this))
@@ -61,7 +62,7 @@ PreferencesDialog::PreferencesDialog(ConsoleSettings *settings, QWidget *parent)
     , m_idleMinutes(spin(QStringLiteral("idleMinutes"), 1, 24 * 60, tr(" min"), this))
     , m_rate(new QDoubleSpinBox(this))
     , m_currency(new QComboBox(this))
-    , m_connections(new ConnectionsTab(settings, this)) {
+    , m_connections(new ConnectionsTab(settings, std::move(probe), this)) {
     setObjectName(QStringLiteral("preferencesDialog"));
     setWindowTitle(tr("Preferences"));
     m_tabs->setObjectName(QStringLiteral("preferencesTabs"));

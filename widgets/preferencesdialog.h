@@ -22,7 +22,9 @@ class PreferencesDialog final : public QDialog {
 public:
     enum class Tab { General, Connections };
 
-    explicit PreferencesDialog(ConsoleSettings *settings, QWidget *parent = nullptr);
+    // `probe`: the console's transport for the Connections tab's Test buttons.
+    PreferencesDialog(ConsoleSettings *settings, std::shared_ptr<ConnectionProbe> probe,
+                      QWidget *parent = nullptr);
 
     void showTab(Tab tab);
     [[nodiscard]] ConnectionsTab *connections() const { return m_connections; }

@@ -41,6 +41,7 @@ TemplateDialog::TemplateDialog(ClusterConnection *session, QWidget *parent, cons
     m_save->setObjectName(QStringLiteral("templateSaveButton"));
     m_targets->setObjectName(QStringLiteral("templateTargets"));
     m_preview->setObjectName(QStringLiteral("templatePreview"));
+    m_summary->setObjectName(QStringLiteral("templateSummary"));
     m_preview->setHorizontalHeaderLabels({tr("Namespace"), tr("Object"), tr("Action"), tr("Result")});
     m_preview->horizontalHeader()->setStretchLastSection(true);
     m_preview->verticalHeader()->hide();
@@ -156,9 +157,20 @@ void TemplateDialog::setRowStatus(int row, const QString &status, bool ok) {
     m_preview->setItem(row, 3, cell);
 }
 
+void TemplateDialog::clearItems() {
+    for (const Item &it : std::as_const(m_items)) {
+        if (!it.writer)
+            continue;
+        it.writer->disconnect(this);
+        it.writer->cancel(); // nothing was written: a preview stops before the write
+        it.writer->deleteLater();
+    }
+    m_items.clear();
+}
+
 void TemplateDialog::preview() {
     m_jobs.cancel(); // a dry run still out belongs to the list cleared here
-    m_items.clear();
+    clearItems();
     m_previewOk = false;
     m_apply->setEnabled(false);
     const QStringList targets = checkedTargets();
@@ -211,61 +223,91 @@ void TemplateDialog::applyAll() {
         return;
     m_apply->setEnabled(false);
     m_previewButton->setEnabled(false);
+    m_applying = true;
     runNext(0, false);
 }
 
-// One request at a time keeps the order readable and stops nothing else; results
-// come back on this dialog, and a closed dialog drops them.
+// One object at a time keeps the order readable and stops nothing else; each step
+// comes back on this dialog, and a closed dialog drops it.
 void TemplateDialog::runNext(int index, bool dryRun) {
     if (index >= m_items.size()) {
-        int ok = 0;
-        for (const Item &it : m_items)
-            ok += it.ok ? 1 : 0;
-        if (dryRun) {
-            m_previewOk = ok == m_items.size();
-            m_apply->setEnabled(m_previewOk);
-            m_apply->setText(tr("Apply to %n namespace(s)", nullptr, int(checkedTargets().size())));
-            m_summary->setText(m_previewOk
-                                   ? tr("Dry run passed for all %n object(s). Apply writes them.", nullptr,
-                                        int(m_items.size()))
-                                   : tr("%1 of %2 objects would fail; fix the template or the targets.")
-                                         .arg(m_items.size() - ok)
-                                         .arg(m_items.size()));
-        } else {
-            m_previewButton->setEnabled(true);
-            m_summary->setText(tr("Applied %1 of %2 objects.").arg(ok).arg(m_items.size()));
-        }
+        finish(dryRun);
         return;
     }
-    const Item it = m_items.at(index);
-    const KubeResource &res = it.kind == QLatin1String("ResourceQuota") ? KubeResource::resourceQuotas()
-                                                                        : KubeResource::limitRanges();
-    WriteOptions opts;
-    opts.dryRun = dryRun;
+    if (dryRun) {
+        startWriter(index);
+        return;
+    }
+    QuotaWriter *writer = m_items.at(index).writer;
+    if (!writer || !writer->confirm()) {
+        setRowStatus(index, tr("not previewed; not written"), false);
+        m_jobs.post([this, index] { runNext(index + 1, false); });
+    }
+}
+
+void TemplateDialog::startWriter(int index) {
     auto client = m_session->client();
     if (!client)
         return;
-    const QJsonObject payload = withAuditHead(it.payload, m_auditHead);
-    auto future = it.existing.isEmpty() ? client->create(res, it.ns, payload, opts)
-                                        : client->replace(res, it.ns, payload, opts);
-    m_jobs.watch(future, [this, index, dryRun](const Result<QJsonObject> &r) {
-        const Item &it = m_items.at(index);
-        if (!r) {
-            const bool conflict = r.error().kind == Error::Kind::Conflict;
-            setRowStatus(index,
-                         conflict ? tr("conflict: changed on the server since the preview; not overwritten")
-                                  : r.error().message,
-                         false);
-        } else {
-            setRowStatus(index, dryRun ? tr("ok (dry run)") : tr("applied"), true);
-            if (!dryRun)
-                emit applied(it.ns, it.kind + QLatin1Char('/') + it.name,
-                             it.existing.isEmpty() ? QString() : editableYaml(it.existing, it.kind),
-                             editableYaml(*r, it.kind), QString(),
-                             tr("from template \"%1\"").arg(m_templates->currentText()));
-        }
-        runNext(index + 1, dryRun);
-    });
+    Item &it = m_items[index];
+    QuotaWriter::Request request;
+    request.resource = it.kind == QLatin1String("ResourceQuota") ? &KubeResource::resourceQuotas()
+                                                                 : &KubeResource::limitRanges();
+    request.ns = it.ns;
+    request.base = it.existing; // empty: create
+    request.mine = it.payload;
+    request.auditHead = m_auditHead;
+    it.writer = new QuotaWriter(std::move(client), this);
+    connect(it.writer, &QuotaWriter::stateChanged, this,
+            [this, index](QuotaWriter::State state) { onWriterState(index, state); });
+    it.writer->start(request);
+}
+
+void TemplateDialog::onWriterState(int index, QuotaWriter::State state) {
+    const bool dryRun = !m_applying;
+    const Item &it = m_items.at(index);
+    const QuotaWriter *w = it.writer;
+    switch (state) {
+    case QuotaWriter::State::AwaitingConfirmation:
+        if (!dryRun)
+            return;
+        setRowStatus(index, tr("ok (dry run)"), true);
+        break;
+    case QuotaWriter::State::Applied:
+        setRowStatus(index, tr("applied"), true);
+        emit applied(it.ns, it.kind + QLatin1Char('/') + it.name,
+                     it.existing.isEmpty() ? QString() : editableYaml(it.existing, it.kind),
+                     editableYaml(w->result(), it.kind), w->preview().diffText,
+                     tr("from template \"%1\"").arg(m_templates->currentText()));
+        break;
+    case QuotaWriter::State::Conflict:
+        setRowStatus(index, tr("conflict: changed on the server since the preview; not overwritten"), false);
+        break;
+    case QuotaWriter::State::Failed: setRowStatus(index, w->error().message, false); break;
+    default: return; // a step on the way
+    }
+    // Queued: the writer is still inside its own call here.
+    m_jobs.post([this, index, dryRun] { runNext(index + 1, dryRun); });
+}
+
+void TemplateDialog::finish(bool dryRun) {
+    int ok = 0;
+    for (const Item &it : std::as_const(m_items))
+        ok += it.ok ? 1 : 0;
+    if (dryRun) {
+        m_previewOk = ok == m_items.size();
+        m_apply->setEnabled(m_previewOk);
+        m_apply->setText(tr("Apply to %n namespace(s)", nullptr, int(checkedTargets().size())));
+        m_summary->setText(m_previewOk ? tr("Dry run passed for all %n object(s). Apply writes them.",
+                                            nullptr, int(m_items.size()))
+                                       : tr("%1 of %2 objects would fail; fix the template or the targets.")
+                                             .arg(m_items.size() - ok)
+                                             .arg(m_items.size()));
+    } else {
+        m_applying = false;
+        m_previewButton->setEnabled(true);
+        m_summary->setText(tr("Applied %1 of %2 objects.").arg(ok).arg(m_items.size()));
+    }
 }
 
 } // namespace gq

@@ -2,6 +2,7 @@
 
 #include "auditanchor.h"
 #include "jobtracker.h"
+#include "quotawriter.h"
 #include "templatestore.h"
 
 #include <QDialog>
@@ -22,8 +23,11 @@ class YamlEditor;
 // Creates ResourceQuotas and LimitRanges from a template in one or many
 // namespaces: pick (or edit, or save) a template, tick the namespaces, Preview runs
 // a server dry run for every object and shows create/replace per namespace, and
-// only then Apply writes them one by one. Existing objects are replaced with the
-// resourceVersion the preview saw; a conflict stops that row, never overwrites.
+// only then Apply writes them one by one. Every object goes through its own
+// QuotaWriter (services/quotawriter.h), the protocol of the console's other edits:
+// local validation, the dry run (Preview), and on Apply the confirmed write, which
+// replaces an existing object with the resourceVersion the preview saw; a conflict
+// stops that row, never overwrites.
 class TemplateDialog final : public QDialog {
     Q_OBJECT
 public:
@@ -52,16 +56,22 @@ private:
         QJsonObject existing; // empty: create
         QString status;
         bool ok = false;
+        QuotaWriter *writer = nullptr; // waits in AwaitingConfirmation after a good preview
     };
     void loadTemplates();
     void saveTemplate();
     void setRowStatus(int row, const QString &status, bool ok);
+    void clearItems();
     void runNext(int index, bool dryRun);
+    void startWriter(int index);
+    void onWriterState(int index, QuotaWriter::State state);
+    void finish(bool dryRun);
 
     ClusterConnection *m_session;
     TemplateStore m_store;
     QList<Item> m_items;
     bool m_previewOk = false;
+    bool m_applying = false; // Apply is writing; the writers' states are the real writes
     AuditHead m_auditHead;
 
     QComboBox *m_templates;

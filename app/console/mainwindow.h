@@ -13,6 +13,7 @@
 #include <QPointer>
 #include <QSet>
 
+#include <memory>
 #include <optional>
 
 class QComboBox;
@@ -31,6 +32,7 @@ class BudgetsPage;
 class BoostService;
 class BoostsPage;
 class ConnectionBanner;
+class ConnectionProbe;
 class ControllerIndicator;
 class ConsoleSettings;
 class DraftStore;
@@ -195,6 +197,8 @@ private:
     QLabel *m_alertLabel = nullptr;         // the same in the status bar
     QSet<QString> m_overBudget;
     ControllerIndicator *m_controllerIndicator = nullptr; // the context's controller, /readyz
+    // The one transport of the controller indicator and the Connections tab's Test buttons.
+    std::shared_ptr<ConnectionProbe> m_probe;
     QPointer<PreferencesDialog> m_preferences;
     ContextConnections m_connections;
     std::optional<ContextConnections> m_fixedConnections; // setFixedConnections()

@@ -7,6 +7,7 @@
 #include "auditmodel.h"
 #include "budgetspage.h"
 #include "connectionbanner.h"
+#include "connectionprobe.h"
 #include "consolesettings.h"
 #include "controllerindicator.h"
 #include "errorbanner.h"
@@ -103,7 +104,8 @@ void MainWindow::buildGuidedStart() {
     connect(m_db, &UsageService::overBudgetChanged, this, &MainWindow::showBudgetAlerts);
     applyPagePreferences();
 
-    m_controllerIndicator = new ControllerIndicator(this);
+    m_probe = std::make_shared<ConnectionProbe>();
+    m_controllerIndicator = new ControllerIndicator(m_probe, this);
     statusBar()->addPermanentWidget(m_controllerIndicator);
     connect(m_session, &ClusterConnection::identityChanged, this, &MainWindow::applyControllerUrl);
 }
@@ -286,7 +288,7 @@ void MainWindow::createEmbeddedDatabase() {
 
 PreferencesDialog *MainWindow::openPreferences(PreferencesDialog::Tab tab, ConnectionsTab::Section section) {
     if (!m_preferences) {
-        m_preferences = new PreferencesDialog(m_settings, this);
+        m_preferences = new PreferencesDialog(m_settings, m_probe, this);
         m_preferences->setAttribute(Qt::WA_DeleteOnClose);
         m_preferences->connections()->setDataDirectory(m_dataDir);
         QStringList contexts;

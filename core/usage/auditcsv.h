@@ -1,6 +1,6 @@
 #pragma once
 
-#include "auditlog.h"
+#include "auditentry.h"
 
 #include <QByteArray>
 #include <QList>

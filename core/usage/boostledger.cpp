@@ -30,11 +30,7 @@ BoostLedger::BoostLedger(UsageStore &store, const Clock &clock)
     , m_clock(clock) {}
 
 Result<void> BoostLedger::checkNote(const QString &note) {
-    if (note.trimmed().size() < kMinNoteLength)
-        return invalid(QStringLiteral("a note of at least %1 characters is required (why this boost?)")
-                           .arg(kMinNoteLength),
-                       QStringLiteral("note"));
-    return {};
+    return checkBoostNote(note);
 }
 
 QString BoostLedger::auditTarget(const BoostTarget &t) {

@@ -22,7 +22,7 @@ class UsageStore;
 class BoostLedger {
 public:
     // The shortest note accepted, in characters (after trimming).
-    static constexpr int kMinNoteLength = 10;
+    static constexpr int kMinNoteLength = kBoostMinNoteLength;
 
     explicit BoostLedger(UsageStore &store, const Clock &clock = Clock::system());
     Q_DISABLE_COPY_MOVE(BoostLedger)

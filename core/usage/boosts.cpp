@@ -329,4 +329,13 @@ Result<double> BoostStore::activeBudgetBoost(BudgetScope scope, const QString &s
     return extra;
 }
 
+Result<void> checkBoostNote(const QString &note) {
+    if (note.trimmed().size() < kBoostMinNoteLength)
+        return Error::make(Error::Kind::Invalid,
+                           QStringLiteral("a note of at least %1 characters is required (why this boost?)")
+                               .arg(kBoostMinNoteLength),
+                           QStringLiteral("note"));
+    return {};
+}
+
 } // namespace gq

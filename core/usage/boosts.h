@@ -149,4 +149,11 @@ private:
     UsageConnection &m_conn;
 };
 
+// The shortest note a boost change accepts, in characters (after trimming): every
+// grant, revoke and extend says why (BoostLedger, and the console's dialogs before they
+// send anything).
+inline constexpr int kBoostMinNoteLength = 10;
+// Invalid (field "note") when `note` is shorter than kBoostMinNoteLength.
+[[nodiscard]] Result<void> checkBoostNote(const QString &note);
+
 } // namespace gq

@@ -11,6 +11,7 @@
 #include "consolefixture.h"
 #include "guitestutil.h"
 
+#include "connectionprobe.h"
 #include "connectionsettings.h"
 #include "connectionstab.h"
 #include "errorbanner.h"
@@ -426,7 +427,7 @@ void TestConnections::secretsStayOutOfTheSettingsFile() {
 void TestConnections::passwordsInUrlsGoToTheKeychain() {
     const QString path = m_fx.path(QStringLiteral("urlsecrets.ini"));
     ConsoleSettings settings(path, std::make_unique<MemorySecretStore>());
-    ConnectionsTab tab(&settings);
+    ConnectionsTab tab(&settings, std::make_shared<ConnectionProbe>());
     const ContextId id{QStringLiteral("prod"), QStringLiteral("https://prod.example:6443")};
     tab.setContexts({id.name}, id.name, {{id.name, id.server}});
     const QString dbPassword = QStringLiteral("db-url-pw-7a3f");

@@ -6,6 +6,7 @@
 
 #include "budgetservice.h"
 #include "budgetspage.h"
+#include "connectionprobe.h"
 #include "controllerindicator.h"
 #include "httpserver.h"
 
@@ -50,7 +51,9 @@ void TestControllerIndicator::readyNotReadyUnreachable() {
     QVERIFY2(port, qPrintable(port ? QString() : port.error().message));
     const QString url = QStringLiteral("http://127.0.0.1:%1/").arg(*port);
 
-    ControllerIndicator indicator;
+    auto probe = std::make_shared<ConnectionProbe>();
+    QVERIFY(!probe->isStarted()); // no transport until something is asked
+    ControllerIndicator indicator(probe);
     QSignalSpy checked(&indicator, &ControllerIndicator::checked);
     indicator.setInterval(200);
     indicator.setUrl(url);
@@ -60,6 +63,7 @@ void TestControllerIndicator::readyNotReadyUnreachable() {
     QCOMPARE(indicator.text(), QStringLiteral("controller ready"));
     QVERIFY(indicator.isReady());
     QVERIFY(asked >= 1);
+    QVERIFY(probe->isStarted()); // the probe's transport, not one of the indicator's own
 
     ready = false;
     QTRY_VERIFY_WITH_TIMEOUT(!indicator.isReady(), 10000);

@@ -255,11 +255,12 @@ private slots:
         const QString src = QStringLiteral(GQ_SOURCE_DIR);
         QProcess lupdate;
         lupdate.setProcessChannelMode(QProcess::MergedChannels);
-        lupdate.start(lupdateExe, {QStringLiteral("-no-obsolete"), QStringLiteral("-locations"),
-                                   QStringLiteral("none"), QStringLiteral("-I"), src,
-                                   src + QLatin1String("/services"), src + QLatin1String("/models"),
-                                   src + QLatin1String("/widgets"), src + QLatin1String("/app/console"),
-                                   src + QLatin1String("/core/alerts"), QStringLiteral("-ts"), copy});
+        lupdate.start(lupdateExe,
+                      {QStringLiteral("-no-obsolete"), QStringLiteral("-locations"), QStringLiteral("none"),
+                       QStringLiteral("-I"), src, src + QLatin1String("/services"),
+                       src + QLatin1String("/models"), src + QLatin1String("/widgets"),
+                       src + QLatin1String("/app/console"), src + QLatin1String("/core/alerts"),
+                       src + QLatin1String("/core/reportpdf"), QStringLiteral("-ts"), copy});
         QVERIFY2(lupdate.waitForFinished(120000), "lupdate did not finish");
         QVERIFY2(lupdate.exitCode() == 0, lupdate.readAll().constData());
         const auto committed = readTs(kTsDir + QLatin1String("/gpuquota_zh_CN.ts"));

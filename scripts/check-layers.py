@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""The layer rules of README "Layout" that the compiler cannot see, checked on the tree
+and on the generated build. Run by ctest as tst_layers (label unit); cheap: it reads
+the sources of three folders and one file of the build.
+
+  check-layers.py --source-dir SRC --build-dir BUILD
+
+Exit 0 when every rule holds, 1 with one line per breach ("FILE: RULE: what"), 2 on
+bad usage (no build.ninja: the check must not pass by reading nothing).
+
+Why the compiler is not enough: every library sees the headers of the libraries its
+dependencies link PUBLIC, so a page could include the usage store through services,
+and an executable's links are the sum of its libraries' links, which only the
+generated build shows.
+"""
+
+import argparse
+import re
+import shlex
+import sys
+from pathlib import Path
+
+# Folders whose files talk to services only: no transport, no database.
+UI_DIRS = ("widgets", "widgets/charts", "models")
+
+# core/net: the HTTP transport. A page asks through a service (ConnectionProbe,
+# GpuMonitor, ClusterConnection), which owns the one transport.
+NET_HEADERS = {
+    "httptransport.h": "core/net",
+    "httptransport_p.h": "core/net",
+    "httprequest.h": "core/net",
+}
+
+# The usage database's classes (stores, the connection, writers, loaders, queries,
+# schema, the audit log and the ledgers that write with it). Value types and pure
+# functions of core/usage (budget.h, timewindow.h, forecast.h, boosts.h, ledger.h,
+# auditentry.h, auditanchor.h, auditcsv.h, dburl.h, ...) are fine in a page.
+DB_HEADERS = {
+    "usagestore.h": "core/usage",
+    "usageconnection.h": "core/usage",
+    "usageschema.h": "core/usage",
+    "changemonitor.h": "core/usage",
+    "rollupwriter.h": "core/usage",
+    "intervalwriter.h": "core/usage",
+    "bulkloader.h": "core/usage",
+    "bulkstatements.h": "core/usage",
+    "pgcopy.h": "core/usage",
+    "loadedlibpq.h": "core/usage",
+    "intervalqueries.h": "core/usage",
+    "chartqueries.h": "core/usage",
+    "subjectintervals.h": "core/usage",
+    "checkinputs.h": "core/usage",
+    "admissionchecker.h": "core/usage",
+    "budgetstore.h": "core/usage",
+    "budgetedit.h": "core/usage",
+    "boostledger.h": "core/usage",
+    "boostschema.h": "core/usage",
+    "auditlog.h": "core/usage",
+    "auditschema.h": "core/usage",
+    "auditverifier.h": "core/usage",
+    "alertschema.h": "core/usage",
+    "usagecsv.h": "core/usage",
+    "chargebackquery.h": "core/report",
+    "alertledger.h": "core/alerts",
+}
+
+# The command line is headless and no controller: none of the console's layers, none
+# of the controller's library.
+CLI_TARGET = "bin/gpuquota"
+CLI_FORBIDDEN = ("gqwidgets", "gqmodels", "gqcharts", "gqconsole", "gqcontroller")
+# The HTTP server is the controller's: the CLI and the console never link it.
+SERVER_FREE_TARGETS = ("bin/gpuquota", "bin/gpuquota-console")
+SERVER_LIBS = ("gqhttpd",)
+
+RULE_NET = "ui-no-transport"
+RULE_DB = "ui-no-usage-database"
+RULE_CLI = "cli-links-no-console-or-controller"
+RULE_SERVER = "only-the-controller-links-the-server"
+
+INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"', re.MULTILINE)
+
+
+def include_breaches(src: Path) -> list[str]:
+    out = []
+    for folder in UI_DIRS:
+        base = src / folder
+        if not base.is_dir():
+            out.append(f"{folder}/: missing folder (the check would read nothing)")
+            continue
+        for f in sorted(list(base.glob("*.h")) + list(base.glob("*.cpp"))):
+            rel = f.relative_to(src).as_posix()
+            text = f.read_text(encoding="utf-8", errors="replace")
+            for m in INCLUDE_RE.finditer(text):
+                name = Path(m.group(1)).name
+                line = text.count("\n", 0, m.start()) + 1
+                if name in NET_HEADERS:
+                    out.append(f"{rel}:{line}: {RULE_NET}: includes {NET_HEADERS[name]}/{name}; "
+                               f"{folder}/ reaches the network through a service")
+                elif name in DB_HEADERS:
+                    out.append(f"{rel}:{line}: {RULE_DB}: includes {DB_HEADERS[name]}/{name}; "
+                               f"{folder}/ reads the usage database through a service")
+    return out
+
+
+def link_libraries(ninja_text: str, target: str) -> list[str] | None:
+    """The libraries the generated build links into `target`, transitive ones included
+    (CMake writes the whole list); None when the build has no such target."""
+    lines = ninja_text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(f"build {target}:"):
+            for follow in lines[i + 1:]:
+                if not follow.startswith("  "):
+                    break
+                key, _, value = follow.strip().partition(" = ")
+                if key == "LINK_LIBRARIES":
+                    return shlex.split(value)
+            return []
+    return None
+
+
+def library_name(path: str) -> str:
+    name = Path(path).name
+    m = re.match(r"lib(.+?)\.(a|so)(\..*)?$", name)
+    return m.group(1) if m else name
+
+
+def link_breaches(build: Path) -> list[str]:
+    ninja = build / "build.ninja"
+    text = ninja.read_text(encoding="utf-8", errors="replace")
+    out = []
+    rules = [(CLI_TARGET, CLI_FORBIDDEN, RULE_CLI)] + [(t, SERVER_LIBS, RULE_SERVER) for t in SERVER_FREE_TARGETS]
+    for target, forbidden, rule in rules:
+        libs = link_libraries(text, target)
+        if libs is None:
+            if target == CLI_TARGET:
+                out.append(f"{ninja}: {rule}: no target {target} in the build (the check would read nothing)")
+            continue  # the console is not built without the GUI
+        for lib in sorted({library_name(l) for l in libs} & set(forbidden)):
+            out.append(f"{target} ({ninja.name}): {rule}: links {lib}")
+    return out
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--source-dir", type=Path, required=True)
+    p.add_argument("--build-dir", type=Path, required=True)
+    a = p.parse_args(argv)
+    if not (a.build_dir / "build.ninja").is_file():
+        print(f"check-layers: no build.ninja in {a.build_dir} (configure with a Ninja preset first)",
+              file=sys.stderr)
+        return 2
+    breaches = include_breaches(a.source_dir) + link_breaches(a.build_dir)
+    for b in breaches:
+        print(b)
+    if breaches:
+        print(f"check-layers: {len(breaches)} layer rule(s) broken; see README, \"Layout\"", file=sys.stderr)
+        return 1
+    print("check-layers: all layer rules hold")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

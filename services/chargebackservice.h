@@ -1,0 +1,60 @@
+#pragma once
+
+#include "chargeback.h"
+#include "error.h"
+#include "jobtracker.h"
+
+#include <QObject>
+#include <QString>
+
+namespace gq {
+
+// What the Chargeback page asks for: a calendar month in a zone, grouped by namespace
+// or user, at one rate or from a rates file (its currency, or `currency` when it
+// names none).
+struct ChargebackRequest {
+    int year = 0;
+    int month = 0;
+    QString zone;
+    GroupBy by = GroupBy::Namespace;
+    qint64 rateMicros = 0;
+    QString ratesFile;
+    QString currency;
+};
+
+// The console's access to the chargeback: the month's report read from the usage
+// database (core/report's queryChargeback, the query behind `gpuquota report
+// chargeback`) on a pool thread with a read-only store of its own, opened and closed
+// there (Qt SQL connections belong to the thread that opens them). A newer request
+// replaces the one still out; answers come back as signals through one JobTracker.
+class ChargebackService final : public QObject {
+    Q_OBJECT
+public:
+    explicit ChargebackService(QObject *parent = nullptr);
+
+    // The usage database to read; empty: none (load() then does nothing).
+    // `password`: PostgreSQL's, from the keychain (empty: PGPASSWORD / ~/.pgpass); kept
+    // in memory only, never logged.
+    void setDatabase(const QString &url, const QString &password = {});
+    [[nodiscard]] bool hasDatabase() const { return !m_url.isEmpty(); }
+    // reportReady() or failed() follows, unless a newer load() or cancel() comes first.
+    void load(const ChargebackRequest &request);
+    // Drops the answer still out.
+    void cancel() { m_jobs.cancel(); }
+
+signals:
+    void reportReady(const gq::ChargebackReport &report);
+    void failed(const gq::Error &error);
+
+private:
+    QString m_url;
+    QString m_password;
+    JobTracker m_jobs{this};
+};
+
+// The report for `request` from the database at `url` (blocking; what load() runs on
+// a pool thread). Public for tests.
+[[nodiscard]] Result<ChargebackReport> readChargeback(const QString &url, const QString &password,
+                                                      const ChargebackRequest &request, qint64 now);
+
+} // namespace gq

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""The layer check must catch what it is there for. On a copy of the pages' and models'
+sources and of the generated build.ninja it first passes (the tree as it is), then
+fails, naming the file and the rule, once a page includes the HTTP transport, a model
+includes the usage store, the CLI links the console's widgets and the controller, and
+the console links the HTTP server.
+
+  tst_layers_checker.py --checker scripts/check-layers.py --source-dir SRC --build-dir BUILD
+"""
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ARGS = None
+
+
+def run(checker: Path, src: Path, build: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(checker), "--source-dir", str(src), "--build-dir", str(build)],
+                          capture_output=True, text=True, timeout=60)
+
+
+def inject_include(path: Path, header: str) -> int:
+    """Adds `#include "header"` after the file's first line; returns its line number."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines.insert(1, f'#include "{header}"\n')
+    path.write_text("".join(lines), encoding="utf-8")
+    return 2
+
+
+def inject_link(ninja: Path, target: str, libs: list[str]) -> None:
+    lines = ninja.read_text(encoding="utf-8").splitlines(keepends=True)
+    start = next(i for i, l in enumerate(lines) if l.startswith(f"build {target}:"))
+    for i in range(start + 1, len(lines)):
+        if lines[i].startswith("  LINK_LIBRARIES = "):
+            lines[i] = "  LINK_LIBRARIES = " + " ".join(libs) + " " + lines[i][len("  LINK_LIBRARIES = "):]
+            break
+    else:
+        raise AssertionError(f"no LINK_LIBRARIES for {target}")
+    ninja.write_text("".join(lines), encoding="utf-8")
+
+
+class LayerCheckerTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        root = Path(self.tmp.name)
+        self.src, self.build = root / "src", root / "build"
+        for folder in ("widgets", "widgets/charts", "models"):
+            (self.src / folder).mkdir(parents=True)
+            for f in list((ARGS.source_dir / folder).glob("*.h")) + list((ARGS.source_dir / folder).glob("*.cpp")):
+                shutil.copy(f, self.src / folder / f.name)
+        self.build.mkdir()
+        shutil.copy(ARGS.build_dir / "build.ninja", self.build / "build.ninja")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_the_tree_as_it_is_passes(self):
+        r = run(ARGS.checker, self.src, self.build)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def test_a_page_including_the_transport_fails(self):
+        line = inject_include(self.src / "widgets/controllerindicator.cpp", "httptransport.h")
+        r = run(ARGS.checker, self.src, self.build)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn(f"widgets/controllerindicator.cpp:{line}: ui-no-transport: includes core/net/httptransport.h",
+                      r.stdout)
+
+    def test_a_model_or_chart_including_the_store_fails(self):
+        line = inject_include(self.src / "models/chargebackmodel.h", "usagestore.h")
+        inject_include(self.src / "widgets/charts/usagechart.cpp", "auditlog.h")
+        r = run(ARGS.checker, self.src, self.build)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn(f"models/chargebackmodel.h:{line}: ui-no-usage-database: includes core/usage/usagestore.h",
+                      r.stdout)
+        self.assertIn("widgets/charts/usagechart.cpp:2: ui-no-usage-database: includes core/usage/auditlog.h",
+                      r.stdout)
+
+    def test_a_value_type_of_usage_passes(self):
+        inject_include(self.src / "widgets/chargebackpage.cpp", "budget.h")
+        inject_include(self.src / "models/auditmodel.h", "auditentry.h")
+        r = run(ARGS.checker, self.src, self.build)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def test_the_cli_linking_widgets_or_the_controller_fails(self):
+        inject_link(self.build / "build.ninja", "bin/gpuquota",
+                    ["widgets/libgqwidgets.a", "services/controller/libgqcontroller.a"])
+        r = run(ARGS.checker, self.src, self.build)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("bin/gpuquota (build.ninja): cli-links-no-console-or-controller: links gqwidgets", r.stdout)
+        self.assertIn("bin/gpuquota (build.ninja): cli-links-no-console-or-controller: links gqcontroller", r.stdout)
+
+    def test_the_console_linking_the_server_fails(self):
+        inject_link(self.build / "build.ninja", "bin/gpuquota-console", ["core/httpd/libgqhttpd.a"])
+        r = run(ARGS.checker, self.src, self.build)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("bin/gpuquota-console (build.ninja): only-the-controller-links-the-server: links gqhttpd",
+                      r.stdout)
+
+    def test_no_build_is_an_error_not_a_pass(self):
+        (self.build / "build.ninja").unlink()
+        r = run(ARGS.checker, self.src, self.build)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser()
+    p.add_argument("--checker", type=Path, required=True)
+    p.add_argument("--source-dir", type=Path, required=True)
+    p.add_argument("--build-dir", type=Path, required=True)
+    ARGS, rest = p.parse_known_args()
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
