@@ -564,11 +564,13 @@ https_ok() { # URL [expected body]
 
 KUBECTL=()
 NODE_COUNT=0
+# nodes_ready: NODE_COUNT kwok nodes are Ready and untainted (the node-lifecycle controller
+# puts node.kubernetes.io/not-ready on a new node and takes it off once it is Ready)
 nodes_ready() {
     local out
     out=$("${KUBECTL[@]}" get nodes -l type=kwok \
-        -o 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}') || return 1
-    (($(grep -c '^True$' <<<"$out") >= NODE_COUNT))
+        -o 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}/{.spec.taints}{"\n"}{end}') || return 1
+    (($(grep -c '^True/$' <<<"$out") >= NODE_COUNT))
 }
 
 write_nodes_yaml() { # FILE NODES GPUS
@@ -754,7 +756,7 @@ EOF
     wait_for kube-scheduler "$timeout" "GET /healthz" https_ok "https://127.0.0.1:$sched_port/healthz" ok
     wait_for kwok "$timeout" "GET /healthz" curl -sf --max-time 2 "http://127.0.0.1:$kwok_port/healthz"
     CURL_TLS=(--cacert "$pki/ca.crt" --cert "$pki/admin.crt" --key "$pki/admin.key")
-    wait_for kwok "$timeout" "$nodes nodes Ready" nodes_ready
+    wait_for kwok "$timeout" "$nodes nodes Ready without taints" nodes_ready
     wait_for kube-controller-manager "$timeout" "ServiceAccount default/default" \
         https_ok "$server/api/v1/namespaces/default/serviceaccounts/default"
 
