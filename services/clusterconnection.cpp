@@ -108,6 +108,9 @@ void ClusterConnection::onConnectionChanged(const KubeConnection &connection) {
     m_jobs.cancel();
     const bool reconnect = m_client != nullptr;
     m_client = std::make_shared<KubeClient>(connection, m_clientOptions);
+    // New credentials may see more: start cluster-wide again.
+    m_contextNamespace = connection.namespaceName;
+    m_scope.clear();
     // New credentials may allow more or less: ask again for the namespaces asked before.
     const QList<QString> asked = m_permissions.keys();
     m_permissions.clear();
@@ -144,6 +147,7 @@ void ClusterConnection::disconnectFromCluster() {
     m_resolvePending = false;
     stopInformers();
     m_client.reset();
+    m_scope.clear();
     m_identity.clear();
     m_permissions.clear();
     m_syncedOnce = false;
@@ -192,17 +196,22 @@ QDeadlineTimer ClusterConnection::nextAttempt() const {
 
 void ClusterConnection::startInformers() {
     setState(State::Syncing);
-    m_namespaces = new NamespaceInformer(m_client, this);
-    m_quotas = new ObjectInformer(m_client, KubeResource::resourceQuotas(), {}, this);
-    m_limitRanges = new ObjectInformer(m_client, KubeResource::limitRanges(), {}, this);
+    // Narrowed (see onInformerError): the context's namespace only, no namespace list.
+    const QString ns = m_scope.isEmpty() ? QString() : m_scope.first();
+    if (m_scope.isEmpty())
+        m_namespaces = new NamespaceInformer(m_client, this);
+    m_quotas = new ObjectInformer(m_client, KubeResource::resourceQuotas(), ns, this);
+    m_limitRanges = new ObjectInformer(m_client, KubeResource::limitRanges(), ns, this);
     const QList<Informer *> all = informers();
     for (Informer *inf : all) {
         connect(inf, &Informer::synced, this, &ClusterConnection::onInformerSynced);
         connect(inf, &Informer::stateChanged, this, &ClusterConnection::updateState);
-        connect(inf, &Informer::errorOccurred, this, &ClusterConnection::errorOccurred);
+        connect(inf, &Informer::errorOccurred, this,
+                [this, inf](const Error &error) { onInformerError(inf, error); });
         connect(inf, &Informer::nextAttemptChanged, this, &ClusterConnection::nextAttemptChanged);
     }
-    connect(m_namespaces, &Informer::changed, this, &ClusterConnection::onNamespaceChanged);
+    if (m_namespaces)
+        connect(m_namespaces, &Informer::changed, this, &ClusterConnection::onNamespaceChanged);
     connect(m_quotas, &Informer::changed, this, &ClusterConnection::onQuotaChanged);
     connect(m_limitRanges, &Informer::changed, this, &ClusterConnection::onLimitRangeChanged);
     for (Informer *inf : all)
@@ -220,8 +229,36 @@ void ClusterConnection::stopInformers() {
     m_limitRanges.clear();
 }
 
+// A user whose RBAC covers only their namespaces cannot list namespaces (or quotas)
+// cluster-wide: instead of retrying a 403 for ever, watch the kubeconfig context's
+// namespace and say why. Any other error is the window's to show.
+void ClusterConnection::onInformerError(Informer *informer, const Error &error) {
+    const bool clusterWide = informer == m_namespaces.data() || informer == m_quotas.data();
+    if (error.kind != Error::Kind::Forbidden || !m_scope.isEmpty() || !clusterWide || !m_client ||
+        m_contextNamespace.isEmpty()) {
+        emit errorOccurred(error);
+        return;
+    }
+    m_scope = {m_contextNamespace};
+    stopInformers();
+    startInformers();
+    emit scopeNarrowed(m_scope, error.message);
+}
+
+QHash<QString, NamespaceInfo> ClusterConnection::namespaceMap() const {
+    if (m_namespaces)
+        return m_namespaces->namespaceMap();
+    QHash<QString, NamespaceInfo> out;
+    for (const QString &ns : m_scope) {
+        NamespaceInfo info;
+        info.name = ns;
+        out.insert(ns, info);
+    }
+    return out;
+}
+
 void ClusterConnection::updateState() {
-    if (!m_namespaces || !m_quotas || !m_limitRanges)
+    if ((!m_namespaces && m_scope.isEmpty()) || !m_quotas || !m_limitRanges)
         return;
     const QList<Informer *> all = informers();
     bool backoff = false, synced = true, watching = true;
@@ -240,7 +277,7 @@ void ClusterConnection::updateState() {
 
 void ClusterConnection::onInformerSynced() {
     touch();
-    if (!m_namespaces || !m_quotas || !m_limitRanges)
+    if ((!m_namespaces && m_scope.isEmpty()) || !m_quotas || !m_limitRanges)
         return;
     if (sender() == m_limitRanges.data()) {
         // Limit ranges are not in the list: nothing to summarise, only pages to tell.
@@ -249,7 +286,7 @@ void ClusterConnection::onInformerSynced() {
         updateState();
         return;
     }
-    if (!m_namespaces->hasSynced() || !m_quotas->hasSynced())
+    if ((m_namespaces && !m_namespaces->hasSynced()) || !m_quotas->hasSynced())
         return;
     rebuildAll();
     // A (re)list can touch every namespace: one "all" notice, not 20,000 signals.
@@ -264,7 +301,7 @@ void ClusterConnection::onInformerSynced() {
 void ClusterConnection::rebuildAll() {
     m_rebuilding = true;
     m_pendingNamespaces.clear();
-    const QHash<QString, NamespaceInfo> namespaces = m_namespaces->namespaceMap();
+    const QHash<QString, NamespaceInfo> namespaces = namespaceMap();
     const QHash<QString, StoredObject> quotas = m_quotas->objectMap();
     m_jobs.run(
         [namespaces, quotas] {
@@ -314,7 +351,7 @@ void ClusterConnection::updateNamespaces(const QStringList &names) {
             m_pendingNamespaces.insert(ns);
         return;
     }
-    if (!m_syncedOnce || !m_namespaces || !m_quotas)
+    if (!m_syncedOnce || (!m_namespaces && m_scope.isEmpty()) || !m_quotas)
         return;
     // A burst this large is a relist in disguise: summarise everything off-thread.
     if (names.size() > kRebuildThreshold) {
@@ -322,7 +359,9 @@ void ClusterConnection::updateNamespaces(const QStringList &names) {
         return;
     }
     for (const QString &ns : names) {
-        const auto info = m_namespaces->namespaceInfo(ns);
+        const auto info =
+            m_namespaces ? m_namespaces->namespaceInfo(ns)
+                         : (m_scope.contains(ns) ? std::optional(namespaceMap().value(ns)) : std::nullopt);
         if (!info) {
             emit namespaceRemoved(ns);
             continue;
@@ -398,10 +437,11 @@ std::optional<StoredObject> ClusterConnection::limitRange(const QString &ns, con
 }
 
 QStringList ClusterConnection::namespaceNames() const {
+    if (!m_namespaces)
+        return m_scope;
     QStringList out;
-    if (m_namespaces)
-        for (const NamespaceInfo &n : m_namespaces->namespaces())
-            out << n.name;
+    for (const NamespaceInfo &n : m_namespaces->namespaces())
+        out << n.name;
     return out;
 }
 

@@ -87,6 +87,9 @@ public:
     [[nodiscard]] std::optional<StoredObject> quota(const QString &ns, const QString &name) const;
     [[nodiscard]] std::optional<StoredObject> limitRange(const QString &ns, const QString &name) const;
     [[nodiscard]] QStringList namespaceNames() const;
+    // Non-empty when the user may not list namespaces cluster-wide (RBAC answered 403):
+    // the namespaces shown instead (the kubeconfig context's namespace).
+    [[nodiscard]] QStringList narrowedTo() const { return m_scope; }
 
     // Cached answer, and a request for a fresh one (permissionsChanged follows).
     [[nodiscard]] EditPermissions permissions(const QString &ns) const { return m_permissions.value(ns); }
@@ -125,6 +128,9 @@ signals:
     // context: the connection is kept. Cleared by kubeconfigOk().
     void kubeconfigProblem(const gq::Error &error);
     void kubeconfigOk();
+    // RBAC refused the cluster-wide namespace list: only `namespaces` (the context's)
+    // are watched from now on; `reason` is the server's refusal.
+    void scopeNarrowed(const QStringList &namespaces, const QString &reason);
 
 private:
     static constexpr int kRebuildThreshold = 2000;
@@ -146,6 +152,8 @@ private:
                              const QStringList &deleted);
     void onNamespaceChanged(const QStringList &added, const QStringList &updated, const QStringList &deleted);
     void onInformerSynced();
+    void onInformerError(Informer *informer, const Error &error);
+    [[nodiscard]] QHash<QString, NamespaceInfo> namespaceMap() const;
 
     KubeconfigWatcher *m_kubeconfig;
     std::shared_ptr<KubeClient> m_client;
@@ -155,6 +163,8 @@ private:
     QHash<QString, EditPermissions> m_permissions;
     KubeClientOptions m_clientOptions;
     QString m_identity;
+    QString m_contextNamespace; // the kubeconfig context's namespace
+    QStringList m_scope;        // empty: cluster-wide; else the only namespaces watched
     QDateTime m_lastUpdate;
     State m_state = State::Disconnected;
     bool m_rebuilding = false;

@@ -3394,6 +3394,10 @@ Every change applied from this console is listed here with who made it and why.<
         <source>%1 has no GPU metrics source. The live GPU view reads NVIDIA dcgm-exporter&apos;s metrics, best through Prometheus (its URL, and a token or CA if it needs them), or by scraping the exporters&apos; /metrics endpoints directly, or by finding the exporter pods through the cluster and reading them through its API server (no history for these two: no sparklines and no idle list). Set one under Preferences &gt; Connections &gt; Metrics.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>You may not list every namespace of this cluster, so only %1 (the namespace of context %2) is shown. The server said: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::MessageBanner</name>

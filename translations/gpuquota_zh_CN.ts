@@ -3384,6 +3384,10 @@ Every change applied from this console is listed here with who made it and why.<
         <source>%1 has no GPU metrics source. The live GPU view reads NVIDIA dcgm-exporter&apos;s metrics, best through Prometheus (its URL, and a token or CA if it needs them), or by scraping the exporters&apos; /metrics endpoints directly, or by finding the exporter pods through the cluster and reading them through its API server (no history for these two: no sparklines and no idle list). Set one under Preferences &gt; Connections &gt; Metrics.</source>
         <translation>%1 没有 GPU 指标数据源。实时 GPU 视图读取 NVIDIA dcgm-exporter 的指标，最好通过 Prometheus（其 URL，以及需要时的令牌或 CA），也可以直接抓取导出器的 /metrics 端点，或通过集群找到导出器 Pod 并经由其 API 服务器读取（后两种方式没有历史：没有迷你走势图，也没有空闲列表）。请在 首选项 &gt; 连接 &gt; 指标 中设置。</translation>
     </message>
+    <message>
+        <source>You may not list every namespace of this cluster, so only %1 (the namespace of context %2) is shown. The server said: %3</source>
+        <translation>你无权列出此集群的全部命名空间，因此只显示 %1（上下文 %2 的命名空间）。服务器答复：%3</translation>
+    </message>
 </context>
 <context>
     <name>gq::MessageBanner</name>

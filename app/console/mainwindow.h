@@ -194,6 +194,7 @@ private:
     QList<SourceGate *> m_usageGates; // the tabs of pages that read the usage database
     MessageBanner *m_usageOffer = nullptr;
     MessageBanner *m_alertBanner = nullptr; // namespaces over their GPU-hour budget
+    MessageBanner *m_scopeBanner = nullptr; // RBAC narrowed the list to the context's namespace
     QLabel *m_alertLabel = nullptr;         // the same in the status bar
     QSet<QString> m_overBudget;
     ControllerIndicator *m_controllerIndicator = nullptr; // the context's controller, /readyz

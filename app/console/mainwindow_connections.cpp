@@ -104,6 +104,22 @@ void MainWindow::buildGuidedStart() {
     connect(m_db, &UsageService::overBudgetChanged, this, &MainWindow::showBudgetAlerts);
     applyPagePreferences();
 
+    // RBAC allows this user only their namespace: say what is shown and why.
+    m_scopeBanner = new MessageBanner(m_usageOffer->parentWidget());
+    m_scopeBanner->setObjectName(QStringLiteral("scopeBanner"));
+    if (auto *column = qobject_cast<QVBoxLayout *>(m_usageOffer->parentWidget()->layout()))
+        column->insertWidget(column->indexOf(m_usageOffer) + 1, m_scopeBanner);
+    m_scopeBanner->hide();
+    connect(m_session, &ClusterConnection::scopeNarrowed, this,
+            [this](const QStringList &namespaces, const QString &reason) {
+                m_scopeBanner->showMessage(
+                    MessageBanner::Level::Info,
+                    tr("You may not list every namespace of this cluster, so only %1 (the namespace of "
+                       "context %2) is shown. The server said: %3")
+                        .arg(namespaces.join(QStringLiteral(", ")), m_session->contextName(), reason));
+            });
+    connect(m_session, &ClusterConnection::contextResolved, m_scopeBanner, &MessageBanner::clear);
+
     m_probe = std::make_shared<ConnectionProbe>();
     m_controllerIndicator = new ControllerIndicator(m_probe, this);
     statusBar()->addPermanentWidget(m_controllerIndicator);

@@ -5,6 +5,7 @@
 // namespace only still gets a working console for what they may read.
 #include "applyconfirmdialog.h"
 #include "conflictdialog.h"
+#include "errorbanner.h"
 #include "gui/consolefixture.h"
 #include "gui/guitestutil.h"
 #include "mainwindow.h"
@@ -160,6 +161,57 @@ private Q_SLOTS:
         conflict->discardMine();
         QTRY_VERIFY(!visibleDialog<ConflictDialog>(QStringLiteral("conflictDialog")));
         QTRY_COMPARE(page->model()->row(page->model()->rowOf(kGpu)).hard, Quantity::fromInt(6));
+    }
+
+    // alice may administer team-a only (a RoleBinding): the cluster-wide lists are 403,
+    // so the console watches her context's namespace, says so, and works there; the
+    // admin role does not let her change quotas, so editing is off with the reason.
+    void userWithNamespaceRightsOnly() {
+        const ToolRun bind = m_cluster.kubectl(
+            {QStringLiteral("create"), QStringLiteral("rolebinding"), QStringLiteral("alice-admin"),
+             QStringLiteral("--clusterrole=admin"), QStringLiteral("--user=alice@example.com"),
+             QStringLiteral("-n"), QStringLiteral("team-a")});
+        QVERIFY2(bind.exitCode == 0, bind.err.constData());
+        const QString kubeconfig =
+            m_cluster.kubeconfigFor(QStringLiteral("t-alice"), QStringLiteral("alice"));
+        QCOMPARE(runTool(QStringLiteral("kubectl"),
+                         {QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("config"),
+                          QStringLiteral("set-context"), QStringLiteral("alice"),
+                          QStringLiteral("--namespace=team-a")})
+                     .exitCode,
+                 0);
+        ConsoleFixture alice;
+        ConsoleFixture::WindowOptions options;
+        options.kubeconfig = kubeconfig;
+        options.context = QStringLiteral("alice");
+        options.timeoutMs = 60000;
+        const QString err = alice.openWindow(options);
+        QVERIFY2(err.isEmpty(), qPrintable(err));
+        QCOMPARE(alice.window->session()->narrowedTo(), QStringList{QStringLiteral("team-a")});
+        auto *view = alice.find<QTreeView>(QStringLiteral("namespaceView"));
+        QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 1, 20000);
+        const int row = rowWithText(view->model(), NamespaceListModel::NameColumn, QStringLiteral("team-a"));
+        QVERIFY(row >= 0);
+        QTRY_COMPARE_WITH_TIMEOUT(view->model()->index(row, NamespaceListModel::GpuColumn).data().toString(),
+                                  QStringLiteral("2 / ") + serverGpuHard(QStringLiteral("team-a")), 30000);
+        auto *banner = alice.find<MessageBanner>(QStringLiteral("scopeBanner"));
+        QVERIFY(banner && banner->isVisible());
+        QVERIFY2(banner->text().contains(QLatin1String("team-a")) &&
+                     banner->text().contains(QLatin1String("forbidden")),
+                 qPrintable(banner->text()));
+        auto *panel = alice.window->namespacePanel();
+        QVERIFY(panel->selectNamespace(QStringLiteral("team-a")));
+        QTRY_COMPARE_WITH_TIMEOUT(alice.window->quotaPage()->currentObject(), QStringLiteral("gpu-quota"),
+                                  20000);
+        QTRY_VERIFY_WITH_TIMEOUT(alice.window->session()->permissions(QStringLiteral("team-a")).known, 20000);
+        auto *page = alice.window->quotaPage();
+        QVERIFY(!(page->model()->flags(page->model()->index(0, QuotaTableModel::HardColumn)) &
+                  Qt::ItemIsEditable));
+        QCOMPARE(alice.window->session()->state(), ClusterConnection::State::Live);
+        if (const QString dir = qEnvironmentVariable("GQ_SCREENSHOT_DIR"); !dir.isEmpty())
+            QVERIFY(
+                alice.window->grab().save(QDir(dir).filePath(QStringLiteral("realcluster-narrow-rbac.png"))));
+        alice.stop();
     }
 };
 
