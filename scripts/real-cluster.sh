@@ -26,7 +26,9 @@
 #   Build logs: <cache>/k8s-<version>/logs/, <cache>/tools/logs/.
 #
 # start
-#   Starts etcd, kube-apiserver (TLS, x509 client certs, --token-auth-file, service-account
+#   Starts etcd, kube-apiserver (etcd compacted every 10 s, so an old resourceVersion
+#   expires (410) within seconds as on a long-running cluster; TLS, x509 client certs,
+#   --token-auth-file, service-account
 #   keys/issuer, Node,RBAC, ResourceQuota+LimitRanger admission), kube-controller-manager,
 #   kube-scheduler and kwok, all on 127.0.0.1 with free ports, then creates the Nodes
 #   gpu-node-1..N (nvidia.com/gpu: M, cpu 64, memory 512Gi, pods 110, no taints).
@@ -685,6 +687,7 @@ EOF
 
     spawn kube-apiserver "$kbin/kube-apiserver" \
         --etcd-servers="http://127.0.0.1:$etcd_port" \
+        --etcd-compaction-interval=10s \
         --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$api_port" \
         --tls-cert-file="$pki/serving.crt" --tls-private-key-file="$pki/serving.key" \
         --client-ca-file="$pki/ca.crt" \

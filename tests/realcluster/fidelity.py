@@ -27,12 +27,15 @@ class Api:
         config.load_kube_config(config_file=kubeconfig)
         self.c = client.ApiClient()
 
-    def call(self, method, path, body=None, query=None, timeout=30):
-        """(status, decoded body) of one request; errors are answers too."""
+    def call(self, method, path, body=None, query=None, timeout=30, content_type=None):
+        """(status, decoded body) of one request; errors are answers too. A PATCH is a
+        JSON merge patch unless content_type says otherwise."""
+        if content_type is None:
+            content_type = "application/merge-patch+json" if method == "PATCH" else "application/json"
         try:
             data, status, _ = self.c.call_api(
                 path, method, query_params=list((query or {}).items()), body=body,
-                header_params={"Content-Type": "application/json", "Accept": "application/json"},
+                header_params={"Content-Type": content_type, "Accept": "application/json"},
                 auth_settings=["BearerToken"], _preload_content=False, _request_timeout=timeout)
             raw = data.data
         except client.rest.ApiException as e:
@@ -84,16 +87,18 @@ def main():
     s, b = api.call("POST", "/api/v1/namespaces", {"metadata": {"name": ns}})
     emit("create_namespace", code=s, phase=b.get("status", {}).get("phase"))
 
-    # Pagination: 5 ConfigMaps listed 2 at a time.
+    # Pagination: 5 Leases listed 2 at a time (Leases: the real controller-manager puts
+    # a kube-root-ca.crt ConfigMap into every namespace, nothing puts Leases there).
+    lp = "/apis/coordination.k8s.io/v1/namespaces/%s/leases" % ns
     for i in range(5):
-        api.call("POST", nsp + "/configmaps", {"metadata": {"name": "cm-%d" % i}, "data": {"i": str(i)}})
+        api.call("POST", lp, {"metadata": {"name": "page-%d" % i}, "spec": {"holderIdentity": "p"}})
     pages, token_ = [], None
     while True:
         q = {"limit": 2}
         if token_:
             q["continue"] = token_
-        s, b = api.call("GET", nsp + "/configmaps", query=q)
-        names = sorted(i["metadata"]["name"] for i in b.get("items", []) if i["metadata"]["name"].startswith("cm-"))
+        s, b = api.call("GET", lp, query=q)
+        names = sorted(i["metadata"]["name"] for i in b.get("items", []))
         meta = b.get("metadata", {})
         token_ = meta.get("continue")
         pages.append({"code": s, "names": names, "more": bool(token_),
@@ -128,6 +133,9 @@ def main():
     emit("create_quota", code=s, hard=created.get("spec", {}).get("hard"))
     stale = created["metadata"]["resourceVersion"]
     api.call("PATCH", nsp + "/resourcequotas/q", {"metadata": {"labels": {"x": "1"}}})
+    s, b = api.call("PATCH", nsp + "/resourcequotas/q", {"metadata": {"labels": {"y": "1"}}},
+                    content_type="application/json")
+    emit("patch_unsupported_type", **status_facts(s, b))
     quota["metadata"]["resourceVersion"] = stale
     s, b = api.call("PUT", nsp + "/resourcequotas/q", quota)
     emit("stale_update", **status_facts(s, b))
@@ -197,7 +205,6 @@ def main():
 
     # Leases: create, renew with the current resourceVersion, a stale renew is a 409;
     # the MicroTime renewTime comes back as written.
-    lp = "/apis/coordination.k8s.io/v1/namespaces/%s/leases" % ns
     renew = "2026-12-06T10:00:00.123456Z"
     s, lease = api.call("POST", lp, {"metadata": {"name": "leader"}, "spec": {
         "holderIdentity": "a", "leaseDurationSeconds": 15, "renewTime": renew}})
