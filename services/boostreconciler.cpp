@@ -351,6 +351,7 @@ void BoostReconciler::write(const QJsonObject &base, const QJsonObject &mine, co
     req.ns = m_claimed.target.subject;
     req.base = base;
     req.mine = mine;
+    req.apiRulesOnly = true; // a machine write: the admin's other keys are not ours to refuse
     // The log as it stands (the boost's grant or extend is in it), published in the same PUT.
     if (auto head = AuditLog(m_store, AuditSigning{}).head(); head && head->count > 0)
         req.auditHead = *head;

@@ -30,11 +30,12 @@ Error firstProblem(const QList<Error> &problems) {
 // returns what to send and the spec diff against base. A spec type per kind.
 template <typename Spec, typename Validate, typename Diff>
 Result<QJsonObject> prepareAs(const QJsonObject &mine, const QString &mineYaml, const QJsonObject &base,
-                              Validate validate, Diff diff, QString *diffText) {
+                              Validate validate, Diff diff, const ValidationOptions &options,
+                              QString *diffText) {
     auto spec = mineYaml.isEmpty() ? Spec::fromJson(mine) : Spec::fromYaml(mineYaml.toUtf8());
     if (!spec)
         return spec.error();
-    const QList<Error> problems = validate(*spec, ValidationOptions{});
+    const QList<Error> problems = validate(*spec, options);
     if (!problems.isEmpty())
         return firstProblem(problems);
     auto before = base.isEmpty() ? Result<Spec>(Spec()) : Spec::fromJson(base);
@@ -45,11 +46,14 @@ Result<QJsonObject> prepareAs(const QJsonObject &mine, const QString &mineYaml, 
 
 Result<QJsonObject> prepare(const QuotaWriter::Request &req, QString *diffText) {
     diffText->clear();
+    ValidationOptions options;
+    options.gpuPolicy = !req.apiRulesOnly;
     if (req.resource == &KubeResource::resourceQuotas())
-        return prepareAs<QuotaSpec>(req.mine, req.mineYaml, req.base, &validateQuota, &diffQuota, diffText);
+        return prepareAs<QuotaSpec>(req.mine, req.mineYaml, req.base, &validateQuota, &diffQuota, options,
+                                    diffText);
     if (req.resource == &KubeResource::limitRanges())
         return prepareAs<LimitRangeSpec>(req.mine, req.mineYaml, req.base, &validateLimitRange,
-                                         &diffLimitRange, diffText);
+                                         &diffLimitRange, options, diffText);
     // Namespaces carry nothing of ours to validate; the server checks their names.
     if (!req.mineYaml.isEmpty())
         return Error::make(Error::Kind::Internal,

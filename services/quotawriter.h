@@ -81,6 +81,12 @@ public:
         // withAuditHead): added to what is sent only, so it never makes an otherwise
         // unchanged object a write, a diff or a field of kubectl's last-applied record.
         std::optional<AuditHead> auditHead;
+        // A machine write (the controller's clamp, a boost) changes a number the admin's
+        // quota already holds: it is checked by the API server's rules alone, so a quota
+        // that also lists keys the server accepts but our GPU policy refuses
+        // (nvidia.com/gpu without requests., limits.nvidia.com/gpu, a fraction) is still
+        // clamped or boosted. Editors leave it off and keep the policy.
+        bool apiRulesOnly = false;
         WriteOptions options; // its dryRun is ignored: the writer sets it per step
     };
 

@@ -236,6 +236,7 @@ void BudgetEnforcer::runStep() {
     if (p.action == Plan::Action::Replace)
         req.base = p.server; // its resourceVersion makes the PUT conditional
     req.mine = p.quota;
+    req.apiRulesOnly = true; // a machine write: the admin's other keys are not ours to refuse
     // The log as it stands (the entries before this clamp, e.g. the previous clamp's or
     // the budget change), published in the same PUT as the other writers do; this
     // write's own entry follows once it succeeded (stepDone) and is anchored by the next.

@@ -199,6 +199,33 @@ private Q_SLOTS:
         QCOMPARE(getQuota(ns).has_value(), false);
     }
 
+    // A machine write (clamp, boost: apiRulesOnly) is checked by the API server's rules
+    // only: a quota that also lists nvidia.com/gpu and limits.nvidia.com/gpu (accepted by
+    // the server, never counted) is written; an editor's write of it is refused locally.
+    void machineWritesKeepOnlyTheApiServersRules() {
+        const QString ns = makeNamespace(QStringLiteral("qw-machine"));
+        const QJsonObject hard = {{QStringLiteral("requests.nvidia.com/gpu"), QStringLiteral("0")},
+                                  {QStringLiteral("nvidia.com/gpu"), QStringLiteral("4")},
+                                  {QStringLiteral("limits.nvidia.com/gpu"), QStringLiteral("4")}};
+        QuotaWriter::Request req;
+        req.ns = ns;
+        req.mine = quotaObject(QStringLiteral("gpus"), hard);
+        QuotaWriter editor(m_admin);
+        editor.start(req);
+        QCOMPARE(editor.state(), State::Failed);
+        QVERIFY2(editor.error().field.contains(QLatin1String("nvidia.com/gpu")),
+                 qPrintable(editor.error().field));
+        req.apiRulesOnly = true;
+        QuotaWriter machine(m_admin);
+        machine.start(req);
+        GQ_WAIT_STATE(machine, State::AwaitingConfirmation);
+        QVERIFY(machine.confirm());
+        GQ_WAIT_STATE(machine, State::Applied);
+        auto stored = getQuota(ns);
+        GQ_VERIFY_OK(stored);
+        QCOMPARE(gpusOf(*stored), QStringLiteral("0"));
+    }
+
     // The test cluster, like the API server, refuses to change a quota's scopes on
     // update; local validation cannot know that (it has no old object).
     void serverDryRunRejection() {
