@@ -37,7 +37,7 @@ Error cancelled() {
 
 struct CredentialProvider::State {
     KubeConnection conn;
-    int execTimeoutMs = 30000;
+    int execTimeoutMs = -1; // < 0: execPluginTimeoutMs(exec)
 
     mutable std::mutex mutex; // guards the fields below
     std::condition_variable wake;
@@ -80,7 +80,8 @@ struct CredentialProvider::State {
             std::lock_guard lock(mutex);
             ++execRuns;
         }
-        auto cred = runExecPlugin(*conn.exec, conn.server, execTimeoutMs);
+        auto cred = runExecPlugin(*conn.exec, conn.server,
+                                  execTimeoutMs < 0 ? execPluginTimeoutMs(*conn.exec) : execTimeoutMs);
         if (!cred) {
             Error e = cred.error();
             e.field = QStringLiteral("users[%1].user.%2")

@@ -32,7 +32,8 @@ class CredentialProvider final {
 public:
     using Done = std::function<void(Result<Credentials>)>;
 
-    explicit CredentialProvider(KubeConnection connection, int execTimeoutMs = 30000);
+    // execTimeoutMs < 0: by the plugin, execPluginTimeoutMs() (longer for interactive ones).
+    explicit CredentialProvider(KubeConnection connection, int execTimeoutMs = -1);
     ~CredentialProvider(); // shutdown()
     Q_DISABLE_COPY_MOVE(CredentialProvider)
 

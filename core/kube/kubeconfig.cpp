@@ -239,6 +239,8 @@ Result<KubeUser> readUser(const YAML::Node &n, const QString &p, const QString &
     u.clientKeyData = *keyData;
     u.token = *token;
     u.tokenFile = resolvePath(*tokenFile, baseDir);
+    if (const YAML::Node provider = n["auth-provider"]; provider && provider.IsMap())
+        u.authProvider = provider["name"] ? qs(provider["name"].Scalar()) : QStringLiteral("?");
     if (const YAML::Node exec = n["exec"]; exec && !exec.IsNull()) {
         if (!exec.IsMap())
             return configError(QStringLiteral("expected a map"), p + QStringLiteral("exec"),

@@ -47,6 +47,9 @@ struct KubeUser {
     QString token;
     QString tokenFile; // path, resolved
     std::optional<KubeExecConfig> exec;
+    // The legacy `auth-provider` (e.g. oidc, gcp, azure): not supported; its name is kept
+    // so a connection using this user says so instead of going out anonymous.
+    QString authProvider;
     QString sourceFile;
 };
 
@@ -129,6 +132,9 @@ struct ExecCredential {
 // Blocks up to timeoutMs: call it off the GUI thread.
 [[nodiscard]] Result<ExecCredential> runExecPlugin(const KubeExecConfig &exec, const QString &server,
                                                    int timeoutMs = 30000);
+// How long a plugin may run: 30 s, or 5 minutes for one that may be interactive
+// (interactiveMode IfAvailable or Always: a browser login takes longer than 30 s).
+[[nodiscard]] int execPluginTimeoutMs(const KubeExecConfig &exec);
 
 // The credentials of one connection, shared by every request: static token,
 // token file (re-read), or exec plugin output cached until its expirationTimestamp.

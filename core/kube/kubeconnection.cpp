@@ -141,6 +141,14 @@ Result<KubeConnection> KubeConfig::connection(const QString &contextName) const 
             QStringLiteral("context \"%1\" refers to user \"%2\", which is not defined").arg(name, ctx->user),
             QStringLiteral("contexts[%1].context.user").arg(name));
     const QString up = QStringLiteral("users[%1].user.").arg(u->name);
+    if (!u->authProvider.isEmpty() && !u->exec && u->token.isEmpty() && u->tokenFile.isEmpty() &&
+        u->clientCertificate.isEmpty() && u->clientCertificateData.isEmpty())
+        return configError(
+            QStringLiteral("user \"%1\" signs in with the legacy auth-provider \"%2\", which is not "
+                           "supported (kubectl dropped it too): use an exec credential plugin, "
+                           "e.g. kubelogin (kubectl oidc-login) for OIDC")
+                .arg(u->name, u->authProvider),
+            up + QStringLiteral("auth-provider"));
     auto cert = pemMaterial(u->clientCertificateData, u->clientCertificate,
                             up + QStringLiteral("client-certificate"));
     if (!cert)

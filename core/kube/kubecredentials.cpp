@@ -15,6 +15,10 @@ namespace gq {
 using detail::readFileField;
 using detail::resolvePath;
 
+int execPluginTimeoutMs(const KubeExecConfig &exec) {
+    return exec.interactiveMode == QLatin1String("Never") ? 30000 : 5 * 60 * 1000;
+}
+
 Result<ExecCredential> runExecPlugin(const KubeExecConfig &exec, const QString &server, int timeoutMs) {
     const QString what = QStringLiteral("exec plugin \"%1\"").arg(exec.command);
     if (exec.interactiveMode == QLatin1String("Always"))

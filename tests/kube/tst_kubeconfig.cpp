@@ -286,6 +286,44 @@ private Q_SLOTS:
         QVERIFY(conn.error().message.contains(QLatin1String("prod-alice")));
     }
 
+    // The legacy auth-provider (oidc) was silently ignored and requests went out
+    // anonymous: a context that uses such a user now says it is unsupported, naming the
+    // field; another context of the same file is not affected.
+    void legacyAuthProviderIsRefusedClearly() {
+        const QString f = gq::test::writeFile(
+            path(QStringLiteral("authprovider.yaml")),
+            "apiVersion: v1\nkind: Config\ncurrent-context: sso\n"
+            "clusters:\n- name: c\n  cluster: {server: https://k.example}\n"
+            "users:\n- name: oidc-user\n  user:\n    auth-provider:\n      name: oidc\n      config:\n"
+            "        idp-issuer-url: https://issuer.example\n        client-id: k\n"
+            "- name: token-user\n  user: {token: abc}\n"
+            "contexts:\n- name: sso\n  context: {cluster: c, user: oidc-user}\n"
+            "- name: plain\n  context: {cluster: c, user: token-user}\n");
+        auto cfg = KubeConfig::load(f);
+        QVERIFY(cfg);
+        auto sso = cfg->connection(QStringLiteral("sso"));
+        QVERIFY(!sso);
+        QCOMPARE(sso.error().kind, Error::Kind::Config);
+        QCOMPARE(sso.error().field, QStringLiteral("users[oidc-user].user.auth-provider"));
+        QVERIFY2(
+            sso.error().message.contains(QLatin1String("auth-provider \"oidc\", which is not supported")),
+            qPrintable(sso.error().message));
+        auto plain = cfg->connection(QStringLiteral("plain"));
+        QVERIFY(plain);
+        QCOMPARE(plain->token, QStringLiteral("abc"));
+    }
+
+    // A plugin that may open a browser gets minutes, a non-interactive one 30 s.
+    void interactiveExecPluginsMayTakeLonger() {
+        KubeExecConfig exec;
+        exec.interactiveMode = QStringLiteral("Never");
+        QCOMPARE(execPluginTimeoutMs(exec), 30000);
+        for (const char *mode : {"IfAvailable", "Always", ""}) {
+            exec.interactiveMode = QLatin1String(mode);
+            QCOMPARE(execPluginTimeoutMs(exec), 300000);
+        }
+    }
+
     void badBase64NamesTheField() {
         const QString f = path(QStringLiteral("bad64.yaml"));
         QVERIFY(kubectl(f, {QStringLiteral("set-cluster"), QStringLiteral("c"),
