@@ -18,6 +18,7 @@
 
 #include "kube/kubetestutil.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QProcess>
@@ -183,6 +184,34 @@ public:
                            .trimmed() == expected;
             },
             timeoutMs);
+    }
+    // A pod asking for `gpus` nvidia.com/gpu, labelled with its user (kubectl apply).
+    ToolRun createGpuPod(const QString &ns, const QString &name, const QString &user, int gpus) const {
+        return apply(QStringLiteral("apiVersion: v1\nkind: Pod\nmetadata:\n  name: %1\n  namespace: %2\n"
+                                    "  labels: {gpuquota.io/user: %3}\nspec:\n  containers:\n"
+                                    "  - name: main\n    image: cuda\n    resources:\n"
+                                    "      limits: {nvidia.com/gpu: \"%4\"}\n")
+                         .arg(name, ns, user)
+                         .arg(gpus)
+                         .toUtf8());
+    }
+    // When the pod's first container started running, as kwok (a kubelet) reported it:
+    // waits up to timeoutMs for it; 0 when it never ran.
+    qint64 waitStartedAt(const QString &ns, const QString &name, int timeoutMs = 60000) const {
+        qint64 at = 0;
+        (void)QTest::qWaitFor(
+            [&] {
+                const QString s = QString::fromUtf8(
+                    kubectl(
+                        {QStringLiteral("get"), QStringLiteral("pod"), name, QStringLiteral("-n"), ns,
+                         QStringLiteral("-o"),
+                         QStringLiteral("jsonpath={.status.containerStatuses[0].state.running.startedAt}")})
+                        .out.trimmed());
+                at = s.isEmpty() ? 0 : QDateTime::fromString(s, Qt::ISODate).toSecsSinceEpoch();
+                return at > 0;
+            },
+            timeoutMs);
+        return at;
     }
     // A namespace whose `default` ServiceAccount exists (pods can be created in it).
     bool createNamespace(const QString &ns) const {

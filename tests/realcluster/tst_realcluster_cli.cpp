@@ -240,7 +240,10 @@ private Q_SLOTS:
     // A boost on the real server: granted and applied at once, a kubectl edit during the
     // boost, and at expiry `reconcile` takes back only the boost's own delta.
     void boostSurvivesAConcurrentEditAtExpiry() {
-        QVERIFY(m_cluster.apply(quota("boosted", "team-b", "12")).exitCode == 0);
+        // With a key the API server accepts and our GPU policy would refuse in an editor:
+        // a boost is a machine write and must not be refused for it.
+        QVERIFY(m_cluster.apply(quota("boosted", "team-b", "12") + "    limits.nvidia.com/gpu: \"12\"\n")
+                    .exitCode == 0);
         const QString db = QStringLiteral("sqlite://") +
                            QDir(m_cluster.temporaryDir()).filePath(QStringLiteral("boosts.db"));
         auto r = gq({QStringLiteral("boost"), QStringLiteral("grant"), QStringLiteral("--db"), db,
@@ -280,8 +283,8 @@ private Q_SLOTS:
         QTest::addColumn<bool>("serverAccepts");
         QTest::addColumn<bool>("policyRefuses");
         QTest::newRow("requests gpu") << QByteArray("requests.nvidia.com/gpu: \"4\"") << true << false;
-        QTest::newRow("cpu memory pods") << QByteArray("requests.cpu: \"8\"\n    limits.memory: 64Gi\n    pods: \"10\"")
-                                         << true << false;
+        QTest::newRow("cpu memory pods")
+            << QByteArray("requests.cpu: \"8\"\n    limits.memory: 64Gi\n    pods: \"10\"") << true << false;
         QTest::newRow("milli cpu") << QByteArray("requests.cpu: 1500m") << true << false;
         QTest::newRow("mig") << QByteArray("requests.nvidia.com/mig-1g.10gb: \"7\"") << true << false;
         QTest::newRow("count") << QByteArray("count/jobs.batch: \"5\"") << true << false;
@@ -299,19 +302,21 @@ private Q_SLOTS:
         QFETCH(QByteArray, hard);
         QFETCH(bool, serverAccepts);
         QFETCH(bool, policyRefuses);
-        const QByteArray yaml = "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: v\n  namespace: research\n"
-                                "spec:\n  hard:\n    " +
-                                hard + "\n";
+        const QByteArray yaml =
+            "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: v\n  namespace: research\n"
+            "spec:\n  hard:\n    " +
+            hard + "\n";
         const QString f = file(QStringLiteral("validate.yaml"), yaml);
-        const auto k =
-            m_cluster.kubectl({QStringLiteral("create"), QStringLiteral("-f"), f, QStringLiteral("--dry-run=server")});
+        const auto k = m_cluster.kubectl(
+            {QStringLiteral("create"), QStringLiteral("-f"), f, QStringLiteral("--dry-run=server")});
         QCOMPARE(k.exitCode == 0, serverAccepts);
         const auto describe = [&](const ToolRun &v) {
             return QStringLiteral("validate exit %1: %2 %3 | server: %4")
                 .arg(v.exitCode)
                 .arg(QString::fromUtf8(v.out), QString::fromUtf8(v.err), QString::fromUtf8(k.err));
         };
-        const auto apiRules = runTool(gpuquota(), {QStringLiteral("validate"), QStringLiteral("--no-gpu-policy"), f});
+        const auto apiRules =
+            runTool(gpuquota(), {QStringLiteral("validate"), QStringLiteral("--no-gpu-policy"), f});
         QVERIFY2((apiRules.exitCode == 0) == serverAccepts, qPrintable(describe(apiRules)));
         const auto withPolicy = runTool(gpuquota(), {QStringLiteral("validate"), f});
         QVERIFY2((withPolicy.exitCode != 0) == policyRefuses, qPrintable(describe(withPolicy)));

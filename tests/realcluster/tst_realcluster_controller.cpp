@@ -34,42 +34,10 @@ class TestRealClusterController : public QObject {
     }
     QString readyz() { return curl({QStringLiteral("http://127.0.0.1:%1/readyz").arg(m_listenPort)}); }
 
-    // A pod asking for `gpus` nvidia.com/gpu, labelled with its user.
     ToolRun createPod(const QString &ns, const QString &name, const QString &user, int gpus) {
-        return m_cluster.apply(
-            QStringLiteral("apiVersion: v1\nkind: Pod\nmetadata:\n  name: %1\n  namespace: %2\n"
-                           "  labels: {gpuquota.io/user: %3}\nspec:\n  containers:\n"
-                           "  - name: main\n    image: cuda\n    resources:\n"
-                           "      limits: {nvidia.com/gpu: \"%4\"}\n")
-                .arg(name, ns, user)
-                .arg(gpus)
-                .toUtf8());
+        return m_cluster.createGpuPod(ns, name, user, gpus);
     }
-    // The instant the pod's containers started, as kwok reported it (0 until Running).
-    qint64 startedAt(const QString &ns, const QString &name) {
-        const ToolRun r =
-            m_cluster.kubectl({QStringLiteral("get"), QStringLiteral("pod"), name, QStringLiteral("-n"), ns,
-                               QStringLiteral("-o"), QStringLiteral("json")});
-        const QJsonObject status =
-            QJsonDocument::fromJson(r.out).object().value(QLatin1String("status")).toObject();
-        if (status.value(QLatin1String("phase")).toString() != QLatin1String("Running"))
-            return 0;
-        const QJsonArray containers = status.value(QLatin1String("containerStatuses")).toArray();
-        const QString at = containers.first()
-                               .toObject()
-                               .value(QLatin1String("state"))
-                               .toObject()
-                               .value(QLatin1String("running"))
-                               .toObject()
-                               .value(QLatin1String("startedAt"))
-                               .toString();
-        return QDateTime::fromString(at, Qt::ISODate).toSecsSinceEpoch();
-    }
-    qint64 waitRunning(const QString &ns, const QString &name) {
-        qint64 at = 0;
-        (void)QTest::qWaitFor([&] { return (at = startedAt(ns, name)) > 0; }, 60000);
-        return at;
-    }
+    qint64 waitRunning(const QString &ns, const QString &name) { return m_cluster.waitStartedAt(ns, name); }
 
     struct Row {
         QString user;

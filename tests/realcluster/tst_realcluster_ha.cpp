@@ -48,31 +48,10 @@ class TestRealClusterHa : public QObject {
                                      .out);
     }
     qint64 runPod(const QString &name, int gpus) {
-        const ToolRun r =
-            m_cluster.apply(QStringLiteral("apiVersion: v1\nkind: Pod\nmetadata:\n  name: %1\n"
-                                           "  namespace: team-ha\n  labels: {gpuquota.io/user: hana}\n"
-                                           "spec:\n  containers:\n  - name: main\n    image: cuda\n"
-                                           "    resources:\n      limits: {nvidia.com/gpu: \"%2\"}\n")
-                                .arg(name)
-                                .arg(gpus)
-                                .toUtf8());
-        if (r.exitCode != 0)
+        if (m_cluster.createGpuPod(QStringLiteral("team-ha"), name, QStringLiteral("hana"), gpus).exitCode !=
+            0)
             return 0;
-        qint64 at = 0;
-        (void)QTest::qWaitFor(
-            [&] {
-                const QString s = QString::fromUtf8(
-                    m_cluster
-                        .kubectl({QStringLiteral("get"), QStringLiteral("pod"), name, QStringLiteral("-n"),
-                                  QStringLiteral("team-ha"), QStringLiteral("-o"),
-                                  QStringLiteral(
-                                      "jsonpath={.status.containerStatuses[0].state.running.startedAt}")})
-                        .out.trimmed());
-                at = s.isEmpty() ? 0 : QDateTime::fromString(s, Qt::ISODate).toSecsSinceEpoch();
-                return at > 0;
-            },
-            60000);
-        return at;
+        return m_cluster.waitStartedAt(QStringLiteral("team-ha"), name);
     }
     // pod name -> "gpus start end" ("-" for an open end), from the shared database.
     QMap<QString, QString> ledger() {

@@ -12,6 +12,7 @@
 #include <QStandardPaths>
 #include <QString>
 #include <QStringList>
+#include <QTest>
 
 namespace gq::test {
 
@@ -76,6 +77,43 @@ inline KubectlRun runKubectl(const QString &binary, const QString &kubeconfig, c
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
 }
+
+// `kubectl get quota -n NS --watch`, one "NAME GPUS" line per event, while it lives.
+class QuotaWatch {
+public:
+    QuotaWatch(const QString &binary, const QString &kubeconfig, const QString &home, const QString &ns) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("KUBECONFIG"), kubeconfig);
+        env.insert(QStringLiteral("HOME"), home);
+        m_process.setProcessEnvironment(env);
+        m_process.start(
+            binary,
+            {QStringLiteral("--cache-dir"), QDir(home).filePath(QStringLiteral("cache-watch")),
+             QStringLiteral("get"), QStringLiteral("quota"), QStringLiteral("-n"), ns,
+             QStringLiteral("--watch"), QStringLiteral("-o"),
+             QStringLiteral("jsonpath={.metadata.name} {.spec.hard.requests\\.nvidia\\.com/gpu}{\"\\n\"}")});
+    }
+    ~QuotaWatch() {
+        m_process.kill();
+        m_process.waitForFinished();
+    }
+    QuotaWatch(const QuotaWatch &) = delete;
+    QuotaWatch &operator=(const QuotaWatch &) = delete;
+    // True once the watch has printed `line` ("gpu 7"), within timeoutMs.
+    bool waitFor(const QString &line, int timeoutMs = 20000) {
+        return m_process.waitForStarted() &&
+               QTest::qWaitFor(
+                   [&] {
+                       return (m_seen += QString::fromUtf8(m_process.readAllStandardOutput())).contains(line);
+                   },
+                   timeoutMs);
+    }
+    [[nodiscard]] QString seen() const { return m_seen; }
+
+private:
+    QProcess m_process;
+    QString m_seen;
+};
 
 } // namespace gq::test
 

@@ -256,32 +256,17 @@ private slots:
         QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("gpu")), qPrintable(r.all()));
 
         // Watch: the existing quota, then the change we make.
-        QProcess watch;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("KUBECONFIG"), m_cluster.kubeconfigPath());
-        env.insert(QStringLiteral("HOME"), m_home.path());
-        watch.setProcessEnvironment(env);
-        watch.start(
-            binary,
-            {QStringLiteral("--cache-dir"), m_home.filePath(QStringLiteral("cache-watch")),
-             QStringLiteral("get"), QStringLiteral("quota"), QStringLiteral("-n"), ns,
-             QStringLiteral("--watch"), QStringLiteral("-o"),
-             QStringLiteral("jsonpath={.metadata.name} {.spec.hard.requests\\.nvidia\\.com/gpu}{\"\\n\"}")});
-        QVERIFY(watch.waitForStarted());
-        QString seen;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (seen += QString::fromUtf8(watch.readAllStandardOutput())).contains(QStringLiteral("gpu 4")),
-            20000);
-        r = kubectl(binary, {QStringLiteral("patch"), QStringLiteral("quota"), QStringLiteral("gpu"),
-                             QStringLiteral("-n"), ns, QStringLiteral("--type=merge"), QStringLiteral("-p"),
-                             QStringLiteral("{\"spec\":{\"hard\":{\"requests.nvidia.com/gpu\":\"7\"}}}")});
-        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("resourcequota/gpu patched")),
-                 qPrintable(r.all()));
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (seen += QString::fromUtf8(watch.readAllStandardOutput())).contains(QStringLiteral("gpu 7")),
-            20000);
-        watch.kill();
-        watch.waitForFinished();
+        {
+            gq::test::QuotaWatch watch(binary, m_cluster.kubeconfigPath(), m_home.path(), ns);
+            QVERIFY2(watch.waitFor(QStringLiteral("gpu 4")), qPrintable(watch.seen()));
+            r = kubectl(binary,
+                        {QStringLiteral("patch"), QStringLiteral("quota"), QStringLiteral("gpu"),
+                         QStringLiteral("-n"), ns, QStringLiteral("--type=merge"), QStringLiteral("-p"),
+                         QStringLiteral("{\"spec\":{\"hard\":{\"requests.nvidia.com/gpu\":\"7\"}}}")});
+            QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("resourcequota/gpu patched")),
+                     qPrintable(r.all()));
+            QVERIFY2(watch.waitFor(QStringLiteral("gpu 7")), qPrintable(watch.seen()));
+        }
 
         // Delete, then the namespace with everything left in it.
         r = kubectl(binary, {QStringLiteral("delete"), QStringLiteral("quota"), QStringLiteral("gpu"),
