@@ -84,6 +84,7 @@ Result<std::unique_ptr<ControllerParts>> ControllerParts::create(ControllerRunti
     o.kube = *kube;
     o.metrics = parts->m_metrics;
     o.perUserMetrics = setup.perUserMetrics;
+    o.identity = cfg.identity;
     parts->m_self = std::make_unique<SelfService>(std::move(o));
     SelfService *self = parts->m_self.get();
     runtime.addRoute("GET", QStringLiteral("/quota/status"),
