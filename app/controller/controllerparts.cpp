@@ -102,6 +102,7 @@ Result<void> ControllerParts::start() {
         // No database needed to serve: see AdmissionWebhook.
         AdmissionWebhook::Options wo;
         wo.userLabel = cfg.userLabel;
+        wo.identity = cfg.identity;
         m_webhook = std::make_unique<AdmissionWebhook>(cfg.database, storeOptions(cfg), wo);
         auto address = httpd::parseListenAddress(cfg.webhook.listen, QStringLiteral("webhook.listen"));
         if (!address)
