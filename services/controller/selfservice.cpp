@@ -205,12 +205,14 @@ struct SelfService::Private {
                     503, QStringLiteral("cannot ask the cluster for access: %1").arg(may.error().message));
             if (*may)
                 return target;
-        } else if (!user.isEmpty()) {
+        } else if (!user.isEmpty() && user != caller.username) {
             target.scope = BudgetScope::User;
             target.subject = user;
             if (own(target))
                 return target;
         } else {
+            // No subject, or the caller's own username (what clients that predate the
+            // mapping send, e.g. the console's link): the caller's own status.
             if (!mine) {
                 httpd::Response r =
                     jsonError(404, QStringLiteral("no budget of your own: %1").arg(mine.error().message));

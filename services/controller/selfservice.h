@@ -42,7 +42,8 @@ struct ReviewedUser {
 // cluster (cached for authCacheSeconds, by its SHA-256). The TokenReview username becomes
 // a budget subject by mapIdentity() with the `identity:` rules (identitymapping.h):
 // "alice@example.com" is user alice, a ServiceAccount its namespace. A caller may see
-// their own status (U, or namespace N, is what their name maps to) and a namespace's
+// their own status (U, or namespace N, is what their name maps to; U equal to their
+// username also means their own status) and a namespace's
 // where a SubjectAccessReview allows `get resourcequotas` in it; `list resourcequotas`
 // in all namespaces sees every user and namespace. No token or a rejected one: 401;
 // someone else: 403; no subject asked for and a name that maps to none: 404 with the

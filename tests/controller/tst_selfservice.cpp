@@ -311,8 +311,8 @@ private slots:
         QTest::newRow("e-mail: own user by default") << QByteArray("tok-alice-mail") << "" << 200 << "alice";
         QTest::newRow("e-mail: own user") << QByteArray("tok-alice-mail") << "user=alice" << 200 << "alice";
         QTest::newRow("e-mail: someone else") << QByteArray("tok-alice-mail") << "user=bob" << 403 << "";
-        QTest::newRow("e-mail: not the raw name")
-            << QByteArray("tok-alice-mail") << "user=alice@example.com" << 403 << "";
+        QTest::newRow("e-mail: the raw name means the own user")
+            << QByteArray("tok-alice-mail") << "user=alice@example.com" << 200 << "alice";
         QTest::newRow("service account: own namespace by default")
             << QByteArray("tok-sa") << "" << 200 << "team-a";
         QTest::newRow("service account: own namespace")
