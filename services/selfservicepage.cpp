@@ -219,6 +219,36 @@ QString SelfServicePage::historyChart(const QJsonObject &s) const {
     return svg + QStringLiteral("</svg>");
 }
 
+QString SelfServicePage::identityLine(const QJsonObject &identity) const {
+    const QString username = identity.value(QLatin1String("username")).toString();
+    if (username.isEmpty())
+        return {};
+    if (identity.contains(QLatin1String("error")))
+        return t(QT_TR_NOOP("Signed in as %1, which is no budget user: %2"))
+            .arg(username, identity.value(QLatin1String("error")).toString());
+    QStringList how;
+    const QStringList steps = identity.value(QLatin1String("rule")).toString().split(QLatin1Char('+'));
+    for (const QString &step : steps) {
+        if (step == QLatin1String("table"))
+            how.append(t(QT_TR_NOOP("from the identity table")));
+        else if (step == QLatin1String("service-account"))
+            how.append(t(QT_TR_NOOP("a ServiceAccount counts for its namespace")));
+        else if (step == QLatin1String("prefix"))
+            how.append(t(QT_TR_NOOP("prefix removed")));
+        else if (step == QLatin1String("issuer"))
+            how.append(t(QT_TR_NOOP("issuer removed")));
+        else if (step == QLatin1String("email"))
+            how.append(t(QT_TR_NOOP("e-mail local part")));
+        else
+            how.append(t(QT_TR_NOOP("the name as it is")));
+    }
+    const QString subject = identity.value(QLatin1String("subject")).toString();
+    const QString line = identity.value(QLatin1String("scope")).toString() == QLatin1String("namespace")
+                             ? t(QT_TR_NOOP("Signed in as %1: the budget of namespace %2 (%3)"))
+                             : t(QT_TR_NOOP("Signed in as %1: budget user %2 (%3)"));
+    return line.arg(username, subject, how.join(t(QT_TR_NOOP(", "))));
+}
+
 QString SelfServicePage::render(const QJsonObject &s) const {
     const QString state = s.value(QLatin1String("state")).toString();
     const StateLook look = lookOf(state);
@@ -262,6 +292,8 @@ QString SelfServicePage::render(const QJsonObject &s) const {
             .arg(esc((user ? t(QT_TR_NOOP("GPU quota of %1")) : t(QT_TR_NOOP("GPU quota of namespace %1")))
                          .arg(subject)),
                  esc(t(QT_TR_NOOP("As of %1 (%2)")).arg(when(now, tz, now), tz)));
+    if (const QString who = identityLine(s.value(QLatin1String("identity")).toObject()); !who.isEmpty())
+        html += QStringLiteral("<div class=\"sub\" id=\"identity\">%1</div>").arg(esc(who));
     html += QStringLiteral("<div class=\"battery\" id=\"battery\" style=\"color:%1\"><span class=\"sq\" "
                            "style=\"background:%1\"></span>%2</div>")
                 .arg(QLatin1String(look.colour), esc(batteryLine(s, false)));

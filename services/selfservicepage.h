@@ -26,6 +26,9 @@ public:
     [[nodiscard]] QString batteryLine(const QJsonObject &status, bool withEmoji = true) const;
     // The forecast in words ("At this rate (2 GPUs) it runs out at 15:40.").
     [[nodiscard]] QString forecastText(const QJsonObject &budget, const QString &nowRfc3339) const;
+    // "Signed in as alice@example.com: budget user alice (e-mail local part)" from the
+    // status document's `identity` block (selfservice.h); empty without one.
+    [[nodiscard]] QString identityLine(const QJsonObject &identity) const;
 
     // "en" or "zh_CN" from an Accept-Language header (quality values honoured; English
     // when nothing we speak is asked for).

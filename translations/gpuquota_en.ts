@@ -4,6 +4,46 @@
 <context>
     <name>SelfServicePage</name>
     <message>
+        <source>Signed in as %1, which is no budget user: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>from the identity table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a ServiceAccount counts for its namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>prefix removed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>issuer removed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e-mail local part</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the name as it is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signed in as %1: the budget of namespace %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signed in as %1: budget user %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>tomorrow %1</source>
         <translation type="unfinished"></translation>
     </message>

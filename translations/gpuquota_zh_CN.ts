@@ -4,6 +4,46 @@
 <context>
     <name>SelfServicePage</name>
     <message>
+        <source>Signed in as %1, which is no budget user: %2</source>
+        <translation>以 %1 登录，但该名称不对应任何预算用户：%2</translation>
+    </message>
+    <message>
+        <source>from the identity table</source>
+        <translation>来自身份映射表</translation>
+    </message>
+    <message>
+        <source>a ServiceAccount counts for its namespace</source>
+        <translation>ServiceAccount 计入其所在命名空间</translation>
+    </message>
+    <message>
+        <source>prefix removed</source>
+        <translation>已去除前缀</translation>
+    </message>
+    <message>
+        <source>issuer removed</source>
+        <translation>已去除签发者</translation>
+    </message>
+    <message>
+        <source>e-mail local part</source>
+        <translation>电子邮件地址 @ 之前的部分</translation>
+    </message>
+    <message>
+        <source>the name as it is</source>
+        <translation>按原名</translation>
+    </message>
+    <message>
+        <source>Signed in as %1: the budget of namespace %2 (%3)</source>
+        <translation>以 %1 登录：命名空间 %2 的预算（%3）</translation>
+    </message>
+    <message>
+        <source>Signed in as %1: budget user %2 (%3)</source>
+        <translation>以 %1 登录：预算用户 %2（%3）</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
         <source>tomorrow %1</source>
         <translation>明天 %1</translation>
     </message>

@@ -47,6 +47,9 @@ void printStatus(const QJsonObject &doc) {
               << page.forecastText(primary, doc.value(QLatin1String("now")).toString());
     }
     out() << '\n';
+    if (const QString who = page.identityLine(doc.value(QLatin1String("identity")).toObject());
+        !who.isEmpty())
+        out() << "  " << who << '\n';
     const QJsonArray boosts = doc.value(QLatin1String("active_boosts")).toArray();
     for (const QJsonValue &v : boosts) {
         const QJsonObject b = v.toObject();

@@ -84,6 +84,7 @@ Result<std::unique_ptr<ControllerParts>> ControllerParts::create(ControllerRunti
     o.kube = *kube;
     o.metrics = parts->m_metrics;
     o.perUserMetrics = setup.perUserMetrics;
+    o.identity = cfg.identity;
     parts->m_self = std::make_unique<SelfService>(std::move(o));
     SelfService *self = parts->m_self.get();
     runtime.addRoute("GET", QStringLiteral("/quota/status"),
@@ -101,6 +102,7 @@ Result<void> ControllerParts::start() {
         // No database needed to serve: see AdmissionWebhook.
         AdmissionWebhook::Options wo;
         wo.userLabel = cfg.userLabel;
+        wo.identity = cfg.identity;
         m_webhook = std::make_unique<AdmissionWebhook>(cfg.database, storeOptions(cfg), wo);
         auto address = httpd::parseListenAddress(cfg.webhook.listen, QStringLiteral("webhook.listen"));
         if (!address)

@@ -43,6 +43,8 @@ QHash<QString, QString> labelsOf(const QJsonObject &pod) {
 struct Ask {
     QString uid;
     QString user;
+    bool labelled = false; // user is the pod's label, not its namespace
+    QString requester;     // request.userInfo.username
     AdmissionRequest request;
 };
 
@@ -120,20 +122,41 @@ std::variant<httpd::Response, Ask> prepare(const QByteArray &body, const Resourc
 
     Ask ask;
     ask.uid = uid;
-    ask.user = podUser(labelsOf(pod), ns, options.userLabel);
+    const QHash<QString, QString> labels = labelsOf(pod);
+    ask.user = podUser(labels, ns, options.userLabel);
+    ask.labelled = !labels.value(options.userLabel).trimmed().isEmpty();
+    ask.requester =
+        request.value(QLatin1String("userInfo")).toObject().value(QLatin1String("username")).toString();
     ask.request.kind = AdmissionRequest::Kind::NewJob;
     ask.request.gpus = gpus;
     ask.request.hours = hours;
     return ask;
 }
 
-httpd::Response decide(const Ask &ask, const Result<Decision> &decision) {
+// The denial text: the checker's message, whose budget it is, and who the person
+// creating the pod is as a budget user when the identity rules changed their name.
+QString denial(const Ask &ask, const Decision &decision, const AdmissionWebhook::Options &options) {
+    QString text = decision.message + QStringLiteral(" for user %1").arg(ask.user);
+    if (!ask.labelled)
+        text += QStringLiteral(" (no %1 label: the namespace)").arg(options.userLabel);
+    if (ask.requester.isEmpty() || ask.requester.startsWith(QLatin1String("system:")))
+        return text; // components and ServiceAccounts create pods for someone else
+    const Result<IdentityMapping> you = mapIdentity(ask.requester, options.identity);
+    if (!you)
+        return text + QStringLiteral("; %1").arg(you.error().message);
+    if (you->subject != ask.user && you->rule() != QLatin1String("as-is"))
+        text += QStringLiteral("; you are %1").arg(you->explanation);
+    return text;
+}
+
+httpd::Response decide(const Ask &ask, const Result<Decision> &decision,
+                       const AdmissionWebhook::Options &options) {
     if (!decision)
         return httpd::Response::text(500,
                                      QStringLiteral("usage database: %1\n").arg(decision.error().message));
     if (decision->allowed())
         return answer(ask.uid, true);
-    return answer(ask.uid, false, 403, decision->message);
+    return answer(ask.uid, false, 403, denial(ask, *decision, options));
 }
 
 } // namespace
@@ -144,7 +167,7 @@ httpd::Response AdmissionWebhook::review(const QByteArray &body, const UsageStor
     if (auto *done = std::get_if<httpd::Response>(&prepared))
         return *done;
     const Ask &ask = std::get<Ask>(prepared);
-    return decide(ask, store.check(ask.user, QString(), ask.request, now));
+    return decide(ask, store.check(ask.user, QString(), ask.request, now), options);
 }
 
 AdmissionWebhook::AdmissionWebhook(QString dbUrl, UsageStore::Options storeOptions, Options options)
@@ -165,7 +188,8 @@ httpd::Response AdmissionWebhook::handle(const httpd::Request &request) {
     const qint64 now = m_options.clock->nowSecs();
     return decide(ask, m_db->run<Decision>([&ask, now](UsageStore &store) {
         return store.check(ask.user, QString(), ask.request, now);
-    }));
+    }),
+                  m_options);
 }
 
 void AdmissionWebhook::registerRoutes(httpd::HttpServer &server) {

@@ -2,6 +2,7 @@
 
 #include "clock.h"
 #include "httpserver.h"
+#include "identitymapping.h"
 #include "ledger.h"
 #include "result.h"
 #include "usagestore.h"
@@ -28,8 +29,12 @@ class StoreThread;
 // The user is the pod's `userLabel` label, else its namespace (podUser()). Only the
 // user's budgets are checked: namespace budgets are the ResourceQuota clamp's job
 // (BudgetEnforcer), so a namespace near its budget does not refuse pods the quota
-// would still admit. Pods without GPUs, other kinds and operations other than CREATE
-// are allowed without a database read.
+// would still admit. A denial names the budget user it checked ("... for user dave");
+// when the person creating the pod (request.userInfo, not a system: name) is a
+// different budget user by the identity rules, it says so too ("; you are
+// alice@example.com → alice (e-mail local part)"), so someone whose name is
+// transformed sees which label value is theirs. Pods without GPUs, other kinds and operations other than
+// CREATE are allowed without a database read.
 //
 // Answers: a malformed review is HTTP 400 with a message naming what is wrong; a
 // database failure is HTTP 500, so the API server applies the webhook's failurePolicy
@@ -45,6 +50,7 @@ public:
     struct Options {
         QString userLabel = kDefaultUserLabel;
         double defaultHours = 1.0;
+        IdentityRules identity;
         const Clock *clock = &Clock::system();
     };
 

@@ -39,7 +39,8 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
                                         QStringLiteral("enforce"),         QStringLiteral("webhook"),
                                         QStringLiteral("spool"),           QStringLiteral("leaderElection"),
                                         QStringLiteral("alerts"),          QStringLiteral("selfService"),
-                                        QStringLiteral("metrics"),         QStringLiteral("idle")};
+                                        QStringLiteral("metrics"),         QStringLiteral("idle"),
+                                        QStringLiteral("identity")};
     if (root->isNull()) {
         c.add({}, SourcePos{1, 1, 0}, QStringLiteral("the file is empty"));
         out.errors = c.errors;
@@ -182,6 +183,8 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
                     c.string(QStringLiteral("leaderElection.name"), *v).value_or(QString());
         }
     }
+    if (const YamlNode *n = root->find(u"identity"))
+        cfg.identity = parseIdentityRules(*n, &c.errors);
     if (const YamlNode *n = root->find(u"alerts"))
         cfg.alerts = *n;
     if (const YamlNode *n = root->find(u"selfService"))

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "error.h"
+#include "identitymapping.h"
 #include "ledger.h"
 #include "yamldoc.h"
 
@@ -58,6 +59,9 @@ struct ControllerConfig {
     Webhook webhook;
     QString spool; // directory of the spool file
     LeaderElection leaderElection;
+    // How TokenReview usernames become budget subjects (self-service, the webhook's
+    // denial text); the defaults without an `identity:` section.
+    IdentityRules identity;
     YamlNode alerts;      // raw, Null when absent
     YamlNode selfService; // raw, Null when absent
     YamlNode metrics;     // raw, Null when absent

@@ -36,6 +36,21 @@ httpd::Response jsonError(int status, const QString &message) {
     return r;
 }
 
+// The `identity` block of the answers: what the caller's name maps to, or why it maps
+// to nothing.
+QJsonObject identityJson(const QString &username, const Result<IdentityMapping> &m) {
+    QJsonObject o{{QStringLiteral("username"), username}};
+    if (m) {
+        o.insert(QStringLiteral("scope"), scopeName(m->scope));
+        o.insert(QStringLiteral("subject"), m->subject);
+        o.insert(QStringLiteral("rule"), m->rule());
+        o.insert(QStringLiteral("explanation"), m->explanation);
+    } else {
+        o.insert(QStringLiteral("error"), m.error().message);
+    }
+    return o;
+}
+
 } // namespace
 
 struct SelfService::Private {
@@ -150,9 +165,10 @@ struct SelfService::Private {
     struct Target {
         BudgetScope scope = BudgetScope::User;
         QString subject;
+        QJsonObject identity; // what the caller's name maps to (identityJson())
     };
     // The subject asked for, once the caller is known and allowed to see it; else the
-    // error response (400, 401, 403, 503).
+    // error response (400, 401, 403, 404, 503).
     std::variant<Target, httpd::Response> authorize(const httpd::Request &req) {
         const QString user = req.query.queryItemValue(QStringLiteral("user"), QUrl::FullyDecoded);
         const QString ns = req.query.queryItemValue(QStringLiteral("namespace"), QUrl::FullyDecoded);
@@ -172,19 +188,42 @@ struct SelfService::Private {
         if (!*who)
             return jsonError(401, QStringLiteral("the cluster did not accept the token"));
         const ReviewedUser &caller = **who;
+        const Result<IdentityMapping> mine = mapIdentity(caller.username, options.identity);
         Target target;
+        target.identity = identityJson(caller.username, mine);
+        const auto own = [&mine](const Target &t) {
+            return mine && mine->scope == t.scope && mine->subject == t.subject;
+        };
         if (!ns.isEmpty()) {
-            target = {BudgetScope::Namespace, ns};
+            target.scope = BudgetScope::Namespace;
+            target.subject = ns;
+            if (own(target))
+                return target;
             auto may = mayAccess(caller, QStringLiteral("get"), ns);
             if (!may)
                 return jsonError(
                     503, QStringLiteral("cannot ask the cluster for access: %1").arg(may.error().message));
             if (*may)
                 return target;
-        } else {
-            target = {BudgetScope::User, user.isEmpty() ? caller.username : user};
-            if (target.subject == caller.username)
+        } else if (!user.isEmpty() && user != caller.username) {
+            target.scope = BudgetScope::User;
+            target.subject = user;
+            if (own(target))
                 return target;
+        } else {
+            // No subject, or the caller's own username (what clients that predate the
+            // mapping send, e.g. the console's link): the caller's own status.
+            if (!mine) {
+                httpd::Response r =
+                    jsonError(404, QStringLiteral("no budget of your own: %1").arg(mine.error().message));
+                QJsonObject body = QJsonDocument::fromJson(r.body).object();
+                body.insert(QStringLiteral("identity"), target.identity);
+                r.body = QJsonDocument(body).toJson(QJsonDocument::Compact);
+                return r;
+            }
+            target.scope = mine->scope;
+            target.subject = mine->subject;
+            return target;
         }
         auto everyone = mayAccess(caller, QStringLiteral("list"), QString());
         if (!everyone)
@@ -230,6 +269,8 @@ httpd::Response SelfService::statusEndpoint(const httpd::Request &request) {
     } else {
         const auto &t = std::get<Private::Target>(target);
         auto doc = status(t.scope, t.subject, d->options.clock->nowSecs());
+        if (doc)
+            doc->insert(QStringLiteral("identity"), t.identity);
         response = doc ? httpd::Response::json(200, QJsonDocument(*doc))
                        : jsonError(503, QStringLiteral("usage database: %1").arg(doc.error().message));
     }
@@ -258,6 +299,8 @@ httpd::Response SelfService::pageEndpoint(const httpd::Request &request) {
     } else {
         const auto &t = std::get<Private::Target>(target);
         auto doc = status(t.scope, t.subject, d->options.clock->nowSecs());
+        if (doc)
+            doc->insert(QStringLiteral("identity"), t.identity);
         response =
             doc ? httpd::Response::html(200, page.render(*doc))
                 : httpd::Response::html(

@@ -3,6 +3,7 @@
 #include "budget.h"
 #include "clock.h"
 #include "httpserver.h"
+#include "identitymapping.h"
 #include "quotastatus.h"
 #include "result.h"
 
@@ -36,13 +37,19 @@ struct ReviewedUser {
 //                                             Chinese by Accept-Language
 //   GET /metrics                              Prometheus text format (MetricsRegistry)
 //
-// Without user or namespace the caller's own user is meant. Every /quota request needs
+// Without user or namespace the caller's own status is meant. Every /quota request needs
 // `Authorization: Bearer TOKEN`; the token is verified with a TokenReview against the
-// cluster (cached for authCacheSeconds, by its SHA-256). A user may see their own status
-// (the TokenReview username equals U) and a namespace's where a SubjectAccessReview
-// allows `get resourcequotas` in it; `list resourcequotas` in all namespaces sees every
-// user and namespace. No token or a rejected one: 401; someone else: 403. /metrics is
-// unauthenticated and shows per-user series only with perUserMetrics.
+// cluster (cached for authCacheSeconds, by its SHA-256). The TokenReview username becomes
+// a budget subject by mapIdentity() with the `identity:` rules (identitymapping.h):
+// "alice@example.com" is user alice, a ServiceAccount its namespace. A caller may see
+// their own status (U, or namespace N, is what their name maps to; U equal to their
+// username also means their own status) and a namespace's
+// where a SubjectAccessReview allows `get resourcequotas` in it; `list resourcequotas`
+// in all namespaces sees every user and namespace. No token or a rejected one: 401;
+// someone else: 403; no subject asked for and a name that maps to none: 404 with the
+// reason. Every answer for a known caller carries what the mapping produced (JSON key
+// `identity`, a line on the page). /metrics is unauthenticated and shows per-user
+// series only with perUserMetrics.
 //
 // Handlers run on the server's worker threads; database work goes to one thread of the
 // service's own, which owns the UsageStore (a QSqlDatabase connection belongs to the
@@ -56,6 +63,7 @@ struct SelfServiceOptions {
     const Clock *clock = &Clock::system();
     int authCacheSeconds = 30;
     QuotaStatusOptions status;
+    IdentityRules identity;
     std::shared_ptr<MetricsRegistry> metrics; // null: no /metrics route
     bool perUserMetrics = false;
     int metricsRefreshSeconds = 15; // the self-service gauges are recomputed at most this often

@@ -95,8 +95,65 @@ private slots:
         QCOMPARE(resp.value(QLatin1String("uid")).toString(), QStringLiteral("uid-a"));
         QCOMPARE(resp.value(QLatin1String("allowed")).toBool(true), false);
         QCOMPARE(resp.value(QLatin1String("status")).toObject().value(QLatin1String("code")).toInt(), 403);
-        QCOMPARE(messageOf(resp),
-                 QStringLiteral("Denied: need 4.00 GPU-h, only 0.50 left (limit 8.00 per day)"));
+        QCOMPARE(
+            messageOf(resp),
+            QStringLiteral("Denied: need 4.00 GPU-h, only 0.50 left (limit 8.00 per day) for user alice"));
+    }
+
+    // The denial names the budget it checked and, for a person whose name the identity
+    // rules change, which budget user they are.
+    void denialSaysWhoYouAre_data() {
+        QTest::addColumn<QString>("requester");
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<QString>("suffix");
+        QTest::newRow("no userInfo") << ""
+                                     << "alice"
+                                     << " for user alice";
+        QTest::newRow("alice herself") << "alice@example.com"
+                                       << "alice"
+                                       << " for user alice";
+        QTest::newRow("someone else's label")
+            << "bob@example.com"
+            << "alice"
+            << " for user alice; you are bob@example.com \u2192 bob (e-mail local part)";
+        QTest::newRow("plain name") << "gq-admin"
+                                    << "alice"
+                                    << " for user alice";
+        QTest::newRow("a controller") << "system:serviceaccount:kube-system:job-controller"
+                                      << "alice"
+                                      << " for user alice";
+        QTest::newRow("no label") << "carol@example.com"
+                                  << ""
+                                  << " for user shared (no gpuquota.io/user label: the namespace); you are "
+                                     "carol@example.com \u2192 carol (e-mail local part)";
+        QTest::newRow("unmappable")
+            << "Dr Who"
+            << "alice"
+            << " for user alice; Dr Who cannot be mapped to a budget user: \"Dr Who\" "
+               "contains ' ' (a user is letters, digits, '-', '_' and '.')";
+    }
+    void denialSaysWhoYouAre() {
+        QFETCH(QString, requester);
+        QFETCH(QString, label);
+        QFETCH(QString, suffix);
+        if (label.isEmpty()) {
+            Budget b;
+            b.scope = BudgetScope::User;
+            b.subject = QStringLiteral("shared");
+            b.period = Period::Day;
+            b.limitGpuHours = 0.5;
+            QVERIFY(m_store->setBudget(b));
+        }
+        QJsonObject review =
+            QJsonDocument::fromJson(reviewJson(QStringLiteral("uid-w"), QStringLiteral("shared"), label, 4))
+                .object();
+        QJsonObject request = review.value(QLatin1String("request")).toObject();
+        if (!requester.isEmpty())
+            request.insert(QStringLiteral("userInfo"), QJsonObject{{QStringLiteral("username"), requester}});
+        review.insert(QStringLiteral("request"), request);
+        const QString message = messageOf(responseOf(call(QJsonDocument(review).toJson()).body));
+        QVERIFY2(message.startsWith(QLatin1String("Denied: need 4.00 GPU-h, only ")), qPrintable(message));
+        QVERIFY2(message.endsWith(suffix), qPrintable(message));
     }
 
     void otherUserInSameNamespaceAllowed() {
@@ -122,8 +179,9 @@ private slots:
         const QJsonObject resp = responseOf(call(reviewJson(QStringLiteral("u2"), QStringLiteral("shared"),
                                                             QStringLiteral("alice"), 1, {}, deadline))
                                                 .body);
-        QCOMPARE(messageOf(resp),
-                 QStringLiteral("Denied: need 2.00 GPU-h, only 0.50 left (limit 8.00 per day)"));
+        QCOMPARE(
+            messageOf(resp),
+            QStringLiteral("Denied: need 2.00 GPU-h, only 0.50 left (limit 8.00 per day) for user alice"));
         ann = {{QStringLiteral("annotations"),
                 QJsonObject{{AdmissionWebhook::kHoursAnnotation, QStringLiteral("soon")}}}};
         const QJsonObject bad = responseOf(
@@ -212,8 +270,9 @@ private slots:
         HttpResponse r =
             post(reviewJson(QStringLiteral("tls-a"), QStringLiteral("shared"), QStringLiteral("alice"), 4));
         QCOMPARE(r.httpStatus, 200);
-        QCOMPARE(messageOf(responseOf(r.body)),
-                 QStringLiteral("Denied: need 4.00 GPU-h, only 0.50 left (limit 8.00 per day)"));
+        QCOMPARE(
+            messageOf(responseOf(r.body)),
+            QStringLiteral("Denied: need 4.00 GPU-h, only 0.50 left (limit 8.00 per day) for user alice"));
         r = post(reviewJson(QStringLiteral("tls-b"), QStringLiteral("shared"), QStringLiteral("bob"), 4));
         QCOMPARE(responseOf(r.body).value(QLatin1String("uid")).toString(), QStringLiteral("tls-b"));
         QCOMPARE(responseOf(r.body).value(QLatin1String("allowed")).toBool(), true);

@@ -49,7 +49,9 @@ private Q_SLOTS:
                            "spool: spool\n"
                            "leaderElection: {enabled: true, namespace: gq-system, name: gq}\n"
                            "alerts:\n  thresholds: [80, 100]\n"
-                           "selfService: {perUser: true}\n")
+                           "selfService: {perUser: true}\n"
+                           "identity: {stripPrefixes: [\"oidc:\", \"sso:\"], emailLocalPart: false,\n"
+                           "  serviceAccounts: none, users: {\"arn:aws:iam::1:user/Alice\": alice}}\n")
                 .arg(kubeconfig, cert, key)
                 .toUtf8();
         const auto r = parseControllerConfig(text, m_dir.filePath(QStringLiteral("c.yaml")));
@@ -77,6 +79,11 @@ private Q_SLOTS:
         QVERIFY(c.alerts.isMap()); // raw, for the alert service's parser
         QCOMPARE(c.alerts.find(u"thresholds")->pos().line, 13);
         QVERIFY(c.selfService.isMap());
+        QCOMPARE(c.identity.stripPrefixes, (QStringList{QStringLiteral("oidc:"), QStringLiteral("sso:")}));
+        QVERIFY(!c.identity.emailLocalPart);
+        QVERIFY(c.identity.serviceAccounts == IdentityRules::ServiceAccounts::None);
+        QCOMPARE(c.identity.users.value(QStringLiteral("arn:aws:iam::1:user/Alice")),
+                 QStringLiteral("alice"));
 
         const auto inCluster = parseControllerConfig(
             "cluster: {inCluster: true}\ndatabase: sqlite:///x.db\nspool: /s\n", QStringLiteral("c.yaml"));
@@ -84,6 +91,13 @@ private Q_SLOTS:
         QVERIFY(inCluster.config->cluster.inCluster);
         QCOMPARE(inCluster.config->clusterName, QStringLiteral("in-cluster"));
         QCOMPARE(inCluster.config->listen, QStringLiteral("127.0.0.1:9464"));
+        // Without identity: an e-mail address, an oidc: name and a ServiceAccount map.
+        const IdentityRules &defaults = inCluster.config->identity;
+        QCOMPARE(mapIdentity(QStringLiteral("alice@example.com"), defaults)->subject,
+                 QStringLiteral("alice"));
+        QCOMPARE(mapIdentity(QStringLiteral("oidc:bob"), defaults)->subject, QStringLiteral("bob"));
+        QCOMPARE(mapIdentity(QStringLiteral("system:serviceaccount:team-a:nb"), defaults)->subject,
+                 QStringLiteral("team-a"));
     }
 
     void badFiles_data() {
@@ -125,6 +139,17 @@ private Q_SLOTS:
         QTest::newRow("inCluster and context") << QByteArray("cluster: {inCluster: true, context: a}\n"
                                                              "database: sqlite:///x.db\nspool: /s\n")
                                                << "cluster.inCluster" << 1 << "cannot be combined";
+        QTest::newRow("identity not a map") << base + "identity: namespace\n"
+                                            << "identity" << 4 << "must be a map";
+        QTest::newRow("identity unknown key") << base + "identity:\n  stripPrefix: [\"oidc:\"]\n"
+                                              << "identity.stripPrefix" << 5 << "unknown key";
+        QTest::newRow("identity bad bool") << base + "identity: {emailLocalPart: maybe}\n"
+                                           << "identity.emailLocalPart" << 4 << "true or false";
+        QTest::newRow("identity service accounts") << base + "identity: {serviceAccounts: users}\n"
+                                                   << "identity.serviceAccounts" << 4 << "namespace or none";
+        QTest::newRow("identity user not a label value")
+            << base + "identity:\n  users:\n    \"arn:aws:iam::1:user/Alice\": \"alice@example.com\"\n"
+            << "identity.users[arn:aws:iam::1:user/Alice]" << 6 << "contains '@'";
         QTest::newRow("not a map") << QByteArray("- a\n- b\n") << "" << 1 << "must be a map";
         QTest::newRow("broken yaml") << QByteArray("cluster: {inCluster: true\n") << "" << 0 << "";
     }

@@ -214,7 +214,8 @@ private Q_SLOTS:
                      QStringLiteral("--user"), QStringLiteral("alice"), QStringLiteral("--limit"),
                      QStringLiteral("0.5"), QStringLiteral("--period"), QStringLiteral("day")});
         QVERIFY2(set.exitCode == 0, set.err.constData());
-        const QString denial = QStringLiteral("Denied: need 4.00 GPU-h, only 0.50 left (limit 0.50 per day)");
+        const QString denial =
+            QStringLiteral("Denied: need 4.00 GPU-h, only 0.50 left (limit 0.50 per day) for user alice");
         auto denied = [&] {
             const QString r = reviewGpuPod(webhook);
             return r.startsWith(QLatin1String("200 ")) && messageOf(responseOf(r.mid(4).toUtf8())) == denial;

@@ -169,6 +169,10 @@ private slots:
         addUser("alice", "tok-alice", QJsonArray{rule("team-a", "get")});
         addUser("bob", "tok-bob", QJsonArray{});
         addUser("carol", "tok-carol", QJsonArray{rule("*", "list")});
+        // Names as real authenticators give them: the identity mapping makes them subjects.
+        addUser("alice@example.com", "tok-alice-mail", QJsonArray{});
+        addUser("system:serviceaccount:team-a:notebook", "tok-sa", QJsonArray{});
+        addUser("Dr Who", "tok-who", QJsonArray{});
         m_db = m_backend.freshUrl();
         {
             UsageStore::Options options;
@@ -304,6 +308,19 @@ private slots:
             << QByteArray("tok-carol") << "namespace=team-b" << 200 << "team-b";
         QTest::newRow("both") << QByteArray("tok-carol") << "user=bob&namespace=team-a" << 400 << "";
         QTest::newRow("empty user") << QByteArray("tok-carol") << "user=" << 400 << "";
+        QTest::newRow("e-mail: own user by default") << QByteArray("tok-alice-mail") << "" << 200 << "alice";
+        QTest::newRow("e-mail: own user") << QByteArray("tok-alice-mail") << "user=alice" << 200 << "alice";
+        QTest::newRow("e-mail: someone else") << QByteArray("tok-alice-mail") << "user=bob" << 403 << "";
+        QTest::newRow("e-mail: the raw name means the own user")
+            << QByteArray("tok-alice-mail") << "user=alice@example.com" << 200 << "alice";
+        QTest::newRow("service account: own namespace by default")
+            << QByteArray("tok-sa") << "" << 200 << "team-a";
+        QTest::newRow("service account: own namespace")
+            << QByteArray("tok-sa") << "namespace=team-a" << 200 << "team-a";
+        QTest::newRow("service account: other namespace")
+            << QByteArray("tok-sa") << "namespace=team-b" << 403 << "";
+        QTest::newRow("service account: a user") << QByteArray("tok-sa") << "user=alice" << 403 << "";
+        QTest::newRow("unmappable name: no own status") << QByteArray("tok-who") << "" << 404 << "";
     }
     void whoMaySeeWhat() {
         QFETCH(QByteArray, token);
@@ -319,6 +336,57 @@ private slots:
                 QCOMPARE(QJsonDocument::fromJson(r.body).object().value(QLatin1String("subject")).toString(),
                          subject);
         }
+    }
+
+    // What the caller's name maps to is in the answer: the JSON's identity block and a
+    // line on the page, in English and Chinese.
+    void identityIsShown() {
+        m_clock.set(at("2026-10-25T15:00:00+01:00"));
+        const QJsonObject alice = statusOf(QString(), "tok-alice-mail");
+        QCOMPARE(alice.value(QLatin1String("scope")).toString(), QStringLiteral("user"));
+        QCOMPARE(alice.value(QLatin1String("subject")).toString(), QStringLiteral("alice"));
+        QCOMPARE(alice.value(QLatin1String("budgets")).toArray(),
+                 statusOf(QStringLiteral("user=alice")).value(QLatin1String("budgets")).toArray());
+        QCOMPARE(alice.value(QLatin1String("identity")).toObject(),
+                 (QJsonObject{{QStringLiteral("username"), QStringLiteral("alice@example.com")},
+                              {QStringLiteral("scope"), QStringLiteral("user")},
+                              {QStringLiteral("subject"), QStringLiteral("alice")},
+                              {QStringLiteral("rule"), QStringLiteral("email")},
+                              {QStringLiteral("explanation"),
+                               QStringLiteral("alice@example.com \u2192 alice (e-mail local part)")}}));
+        const QJsonObject sa = statusOf(QString(), "tok-sa");
+        QCOMPARE(sa.value(QLatin1String("scope")).toString(), QStringLiteral("namespace"));
+        QCOMPARE(sa.value(QLatin1String("subject")).toString(), QStringLiteral("team-a"));
+        QCOMPARE(sa.value(QLatin1String("limit")).toDouble(), 100.0); // team-a's weekly budget
+        const QJsonObject saIdentity = sa.value(QLatin1String("identity")).toObject();
+        QCOMPARE(saIdentity.value(QLatin1String("scope")).toString(), QStringLiteral("namespace"));
+        QCOMPARE(saIdentity.value(QLatin1String("rule")).toString(), QStringLiteral("service-account"));
+        // Someone else's status still names the caller.
+        QCOMPARE(statusOf(QStringLiteral("user=bob"))
+                     .value(QLatin1String("identity"))
+                     .toObject()
+                     .value(QLatin1String("subject"))
+                     .toString(),
+                 QStringLiteral("carol"));
+        const Reply who = get(QStringLiteral("/quota/status"), "tok-who");
+        QCOMPARE(who.status, 404);
+        const QJsonObject whoDoc = QJsonDocument::fromJson(who.body).object();
+        QVERIFY2(whoDoc.value(QLatin1String("error")).toString().contains(QLatin1String("contains ' '")),
+                 who.body.constData());
+        QCOMPARE(
+            whoDoc.value(QLatin1String("identity")).toObject().value(QLatin1String("username")).toString(),
+            QStringLiteral("Dr Who"));
+
+        const Reply page = get(QStringLiteral("/quota"), "tok-alice-mail", "en");
+        QCOMPARE(page.status, 200);
+        QVERIFY2(QString::fromUtf8(page.body).contains(
+                     QStringLiteral("Signed in as alice@example.com: budget user alice (e-mail local part)")),
+                 page.body.constData());
+        const Reply zh = get(QStringLiteral("/quota"), "tok-sa", "zh-CN");
+        QCOMPARE(zh.status, 200);
+        QVERIFY2(QString::fromUtf8(zh.body).contains(
+                     QStringLiteral("system:serviceaccount:team-a:notebook \u767b\u5f55")),
+                 zh.body.constData());
     }
 
     void cliAsksTheServer() {

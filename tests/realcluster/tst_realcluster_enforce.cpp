@@ -182,15 +182,62 @@ private Q_SLOTS:
         QVERIFY2(denied.err.contains("admission webhook \"pods.gpuquota.io\" denied the request"),
                  denied.err.constData());
         QVERIFY2(denied.err.contains("dave"), denied.err.constData());
+        // alice@example.com creating a pod on dave's label is told which budget user she is.
+        for (const QStringList &rbac :
+             {QStringList{QStringLiteral("create"), QStringLiteral("role"), QStringLiteral("pod-maker"),
+                          QStringLiteral("--verb=create"), QStringLiteral("--resource=pods"),
+                          QStringLiteral("-n"), QStringLiteral("team-web")},
+              QStringList{QStringLiteral("create"), QStringLiteral("rolebinding"),
+                          QStringLiteral("alice-pods"), QStringLiteral("--role=pod-maker"),
+                          QStringLiteral("--user=alice@example.com"), QStringLiteral("-n"),
+                          QStringLiteral("team-web")}})
+            QCOMPARE(m_cluster.kubectl(rbac).exitCode, 0);
+        ToolRun asAlice;
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         asAlice = m_cluster.kubectlAs(
+                             QStringLiteral("t-alice"),
+                             {QStringLiteral("create"), QStringLiteral("--dry-run=server"),
+                              QStringLiteral("-f"), m_dir.filePath(QStringLiteral("dave.yaml"))});
+                         return asAlice.err.contains("denied the request");
+                     },
+                     30000),
+                 asAlice.err.constData());
+        QVERIFY2(
+            asAlice.err.contains("for user dave; you are alice@example.com \xE2\x86\x92 alice (e-mail local "
+                                 "part)"),
+            asAlice.err.constData());
         const ToolRun allowed =
             createPod(QStringLiteral("team-web"), QStringLiteral("frank-job"), QStringLiteral("frank"), 1);
         QVERIFY2(allowed.exitCode == 0, allowed.err.constData());
     }
 
-    // TokenReview by the real API server: a static-token user and a ServiceAccount token.
+    // TokenReview by the real API server: a static-token user and a ServiceAccount token,
+    // whose usernames (alice@example.com, oidc:bob, system:serviceaccount:team-web:default)
+    // the identity mapping turns into budget subjects.
     void selfServiceAsksTheRealApiServer() {
+        const ToolRun set = budget({QStringLiteral("--user"), QStringLiteral("alice"),
+                                    QStringLiteral("--limit"), QStringLiteral("5")});
+        QVERIFY2(set.exitCode == 0, set.err.constData());
         QString answer = quotaStatus(QStringLiteral("t-alice"));
         QVERIFY2(answer.startsWith(QLatin1String("200 ")), qPrintable(answer));
+        QJsonObject doc = QJsonDocument::fromJson(answer.mid(4).toUtf8()).object();
+        QCOMPARE(doc.value(QLatin1String("scope")).toString(), QStringLiteral("user"));
+        QCOMPARE(doc.value(QLatin1String("subject")).toString(), QStringLiteral("alice"));
+        QCOMPARE(doc.value(QLatin1String("limit")).toDouble(), 5.0);
+        QCOMPARE(doc.value(QLatin1String("period")).toString(), QStringLiteral("day"));
+        QJsonObject identity = doc.value(QLatin1String("identity")).toObject();
+        QCOMPARE(identity.value(QLatin1String("username")).toString(), QStringLiteral("alice@example.com"));
+        QCOMPARE(identity.value(QLatin1String("subject")).toString(), QStringLiteral("alice"));
+        QCOMPARE(identity.value(QLatin1String("rule")).toString(), QStringLiteral("email"));
+        answer = quotaStatus(QStringLiteral("t-alice"), QStringLiteral("?user=alice"));
+        QVERIFY2(answer.startsWith(QLatin1String("200 ")), qPrintable(answer));
+        answer = quotaStatus(QStringLiteral("t-bob"));
+        QVERIFY2(answer.startsWith(QLatin1String("200 ")), qPrintable(answer));
+        doc = QJsonDocument::fromJson(answer.mid(4).toUtf8()).object();
+        QCOMPARE(doc.value(QLatin1String("subject")).toString(), QStringLiteral("bob"));
+        QCOMPARE(doc.value(QLatin1String("identity")).toObject().value(QLatin1String("rule")).toString(),
+                 QStringLiteral("prefix"));
         QCOMPARE(curl({QStringLiteral("-H"), QStringLiteral("Authorization: Bearer not-a-token"),
                        QStringLiteral("http://127.0.0.1:%1/quota/status").arg(m_listen)})
                      .left(3),
@@ -201,6 +248,13 @@ private Q_SLOTS:
         QVERIFY2(t.exitCode == 0, t.err.constData());
         answer = quotaStatus(QString::fromUtf8(t.out.trimmed()));
         QVERIFY2(answer.startsWith(QLatin1String("200 ")), qPrintable(answer));
+        doc = QJsonDocument::fromJson(answer.mid(4).toUtf8()).object();
+        QCOMPARE(doc.value(QLatin1String("scope")).toString(), QStringLiteral("namespace"));
+        QCOMPARE(doc.value(QLatin1String("subject")).toString(), QStringLiteral("team-web"));
+        identity = doc.value(QLatin1String("identity")).toObject();
+        QCOMPARE(identity.value(QLatin1String("username")).toString(),
+                 QStringLiteral("system:serviceaccount:team-web:default"));
+        QCOMPARE(identity.value(QLatin1String("rule")).toString(), QStringLiteral("service-account"));
         // SubjectAccessReview: alice may not read team-web's quota, until a RoleBinding says so.
         answer = quotaStatus(QStringLiteral("t-alice"), QStringLiteral("?namespace=team-web"));
         QVERIFY2(answer.startsWith(QLatin1String("403 ")), qPrintable(answer));
