@@ -178,8 +178,15 @@ def main():
         "metadata": {"name": "lr"},
         "spec": {"limits": [{"type": "Container", "default": {"cpu": "500m"},
                              "defaultRequest": {"cpu": "250m"}, "max": {"nvidia.com/gpu": "1"}}]}})
-    s, b = create_pod(pod("defaulted"), query={"dryRun": "All"})
-    res = b.get("spec", {}).get("containers", [{}])[0].get("resources", {})
+    # A real API server's LimitRanger reads LimitRanges from a cache (and remembers a
+    # namespace that had none for up to 30 s): the defaults apply once it sees the new one.
+    deadline = time.time() + 45
+    while True:
+        s, b = create_pod(pod("defaulted"), query={"dryRun": "All"})
+        res = b.get("spec", {}).get("containers", [{}])[0].get("resources", {})
+        if res or time.time() > deadline:
+            break
+        time.sleep(1)
     emit("limitrange_defaults", code=s, resources=res)
     s, b = create_pod(pod("over-max", {"nvidia.com/gpu": "2"}))
     emit("limitrange_max", **status_facts(s, b))
