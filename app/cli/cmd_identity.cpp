@@ -79,16 +79,7 @@ int runIdentity(const QStringList &argv) {
     for (const QString &name : names) {
         const auto m = mapIdentity(name, rules);
         allMapped = allMapped && m.has_value();
-        QJsonObject o{{QStringLiteral("username"), name}};
-        if (m) {
-            o.insert(QStringLiteral("scope"), scopeName(m->scope));
-            o.insert(QStringLiteral("subject"), m->subject);
-            o.insert(QStringLiteral("rule"), m->rule());
-            o.insert(QStringLiteral("explanation"), m->explanation);
-        } else {
-            o.insert(QStringLiteral("error"), m.error().message);
-        }
-        json.append(o);
+        json.append(identityJson(name, m));
         if (format == QLatin1String("table"))
             (m ? out() : err()) << (m ? m->explanation : QStringLiteral("error: ") + m.error().message)
                                 << '\n';

@@ -201,4 +201,17 @@ IdentityRules parseIdentityRules(const YamlNode &node, QList<Error> *errors) {
     return rules;
 }
 
+QJsonObject identityJson(const QString &username, const Result<IdentityMapping> &mapping) {
+    QJsonObject o{{QStringLiteral("username"), username}};
+    if (mapping) {
+        o.insert(QStringLiteral("scope"), scopeName(mapping->scope));
+        o.insert(QStringLiteral("subject"), mapping->subject);
+        o.insert(QStringLiteral("rule"), mapping->rule());
+        o.insert(QStringLiteral("explanation"), mapping->explanation);
+    } else {
+        o.insert(QStringLiteral("error"), mapping.error().message);
+    }
+    return o;
+}
+
 } // namespace gq

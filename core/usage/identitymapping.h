@@ -4,6 +4,7 @@
 #include "error.h"
 #include "result.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QMap>
 #include <QString>
@@ -56,6 +57,9 @@ struct IdentityMapping {
 // The subject of `username` under `rules`. An Invalid error, whose message says why,
 // when the name cannot be a budget subject (e.g. "system:anonymous", "bob smith").
 [[nodiscard]] Result<IdentityMapping> mapIdentity(const QString &username, const IdentityRules &rules);
+// The `identity` object self-service and `gpuquota identity map -o json` print:
+// {username, scope, subject, rule, explanation}, or {username, error}.
+[[nodiscard]] QJsonObject identityJson(const QString &username, const Result<IdentityMapping> &mapping);
 
 // Whether `value` can be a Kubernetes label value (and so a budget user); when not and
 // `why` is given, the reason.

@@ -36,21 +36,6 @@ httpd::Response jsonError(int status, const QString &message) {
     return r;
 }
 
-// The `identity` block of the answers: what the caller's name maps to, or why it maps
-// to nothing.
-QJsonObject identityJson(const QString &username, const Result<IdentityMapping> &m) {
-    QJsonObject o{{QStringLiteral("username"), username}};
-    if (m) {
-        o.insert(QStringLiteral("scope"), scopeName(m->scope));
-        o.insert(QStringLiteral("subject"), m->subject);
-        o.insert(QStringLiteral("rule"), m->rule());
-        o.insert(QStringLiteral("explanation"), m->explanation);
-    } else {
-        o.insert(QStringLiteral("error"), m.error().message);
-    }
-    return o;
-}
-
 } // namespace
 
 struct SelfService::Private {
