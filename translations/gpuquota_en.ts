@@ -1155,6 +1155,10 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>listing namespaces: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1: usage database: %2</source>
         <translation type="unfinished"></translation>
     </message>

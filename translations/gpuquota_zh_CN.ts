@@ -1155,6 +1155,10 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>列出 ResourceQuota：%1</translation>
     </message>
     <message>
+        <source>listing namespaces: %1</source>
+        <translation>列出命名空间：%1</translation>
+    </message>
+    <message>
         <source>%1: usage database: %2</source>
         <translation>%1：用量数据库：%2</translation>
     </message>
