@@ -324,6 +324,7 @@ void ClusterConnection::rebuildAll() {
                     usages.append(quotaUsageFromJson(o->object));
                 rows.append(NamespaceSummary::fromQuotas(name, usages));
                 rows.back().alertRecipients = namespaces.value(name).alertRecipients;
+                rows.back().terminating = namespaces.value(name).phase == NamespaceInfo::Phase::Terminating;
             }
             return std::make_shared<NamespaceRows>(NamespaceRows::of(std::move(rows)));
         },
@@ -371,6 +372,7 @@ void ClusterConnection::updateNamespaces(const QStringList &names) {
             usages.append(quotaUsageFromJson(o.object));
         NamespaceSummary summary = NamespaceSummary::fromQuotas(ns, usages);
         summary.alertRecipients = info->alertRecipients;
+        summary.terminating = info->phase == NamespaceInfo::Phase::Terminating;
         emit namespaceUpdated(summary);
     }
 }

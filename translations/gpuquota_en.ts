@@ -3453,6 +3453,14 @@ Every change applied from this console is listed here with who made it and why.<
 <context>
     <name>gq::NamespaceListModel</name>
     <message>
+        <source>Terminating</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This namespace is being deleted (Terminating): the API server refuses new objects in it, so its quotas cannot be created or edited.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>over budget</source>
         <translation type="unfinished"></translation>
     </message>
