@@ -382,8 +382,9 @@ void ClusterConnection::onNamespaceChanged(const QStringList &added, const QStri
     touch();
     if (!m_syncedOnce && !m_rebuilding)
         return; // the first full list is summarised in one go by rebuildAll()
-    updateNamespaces(added + deleted);
-    Q_UNUSED(updated) // labels or phase: nothing the list shows
+    // Updated ones too: the list shows the phase (Terminating) and the alert recipients;
+    // a row that did not change is not re-emitted by the model (upsert compares).
+    updateNamespaces(added + updated + deleted);
 }
 
 void ClusterConnection::onQuotaChanged(const QStringList &added, const QStringList &updated,
