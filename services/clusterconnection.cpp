@@ -245,6 +245,13 @@ void ClusterConnection::onInformerError(Informer *informer, const Error &error) 
     emit scopeNarrowed(m_scope, error.message);
 }
 
+bool ClusterConnection::isTerminating(const QString &ns) const {
+    if (!m_namespaces)
+        return false;
+    const auto info = m_namespaces->namespaceInfo(ns);
+    return info && info->phase == NamespaceInfo::Phase::Terminating;
+}
+
 QHash<QString, NamespaceInfo> ClusterConnection::namespaceMap() const {
     if (m_namespaces)
         return m_namespaces->namespaceMap();

@@ -275,6 +275,12 @@ void TestConsole::terminatingNamespaceIsMarked() {
         status().data(NamespaceListModel::BadgesRole).toInt() & NamespaceListModel::TerminatingBadge, 10000);
     QVERIFY(status().data().toString().startsWith(QStringLiteral("Terminating")));
     QVERIFY(status().data(Qt::ToolTipRole).toString().contains(QStringLiteral("being deleted")));
+    // Nothing can be created there: the quota page says why instead of offering a template.
+    QVERIFY(m_window->namespacePanel()->selectNamespace(QStringLiteral("leaving")));
+    auto *create = find<QPushButton>(QStringLiteral("quotaEmptyCreateButton"));
+    QTRY_VERIFY(create->isVisible());
+    QTRY_VERIFY(!create->isEnabled());
+    QVERIFY2(create->toolTip().contains(QStringLiteral("being deleted")), qPrintable(create->toolTip()));
     // The last finalizer gone, the namespace leaves the list.
     kubectl(kc, {QStringLiteral("patch"), QStringLiteral("namespace"), QStringLiteral("leaving"),
                  QStringLiteral("--type=merge"), QStringLiteral("-p"),
