@@ -121,6 +121,42 @@ private:
                        yaml);
     }
 
+    // Registers the controller's webhook (on `port`, certificate signed by `caPem`) with
+    // `cluster` and creates a ReplicaSet's pod of carol (no GPU-hours left): true once the
+    // controller recorded the denial as a GPUBudgetExceeded Event on the ReplicaSet.
+    static bool ownedPodDenialRecorded(const TestClusterProcess &cluster, const QTemporaryDir &dir, int port,
+                                       const QByteArray &caPem) {
+        auto k = [&](const QStringList &args) {
+            return gq::test::runTool(QStringLiteral("kubectl"),
+                                     QStringList{QStringLiteral("--kubeconfig"), cluster.kubeconfigPath()} +
+                                         args);
+        };
+        auto file = [&](const char *name, const QByteArray &text) {
+            return gq::test::writeFile(dir.filePath(QLatin1String(name)), text);
+        };
+        gq::test::WebhookYaml w;
+        w.url = QStringLiteral("https://127.0.0.1:%1/validate/pods").arg(port);
+        w.caPem = caPem;
+        k({QStringLiteral("apply"), QStringLiteral("-f"),
+           file("webhook.yaml", gq::test::validatingWebhookYaml(w))});
+        k({QStringLiteral("create"), QStringLiteral("-f"),
+           file("owned.yaml",
+                "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-1\n  namespace: team-b\n"
+                "  labels: {gpuquota.io/user: carol}\n  ownerReferences:\n  - {apiVersion: apps/v1,"
+                " kind: ReplicaSet, name: web, uid: rs-uid-1, controller: true}\nspec:\n"
+                "  containers:\n  - name: main\n    image: cuda\n"
+                "    resources: {limits: {nvidia.com/gpu: \"1\"}}\n")});
+        return QTest::qWaitFor(
+            [&] {
+                return k({QStringLiteral("get"), QStringLiteral("events"), QStringLiteral("-n"),
+                          QStringLiteral("team-b"), QStringLiteral("--field-selector"),
+                          QStringLiteral("reason=GPUBudgetExceeded"), QStringLiteral("-o"),
+                          QStringLiteral("name")})
+                    .out.contains("event");
+            },
+            15000);
+    }
+
     // The built controller through everything it does, against a test cluster that logs
     // each request (--verbose), as its own user (context admin-cert): the "group resource
     // verb" of every request it made. Fails the current test when the run does not get
@@ -246,27 +282,7 @@ private:
             },
             30000);
         // A ReplicaSet's pod denied by the webhook: an Event on the ReplicaSet.
-        gq::test::WebhookYaml w;
-        w.url = QStringLiteral("https://127.0.0.1:%1/validate/pods").arg(webhookPort);
-        w.caPem = tls->caCertPem;
-        k({QStringLiteral("apply"), QStringLiteral("-f"),
-           file("webhook.yaml", gq::test::validatingWebhookYaml(w))});
-        k({QStringLiteral("create"), QStringLiteral("-f"),
-           file("owned.yaml",
-                "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-1\n  namespace: team-b\n"
-                "  labels: {gpuquota.io/user: carol}\n  ownerReferences:\n  - {apiVersion: apps/v1,"
-                " kind: ReplicaSet, name: web, uid: rs-uid-1, controller: true}\nspec:\n"
-                "  containers:\n  - name: main\n    image: cuda\n"
-                "    resources: {limits: {nvidia.com/gpu: \"1\"}}\n")});
-        const bool event = QTest::qWaitFor(
-            [&] {
-                return k({QStringLiteral("get"), QStringLiteral("events"), QStringLiteral("-n"),
-                          QStringLiteral("team-b"), QStringLiteral("--field-selector"),
-                          QStringLiteral("reason=GPUBudgetExceeded"), QStringLiteral("-o"),
-                          QStringLiteral("name")})
-                    .out.contains("event");
-            },
-            15000);
+        const bool event = ownedPodDenialRecorded(traced, dir, webhookPort, tls->caCertPem);
         // Self-service: who is asking (TokenReview), may they see it (SubjectAccessReview).
         const QString status = gq::test::curl(
             {QStringLiteral("-H"), QStringLiteral("Authorization: Bearer ") + traced.adminToken(),
