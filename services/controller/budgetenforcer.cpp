@@ -129,15 +129,15 @@ void BudgetEnforcer::onAllQuotas(const Result<ObjectList> &r) {
 }
 
 void BudgetEnforcer::onNamespaces(const Result<ObjectList> &r) {
-    if (!r) {
+    // Without the phases the pass still enforces (as before they were known): a missed
+    // budget costs more than a 403 in a namespace that is going away.
+    if (!r)
         m_report.errors << tr("listing namespaces: %1").arg(r.error().message);
-        return finishPass();
-    }
     QSet<QString> terminating;
-    for (const QJsonObject &o : r->items)
+    for (const QJsonObject &o : r ? r->items : QList<QJsonObject>{})
         if (clampplan::isTerminating(o))
             terminating << nameOf(o);
-    for (auto it = m_terminatingLogged.begin(); it != m_terminatingLogged.end();)
+    for (auto it = m_terminatingLogged.begin(); r && it != m_terminatingLogged.end();)
         it = terminating.contains(*it) ? std::next(it) : m_terminatingLogged.erase(it);
     for (const QString &ns : std::as_const(m_candidates)) {
         if (terminating.contains(ns)) {
