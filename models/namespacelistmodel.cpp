@@ -35,6 +35,8 @@ int NamespaceListModel::ownBadges(const NamespaceSummary &s) {
         b |= OverBudgetBadge;
     if (s.quotaCount == 0)
         b |= NoQuotaBadge;
+    if (s.terminating)
+        b |= TerminatingBadge;
     return b;
 }
 
@@ -51,8 +53,13 @@ int NamespaceListModel::badges(int row) const {
 }
 
 int NamespaceListModel::statusRank(int b) {
-    return (b & OverBudgetBadge ? 16 : 0) | (b & InGraceBadge ? 8 : 0) | (b & NearLimitBadge ? 4 : 0) |
-           (b & NearBudgetBadge ? 2 : 0) | (b & NoQuotaBadge ? 1 : 0);
+    return (b & TerminatingBadge ? 32 : 0) | (b & OverBudgetBadge ? 16 : 0) | (b & InGraceBadge ? 8 : 0) |
+           (b & NearLimitBadge ? 4 : 0) | (b & NearBudgetBadge ? 2 : 0) | (b & NoQuotaBadge ? 1 : 0);
+}
+
+QString NamespaceListModel::terminatingReason() {
+    return tr("This namespace is being deleted (Terminating): the API server refuses new objects in it, "
+              "so its quotas cannot be created or edited.");
 }
 
 QString NamespaceListModel::graceBadgeText(const QString &time) {
@@ -109,6 +116,8 @@ QString barText(const UsageBar &bar, ResourceKind kind) {
 
 QString badgeText(int b, const QString &graceEnd) {
     QStringList parts;
+    if (b & NamespaceListModel::TerminatingBadge)
+        parts << NamespaceListModel::tr("Terminating");
     if (b & NamespaceListModel::OverBudgetBadge)
         parts << NamespaceListModel::tr("over budget");
     if (b & NamespaceListModel::InGraceBadge)
@@ -246,6 +255,8 @@ QString NamespaceListModel::statusToolTip(int row) const {
     QStringList lines;
     const QString &name = m_rows.at(row).name;
     const QList<BudgetUse> budgets = m_budgets.value(name);
+    if (b & TerminatingBadge)
+        lines << terminatingReason();
     for (const BudgetUse &u : budgets) {
         switch (u.state()) {
         case BudgetUse::State::Over:

@@ -28,6 +28,7 @@ public:
         NoQuotaBadge = 4,
         NearBudgetBadge = 8,
         InGraceBadge = 16,
+        TerminatingBadge = 32, // being deleted: no edits (terminatingReason())
     };
     enum Role {
         RatioRole = Qt::UserRole + 1, // double: used/hard, -1 without a limit
@@ -76,6 +77,8 @@ public:
     [[nodiscard]] static QString badgeTime(qint64 at, qint64 ref);
     // The gpuquota.io/alert-recipients annotation as the name's tooltip lists it: "a@x, b@y".
     [[nodiscard]] static QString alertRecipientsText(const QString &annotation);
+    // Why nothing can be created or edited in a Terminating namespace (tooltips, menus).
+    [[nodiscard]] static QString terminatingReason();
     // Sort order of the status column: worst first when descending.
     [[nodiscard]] static int statusRank(int badges);
 

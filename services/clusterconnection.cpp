@@ -245,6 +245,13 @@ void ClusterConnection::onInformerError(Informer *informer, const Error &error) 
     emit scopeNarrowed(m_scope, error.message);
 }
 
+bool ClusterConnection::isTerminating(const QString &ns) const {
+    if (!m_namespaces)
+        return false;
+    const auto info = m_namespaces->namespaceInfo(ns);
+    return info && info->phase == NamespaceInfo::Phase::Terminating;
+}
+
 QHash<QString, NamespaceInfo> ClusterConnection::namespaceMap() const {
     if (m_namespaces)
         return m_namespaces->namespaceMap();
@@ -324,6 +331,7 @@ void ClusterConnection::rebuildAll() {
                     usages.append(quotaUsageFromJson(o->object));
                 rows.append(NamespaceSummary::fromQuotas(name, usages));
                 rows.back().alertRecipients = namespaces.value(name).alertRecipients;
+                rows.back().terminating = namespaces.value(name).phase == NamespaceInfo::Phase::Terminating;
             }
             return std::make_shared<NamespaceRows>(NamespaceRows::of(std::move(rows)));
         },
@@ -371,6 +379,7 @@ void ClusterConnection::updateNamespaces(const QStringList &names) {
             usages.append(quotaUsageFromJson(o.object));
         NamespaceSummary summary = NamespaceSummary::fromQuotas(ns, usages);
         summary.alertRecipients = info->alertRecipients;
+        summary.terminating = info->phase == NamespaceInfo::Phase::Terminating;
         emit namespaceUpdated(summary);
     }
 }
@@ -380,8 +389,9 @@ void ClusterConnection::onNamespaceChanged(const QStringList &added, const QStri
     touch();
     if (!m_syncedOnce && !m_rebuilding)
         return; // the first full list is summarised in one go by rebuildAll()
-    updateNamespaces(added + deleted);
-    Q_UNUSED(updated) // labels or phase: nothing the list shows
+    // Updated ones too: the list shows the phase (Terminating) and the alert recipients;
+    // a row that did not change is not re-emitted by the model (upsert compares).
+    updateNamespaces(added + updated + deleted);
 }
 
 void ClusterConnection::onQuotaChanged(const QStringList &added, const QStringList &updated,

@@ -93,6 +93,8 @@ public:
 
     // Cached answer, and a request for a fresh one (permissionsChanged follows).
     [[nodiscard]] EditPermissions permissions(const QString &ns) const { return m_permissions.value(ns); }
+    // Being deleted (status.phase Terminating): the API server refuses new objects there.
+    [[nodiscard]] bool isTerminating(const QString &ns) const;
     void checkPermissions(const QString &ns);
 
     // Pure: reduce a ResourceQuota JSON object to hard/used maps; bad quantities are skipped.

@@ -83,6 +83,9 @@ struct NamespaceSummary {
     int quotaCount = 0;
     bool overBudget = false;
     QString alertRecipients; // the namespace's gpuquota.io/alert-recipients annotation
+    // Being deleted (status.phase Terminating, e.g. finalizers pending): the API server
+    // refuses new objects in it, so the console offers no edits there.
+    bool terminating = false;
 
     static constexpr double kNearLimit = 0.8;
     [[nodiscard]] bool nearLimit() const;

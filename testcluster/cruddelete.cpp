@@ -1,5 +1,7 @@
 #include "apicall.h"
 
+#include <QJsonArray>
+
 // delete (with preconditions; a namespace takes its contents with it at once) and
 // deletecollection.
 
@@ -48,8 +50,9 @@ void ApiServer::handleDelete(ApiCall &call) {
         return sendJson(call.res, 200, withTypeMeta(obj, call.resource));
     }
     if (call.resource == Resource::Namespace) {
-        // Namespace deletion cascades to everything in it; we finish at once
-        // instead of lingering in Terminating.
+        // Namespace deletion cascades to everything in it at once (the namespace
+        // controller's spec.finalizers "kubernetes" is done); only metadata.finalizers
+        // (someone else's) keep it in Terminating until they are removed (handleUpdate).
         for (int i = 0; i < kResourceCount; ++i) {
             const auto r = static_cast<Resource>(i);
             if (!resourceInfo(r).namespaced)
@@ -64,6 +67,17 @@ void ApiServer::handleDelete(ApiCall &call) {
         QJsonObject status = obj.value(QLatin1String("status")).toObject();
         status.insert(QLatin1String("phase"), QLatin1String("Terminating"));
         obj.insert(QLatin1String("status"), status);
+        if (!meta.value(QLatin1String("finalizers")).toArray().isEmpty()) {
+            QJsonObject spec = obj.value(QLatin1String("spec")).toObject();
+            spec.insert(QLatin1String("finalizers"), QJsonArray());
+            obj.insert(QLatin1String("spec"), spec);
+            setMeta(obj, meta);
+            const Entry &stored = m_store.commit(call.resource, obj, "MODIFIED");
+            const QByteArray body = withKind(call.resource, stored.json);
+            retryPendingPods();
+            lock.unlock();
+            return sendJson(call.res, 200, body);
+        }
     }
     QJsonObject last = m_store.remove(call.resource, call.ns, call.name);
     setMeta(obj, [&] {

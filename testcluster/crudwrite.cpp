@@ -318,6 +318,13 @@ void ApiServer::handleUpdate(ApiCall &call, const QJsonObject &bodyIn, bool from
         lock.unlock();
         return sendJson(call.res, 200, withTypeMeta(obj, call.resource));
     }
+    if (call.resource == Resource::Namespace && meta.contains(QLatin1String("deletionTimestamp")) &&
+        meta.value(QLatin1String("finalizers")).toArray().isEmpty()) {
+        // The last finalizer of a Terminating namespace is gone: it goes too.
+        m_store.remove(call.resource, call.ns, call.name);
+        lock.unlock();
+        return sendJson(call.res, 200, withTypeMeta(obj, call.resource));
+    }
     const Entry &stored = m_store.commit(call.resource, obj, "MODIFIED");
     const QByteArray body = withKind(call.resource, stored.json);
     if (call.resource == Resource::Pod)

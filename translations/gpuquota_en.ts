@@ -1155,6 +1155,10 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>listing namespaces: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1: usage database: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3448,6 +3452,14 @@ Every change applied from this console is listed here with who made it and why.<
 </context>
 <context>
     <name>gq::NamespaceListModel</name>
+    <message>
+        <source>Terminating</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This namespace is being deleted (Terminating): the API server refuses new objects in it, so its quotas cannot be created or edited.</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message>
         <source>over budget</source>
         <translation type="unfinished"></translation>

@@ -1155,6 +1155,10 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>列出 ResourceQuota：%1</translation>
     </message>
     <message>
+        <source>listing namespaces: %1</source>
+        <translation>列出命名空间：%1</translation>
+    </message>
+    <message>
         <source>%1: usage database: %2</source>
         <translation>%1：用量数据库：%2</translation>
     </message>
@@ -3438,6 +3442,14 @@ Every change applied from this console is listed here with who made it and why.<
 </context>
 <context>
     <name>gq::NamespaceListModel</name>
+    <message>
+        <source>Terminating</source>
+        <translation>正在终止</translation>
+    </message>
+    <message>
+        <source>This namespace is being deleted (Terminating): the API server refuses new objects in it, so its quotas cannot be created or edited.</source>
+        <translation>此命名空间正在删除（Terminating）：API 服务器拒绝在其中创建新对象，因此无法创建或编辑其配额。</translation>
+    </message>
     <message>
         <source>over budget</source>
         <translation>超出预算</translation>

@@ -124,17 +124,28 @@ void NamespacePanel::showContextMenu(const QPoint &pos) {
                                                           QItemSelectionModel::Rows);
     const QStringList names = selectedNamespaces();
     bool anyWithoutQuota = false;
-    for (const QModelIndex &i : m_view->selectionModel()->selectedRows(NamespaceListModel::StatusColumn))
-        anyWithoutQuota |=
-            bool(i.data(NamespaceListModel::BadgesRole).toInt() & NamespaceListModel::NoQuotaBadge);
+    bool anyTerminating = false;
+    for (const QModelIndex &i : m_view->selectionModel()->selectedRows(NamespaceListModel::StatusColumn)) {
+        const int badges = i.data(NamespaceListModel::BadgesRole).toInt();
+        anyWithoutQuota |= bool(badges & NamespaceListModel::NoQuotaBadge);
+        anyTerminating |= bool(badges & NamespaceListModel::TerminatingBadge);
+    }
     QMenu menu(this);
+    menu.setToolTipsVisible(true);
     QAction *create =
         menu.addAction(anyWithoutQuota ? tr("Create quota from template...") : tr("Apply a template..."));
     create->setObjectName(QStringLiteral("namespaceTemplateAction"));
     connect(create, &QAction::triggered, this, &NamespacePanel::templateRequested);
+    // The API server refuses new objects in a namespace being deleted.
+    create->setEnabled(!anyTerminating);
+    if (anyTerminating)
+        create->setToolTip(NamespaceListModel::terminatingReason());
     if (names.size() == 1) {
         QAction *boost = menu.addAction(tr("Boost…"));
         boost->setObjectName(QStringLiteral("namespaceBoostAction"));
+        boost->setEnabled(!anyTerminating);
+        if (anyTerminating)
+            boost->setToolTip(NamespaceListModel::terminatingReason());
         connect(boost, &QAction::triggered, this, [this, ns = names.first()] { emit boostRequested(ns); });
     }
     QAction *copy = menu.addAction(names.size() > 1 ? tr("Copy names") : tr("Copy name"));

@@ -1,6 +1,7 @@
 #include "objectpage.h"
 
 #include "diffview.h"
+#include "namespacelistmodel.h"
 #include "objectyaml.h"
 #include "yamleditor.h"
 
@@ -139,6 +140,10 @@ void ObjectPage::setConnection(ClusterConnection *connection) {
                                                          : &ClusterConnection::limitRangesChanged,
                 this, &ObjectPage::onObjectsChanged);
         connect(m_session, &ClusterConnection::permissionsChanged, this, &ObjectPage::onPermissionsChanged);
+        connect(m_session, &ClusterConnection::namespaceUpdated, this, [this](const NamespaceSummary &row) {
+            if (row.name == m_ns && row.terminating != m_terminating)
+                onPermissionsChanged(m_ns);
+        });
     }
     // What is shown came from the old connection: show the namespace afresh (with none
     // selected nothing is shown yet).
@@ -156,7 +161,8 @@ void ObjectPage::showNamespace(const QString &ns) {
     m_ns = ns;
     m_name.clear();
     m_canUpdate = false;
-    if (m_session && m_session->permissions(ns).known)
+    m_terminating = false;
+    if (m_session && (m_session->permissions(ns).known || m_session->isTerminating(ns)))
         onPermissionsChanged(ns);
     else if (m_session && m_requestsPermissions)
         m_session->checkPermissions(ns);
@@ -348,12 +354,16 @@ void ObjectPage::onPermissionsChanged(const QString &ns) {
     if (ns != m_ns || !m_session)
         return;
     const EditPermissions p = m_session->permissions(ns);
-    m_canUpdate = p.known && mayUpdate(p);
-    m_denyReason = !p.known ? tr("Checking your permissions...") : denyUpdateText(p);
-    const bool canCreate = p.known && mayCreate(p);
+    m_terminating = m_session->isTerminating(ns);
+    m_canUpdate = p.known && mayUpdate(p) && !m_terminating;
+    m_denyReason = m_terminating ? NamespaceListModel::terminatingReason()
+                   : !p.known    ? tr("Checking your permissions...")
+                                 : denyUpdateText(p);
+    const bool canCreate = p.known && mayCreate(p) && !m_terminating;
     m_template->setEnabled(canCreate);
-    m_template->setToolTip(canCreate ? tr("Create a ResourceQuota and LimitRange from a template")
-                                     : denyCreateText());
+    m_template->setToolTip(canCreate       ? tr("Create a ResourceQuota and LimitRange from a template")
+                           : m_terminating ? NamespaceListModel::terminatingReason()
+                                           : denyCreateText());
     updateControls();
 }
 

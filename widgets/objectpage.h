@@ -166,6 +166,7 @@ private:
     QString m_baseYaml;
     bool m_canUpdate = false;
     QString m_denyReason;
+    bool m_terminating = false; // the namespace is being deleted: no edits, no templates
     QPointer<ApplyFlow> m_flow;
     bool m_conflictOpen = false;
     std::optional<Draft> m_offered;

@@ -94,13 +94,14 @@ struct BadgeSpec {
 // In the order they are painted: the most urgent first. `graceEnd` is the local
 // time shown in the grace badge.
 QList<BadgeSpec> badgeSpecs(const QString &graceEnd) {
-    const int flags[] = {NamespaceListModel::OverBudgetBadge, NamespaceListModel::InGraceBadge,
-                         NamespaceListModel::NearLimitBadge, NamespaceListModel::NearBudgetBadge,
-                         NamespaceListModel::NoQuotaBadge};
+    const int flags[] = {NamespaceListModel::TerminatingBadge, NamespaceListModel::OverBudgetBadge,
+                         NamespaceListModel::InGraceBadge,     NamespaceListModel::NearLimitBadge,
+                         NamespaceListModel::NearBudgetBadge,  NamespaceListModel::NoQuotaBadge};
     QList<BadgeSpec> specs;
     for (int flag : flags) {
         BadgeSpec b{flag, {}, UsageBarDelegate::badgeColor(flag)};
         switch (flag) {
+        case NamespaceListModel::TerminatingBadge: b.text = NamespaceListModel::tr("Terminating"); break;
         case NamespaceListModel::OverBudgetBadge: b.text = NamespaceListModel::tr("over budget"); break;
         case NamespaceListModel::InGraceBadge: b.text = NamespaceListModel::graceBadgeText(graceEnd); break;
         case NamespaceListModel::NearLimitBadge: b.text = NamespaceListModel::tr("near limit"); break;
@@ -133,8 +134,9 @@ constexpr int kBadgeGap = 4;
 
 QColor UsageBarDelegate::badgeColor(int flag) {
     switch (flag) {
-    case NamespaceListModel::OverBudgetBadge: return barColor(1.0);         // red, like a full bar
-    case NamespaceListModel::InGraceBadge: return QColor(0xe0, 0x6c, 0x1b); // orange
+    case NamespaceListModel::OverBudgetBadge: return barColor(1.0);             // red, like a full bar
+    case NamespaceListModel::InGraceBadge: return QColor(0xe0, 0x6c, 0x1b);     // orange
+    case NamespaceListModel::TerminatingBadge: return QColor(0x55, 0x55, 0x55); // dark grey: going away
     case NamespaceListModel::NearLimitBadge:
     case NamespaceListModel::NearBudgetBadge: return barColor(0.8); // amber
     default: return QColor(0x80, 0x80, 0x80);

@@ -7,6 +7,7 @@
 #include "controlleralerts.h"
 #include "controllercheck.h"
 #include "controllerruntime.h"
+#include "denialevents.h"
 #include "idlerecorder.h"
 #include "informer.h"
 #include "kubeclient.h"
@@ -103,6 +104,10 @@ Result<void> ControllerParts::start() {
         AdmissionWebhook::Options wo;
         wo.userLabel = cfg.userLabel;
         wo.identity = cfg.identity;
+        m_denialEvents = std::make_unique<DenialEvents>(m_rt.client());
+        wo.onOwnedDenial = [events = m_denialEvents.get()](const PodOwner &owner, const QString &message) {
+            events->report(owner, message);
+        };
         m_webhook = std::make_unique<AdmissionWebhook>(cfg.database, storeOptions(cfg), wo);
         auto address = httpd::parseListenAddress(cfg.webhook.listen, QStringLiteral("webhook.listen"));
         if (!address)

@@ -17,6 +17,7 @@ class BoostReconciler;
 class BudgetEnforcer;
 class ControllerAlerts;
 class ControllerRuntime;
+class DenialEvents;
 class HttpTransport;
 class IdleRecorder;
 struct IdleRecorderConfig;
@@ -30,7 +31,8 @@ struct Error;
 
 // Everything the controller runs beside recording, put around a ControllerRuntime:
 //
-//   every replica   the admission webhook (webhook.listen, TLS), the self-service
+//   every replica   the admission webhook (webhook.listen, TLS; its denials of
+//                   controller-made pods as Events on their owners), the self-service
 //                   endpoints and /metrics (on `listen`)
 //   the leader      recording, the namespace clamp (enforce.interval), boosts on
 //                   time, alerts; with leaderElection on, only while it holds the Lease
@@ -78,6 +80,7 @@ private:
 
     std::shared_ptr<MetricsRegistry> m_metrics;
     std::unique_ptr<SelfService> m_self;
+    std::unique_ptr<DenialEvents> m_denialEvents; // the webhook's denials of owned pods
     std::unique_ptr<AdmissionWebhook> m_webhook;
     httpd::HttpServer m_webhookServer;
     std::unique_ptr<LeaderElector> m_elector;

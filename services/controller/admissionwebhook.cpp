@@ -45,6 +45,7 @@ struct Ask {
     QString user;
     bool labelled = false; // user is the pod's label, not its namespace
     QString requester;     // request.userInfo.username
+    std::optional<PodOwner> owner;
     AdmissionRequest request;
 };
 
@@ -127,6 +128,7 @@ std::variant<httpd::Response, Ask> prepare(const QByteArray &body, const Resourc
     ask.labelled = !labels.value(options.userLabel).trimmed().isEmpty();
     ask.requester =
         request.value(QLatin1String("userInfo")).toObject().value(QLatin1String("username")).toString();
+    ask.owner = PodOwner::of(pod, ns);
     ask.request.kind = AdmissionRequest::Kind::NewJob;
     ask.request.gpus = gpus;
     ask.request.hours = hours;
@@ -156,7 +158,10 @@ httpd::Response decide(const Ask &ask, const Result<Decision> &decision,
                                      QStringLiteral("usage database: %1\n").arg(decision.error().message));
     if (decision->allowed())
         return answer(ask.uid, true);
-    return answer(ask.uid, false, 403, denial(ask, *decision, options));
+    const QString text = denial(ask, *decision, options);
+    if (ask.owner && options.onOwnedDenial)
+        options.onOwnedDenial(*ask.owner, text);
+    return answer(ask.uid, false, 403, text);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "clock.h"
+#include "denialevents.h"
 #include "httpserver.h"
 #include "identitymapping.h"
 #include "ledger.h"
@@ -10,6 +11,7 @@
 #include <QByteArray>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 namespace gq {
@@ -33,7 +35,9 @@ class StoreThread;
 // when the person creating the pod (request.userInfo, not a system: name) is a
 // different budget user by the identity rules, it says so too ("; you are
 // alice@example.com → alice (e-mail local part)"), so someone whose name is
-// transformed sees which label value is theirs. Pods without GPUs, other kinds and operations other than
+// transformed sees which label value is theirs. A denied pod that a controller made
+// (ownerReferences) is also reported to Options::onOwnedDenial (DenialEvents: an Event
+// on the owner). Pods without GPUs, other kinds and operations other than
 // CREATE are allowed without a database read.
 //
 // Answers: a malformed review is HTTP 400 with a message naming what is wrong; a
@@ -52,6 +56,10 @@ public:
         double defaultHours = 1.0;
         IdentityRules identity;
         const Clock *clock = &Clock::system();
+        // A denied pod with an owner (ownerReferences: a ReplicaSet, Job...): its user
+        // only sees the owner's FailedCreate, so the denial is handed here too (on the
+        // server's thread: must not block; DenialEvents::report()).
+        std::function<void(const PodOwner &owner, const QString &message)> onOwnedDenial;
     };
 
     inline static const QString kPath = QStringLiteral("/validate/pods");

@@ -7,9 +7,11 @@
 
 #include <QEventLoop>
 #include <QJsonDocument>
-#include <QSet>
+#include <QLoggingCategory>
 
 #include <algorithm>
+
+Q_LOGGING_CATEGORY(lcEnforcer, "gq.controller.enforcer")
 
 namespace gq {
 
@@ -120,7 +122,34 @@ void BudgetEnforcer::onAllQuotas(const Result<ObjectList> &r) {
         if (clampplan::hasClamp(q) && !namespaces.contains(nsOf(q)))
             namespaces << nsOf(q);
     std::sort(namespaces.begin(), namespaces.end());
-    for (const QString &ns : namespaces) {
+    m_candidates = namespaces;
+    // The phases: a namespace being deleted refuses creates (403) and takes its quotas along.
+    m_jobs.watch(m_client->list(KubeResource::namespaces(), QString()),
+                 [this](const Result<ObjectList> &r) { onNamespaces(r); });
+}
+
+void BudgetEnforcer::onNamespaces(const Result<ObjectList> &r) {
+    // Without the phases the pass still enforces (as before they were known): a missed
+    // budget costs more than a 403 in a namespace that is going away.
+    if (!r)
+        m_report.errors << tr("listing namespaces: %1").arg(r.error().message);
+    QSet<QString> terminating;
+    for (const QJsonObject &o : r ? r->items : QList<QJsonObject>{})
+        if (clampplan::isTerminating(o))
+            terminating << nameOf(o);
+    for (auto it = m_terminatingLogged.begin(); r && it != m_terminatingLogged.end();)
+        it = terminating.contains(*it) ? std::next(it) : m_terminatingLogged.erase(it);
+    for (const QString &ns : std::as_const(m_candidates)) {
+        if (terminating.contains(ns)) {
+            m_report.terminating << ns;
+            if (!m_terminatingLogged.contains(ns)) {
+                m_terminatingLogged << ns;
+                qCInfo(lcEnforcer).noquote()
+                    << QStringLiteral("%1: namespace is Terminating; budget enforcement stops acting there")
+                           .arg(ns);
+            }
+            continue;
+        }
         Work w;
         w.ns = ns;
         if (m_budgetNamespaces.contains(ns)) {

@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -41,8 +42,9 @@ struct ClampEvent {
 
 struct EnforceReport {
     QList<ClampEvent> events;
-    QStringList errors; // per namespace; the pass went on with the others
-    int namespaces = 0; // namespaces looked at
+    QStringList errors;      // per namespace; the pass went on with the others
+    int namespaces = 0;      // namespaces looked at
+    QStringList terminating; // namespaces skipped: being deleted (clampplan::isTerminating)
     [[nodiscard]] bool ok() const { return errors.isEmpty(); }
 };
 
@@ -63,6 +65,10 @@ struct EnforceReport {
 // resourceVersion too. Each write is audited (quota.clamp, quota.clamp.adjust,
 // quota.unclamp; actor Options::actor) after it succeeded, by the writer that made it;
 // each PUT carries the audit log's head as it stood then (gpuquota.io/audit-head).
+//
+// A namespace in Terminating is skipped (nothing is created, updated or deleted
+// there: the API server refuses creates with 403 and the namespace is going away);
+// that is logged once per namespace, not every tick.
 //
 // Threading: on the thread of the UsageStore, which needs an event loop (answers come
 // by queued calls, see JobTracker); the database reads are short and synchronous.
@@ -105,6 +111,7 @@ private:
         QString reason;
     };
     void onAllQuotas(const Result<ObjectList> &r);
+    void onNamespaces(const Result<ObjectList> &r);
     void next();
     void fetchNamespace();
     void onNamespaceQuotas(const Result<ObjectList> &r);
@@ -125,6 +132,8 @@ private:
     EnforceReport m_report;
     QList<Work> m_queue;
     QList<QString> m_budgetNamespaces;
+    QStringList m_candidates;          // this pass's namespaces, before the Terminating ones go
+    QSet<QString> m_terminatingLogged; // logged as skipped; dropped again once active or gone
     Work m_cur;
     QList<QJsonObject> m_quotas; // of m_cur.ns, while its pods are read
     QList<clampplan::Plan> m_steps;

@@ -271,4 +271,12 @@ Plan planCreate(const QString &ns, const QHash<QString, qint64> &inUse, qint64 n
     return p;
 }
 
+bool isTerminating(const QJsonObject &namespaceObject) {
+    const QJsonObject status = namespaceObject.value(QLatin1String("status")).toObject();
+    if (status.value(QLatin1String("phase")).toString() == QLatin1String("Terminating"))
+        return true;
+    const QJsonObject meta = namespaceObject.value(QLatin1String("metadata")).toObject();
+    return !meta.value(QLatin1String("deletionTimestamp")).toString().isEmpty();
+}
+
 } // namespace gq::clampplan

@@ -72,6 +72,11 @@ struct Plan {
 [[nodiscard]] Plan planCreate(const QString &ns, const QHash<QString, qint64> &inUse, qint64 now,
                               const QString &reason);
 
+// A Namespace object being deleted (status.phase Terminating, or a deletionTimestamp):
+// the API server refuses new objects in it with 403 "because it is being terminated",
+// and whatever the enforcer would write there goes away with it, so it is skipped.
+[[nodiscard]] bool isTerminating(const QJsonObject &namespaceObject);
+
 [[nodiscard]] bool hasClamp(const QJsonObject &quota);
 [[nodiscard]] bool limitsGpus(const QJsonObject &quota);
 

@@ -1,10 +1,12 @@
 // The admission webhook: AdmissionReview v1 in, the admission checker's decision out,
 // as a pure function over the usage database (SQLite, or PostgreSQL from
-// GQ_TEST_PG_URL) and served over TLS by core/httpd, called by the real HTTP client.
+// GQ_TEST_PG_URL) and served over TLS by core/httpd, called by the real HTTP client;
+// denials of controller-made pods recorded as Events on their owners (DenialEvents).
 #include "admissionwebhook.h"
 #include "httptransport.h"
 #include "tls.h"
 
+#include "kube/kubeclienttestutil.h"
 #include "kube/kubetestutil.h"
 #include "testclusterprocess.h"
 #include "usage/usagebackend.h"
@@ -348,6 +350,89 @@ private slots:
         QCOMPARE(kubectl({QStringLiteral("apply")}, validatingWebhookYaml(w)).exitCode, 0);
         k = kubectl({QStringLiteral("create")}, pod(QStringLiteral("alice-job-2"), QStringLiteral("alice")));
         QVERIFY2(k.exitCode == 0, k.err.constData());
+    }
+
+    // A ReplicaSet's pod denied: its user sees the owner's FailedCreate, so the denial is
+    // recorded as a Warning GPUBudgetExceeded Event on the ReplicaSet, once a minute.
+    void ownedPodDenialIsAnEventOnTheOwner() {
+        TestClusterProcess cluster;
+        QVERIFY2(cluster.start(), qPrintable(cluster.errorString()));
+        auto client = adminClient(cluster);
+        QVERIFY(client);
+        auto material = tc::generateTlsMaterial();
+        QVERIFY(material);
+        ManualClock clock(kNoon);
+        DenialEvents events(*client, clock);
+        QSignalSpy recorded(&events, &DenialEvents::recorded);
+        AdmissionWebhook::Options opt;
+        opt.clock = &clock;
+        opt.onOwnedDenial = [&events](const PodOwner &o, const QString &m) { events.report(o, m); };
+        AdmissionWebhook hook(m_url, UsageStore::Options{}, opt);
+        httpd::HttpServer server;
+        hook.registerRoutes(server);
+        auto port = server.start({QStringLiteral("127.0.0.1"), 0},
+                                 httpd::TlsConfig{material->serverCertPem, material->serverKeyPem});
+        QVERIFY(port);
+        auto kubectl = [&](const QStringList &args, const QByteArray &in = {}) {
+            const QString file =
+                writeFile(cluster.temporaryDir() + QStringLiteral("/in-%1.yaml").arg(qHash(in)), in);
+            QStringList all{QStringLiteral("--kubeconfig"), cluster.kubeconfigPath()};
+            all += args;
+            if (!in.isEmpty())
+                all += QStringList{QStringLiteral("-f"), file};
+            return runTool(QStringLiteral("kubectl"), all);
+        };
+        // As the ReplicaSet controller creates them (generateName, ownerReferences).
+        auto pod = [](const QString &name) {
+            return QStringLiteral(
+                       "apiVersion: v1\nkind: Pod\nmetadata:\n  name: %1\n  namespace: shared\n"
+                       "  labels: {gpuquota.io/user: alice}\n  ownerReferences:\n  - apiVersion: apps/v1\n"
+                       "    kind: ReplicaSet\n    name: train-7d9f\n    uid: 0b5c4a1e-rs\n    controller: "
+                       "true\n"
+                       "spec:\n  containers:\n  - name: main\n    image: cuda\n"
+                       "    resources:\n      limits: {nvidia.com/gpu: \"4\"}\n")
+                .arg(name)
+                .toUtf8();
+        };
+        QCOMPARE(kubectl({QStringLiteral("create"), QStringLiteral("namespace"), QStringLiteral("shared")})
+                     .exitCode,
+                 0);
+        WebhookYaml w;
+        w.url = QStringLiteral("https://127.0.0.1:%1/validate/pods").arg(*port);
+        w.caPem = material->caCertPem;
+        w.failurePolicy = QStringLiteral("Fail");
+        ToolRun k = kubectl({QStringLiteral("apply")}, validatingWebhookYaml(w));
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+        auto warnings = [&] {
+            return kubectl({QStringLiteral("get"), QStringLiteral("events"), QStringLiteral("-n"),
+                            QStringLiteral("shared"), QStringLiteral("--field-selector"),
+                            QStringLiteral("reason=GPUBudgetExceeded"), QStringLiteral("-o"),
+                            QStringLiteral(
+                                "jsonpath={range .items[*]}{.type} {.involvedObject.kind}/"
+                                "{.involvedObject.name} {.involvedObject.uid}: {.message}{\"\\n\"}{end}")})
+                .out;
+        };
+
+        k = kubectl({QStringLiteral("create")}, pod(QStringLiteral("train-7d9f-a")));
+        QVERIFY(k.exitCode != 0);
+        QVERIFY(recorded.wait(10000));
+        QCOMPARE(warnings(),
+                 QByteArray("Warning ReplicaSet/train-7d9f 0b5c4a1e-rs: Denied: need 4.00 GPU-h, only "
+                            "0.50 left (limit 8.00 per day) for user alice\n"));
+        // The ReplicaSet tries again at once: no second Event within the minute.
+        clock.advance(30);
+        k = kubectl({QStringLiteral("create")}, pod(QStringLiteral("train-7d9f-b")));
+        QVERIFY(k.exitCode != 0);
+        QTest::qWait(500);
+        QCOMPARE(recorded.size(), 1);
+        QCOMPARE(warnings().count('\n'), 1);
+        // A minute on, the denial still holds: one more.
+        clock.advance(31);
+        k = kubectl({QStringLiteral("create")}, pod(QStringLiteral("train-7d9f-c")));
+        QVERIFY(k.exitCode != 0);
+        QVERIFY(recorded.wait(10000));
+        QCOMPARE(warnings().count('\n'), 2);
+        server.stop();
     }
 };
 

@@ -1,7 +1,8 @@
 // BudgetEnforcer end to end: namespace budgets spent in the usage database (SQLite, or
 // PostgreSQL from GQ_TEST_PG_URL) clamp ResourceQuotas on the real test cluster, so
 // the next GPU pod is refused by the API server (`kubectl create`: exceeded quota);
-// the rollover (a pinned `now`), a raised budget and an admin's edits during the clamp.
+// the rollover (a pinned `now`), a raised budget and an admin's edits during the clamp;
+// a namespace in Terminating is left alone.
 #include "auditanchor.h"
 #include "auditlog.h"
 #include "budgetenforcer.h"
@@ -422,6 +423,58 @@ private slots:
         AuditLog::Filter f;
         f.action = QStringLiteral("quota.clamp");
         QCOMPARE(audit.list(f)->size(), 1);
+    }
+
+    void terminatingNamespaceIsSkipped() {
+        const QString ns = makeNamespace(8);
+        setBudget(ns, 8);
+        spend(ns, 8); // spent: a clamp would be due
+        // A finalizer of someone else's keeps the deleted namespace in Terminating.
+        ToolRun k = kubectl({QStringLiteral("patch"), QStringLiteral("namespace"), ns,
+                             QStringLiteral("--type=merge"), QStringLiteral("-p"),
+                             QStringLiteral(R"({"metadata":{"finalizers":["example.com/hold"]}})")});
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+        k = kubectl(
+            {QStringLiteral("delete"), QStringLiteral("namespace"), ns, QStringLiteral("--wait=false")});
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+        k = kubectl({QStringLiteral("get"), QStringLiteral("namespace"), ns, QStringLiteral("-o"),
+                     QStringLiteral("jsonpath={.status.phase}")});
+        QCOMPARE(k.out, QByteArray("Terminating"));
+        // As the real API server: no new content there.
+        k = createPod(ns, QStringLiteral("late"), 1);
+        QVERIFY(k.exitCode != 0);
+        const QByteArray refused = "is forbidden: unable to create new content in namespace " + ns.toUtf8() +
+                                   " because it is being terminated";
+        QVERIFY2(k.err.contains(refused), k.err.constData());
+
+        int skippedLines = 0;
+        static int *counter = nullptr;
+        static QtMessageHandler previous = nullptr;
+        counter = &skippedLines;
+        previous = qInstallMessageHandler([](QtMsgType t, const QMessageLogContext &c, const QString &m) {
+            if (m.contains(QLatin1String("namespace is Terminating")))
+                ++*counter;
+            previous(t, c, m);
+        });
+        BudgetEnforcer enforcer(*m_store, m_client);
+        EnforceReport r = enforcer.runNow(kNoon);
+        EnforceReport again = enforcer.runNow(kNoon + 60);
+        qInstallMessageHandler(previous);
+        QVERIFY2(r.ok(), qPrintable(r.errors.join(QLatin1Char('\n')))); // no 403 tried
+        QVERIFY(again.ok());
+        for (const ClampEvent &e : std::as_const(r.events)) // earlier tests' clamps are lifted
+            QVERIFY(e.ns != ns);
+        QVERIFY(r.terminating.contains(ns));
+        QVERIFY(again.terminating.contains(ns));
+        QCOMPARE(skippedLines, 1); // logged once, not every tick
+
+        // The last finalizer removed: the namespace is gone.
+        k = kubectl({QStringLiteral("patch"), QStringLiteral("namespace"), ns, QStringLiteral("--type=merge"),
+                     QStringLiteral("-p"), QStringLiteral(R"({"metadata":{"finalizers":null}})")});
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+        k = kubectl({QStringLiteral("get"), QStringLiteral("namespace"), ns});
+        QVERIFY(k.exitCode != 0);
+        QVERIFY2(k.err.contains("NotFound") || k.err.contains("not found"), k.err.constData());
     }
 };
 

@@ -1,19 +1,20 @@
 // The console window against the real test cluster: edits in the quota table
 // reach the server, concurrent kubectl changes open the conflict view, invalid
-// YAML is refused with the marker on its line, and a read-only identity gets
-// disabled controls. Widgets are found by objectName, as a user would find them.
+// YAML is refused with the marker on its line, a Terminating namespace is marked
+// in the list, and a read-only identity gets disabled controls. Widgets are found
+// by objectName, as a user would find them.
 
-#include "mainwindow.h"
-#include "gui/consolefixture.h"
-#include "gui/guitestutil.h"
-#include "auditmodel.h"
-#include "namespacelistmodel.h"
-#include "quotatablemodel.h"
 #include "applyconfirmdialog.h"
+#include "auditmodel.h"
 #include "conflictdialog.h"
 #include "errorbanner.h"
+#include "gui/consolefixture.h"
+#include "gui/guitestutil.h"
+#include "mainwindow.h"
+#include "namespacelistmodel.h"
 #include "namespacepanel.h"
 #include "quotapage.h"
+#include "quotatablemodel.h"
 #include "templatedialog.h"
 #include "yamleditor.h"
 
@@ -46,6 +47,7 @@ private slots:
     void concurrentKubectlChangeOpensConflictView();
     void invalidYamlMarksLineAndRefusesApply();
     void namespaceWithoutQuotaOffersTemplate();
+    void terminatingNamespaceIsMarked();
     void readonlyContextDisablesEditing();
 
 private:
@@ -251,6 +253,40 @@ void TestConsole::namespaceWithoutQuotaOffersTemplate() {
     // A namespace with a quota shows its table, not the offer.
     selectNamespace(QStringLiteral("team-speech"));
     QTRY_VERIFY(!create->isVisible());
+}
+
+// A namespace deleted while a finalizer is pending stays in Terminating: the list says so.
+void TestConsole::terminatingNamespaceIsMarked() {
+    const QString kc = m_fx.kubeconfig();
+    kubectl(kc, {QStringLiteral("create"), QStringLiteral("namespace"), QStringLiteral("leaving")});
+    kubectl(kc, {QStringLiteral("patch"), QStringLiteral("namespace"), QStringLiteral("leaving"),
+                 QStringLiteral("--type=merge"), QStringLiteral("-p"),
+                 QStringLiteral(R"({"metadata":{"finalizers":["example.com/hold"]}})")});
+    auto *view = find<QTreeView>(QStringLiteral("namespaceView"));
+    const QAbstractItemModel *model = view->model();
+    QTRY_VERIFY(rowWithText(model, NamespaceListModel::NameColumn, QStringLiteral("leaving")) >= 0);
+    kubectl(kc, {QStringLiteral("delete"), QStringLiteral("namespace"), QStringLiteral("leaving"),
+                 QStringLiteral("--wait=false")});
+    auto status = [&] {
+        const int row = rowWithText(model, NamespaceListModel::NameColumn, QStringLiteral("leaving"));
+        return row < 0 ? QModelIndex() : model->index(row, NamespaceListModel::StatusColumn);
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(
+        status().data(NamespaceListModel::BadgesRole).toInt() & NamespaceListModel::TerminatingBadge, 10000);
+    QVERIFY(status().data().toString().startsWith(QStringLiteral("Terminating")));
+    QVERIFY(status().data(Qt::ToolTipRole).toString().contains(QStringLiteral("being deleted")));
+    // Nothing can be created there: the quota page says why instead of offering a template.
+    QVERIFY(m_window->namespacePanel()->selectNamespace(QStringLiteral("leaving")));
+    auto *create = find<QPushButton>(QStringLiteral("quotaEmptyCreateButton"));
+    QTRY_VERIFY(create->isVisible());
+    QTRY_VERIFY(!create->isEnabled());
+    QVERIFY2(create->toolTip().contains(QStringLiteral("being deleted")), qPrintable(create->toolTip()));
+    // The last finalizer gone, the namespace leaves the list.
+    kubectl(kc, {QStringLiteral("patch"), QStringLiteral("namespace"), QStringLiteral("leaving"),
+                 QStringLiteral("--type=merge"), QStringLiteral("-p"),
+                 QStringLiteral(R"({"metadata":{"finalizers":null}})")});
+    QTRY_COMPARE_WITH_TIMEOUT(rowWithText(model, NamespaceListModel::NameColumn, QStringLiteral("leaving")),
+                              -1, 10000);
 }
 
 void TestConsole::readonlyContextDisablesEditing() {

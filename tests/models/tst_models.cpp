@@ -194,6 +194,15 @@ void TestModels::namespaceListSnapshotAndUpdates() {
     QCOMPARE(model.rowOf(QStringLiteral("new")), 2);
     model.remove(QStringLiteral("missing"));
     QCOMPARE(model.rowCount(), 3);
+
+    // A namespace being deleted says so first, and why nothing can be edited there.
+    NamespaceSummary going = model.at(1);
+    going.terminating = true;
+    model.upsert(going);
+    const QModelIndex status = model.index(1, NamespaceListModel::StatusColumn);
+    QCOMPARE(status.data().toString(), QStringLiteral("Terminating, no quota"));
+    QVERIFY(status.data(NamespaceListModel::BadgesRole).toInt() & NamespaceListModel::TerminatingBadge);
+    QVERIFY(status.data(Qt::ToolTipRole).toString().startsWith(NamespaceListModel::terminatingReason()));
 }
 
 void TestModels::namespaceFilterAndSort() {

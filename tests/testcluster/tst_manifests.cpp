@@ -4,14 +4,17 @@
 // kind must be refused as a real cluster refuses it, and the controller's ClusterRole must
 // grant exactly the verbs the controller uses: the built controller is run through what it
 // does (records, clamps and lifts, creates and deletes a quota, leads, answers
-// self-service, reads alert recipients) against a test cluster that logs every request,
+// self-service, reads alert recipients, denies a ReplicaSet's pod in its webhook and
+// records that as an Event on the ReplicaSet) against a test cluster that logs every request,
 // and the grants must equal the requests it made, verb by verb.
 
 #include "clusterdiscovery.h"
 #include "controller/controllertestutil.h"
 #include "kubeclient.h"
 #include "kubectlrun.h"
+#include "testcerts.h"
 #include "testclusterprocess.h"
+#include "webhooktestutil.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -118,6 +121,42 @@ private:
                        yaml);
     }
 
+    // Registers the controller's webhook (on `port`, certificate signed by `caPem`) with
+    // `cluster` and creates a ReplicaSet's pod of carol (no GPU-hours left): true once the
+    // controller recorded the denial as a GPUBudgetExceeded Event on the ReplicaSet.
+    static bool ownedPodDenialRecorded(const TestClusterProcess &cluster, const QTemporaryDir &dir, int port,
+                                       const QByteArray &caPem) {
+        auto k = [&](const QStringList &args) {
+            return gq::test::runTool(QStringLiteral("kubectl"),
+                                     QStringList{QStringLiteral("--kubeconfig"), cluster.kubeconfigPath()} +
+                                         args);
+        };
+        auto file = [&](const char *name, const QByteArray &text) {
+            return gq::test::writeFile(dir.filePath(QLatin1String(name)), text);
+        };
+        gq::test::WebhookYaml w;
+        w.url = QStringLiteral("https://127.0.0.1:%1/validate/pods").arg(port);
+        w.caPem = caPem;
+        k({QStringLiteral("apply"), QStringLiteral("-f"),
+           file("webhook.yaml", gq::test::validatingWebhookYaml(w))});
+        k({QStringLiteral("create"), QStringLiteral("-f"),
+           file("owned.yaml",
+                "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-1\n  namespace: team-b\n"
+                "  labels: {gpuquota.io/user: carol}\n  ownerReferences:\n  - {apiVersion: apps/v1,"
+                " kind: ReplicaSet, name: web, uid: rs-uid-1, controller: true}\nspec:\n"
+                "  containers:\n  - name: main\n    image: cuda\n"
+                "    resources: {limits: {nvidia.com/gpu: \"1\"}}\n")});
+        return QTest::qWaitFor(
+            [&] {
+                return k({QStringLiteral("get"), QStringLiteral("events"), QStringLiteral("-n"),
+                          QStringLiteral("team-b"), QStringLiteral("--field-selector"),
+                          QStringLiteral("reason=GPUBudgetExceeded"), QStringLiteral("-o"),
+                          QStringLiteral("name")})
+                    .out.contains("event");
+            },
+            15000);
+    }
+
     // The built controller through everything it does, against a test cluster that logs
     // each request (--verbose), as its own user (context admin-cert): the "group resource
     // verb" of every request it made. Fails the current test when the run does not get
@@ -190,6 +229,20 @@ private:
             QTest::qFail("gpuquota budget set or boost grant failed", __FILE__, __LINE__);
             return {};
         }
+        // carol has no GPU-hours: the webhook denies her pods.
+        const bool carolBudget =
+            cli({QStringLiteral("budget"), QStringLiteral("set"), QStringLiteral("--db"), db,
+                 QStringLiteral("--user"), QStringLiteral("carol"), QStringLiteral("--limit"),
+                 QStringLiteral("0"), QStringLiteral("--period"), QStringLiteral("day")})
+                .exitCode == 0;
+        auto tls = gq::tc::generateServingMaterial("IP:127.0.0.1");
+        if (!carolBudget || !tls) {
+            QTest::qFail("the user budget or the webhook's certificate failed", __FILE__, __LINE__);
+            return {};
+        }
+        file("tls.crt", tls->serverCertPem);
+        file("tls.key", tls->serverKeyPem);
+        const int webhookPort = gq::test::freePort();
         QTest::qWait(2500); // the boost's end has passed
         const int listen = gq::test::freePort();
         const QString config = file(
@@ -198,10 +251,13 @@ private:
                 "cluster: {kubeconfig: %1, context: admin-cert}\nclusterName: rbac\ndatabase: %2\n"
                 "listen: 127.0.0.1:%3\ntimeZone: UTC\nspool: %4\nenforce: {enabled: true, interval: 1s}\n"
                 "leaderElection: {enabled: true, namespace: gpuquota-system, name: gpuquota-controller}\n"
-                "alerts: {enabled: true, webhook: {url: \"http://127.0.0.1:9/alerts\"}}\n")
+                "alerts: {enabled: true, webhook: {url: \"http://127.0.0.1:9/alerts\"}}\n"
+                "webhook: {listen: 127.0.0.1:%5, tlsCert: %6, tlsKey: %7}\n")
                 .arg(traced.kubeconfigPath(), db)
                 .arg(listen)
                 .arg(dir.filePath(QStringLiteral("spool")))
+                .arg(webhookPort)
+                .arg(dir.filePath(QStringLiteral("tls.crt")), dir.filePath(QStringLiteral("tls.key")))
                 .toUtf8());
         gq::test::ControllerProcess controller;
         if (!controller.start(config, QStringLiteral("rbac-check"))) {
@@ -225,22 +281,25 @@ private:
                                .exitCode != 0;
             },
             30000);
+        // A ReplicaSet's pod denied by the webhook: an Event on the ReplicaSet.
+        const bool event = ownedPodDenialRecorded(traced, dir, webhookPort, tls->caCertPem);
         // Self-service: who is asking (TokenReview), may they see it (SubjectAccessReview).
         const QString status = gq::test::curl(
             {QStringLiteral("-H"), QStringLiteral("Authorization: Bearer ") + traced.adminToken(),
              QStringLiteral("http://127.0.0.1:%1/quota/status?user=alice").arg(listen)});
         controller.signal(SIGTERM); // gives the Lease up
         const bool exited = controller.waitForExit(15000);
-        if (!clamped || !raised || !lifted || !exited || status.startsWith(QLatin1String("000"))) {
+        if (!clamped || !raised || !lifted || !exited || !event || status.startsWith(QLatin1String("000"))) {
             QTest::qFail(
                 qPrintable(
                     QStringLiteral("the controller's run did not get through: clamped and boost reverted %1, "
-                                   "raised %2, lifted %3, self-service %4, exited %5")
+                                   "raised %2, lifted %3, self-service %4, exited %5, denial event %6")
                         .arg(clamped)
                         .arg(raised)
                         .arg(lifted)
                         .arg(status.left(3))
-                        .arg(exited)),
+                        .arg(exited)
+                        .arg(event)),
                 __FILE__, __LINE__);
             return {};
         }
