@@ -212,6 +212,47 @@ private Q_SLOTS:
         QVERIFY2(allowed.exitCode == 0, allowed.err.constData());
     }
 
+    // A Deployment of the spent user: the real ReplicaSet controller's pod is denied by
+    // the webhook, and besides the controller's FailedCreate the owner gets our Warning
+    // Event GPUBudgetExceeded with the numbers, where `kubectl describe` shows it.
+    void denialOfAControllersPodIsAnEventOnItsOwner() {
+        const ToolRun d = m_cluster.apply(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: dave-train, namespace: team-web}\n"
+            "spec:\n  replicas: 1\n  selector: {matchLabels: {app: dave-train}}\n  template:\n"
+            "    metadata: {labels: {app: dave-train, gpuquota.io/user: dave}}\n    spec:\n"
+            "      containers:\n      - name: main\n        image: cuda\n"
+            "        resources: {limits: {nvidia.com/gpu: \"1\"}}\n");
+        QVERIFY2(d.exitCode == 0, d.err.constData());
+        QString events;
+        QVERIFY2(
+            QTest::qWaitFor(
+                [&] {
+                    events = QString::fromUtf8(
+                        m_cluster
+                            .kubectl({QStringLiteral("get"), QStringLiteral("events"), QStringLiteral("-n"),
+                                      QStringLiteral("team-web"), QStringLiteral("--field-selector"),
+                                      QStringLiteral("reason=GPUBudgetExceeded"), QStringLiteral("-o"),
+                                      QStringLiteral("jsonpath={range .items[*]}{.type} "
+                                                     "{.involvedObject.kind}/{.involvedObject.name}: "
+                                                     "{.message}{\"\\n\"}{end}")})
+                            .out);
+                    return events.contains(QLatin1String("ReplicaSet/dave-train-"));
+                },
+                60000),
+            qPrintable(events));
+        QVERIFY2(events.startsWith(QLatin1String("Warning ")) && events.contains(QLatin1String("dave")),
+                 qPrintable(events));
+        // The real ReplicaSet controller reports its own FailedCreate beside it.
+        QVERIFY(m_cluster
+                    .kubectl({QStringLiteral("get"), QStringLiteral("events"), QStringLiteral("-n"),
+                              QStringLiteral("team-web"), QStringLiteral("--field-selector"),
+                              QStringLiteral("reason=FailedCreate"), QStringLiteral("-o"),
+                              QStringLiteral("name")})
+                    .out.contains("event"));
+        m_cluster.kubectl({QStringLiteral("delete"), QStringLiteral("deployment"),
+                           QStringLiteral("dave-train"), QStringLiteral("-n"), QStringLiteral("team-web")});
+    }
+
     // TokenReview by the real API server: a static-token user and a ServiceAccount token,
     // whose usernames (alice@example.com, oidc:bob, system:serviceaccount:team-web:default)
     // the identity mapping turns into budget subjects.
