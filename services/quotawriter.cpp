@@ -152,6 +152,7 @@ void QuotaWriter::start(const Request &request) {
     m_base = request.base;
     m_preview = {};
     m_conflict = {};
+    m_rebases = 0;
     m_overwritten.clear();
     m_error = {};
     m_result = {};
@@ -218,7 +219,7 @@ void QuotaWriter::onDryRun(const Result<QJsonObject> &r) {
             m_jobs.watch(m_client->get(*m_req.resource, m_req.ns, m_name),
                          [this](const Result<QJsonObject> &current) { adopt(current); });
         } else if (kind == Error::Kind::Conflict) {
-            fetchTheirs(r.error());
+            fetchTheirs(r.error(), false);
         } else {
             fail(r.error());
         }
@@ -309,7 +310,7 @@ void QuotaWriter::onApplied(const Result<QJsonObject> &r) {
     if (!r) {
         // AlreadyExists: someone created it since the dry run; that is theirs, not ours.
         if (r.error().kind == Error::Kind::Conflict || r.error().kind == Error::Kind::AlreadyExists)
-            fetchTheirs(r.error());
+            fetchTheirs(r.error(), true);
         else
             fail(r.error());
         return;
@@ -320,17 +321,45 @@ void QuotaWriter::onApplied(const Result<QJsonObject> &r) {
 
 // Someone else wrote the object since the edit began: fetch what is there now, so the
 // caller has all three versions to choose from.
-void QuotaWriter::fetchTheirs(const Error &conflict) {
+void QuotaWriter::fetchTheirs(const Error &conflict, bool applying) {
     m_conflict = {m_base, m_payload, {}, conflict, {}};
-    m_jobs.watch(m_client->get(*m_req.resource, m_req.ns, m_name), [this](const Result<QJsonObject> &r) {
-        if (!r) {
-            fail(r.error());
-            return;
-        }
-        m_conflict.theirs = *r;
-        setState(State::Conflict);
-    });
+    m_jobs.watch(m_client->get(*m_req.resource, m_req.ns, m_name),
+                 [this, applying](const Result<QJsonObject> &r) {
+                     if (!r) {
+                         fail(r.error());
+                         return;
+                     }
+                     if (rebaseIfOnlyServerFieldsChanged(*r, applying))
+                         return;
+                     m_conflict.theirs = *r;
+                     setState(State::Conflict);
+                 });
     setState(State::FetchingTheirs);
+}
+
+// In a busy namespace every pod start and finish rewrites the quota's status (and so its
+// resourceVersion): that is no conflict with an edit of spec, labels or annotations.
+bool QuotaWriter::rebaseIfOnlyServerFieldsChanged(const QJsonObject &theirs, bool applying) {
+    constexpr int kMaxRebases = 10;
+    if (m_base.isEmpty() || m_rebases >= kMaxRebases)
+        return false;
+    const QJsonObject was = metaOf(m_base), now = metaOf(theirs);
+    if (theirs.value(QLatin1String("spec")) != m_base.value(QLatin1String("spec")) ||
+        now.value(QLatin1String("labels")) != was.value(QLatin1String("labels")) ||
+        now.value(QLatin1String("annotations")) != was.value(QLatin1String("annotations")))
+        return false;
+    ++m_rebases;
+    m_base = theirs;
+    QJsonObject meta = metaOf(m_payload);
+    meta.insert(QLatin1String("resourceVersion"), rvOf(m_base));
+    m_payload.insert(QLatin1String("metadata"), meta);
+    if (!applying) {
+        sendDryRun();
+        return true;
+    }
+    m_jobs.watch(write(false), [this](const Result<QJsonObject> &r) { onApplied(r); });
+    setState(State::Applying);
+    return true;
 }
 
 } // namespace gq

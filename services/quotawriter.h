@@ -156,7 +156,11 @@ private:
     void adoptThreeWay();
     void rebaseDiff();
     void onApplied(const Result<QJsonObject> &r);
-    void fetchTheirs(const Error &conflict);
+    // applying: the conflict came from the real write (else from the dry run).
+    void fetchTheirs(const Error &conflict, bool applying);
+    // Only what the server keeps (status, resourceVersion, managedFields) changed since
+    // the base: re-base on theirs and send again, instead of a conflict to resolve.
+    bool rebaseIfOnlyServerFieldsChanged(const QJsonObject &theirs, bool applying);
     [[nodiscard]] bool replacing() const;
     QFuture<Result<QJsonObject>> write(bool dryRun);
 
@@ -168,6 +172,7 @@ private:
     State m_state = State::Idle;
     Preview m_preview;
     ConflictView m_conflict;
+    int m_rebases = 0; // automatic re-bases of this write (a busy namespace's quota status)
     QList<lastapplied::FieldConflict> m_overwritten;
     Error m_error;
     QJsonObject m_result;

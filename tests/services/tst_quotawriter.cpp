@@ -300,6 +300,46 @@ private Q_SLOTS:
         QCOMPARE(gpusOf(*now), QStringLiteral("2")); // theirs survived
     }
 
+    // A busy namespace: a pod starts while the confirmation is open, so quota admission
+    // rewrites the quota's status (and its resourceVersion) but nobody touched its spec.
+    // The write re-bases on the new version and applies: no conflict to resolve.
+    void statusOnlyChangeIsReBasedNotAConflict() {
+        const QString ns = makeNamespace(QStringLiteral("qw-busy"));
+        auto base = createQuota(ns, {{QStringLiteral("requests.nvidia.com/gpu"), QStringLiteral("4")}});
+        GQ_VERIFY_OK(base);
+        QuotaWriter writer(m_admin);
+        StateLog log(writer);
+        QuotaWriter::Request req;
+        req.ns = ns;
+        req.base = *base;
+        req.mineYaml = quotaYaml(ns, QStringLiteral("8"));
+        writer.start(req);
+        GQ_WAIT_STATE(writer, State::AwaitingConfirmation);
+        const QJsonObject pod{
+            {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+            {QStringLiteral("kind"), QStringLiteral("Pod")},
+            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), QStringLiteral("busy")}}},
+            {QStringLiteral("spec"),
+             QJsonObject{{QStringLiteral("containers"),
+                          QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("c")},
+                                                 {QStringLiteral("image"), QStringLiteral("cuda")},
+                                                 {QStringLiteral("resources"),
+                                                  QJsonObject{{QStringLiteral("limits"),
+                                                               QJsonObject{{QStringLiteral("nvidia.com/gpu"),
+                                                                            QStringLiteral("1")}}}}}}}}}}};
+        GQ_VERIFY_OK(await(m_other->create(KubeResource::pods(), ns, pod)));
+        auto busy = getQuota(ns);
+        GQ_VERIFY_OK(busy);
+        QVERIFY2(rvOf(*busy) != rvOf(*base), "the pod should have changed the quota's status");
+        QVERIFY(writer.confirm());
+        GQ_WAIT_STATE(writer, State::Applied);
+        QVERIFY(log.states.contains(State::FetchingTheirs)); // it did meet the 409
+        QVERIFY(!log.states.contains(State::Conflict));
+        auto now = getQuota(ns);
+        GQ_VERIFY_OK(now);
+        QCOMPARE(gpusOf(*now), QStringLiteral("8"));
+    }
+
     void cancelAtConfirmationWritesNothing() {
         const QString ns = makeNamespace(QStringLiteral("qw-cancel"));
         QuotaWriter writer(m_admin);
