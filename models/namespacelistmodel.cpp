@@ -37,6 +37,8 @@ int NamespaceListModel::ownBadges(const NamespaceSummary &s) {
         b |= NoQuotaBadge;
     if (s.terminating)
         b |= TerminatingBadge;
+    if (!s.notEnforced.isEmpty())
+        b |= NotEnforcedBadge;
     return b;
 }
 
@@ -53,8 +55,9 @@ int NamespaceListModel::badges(int row) const {
 }
 
 int NamespaceListModel::statusRank(int b) {
-    return (b & TerminatingBadge ? 32 : 0) | (b & OverBudgetBadge ? 16 : 0) | (b & InGraceBadge ? 8 : 0) |
-           (b & NearLimitBadge ? 4 : 0) | (b & NearBudgetBadge ? 2 : 0) | (b & NoQuotaBadge ? 1 : 0);
+    return (b & TerminatingBadge ? 64 : 0) | (b & OverBudgetBadge ? 32 : 0) | (b & InGraceBadge ? 16 : 0) |
+           (b & NotEnforcedBadge ? 8 : 0) | (b & NearLimitBadge ? 4 : 0) | (b & NearBudgetBadge ? 2 : 0) |
+           (b & NoQuotaBadge ? 1 : 0);
 }
 
 QString NamespaceListModel::terminatingReason() {
@@ -122,6 +125,8 @@ QString badgeText(int b, const QString &graceEnd) {
         parts << NamespaceListModel::tr("over budget");
     if (b & NamespaceListModel::InGraceBadge)
         parts << NamespaceListModel::graceBadgeText(graceEnd);
+    if (b & NamespaceListModel::NotEnforcedBadge)
+        parts << NamespaceListModel::tr("not yet enforced");
     if (b & NamespaceListModel::NearLimitBadge)
         parts << NamespaceListModel::tr("near limit");
     if (b & NamespaceListModel::NearBudgetBadge)
@@ -257,6 +262,10 @@ QString NamespaceListModel::statusToolTip(int row) const {
     const QList<BudgetUse> budgets = m_budgets.value(name);
     if (b & TerminatingBadge)
         lines << terminatingReason();
+    if (b & NotEnforcedBadge)
+        lines << tr("Not enforced yet: quota admission still applies the old value until "
+                    "kube-controller-manager copies the new limit to the quota's status (%1).")
+                     .arg(m_rows.at(row).notEnforced.join(QStringLiteral("; ")));
     for (const BudgetUse &u : budgets) {
         switch (u.state()) {
         case BudgetUse::State::Over:

@@ -29,6 +29,7 @@ public:
         NearBudgetBadge = 8,
         InGraceBadge = 16,
         TerminatingBadge = 32, // being deleted: no edits (terminatingReason())
+        NotEnforcedBadge = 64, // a GPU limit in spec.hard that status.hard does not show yet
     };
     enum Role {
         RatioRole = Qt::UserRole + 1, // double: used/hard, -1 without a limit

@@ -32,6 +32,8 @@ QuotaUsage ClusterConnection::quotaUsageFromJson(const QJsonObject &object) {
         resourceMap(object.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject());
     u.used =
         resourceMap(object.value(QLatin1String("status")).toObject().value(QLatin1String("used")).toObject());
+    u.statusHard =
+        resourceMap(object.value(QLatin1String("status")).toObject().value(QLatin1String("hard")).toObject());
     return u;
 }
 

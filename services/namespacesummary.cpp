@@ -109,6 +109,22 @@ UsageBar pickGpuBar(const QList<QuotaUsage> &quotas) {
     }
     return best;
 }
+
+QStringList notEnforcedGpuLimits(const QList<QuotaUsage> &quotas) {
+    QStringList out;
+    for (const QuotaUsage &q : quotas)
+        for (auto it = q.hard.constBegin(); it != q.hard.constEnd(); ++it) {
+            if (!isGpuQuotaKey(it.key()))
+                continue;
+            const auto enforced = q.statusHard.find(it.key());
+            if (enforced != q.statusHard.constEnd() && *enforced == it.value())
+                continue;
+            out << QStringLiteral("%1: %2 %3 (enforced: %4)")
+                       .arg(q.name, it.key(), it.value().toString(),
+                            enforced == q.statusHard.constEnd() ? QStringLiteral("—") : enforced->toString());
+        }
+    return out;
+}
 } // namespace
 
 NamespaceSummary NamespaceSummary::fromQuotas(const QString &name, const QList<QuotaUsage> &quotas) {
@@ -118,6 +134,7 @@ NamespaceSummary NamespaceSummary::fromQuotas(const QString &name, const QList<Q
     s.gpu = pickGpuBar(quotas);
     s.cpu = pickBar(quotas, {"requests.cpu", "cpu", "limits.cpu"});
     s.memory = pickBar(quotas, {"requests.memory", "memory", "limits.memory"});
+    s.notEnforced = notEnforcedGpuLimits(quotas);
     return s;
 }
 

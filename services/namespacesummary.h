@@ -36,6 +36,9 @@ struct QuotaUsage {
     QString name;
     QMap<QString, Quantity> hard;
     QMap<QString, Quantity> used;
+    // status.hard: what quota admission enforces, copied from spec.hard by
+    // kube-controller-manager some time after a change (never, while it is down).
+    QMap<QString, Quantity> statusHard;
     friend bool operator==(const QuotaUsage &, const QuotaUsage &) = default;
 };
 
@@ -86,6 +89,10 @@ struct NamespaceSummary {
     // Being deleted (status.phase Terminating, e.g. finalizers pending): the API server
     // refuses new objects in it, so the console offers no edits there.
     bool terminating = false;
+    // GPU limits whose spec.hard is not enforced yet (status.hard differs), as
+    // "QUOTA: RESOURCE SPEC (enforced: STATUS)": a clamp or a boost waiting for the
+    // controller-manager; admission still applies the old value.
+    QStringList notEnforced;
 
     static constexpr double kNearLimit = 0.8;
     [[nodiscard]] bool nearLimit() const;

@@ -3596,6 +3596,14 @@ Every change applied from this console is listed here with who made it and why.<
         <source>Alerts go to: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>not yet enforced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not enforced yet: quota admission still applies the old value until kube-controller-manager copies the new limit to the quota&apos;s status (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::NamespacePanel</name>

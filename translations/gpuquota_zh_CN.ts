@@ -3582,6 +3582,14 @@ Every change applied from this console is listed here with who made it and why.<
         <source>Alerts go to: %1</source>
         <translation>告警发送给：%1</translation>
     </message>
+    <message>
+        <source>not yet enforced</source>
+        <translation>尚未生效</translation>
+    </message>
+    <message>
+        <source>Not enforced yet: quota admission still applies the old value until kube-controller-manager copies the new limit to the quota&apos;s status (%1).</source>
+        <translation>尚未生效：在 kube-controller-manager 把新的上限复制到配额的 status 之前，配额准入仍按旧值执行（%1）。</translation>
+    </message>
 </context>
 <context>
     <name>gq::NamespacePanel</name>

@@ -95,8 +95,9 @@ struct BadgeSpec {
 // time shown in the grace badge.
 QList<BadgeSpec> badgeSpecs(const QString &graceEnd) {
     const int flags[] = {NamespaceListModel::TerminatingBadge, NamespaceListModel::OverBudgetBadge,
-                         NamespaceListModel::InGraceBadge,     NamespaceListModel::NearLimitBadge,
-                         NamespaceListModel::NearBudgetBadge,  NamespaceListModel::NoQuotaBadge};
+                         NamespaceListModel::InGraceBadge,     NamespaceListModel::NotEnforcedBadge,
+                         NamespaceListModel::NearLimitBadge,   NamespaceListModel::NearBudgetBadge,
+                         NamespaceListModel::NoQuotaBadge};
     QList<BadgeSpec> specs;
     for (int flag : flags) {
         BadgeSpec b{flag, {}, UsageBarDelegate::badgeColor(flag)};
@@ -104,6 +105,10 @@ QList<BadgeSpec> badgeSpecs(const QString &graceEnd) {
         case NamespaceListModel::TerminatingBadge: b.text = NamespaceListModel::tr("Terminating"); break;
         case NamespaceListModel::OverBudgetBadge: b.text = NamespaceListModel::tr("over budget"); break;
         case NamespaceListModel::InGraceBadge: b.text = NamespaceListModel::graceBadgeText(graceEnd); break;
+        case NamespaceListModel::NotEnforcedBadge:
+            b.text = NamespaceListModel::tr("not yet enforced");
+            b.outline = true; // waiting for the controller-manager, not an error
+            break;
         case NamespaceListModel::NearLimitBadge: b.text = NamespaceListModel::tr("near limit"); break;
         case NamespaceListModel::NearBudgetBadge:
             b.text = NamespaceListModel::tr("near budget");
@@ -137,6 +142,7 @@ QColor UsageBarDelegate::badgeColor(int flag) {
     case NamespaceListModel::OverBudgetBadge: return barColor(1.0);             // red, like a full bar
     case NamespaceListModel::InGraceBadge: return QColor(0xe0, 0x6c, 0x1b);     // orange
     case NamespaceListModel::TerminatingBadge: return QColor(0x55, 0x55, 0x55); // dark grey: going away
+    case NamespaceListModel::NotEnforcedBadge: return QColor(0x2e, 0x6d, 0xb4); // blue: in progress
     case NamespaceListModel::NearLimitBadge:
     case NamespaceListModel::NearBudgetBadge: return barColor(0.8); // amber
     default: return QColor(0x80, 0x80, 0x80);

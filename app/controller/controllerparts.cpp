@@ -215,9 +215,11 @@ void ControllerParts::onDatabaseLost(const Error &error) {
 void ControllerParts::buildLeaderParts() {
     m_enforcer = std::make_unique<BudgetEnforcer>(*m_store, m_rt.client());
     m_enforcer->addListener([this](const ClampEvent &e) { onClamp(e); });
-    connect(m_enforcer.get(), &BudgetEnforcer::finished, this, [](const EnforceReport &report) {
+    connect(m_enforcer.get(), &BudgetEnforcer::finished, this, [this](const EnforceReport &report) {
         for (const QString &error : report.errors)
             qCWarning(lcParts) << "enforce:" << error;
+        m_metrics->set(QString::fromLatin1(metricnames::kClampsNotEnforced), {},
+                       double(report.notEnforced.size()));
     });
     BoostReconciler::Options bo;
     bo.actor = QStringLiteral("gpuquota-controller");

@@ -118,9 +118,16 @@ void BudgetEnforcer::onAllQuotas(const Result<ObjectList> &r) {
         return finishPass();
     }
     QStringList namespaces = m_budgetNamespaces;
-    for (const QJsonObject &q : r->items)
-        if (clampplan::hasClamp(q) && !namespaces.contains(nsOf(q)))
+    for (const QJsonObject &q : r->items) {
+        if (!clampplan::hasClamp(q))
+            continue;
+        if (!namespaces.contains(nsOf(q)))
             namespaces << nsOf(q);
+        if (!clampplan::enforced(q))
+            m_report.notEnforced
+                << nsOf(q) + u'/' +
+                       q.value(QLatin1String("metadata")).toObject().value(QLatin1String("name")).toString();
+    }
     std::sort(namespaces.begin(), namespaces.end());
     m_candidates = namespaces;
     // The phases: a namespace being deleted refuses creates (403) and takes its quotas along.

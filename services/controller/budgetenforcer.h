@@ -45,6 +45,9 @@ struct EnforceReport {
     QStringList errors;      // per namespace; the pass went on with the others
     int namespaces = 0;      // namespaces looked at
     QStringList terminating; // namespaces skipped: being deleted (clampplan::isTerminating)
+    // Clamped quotas ("ns/name") whose status.hard does not show the clamp yet: admission
+    // enforces a quota's status.hard, which kube-controller-manager copies from spec.hard.
+    QStringList notEnforced;
     [[nodiscard]] bool ok() const { return errors.isEmpty(); }
 };
 

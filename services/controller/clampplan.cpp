@@ -148,6 +148,19 @@ bool limitsGpus(const QJsonObject &quota) {
     return !gpuEntries(hardOf(quota)).isEmpty();
 }
 
+bool enforced(const QJsonObject &quota) {
+    const QJsonObject hard = hardOf(quota);
+    const QJsonObject status =
+        quota.value(QLatin1String("status")).toObject().value(QLatin1String("hard")).toObject();
+    for (auto it = hard.begin(); it != hard.end(); ++it) {
+        const auto spec = Quantity::parse(it.value().toString());
+        const auto shown = Quantity::parse(status.value(it.key()).toString());
+        if (!spec || !shown || !(*spec == *shown))
+            return false;
+    }
+    return true;
+}
+
 Plan planClamp(const QJsonObject &quota, const QHash<QString, qint64> &inUse, qint64 now,
                const QString &reason) {
     const QJsonObject hard = hardOf(quota);

@@ -79,6 +79,9 @@ struct Plan {
 
 [[nodiscard]] bool hasClamp(const QJsonObject &quota);
 [[nodiscard]] bool limitsGpus(const QJsonObject &quota);
+// True when the quota's status.hard shows every limit of its spec.hard: what quota
+// admission enforces (kube-controller-manager copies spec to status asynchronously).
+[[nodiscard]] bool enforced(const QJsonObject &quota);
 
 } // namespace clampplan
 } // namespace gq

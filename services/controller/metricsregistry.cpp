@@ -162,6 +162,9 @@ void registerControllerMetrics(MetricsRegistry &r) {
         {kBoostsActive, T::Gauge, "Boosts in effect now, by kind."},
         {kClampsActive, T::Gauge,
          "Namespaces whose GPU quota the controller has clamped because the budget is spent."},
+        {kClampsNotEnforced, T::Gauge,
+         "Clamped ResourceQuotas whose status.hard does not show the clamp yet: quota admission still "
+         "applies the old limit until kube-controller-manager copies it (never while it is down)."},
         {kSpoolDepth, T::Gauge, "Usage intervals waiting in the spool file for the database to return."},
         {kAlertsSent, T::Counter, "Alerts delivered, by channel."},
         {kAlertsFailed, T::Counter, "Alert delivery attempts that failed, by channel (each retry counts)."},

@@ -1,6 +1,6 @@
 // clampplan, the pure half of budget enforcement: which namespaces the enforcer leaves
-// alone (being deleted). The clamp and lift plans are exercised end to end in
-// tst_budgetenforcer.
+// alone (being deleted), and whether a quota's clamp is enforced yet. The clamp and lift plans are exercised
+// end to end in tst_budgetenforcer.
 #include "clampplan.h"
 
 #include <QJsonDocument>
@@ -35,6 +35,29 @@ private slots:
         QFETCH(QByteArray, json);
         QFETCH(bool, terminating);
         QCOMPARE(clampplan::isTerminating(QJsonDocument::fromJson(json).object()), terminating);
+    }
+
+    // A clamp is enforced once status.hard shows it (kube-controller-manager's copy);
+    // quantities are compared as quantities ("1000m" is "1").
+    void enforced_data() {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<bool>("enforced");
+        QTest::newRow("synced") << QByteArray(R"({"spec":{"hard":{"requests.nvidia.com/gpu":"0"}},)"
+                                              R"("status":{"hard":{"requests.nvidia.com/gpu":"0"}}})")
+                                << true;
+        QTest::newRow("same quantity") << QByteArray(R"({"spec":{"hard":{"requests.cpu":"1"}},)"
+                                                     R"("status":{"hard":{"requests.cpu":"1000m"}}})")
+                                       << true;
+        QTest::newRow("not yet") << QByteArray(R"({"spec":{"hard":{"requests.nvidia.com/gpu":"0"}},)"
+                                               R"("status":{"hard":{"requests.nvidia.com/gpu":"8"}}})")
+                                 << false;
+        QTest::newRow("no status") << QByteArray(R"({"spec":{"hard":{"requests.nvidia.com/gpu":"0"}}})")
+                                   << false;
+    }
+    void enforced() {
+        QFETCH(QByteArray, json);
+        QFETCH(bool, enforced);
+        QCOMPARE(clampplan::enforced(QJsonDocument::fromJson(json).object()), enforced);
     }
 };
 

@@ -93,6 +93,7 @@ private slots:
         const metrics::Exposition e = metrics::parseExposition(r.render());
         QCOMPARE(e.issueCount, 0);
         QVERIFY(e.type.contains(QLatin1String(metricnames::kClampsActive)));
+        QVERIFY(e.type.contains(QLatin1String(metricnames::kClampsNotEnforced)));
         QVERIFY(e.type.contains(QLatin1String(metricnames::kReconcileLag)));
     }
 

@@ -31,6 +31,7 @@ QuotaUsage quota(const char *name, std::initializer_list<std::pair<const char *,
         u.hard.insert(QLatin1String(k), q(v));
     for (const auto &[k, v] : used)
         u.used.insert(QLatin1String(k), q(v));
+    u.statusHard = u.hard; // enforced: the controller-manager has caught up
     return u;
 }
 
@@ -203,6 +204,35 @@ void TestModels::namespaceListSnapshotAndUpdates() {
     QCOMPARE(status.data().toString(), QStringLiteral("Terminating, no quota"));
     QVERIFY(status.data(NamespaceListModel::BadgesRole).toInt() & NamespaceListModel::TerminatingBadge);
     QVERIFY(status.data(Qt::ToolTipRole).toString().startsWith(NamespaceListModel::terminatingReason()));
+
+    // A clamp written to spec.hard that status.hard does not show yet: admission still
+    // applies the old value, and the list says so until the controller-manager catches up.
+    QuotaUsage clamped = quota("gpus", {{"requests.nvidia.com/gpu", "0"}, {"requests.cpu", "8"}}, {});
+    clamped.statusHard = {{QStringLiteral("requests.nvidia.com/gpu"), q("4")},
+                          {QStringLiteral("requests.cpu"), q("8")}};
+    const auto waiting = NamespaceSummary::fromQuotas(QStringLiteral("team-c"), {clamped});
+    QCOMPARE(waiting.notEnforced,
+             QStringList{QStringLiteral("gpus: requests.nvidia.com/gpu 0 (enforced: 4)")});
+    model.upsert(waiting);
+    const QModelIndex w =
+        model.index(model.rowOf(QStringLiteral("team-c")), NamespaceListModel::StatusColumn);
+    QVERIFY(w.data(NamespaceListModel::BadgesRole).toInt() & NamespaceListModel::NotEnforcedBadge);
+    QVERIFY2(w.data().toString().contains(QLatin1String("not yet enforced")),
+             qPrintable(w.data().toString()));
+    QVERIFY(w.data(Qt::ToolTipRole)
+                .toString()
+                .contains(QLatin1String("requests.nvidia.com/gpu 0 (enforced: 4)")));
+    clamped.statusHard = clamped.hard;
+    model.upsert(NamespaceSummary::fromQuotas(QStringLiteral("team-c"), {clamped}));
+    QVERIFY(!(model.index(model.rowOf(QStringLiteral("team-c")), NamespaceListModel::StatusColumn)
+                  .data(NamespaceListModel::BadgesRole)
+                  .toInt() &
+              NamespaceListModel::NotEnforcedBadge));
+    // A new quota without any status yet is not enforced either (admission refuses pods
+    // with "status unknown" until it has one).
+    QuotaUsage fresh = quota("new", {{"requests.nvidia.com/gpu", "2"}}, {});
+    fresh.statusHard.clear();
+    QCOMPARE(NamespaceSummary::fromQuotas(QStringLiteral("x"), {fresh}).notEnforced.size(), 1);
 }
 
 void TestModels::namespaceFilterAndSort() {

@@ -29,6 +29,9 @@
 
 #include <memory>
 
+#include <csignal>
+#include <sys/types.h>
+
 #ifndef GQ_SOURCE_DIR
 #error "GQ_SOURCE_DIR must name the source tree (scripts/real-cluster.sh)"
 #endif
@@ -212,6 +215,14 @@ public:
             },
             timeoutMs);
         return at;
+    }
+    // Sends `sig` to one component (kube-controller-manager, kube-scheduler, kwok, ...):
+    // SIGSTOP and SIGCONT make it hang and go on, as a control plane outage would.
+    bool signalComponent(const QString &component, int sig) const {
+        const qint64 pid = readFile(QDir(m_dir).filePath(QStringLiteral("pids/%1.pid").arg(component)))
+                               .trimmed()
+                               .toLongLong();
+        return pid > 0 && ::kill(static_cast<pid_t>(pid), sig) == 0;
     }
     // A namespace whose `default` ServiceAccount exists (pods can be created in it).
     bool createNamespace(const QString &ns) const {

@@ -163,6 +163,40 @@ private Q_SLOTS:
         QTRY_COMPARE(page->model()->row(page->model()->rowOf(kGpu)).hard, Quantity::fromInt(6));
     }
 
+    // While kube-controller-manager is stopped, a new GPU limit stays in spec.hard only:
+    // quota admission goes on applying the old one, and the list says "not yet enforced"
+    // until the controller-manager is back and copies it to status.hard.
+    void limitNotYetEnforcedWhileTheControllerManagerIsDown() {
+        const QString before = serverGpuHard(QStringLiteral("team-b"));
+        const QString lower = QString::number(before.toInt() - 2);
+        QVERIFY(m_cluster.signalComponent(QStringLiteral("kube-controller-manager"), SIGSTOP));
+        auto resume = qScopeGuard(
+            [this] { m_cluster.signalComponent(QStringLiteral("kube-controller-manager"), SIGCONT); });
+        const ToolRun k = m_cluster.kubectl(
+            {QStringLiteral("patch"), QStringLiteral("resourcequota"), QStringLiteral("gpu-quota"),
+             QStringLiteral("-n"), QStringLiteral("team-b"), QStringLiteral("--type=merge"),
+             QStringLiteral("-p"),
+             QStringLiteral(R"({"spec":{"hard":{"requests.nvidia.com/gpu":"%1"}}})").arg(lower)});
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+        auto *view = find<QTreeView>(QStringLiteral("namespaceView"));
+        const auto status = [&] {
+            return view->model()->index(
+                rowWithText(view->model(), NamespaceListModel::NameColumn, QStringLiteral("team-b")),
+                NamespaceListModel::StatusColumn);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(status().data(NamespaceListModel::BadgesRole).toInt() &
+                                     NamespaceListModel::NotEnforcedBadge,
+                                 20000);
+        const QString tip = status().data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("requests.nvidia.com/gpu %1 (enforced: %2)").arg(lower, before)),
+                 qPrintable(tip));
+        resume.dismiss();
+        m_cluster.signalComponent(QStringLiteral("kube-controller-manager"), SIGCONT);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !(status().data(NamespaceListModel::BadgesRole).toInt() & NamespaceListModel::NotEnforcedBadge),
+            60000);
+    }
+
     // alice may administer team-a only (a RoleBinding): the cluster-wide lists are 403,
     // so the console watches her context's namespace, says so, and works there; the
     // admin role does not let her change quotas, so editing is off with the reason.

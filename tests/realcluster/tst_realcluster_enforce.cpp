@@ -140,6 +140,10 @@ private Q_SLOTS:
             createPod(QStringLiteral("team-spent"), QStringLiteral("refused"), QStringLiteral("erin"), 1);
         QVERIFY(r.exitCode != 0);
         QVERIFY2(r.err.contains("exceeded quota: gpus"), r.err.constData());
+        // The controller says the clamp is enforced once status.hard shows it.
+        QTRY_VERIFY_WITH_TIMEOUT(curl({QStringLiteral("http://127.0.0.1:%1/metrics").arg(m_listen)})
+                                     .contains(QLatin1String("\ngpuquota_clamps_not_enforced 0\n")),
+                                 30000);
     }
 
     void liftingTheClampLetsPodsIn() {
