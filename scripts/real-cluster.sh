@@ -84,6 +84,8 @@
 #   GQ_K8S_CACHE  cache root (default $HOME/.cache/gpuquota)
 #   GO            the go binary (default /usr/local/go/bin/go)
 #   GQ_READY_TIMEOUT  seconds to wait for readiness in start (default 120)
+#   GQ_APISERVER_EXTRA_ARGS  more kube-apiserver flags for start, split on blanks
+#                     (e.g. --goaway-chance=0.02: GOAWAY on 2 % of HTTP/2 requests)
 
 set -euo pipefail
 

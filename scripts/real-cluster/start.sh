@@ -158,6 +158,9 @@ start_etcd() {
 # start_apiserver: kube-apiserver, ready on /readyz; then the kubeconfigs of the clients
 start_apiserver() {
     local pki=$START_PKI dir=$START_DIR server=$START_SERVER
+    # GQ_APISERVER_EXTRA_ARGS: more flags, split on blanks (tests: --goaway-chance=0.02)
+    local -a extra=()
+    read -r -a extra <<<"${GQ_APISERVER_EXTRA_ARGS:-}"
     spawn kube-apiserver "$START_KBIN/kube-apiserver" \
         --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
         --etcd-compaction-interval=10s \
@@ -179,7 +182,7 @@ start_apiserver() {
         --requestheader-extra-headers-prefix=X-Remote-Extra- \
         --proxy-client-cert-file="$pki/front-proxy-client.crt" \
         --proxy-client-key-file="$pki/front-proxy-client.key" \
-        --allow-privileged=true --profiling=false --v=1
+        --allow-privileged=true --profiling=false --v=1 "${extra[@]}"
     CURL_TLS=(--cacert "$pki/ca.crt" --cert "$pki/admin.crt" --key "$pki/admin.key")
     wait_for kube-apiserver "$START_TIMEOUT" "GET /readyz" https_ok "$server/readyz" ok
 

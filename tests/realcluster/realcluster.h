@@ -46,6 +46,7 @@ public:
         // Extra lines for the static token file (token,user,uid,"group1,group2").
         QStringList extraUsers;
         QStringList extraArguments;          // more `start` options
+        QStringList apiServerArguments;      // more kube-apiserver flags (GQ_APISERVER_EXTRA_ARGS)
         int startTimeoutMs = 20 * 60 * 1000; // a cold cache builds first
     };
 
@@ -92,6 +93,11 @@ public:
         m_process = std::make_unique<QProcess>();
         m_process->setProcessChannelMode(QProcess::SeparateChannels);
         m_process->setStandardErrorFile(m_tmp.filePath(QStringLiteral("start.log")));
+        if (!m_options.apiServerArguments.isEmpty()) {
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("GQ_APISERVER_EXTRA_ARGS"), m_options.apiServerArguments.join(u' '));
+            m_process->setProcessEnvironment(env);
+        }
         m_process->start(QStringLiteral("bash"), QStringList{script()} + args);
         if (!m_process->waitForStarted(10000)) {
             m_error = QStringLiteral("cannot run %1: %2").arg(script(), m_process->errorString());
