@@ -61,18 +61,26 @@ Result<QJsonObject> prepare(const QuotaWriter::Request &req, QString *diffText) 
     return req.mine;
 }
 
+// The fields a writer sets: spec, labels and annotations (the server keeps status,
+// resourceVersion and managedFields for itself). `ignoreAuditHead`: the audit head we
+// publish on every write is not part of what is compared.
+bool sameWrittenFields(const QJsonObject &a, const QJsonObject &b, bool ignoreAuditHead) {
+    const QJsonObject ma = metaOf(a), mb = metaOf(b);
+    auto annotations = [ignoreAuditHead](const QJsonObject &meta) {
+        QJsonObject o = meta.value(QLatin1String("annotations")).toObject();
+        if (ignoreAuditHead)
+            o.remove(QLatin1String(kAuditHeadAnnotation));
+        return o;
+    };
+    return a.value(QLatin1String("spec")) == b.value(QLatin1String("spec")) &&
+           ma.value(QLatin1String("labels")) == mb.value(QLatin1String("labels")) &&
+           annotations(ma) == annotations(mb);
+}
+
 // kubectl apply's "unchanged": the fields a manifest sets are what the server holds
 // (the audit head we publish on every write is ours, not the manifest's).
 bool sameContent(const QJsonObject &current, const QJsonObject &mine) {
-    const QJsonObject a = metaOf(current), b = metaOf(mine);
-    auto annotations = [](const QJsonObject &meta) {
-        QJsonObject o = meta.value(QLatin1String("annotations")).toObject();
-        o.remove(QLatin1String(kAuditHeadAnnotation));
-        return o;
-    };
-    return current.value(QLatin1String("spec")) == mine.value(QLatin1String("spec")) &&
-           a.value(QLatin1String("labels")) == b.value(QLatin1String("labels")) &&
-           annotations(a) == annotations(b);
+    return sameWrittenFields(current, mine, true);
 }
 
 // One cause per field, so every refused field is named.
@@ -293,9 +301,13 @@ void QuotaWriter::rebaseDiff() {
 bool QuotaWriter::confirm() {
     if (m_state != State::AwaitingConfirmation)
         return false;
+    sendApply();
+    return true;
+}
+
+void QuotaWriter::sendApply() {
     m_jobs.watch(write(false), [this](const Result<QJsonObject> &r) { onApplied(r); });
     setState(State::Applying);
-    return true;
 }
 
 bool QuotaWriter::cancel() {
@@ -343,22 +355,17 @@ bool QuotaWriter::rebaseIfOnlyServerFieldsChanged(const QJsonObject &theirs, boo
     constexpr int kMaxRebases = 10;
     if (m_base.isEmpty() || m_rebases >= kMaxRebases)
         return false;
-    const QJsonObject was = metaOf(m_base), now = metaOf(theirs);
-    if (theirs.value(QLatin1String("spec")) != m_base.value(QLatin1String("spec")) ||
-        now.value(QLatin1String("labels")) != was.value(QLatin1String("labels")) ||
-        now.value(QLatin1String("annotations")) != was.value(QLatin1String("annotations")))
+    if (!sameWrittenFields(m_base, theirs, false))
         return false;
     ++m_rebases;
     m_base = theirs;
     QJsonObject meta = metaOf(m_payload);
     meta.insert(QLatin1String("resourceVersion"), rvOf(m_base));
     m_payload.insert(QLatin1String("metadata"), meta);
-    if (!applying) {
+    if (applying)
+        sendApply();
+    else
         sendDryRun();
-        return true;
-    }
-    m_jobs.watch(write(false), [this](const Result<QJsonObject> &r) { onApplied(r); });
-    setState(State::Applying);
     return true;
 }
 

@@ -156,6 +156,7 @@ private:
     void adoptThreeWay();
     void rebaseDiff();
     void onApplied(const Result<QJsonObject> &r);
+    void sendApply(); // the real write, with the payload as it stands
     // applying: the conflict came from the real write (else from the dry run).
     void fetchTheirs(const Error &conflict, bool applying);
     // Only what the server keeps (status, resourceVersion, managedFields) changed since
