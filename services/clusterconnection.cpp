@@ -248,26 +248,37 @@ void ClusterConnection::onInformerError(Informer *informer, const Error &error) 
 }
 
 bool ClusterConnection::isTerminating(const QString &ns) const {
-    if (!m_namespaces)
-        return false;
-    const auto info = m_namespaces->namespaceInfo(ns);
+    const auto info = namespaceInfo(ns);
     return info && info->phase == NamespaceInfo::Phase::Terminating;
+}
+
+// Narrowed, a namespace of the scope is known by its name alone (its object is not
+// ours to read).
+std::optional<NamespaceInfo> ClusterConnection::namespaceInfo(const QString &ns) const {
+    if (m_namespaces)
+        return m_namespaces->namespaceInfo(ns);
+    if (!m_scope.contains(ns))
+        return std::nullopt;
+    NamespaceInfo info;
+    info.name = ns;
+    return info;
 }
 
 QHash<QString, NamespaceInfo> ClusterConnection::namespaceMap() const {
     if (m_namespaces)
         return m_namespaces->namespaceMap();
     QHash<QString, NamespaceInfo> out;
-    for (const QString &ns : m_scope) {
-        NamespaceInfo info;
-        info.name = ns;
-        out.insert(ns, info);
-    }
+    for (const QString &ns : m_scope)
+        out.insert(ns, *namespaceInfo(ns));
     return out;
 }
 
+bool ClusterConnection::informersRunning() const {
+    return (m_namespaces || !m_scope.isEmpty()) && m_quotas && m_limitRanges;
+}
+
 void ClusterConnection::updateState() {
-    if ((!m_namespaces && m_scope.isEmpty()) || !m_quotas || !m_limitRanges)
+    if (!informersRunning())
         return;
     const QList<Informer *> all = informers();
     bool backoff = false, synced = true, watching = true;
@@ -286,7 +297,7 @@ void ClusterConnection::updateState() {
 
 void ClusterConnection::onInformerSynced() {
     touch();
-    if ((!m_namespaces && m_scope.isEmpty()) || !m_quotas || !m_limitRanges)
+    if (!informersRunning())
         return;
     if (sender() == m_limitRanges.data()) {
         // Limit ranges are not in the list: nothing to summarise, only pages to tell.
@@ -361,7 +372,7 @@ void ClusterConnection::updateNamespaces(const QStringList &names) {
             m_pendingNamespaces.insert(ns);
         return;
     }
-    if (!m_syncedOnce || (!m_namespaces && m_scope.isEmpty()) || !m_quotas)
+    if (!m_syncedOnce || !informersRunning())
         return;
     // A burst this large is a relist in disguise: summarise everything off-thread.
     if (names.size() > kRebuildThreshold) {
@@ -369,9 +380,7 @@ void ClusterConnection::updateNamespaces(const QStringList &names) {
         return;
     }
     for (const QString &ns : names) {
-        const auto info =
-            m_namespaces ? m_namespaces->namespaceInfo(ns)
-                         : (m_scope.contains(ns) ? std::optional(namespaceMap().value(ns)) : std::nullopt);
+        const auto info = namespaceInfo(ns);
         if (!info) {
             emit namespaceRemoved(ns);
             continue;

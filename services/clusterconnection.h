@@ -156,6 +156,9 @@ private:
     void onInformerSynced();
     void onInformerError(Informer *informer, const Error &error);
     [[nodiscard]] QHash<QString, NamespaceInfo> namespaceMap() const;
+    [[nodiscard]] std::optional<NamespaceInfo> namespaceInfo(const QString &ns) const;
+    // The namespace source (the list, or the narrowed scope), quotas and limit ranges exist.
+    [[nodiscard]] bool informersRunning() const;
 
     KubeconfigWatcher *m_kubeconfig;
     std::shared_ptr<KubeClient> m_client;
