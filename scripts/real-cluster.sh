@@ -137,16 +137,24 @@ source "$ASSETS/start.sh"
 # stop / env
 # ---------------------------------------------------------------------------------------------
 
-cmd_stop() {
-    local dir=""
+# dir_arg VERB ARGS...: the DIR of --dir DIR (or --dir=DIR), the one option of stop and env
+dir_arg() {
+    local verb=$1 dir=""
+    shift
     while (($#)); do
         case "$1" in
             --dir) dir=${2:?--dir needs a value}; shift 2 ;;
             --dir=*) dir=${1#*=}; shift ;;
-            *) die "stop: unknown argument '$1'" ;;
+            *) die "$verb: unknown argument '$1'" ;;
         esac
     done
-    [[ -n $dir ]] || die "stop: --dir DIR is required"
+    [[ -n $dir ]] || die "$verb: --dir DIR is required"
+    printf '%s\n' "$dir"
+}
+
+cmd_stop() {
+    local dir
+    dir=$(dir_arg stop "$@") || exit 1
     [[ -d $dir ]] || { log "nothing to stop ($dir does not exist)"; return 0; }
     dir=$(cd "$dir" && pwd)
     local pid t
@@ -185,15 +193,8 @@ cmd_stop() {
 }
 
 cmd_env() {
-    local dir=""
-    while (($#)); do
-        case "$1" in
-            --dir) dir=${2:?--dir needs a value}; shift 2 ;;
-            --dir=*) dir=${1#*=}; shift ;;
-            *) die "env: unknown argument '$1'" ;;
-        esac
-    done
-    [[ -n $dir ]] || die "env: --dir DIR is required"
+    local dir
+    dir=$(dir_arg env "$@") || exit 1
     [[ -d $dir ]] || die "env: $dir does not exist"
     dir=$(cd "$dir" && pwd)
     printf 'export KUBECONFIG=%q\n' "$dir/kubeconfig"
