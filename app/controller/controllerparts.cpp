@@ -136,6 +136,11 @@ Result<void> ControllerParts::start() {
     else
         onDatabaseLost(Error::make(Error::Kind::Database, writer->lastError()));
     m_metricsTimer.start();
+    // Every replica records: rows are keyed by pod uid and written idempotently, so a
+    // pod that starts and ends while the Lease changes hands is still seen by a replica
+    // that watched. Only what acts on the cluster (clamps, boosts, alerts, idle spans)
+    // waits for the Lease.
+    m_rt.startRecording();
     if (!cfg.leaderElection.enabled) {
         lead();
         return {};
@@ -149,8 +154,8 @@ Result<void> ControllerParts::start() {
     connect(m_elector.get(), &LeaderElector::lostLeadership, this, [this] {
         if (m_shuttingDown || !m_leading)
             return; // the release on SIGTERM, or never led
-        // At once, before anything else runs: nothing is recorded or enforced on stale
-        // leadership, and /readyz says 503 until the process is gone.
+        // At once, before anything else runs: nothing is enforced on stale leadership,
+        // and /readyz says 503 until the process is gone.
         stopLeading();
         m_rt.setServing(false);
         qCWarning(lcParts) << "lost the Lease: exiting so a replica never acts on stale leadership";
@@ -163,8 +168,7 @@ void ControllerParts::lead() {
     if (m_leading || m_shuttingDown)
         return;
     m_leading = true;
-    qCInfo(lcParts) << "leading: recording, enforcing, boosts and alerts";
-    m_rt.startRecording();
+    qCInfo(lcParts) << "leading: enforcing, boosts and alerts (every replica records)";
     if (m_rt.config().enforce.enabled)
         m_enforceTimer.start();
     m_boostTimer.start();
@@ -184,7 +188,6 @@ void ControllerParts::stopLeading() {
         m_alerts->stop();
     if (m_idle)
         m_idle->stop();
-    m_rt.stopRecording();
 }
 
 void ControllerParts::onDatabaseReady() {
@@ -292,6 +295,7 @@ void ControllerParts::shutdown(std::function<void()> done) {
     m_shuttingDown = true; // the lostLeadership the release emits is no reason to exit 1
     const bool held = m_elector && m_elector->isLeader();
     stopLeading();
+    m_rt.stopRecording();
     m_rt.setServing(false);
     m_webhookServer.stop();
     auto finished = std::make_shared<bool>(false);

@@ -13,9 +13,31 @@ namespace gq {
 
 using UpsertOutcome = UsageStore::UpsertOutcome;
 
+// Every controller replica records (see UsageRecorder): two may write the same row at
+// once. On PostgreSQL a lock on the row's key, held to the end of the transaction,
+// makes the second wait and then find the first one's row, so the rollups move once
+// and no INSERT meets the unique key. (Only single-row transactions take it: a bulk
+// import holding one lock per row would fill the server's lock table.) SQLite's
+// BEGIN IMMEDIATE already serialises writers.
+Result<void> IntervalWriter::lockKey(const QString &cluster, const QString &podUid, const QString &resource,
+                                     qint64 start) {
+    if (!m_conn.isPostgres())
+        return {};
+    QSqlQuery lock(m_conn.database());
+    if (auto r = m_conn.prepare(lock, QStringLiteral("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"));
+        !r)
+        return r.error();
+    const QString key = cluster + QLatin1Char('\x1f') + podUid + QLatin1Char('\x1f') + resource +
+                        QLatin1Char('\x1f') + QString::number(start);
+    lock.addBindValue(key);
+    return m_conn.exec(lock, QStringLiteral("locking an interval's key"));
+}
+
 Result<UpsertOutcome> IntervalWriter::upsert(const UsageInterval &iv) {
     UsageTx tx(m_conn);
     if (auto r = tx.begin(); !r)
+        return r.error();
+    if (auto r = lockKey(iv.cluster, iv.podUid, iv.resource, iv.start); !r)
         return r.error();
     auto out = upsertInTx(iv);
     if (!out)
@@ -128,6 +150,8 @@ Result<bool> IntervalWriter::close(const QString &cluster, const QString &podUid
                            QStringLiteral("end"));
     UsageTx tx(m_conn);
     if (auto r = tx.begin(); !r)
+        return r.error();
+    if (auto r = lockKey(cluster, podUid, resource, start); !r)
         return r.error();
     QSqlDatabase db = m_conn.database();
     QSqlQuery find(db);

@@ -28,6 +28,9 @@ public:
                        qint64 end);
 
 private:
+    Result<void> lockKey(const QString &cluster, const QString &podUid, const QString &resource,
+                         qint64 start);
+
     UsageConnection &m_conn;
     const ResourceWeights &m_weights;
     DayIndex &m_days;

@@ -112,8 +112,8 @@ int ControllerRuntime::listenPort() const {
     return m_server.port();
 }
 
-// A replica waiting for the Lease records nothing, but still serves the webhook: it
-// is ready without a pod cache of its own.
+// Every replica records (leader or not): ready once its pod cache is synced and it can
+// persist what it sees, to the database or the spool.
 bool ControllerRuntime::ready() const {
     if (!m_recorder || !m_serving)
         return false;

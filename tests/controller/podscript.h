@@ -93,6 +93,13 @@ public:
                                                   {QStringLiteral("finishedAt"), formatInstantUtc(end)}});
         QVERIFY2(r.ok(), qPrintable(r.error));
     }
+    // Deleted from the cluster (its truth stays: a finished pod keeps its end).
+    void remove(const QString &name) {
+        const ScriptPod &p = truth[name];
+        const ToolRun k = kubectl({QStringLiteral("delete"), QStringLiteral("pod"), p.name,
+                                   QStringLiteral("-n"), p.ns, QStringLiteral("--wait=true")});
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+    }
     ScriptPod pod(const char *ns, const char *name, const char *user, int gpus, const char *from,
                   const char *resource = "nvidia.com/gpu") {
         ScriptPod p;

@@ -81,7 +81,9 @@ private Q_SLOTS:
         QVERIFY2(s.ledgerEqualsTruth(), qPrintable(s.mismatch()));
 
         // The leader dies without a word. Until the standby leads, pods go on changing:
-        // one ends, one starts and ends, one starts and runs, one restarts its containers.
+        // one ends and is deleted, one starts, ends and is deleted, one starts and runs,
+        // one restarts its containers. Only a replica that watched all along sees the
+        // deleted ones: a new leader's relist finds neither.
         a.signal(SIGKILL);
         QVERIFY(a.waitForExit(10000));
         QElapsedTimer sinceKill;
@@ -90,6 +92,9 @@ private Q_SLOTS:
         ScriptPod p5 = s.pod("team-a", "short-5", "alice", 1, "11:20:00");
         s.start(p5);
         s.finish(QStringLiteral("short-5"), s.at("11:50:45"));
+        QTest::qWait(300); // the standby's informer sees the end before the deletion
+        s.remove(QStringLiteral("train-2"));
+        s.remove(QStringLiteral("short-5"));
         ScriptPod p6 = s.pod("team-b", "new-6", "dora", 2, "12:00:00");
         s.start(p6);
         QVERIFY(s.hook(QStringLiteral("team-b"), QStringLiteral("long-4"), QStringLiteral("restart"),

@@ -1,7 +1,8 @@
 // Two gpuquota-controller replicas against a private PostgreSQL and the real API server,
 // electing their leader on a real coordination.k8s.io/v1 Lease: the leader is SIGKILLed,
 // the standby takes the Lease once it expires, and the pods that started meanwhile are
-// recorded from their real start (kwok's startedAt), once.
+// recorded from their real start (kwok's startedAt), once; a pod that ran and was deleted
+// before the standby led is recorded too (every replica records).
 #include "controller/controllertestutil.h"
 #include "realcluster.h"
 #include "usagestore.h"
@@ -53,6 +54,37 @@ class TestRealClusterHa : public QObject {
             return 0;
         return m_cluster.waitStartedAt(QStringLiteral("team-ha"), name);
     }
+    // A one-GPU pod kwok runs for 2 s, deleted once it has finished: its start and end
+    // as the pod's status gave them.
+    std::pair<qint64, qint64> runAndDelete(const QString &name) {
+        const QString yaml =
+            QStringLiteral("apiVersion: v1\nkind: Pod\nmetadata:\n  name: %1\n  namespace: team-ha\n"
+                           "  labels: {gpuquota.io/user: hana}\n"
+                           "  annotations: {gpuquota.io/test-run-seconds: \"2\"}\nspec:\n  restartPolicy: Never\n  containers:\n"
+                           "  - name: main\n    image: cuda\n    resources:\n"
+                           "      limits: {nvidia.com/gpu: \"1\"}\n")
+                .arg(name);
+        if (m_cluster.apply(yaml.toUtf8()).exitCode != 0)
+            return {0, 0};
+        const QStringList pod{QStringLiteral("pod"), name, QStringLiteral("-n"), QStringLiteral("team-ha")};
+        if (!m_cluster.waitForJsonPath(pod, QStringLiteral("{.status.phase}"), QStringLiteral("Succeeded")))
+            return {0, 0};
+        const auto at = [&](const char *path) {
+            const QByteArray out =
+                m_cluster
+                    .kubectl(
+                        QStringList{QStringLiteral("get")} + pod +
+                        QStringList{QStringLiteral("-o"), QStringLiteral("jsonpath=") + QLatin1String(path)})
+                    .out.trimmed();
+            return QDateTime::fromString(QString::fromUtf8(out), Qt::ISODate).toSecsSinceEpoch();
+        };
+        const qint64 start = at("{.status.containerStatuses[0].state.terminated.startedAt}");
+        const qint64 end = at("{.status.containerStatuses[0].state.terminated.finishedAt}");
+        QTest::qWait(500); // the watching replica has seen the end before the deletion
+        if (m_cluster.kubectl(QStringList{QStringLiteral("delete")} + pod).exitCode != 0)
+            return {0, 0};
+        return {start, end};
+    }
     // pod name -> "gpus start end" ("-" for an open end), from the shared database.
     QMap<QString, QString> ledger() {
         UsageStore::Options o;
@@ -97,14 +129,22 @@ private Q_SLOTS:
         QCOMPARE(holder(), QStringLiteral("replica-a"));
 
         m_a.kill(); // SIGKILL: the Lease is not given up, it must expire
+        // A pod that starts, ends and is deleted before anyone leads again: only a
+        // replica that kept watching can know it ran.
+        const auto [shortStart, shortEnd] = runAndDelete(QStringLiteral("gone-in-the-gap"));
+        QVERIFY(shortStart > 0 && shortEnd > shortStart);
+        QVERIFY2(holder() == QLatin1String("replica-a"),
+                 "the pod outlived the handover: the test proves nothing");
         const qint64 during = runPod(QStringLiteral("during-handover"), 1);
         QVERIFY(during > 0);
         QTRY_COMPARE_WITH_TIMEOUT(holder(), QStringLiteral("replica-b"), kLeaseDurationMs + 30000);
         QTRY_COMPARE_WITH_TIMEOUT(ledger().value(QStringLiteral("during-handover")),
                                   QStringLiteral("1 %1 -;").arg(during), 30000);
+        QCOMPARE(ledger().value(QStringLiteral("gone-in-the-gap")),
+                 QStringLiteral("1 %1 %2;").arg(shortStart).arg(shortEnd));
         // Nothing recorded twice, nothing closed by the handover.
         QCOMPARE(ledger().value(QStringLiteral("before-kill")), QStringLiteral("2 %1 -;").arg(first));
-        QCOMPARE(ledger().size(), 2);
+        QCOMPARE(ledger().size(), 3);
     }
 };
 
