@@ -283,6 +283,8 @@ void ControllerParts::onClamp(const ClampEvent &event) {
 void ControllerParts::feedMetrics() {
     const ControllerRuntime::Figures f = m_rt.figures();
     m_metrics->set(QString::fromLatin1(metricnames::kSpoolDepth), {}, double(f.spoolDepth));
+    m_metrics->set(QString::fromLatin1(metricnames::kIntervalsHeld), {}, double(f.held));
+    m_metrics->set(QString::fromLatin1(metricnames::kIntervalsLost), {}, double(f.lost));
     m_metrics->set(QString::fromLatin1(metricnames::kClampsActive), {}, m_clampsActive);
     if (m_lastReconcile)
         m_metrics->set(QString::fromLatin1(metricnames::kReconcileLag), {},

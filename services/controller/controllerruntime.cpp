@@ -4,6 +4,9 @@
 #include "ledgerwriter.h"
 #include "usagerecorder.h"
 
+#include <QDateTime>
+#include <QTimeZone>
+
 #include <QFile>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -82,6 +85,16 @@ Result<void> ControllerRuntime::start() {
         text += QStringLiteral("spool: %1 (%2 waiting)\n")
                     .arg(m_writer->spoolWritable() ? u"writable" : u"NOT writable")
                     .arg(f.spoolDepth);
+        if (f.held > 0)
+            text +=
+                QStringLiteral("held in memory: %1 interval states since %2 (neither the database nor the "
+                               "spool takes them)\n")
+                    .arg(f.held)
+                    .arg(QDateTime::fromSecsSinceEpoch(m_writer->heldSince(), QTimeZone::utc())
+                             .toString(Qt::ISODate));
+        if (f.lost > 0)
+            text +=
+                QStringLiteral("LOST: %1 interval states (more than could be held in memory)\n").arg(f.lost);
         return httpd::Response::text(ok ? 200 : 503, text);
     });
     auto address = httpd::parseListenAddress(m_config.listen, QStringLiteral("listen"));
@@ -114,11 +127,17 @@ int ControllerRuntime::listenPort() const {
 
 // Every replica records (leader or not): ready once its pod cache is synced and it can
 // persist what it sees, to the database or the spool.
+// Not before recording has started and the pod cache is synced; not while nothing can
+// persist a state, and only kReadyAfterFailureSecs after the last state that found
+// nothing to persist it (a filling disk fails some writes and not others: no flapping).
 bool ControllerRuntime::ready() const {
-    if (!m_recorder || !m_serving)
+    if (!m_recorder || !m_serving || !m_recording)
         return false;
-    const bool writable = m_writer->databaseAvailable() || m_writer->spoolWritable();
-    return writable && (m_recorder->synced() || !m_recording);
+    const bool writable =
+        m_writer->databaseAvailable() || (m_writer->spoolWritable() && m_writer->held() == 0);
+    const qint64 failed = m_writer->lastPersistFailure();
+    const bool settled = failed == 0 || QDateTime::currentSecsSinceEpoch() - failed >= kReadyAfterFailureSecs;
+    return writable && settled && m_recorder->synced();
 }
 
 ControllerRuntime::Figures ControllerRuntime::figures() const {
@@ -132,6 +151,8 @@ ControllerRuntime::Figures ControllerRuntime::figures() const {
     f.informerIdleSeconds = m_recorder->informerIdleSeconds();
     f.databaseAvailable = m_writer->databaseAvailable();
     f.podCacheSynced = m_recorder->synced();
+    f.held = m_writer->held();
+    f.lost = m_writer->lost();
     return f;
 }
 

@@ -22,9 +22,9 @@ class UsageRecorder;
 // Hook points for the parts built elsewhere (see README "Controller"):
 // - addRoute() before start(): /metrics, /quota, /quota/status (self-service) on
 //   `listen`; figures() gives this part's numbers as plain getters.
-// - startRecording(): called by start() when leaderElection is off; a leader elector
-//   calls it when it gains the Lease, and stopRecording() when it loses it (the
-//   process then exits, so a replica never records on stale leadership).
+// - startRecording(): called by the parts once they are built, on every replica (the
+//   ledger's writes are idempotent: a handover loses nothing); stopRecording() when
+//   shutting down. /readyz is 503 until recording has started and the cache synced.
 // - client(), writer()->store(), config(): enforcement (namespace clamp, boosts on a
 //   timer), the admission webhook (its own HttpServer on webhook.listen, on every
 //   replica) and the alert service build on these; config().alerts and
@@ -40,10 +40,11 @@ public:
     // else annotation) and reports them (UsageRecorder::userEmailSeen).
     void setUserEmailKey(const QString &key) { m_userEmailKey = key; }
     // Connects, opens (or spools for) the database, serves `listen`; records unless
-    // leader election is enabled. Errors: Config (cluster), Io (listen address in use).
+    // leader election is enabled (then the parts call startRecording()). Errors: Config
+    // (cluster), Io (listen address in use).
     Result<void> start();
     void startRecording();
-    // Leadership lost or shutting down: the recorder watches and submits nothing more.
+    // Shutting down: the recorder watches and submits nothing more.
     void stopRecording();
     // False: /readyz answers 503 whatever else holds (shutting down, leadership lost),
     // so no Service sends this replica anything while it goes.
@@ -65,7 +66,11 @@ public:
         qint64 informerIdleSeconds = -1;
         bool databaseAvailable = false;
         bool podCacheSynced = false;
+        qint64 held = 0; // interval states only in memory (database and spool unwritable)
+        qint64 lost = 0; // interval states dropped: more than could be held
     };
+    // How long readiness stays false after a state found nothing to persist it.
+    static constexpr qint64 kReadyAfterFailureSecs = 10;
     [[nodiscard]] Figures figures() const;
 
 private:

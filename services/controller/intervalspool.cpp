@@ -78,10 +78,16 @@ Result<void> IntervalSpool::append(const SpoolEntry &entry) {
                            QStringLiteral("cannot open %1: %2").arg(f.fileName(), f.errorString()),
                            QStringLiteral("spool"));
     const QByteArray line = encode(entry);
-    if (f.write(line) != line.size() || !platform::syncFile(f))
-        return Error::make(Error::Kind::Io,
-                           QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString()),
+    const qint64 before = f.size();
+    if (f.write(line) != line.size() || !platform::syncFile(f)) {
+        const QString why = f.errorString();
+        // A full disk may have taken part of the line: cut it off, so the next entry
+        // starts on a line of its own.
+        f.close();
+        (void)QFile::resize(f.fileName(), before);
+        return Error::make(Error::Kind::Io, QStringLiteral("cannot write %1: %2").arg(f.fileName(), why),
                            QStringLiteral("spool"));
+    }
     if (created)
         if (auto r = platform::syncDirectory(m_dir); !r)
             return r;

@@ -22,6 +22,8 @@ LedgerWriter::LedgerWriter(QString databaseUrl, UsageStore::Options options, QSt
     QObject::connect(&m_retry, &QTimer::timeout, this, [this] {
         if (connect())
             m_retry.stop();
+        else if (!m_held.empty())
+            drainHeldToSpool(); // the disk may have room again: the spool survives a restart
     });
 }
 
@@ -47,7 +49,7 @@ bool LedgerWriter::connect() {
         }
         m_store = std::move(*store);
     }
-    if (!replay())
+    if (!replay() || !writeHeld())
         return false;
     const bool wasAvailable = m_available.exchange(true);
     {
@@ -124,16 +126,78 @@ Result<void> LedgerWriter::apply(const SpoolEntry &entry) {
 }
 
 void LedgerWriter::spool(const SpoolEntry &entry) {
+    if (!m_held.empty() && !drainHeldToSpool()) {
+        hold(entry, Error::make(Error::Kind::Io, QStringLiteral("the spool is not writable")));
+        return;
+    }
     if (auto r = m_spool.append(entry); !r) {
-        // Nothing else can keep it: say so loudly; readiness turns false.
-        m_spoolWritable = false;
-        qCCritical(lcLedger) << "interval state LOST (database down, spool not writable):"
-                             << r.error().toString();
+        hold(entry, r.error());
         return;
     }
     m_spoolWritable = true;
     m_spoolDepth = m_spool.depth();
     ++m_spooledTotal;
+}
+
+// Nothing can persist the state now: keep it, in order, and say so loudly once;
+// readiness turns false. Beyond kMaxHeld the oldest goes: that loss is counted.
+void LedgerWriter::hold(const SpoolEntry &entry, const Error &why) {
+    m_spoolWritable = false;
+    m_lastPersistFailure = QDateTime::currentSecsSinceEpoch();
+    if (m_held.empty()) {
+        m_heldSince = QDateTime::currentSecsSinceEpoch();
+        qCCritical(lcLedger) << "database down and spool not writable: holding interval states in memory"
+                             << "until either can take them:" << why.toString();
+    }
+    if (m_held.size() >= kMaxHeld) {
+        m_held.pop_front();
+        if (++m_lostTotal % 1000 == 1)
+            qCCritical(lcLedger) << "interval states LOST (more than" << kMaxHeld
+                                 << "held in memory):" << m_lostTotal.load() << "so far";
+    }
+    m_held.push_back(entry);
+    m_heldCount = qint64(m_held.size());
+}
+
+// Moves the held states, oldest first, behind what the spool holds. False when the
+// spool still refuses one (the rest stay held).
+bool LedgerWriter::drainHeldToSpool() {
+    const std::size_t before = m_held.size();
+    while (!m_held.empty()) {
+        if (auto r = m_spool.append(m_held.front()); !r)
+            break;
+        m_held.pop_front();
+        ++m_spooledTotal;
+    }
+    m_heldCount = qint64(m_held.size());
+    m_spoolDepth = m_spool.depth();
+    if (!m_held.empty())
+        return false;
+    m_spoolWritable = true;
+    m_heldSince = 0;
+    if (before > 0)
+        qCInfo(lcLedger) << "the spool took the" << before << "interval states held in memory";
+    return true;
+}
+
+// After the spool's replay: the held states are newer than anything spooled.
+bool LedgerWriter::writeHeld() {
+    const std::size_t before = m_held.size();
+    while (!m_held.empty()) {
+        auto r = apply(m_held.front());
+        if (!r && r.error().kind != Error::Kind::Invalid) {
+            m_heldCount = qint64(m_held.size());
+            fail(r.error());
+            return false;
+        }
+        m_held.pop_front();
+        ++m_written;
+    }
+    m_heldCount = 0;
+    m_heldSince = 0;
+    if (before > 0)
+        qCInfo(lcLedger) << "wrote the" << before << "interval states held in memory";
+    return true;
 }
 
 void LedgerWriter::submit(const UsageInterval &iv) {
@@ -145,7 +209,7 @@ void LedgerWriter::close(const UsageInterval &iv) {
 }
 
 void LedgerWriter::write(const SpoolEntry &entry) {
-    if (!m_available.load() || m_spool.depth() > 0) {
+    if (!m_available.load() || m_spool.depth() > 0 || !m_held.empty()) {
         spool(entry);
         return;
     }

@@ -9,6 +9,7 @@
 #include <QTimer>
 
 #include <atomic>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -17,8 +18,12 @@ namespace gq {
 // Where the controller's interval states go: the usage database when it answers,
 // else the spool (IntervalSpool), replayed in order once the database is back. While
 // anything is spooled new states are spooled behind it, so the database always sees
-// the states in the order they happened. Lives on one thread (the store's rule);
-// the counters are atomics so health and metrics handlers on server threads read them.
+// the states in the order they happened. When neither takes a state (the database
+// away and the spool's disk full), the state is held in memory, in order, and written
+// first to whichever works again (the spool is tried on every retry): nothing is lost
+// while the process lives, and readiness says what is held since when. Lives on one
+// thread (the store's rule); the counters are atomics so health and metrics handlers
+// on server threads read them.
 class LedgerWriter final : public QObject {
     Q_OBJECT
 public:
@@ -43,6 +48,15 @@ public:
     [[nodiscard]] qint64 lastDatabaseWrite() const { return m_lastWrite.load(); } // epoch s, 0: never
     [[nodiscard]] qint64 written() const { return m_written.load(); }             // states stored
     [[nodiscard]] qint64 spooled() const { return m_spooledTotal.load(); }        // states spooled
+    // States neither the database nor the spool could take, held in memory.
+    [[nodiscard]] qint64 held() const { return m_heldCount.load(); }
+    [[nodiscard]] qint64 heldSince() const { return m_heldSince.load(); } // epoch s, 0: none held
+    // States dropped because more than kMaxHeld were held: lost for good.
+    [[nodiscard]] qint64 lost() const { return m_lostTotal.load(); }
+    // When a state last found nothing to persist it (epoch s, 0: never): readiness
+    // waits a while after it, so a filling disk does not make it flap.
+    [[nodiscard]] qint64 lastPersistFailure() const { return m_lastPersistFailure.load(); }
+    static constexpr std::size_t kMaxHeld = 500000;
     [[nodiscard]] QString lastError() const;
     // The open store, for hook points that read the same database on this thread
     // (enforcement, alerts); nullptr while the database is down.
@@ -58,6 +72,9 @@ private:
     bool replay();
     void fail(const Error &error);
     void spool(const SpoolEntry &entry);
+    void hold(const SpoolEntry &entry, const Error &why);
+    bool drainHeldToSpool();
+    bool writeHeld();
     void write(const SpoolEntry &entry);
     Result<void> apply(const SpoolEntry &entry);
 
@@ -73,6 +90,11 @@ private:
     std::atomic<qint64> m_lastWrite{0};
     std::atomic<qint64> m_written{0};
     std::atomic<qint64> m_spooledTotal{0};
+    std::deque<SpoolEntry> m_held;
+    std::atomic<qint64> m_heldCount{0};
+    std::atomic<qint64> m_heldSince{0};
+    std::atomic<qint64> m_lostTotal{0};
+    std::atomic<qint64> m_lastPersistFailure{0};
     mutable std::mutex m_errorMutex;
 };
 

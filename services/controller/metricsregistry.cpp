@@ -166,6 +166,11 @@ void registerControllerMetrics(MetricsRegistry &r) {
          "Clamped ResourceQuotas whose status.hard does not show the clamp yet: quota admission still "
          "applies the old limit until kube-controller-manager copies it (never while it is down)."},
         {kSpoolDepth, T::Gauge, "Usage intervals waiting in the spool file for the database to return."},
+        {kIntervalsHeld, T::Gauge,
+         "Interval states held in memory because neither the database nor the spool could take them (a full "
+         "disk with the database away); written first once either can."},
+        {kIntervalsLost, T::Counter,
+         "Interval states dropped because more than the controller can hold in memory were waiting."},
         {kAlertsSent, T::Counter, "Alerts delivered, by channel."},
         {kAlertsFailed, T::Counter, "Alert delivery attempts that failed, by channel (each retry counts)."},
         {kReconcileLag, T::Gauge,
