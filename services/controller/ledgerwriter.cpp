@@ -5,6 +5,7 @@
 
 #include <limits>
 #include <mutex>
+#include <utility>
 
 Q_LOGGING_CATEGORY(lcLedger, "gq.controller.ledger")
 
@@ -19,6 +20,15 @@ LedgerWriter::LedgerWriter(QString databaseUrl, UsageStore::Options options, QSt
     m_spoolDepth = m_spool.depth();
     m_spoolWritable = m_spool.writable();
     m_retry.setSingleShot(false);
+    // A quiet cluster writes nothing for hours: ask the database now and then, so an
+    // outage shows in /readyz and raises its alert without waiting for a pod.
+    m_ping.setInterval(kPingIntervalMs);
+    QObject::connect(&m_ping, &QTimer::timeout, this, [this] {
+        if (!m_store || !m_available.load())
+            return;
+        if (auto r = m_store->schemaVersion(); !r)
+            fail(r.error());
+    });
     QObject::connect(&m_retry, &QTimer::timeout, this, [this] {
         if (connect())
             m_retry.stop();
@@ -31,6 +41,7 @@ LedgerWriter::~LedgerWriter() = default;
 
 void LedgerWriter::start(int retryMs) {
     m_retry.setInterval(retryMs);
+    m_ping.start();
     if (!connect())
         m_retry.start();
 }
@@ -94,15 +105,19 @@ bool LedgerWriter::replay() {
 }
 
 void LedgerWriter::fail(const Error &error) {
+    QString previous;
     {
         std::lock_guard lock(m_errorMutex);
-        m_lastError = error.toString();
+        previous = std::exchange(m_lastError, error.toString());
     }
     // The connection may be broken for good (a restarted server): open a new one.
     m_store.reset();
     if (m_available.exchange(false)) {
         qCWarning(lcLedger) << "usage database unavailable, spooling:" << error.toString();
         Q_EMIT databaseLost(error);
+    } else if (previous != error.toString()) {
+        // Never available yet (a wrong password at start), or failing for a new reason.
+        qCWarning(lcLedger) << "usage database unavailable, spooling until it answers:" << error.toString();
     }
     if (!m_retry.isActive())
         m_retry.start();

@@ -57,6 +57,7 @@ public:
     // waits a while after it, so a filling disk does not make it flap.
     [[nodiscard]] qint64 lastPersistFailure() const { return m_lastPersistFailure.load(); }
     static constexpr std::size_t kMaxHeld = 500000;
+    static constexpr int kPingIntervalMs = 10 * 1000;
     [[nodiscard]] QString lastError() const;
     // The open store, for hook points that read the same database on this thread
     // (enforcement, alerts); nullptr while the database is down.
@@ -83,6 +84,7 @@ private:
     IntervalSpool m_spool;
     std::unique_ptr<UsageStore> m_store;
     QTimer m_retry;
+    QTimer m_ping;
     QString m_lastError;
     std::atomic<bool> m_available{false};
     std::atomic<bool> m_spoolWritable{true};

@@ -1,0 +1,93 @@
+// The built gpuquota-controller notices its database without anything to write:
+//  * PostgreSQL stops in a quiet cluster (no pod changes): /readyz says
+//    "database: unavailable" within the ping interval, and "available" again after;
+//  * a wrong password at start is logged, with the server's words and without the
+//    password, although the database was never available.
+#include "controllertestutil.h"
+#include "podscript.h"
+
+#include <QtTest>
+
+#include <csignal>
+
+using namespace gq;
+using namespace gq::test;
+
+class TestControllerDbPing : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    PostgresTestbed m_bed;
+
+    QString config(const QString &name, const QString &database, int listen) {
+        return writeFile(m_dir.filePath(name + QStringLiteral(".yaml")),
+                         QStringLiteral("cluster: {kubeconfig: %1, context: admin}\nclusterName: test\n"
+                                        "database: %2\nlisten: 127.0.0.1:%3\ntimeZone: UTC\nspool: %4\n")
+                             .arg(m_bed.cluster->kubeconfigPath(), database)
+                             .arg(listen)
+                             .arg(m_dir.filePath(name + QStringLiteral("-spool")))
+                             .toUtf8());
+    }
+    static QString readyz(int listen) {
+        return curl({QStringLiteral("http://127.0.0.1:%1/readyz").arg(listen)});
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        GQ_REQUIRE_TOOL("kubectl");
+        GQ_REQUIRE_TOOL("curl");
+        QVERIFY(m_dir.isValid());
+        QVERIFY2(m_bed.start(m_dir.path(), QDateTime::currentSecsSinceEpoch() / 86400 * 86400),
+                 qPrintable(m_bed.error));
+    }
+
+    void quietOutageShowsInReadiness() {
+        const int listen = freePort();
+        ControllerProcess controller;
+        QVERIFY(controller.start(config(QStringLiteral("quiet"), m_bed.pg->url, listen)));
+        QTRY_VERIFY_WITH_TIMEOUT(readyz(listen).contains(QLatin1String("database: available")), 30000);
+        QVERIFY(m_bed.pg->stop()); // nothing else changes: no pod, no write
+        QTRY_VERIFY_WITH_TIMEOUT(readyz(listen).contains(QLatin1String("database: unavailable")), 25000);
+        QVERIFY(m_bed.pg->start());
+        QTRY_VERIFY_WITH_TIMEOUT(readyz(listen).contains(QLatin1String("database: available")), 25000);
+        controller.signal(SIGTERM);
+        QVERIFY(controller.waitForExit(15000));
+    }
+
+    void wrongPasswordAtStartIsLogged() {
+        const QString url = qEnvironmentVariable("GQ_TEST_PG_PASSWORD_URL");
+        if (url.isEmpty()) {
+            if (inCi())
+                QFAIL(
+                    "GQ_TEST_PG_PASSWORD_URL is not set (scripts/start-services.sh sets it; required in CI)");
+            QSKIP("GQ_TEST_PG_PASSWORD_URL is not set");
+        }
+        const QByteArray wrong = "not-the-password-7c1e";
+        QProcess proc;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PGPASSWORD"), QString::fromLatin1(wrong));
+        proc.setProcessEnvironment(env);
+        proc.setProcessChannelMode(QProcess::MergedChannels);
+        const int listen = freePort();
+        proc.start(binDir() + QStringLiteral("/gpuquota-controller"),
+                   {QStringLiteral("--config"), config(QStringLiteral("password"), url, listen)});
+        QVERIFY(proc.waitForStarted(10000));
+        QByteArray log;
+        (void)QTest::qWaitFor(
+            [&] {
+                proc.waitForReadyRead(200);
+                log += proc.readAll();
+                return log.contains("password authentication failed");
+            },
+            20000);
+        ::kill(static_cast<pid_t>(proc.processId()), SIGTERM);
+        proc.waitForFinished(15000);
+        log += proc.readAll();
+        QVERIFY2(log.contains("usage database unavailable"), log.constData());
+        QVERIFY2(log.contains("password authentication failed"), log.constData());
+        QVERIFY2(!log.contains(wrong), "the password is in the log");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestControllerDbPing)
+#include "tst_controllerdbping.moc"
