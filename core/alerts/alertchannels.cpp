@@ -158,13 +158,16 @@ HttpRequest smtpRequest(const SmtpSettings &smtp, const QString &password, const
     return r;
 }
 
-HttpRequest webhookRequest(const WebhookSettings &hook, const QByteArray &secret, QByteArray body) {
+HttpRequest webhookRequest(const WebhookSettings &hook, const QByteArray &secret, QByteArray body,
+                           const QString &alertKey) {
     HttpRequest r;
     r.method = HttpMethod::Post;
     r.url = hook.url;
     r.timeoutMs = hook.timeoutMs;
     if (!secret.isEmpty())
         r.headers.append({QByteArray(kSignatureHeader), webhookSignature(secret, body)});
+    if (!alertKey.isEmpty())
+        r.headers.append({QByteArray(kIdempotencyHeader), alertKey.toUtf8()});
     r.body = std::move(body);
     r.contentType = "application/json";
     r.description = QStringLiteral("POST alert webhook");

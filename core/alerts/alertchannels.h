@@ -26,16 +26,19 @@ struct SmtpSettings {
 // Where webhooks go: a JSON POST with a Slack-compatible `text` field (so a Slack or
 // Mattermost incoming webhook shows it as is) and the structured alert beside it.
 // With a secret, the header X-GpuQuota-Signature: sha256=<hex of HMAC-SHA256(secret,
-// raw body)> lets the receiver check the sender.
+// raw body)> lets the receiver check the sender. Every POST carries Idempotency-Key:
+// <the alert's key>: delivery is at least once (a receiver slower than the timeout
+// gets the retry too), and the key is what a receiver de-duplicates on.
 struct WebhookSettings {
     QString url;
-    QString secretFile; // file holding the HMAC secret (first line); empty: no signature
-    QString secretEnv;  // or an environment variable holding it
-    int timeoutMs = 15000;
+    QString secretFile;    // file holding the HMAC secret (first line); empty: no signature
+    QString secretEnv;     // or an environment variable holding it
+    int timeoutMs = 30000; // alerts.webhook.timeout
     [[nodiscard]] bool enabled() const { return !url.isEmpty(); }
 };
 
 inline constexpr char kSignatureHeader[] = "X-GpuQuota-Signature";
+inline constexpr char kIdempotencyHeader[] = "Idempotency-Key";
 
 // The first line of `file`, else the value of the environment variable `env`; empty
 // when neither is given. An unreadable file or an unset variable is an error naming
@@ -59,6 +62,6 @@ inline constexpr char kSignatureHeader[] = "X-GpuQuota-Signature";
 [[nodiscard]] HttpRequest smtpRequest(const SmtpSettings &smtp, const QString &password, const QString &to,
                                       QByteArray message);
 [[nodiscard]] HttpRequest webhookRequest(const WebhookSettings &hook, const QByteArray &secret,
-                                         QByteArray body);
+                                         QByteArray body, const QString &alertKey = {});
 
 } // namespace gq

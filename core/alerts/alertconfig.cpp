@@ -1,5 +1,7 @@
 #include "alertconfig.h"
 
+#include <algorithm>
+
 #include "timewindow.h"
 #include "yamldoc.h"
 
@@ -186,7 +188,9 @@ void readWebhook(Reader &r, const YamlNode &n, AlertConfig &c) {
     const QString p = QStringLiteral("alerts.webhook");
     if (!r.map(n, p))
         return;
-    r.keys(n, p, {QStringLiteral("url"), QStringLiteral("secretFile"), QStringLiteral("secretEnv")});
+    r.keys(n, p,
+           {QStringLiteral("url"), QStringLiteral("secretFile"), QStringLiteral("secretEnv"),
+            QStringLiteral("timeout")});
     if (const YamlNode *v = n.find(u"url")) {
         if (auto u = r.url(*v, p + QStringLiteral(".url"), {QStringLiteral("https"), QStringLiteral("http")}))
             c.webhook.url = *u;
@@ -196,6 +200,11 @@ void readWebhook(Reader &r, const YamlNode &n, AlertConfig &c) {
     r.optional(n, p, "secretFile", c.webhook.secretFile, &Reader::text);
     r.optional(n, p, "secretEnv", c.webhook.secretEnv, &Reader::text);
     r.notBoth(n, p, "secretFile", c.webhook.secretFile, "secretEnv", c.webhook.secretEnv);
+    qint64 timeout = c.webhook.timeoutMs / 1000;
+    r.optional(n, p, "timeout", timeout, &Reader::duration);
+    if (const YamlNode *v = n.find(u"timeout"); v && (timeout < 1 || timeout > 300))
+        r.fail(*v, p + QStringLiteral(".timeout"), QStringLiteral("must be between 1s and 300s"));
+    c.webhook.timeoutMs = int(std::clamp<qint64>(timeout, 1, 300) * 1000);
 }
 
 void readTop(Reader &r, const YamlNode &n, AlertConfig &c) {

@@ -211,7 +211,7 @@ void AlertService::deliver(AlertDelivery d) {
             onDelivered(std::move(d), false, QStringLiteral("the webhook is no longer configured"));
             return;
         }
-        request = webhookRequest(m_config.webhook, m_webhookSecret, buildWebhookBody(d.alert));
+        request = webhookRequest(m_config.webhook, m_webhookSecret, buildWebhookBody(d.alert), d.alert.key);
     }
     ++m_outstanding;
     const AlertDelivery::Channel channel = d.channel;
@@ -257,7 +257,7 @@ void AlertService::deliverUnrecorded(const Alert &alert) {
             t.channel == AlertDelivery::Channel::Email
                 ? smtpRequest(m_config.smtp, m_smtpPassword, t.recipient,
                               buildAlertEmail(alert, m_config.smtp.from, t.recipient, alert.at))
-                : webhookRequest(m_config.webhook, m_webhookSecret, buildWebhookBody(alert));
+                : webhookRequest(m_config.webhook, m_webhookSecret, buildWebhookBody(alert), alert.key);
         it->inFlight.insert(i);
         m_transport->start(std::move(request),
                            m_jobs.deliverer<HttpResponse>([this, key = alert.key, i, t](HttpResponse r) {

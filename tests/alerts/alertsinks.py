@@ -70,12 +70,17 @@ def run_smtp(port, directory, args):
         time.sleep(3600)
 
 
-def run_http(port, directory):
+def run_http(port, directory, args):
+    # --delay S: answer S seconds after the request was read (and stored): a slow receiver.
+    delay = float(args[args.index("--delay") + 1]) if "--delay" in args else 0.0
+
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
             meta = {"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}}
             write(directory, "post", body, meta, "body")
+            if delay:
+                time.sleep(delay)
             self.send_response(200)
             self.send_header("Content-Length", "2")
             self.end_headers()
@@ -94,4 +99,4 @@ if __name__ == "__main__":
     if mode == "smtp":
         run_smtp(port, directory, sys.argv[4:])
     else:
-        run_http(port, directory)
+        run_http(port, directory, sys.argv[4:])

@@ -332,6 +332,46 @@ private slots:
         QCOMPARE(counts->value(QStringLiteral("failed")), 0);
     }
 
+    // A receiver slower than alerts.webhook.timeout: the attempt is recorded as failed
+    // (never left 'sending'), retried by the ledger's backoff, and every POST carries
+    // the alert's key in Idempotency-Key, so the receiver (which did get them all) can
+    // keep one.
+    void slowWebhookIsRecordedAndKeyed() {
+        const int hookPort = freePort();
+        Sink hook(QStringLiteral("http"), hookPort, hookDir(),
+                  {QStringLiteral("--delay"), QStringLiteral("4")});
+        QVERIFY(hook.waitReady());
+        auto store = openStore(true);
+        AlertConfig c = config(freePort(), hookPort);
+        c.smtp = SmtpSettings{}; // the webhook alone
+        c.webhook.timeoutMs = 2000;
+        c.retryInitialSeconds = 60;
+        AlertService service(*store, m_transport, c, recipients());
+        QVERIFY(service.loadSecrets());
+        const qint64 t0 = kDay + 3 * kHour + 15 * 60; // 80 %
+        AlertTickReport r = tick(service, t0);
+        QCOMPARE(r.attempted, 1);
+        QCOMPARE(r.failed, 1);
+        AlertLedger ledger(store->connection());
+        auto rows = ledger.deliveries();
+        QVERIFY(rows);
+        QCOMPARE(rows->size(), 1);
+        QCOMPARE(rows->first().state, AlertDelivery::State::Failed);
+        QCOMPARE(rows->first().nextRetry, t0 + 60);
+        QVERIFY2(!rows->first().lastError.isEmpty(), "the timeout is recorded");
+        r = tick(service, t0 + 60);
+        QCOMPARE(r.attempted, 1);
+        QTRY_COMPARE_WITH_TIMEOUT(files(hookDir(), QStringLiteral("post-*.json")).size(), 2, 10000);
+        for (const QString &f : files(hookDir(), QStringLiteral("post-*.json"))) {
+            const QJsonObject headers =
+                QJsonDocument::fromJson(readAll(f)).object().value(QLatin1String("headers")).toObject();
+            QCOMPARE(headers.value(QLatin1String("idempotency-key")).toString(), rows->first().alertKey);
+        }
+        rows = ledger.deliveries();
+        QCOMPARE(rows->first().state, AlertDelivery::State::Failed);
+        QCOMPARE(rows->first().attempts, 2);
+    }
+
     // Give up after maxAttempts: failed with no retry time, never tried again.
     void givesUp() {
         auto store = openStore(true);

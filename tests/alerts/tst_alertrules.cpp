@@ -267,7 +267,7 @@ private slots:
                        "  budgetThresholds: {namespace/team-a: [95]}\n  boostLeadTime: 30m\n"
                        "  email: {smtp: 'smtp://mail.example.org:587', from: gq@example.org,"
                        " user: gq, passwordEnv: GQ_SMTP_PASSWORD}\n"
-                       "  webhook: {url: 'https://hooks.example.org/x', secretFile: /s}\n"
+                       "  webhook: {url: 'https://hooks.example.org/x', secretFile: /s, timeout: 45s}\n"
                        "  retry: {maxAttempts: 3, initial: 2m}\n"));
         QVERIFY2(c, qPrintable(c ? QString() : c.error().message));
         QVERIFY(c->enabled);
@@ -278,6 +278,7 @@ private slots:
         QVERIFY(c->smtp.requireTls);
         QCOMPARE(c->smtp.passwordEnv, QStringLiteral("GQ_SMTP_PASSWORD"));
         QCOMPARE(c->webhook.secretFile, QStringLiteral("/s"));
+        QCOMPARE(c->webhook.timeoutMs, 45000);
         QCOMPARE(c->maxAttempts, 3);
         QCOMPARE(c->retryInitialSeconds, 120);
         QCOMPARE(c->retryMaxSeconds, 3600);
@@ -287,6 +288,7 @@ private slots:
         QVERIFY(!defaults->enabled);
         QCOMPARE(defaults->rules.thresholds, (QList<int>{80, 100}));
         QCOMPARE(defaults->rules.boostLeadSeconds, 3600);
+        QCOMPARE(defaults->webhook.timeoutMs, 30000);
     }
 
     void configErrors_data() {
@@ -313,6 +315,9 @@ private slots:
                                         << QStringLiteral("alerts.budgetThresholds.team-a") << 3;
         QTest::newRow("webhook url") << QByteArray("alerts:\n  webhook: {url: ftp://x}\n")
                                      << QStringLiteral("alerts.webhook.url") << 2;
+        QTest::newRow("webhook timeout")
+            << QByteArray("alerts:\n  webhook:\n    url: https://x\n    timeout: 1h\n")
+            << QStringLiteral("alerts.webhook.timeout") << 4;
     }
     void configErrors() {
         QFETCH(QByteArray, yaml);
