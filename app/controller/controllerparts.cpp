@@ -104,6 +104,7 @@ Result<void> ControllerParts::start() {
         AdmissionWebhook::Options wo;
         wo.userLabel = cfg.userLabel;
         wo.identity = cfg.identity;
+        wo.trust = cfg.trust;
         m_denialEvents = std::make_unique<DenialEvents>(m_rt.client());
         wo.onOwnedDenial = [events = m_denialEvents.get()](const PodOwner &owner, const QString &message) {
             events->report(owner, message);

@@ -1,6 +1,7 @@
 #include "admissionwebhook.h"
 
 #include "clampplan.h"
+#include "podtrust.h"
 #include "storethread.h"
 
 #include <QJsonArray>
@@ -19,15 +20,9 @@ httpd::Response malformed(const QString &why) {
     return httpd::Response::text(400, QStringLiteral("malformed AdmissionReview: %1\n").arg(why));
 }
 
-httpd::Response answer(const QString &uid, bool allowed, int code = 0, const QString &message = {}) {
-    QJsonObject response{{QStringLiteral("uid"), uid}, {QStringLiteral("allowed"), allowed}};
-    if (!message.isEmpty())
-        response.insert(QStringLiteral("status"),
-                        QJsonObject{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}});
-    const QJsonObject review{{QStringLiteral("apiVersion"), QStringLiteral("admission.k8s.io/v1")},
-                             {QStringLiteral("kind"), QStringLiteral("AdmissionReview")},
-                             {QStringLiteral("response"), response}};
-    return httpd::Response::json(200, QJsonDocument(review));
+httpd::Response answer(const QString &uid, bool allowed, int code = 0, const QString &message = {},
+                       const QString &warning = {}) {
+    return admissionAnswer(uid, allowed, code, message, warning);
 }
 
 QHash<QString, QString> labelsOf(const QJsonObject &pod) {
@@ -45,6 +40,7 @@ struct Ask {
     QString user;
     bool labelled = false; // user is the pod's label, not its namespace
     QString requester;     // request.userInfo.username
+    QString warning;       // the trust rules' warning (trust.mode warn)
     std::optional<PodOwner> owner;
     AdmissionRequest request;
 };
@@ -75,6 +71,8 @@ std::variant<httpd::Response, Ask> prepare(const QByteArray &body, const Resourc
     const QJsonObject kind = request.value(QLatin1String("kind")).toObject();
     const bool isPod = kind.value(QLatin1String("kind")).toString() == QLatin1String("Pod") &&
                        kind.value(QLatin1String("group")).toString().isEmpty();
+    if (isPod && request.value(QLatin1String("operation")).toString() == QLatin1String("UPDATE"))
+        return AdmissionWebhook::reviewPodUpdate(request, options);
     if (!isPod || request.value(QLatin1String("operation")).toString() != QLatin1String("CREATE"))
         return answer(uid, true);
     if (!request.value(QLatin1String("object")).isObject())
@@ -102,28 +100,18 @@ std::variant<httpd::Response, Ask> prepare(const QByteArray &body, const Resourc
     if (!model.isEmpty())
         gpus *= weights.modelWeight(model);
 
-    double hours = options.defaultHours;
-    const QJsonValue annotated = pod.value(QLatin1String("metadata"))
-                                     .toObject()
-                                     .value(QLatin1String("annotations"))
-                                     .toObject()
-                                     .value(AdmissionWebhook::kHoursAnnotation);
-    const QJsonValue deadline =
-        pod.value(QLatin1String("spec")).toObject().value(QLatin1String("activeDeadlineSeconds"));
-    if (annotated.isString()) {
-        bool ok = false;
-        hours = annotated.toString().toDouble(&ok);
-        if (!ok || !std::isfinite(hours) || hours <= 0)
-            return answer(uid, false, 400,
-                          QStringLiteral("annotation %1: \"%2\" is not a positive number of hours")
-                              .arg(AdmissionWebhook::kHoursAnnotation, annotated.toString()));
-    } else if (deadline.isDouble() && deadline.toDouble() > 0) {
-        hours = deadline.toDouble() / 3600.0;
-    }
+    const Result<double> hours = expectedHours(pod, options.defaultHours, options.trust);
+    if (!hours)
+        return answer(uid, false, 400, hours.error().message);
 
     Ask ask;
     ask.uid = uid;
     const QHash<QString, QString> labels = labelsOf(pod);
+    const LabelVerdict trust = checkUserLabel(Creator::fromReview(request), labels.value(options.userLabel),
+                                              options.userLabel, options.trust, options.identity);
+    if (!trust.allowed)
+        return answer(uid, false, 403, trust.warning);
+    ask.warning = trust.warning;
     ask.user = podUser(labels, ns, options.userLabel);
     ask.labelled = !labels.value(options.userLabel).trimmed().isEmpty();
     ask.requester =
@@ -131,7 +119,7 @@ std::variant<httpd::Response, Ask> prepare(const QByteArray &body, const Resourc
     ask.owner = PodOwner::of(pod, ns);
     ask.request.kind = AdmissionRequest::Kind::NewJob;
     ask.request.gpus = gpus;
-    ask.request.hours = hours;
+    ask.request.hours = *hours;
     return ask;
 }
 
@@ -157,7 +145,7 @@ httpd::Response decide(const Ask &ask, const Result<Decision> &decision,
         return httpd::Response::text(500,
                                      QStringLiteral("usage database: %1\n").arg(decision.error().message));
     if (decision->allowed())
-        return answer(ask.uid, true);
+        return answer(ask.uid, true, 0, {}, ask.warning);
     const QString text = denial(ask, *decision, options);
     if (ask.owner && options.onOwnedDenial)
         options.onOwnedDenial(*ask.owner, text);
@@ -199,6 +187,8 @@ httpd::Response AdmissionWebhook::handle(const httpd::Request &request) {
 
 void AdmissionWebhook::registerRoutes(httpd::HttpServer &server) {
     server.route("POST", kPath, [this](const httpd::Request &request) { return handle(request); });
+    server.route("POST", kWorkloadsPath,
+                 [this](const httpd::Request &request) { return reviewWorkload(request.body, m_options); });
 }
 
 } // namespace gq

@@ -5,10 +5,12 @@
 #include "httpserver.h"
 #include "identitymapping.h"
 #include "ledger.h"
+#include "podtrust.h"
 #include "result.h"
 #include "usagestore.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 
 #include <functional>
@@ -55,6 +57,8 @@ public:
         QString userLabel = kDefaultUserLabel;
         double defaultHours = 1.0;
         IdentityRules identity;
+        // Who may label pods for whom, and the floor of the expected hours (podtrust.h).
+        TrustRules trust;
         const Clock *clock = &Clock::system();
         // A denied pod with an owner (ownerReferences: a ReplicaSet, Job...): its user
         // only sees the owner's FailedCreate, so the denial is handed here too (on the
@@ -63,6 +67,10 @@ public:
     };
 
     inline static const QString kPath = QStringLiteral("/validate/pods");
+    // Workloads with a pod template (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job,
+    // CronJob): the template's user label is checked against the creator as a pod's is
+    // (reviewWorkload, workloadreview.cpp); everything else is allowed.
+    inline static const QString kWorkloadsPath = QStringLiteral("/validate/workloads");
     inline static const QString kHoursAnnotation = QStringLiteral("gpuquota.io/expected-hours");
 
     // The handler as a pure function of the request body, the usage store and `now`.
@@ -76,7 +84,12 @@ public:
     ~AdmissionWebhook();
     Q_DISABLE_COPY_MOVE(AdmissionWebhook)
 
-    // Registers POST /validate/pods (before server.start()). The webhook must outlive
+    [[nodiscard]] static httpd::Response reviewWorkload(const QByteArray &body, const Options &options);
+    // A pod UPDATE (request of a review): a GPU pod's user label may change only by
+    // someone who could have set the new value at creation (workloadreview.cpp).
+    [[nodiscard]] static httpd::Response reviewPodUpdate(const QJsonObject &request, const Options &options);
+
+    // Registers POST /validate/pods and /validate/workloads (before server.start()). The webhook must outlive
     // the server's running state: stop the server first.
     void registerRoutes(httpd::HttpServer &server);
     // The handler itself (what registerRoutes() registers), for a caller with its own routing.

@@ -40,7 +40,7 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
                                         QStringLiteral("spool"),           QStringLiteral("leaderElection"),
                                         QStringLiteral("alerts"),          QStringLiteral("selfService"),
                                         QStringLiteral("metrics"),         QStringLiteral("idle"),
-                                        QStringLiteral("identity")};
+                                        QStringLiteral("identity"),        QStringLiteral("trust")};
     if (root->isNull()) {
         c.add({}, SourcePos{1, 1, 0}, QStringLiteral("the file is empty"));
         out.errors = c.errors;
@@ -185,6 +185,8 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
     }
     if (const YamlNode *n = root->find(u"identity"))
         cfg.identity = parseIdentityRules(*n, &c.errors);
+    if (const YamlNode *n = root->find(u"trust"))
+        cfg.trust = parseTrustRules(*n, &c.errors);
     if (const YamlNode *n = root->find(u"alerts"))
         cfg.alerts = *n;
     if (const YamlNode *n = root->find(u"selfService"))

@@ -3,6 +3,7 @@
 #include "error.h"
 #include "identitymapping.h"
 #include "ledger.h"
+#include "podtrust.h"
 #include "yamldoc.h"
 
 #include <QByteArray>
@@ -62,6 +63,8 @@ struct ControllerConfig {
     // How TokenReview usernames become budget subjects (self-service, the webhook's
     // denial text); the defaults without an `identity:` section.
     IdentityRules identity;
+    // Who may label GPU pods for whom; the floor of their expected hours (podtrust.h).
+    TrustRules trust;
     YamlNode alerts;      // raw, Null when absent
     YamlNode selfService; // raw, Null when absent
     YamlNode metrics;     // raw, Null when absent

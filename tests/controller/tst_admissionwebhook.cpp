@@ -63,6 +63,7 @@ private:
 private slots:
     void initTestCase() { GQ_PREPARE_USAGE_BACKEND(m_backend); }
     void init() {
+        m_opt = AdmissionWebhook::Options{};
         m_url = m_backend.freshUrl();
         auto s = UsageStore::open(m_url);
         QVERIFY2(s, qPrintable(s ? QString() : s.error().toString()));
@@ -138,6 +139,9 @@ private slots:
         QFETCH(QString, requester);
         QFETCH(QString, label);
         QFETCH(QString, suffix);
+        // trust.mode warn: the label rules only warn, so the budget's own denial is seen
+        // (enforce refuses these earlier: tst_podtrust).
+        m_opt.trust.mode = TrustRules::Mode::Warn;
         if (label.isEmpty()) {
             Budget b;
             b.scope = BudgetScope::User;
@@ -168,15 +172,22 @@ private slots:
     }
 
     void expectedHours() {
-        // Half a GPU-hour fits alice's 0.50 left; an hour does not.
+        // Half a GPU-hour, bounded by activeDeadlineSeconds, fits alice's 0.50 left; said
+        // without a deadline it is raised to the floor (trust.minExpectedHours, 1 h).
         QJsonObject ann{{QStringLiteral("annotations"),
                          QJsonObject{{AdmissionWebhook::kHoursAnnotation, QStringLiteral("0.5")}}}};
-        QCOMPARE(responseOf(call(reviewJson(QStringLiteral("u1"), QStringLiteral("shared"),
-                                            QStringLiteral("alice"), 1, ann))
-                                .body)
+        QCOMPARE(responseOf(
+                     call(reviewJson(QStringLiteral("u1"), QStringLiteral("shared"), QStringLiteral("alice"),
+                                     1, ann, QJsonObject{{QStringLiteral("activeDeadlineSeconds"), 1800}}))
+                         .body)
                      .value(QLatin1String("allowed"))
                      .toBool(),
                  true);
+        QCOMPARE(
+            messageOf(responseOf(call(reviewJson(QStringLiteral("u0"), QStringLiteral("shared"),
+                                                 QStringLiteral("alice"), 1, ann))
+                                     .body)),
+            QStringLiteral("Denied: need 1.00 GPU-h, only 0.50 left (limit 8.00 per day) for user alice"));
         const QJsonObject deadline{{QStringLiteral("activeDeadlineSeconds"), 7200}};
         const QJsonObject resp = responseOf(call(reviewJson(QStringLiteral("u2"), QStringLiteral("shared"),
                                                             QStringLiteral("alice"), 1, {}, deadline))
@@ -191,6 +202,55 @@ private slots:
                 .body);
         QCOMPARE(bad.value(QLatin1String("allowed")).toBool(true), false);
         QVERIFY(messageOf(bad).contains(QLatin1String("gpuquota.io/expected-hours")));
+    }
+
+    // What a pod says about itself cannot take it past a budget (README "What a pod may
+    // say about itself"): alice has 0.50 GPU-h left.
+    void budgetsCannotBeTalkedAround() {
+        const auto review = [&](const QString &uid, const QString &label, int gpus, const QJsonObject &meta,
+                                const QJsonObject &userInfo) {
+            QJsonObject r =
+                QJsonDocument::fromJson(reviewJson(uid, QStringLiteral("shared"), label, gpus, meta))
+                    .object();
+            QJsonObject request = r.value(QLatin1String("request")).toObject();
+            request.insert(QStringLiteral("userInfo"), userInfo);
+            r.insert(QStringLiteral("request"), request);
+            return responseOf(call(QJsonDocument(r).toJson()).body);
+        };
+        const QJsonObject alice{{QStringLiteral("username"), QStringLiteral("alice@example.com")}};
+        const QJsonObject tiny{{QStringLiteral("annotations"),
+                                QJsonObject{{AdmissionWebhook::kHoursAnnotation, QStringLiteral("1e-9")}}}};
+        // 8 GPUs "for a nanosecond": the floor makes it 8 GPU-h.
+        QCOMPARE(
+            messageOf(review(QStringLiteral("t1"), QStringLiteral("alice"), 8, tiny, alice)),
+            QStringLiteral("Denied: need 8.00 GPU-h, only 0.50 left (limit 8.00 per day) for user alice"));
+        // Someone else's label, or none: refused before any budget is read.
+        QJsonObject other = review(QStringLiteral("t2"), QStringLiteral("dave"), 8, {}, alice);
+        QCOMPARE(other.value(QLatin1String("allowed")).toBool(true), false);
+        QVERIFY2(
+            messageOf(other).startsWith(QLatin1String("gpuquota.io/user: dave names another user: you are "
+                                                      "alice@example.com")),
+            qPrintable(messageOf(other)));
+        QJsonObject none = review(QStringLiteral("t3"), QString(), 8, {}, alice);
+        QCOMPARE(none.value(QLatin1String("allowed")).toBool(true), false);
+        QVERIFY2(messageOf(none).contains(QLatin1String("add the label gpuquota.io/user: alice")),
+                 qPrintable(messageOf(none)));
+        // A cluster admin (system:masters) may label for others; dave has no budget.
+        const QJsonObject admin{{QStringLiteral("username"), QStringLiteral("kubernetes-admin")},
+                                {QStringLiteral("groups"), QJsonArray{QStringLiteral("system:masters")}}};
+        QCOMPARE(review(QStringLiteral("t4"), QStringLiteral("dave"), 8, {}, admin)
+                     .value(QLatin1String("allowed"))
+                     .toBool(),
+                 true);
+        // trust.mode warn: admitted, with the reason as an AdmissionReview warning.
+        m_opt.trust.mode = TrustRules::Mode::Warn;
+        const QJsonObject warned = review(QStringLiteral("t5"), QStringLiteral("bob"), 1, {}, alice);
+        QCOMPARE(warned.value(QLatin1String("allowed")).toBool(), true);
+        QVERIFY(warned.value(QLatin1String("warnings"))
+                    .toArray()
+                    .first()
+                    .toString()
+                    .contains(QLatin1String("bob")));
     }
 
     void nonGpuPodsAndOtherOperationsAllowed() {

@@ -186,7 +186,8 @@ private Q_SLOTS:
         QVERIFY2(denied.err.contains("admission webhook \"pods.gpuquota.io\" denied the request"),
                  denied.err.constData());
         QVERIFY2(denied.err.contains("dave"), denied.err.constData());
-        // alice@example.com creating a pod on dave's label is told which budget user she is.
+        // alice@example.com may not create a pod on dave's label (trust.mode enforce), and
+        // is told which budget user she is.
         for (const QStringList &rbac :
              {QStringList{QStringLiteral("create"), QStringLiteral("role"), QStringLiteral("pod-maker"),
                           QStringLiteral("--verb=create"), QStringLiteral("--resource=pods"),
@@ -207,10 +208,9 @@ private Q_SLOTS:
                      },
                      30000),
                  asAlice.err.constData());
-        QVERIFY2(
-            asAlice.err.contains("for user dave; you are alice@example.com \xE2\x86\x92 alice (e-mail local "
-                                 "part)"),
-            asAlice.err.constData());
+        QVERIFY2(asAlice.err.contains("gpuquota.io/user: dave names another user: you are alice@example.com "
+                                      "\xE2\x86\x92 alice (e-mail local part)"),
+                 asAlice.err.constData());
         const ToolRun allowed =
             createPod(QStringLiteral("team-web"), QStringLiteral("frank-job"), QStringLiteral("frank"), 1);
         QVERIFY2(allowed.exitCode == 0, allowed.err.constData());
