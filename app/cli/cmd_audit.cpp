@@ -3,7 +3,9 @@
 // MACs and an anchor kept outside the database (exit 0 intact, 1 broken); checkpoint
 // exports a signed head to keep elsewhere.
 #include "auditcsv.h"
+#include "auditheads.h"
 #include "auditlog.h"
+#include "boostcluster.h"
 #include "timewindow.h"
 #include "usageverbs.h"
 
@@ -122,10 +124,38 @@ int runList(const QStringList &argv) {
     return Ok;
 }
 
+// --context/--kubeconfig: the newest head the cluster publishes (quota and limit range
+// annotations, the controller's ConfigMap) becomes the head anchor when it is newer than
+// --head, so a restored old checkpoint does not hide deleted entries.
+int newestPublishedHead(const Args &a, AuditAnchor &anchor, QStringList &notes) {
+    const boostcluster::ClusterPick pick = boostcluster::pickCluster(a);
+    if (!pick.client)
+        return fail(QStringLiteral("the published heads need the cluster: ") + pick.why,
+                    pick.exitCode == Ok ? Failed : pick.exitCode);
+    QStringList skipped;
+    auto published = auditheads::newestFromCluster(
+        *pick.client, a.value(QStringLiteral("controller-namespace"), QStringLiteral("gpuquota-system")),
+        &skipped);
+    if (!published)
+        return fail(QStringLiteral("reading the published audit heads: ") + published.error().message);
+    for (const QString &s : std::as_const(skipped))
+        notes << QStringLiteral("published heads not read from %1").arg(s);
+    if (!*published) {
+        notes << QStringLiteral("the cluster publishes no audit head yet");
+        return Ok;
+    }
+    notes << QStringLiteral("newest published head %1 (%2)")
+                 .arg((*published)->head.toText(), (*published)->where);
+    if (!anchor.head || anchor.head->count < (*published)->head.count)
+        anchor.head = (*published)->head;
+    return Ok;
+}
+
 int runVerify(const QStringList &argv) {
     const Args a =
         parseArgs(argv, {QStringLiteral("db"), QStringLiteral("checkpoint"), QStringLiteral("key-file"),
-                         QStringLiteral("head"), QStringLiteral("output")});
+                         QStringLiteral("head"), QStringLiteral("output"), QStringLiteral("context"),
+                         QStringLiteral("kubeconfig"), QStringLiteral("controller-namespace")});
     if (!a.error.isEmpty())
         return fail(a.error, UsageError);
     const QString format = a.value(QStringLiteral("output"), QStringLiteral("text"));
@@ -140,6 +170,11 @@ int runVerify(const QStringList &argv) {
         if (!h)
             return fail(QStringLiteral("--head: ") + h.error().message, UsageError);
         anchor.head = *h;
+    }
+    QStringList clusterNotes;
+    if (a.has(QStringLiteral("context")) || a.has(QStringLiteral("kubeconfig"))) {
+        if (const int code = newestPublishedHead(a, anchor, clusterNotes); code != Ok)
+            return code;
     }
     auto db = openDb(a, DbAccess::ReadOnly); // reads only: works on a read-only file system
     if (!db)
@@ -180,7 +215,7 @@ int runVerify(const QStringList &argv) {
                             {QStringLiteral("macsChecked"), r.macsChecked},
                             {QStringLiteral("keyedFrom"), r.keyedFrom},
                             {QStringLiteral("anchoredUpTo"), r.anchoredUpTo},
-                            {QStringLiteral("notes"), QJsonArray::fromStringList(r.notes)}};
+                            {QStringLiteral("notes"), QJsonArray::fromStringList(clusterNotes + r.notes)}};
         out() << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented));
     } else if (r.ok) {
         out() << "intact: " << r.checked << (r.checked == 1 ? " entry" : " entries");
@@ -191,7 +226,7 @@ int runVerify(const QStringList &argv) {
             out() << "MACs verified from entry " << r.keyedFrom << " on\n";
         if (r.anchoredUpTo > 0)
             out() << "anchored up to entry " << r.anchoredUpTo << '\n';
-        for (const QString &n : r.notes)
+        for (const QString &n : clusterNotes + r.notes)
             out() << "note: " << n << '\n';
     } else {
         out() << statusName(r.status) << ": " << r.problem << '\n';
@@ -199,6 +234,8 @@ int runVerify(const QStringList &argv) {
             out() << "first broken entry: " << r.firstBadSeq << '\n';
         if (r.firstMissingSeq > 0)
             out() << "first missing entry: " << r.firstMissingSeq << '\n';
+        for (const QString &n : std::as_const(clusterNotes))
+            out() << "note: " << n << '\n';
     }
     out().flush();
     return r.ok ? Ok : Failed;
@@ -247,6 +284,7 @@ int runAudit(const QStringList &argv) {
                        "  audit list --db URL [--actor A] [--namespace N] [--action X] [--from T --to T] "
                        "[-o table|csv|json]\n"
                        "  audit verify --db URL [--checkpoint FILE] [--key-file FILE] [--head COUNT:HASH] "
+                       "[--context NAME] [--kubeconfig FILE] [--controller-namespace NS] "
                        "[-o text|json]\n"
                        "  audit checkpoint --db URL [--key-file FILE] [--out FILE]"),
         UsageError);

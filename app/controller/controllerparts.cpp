@@ -1,6 +1,7 @@
 #include "controllerparts.h"
 
 #include "admissionwebhook.h"
+#include "auditheadpublisher.h"
 #include "boostreconciler.h"
 #include "budgetenforcer.h"
 #include "clock.h"
@@ -56,6 +57,7 @@ ControllerParts::ControllerParts(ControllerRuntime &runtime, const ControllerSet
 ControllerParts::~ControllerParts() {
     m_webhookServer.stop(); // before the webhook its handlers call
     // Parts that hold the store go before it.
+    m_auditHead.reset();
     m_alerts.reset();
     m_enforcer.reset();
     m_boosts.reset();
@@ -142,6 +144,8 @@ Result<void> ControllerParts::start() {
     // that watched. Only what acts on the cluster (clamps, boosts, alerts, idle spans)
     // waits for the Lease.
     m_rt.startRecording();
+    m_auditHead = std::make_unique<AuditHeadPublisher>(m_rt.client(), cfg.leaderElection.namespaceName,
+                                                       [this] { return m_store.get(); });
     if (!cfg.leaderElection.enabled) {
         lead();
         return {};
@@ -173,6 +177,8 @@ void ControllerParts::lead() {
     if (m_rt.config().enforce.enabled)
         m_enforceTimer.start();
     m_boostTimer.start();
+    if (m_auditHead)
+        m_auditHead->start();
     if (m_alerts)
         m_alerts->start(&m_rt.recorder()->podInformer());
     if (m_idle)
@@ -185,6 +191,8 @@ void ControllerParts::stopLeading() {
     m_leading = false;
     m_enforceTimer.stop();
     m_boostTimer.stop();
+    if (m_auditHead)
+        m_auditHead->stop();
     if (m_alerts)
         m_alerts->stop();
     if (m_idle)

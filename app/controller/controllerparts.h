@@ -13,6 +13,7 @@
 namespace gq {
 
 class AdmissionWebhook;
+class AuditHeadPublisher;
 class BoostReconciler;
 class BudgetEnforcer;
 class ControllerAlerts;
@@ -89,7 +90,8 @@ private:
     std::unique_ptr<UsageStore> m_store; // the leader's parts' own connection
     std::unique_ptr<BudgetEnforcer> m_enforcer;
     std::unique_ptr<BoostReconciler> m_boosts;
-    std::unique_ptr<IdleRecorder> m_idle; // metrics: + idle: sections; the leader's
+    std::unique_ptr<AuditHeadPublisher> m_auditHead; // the leader's copy of the audit head
+    std::unique_ptr<IdleRecorder> m_idle;            // metrics: + idle: sections; the leader's
 
     QTimer m_enforceTimer;
     QTimer m_boostTimer;
