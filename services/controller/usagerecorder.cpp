@@ -22,6 +22,13 @@ QString stateKey(const UsageInterval &iv) {
     return iv.podUid + QLatin1Char('|') + iv.resource + QLatin1Char('|') + QString::number(iv.start);
 }
 
+// What the database's reader gives back of a row (node, GPU model and weights are not
+// read): equal here means an upsert would change nothing that matters.
+bool sameRow(const UsageInterval &row, const UsageInterval &state) {
+    return row.ns == state.ns && row.user == state.user && row.podName == state.podName &&
+           row.gpus == state.gpus && row.end == state.end;
+}
+
 } // namespace
 
 UsageRecorder::UsageRecorder(std::shared_ptr<KubeClient> client, Options options, LedgerWriter &writer,
@@ -30,6 +37,8 @@ UsageRecorder::UsageRecorder(std::shared_ptr<KubeClient> client, Options options
     , m_options(std::move(options))
     , m_writer(writer)
     , m_pods(std::make_unique<PodInformer>(client, QString(), m_options.userLabel, m_options.userEmailKey)) {
+    // No window to spare from redraws: every batch the server sends is recorded at once.
+    m_pods->setBatchInterval(0);
     if (m_options.watchNodes)
         m_nodes = std::make_unique<ObjectInformer>(client, nodesResource());
     connect(m_pods.get(), &Informer::changed, this, &UsageRecorder::onPodsChanged);
@@ -210,7 +219,9 @@ void UsageRecorder::refresh(const QString &key) {
         });
         if (old == it->states.end()) {
             it->states.push_back(w);
-            submit(w);
+            if (const auto known = m_known.constFind(stateKey(w));
+                known == m_known.cend() || !sameRow(*known, w))
+                submit(w);
             continue;
         }
         if (old->end)
@@ -233,6 +244,15 @@ void UsageRecorder::onPodsChanged(const QStringList &added, const QStringList &u
 
 void UsageRecorder::onSynced() {
     m_lastDelivery = m_options.clock->nowSecs();
+    // The first sync after a start: one read of the open rows instead of an upsert per
+    // running pod (49,602 transactions for 50,000 pods before).
+    if (!m_synced.load() && m_writer.databaseAvailable() && m_writer.spoolDepth() == 0) {
+        if (auto open = m_writer.openIntervals(m_options.cluster, m_options.source)) {
+            m_known.reserve(qsizetype(open->size()));
+            for (const UsageInterval &iv : *open)
+                m_known.insert(stateKey(iv), iv);
+        }
+    }
     // After a relist, pods deleted during the gap are simply absent.
     QStringList keys = m_tracked.keys();
     keys += m_pods->keys();
@@ -241,7 +261,9 @@ void UsageRecorder::onSynced() {
         refresh(key);
     countOpen();
     if (!m_synced.exchange(true))
-        qCInfo(lcRecorder) << "pod cache synced:" << m_pods->size() << "pods";
+        qCInfo(lcRecorder) << "pod cache synced:" << m_pods->size() << "pods," << m_known.size()
+                           << "running intervals already recorded";
+    m_known.clear();
     maybeReconcile();
 }
 

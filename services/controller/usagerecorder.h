@@ -99,8 +99,12 @@ private:
     std::unique_ptr<PodInformer> m_pods;
     std::unique_ptr<ObjectInformer> m_nodes;
     QHash<QString, Tracked> m_tracked; // by pod key "ns/name"
-    QSet<QString> m_emailsSeen;        // "user\nemail"
-    QSet<QString> m_recheck;           // terminating pods with a look-again timer
+    // The open rows the database held at the first sync, by state key: a state equal to
+    // its row is tracked without being written again (a restart at scale writes only
+    // what changed). Emptied after that sync.
+    QHash<QString, UsageInterval> m_known;
+    QSet<QString> m_emailsSeen; // "user\nemail"
+    QSet<QString> m_recheck;    // terminating pods with a look-again timer
     bool m_stopped = false;
     std::atomic<bool> m_synced{false};
     std::atomic<bool> m_reconciled{false};
