@@ -1,0 +1,109 @@
+#include "gpumemory.h"
+
+#include "quantity.h"
+
+#include <QMap>
+#include <QRegularExpression>
+
+namespace gq::advisor {
+
+namespace {
+constexpr qint64 kMiB = 1024 * 1024;
+}
+
+std::optional<qint64> gpuMemoryForProduct(const QString &product) {
+    const QString p = product.toUpper();
+    static const QRegularExpression mig(QStringLiteral("(?:^|MIG-)\\d+G\\.(\\d+)GB$"));
+    if (const auto m = mig.match(p); m.hasMatch())
+        return m.captured(1).toLongLong() * 1024 * kMiB;
+    const bool gb80 = p.contains(QLatin1String("80GB")), gb40 = p.contains(QLatin1String("40GB"));
+    if (p.contains(QLatin1String("H100")) && (gb80 || !p.contains(QLatin1String("GB"))))
+        return 81559 * kMiB;
+    if (p.contains(QLatin1String("A100")) && gb80)
+        return 81920 * kMiB;
+    if (p.contains(QLatin1String("A100")) && gb40)
+        return 40960 * kMiB;
+    if (p.contains(QLatin1String("L40S")) || p.contains(QLatin1String("L40")))
+        return 46068 * kMiB;
+    static const QRegularExpression l4(QStringLiteral("(?:^|[^A-Z0-9])L4(?:$|[^0-9])"));
+    if (l4.match(p).hasMatch())
+        return 23034 * kMiB;
+    static const QRegularExpression a10(QStringLiteral("(?:^|[^A-Z0-9])A10(?:$|[^0-9])"));
+    if (a10.match(p).hasMatch())
+        return 23028 * kMiB;
+    if (p.contains(QLatin1String("T4")))
+        return 15360 * kMiB;
+    if (p.contains(QLatin1String("4090")))
+        return 24564 * kMiB;
+    static const QRegularExpression gb(QStringLiteral("(\\d+)GB"));
+    if (const auto m = gb.match(p); m.hasMatch())
+        return m.captured(1).toLongLong() * 1024 * kMiB;
+    return std::nullopt;
+}
+
+Result<ClusterGpu> clusterGpu(const QList<QJsonObject> &nodes) {
+    QMap<QString, ClusterGpu> byProduct;
+    for (const QJsonObject &n : nodes) {
+        const QJsonObject labels =
+            n.value(QLatin1String("metadata")).toObject().value(QLatin1String("labels")).toObject();
+        const QString product = labels.value(QLatin1String("nvidia.com/gpu.product")).toString();
+        const auto count = Quantity::parse(n.value(QLatin1String("status"))
+                                               .toObject()
+                                               .value(QLatin1String("capacity"))
+                                               .toObject()
+                                               .value(QLatin1String("nvidia.com/gpu"))
+                                               .toString(QStringLiteral("0")));
+        if (product.isEmpty() || !count || count->value() <= 0)
+            continue;
+        ClusterGpu &g = byProduct[product];
+        g.product = product;
+        g.gpus += count->value();
+        const qint64 labelMiB = labels.value(QLatin1String("nvidia.com/gpu.memory")).toString().toLongLong();
+        if (labelMiB > 0) {
+            g.memoryBytes = labelMiB * kMiB;
+            g.source = QStringLiteral("label nvidia.com/gpu.memory");
+        } else if (g.memoryBytes == 0) {
+            g.memoryBytes = gpuMemoryForProduct(product).value_or(0);
+            g.source = QStringLiteral("product table");
+        }
+    }
+    std::optional<ClusterGpu> best;
+    for (const ClusterGpu &g : std::as_const(byProduct)) {
+        if (g.memoryBytes <= 0)
+            continue;
+        if (!best || g.gpus > best->gpus || (g.gpus == best->gpus && g.memoryBytes < best->memoryBytes))
+            best = g;
+    }
+    if (!best)
+        return Error::make(Error::Kind::NotFound,
+                           QStringLiteral("no node with whole GPUs of a known memory size (labels "
+                                          "nvidia.com/gpu.memory / nvidia.com/gpu.product)"));
+    return *best;
+}
+
+std::optional<qint64> freeQuotaGpus(const QList<QJsonObject> &quotas) {
+    std::optional<qint64> free;
+    for (const QJsonObject &q : quotas) {
+        const QJsonObject hard =
+            q.value(QLatin1String("status")).toObject().value(QLatin1String("hard")).toObject();
+        const QJsonObject specHard =
+            q.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject();
+        const QJsonObject used =
+            q.value(QLatin1String("status")).toObject().value(QLatin1String("used")).toObject();
+        for (const char *key : {"requests.nvidia.com/gpu", "nvidia.com/gpu", "limits.nvidia.com/gpu"}) {
+            const QString k = QLatin1String(key);
+            const QString h = hard.contains(k) ? hard.value(k).toString() : specHard.value(k).toString();
+            if (h.isEmpty())
+                continue;
+            const auto hq = Quantity::parse(h);
+            const auto uq = Quantity::parse(used.value(k).toString(QStringLiteral("0")));
+            if (!hq || !uq)
+                continue;
+            const qint64 left = std::max<qint64>(0, hq->value() - uq->value());
+            free = free ? std::min(*free, left) : left;
+        }
+    }
+    return free;
+}
+
+} // namespace gq::advisor
