@@ -5000,4 +5000,91 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
 </context>
+<context>
+    <name>FitAdvisorForm</name>
+    <message>
+        <source>Will this fine-tune fit?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An estimate within about 15–20 %: it does not count the data loader, the evaluation pass or other processes on the GPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>or parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Estimate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gpu_memory: give the memory of one GPU (e.g. 80G)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on %2 GPUs: %3 per GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing fits on %1 GPUs of %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per GPU: weights %1, gradients %2, optimizer %3, activations %4, overhead %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h (%2 GPUs × %3 h)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms-swift flags:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
 </TS>

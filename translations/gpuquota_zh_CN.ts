@@ -4980,4 +4980,91 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>预算：%1</translation>
     </message>
 </context>
+<context>
+    <name>FitAdvisorForm</name>
+    <message>
+        <source>Will this fine-tune fit?</source>
+        <translation>这次微调放得下吗？</translation>
+    </message>
+    <message>
+        <source>An estimate within about 15–20 %: it does not count the data loader, the evaluation pass or other processes on the GPU.</source>
+        <translation>估算误差约 15–20%：未计入数据加载器、评估过程以及 GPU 上的其他进程。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>or parameters</source>
+        <translation>或参数量</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>GPU 显存</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>微批大小</translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <source>Hours</source>
+        <translation>小时数</translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing</source>
+        <translation>梯度检查点</translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation>Flash Attention</translation>
+    </message>
+    <message>
+        <source>Estimate</source>
+        <translation>估算</translation>
+    </message>
+    <message>
+        <source>gpu_memory: give the memory of one GPU (e.g. 80G)</source>
+        <translation>gpu_memory：请给出单块 GPU 的显存（例如 80G）</translation>
+    </message>
+    <message>
+        <source>%1 on %2 GPUs: %3 per GPU</source>
+        <translation>%1，%2 块 GPU：每块 %3</translation>
+    </message>
+    <message>
+        <source>Nothing fits on %1 GPUs of %2.</source>
+        <translation>在 %1 块 %2 的 GPU 上都放不下。</translation>
+    </message>
+    <message>
+        <source>Per GPU: weights %1, gradients %2, optimizer %3, activations %4, overhead %5</source>
+        <translation>每块 GPU：权重 %1，梯度 %2，优化器 %3，激活 %4，开销 %5</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h (%2 GPUs × %3 h)</source>
+        <translation>%1 GPU 小时（%2 块 GPU × %3 小时）</translation>
+    </message>
+    <message>
+        <source>Budget: %1</source>
+        <translation>预算：%1</translation>
+    </message>
+    <message>
+        <source>ms-swift flags:</source>
+        <translation>ms-swift 参数：</translation>
+    </message>
+</context>
 </TS>
