@@ -436,7 +436,7 @@ private slots:
             get(QStringLiteral("/quota?user=alice&params=7B&gpu_memory=80GB"), "tok-alice");
         QVERIFY(QString::fromUtf8(badMemory.body)
                     .contains(QLatin1String("<p id=\"advisor-error\">gpu_memory: ")));
-        // A namespace without GPU nodes in the cluster: the GPU memory must be given.
+        // A namespace without GPU nodes in the cluster (and no quota): the GPU memory must be given.
         const Reply ns = get(QStringLiteral("/quota?namespace=team-a&model=llama-2-7b"), "tok-alice");
         QCOMPARE(ns.status, 200);
         QVERIFY2(QString::fromUtf8(ns.body).contains(QLatin1String("<p id=\"advisor-error\">gpu_memory")),
