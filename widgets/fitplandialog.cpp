@@ -17,6 +17,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace gq {
 
 using namespace advisor;
@@ -35,8 +37,13 @@ FitPlanDialog::FitPlanDialog(std::shared_ptr<KubeClient> client, BudgetService *
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(columns);
     layout->addWidget(buttons);
-    if (m_budgets)
+    if (m_budgets) {
         connect(m_budgets, &BudgetService::answered, this, &FitPlanDialog::showBudget);
+        connect(m_budgets, &StoreService::failed, this, [this](const Error &e) {
+            if (std::exchange(m_budgetPending, false))
+                m_budget->setText(tr("Budget: %1").arg(e.message));
+        });
+    }
     recompute();
 }
 

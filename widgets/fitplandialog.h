@@ -76,6 +76,7 @@ private:
     QPushButton *m_copy;
     advisor::Advice m_advice;
     AdmissionQuestion m_asked;
+    bool m_budgetPending = false; // a check is out: its failure is shown too
     JobTracker m_jobs{this};
 };
 

@@ -104,6 +104,7 @@ void FitPlanDialog::showAdvice(const AdviceRequest &r) {
     }
     m_asked = AdmissionQuestion{user, m_ns->text().trimmed(), double(c.gpus), r.hours};
     m_budget->setText(tr("Budget: checking…"));
+    m_budgetPending = true;
     m_budgets->check(m_asked);
 }
 
@@ -111,6 +112,7 @@ void FitPlanDialog::showBudget(const AdmissionAnswer &answer) {
     if (answer.question.user != m_asked.user || answer.question.ns != m_asked.ns ||
         answer.question.gpus != m_asked.gpus || answer.question.hours != m_asked.hours)
         return; // an older question, or the "Can this run?" panel's
+    m_budgetPending = false;
     m_budget->setText(tr("Budget: %1").arg(answer.decision.message));
 }
 
