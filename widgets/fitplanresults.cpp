@@ -97,6 +97,7 @@ void FitPlanDialog::showAdvice(const AdviceRequest &r) {
                             .arg(c.gpus)
                             .arg(formatGpuHours(r.hours)));
     m_swift->setText(QStringLiteral("swift sft ") + swiftArgs(r, c).join(QLatin1Char(' ')));
+    m_swift->setCursorPosition(0);
     const QString user = m_user->text().trimmed();
     if (!m_budgets || user.isEmpty()) {
         m_budget->setText(tr("Budget: enter a user to check the GPU-hours against their budget."));
