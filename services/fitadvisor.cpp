@@ -20,6 +20,33 @@ const KubeResource &nodesResource() {
     return r;
 }
 
+// The namespace's first LocalQueue that points to a ClusterQueue with GPU quota. Without
+// Kueue (no such resource: 404) or without access nothing is set.
+void readKueue(KubeClient &client, const QString &ns, FitClusterFacts &facts) {
+    static const KubeResource localQueues{QStringLiteral("kueue.x-k8s.io"), QStringLiteral("v1beta1"),
+                                          QStringLiteral("localqueues"), QStringLiteral("LocalQueue"), true};
+    static const KubeResource clusterQueues{QStringLiteral("kueue.x-k8s.io"), QStringLiteral("v1beta1"),
+                                            QStringLiteral("clusterqueues"), QStringLiteral("ClusterQueue"),
+                                            false};
+    auto queues = waitFor(client.list(localQueues, ns));
+    if (!queues)
+        return;
+    for (const QJsonObject &lq : std::as_const(queues->items)) {
+        const QString cq =
+            lq.value(QLatin1String("spec")).toObject().value(QLatin1String("clusterQueue")).toString();
+        if (cq.isEmpty())
+            continue;
+        auto queue = waitFor(client.get(clusterQueues, QString(), cq));
+        if (!queue)
+            continue;
+        if (const auto free = advisor::freeKueueGpus(*queue)) {
+            facts.freeGpus = free;
+            facts.gpusSource = QStringLiteral("Kueue ClusterQueue %1").arg(cq);
+            return;
+        }
+    }
+}
+
 QJsonObject breakdownJson(const advisor::MemoryBreakdown &m) {
     return QJsonObject{{QStringLiteral("weights"), m.weights},
                        {QStringLiteral("gradients"), m.gradients},
@@ -37,6 +64,10 @@ Result<FitClusterFacts> readFitClusterFacts(KubeClient &client, const QString &n
     if (!quotas)
         return quotas.error();
     facts.freeGpus = advisor::freeQuotaGpus(quotas->items);
+    if (facts.freeGpus)
+        facts.gpusSource = QStringLiteral("ResourceQuota");
+    else
+        readKueue(client, ns, facts);
     auto nodes = waitFor(client.list(nodesResource(), QString()));
     if (!nodes) {
         facts.memoryError = QStringLiteral("cannot list nodes: %1").arg(nodes.error().message);
@@ -103,6 +134,8 @@ QJsonObject adviceJson(const advisor::AdviceRequest &r, const advisor::Advice &a
                 {QStringLiteral("namespace"), cluster->ns},
                 {QStringLiteral("gpus_free"),
                  cluster->freeGpus ? QJsonValue(double(*cluster->freeGpus)) : QJsonValue()},
+                {QStringLiteral("gpus_source"),
+                 cluster->gpusSource.isEmpty() ? QJsonValue() : cluster->gpusSource},
                 {QStringLiteral("gpu_model"), cluster->product.isEmpty() ? QJsonValue() : cluster->product},
                 {QStringLiteral("gpu_memory_bytes"),
                  cluster->memoryBytes > 0 ? QJsonValue(double(cluster->memoryBytes)) : QJsonValue()},

@@ -21,14 +21,18 @@ class KubeClient;
 // What the cluster says about a namespace.
 struct FitClusterFacts {
     QString ns;
-    std::optional<qint64> freeGpus; // ResourceQuota GPU hard − used; nullopt: no GPU quota
+    std::optional<qint64> freeGpus; // ResourceQuota GPU hard − used, else the free nominal
+                                    // quota of the Kueue ClusterQueue the namespace's
+                                    // LocalQueue points to; nullopt: neither limits GPUs
+    QString gpusSource;             // "ResourceQuota", "Kueue ClusterQueue NAME", or empty
     QString product;                // nvidia.com/gpu.product of the GPU model chosen
     qint64 memoryBytes = 0;         // 0: the nodes could not be read or have no known GPU
     QString memorySource;           // "label nvidia.com/gpu.memory" / "product table"
     QString memoryError;            // why memoryBytes is 0
 };
 
-// Lists the namespace's ResourceQuotas and the cluster's Nodes (advisor::clusterGpu).
+// Lists the namespace's ResourceQuotas (without a GPU quota: its Kueue LocalQueues and their
+// ClusterQueue, when Kueue is installed) and the cluster's Nodes (advisor::clusterGpu).
 // Blocking: it waits for the requests, so call it off the GUI thread. An Error when the
 // quotas cannot be read; a failed node list only sets memoryError (the GPU memory may
 // come from elsewhere).

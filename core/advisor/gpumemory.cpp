@@ -2,6 +2,7 @@
 
 #include "quantity.h"
 
+#include <QJsonArray>
 #include <QMap>
 #include <QRegularExpression>
 
@@ -104,6 +105,41 @@ std::optional<qint64> freeQuotaGpus(const QList<QJsonObject> &quotas) {
         }
     }
     return free;
+}
+
+std::optional<qint64> freeKueueGpus(const QJsonObject &clusterQueue) {
+    const QString gpu = QStringLiteral("nvidia.com/gpu");
+    auto sum = [&gpu](const QJsonArray &groups, const char *listKey, const char *valueKey) {
+        qint64 total = 0;
+        bool any = false;
+        for (const QJsonValue &g : groups)
+            for (const QJsonValue &r : g.toObject().value(QLatin1String(listKey)).toArray()) {
+                const QJsonObject res = r.toObject();
+                if (res.value(QLatin1String("name")).toString() != gpu)
+                    continue;
+                const auto q = Quantity::parse(res.value(QLatin1String(valueKey)).toVariant().toString());
+                if (q) {
+                    total += q->value();
+                    any = true;
+                }
+            }
+        return std::pair{total, any};
+    };
+    QJsonArray flavors;
+    for (const QJsonValue &group : clusterQueue.value(QLatin1String("spec"))
+                                       .toObject()
+                                       .value(QLatin1String("resourceGroups"))
+                                       .toArray())
+        for (const QJsonValue &f : group.toObject().value(QLatin1String("flavors")).toArray())
+            flavors.append(f);
+    const auto [nominal, hasQuota] = sum(flavors, "resources", "nominalQuota");
+    if (!hasQuota)
+        return std::nullopt;
+    const auto [used, hasUsage] = sum(
+        clusterQueue.value(QLatin1String("status")).toObject().value(QLatin1String("flavorsUsage")).toArray(),
+        "resources", "total");
+    Q_UNUSED(hasUsage);
+    return std::max<qint64>(0, nominal - used);
 }
 
 } // namespace gq::advisor

@@ -36,4 +36,10 @@ struct ClusterGpu {
 // limits.nvidia.com/gpu (never below 0). nullopt when no quota limits GPUs.
 [[nodiscard]] std::optional<qint64> freeQuotaGpus(const QList<QJsonObject> &quotas);
 
+// The GPUs a Kueue ClusterQueue (kueue.x-k8s.io/v1beta1) still has of its nominal quota:
+// the sum of spec.resourceGroups[].flavors[].resources[nvidia.com/gpu].nominalQuota less
+// the sum of status.flavorsUsage[].resources[nvidia.com/gpu].total (never below 0).
+// Borrowing from the cohort is not counted. nullopt when the queue has no GPU quota.
+[[nodiscard]] std::optional<qint64> freeKueueGpus(const QJsonObject &clusterQueue);
+
 } // namespace gq::advisor

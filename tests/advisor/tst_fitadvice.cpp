@@ -2,6 +2,7 @@
 #include "fitadvice.h"
 #include "gpumemory.h"
 
+#include <QJsonDocument>
 #include <QJsonObject>
 
 #include <QTest>
@@ -147,6 +148,22 @@ private slots:
                  {QStringLiteral("used"), QJsonObject{{QStringLiteral("requests.nvidia.com/gpu"), "13"}}}}}};
         QCOMPARE(freeQuotaGpus({quota}).value_or(-1), 3);
         QVERIFY(!freeQuotaGpus({}));
+    }
+
+    // A Kueue ClusterQueue as kueue.x-k8s.io/v1beta1 has it: nominal quota over two flavors
+    // (8 + 4 GPUs), 5 in use; CPU lines are not GPUs.
+    void kueueClusterQueue() {
+        const QByteArray cq = R"({"spec": {"resourceGroups": [
+            {"coveredResources": ["cpu", "nvidia.com/gpu"], "flavors": [
+              {"name": "a100", "resources": [{"name": "cpu", "nominalQuota": "64"},
+                                             {"name": "nvidia.com/gpu", "nominalQuota": "8"}]},
+              {"name": "h100", "resources": [{"name": "nvidia.com/gpu", "nominalQuota": 4}]}]}]},
+          "status": {"flavorsUsage": [
+            {"name": "a100", "resources": [{"name": "cpu", "total": "10"}, {"name": "nvidia.com/gpu", "total": "3", "borrowed": "0"}]},
+            {"name": "h100", "resources": [{"name": "nvidia.com/gpu", "total": "2"}]}]}})";
+        const QJsonObject o = QJsonDocument::fromJson(cq).object();
+        QCOMPARE(freeKueueGpus(o).value_or(-1), 7);
+        QVERIFY(!freeKueueGpus(QJsonObject{}));
     }
 };
 

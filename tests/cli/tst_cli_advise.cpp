@@ -189,6 +189,7 @@ private slots:
         const QJsonObject q = o.value(QLatin1String("quota")).toObject();
         QCOMPARE(q.value(QLatin1String("namespace")).toString(), QStringLiteral("team-vision"));
         QCOMPARE(q.value(QLatin1String("gpus_free")).toInt(), 3); // 16 hard, 13 running
+        QCOMPARE(q.value(QLatin1String("gpus_source")).toString(), QStringLiteral("ResourceQuota"));
         QVERIFY(!q.value(QLatin1String("gpu_model")).toString().isEmpty());
         const double memory = q.value(QLatin1String("gpu_memory_bytes")).toDouble();
         QVERIFY(memory > 40e9);
