@@ -63,11 +63,21 @@ Result<FitClusterFacts> readFitClusterFacts(KubeClient &client, const QString &n
     auto quotas = waitFor(client.list(KubeResource::resourceQuotas(), ns));
     if (!quotas)
         return quotas.error();
-    facts.freeGpus = advisor::freeQuotaGpus(quotas->items);
-    if (facts.freeGpus)
+    const auto quota = advisor::freeQuotaGpus(quotas->items);
+    if (quota) {
+        facts.freeGpus = quota->free;
         facts.gpusSource = QStringLiteral("ResourceQuota");
-    else
+        // MIG slices: the memory is the profile's, whatever the nodes' GPUs have.
+        if (quota->resource != QLatin1String("nvidia.com/gpu"))
+            if (const auto slice = advisor::gpuMemoryForProduct(quota->resource)) {
+                facts.product = quota->resource;
+                facts.memoryBytes = *slice;
+                facts.memorySource = QStringLiteral("MIG profile");
+                return facts;
+            }
+    } else {
         readKueue(client, ns, facts);
+    }
     auto nodes = waitFor(client.list(nodesResource(), QString()));
     if (!nodes) {
         facts.memoryError = QStringLiteral("cannot list nodes: %1").arg(nodes.error().message);

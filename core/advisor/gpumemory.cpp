@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QMap>
 #include <QRegularExpression>
+#include <QStringList>
 
 namespace gq::advisor {
 
@@ -82,18 +83,36 @@ Result<ClusterGpu> clusterGpu(const QList<QJsonObject> &nodes) {
     return *best;
 }
 
-std::optional<qint64> freeQuotaGpus(const QList<QJsonObject> &quotas) {
-    std::optional<qint64> free;
-    for (const QJsonObject &q : quotas) {
-        const QJsonObject hard =
+std::optional<QuotaGpus> freeQuotaGpus(const QList<QJsonObject> &quotas) {
+    auto hardOf = [](const QJsonObject &q) {
+        const QJsonObject status =
             q.value(QLatin1String("status")).toObject().value(QLatin1String("hard")).toObject();
-        const QJsonObject specHard =
-            q.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject();
+        return status.isEmpty()
+                   ? q.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject()
+                   : status;
+    };
+    // The resource: whole GPUs when any quota names them, else the first MIG profile.
+    QString resource;
+    for (const QJsonObject &q : quotas)
+        for (const QString &key : hardOf(q).keys()) {
+            QString r = key;
+            for (const char *prefix : {"requests.", "limits."})
+                if (r.startsWith(QLatin1String(prefix)))
+                    r = r.mid(qsizetype(qstrlen(prefix)));
+            if (r == QLatin1String("nvidia.com/gpu") ||
+                (resource.isEmpty() && r.startsWith(QLatin1String("nvidia.com/mig-"))))
+                resource = r;
+        }
+    if (resource.isEmpty())
+        return std::nullopt;
+    std::optional<QuotaGpus> out;
+    for (const QJsonObject &q : quotas) {
+        const QJsonObject hard = hardOf(q);
         const QJsonObject used =
             q.value(QLatin1String("status")).toObject().value(QLatin1String("used")).toObject();
-        for (const char *key : {"requests.nvidia.com/gpu", "nvidia.com/gpu", "limits.nvidia.com/gpu"}) {
-            const QString k = QLatin1String(key);
-            const QString h = hard.contains(k) ? hard.value(k).toString() : specHard.value(k).toString();
+        for (const QString &k : QStringList{QStringLiteral("requests.") + resource, resource,
+                                            QStringLiteral("limits.") + resource}) {
+            const QString h = hard.value(k).toString();
             if (h.isEmpty())
                 continue;
             const auto hq = Quantity::parse(h);
@@ -101,10 +120,10 @@ std::optional<qint64> freeQuotaGpus(const QList<QJsonObject> &quotas) {
             if (!hq || !uq)
                 continue;
             const qint64 left = std::max<qint64>(0, hq->value() - uq->value());
-            free = free ? std::min(*free, left) : left;
+            out = QuotaGpus{out ? std::min(out->free, left) : left, resource};
         }
     }
-    return free;
+    return out;
 }
 
 std::optional<qint64> freeKueueGpus(const QJsonObject &clusterQueue) {

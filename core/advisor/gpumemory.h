@@ -31,10 +31,16 @@ struct ClusterGpu {
 // whose memory is known.
 [[nodiscard]] Result<ClusterGpu> clusterGpu(const QList<QJsonObject> &nodes);
 
-// The GPUs a namespace may still take from its ResourceQuotas: the least of
-// hard − used over every quota with requests.nvidia.com/gpu, nvidia.com/gpu or
-// limits.nvidia.com/gpu (never below 0). nullopt when no quota limits GPUs.
-[[nodiscard]] std::optional<qint64> freeQuotaGpus(const QList<QJsonObject> &quotas);
+// The GPUs a namespace may still take from its ResourceQuotas: the least of hard − used
+// (never below 0) over every quota entry of the GPU resource (requests.R, R, limits.R).
+// R is nvidia.com/gpu when a quota names it, else the first MIG resource a quota names
+// (nvidia.com/mig-3g.40gb: the namespace runs on slices of that size). nullopt when no
+// quota limits GPUs.
+struct QuotaGpus {
+    qint64 free = 0;
+    QString resource; // "nvidia.com/gpu", "nvidia.com/mig-3g.40gb"
+};
+[[nodiscard]] std::optional<QuotaGpus> freeQuotaGpus(const QList<QJsonObject> &quotas);
 
 // The GPUs a Kueue ClusterQueue (kueue.x-k8s.io/v1beta1) still has of its nominal quota:
 // the sum of spec.resourceGroups[].flavors[].resources[nvidia.com/gpu].nominalQuota less

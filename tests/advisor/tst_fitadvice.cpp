@@ -146,8 +146,20 @@ private slots:
              QJsonObject{
                  {QStringLiteral("hard"), QJsonObject{{QStringLiteral("requests.nvidia.com/gpu"), "16"}}},
                  {QStringLiteral("used"), QJsonObject{{QStringLiteral("requests.nvidia.com/gpu"), "13"}}}}}};
-        QCOMPARE(freeQuotaGpus({quota}).value_or(-1), 3);
+        QCOMPARE(freeQuotaGpus({quota})->free, 3);
+        QCOMPARE(freeQuotaGpus({quota})->resource, QStringLiteral("nvidia.com/gpu"));
         QVERIFY(!freeQuotaGpus({}));
+        // A namespace on MIG slices: the slices left, and which.
+        const QJsonObject mig{
+            {QStringLiteral("spec"),
+             QJsonObject{{QStringLiteral("hard"),
+                          QJsonObject{{QStringLiteral("requests.nvidia.com/mig-3g.40gb"), "14"},
+                                      {QStringLiteral("requests.cpu"), "64"}}}}},
+            {QStringLiteral("status"),
+             QJsonObject{{QStringLiteral("used"),
+                          QJsonObject{{QStringLiteral("requests.nvidia.com/mig-3g.40gb"), "6"}}}}}};
+        QCOMPARE(freeQuotaGpus({mig})->free, 8);
+        QCOMPARE(freeQuotaGpus({mig})->resource, QStringLiteral("nvidia.com/mig-3g.40gb"));
     }
 
     // A Kueue ClusterQueue as kueue.x-k8s.io/v1beta1 has it: nominal quota over two flavors

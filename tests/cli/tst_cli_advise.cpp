@@ -203,6 +203,13 @@ private slots:
         QCOMPARE(json(byHand).value(QLatin1String("per_gpu_bytes")), o.value(QLatin1String("per_gpu_bytes")));
         QCOMPARE(json(byHand).value(QLatin1String("recommendation")),
                  o.value(QLatin1String("recommendation")));
+        // A namespace on MIG slices (platform-ml: 14 of 3g.40gb, 6 running): slices of 40 GiB.
+        const CliRun mig =
+            runCli(gpuquotaBinary(), kube + words("advise --params 1B --namespace platform-ml -o json"));
+        const QJsonObject mq = json(mig).value(QLatin1String("quota")).toObject();
+        QCOMPARE(mq.value(QLatin1String("gpus_free")).toInt(), 8);
+        QCOMPARE(mq.value(QLatin1String("gpu_model")).toString(), QStringLiteral("nvidia.com/mig-3g.40gb"));
+        QCOMPARE(mq.value(QLatin1String("gpu_memory_bytes")).toDouble(), 40.0 * 1024 * 1024 * 1024);
         // A cluster that cannot be reached is bad input of --namespace.
         const CliRun bad = runCli(gpuquotaBinary(),
                                   words("advise --model llama-2-7b --namespace x --kubeconfig /nonexistent"));
