@@ -1426,6 +1426,10 @@ Every change applied from this console is listed here with who made it and why.<
 <context>
     <name>gq::CanRunPanel</name>
     <message>
+        <source>Plan a fine-tune…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Can this run?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3608,6 +3612,10 @@ Every change applied from this console is listed here with who made it and why.<
 <context>
     <name>gq::NamespacePanel</name>
     <message>
+        <source>Plan a fine-tune…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Filter namespaces (Ctrl+F)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4779,6 +4787,303 @@ Every change applied from this console is listed here with who made it and why.<
     <name>main</name>
     <message>
         <source>Demo mode: a local test cluster with eight made-up GPU teams, a GPU metrics exporter and the gpuquota controller, all started just for this window and removed when you close it; nothing here touches a real cluster. The controller records pods you start yourself: kubectl --kubeconfig %1 run ... To use a real cluster, start the console without --demo (or choose File &gt; Open kubeconfig...) and set its usage database, metrics and controller under Connections.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::FitMemoryBar</name>
+    <message>
+        <source>weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>overhead</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::FitPlanDialog</name>
+    <message>
+        <source>Plan a fine-tune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>By parameter count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto (ZeRO-3 on more than one GPU)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> GB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>namespace (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>user (for the budget)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parameters:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Method:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ZeRO stage:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU memory:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sequence length:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Micro-batch:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LoRA rank:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run length:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An estimate within about 15–20 %: it does not count the data loader, the evaluation pass or other processes on the GPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms-swift flags (swift sft):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the quota of %1 and the GPU nodes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read the cluster: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no GPU quota</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 GPUs free in the quota; %3, %4 each</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 GPUs free in the quota; GPU memory unknown (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Full fine-tuning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LoRA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QLoRA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — no GPU left to run on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, ZeRO-%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✔ %1 — fits: %2 per GPU ≤ %3 (GPUs: %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✘ %1 — does not fit: %2 per GPU &gt; %3 (GPUs: %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter a parameter count such as 7B, 6.74e9 or 7000000000.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on %2 GPUs: %3 per GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing fits on these GPUs; the closest is %1 at %2 per GPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h (%2 GPUs × %3 h)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget: enter a user to check the GPU-hours against their budget.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget: checking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FitAdvisorForm</name>
+    <message>
+        <source>Will this fine-tune fit?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An estimate within about 15–20 %: it does not count the data loader, the evaluation pass or other processes on the GPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>or parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Estimate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gpu_memory: give the memory of one GPU (e.g. 80G)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on %2 GPUs: %3 per GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing fits on %1 GPUs of %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per GPU: weights %1, gradients %2, optimizer %3, activations %4, overhead %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h (%2 GPUs × %3 h)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms-swift flags:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1426,6 +1426,10 @@ Every change applied from this console is listed here with who made it and why.<
 <context>
     <name>gq::CanRunPanel</name>
     <message>
+        <source>Plan a fine-tune…</source>
+        <translation>规划微调…</translation>
+    </message>
+    <message>
         <source>Can this run?</source>
         <translation>能否运行？</translation>
     </message>
@@ -3594,6 +3598,10 @@ Every change applied from this console is listed here with who made it and why.<
 <context>
     <name>gq::NamespacePanel</name>
     <message>
+        <source>Plan a fine-tune…</source>
+        <translation>规划微调…</translation>
+    </message>
+    <message>
         <source>Filter namespaces (Ctrl+F)</source>
         <translation>筛选命名空间（Ctrl+F）</translation>
     </message>
@@ -4760,6 +4768,303 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>Demo mode: a local test cluster with eight made-up GPU teams, a GPU metrics exporter and the gpuquota controller, all started just for this window and removed when you close it; nothing here touches a real cluster. The controller records pods you start yourself: kubectl --kubeconfig %1 run ... To use a real cluster, start the console without --demo (or choose File &gt; Open kubeconfig...) and set its usage database, metrics and controller under Connections.</source>
         <translation>演示模式：一个本地测试集群，其中有八个虚构的 GPU 团队、一个 GPU 指标导出器和 gpuquota 控制器，全部只为此窗口启动，关闭窗口时一并移除；这里的任何操作都不会触及真实集群。控制器会记录你自己启动的 Pod：kubectl --kubeconfig %1 run ... 要使用真实集群，请不带 --demo 启动控制台（或选择“文件 &gt; 打开 kubeconfig...”），并在“连接”中设置其用量数据库、指标和控制器。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::FitMemoryBar</name>
+    <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>overhead</source>
+        <translation>开销</translation>
+    </message>
+</context>
+<context>
+    <name>gq::FitPlanDialog</name>
+    <message>
+        <source>Plan a fine-tune</source>
+        <translation>规划微调</translation>
+    </message>
+    <message>
+        <source>By parameter count</source>
+        <translation>按参数量</translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Auto (ZeRO-3 on more than one GPU)</source>
+        <translation>自动（多于一块 GPU 时用 ZeRO-3）</translation>
+    </message>
+    <message>
+        <source> GB</source>
+        <translation> GB</translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing</source>
+        <translation>梯度检查点</translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation>Flash Attention</translation>
+    </message>
+    <message>
+        <source> h</source>
+        <translation> 小时</translation>
+    </message>
+    <message>
+        <source>namespace (optional)</source>
+        <translation>命名空间（可选）</translation>
+    </message>
+    <message>
+        <source>user (for the budget)</source>
+        <translation>用户（用于预算）</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Parameters:</source>
+        <translation>参数量：</translation>
+    </message>
+    <message>
+        <source>Method:</source>
+        <translation>方法：</translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation>精度：</translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation>优化器：</translation>
+    </message>
+    <message>
+        <source>ZeRO stage:</source>
+        <translation>ZeRO 阶段：</translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU 数：</translation>
+    </message>
+    <message>
+        <source>GPU memory:</source>
+        <translation>GPU 显存：</translation>
+    </message>
+    <message>
+        <source>Sequence length:</source>
+        <translation>序列长度：</translation>
+    </message>
+    <message>
+        <source>Micro-batch:</source>
+        <translation>微批大小：</translation>
+    </message>
+    <message>
+        <source>LoRA rank:</source>
+        <translation>LoRA 秩：</translation>
+    </message>
+    <message>
+        <source>Run length:</source>
+        <translation>运行时长：</translation>
+    </message>
+    <message>
+        <source>Namespace:</source>
+        <translation>命名空间：</translation>
+    </message>
+    <message>
+        <source>User:</source>
+        <translation>用户：</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>An estimate within about 15–20 %: it does not count the data loader, the evaluation pass or other processes on the GPU.</source>
+        <translation>估算误差约 15–20%：未计入数据加载器、评估过程以及 GPU 上的其他进程。</translation>
+    </message>
+    <message>
+        <source>ms-swift flags (swift sft):</source>
+        <translation>ms-swift 参数（swift sft）：</translation>
+    </message>
+    <message>
+        <source>Reading the quota of %1 and the GPU nodes…</source>
+        <translation>正在读取 %1 的配额和 GPU 节点…</translation>
+    </message>
+    <message>
+        <source>Could not read the cluster: %1</source>
+        <translation>无法读取集群：%1</translation>
+    </message>
+    <message>
+        <source>no GPU quota</source>
+        <translation>无 GPU 配额</translation>
+    </message>
+    <message>
+        <source>%1: %2 GPUs free in the quota; %3, %4 each</source>
+        <translation>%1：配额中空闲 GPU %2 块；%3，每块 %4</translation>
+    </message>
+    <message>
+        <source>%1: %2 GPUs free in the quota; GPU memory unknown (%3)</source>
+        <translation>%1：配额中空闲 GPU %2 块；GPU 显存未知（%3）</translation>
+    </message>
+    <message>
+        <source>Full fine-tuning</source>
+        <translation>全参数微调</translation>
+    </message>
+    <message>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <source>QLoRA</source>
+        <translation>QLoRA</translation>
+    </message>
+    <message>
+        <source>%1 — no GPU left to run on</source>
+        <translation>%1 — 没有剩余 GPU 可用</translation>
+    </message>
+    <message>
+        <source>%1, ZeRO-%2</source>
+        <translation>%1，ZeRO-%2</translation>
+    </message>
+    <message>
+        <source>✔ %1 — fits: %2 per GPU ≤ %3 (GPUs: %4)</source>
+        <translation>✔ %1 — 可行：每块 GPU %2 ≤ %3（GPU：%4）</translation>
+    </message>
+    <message>
+        <source>✘ %1 — does not fit: %2 per GPU &gt; %3 (GPUs: %4)</source>
+        <translation>✘ %1 — 放不下：每块 GPU %2 &gt; %3（GPU：%4）</translation>
+    </message>
+    <message>
+        <source>Enter a parameter count such as 7B, 6.74e9 or 7000000000.</source>
+        <translation>请输入参数量，例如 7B、6.74e9 或 7000000000。</translation>
+    </message>
+    <message>
+        <source>%1 on %2 GPUs: %3 per GPU</source>
+        <translation>%1，%2 块 GPU：每块 %3</translation>
+    </message>
+    <message>
+        <source>Nothing fits on these GPUs; the closest is %1 at %2 per GPU.</source>
+        <translation>这些 GPU 上都放不下；最接近的是 %1，每块 GPU %2。</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h (%2 GPUs × %3 h)</source>
+        <translation>%1 GPU 小时（%2 块 GPU × %3 小时）</translation>
+    </message>
+    <message>
+        <source>Budget: enter a user to check the GPU-hours against their budget.</source>
+        <translation>预算：输入用户以对照其预算检查 GPU 小时。</translation>
+    </message>
+    <message>
+        <source>Budget: checking…</source>
+        <translation>预算：检查中…</translation>
+    </message>
+    <message>
+        <source>Budget: %1</source>
+        <translation>预算：%1</translation>
+    </message>
+</context>
+<context>
+    <name>FitAdvisorForm</name>
+    <message>
+        <source>Will this fine-tune fit?</source>
+        <translation>这次微调放得下吗？</translation>
+    </message>
+    <message>
+        <source>An estimate within about 15–20 %: it does not count the data loader, the evaluation pass or other processes on the GPU.</source>
+        <translation>估算误差约 15–20%：未计入数据加载器、评估过程以及 GPU 上的其他进程。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>or parameters</source>
+        <translation>或参数量</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>GPU 显存</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>微批大小</translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <source>Hours</source>
+        <translation>小时数</translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing</source>
+        <translation>梯度检查点</translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation>Flash Attention</translation>
+    </message>
+    <message>
+        <source>Estimate</source>
+        <translation>估算</translation>
+    </message>
+    <message>
+        <source>gpu_memory: give the memory of one GPU (e.g. 80G)</source>
+        <translation>gpu_memory：请给出单块 GPU 的显存（例如 80G）</translation>
+    </message>
+    <message>
+        <source>%1 on %2 GPUs: %3 per GPU</source>
+        <translation>%1，%2 块 GPU：每块 %3</translation>
+    </message>
+    <message>
+        <source>Nothing fits on %1 GPUs of %2.</source>
+        <translation>在 %1 块 %2 的 GPU 上都放不下。</translation>
+    </message>
+    <message>
+        <source>Per GPU: weights %1, gradients %2, optimizer %3, activations %4, overhead %5</source>
+        <translation>每块 GPU：权重 %1，梯度 %2，优化器 %3，激活 %4，开销 %5</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h (%2 GPUs × %3 h)</source>
+        <translation>%1 GPU 小时（%2 块 GPU × %3 小时）</translation>
+    </message>
+    <message>
+        <source>Budget: %1</source>
+        <translation>预算：%1</translation>
+    </message>
+    <message>
+        <source>ms-swift flags:</source>
+        <translation>ms-swift 参数：</translation>
     </message>
 </context>
 </TS>

@@ -95,6 +95,7 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
     split->setObjectName(QStringLiteral("budgetsSplitter"));
     split->addWidget(left);
     split->addWidget(m_canRun);
+    connect(m_canRun, &CanRunPanel::planRequested, this, &BudgetsPage::planRequested);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);

@@ -50,6 +50,8 @@ public:
 
 signals:
     void statusMessage(const QString &message);
+    // "Plan a fine-tune…" from the "Can this run?" panel.
+    void planRequested(const QString &user, const QString &ns);
 
 protected:
     void showEvent(QShowEvent *event) override;

@@ -20,6 +20,7 @@ CanRunPanel::CanRunPanel(BudgetService *service, QWidget *parent)
     , m_gpus(new QDoubleSpinBox(this))
     , m_hours(new QDoubleSpinBox(this))
     , m_check(new QPushButton(tr("Check"), this))
+    , m_plan(new QPushButton(tr("Plan a fine-tune…"), this))
     , m_verdict(new QLabel(this))
     , m_details(new QLabel(this)) {
     setObjectName(QStringLiteral("canRunPanel"));
@@ -59,6 +60,8 @@ CanRunPanel::CanRunPanel(BudgetService *service, QWidget *parent)
     grid->addWidget(label(tr("Expected hours:"), m_hours), 1, 2);
     grid->addWidget(m_hours, 1, 3);
     grid->addWidget(m_check, 1, 4);
+    m_plan->setObjectName(QStringLiteral("canRunPlanButton"));
+    grid->addWidget(m_plan, 0, 4);
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 1);
     auto *layout = new QVBoxLayout(this);
@@ -69,6 +72,8 @@ CanRunPanel::CanRunPanel(BudgetService *service, QWidget *parent)
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
 
     connect(m_check, &QPushButton::clicked, this, &CanRunPanel::ask);
+    connect(m_plan, &QPushButton::clicked, this,
+            [this] { emit planRequested(m_user->text().trimmed(), m_ns->text().trimmed()); });
     connect(m_user, &QLineEdit::returnPressed, this, &CanRunPanel::ask);
     connect(m_ns, &QLineEdit::returnPressed, this, &CanRunPanel::ask);
     connect(m_service, &BudgetService::answered, this, &CanRunPanel::show);

@@ -21,6 +21,10 @@ public:
     // The answer as the panel prints it (also for tests).
     [[nodiscard]] static QString answerText(const AdmissionAnswer &answer);
 
+signals:
+    // "Plan a fine-tune…": the user and namespace typed in the panel.
+    void planRequested(const QString &user, const QString &ns);
+
 private:
     void ask();
     void show(const AdmissionAnswer &answer);
@@ -31,6 +35,7 @@ private:
     QDoubleSpinBox *m_gpus;
     QDoubleSpinBox *m_hours;
     QPushButton *m_check;
+    QPushButton *m_plan;
     QLabel *m_verdict;
     QLabel *m_details;
 };

@@ -147,6 +147,9 @@ void NamespacePanel::showContextMenu(const QPoint &pos) {
         if (anyTerminating)
             boost->setToolTip(NamespaceListModel::terminatingReason());
         connect(boost, &QAction::triggered, this, [this, ns = names.first()] { emit boostRequested(ns); });
+        QAction *plan = menu.addAction(tr("Plan a fine-tune…"));
+        plan->setObjectName(QStringLiteral("namespacePlanAction"));
+        connect(plan, &QAction::triggered, this, [this, ns = names.first()] { emit planRequested(ns); });
     }
     QAction *copy = menu.addAction(names.size() > 1 ? tr("Copy names") : tr("Copy name"));
     connect(copy, &QAction::triggered, this,

@@ -52,6 +52,8 @@ signals:
     void templateRequested();
     // The user asked (context menu) to grant a boost in this namespace.
     void boostRequested(const QString &ns);
+    // The user asked (context menu) to plan a fine-tune in this namespace.
+    void planRequested(const QString &ns);
 
 private:
     void updateCount();

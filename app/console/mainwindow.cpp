@@ -126,6 +126,9 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
             });
     connect(m_namespaces, &NamespacePanel::boostRequested, m_boostsPage,
             [this](const QString &ns) { m_boostsPage->openGrantDialog(ns); });
+    connect(m_namespaces, &NamespacePanel::planRequested, this,
+            [this](const QString &ns) { openFitPlan(QString(), ns); });
+    connect(m_budgetsPage, &BudgetsPage::planRequested, this, &MainWindow::openFitPlan);
     addPage(m_auditPage, QStringLiteral("audit"), tr("Audit"),
             usageGate(m_auditPage, QStringLiteral("audit")));
     m_auditPage->setUsageService(m_db);

@@ -153,6 +153,8 @@ private:
     void applyControllerUrl();
     // mainwindow_livegpu.cpp: the live GPU monitor of the current context.
     void buildLiveGpus();
+    // "Plan a fine-tune…" (mainwindow_fitplan.cpp): from a namespace or the Budgets tab.
+    void openFitPlan(const QString &user, const QString &ns);
     void applyLiveGpuPreferences();
     void applyMetricsSource(const QString &context);
     void showMetricsMissing(const QString &context);

@@ -1,5 +1,7 @@
 #include "selfservice.h"
 
+#include "fitadvisorform.h"
+
 #include "boosts.h"
 #include "kubeclient.h"
 #include "metricsregistry.h"
@@ -287,7 +289,8 @@ httpd::Response SelfService::pageEndpoint(const httpd::Request &request) {
         if (doc)
             doc->insert(QStringLiteral("identity"), t.identity);
         response =
-            doc ? httpd::Response::html(200, page.render(*doc))
+            doc ? httpd::Response::html(200,
+                                        withFitAdvisor(page.render(*doc), request, t.scope, t.subject, lang))
                 : httpd::Response::html(
                       503,
                       QStringLiteral("<!DOCTYPE html><p>%1</p>").arg(doc.error().message.toHtmlEscaped()));
@@ -374,6 +377,27 @@ httpd::Response SelfService::metricsEndpoint(const httpd::Request &) {
     r.contentType = MetricsRegistry::kContentType;
     r.body = d->options.metrics->render();
     return r;
+}
+
+QString SelfService::withFitAdvisor(const QString &page, const httpd::Request &request, BudgetScope scope,
+                                    const QString &subject, const QString &lang) {
+    FitAdvisorForm::Sources sources;
+    const QString ns = scope == BudgetScope::Namespace ? subject : QString();
+    if (!ns.isEmpty() && d->options.kube)
+        sources.cluster = [kube = d->options.kube, ns] { return readFitClusterFacts(*kube, ns); };
+    const qint64 now = d->options.clock->nowSecs();
+    sources.budget = [this, scope, subject, now](double gpus, double hours) {
+        const AdmissionRequest req{AdmissionRequest::Kind::NewJob, gpus, hours};
+        const QString user = scope == BudgetScope::User ? subject : QString();
+        const QString ns = scope == BudgetScope::Namespace ? subject : QString();
+        return d->db.run<Decision>([&](UsageStore &store) { return store.check(user, ns, req, now); });
+    };
+    const QString section =
+        FitAdvisorForm(d->options.translators.value(lang).get()).render(request.query, sources);
+    QString html = page;
+    const qsizetype end = html.lastIndexOf(QLatin1String("</main>"));
+    html.insert(end >= 0 ? end : html.size(), section);
+    return html;
 }
 
 } // namespace gq

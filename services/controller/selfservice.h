@@ -93,6 +93,10 @@ public:
     Result<void> refreshMetrics(qint64 now);
 
 private:
+    // The page's HTML with the fit advisor's form (services/fitadvisorform.h) put in
+    // before its end: the subject's namespace quota and nodes, and its budget.
+    [[nodiscard]] QString withFitAdvisor(const QString &page, const httpd::Request &request,
+                                         BudgetScope scope, const QString &subject, const QString &lang);
     struct Private;
     std::unique_ptr<Private> d;
 };

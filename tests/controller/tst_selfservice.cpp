@@ -389,6 +389,64 @@ private slots:
                  zh.body.constData());
     }
 
+    // The fit advisor's form on /quota: the same numbers and budget decision as
+    // `gpuquota advise` for the same inputs, everything escaped, bad input named.
+    void fitAdvisorForm() {
+        m_clock.set(at("2026-10-25T15:00:00+01:00"));
+        const QString inputs = QStringLiteral(
+            "model=llama-2-7b&gpus=1&gpu_memory=80G&gradient_checkpointing=1&flash_attn=1&hours=4");
+        const Reply page = get(QStringLiteral("/quota?user=alice&") + inputs, "tok-alice", "en");
+        QCOMPARE(page.status, 200);
+        const QString body = QString::fromUtf8(page.body);
+        const QJsonObject cli =
+            this->cli(QStringList{QStringLiteral("advise"), QStringLiteral("--db"), m_db,
+                                  QStringLiteral("--user"), QStringLiteral("alice"), QStringLiteral("--now"),
+                                  QStringLiteral("2026-10-25T15:00:00+01:00")} +
+                      QStringLiteral("--model llama-2-7b --gpus 1 --gpu-memory 80G "
+                                     "--gradient-checkpointing --flash-attn --hours 4 -o json")
+                          .split(QLatin1Char(' ')));
+        QVERIFY(!cli.isEmpty());
+        for (const QJsonValue &alt : cli.value(QLatin1String("alternatives")).toArray()) {
+            const QString why = alt.toObject().value(QLatin1String("why")).toString();
+            QVERIFY2(body.contains(why.toHtmlEscaped()), qPrintable(why));
+        }
+        const QString decision =
+            cli.value(QLatin1String("budget")).toObject().value(QLatin1String("decision")).toString();
+        QVERIFY(decision.startsWith(QLatin1String("Allowed: ")) ||
+                decision.startsWith(QLatin1String("Denied: ")));
+        QVERIFY2(
+            body.contains(QStringLiteral("<p id=\"advisor-budget\">%1</p>").arg(decision.toHtmlEscaped())),
+            qPrintable(decision));
+        const QString swift = cli.value(QLatin1String("swift_args")).toVariant().toStringList().join(u' ');
+        QVERIFY2(body.contains(QStringLiteral("swift sft ") + swift.toHtmlEscaped()), qPrintable(swift));
+        // The form keeps the subject and the inputs.
+        QVERIFY(body.contains(QLatin1String("<input type=\"hidden\" name=\"user\" value=\"alice\">")));
+        QVERIFY(body.contains(QLatin1String("name=\"model\" value=\"llama-2-7b\"")));
+
+        // Markup in a parameter comes back as text.
+        const Reply evil =
+            get(QStringLiteral("/quota?user=alice&model=%3Cscript%3Ealert(1)%3C/script%3E"), "tok-alice");
+        QCOMPARE(evil.status, 200);
+        const QString evilBody = QString::fromUtf8(evil.body);
+        QVERIFY(!evilBody.contains(QLatin1String("<script>")));
+        QVERIFY2(evilBody.contains(QLatin1String("&lt;script&gt;alert(1)&lt;/script&gt;")),
+                 evil.body.constData());
+        QVERIFY(evilBody.contains(QLatin1String("<p id=\"advisor-error\">model: unknown model")));
+        const Reply badMemory =
+            get(QStringLiteral("/quota?user=alice&params=7B&gpu_memory=80GB"), "tok-alice");
+        QVERIFY(QString::fromUtf8(badMemory.body)
+                    .contains(QLatin1String("<p id=\"advisor-error\">gpu_memory: ")));
+        // A namespace without GPU nodes in the cluster (and no quota): the GPU memory must be given.
+        const Reply ns = get(QStringLiteral("/quota?namespace=team-a&model=llama-2-7b"), "tok-alice");
+        QCOMPARE(ns.status, 200);
+        QVERIFY2(QString::fromUtf8(ns.body).contains(QLatin1String("<p id=\"advisor-error\">gpu_memory")),
+                 ns.body.constData());
+        // Without model or params only the form is shown.
+        const Reply plain = get(QStringLiteral("/quota?user=alice"), "tok-alice");
+        QVERIFY(QString::fromUtf8(plain.body).contains(QLatin1String("id=\"advisor\"")));
+        QVERIFY(!QString::fromUtf8(plain.body).contains(QLatin1String("advisor-recommendation")));
+    }
+
     void cliAsksTheServer() {
         m_clock.set(at("2026-10-25T15:00:00+01:00"));
         QTemporaryDir dir;

@@ -6,6 +6,7 @@
 #include "budgetspage.h"
 #include "canrunpanel.h"
 #include "clock.h"
+#include "fitplandialog.h"
 #include "guitestutil.h"
 #include "namespacelistmodel.h"
 #include "usagestore.h"
@@ -337,6 +338,24 @@ void TestBudgetsPage::canThisRunAgreesWithCheck() {
     QTRY_VERIFY(panel->findChild<QLabel *>(QStringLiteral("canRunVerdictLabel"))
                     ->text()
                     .contains(QStringLiteral("Yes: 2.00 GPU-h fit in the 2.00 GPU-h left.")));
+
+    // "Plan a fine-tune…" takes the panel's user and namespace; the dialog asks the same
+    // check for its recommendation's GPUs and hours and shows the decision's words.
+    QSignalSpy plan(m_page.get(), &BudgetsPage::planRequested);
+    panel->findChild<QPushButton *>(QStringLiteral("canRunPlanButton"))->click();
+    QCOMPARE(plan.size(), 1);
+    QCOMPARE(plan.first().at(0).toString(), QStringLiteral("alice"));
+    QCOMPARE(plan.first().at(1).toString(), QStringLiteral("ml"));
+    FitPlanDialog dialog(nullptr, m_service.get());
+    dialog.findChild<QDoubleSpinBox *>(QStringLiteral("fitHoursSpin"))->setValue(2);
+    dialog.setNamespace(QStringLiteral("ml"));
+    dialog.setUser(QStringLiteral("alice"));
+    const AdmissionRequest planned{AdmissionRequest::Kind::NewJob, double(dialog.advice().chosen.gpus), 2};
+    const auto decision =
+        (*store)->check(QStringLiteral("alice"), QStringLiteral("ml"), planned, m_clock.nowSecs());
+    QVERIFY(decision);
+    QTRY_COMPARE(dialog.findChild<QLabel *>(QStringLiteral("fitBudgetLabel"))->text(),
+                 QStringLiteral("Budget: ") + decision->message);
 }
 
 // A new budget's zone is the Preferences' zone (UTC before any is set).

@@ -16,6 +16,7 @@
 #include "consolesettings.h"
 #include "draftstore.h"
 #include "errorbanner.h"
+#include "fitplandialog.h"
 #include "gui/guitestutil.h"
 #include "mainwindow.h"
 #include "namespacelistmodel.h"
@@ -46,6 +47,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QSqlQuery>
 #include <QStatusBar>
@@ -154,6 +156,7 @@ private slots:
     void windowFitsAt1200AndElidesLongNames();
     void emptyFilterResultSaysSo();
     void contextMenuOffersTemplateForNamespaceWithoutQuota();
+    void contextMenuPlansAFineTune();
     void preferencesReachThePages();
     void cleanupTestCase();
 

@@ -192,6 +192,39 @@ void TestOverBudget::contextMenuOffersTemplateForNamespaceWithoutQuota() {
     dialog->reject();
 }
 
+// "Plan a fine-tune…" on a namespace: the dialog reads the namespace's free quota GPUs
+// (team-vision: 16 hard, 13 running) through the window's cluster connection.
+void TestOverBudget::contextMenuPlansAFineTune() {
+    QVERIFY(m_window);
+    auto *view = m_window->findChild<QTreeView *>(QStringLiteral("namespaceView"));
+    const int r = rowWithText(view->model(), NamespaceListModel::NameColumn, QStringLiteral("team-vision"));
+    QVERIFY(r >= 0);
+    const QModelIndex idx = view->model()->index(r, NamespaceListModel::NameColumn);
+    view->scrollTo(idx);
+    const QPoint pos = view->visualRect(idx).center();
+    QString offered;
+    QTimer::singleShot(0, this, [&offered] {
+        auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+        if (!menu)
+            return;
+        if (auto *a = menu->findChild<QAction *>(QStringLiteral("namespacePlanAction"))) {
+            offered = a->text();
+            a->trigger();
+        }
+        menu->close();
+    });
+    QContextMenuEvent event(QContextMenuEvent::Mouse, pos, view->viewport()->mapToGlobal(pos));
+    QApplication::sendEvent(view->viewport(), &event);
+    QCOMPARE(offered, QStringLiteral("Plan a fine-tune…"));
+    FitPlanDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = visibleDialog<FitPlanDialog>()) != nullptr);
+    QCOMPARE(dialog->findChild<QLineEdit *>(QStringLiteral("fitNamespaceEdit"))->text(),
+             QStringLiteral("team-vision"));
+    QTRY_COMPARE_WITH_TIMEOUT(dialog->findChild<QSpinBox *>(QStringLiteral("fitGpusSpin"))->value(), 3,
+                              20000);
+    dialog->close();
+}
+
 // The Preferences' General tab reaches the pages: namespaces over their budget show as
 // the alert display says (banner, status bar, nowhere); the zone moves the charts'
 // buckets and the chargeback month; the rate and currency are the chargeback's.
