@@ -82,6 +82,8 @@ Result<void> ControllerRuntime::start() {
         text += QStringLiteral("spool: %1 (%2 waiting)\n")
                     .arg(m_writer->spoolWritable() ? u"writable" : u"NOT writable")
                     .arg(f.spoolDepth);
+        if (m_readyzExtra)
+            text += m_readyzExtra();
         return httpd::Response::text(ok ? 200 : 503, text);
     });
     auto address = httpd::parseListenAddress(m_config.listen, QStringLiteral("listen"));
