@@ -74,6 +74,7 @@ Figures run(int port, const QString &caFile, int clients, int seconds, bool gpu)
             client.set_ca_cert_path(ca.c_str());
             client.enable_server_certificate_verification(true);
             client.set_keep_alive(true);
+            client.set_tcp_nodelay(true); // as Go's net/http (the API server) does
             client.set_read_timeout(10);
             int n = c * 1000000;
             while (!stop.load()) {
