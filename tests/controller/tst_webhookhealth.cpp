@@ -9,6 +9,7 @@
 #include "servingcert.h"
 #include "testcerts.h"
 #include "uncheckedpods.h"
+#include "usagestore.h"
 #include "webhookhealth.h"
 
 #include <QJsonDocument>
@@ -178,6 +179,33 @@ private slots:
         QVERIFY2(health.readyzText().contains(QLatin1String("webhook certificate: valid until")),
                  qPrintable(text));
         QCOMPARE(metrics->value(QString::fromLatin1(metricnames::kWebhookCertExpiry)), double(cert.notAfter));
+    }
+
+    // Every replica's last review in the database; the leader reads the latest of them.
+    void beaconKeepsEachReplicasLastReview() {
+        QVERIFY(m_dir.isValid());
+        auto store =
+            UsageStore::open(QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("beacon.db")));
+        QVERIFY(store);
+        auto none = ReviewBeacon::latest(**store);
+        QVERIFY(none);
+        QCOMPARE(*none, qint64(0));
+        QVERIFY(ReviewBeacon::publish(**store, QStringLiteral("ctl-a"), 1000));
+        QVERIFY(ReviewBeacon::publish(**store, QStringLiteral("ctl-b"), 1200));
+        QVERIFY(ReviewBeacon::publish(**store, QStringLiteral("ctl-a"), 1100)); // replaced, not added
+        auto latest = ReviewBeacon::latest(**store);
+        QVERIFY(latest);
+        QCOMPARE(*latest, qint64(1200));
+        // The beacon thread writes what the health records.
+        auto metrics = std::make_shared<MetricsRegistry>();
+        WebhookHealth health(metrics);
+        {
+            ReviewBeacon beacon(health,
+                                QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("beacon.db")),
+                                UsageStore::Options{}, QStringLiteral("ctl-c"), 50);
+            health.record(reviewAnswer(true));
+            QTRY_VERIFY_WITH_TIMEOUT(*ReviewBeacon::latest(**store) >= health.lastReview(), 5000);
+        }
     }
 
     // GPU pods created with no review at any replica since: unchecked once older than
