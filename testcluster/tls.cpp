@@ -149,7 +149,7 @@ Result<TlsMaterial> generateTlsMaterial() {
     return m;
 }
 
-Result<TlsMaterial> generateServingMaterial(const QByteArray &subjectAltNames) {
+Result<TlsMaterial> generateServingMaterial(const QByteArray &subjectAltNames, const QByteArray &commonName) {
     TlsMaterial m;
     KeyPtr caKey = makeKey();
     KeyPtr serverKey = makeKey();
@@ -157,10 +157,10 @@ Result<TlsMaterial> generateServingMaterial(const QByteArray &subjectAltNames) {
         return Error::make(Error::Kind::Tls, QStringLiteral("could not generate EC keys"));
     CertPtr ca = makeCert({.cn = "gpuquota-test-serving-ca", .org = nullptr, .isCa = true}, caKey.get(),
                           nullptr, nullptr);
-    CertPtr server = makeCert({.cn = "gpuquota-test-server",
+    CertPtr server = makeCert({.cn = commonName.constData(),
                                .org = nullptr,
                                .isCa = false,
-                               .san = subjectAltNames.constData(),
+                               .san = subjectAltNames.isEmpty() ? nullptr : subjectAltNames.constData(),
                                .extendedKeyUsage = "serverAuth"},
                               serverKey.get(), ca.get(), caKey.get());
     if (!ca || !server)

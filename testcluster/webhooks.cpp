@@ -7,6 +7,7 @@
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -93,6 +94,65 @@ X509_STORE *caStoreFrom(const QByteArray &pem) {
     return store;
 }
 
+// The host check of Go's crypto/x509 (Certificate.VerifyHostname), which the API server's
+// webhook client runs: subjectAltName only, never the Common Name (cpp-httplib falls back
+// to it, Go has not since 1.15). OpenSSL checks the host during the chain's verification
+// (X509_CHECK_FLAG_NEVER_CHECK_SUBJECT); the callback puts Go's words for a mismatch here.
+thread_local QString tlsHostError;
+
+bool hasSubjectAltName(X509 *cert) {
+    return X509_get_ext_by_NID(cert, NID_subject_alt_name, -1) >= 0;
+}
+
+QString commonNameOf(X509 *cert) {
+    char cn[256] = {};
+    X509_NAME_get_text_by_NID(X509_get_subject_name(cert), NID_commonName, cn, sizeof cn);
+    return QString::fromUtf8(cn);
+}
+
+// crypto/x509.HostnameError.Error().
+QString goHostnameError(X509 *cert, const QString &host) {
+    const bool ip = a2i_IPADDRESS(host.toLatin1().constData()) != nullptr;
+    ERR_clear_error();
+    if (!hasSubjectAltName(cert) && commonNameOf(cert).compare(host, Qt::CaseInsensitive) == 0)
+        return QStringLiteral("x509: certificate relies on legacy Common Name field, use SANs instead");
+    if (ip)
+        return QStringLiteral(
+                   "x509: cannot validate certificate for %1 because it doesn't contain any IP SANs")
+            .arg(host);
+    if (!hasSubjectAltName(cert))
+        return QStringLiteral("x509: certificate is not valid for any names, but wanted to match %1")
+            .arg(host);
+    return QStringLiteral("x509: certificate is not valid for %1").arg(host);
+}
+
+int verifyHostCallback(int ok, X509_STORE_CTX *ctx) {
+    const int err = X509_STORE_CTX_get_error(ctx);
+    if (!ok && X509_STORE_CTX_get_error_depth(ctx) == 0 &&
+        (err == X509_V_ERR_HOSTNAME_MISMATCH || err == X509_V_ERR_IP_ADDRESS_MISMATCH)) {
+        X509_VERIFY_PARAM *param = X509_STORE_CTX_get0_param(ctx);
+        const char *host = X509_VERIFY_PARAM_get0_host(param, 0);
+        char *ip = X509_VERIFY_PARAM_get1_ip_asc(param);
+        tlsHostError = goHostnameError(X509_STORE_CTX_get_current_cert(ctx), QString::fromLatin1(host ? host
+                                                                                                 : ip ? ip
+                                                                                                      : ""));
+        OPENSSL_free(ip);
+    }
+    return ok;
+}
+
+// Makes `client` check the host as Go does (see tlsHostError).
+void verifyHostLikeGo(httplib::SSLClient &client, const QString &host) {
+    SSL_CTX *ctx = client.ssl_context();
+    X509_VERIFY_PARAM *param = SSL_CTX_get0_param(ctx);
+    X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NEVER_CHECK_SUBJECT);
+    const QByteArray h = host.toLatin1();
+    if (X509_VERIFY_PARAM_set1_ip_asc(param, h.constData()) != 1)
+        X509_VERIFY_PARAM_set1_host(param, h.constData(), 0);
+    ERR_clear_error();
+    X509_STORE_set_verify_cb(SSL_CTX_get_cert_store(ctx), verifyHostCallback);
+}
+
 // Why the call failed, in the words of Go's net/http and crypto/tls errors.
 QString transportError(const WebhookTarget &t, httplib::Error error, long verifyResult, qint64 elapsedMs) {
     const bool timedOut = elapsedMs >= qint64(t.timeoutSeconds) * 1000 - 50;
@@ -105,7 +165,8 @@ QString transportError(const WebhookTarget &t, httplib::Error error, long verify
                              .arg(t.port);
         break;
     case httplib::Error::SSLServerVerification:
-        why = verifyResult != X509_V_OK
+        why = !tlsHostError.isEmpty() ? QStringLiteral("tls: failed to verify certificate: ") + tlsHostError
+              : verifyResult != X509_V_OK
                   ? QStringLiteral(
                         "tls: failed to verify certificate: x509: certificate signed by unknown authority")
                   : QStringLiteral("tls: failed to verify certificate: x509: certificate is not valid for %1")
@@ -160,6 +221,8 @@ CallResult call(const WebhookTarget &t, const AdmissionRequest &request) {
     if (caStore)
         client.set_ca_cert_store(caStore); // the client's SSL context owns it from here
     client.enable_server_certificate_verification(true);
+    verifyHostLikeGo(client, t.tlsHost);
+    tlsHostError.clear();
     client.set_connection_timeout(t.timeoutSeconds);
     client.set_read_timeout(t.timeoutSeconds);
     client.set_write_timeout(t.timeoutSeconds);

@@ -93,6 +93,7 @@ struct WebhookYaml {
     QStringList operations{QStringLiteral("CREATE")};
     QString namespaceSelector = QStringLiteral("{}"); // YAML flow text
     QString objectSelector = QStringLiteral("{}");
+    QString matchConditions; // YAML lines at the webhook's indentation ("    matchConditions:\n...")
 };
 
 inline QByteArray validatingWebhookYaml(const WebhookYaml &w) {
@@ -124,10 +125,12 @@ inline QByteArray validatingWebhookYaml(const WebhookYaml &w) {
                           "        apiGroups: [\"\"]\n"
                           "        apiVersions: [v1]\n"
                           "        resources: [pods]\n")
-        .arg(w.name, w.webhookName, w.failurePolicy)
-        .arg(w.timeoutSeconds)
-        .arg(w.namespaceSelector, w.objectSelector, clientConfig, w.operations.join(QStringLiteral(", ")))
-        .toUtf8();
+               .arg(w.name, w.webhookName, w.failurePolicy)
+               .arg(w.timeoutSeconds)
+               .arg(w.namespaceSelector, w.objectSelector, clientConfig,
+                    w.operations.join(QStringLiteral(", ")))
+               .toUtf8() +
+           w.matchConditions.toUtf8();
 }
 
 // An AdmissionReview v1 server over HTTPS for tests. `decide` gets the request

@@ -306,6 +306,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>GPU pods admitted unchecked: the admission webhook is not called</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU pods were created since %2 without an admission review (%3); the last review any replica answered: %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-user budgets are not enforced for them. Check that the API server reaches the webhook (Service, port, the firewall of a private control plane) and accepts its certificate; see the controller&apos;s /readyz.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 has used %2 of %3 GPU-h %4 (%5% or more of the budget).</source>
         <translation type="unfinished"></translation>
     </message>

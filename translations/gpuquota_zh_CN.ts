@@ -306,6 +306,22 @@
         <translation>命名空间 %2 中的 %1 占用着空闲 GPU</translation>
     </message>
     <message>
+        <source>GPU pods admitted unchecked: the admission webhook is not called</source>
+        <translation>未经检查即被准入的 GPU Pod：准入 webhook 没有被调用</translation>
+    </message>
+    <message>
+        <source>%1 GPU pods were created since %2 without an admission review (%3); the last review any replica answered: %4.</source>
+        <translation>自 %2 起有 %1 个 GPU Pod 在没有准入审查的情况下被创建（%3）；任一副本最近一次应答的审查：%4。</translation>
+    </message>
+    <message>
+        <source>Per-user budgets are not enforced for them. Check that the API server reaches the webhook (Service, port, the firewall of a private control plane) and accepts its certificate; see the controller&apos;s /readyz.</source>
+        <translation>这些 Pod 未执行按用户的预算。请检查 API 服务器能否访问 webhook（Service、端口、私有控制平面的防火墙）并接受其证书；参见控制器的 /readyz。</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
         <source>%1 has used %2 of %3 GPU-h %4 (%5% or more of the budget).</source>
         <translation>%1 %4已使用 %2 / %3 GPU 小时（达到预算的 %5% 或以上）。</translation>
     </message>

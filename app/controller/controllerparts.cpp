@@ -16,12 +16,15 @@
 #include "ledgerwriter.h"
 #include "metricsregistry.h"
 #include "selfservice.h"
+#include "uncheckedpods.h"
 #include "usagerecorder.h"
 #include "usagestore.h"
+#include "webhookhealth.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QLoggingCategory>
+#include <QSysInfo>
 
 #include <utility>
 
@@ -56,6 +59,7 @@ ControllerParts::ControllerParts(ControllerRuntime &runtime, const ControllerSet
 
 ControllerParts::~ControllerParts() {
     m_webhookServer.stop(); // before the webhook its handlers call
+    m_beacon.reset();       // reads m_webhookHealth
     // Parts that hold the store go before it.
     m_auditHead.reset();
     m_alerts.reset();
@@ -89,6 +93,12 @@ Result<std::unique_ptr<ControllerParts>> ControllerParts::create(ControllerRunti
     o.perUserMetrics = setup.perUserMetrics;
     o.identity = cfg.identity;
     parts->m_self = std::make_unique<SelfService>(std::move(o));
+    if (cfg.webhook.configured) {
+        parts->m_webhookHealth = std::make_shared<WebhookHealth>(parts->m_metrics);
+        runtime.setReadyzExtra([health = parts->m_webhookHealth] { return health->readyzText(); });
+        parts->m_unchecked = std::make_unique<UncheckedPods>(
+            QStringList{QStringLiteral("kube-system"), cfg.leaderElection.namespaceName});
+    }
     SelfService *self = parts->m_self.get();
     runtime.addRoute("GET", QStringLiteral("/quota/status"),
                      [self](const httpd::Request &r) { return self->statusEndpoint(r); });
@@ -101,28 +111,9 @@ Result<std::unique_ptr<ControllerParts>> ControllerParts::create(ControllerRunti
 
 Result<void> ControllerParts::start() {
     const ControllerConfig &cfg = m_rt.config();
-    if (cfg.webhook.configured) {
-        // No database needed to serve: see AdmissionWebhook.
-        AdmissionWebhook::Options wo;
-        wo.userLabel = cfg.userLabel;
-        wo.identity = cfg.identity;
-        wo.trust = cfg.trust;
-        m_denialEvents = std::make_unique<DenialEvents>(m_rt.client());
-        wo.onOwnedDenial = [events = m_denialEvents.get()](const PodOwner &owner, const QString &message) {
-            events->report(owner, message);
-        };
-        m_webhook = std::make_unique<AdmissionWebhook>(cfg.database, storeOptions(cfg), wo);
-        auto address = httpd::parseListenAddress(cfg.webhook.listen, QStringLiteral("webhook.listen"));
-        if (!address)
-            return address.error();
-        auto tls = httpd::TlsConfig::fromFiles(cfg.webhook.tlsCert, cfg.webhook.tlsKey);
-        if (!tls)
-            return tls.error();
-        m_webhook->registerRoutes(m_webhookServer);
-        if (auto port = m_webhookServer.start(*address, *tls); !port)
-            return port.error();
-        qCInfo(lcParts) << "admission webhook on" << cfg.webhook.listen;
-    }
+    if (cfg.webhook.configured)
+        if (auto r = startWebhook(); !r)
+            return r;
     if (m_setup.alerts.enabled) {
         m_alerts =
             std::make_unique<ControllerAlerts>(m_setup.alerts, m_setup.recipients, m_metrics, m_rt.client());
@@ -169,6 +160,77 @@ Result<void> ControllerParts::start() {
     return m_elector->start();
 }
 
+// Every replica serves the webhook: no database needed to serve (see AdmissionWebhook).
+// Its certificate is checked as the API server will judge it (servingcert.h) before it
+// is served; each answer is counted (WebhookHealth) and its last review written to the
+// database for the leader (ReviewBeacon).
+Result<void> ControllerParts::startWebhook() {
+    const ControllerConfig &cfg = m_rt.config();
+    AdmissionWebhook::Options wo;
+    wo.userLabel = cfg.userLabel;
+    wo.identity = cfg.identity;
+    wo.trust = cfg.trust;
+    m_denialEvents = std::make_unique<DenialEvents>(m_rt.client());
+    wo.onOwnedDenial = [events = m_denialEvents.get()](const PodOwner &owner, const QString &message) {
+        events->report(owner, message);
+    };
+    m_webhook = std::make_unique<AdmissionWebhook>(cfg.database, storeOptions(cfg), wo);
+    auto address = httpd::parseListenAddress(cfg.webhook.listen, QStringLiteral("webhook.listen"));
+    if (!address)
+        return address.error();
+    auto tls = httpd::TlsConfig::fromFiles(cfg.webhook.tlsCert, cfg.webhook.tlsKey);
+    if (!tls)
+        return tls.error();
+    auto cert = httpd::checkServingCertificate(tls->certPem, tls->keyPem, cfg.webhook.names,
+                                               Clock::system().nowSecs());
+    if (!cert)
+        return Error::make(
+            Error::Kind::Config,
+            QStringLiteral("webhook.tlsCert: %1: %2").arg(cfg.webhook.tlsCert, cert.error().message));
+    m_webhookHealth->setCertificate(*cert);
+    m_webhookServer.route("POST", AdmissionWebhook::kPath,
+                          m_webhookHealth->instrument([webhook = m_webhook.get()](const httpd::Request &r) {
+                              return webhook->handle(r);
+                          }));
+    // Workload templates (the trust model's other half): not counted as pod reviews.
+    m_webhookServer.route("POST", AdmissionWebhook::kWorkloadsPath, [wo](const httpd::Request &r) {
+        return AdmissionWebhook::reviewWorkload(r.body, wo);
+    });
+    auto port = m_webhookServer.start(*address, *tls);
+    if (!port)
+        return port.error();
+    m_webhookHealth->setListening(QStringLiteral("%1:%2").arg(address->host).arg(*port));
+    QString replica = qEnvironmentVariable("POD_NAME");
+    if (replica.isEmpty())
+        replica = QStringLiteral("%1:%2").arg(QSysInfo::machineHostName()).arg(*port);
+    m_beacon = std::make_unique<ReviewBeacon>(*m_webhookHealth, cfg.database, storeOptions(cfg), replica);
+    qCInfo(lcParts) << "admission webhook on" << cfg.webhook.listen;
+    return {};
+}
+
+// The leader: GPU pods created without a review at any replica (UncheckedPods) go to
+// the alerts and /metrics. Without the database the other replicas' reviews are not
+// known: nothing is concluded then.
+void ControllerParts::checkWebhookCalls() {
+    if (!m_leading || !m_unchecked || !m_store)
+        return;
+    auto latest = ReviewBeacon::latest(*m_store);
+    if (!latest) {
+        qCWarning(lcParts) << "webhook check:" << latest.error().message;
+        return;
+    }
+    const qint64 lastReview = std::max(*latest, m_webhookHealth->lastReview());
+    const auto silence = m_unchecked->evaluate(Clock::system().nowSecs(), lastReview,
+                                               m_rt.config().webhook.uncheckedAfterSeconds);
+    m_metrics->set(QString::fromLatin1(metricnames::kWebhookUncheckedPods), {}, silence ? silence->pods : 0);
+    if (silence)
+        qCWarning(lcParts).noquote() << silence->pods
+                                     << "GPU pod(s) admitted without an admission review, e.g."
+                                     << silence->examples.join(QStringLiteral(", "));
+    if (m_alerts)
+        m_alerts->service().setWebhookSilence(silence);
+}
+
 void ControllerParts::lead() {
     if (m_leading || m_shuttingDown)
         return;
@@ -183,6 +245,8 @@ void ControllerParts::lead() {
         m_alerts->start(&m_rt.recorder()->podInformer());
     if (m_idle)
         m_idle->start();
+    if (m_unchecked)
+        m_unchecked->start(&m_rt.recorder()->podInformer(), Clock::system().nowSecs());
     tickEnforcer();
     tickBoosts();
 }
@@ -197,6 +261,8 @@ void ControllerParts::stopLeading() {
         m_alerts->stop();
     if (m_idle)
         m_idle->stop();
+    if (m_unchecked)
+        m_unchecked->stop();
 }
 
 void ControllerParts::onDatabaseReady() {
@@ -298,6 +364,7 @@ void ControllerParts::feedMetrics() {
     if (m_lastReconcile)
         m_metrics->set(QString::fromLatin1(metricnames::kReconcileLag), {},
                        double(QDateTime::currentSecsSinceEpoch() - m_lastReconcile));
+    checkWebhookCalls();
 }
 
 void ControllerParts::shutdown(std::function<void()> done) {

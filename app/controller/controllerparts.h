@@ -26,7 +26,10 @@ class KubeClient;
 class LeaderElector;
 class MetricsRegistry;
 class SelfService;
+class UncheckedPods;
 class UsageStore;
+class ReviewBeacon;
+class WebhookHealth;
 struct ClampEvent;
 struct Error;
 
@@ -75,6 +78,8 @@ private:
     void tickBoosts();
     void feedMetrics();
     void onClamp(const ClampEvent &event);
+    Result<void> startWebhook();
+    void checkWebhookCalls();
 
     ControllerRuntime &m_rt;
     const ControllerSetup m_setup;
@@ -83,6 +88,9 @@ private:
     std::unique_ptr<SelfService> m_self;
     std::unique_ptr<DenialEvents> m_denialEvents; // the webhook's denials of owned pods
     std::unique_ptr<AdmissionWebhook> m_webhook;
+    std::shared_ptr<WebhookHealth> m_webhookHealth; // /readyz, /metrics
+    std::unique_ptr<ReviewBeacon> m_beacon;         // its last review, for the leader
+    std::unique_ptr<UncheckedPods> m_unchecked;     // the leader's
     httpd::HttpServer m_webhookServer;
     std::unique_ptr<LeaderElector> m_elector;
     std::unique_ptr<ControllerAlerts> m_alerts;

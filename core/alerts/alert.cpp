@@ -8,13 +8,14 @@ namespace gq {
 
 namespace {
 
-constexpr std::array<std::pair<Alert::Kind, const char *>, 6> kKinds{{
+constexpr std::array<std::pair<Alert::Kind, const char *>, 7> kKinds{{
     {Alert::Kind::BudgetThreshold, "budget-threshold"},
     {Alert::Kind::BoostExpiring, "boost-expiring"},
     {Alert::Kind::ClampApplied, "clamp-applied"},
     {Alert::Kind::ClampLifted, "clamp-lifted"},
     {Alert::Kind::DatabaseUnwritable, "database-unwritable"},
     {Alert::Kind::IdleGpus, "idle-gpus"},
+    {Alert::Kind::WebhookNotCalled, "webhook-not-called"},
 }};
 
 // A field of an alert that JSON carries as it is: its key, and the member it is read
@@ -51,6 +52,11 @@ QList<PlainField> kindFields(Alert::Kind kind) {
                 {"gpus", &Alert::gpus},
                 {"since", &Alert::since},
                 {"wastedGpuHours", &Alert::wastedGpuHours}};
+    case Alert::Kind::WebhookNotCalled:
+        return {{"since", &Alert::since},
+                {"podCount", &Alert::podCount},
+                {"expiry", &Alert::expiry},
+                {"detail", &Alert::detail}};
     }
     return {};
 }

@@ -20,11 +20,12 @@ struct Alert {
         ClampLifted,        // ... and lifted it again
         DatabaseUnwritable, // the controller could not write to the usage database
         IdleGpus,           // GPUs held but idle for longer than the limit
+        WebhookNotCalled,   // GPU pods created, but no admission review reached the webhook
     };
     Kind kind = Kind::BudgetThreshold;
     // Unique per event: "budget/<scope>/<subject>/<period>/<periodStart>/<threshold>",
     // "boost/<id>/<expiry>", "clamp/<ns>/<applied|lifted>/<at>", "database/<since>",
-    // "idle/<ns>/<pod>/<start>".
+    // "idle/<ns>/<pod>/<start>", "webhook/<last review>".
     QString key;
     qint64 at = 0; // when it was raised (the evaluation instant)
 
@@ -62,12 +63,15 @@ struct Alert {
     QString pod;
     double gpus = 0;
     double wastedGpuHours = 0;
+    // WebhookNotCalled: the last review any replica answered (since, 0: never), the
+    // unchecked pods (podCount, a few of them in detail) and when the first was seen (expiry).
+    int podCount = 0;
 
     friend bool operator==(const Alert &, const Alert &) = default;
 };
 
 // "budget-threshold", "boost-expiring", "clamp-applied", "clamp-lifted",
-// "database-unwritable", "idle-gpus": the webhook's `kind` and the ledger's column.
+// "database-unwritable", "idle-gpus", "webhook-not-called": the webhook's `kind` and the ledger's column.
 [[nodiscard]] QString alertKindName(Alert::Kind kind);
 [[nodiscard]] Result<Alert::Kind> parseAlertKind(const QString &text);
 

@@ -61,6 +61,7 @@ const char *accent(const Alert &a) {
     switch (a.kind) {
     case Alert::Kind::BudgetThreshold: return a.threshold >= 100 ? "#c62828" : "#ef6c00";
     case Alert::Kind::ClampApplied:
+    case Alert::Kind::WebhookNotCalled:
     case Alert::Kind::DatabaseUnwritable: return "#c62828";
     case Alert::Kind::ClampLifted: return "#2e7d32";
     default: return "#1565c0";

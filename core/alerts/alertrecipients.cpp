@@ -97,7 +97,7 @@ QStringList AlertRecipients::forNamespace(const QString &ns) const {
 QStringList AlertRecipients::forAlert(const Alert &a) const {
     QStringList out = forUser(a.user) + forNamespace(a.ns);
     if (a.kind == Alert::Kind::DatabaseUnwritable || a.kind == Alert::Kind::ClampApplied ||
-        a.kind == Alert::Kind::ClampLifted)
+        a.kind == Alert::Kind::ClampLifted || a.kind == Alert::Kind::WebhookNotCalled)
         out += m_admins;
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -130,6 +130,18 @@ QList<Alert> evaluateAlerts(const AlertRules &rules, const AlertInputs &in) {
         out << a;
     }
     idleAlerts(rules, in, out);
+    if (in.webhookSilence && in.webhookSilence->pods > 0) {
+        // One alert per silence: the same last review, whoever evaluates it.
+        Alert a;
+        a.kind = Alert::Kind::WebhookNotCalled;
+        a.key = QStringLiteral("webhook/%1").arg(in.webhookSilence->lastReview);
+        a.at = in.now;
+        a.since = in.webhookSilence->lastReview;
+        a.expiry = in.webhookSilence->firstSeen;
+        a.podCount = in.webhookSilence->pods;
+        a.detail = in.webhookSilence->examples.join(QStringLiteral(", "));
+        out << a;
+    }
     return out;
 }
 

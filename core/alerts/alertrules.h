@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -62,6 +63,14 @@ struct AlertInputs {
     // can), and the last error.
     std::optional<qint64> databaseDownSince;
     QString databaseError;
+    // GPU pods the leader saw created with no admission review at any replica since.
+    struct WebhookSilence {
+        qint64 lastReview = 0; // epoch s, 0: never
+        qint64 firstSeen = 0;  // the first unchecked pod
+        int pods = 0;
+        QStringList examples; // "namespace/name", a few
+    };
+    std::optional<WebhookSilence> webhookSilence;
 };
 
 // Every alert the inputs call for now, in a stable order. A threshold that stays

@@ -43,6 +43,8 @@ QString AlertText::title(const Alert &a) {
     case Alert::Kind::ClampLifted: return tr("GPU quota restored in namespace %1").arg(a.ns);
     case Alert::Kind::DatabaseUnwritable: return tr("gpuquota controller cannot write to its database");
     case Alert::Kind::IdleGpus: return tr("Idle GPUs held by %1 in namespace %2").arg(a.pod, a.ns);
+    case Alert::Kind::WebhookNotCalled:
+        return tr("GPU pods admitted unchecked: the admission webhook is not called");
     }
     return {};
 }
@@ -81,6 +83,15 @@ QStringList AlertText::lines(const Alert &a) {
                     .arg(a.pod, a.user, formatGpuHours(a.gpus), instant(a.since)),
                 tr("%1 GPU-h wasted so far. Please release them if the job is done.")
                     .arg(formatGpuHours(a.wastedGpuHours))};
+    case Alert::Kind::WebhookNotCalled:
+        return {
+            tr("%1 GPU pods were created since %2 without an admission review (%3); the last review any "
+               "replica answered: %4.")
+                .arg(a.podCount)
+                .arg(instant(a.expiry), a.detail, a.since ? instant(a.since) : tr("never")),
+            tr("Per-user budgets are not enforced for them. Check that the API server reaches the webhook "
+               "(Service, port, the firewall of a private control plane) and accepts its certificate; see "
+               "the controller's /readyz.")};
     }
     return {};
 }

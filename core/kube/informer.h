@@ -63,6 +63,7 @@ struct PodInfo {
     QDateTime containersStarted;
     QDateTime containersFinished;
     QDateTime deletionTime; // metadata.deletionTimestamp (terminating)
+    QDateTime creationTime; // metadata.creationTimestamp (the API server's clock)
     // metadata.deletionGracePeriodSeconds; -1 when not terminating. A pod stuck in
     // Terminating (its node lost) stops counting in quota after deletionTime + this.
     qint64 deletionGraceSeconds = -1;

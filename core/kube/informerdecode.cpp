@@ -83,6 +83,7 @@ PodInfo decodePod(const QJsonObject &object, const QString &userLabel, StringPoo
     pod.uid = metaString(meta, "uid");
     pod.resourceVersion = metaString(meta, "resourceVersion");
     pod.deletionTime = parseTime(meta.value(QLatin1String("deletionTimestamp")));
+    pod.creationTime = parseTime(meta.value(QLatin1String("creationTimestamp")));
     if (const QJsonValue grace = meta.value(QLatin1String("deletionGracePeriodSeconds")); grace.isDouble())
         pod.deletionGraceSeconds = static_cast<qint64>(grace.toDouble());
     const QJsonObject labels = meta.value(QLatin1String("labels")).toObject();

@@ -97,6 +97,7 @@ Result<AlertInputs> AlertService::gather(qint64 now) {
     in.idle = m_idle;
     in.databaseDownSince = m_dbDownSince;
     in.databaseError = m_dbError;
+    in.webhookSilence = m_webhookSilence;
     if (!m_store)
         return Error::make(Error::Kind::Database, QStringLiteral("the usage database is not available"));
     auto budgets = m_store->budgets();

@@ -70,6 +70,10 @@ public:
     void setIdleHolds(const QList<IdleHold> &holds);
     // nullopt: the controller writes fine again.
     void setDatabaseDown(std::optional<qint64> since, const QString &error = {});
+    // nullopt: every GPU pod seen was reviewed (the leader's UncheckedPods).
+    void setWebhookSilence(std::optional<AlertInputs::WebhookSilence> silence) {
+        m_webhookSilence = std::move(silence);
+    }
     [[nodiscard]] AlertRecipients &recipients() { return m_recipients; }
     [[nodiscard]] const AlertConfig &config() const { return m_config; }
 
@@ -118,6 +122,7 @@ private:
     QList<IdleHold> m_idle;
     std::optional<qint64> m_dbDownSince;
     QString m_dbError;
+    std::optional<AlertInputs::WebhookSilence> m_webhookSilence;
     QHash<QString, Unrecorded> m_unrecorded; // by alert key
     QSet<QString> m_recordedUnrecorded;      // moved to the ledger: never sent from memory again
 

@@ -3,8 +3,10 @@
 #include "alertchannels.h"
 #include "controllerruntime.h"
 #include "httpserver.h"
+#include "servingcert.h"
 #include "yamldoc.h"
 
+#include <QDateTime>
 #include <QFile>
 
 #include <algorithm>
@@ -102,6 +104,12 @@ void checkEnvironment(const ControllerConfig &cfg, const QList<Error> &found, Pr
             problems.add(Error::make(Error::Kind::Config,
                                      QStringLiteral("%1 and %2: %3")
                                          .arg(cfg.webhook.tlsCert, cfg.webhook.tlsKey, v.error().message)),
+                         QStringLiteral("webhook.tlsCert"));
+        else if (auto c = httpd::checkServingCertificate(tls->certPem, tls->keyPem, cfg.webhook.names,
+                                                         QDateTime::currentSecsSinceEpoch());
+                 !c)
+            problems.add(Error::make(Error::Kind::Config,
+                                     QStringLiteral("%1: %2").arg(cfg.webhook.tlsCert, c.error().message)),
                          QStringLiteral("webhook.tlsCert"));
     }
     if (wrong("cluster"))

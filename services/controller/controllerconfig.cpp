@@ -21,6 +21,28 @@ bool validListen(const QString &text) {
     return ok && port >= 0 && port <= 65535;
 }
 
+// webhook.names (a list of the names the API server connects to) and
+// webhook.uncheckedAfter (a duration, or 0 for off).
+void readWebhookHealth(ConfigReader &c, const YamlNode &n, ControllerConfig::Webhook &webhook) {
+    if (const YamlNode *v = n.find(u"names")) {
+        if (!v->isSequence()) {
+            c.add(QStringLiteral("webhook.names"), v->pos(),
+                  QStringLiteral("must be a list of DNS names or IP addresses"));
+        } else {
+            for (const YamlNode &item : v->items())
+                if (auto name = c.string(QStringLiteral("webhook.names"), item))
+                    webhook.names << *name;
+        }
+    }
+    if (const YamlNode *v = n.find(u"uncheckedAfter")) {
+        if (v->isScalar() && v->text().trimmed() == QLatin1String("0"))
+            webhook.uncheckedAfterSeconds = 0;
+        else if (auto d = c.duration(QStringLiteral("webhook.uncheckedAfter"), *v,
+                                     QStringLiteral("2m or 0 (off)")))
+            webhook.uncheckedAfterSeconds = *d;
+    }
+}
+
 } // namespace
 
 ControllerConfigResult parseControllerConfig(const QByteArray &text, const QString &fileName) {
@@ -144,8 +166,10 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
     }
     if (const YamlNode *n = root->find(u"webhook")) {
         if (c.map(QStringLiteral("webhook"), *n,
-                  {QStringLiteral("listen"), QStringLiteral("tlsCert"), QStringLiteral("tlsKey")})) {
+                  {QStringLiteral("listen"), QStringLiteral("tlsCert"), QStringLiteral("tlsKey"),
+                   QStringLiteral("names"), QStringLiteral("uncheckedAfter")})) {
             cfg.webhook.configured = true;
+            readWebhookHealth(c, *n, cfg.webhook);
             for (const char *key : {"listen", "tlsCert", "tlsKey"}) {
                 const QString field = QStringLiteral("webhook.") + QLatin1String(key);
                 const YamlNode *v = n->find(QString::fromLatin1(key));

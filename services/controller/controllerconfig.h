@@ -10,6 +10,7 @@
 #include <QHash>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -35,6 +36,12 @@ struct ControllerConfig {
         QString listen;
         QString tlsCert;
         QString tlsKey;
+        // The names the API server connects to (the Service's DNS name, or the host of a
+        // url webhook): the certificate's subjectAltNames must cover each. Optional.
+        QStringList names;
+        // The "webhook not called" alert: GPU pods the pod informer saw created this long
+        // ago without any admission review since. 0: off.
+        qint64 uncheckedAfterSeconds = 120;
     };
     struct LeaderElection {
         bool enabled = false;

@@ -95,6 +95,8 @@ Result<void> ControllerRuntime::start() {
         if (f.lost > 0)
             text +=
                 QStringLiteral("LOST: %1 interval states (more than could be held in memory)\n").arg(f.lost);
+        if (m_readyzExtra)
+            text += m_readyzExtra();
         return httpd::Response::text(ok ? 200 : 503, text);
     });
     auto address = httpd::parseListenAddress(m_config.listen, QStringLiteral("listen"));

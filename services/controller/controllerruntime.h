@@ -7,6 +7,7 @@
 #include <QObject>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace gq {
@@ -49,6 +50,9 @@ public:
     // False: /readyz answers 503 whatever else holds (shutting down, leadership lost),
     // so no Service sends this replica anything while it goes.
     void setServing(bool serving) { m_serving = serving; }
+    // Before start(): more lines for the /readyz body (the webhook's health), called on
+    // server threads; they do not change its status.
+    void setReadyzExtra(std::function<QString()> extra) { m_readyzExtra = std::move(extra); }
 
     [[nodiscard]] const ControllerConfig &config() const { return m_config; }
     [[nodiscard]] std::shared_ptr<KubeClient> client() const { return m_client; }
@@ -82,6 +86,7 @@ private:
     httpd::HttpServer m_server;
     std::atomic<bool> m_recording{false}; // read by /readyz on server threads
     std::atomic<bool> m_serving{true};
+    std::function<QString()> m_readyzExtra;
 };
 
 // The cluster client for `cluster:`: a kubeconfig context, or the pod's service account.

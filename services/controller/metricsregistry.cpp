@@ -177,6 +177,16 @@ void registerControllerMetrics(MetricsRegistry &r) {
          "Seconds since the last completed reconcile (boost and clamp transitions)."},
         {kSelfServiceRequests, T::Counter,
          "Self-service requests (/quota, /quota/status), by HTTP status code."},
+        {kAdmissionReviews, T::Counter,
+         "Admission reviews this replica's webhook answered, by result (allowed, denied, error: HTTP "
+         "4xx/5xx, "
+         "where the API server applies the failurePolicy)."},
+        {kAdmissionLastReview, T::Gauge,
+         "When this replica's webhook last answered an admission review (epoch seconds, 0: never)."},
+        {kWebhookCertExpiry, T::Gauge, "When the webhook's serving certificate expires (epoch seconds)."},
+        {kWebhookUncheckedPods, T::Gauge,
+         "GPU pods the leader saw created (longer than webhook.uncheckedAfter ago) with no admission review "
+         "at any replica since: the API server is not calling the webhook."},
     };
     for (const Description &d : kDescriptions)
         r.describe(QLatin1String(d.name), d.type, QString::fromUtf8(d.help));

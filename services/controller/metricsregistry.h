@@ -77,6 +77,10 @@ inline constexpr char kAlertsSent[] = "gpuquota_alerts_sent_total";             
 inline constexpr char kAlertsFailed[] = "gpuquota_alerts_failed_total";               // {channel}
 inline constexpr char kReconcileLag[] = "gpuquota_reconcile_lag_seconds";             // the enforcer
 inline constexpr char kSelfServiceRequests[] = "gpuquota_selfservice_requests_total"; // {code}
+inline constexpr char kAdmissionReviews[] = "gpuquota_admission_reviews_total";       // {result}, the webhook
+inline constexpr char kAdmissionLastReview[] = "gpuquota_admission_last_review_timestamp_seconds";
+inline constexpr char kWebhookCertExpiry[] = "gpuquota_webhook_certificate_expiry_timestamp_seconds";
+inline constexpr char kWebhookUncheckedPods[] = "gpuquota_webhook_unchecked_pods"; // the leader
 } // namespace metricnames
 
 void registerControllerMetrics(MetricsRegistry &registry);

@@ -341,6 +341,45 @@ private slots:
         QCOMPARE(m_hook->requests().size(), std::size_t(0));
     }
 
+    // The API server's Go client never falls back to the Common Name: a webhook whose
+    // certificate has no subjectAltName cannot be called (with Fail: the pod is refused
+    // with Go's words; with Ignore: admitted unchecked).
+    void commonNameOnlyCertificateIsRefused() {
+        const auto cnOnly = gq::tc::generateServingMaterial(QByteArray(), "127.0.0.1");
+        QVERIFY(cnOnly);
+        WebhookServer hook(*cnOnly, decide);
+        QVERIFY2(hook.start(), qPrintable(hook.errorString()));
+        WebhookYaml w = baseConfig();
+        w.url = hook.url(QStringLiteral("/validate/pods"));
+        w.caPem = cnOnly->caCertPem;
+        apply(gq::test::validatingWebhookYaml(w));
+        Run r = createPod(QStringLiteral("shared"), QStringLiteral("cn-only"), QStringLiteral("fine"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(
+            r.err.contains(QStringLiteral("Post \"%1?timeout=5s\": tls: failed to verify certificate: x509: "
+                                          "certificate relies on legacy Common Name field, use SANs instead")
+                               .arg(w.url)),
+            qPrintable(r.err));
+        QCOMPARE(hook.requests().size(), std::size_t(0));
+        w.failurePolicy = QStringLiteral("Ignore");
+        apply(gq::test::validatingWebhookYaml(w));
+        r = createPod(QStringLiteral("shared"), QStringLiteral("cn-only-ignored"), QStringLiteral("over"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        QCOMPARE(hook.requests().size(), std::size_t(0));
+        // The same hook with a subjectAltName for the host is called.
+        const auto withSan = gq::tc::generateServingMaterial("IP:127.0.0.1", "127.0.0.1");
+        QVERIFY(withSan);
+        WebhookServer good(*withSan, decide);
+        QVERIFY2(good.start(), qPrintable(good.errorString()));
+        w.url = good.url(QStringLiteral("/validate/pods"));
+        w.caPem = withSan->caCertPem;
+        w.failurePolicy = QStringLiteral("Fail");
+        apply(gq::test::validatingWebhookYaml(w));
+        r = createPod(QStringLiteral("shared"), QStringLiteral("san-ok"), QStringLiteral("fine"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        QCOMPARE(good.requests().size(), std::size_t(1));
+    }
+
     void namespaceAndObjectSelectors() {
         createNamespace(QStringLiteral("enforced"), QStringLiteral("{gpuquota.io/enforce: \"true\"}"));
         WebhookYaml w = baseConfig();

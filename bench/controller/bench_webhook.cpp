@@ -1,0 +1,202 @@
+// The admission webhook under parallel calls, as the real API server makes them: many
+// admission requests at once, each client keeping its HTTPS connection (keep-alive).
+// Starts the controller's webhook (AdmissionWebhook on the controller's HttpServer with
+// its default options, TLS) on a SQLite usage database with a budget for the user, then
+// for each concurrency C in the list runs C client threads, each on one keep-alive
+// connection, POSTing AdmissionReviews of a GPU pod (the budget check) for --seconds, and
+// prints requests/s and the latency p50/p99/max; then the same for a CPU pod (answered
+// without the database).
+//
+//   bench_webhook [--concurrency 1,8,32] [--seconds 5] [--db sqlite:///path]
+#include "admissionwebhook.h"
+#include "httpserver.h"
+#include "testcerts.h"
+#include "usagestore.h"
+
+#include <httplib.h>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTextStream>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+using namespace gq;
+
+namespace {
+
+QTextStream &out() {
+    static QTextStream s(stdout);
+    return s;
+}
+
+std::string review(int n, bool gpu) {
+    const QString resources = gpu ? QStringLiteral("{\"limits\":{\"nvidia.com/gpu\":\"1\"}}")
+                                  : QStringLiteral("{\"requests\":{\"cpu\":\"100m\"}}");
+    return QStringLiteral(
+               "{\"apiVersion\":\"admission.k8s.io/"
+               "v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u-%1\","
+               "\"kind\":{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"},\"operation\":\"CREATE\","
+               "\"namespace\":\"team-a\",\"userInfo\":{\"username\":\"alice@example.com\"},\"object\":{"
+               "\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"job-%1\",\"namespace\":"
+               "\"team-a\","
+               "\"labels\":{\"gpuquota.io/user\":\"alice\"}},\"spec\":{\"containers\":[{\"name\":\"main\","
+               "\"image\":\"cuda\",\"resources\":%2}]}}}}")
+        .arg(n)
+        .arg(resources)
+        .toStdString();
+}
+
+struct Figures {
+    qint64 requests = 0;
+    qint64 failures = 0;
+    double seconds = 0;
+    std::vector<double> latenciesMs;
+};
+
+Figures run(int port, const QString &caFile, int clients, int seconds, bool gpu) {
+    std::vector<std::vector<double>> perThread(static_cast<std::size_t>(clients));
+    std::atomic<qint64> failures{0};
+    std::atomic<bool> stop{false};
+    const std::string ca = caFile.toStdString();
+    std::vector<std::thread> threads;
+    QElapsedTimer wall;
+    wall.start();
+    for (int c = 0; c < clients; ++c) {
+        threads.emplace_back([&, c] {
+            httplib::SSLClient client("127.0.0.1", port);
+            client.set_ca_cert_path(ca.c_str());
+            client.enable_server_certificate_verification(true);
+            client.set_keep_alive(true);
+            client.set_tcp_nodelay(true); // as Go's net/http (the API server) does
+            client.set_read_timeout(10);
+            int n = c * 1000000;
+            while (!stop.load()) {
+                const std::string body = review(++n, gpu);
+                const auto t0 = std::chrono::steady_clock::now();
+                const auto res = client.Post("/validate/pods?timeout=5s", body, "application/json");
+                const auto t1 = std::chrono::steady_clock::now();
+                if (!res || res->status != 200)
+                    ++failures;
+                else
+                    perThread[size_t(c)].push_back(
+                        std::chrono::duration<double, std::milli>(t1 - t0).count());
+            }
+        });
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(seconds));
+    stop = true;
+    for (std::thread &t : threads)
+        t.join();
+    Figures f;
+    f.seconds = double(wall.elapsed()) / 1000.0;
+    for (auto &v : perThread)
+        f.latenciesMs.insert(f.latenciesMs.end(), v.begin(), v.end());
+    std::sort(f.latenciesMs.begin(), f.latenciesMs.end());
+    f.requests = qint64(f.latenciesMs.size());
+    f.failures = failures.load();
+    return f;
+}
+
+double percentile(const std::vector<double> &sorted, double p) {
+    if (sorted.empty())
+        return 0;
+    return sorted[std::min(sorted.size() - 1, size_t(p * double(sorted.size())))];
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    QCoreApplication app(argc, argv);
+    QList<int> concurrency{1, 8, 32};
+    int seconds = 5;
+    QString db;
+    const QStringList args = app.arguments();
+    for (int i = 1; i + 1 < args.size(); i += 2) {
+        if (args[i] == QLatin1String("--concurrency")) {
+            concurrency.clear();
+            for (const QString &c : args[i + 1].split(QLatin1Char(',')))
+                concurrency << c.toInt();
+        } else if (args[i] == QLatin1String("--seconds")) {
+            seconds = args[i + 1].toInt();
+        } else if (args[i] == QLatin1String("--db")) {
+            db = args[i + 1];
+        }
+    }
+    QTemporaryDir dir;
+    if (db.isEmpty())
+        db = QStringLiteral("sqlite://") + dir.filePath(QStringLiteral("usage.db"));
+    {
+        auto store = UsageStore::open(db);
+        if (!store) {
+            out() << "cannot open " << db << ": " << store.error().message << '\n';
+            return 1;
+        }
+        Budget b;
+        b.subject = QStringLiteral("alice");
+        b.limitGpuHours = 1e9; // every check is allowed: the work is the check itself
+        if (auto r = (*store)->setBudget(b); !r) {
+            out() << "budget: " << r.error().message << '\n';
+            return 1;
+        }
+    }
+    const auto tls = tc::generateServingMaterial("IP:127.0.0.1");
+    if (!tls) {
+        out() << "certificate: " << tls.error().message << '\n';
+        return 1;
+    }
+    const QString caFile = dir.filePath(QStringLiteral("ca.crt"));
+    {
+        QFile f(caFile);
+        if (!f.open(QIODevice::WriteOnly) || f.write(tls->caCertPem) != tls->caCertPem.size()) {
+            out() << "cannot write " << caFile << '\n';
+            return 1;
+        }
+    }
+    AdmissionWebhook webhook(db, UsageStore::Options{}, AdmissionWebhook::Options{});
+    httpd::HttpServer server; // the controller's webhook server: default ServerOptions
+    webhook.registerRoutes(server);
+    const auto port = server.start(httpd::ListenAddress{QStringLiteral("127.0.0.1"), 0},
+                                   httpd::TlsConfig{tls->serverCertPem, tls->serverKeyPem});
+    if (!port) {
+        out() << "server: " << port.error().message << '\n';
+        return 1;
+    }
+    out() << "webhook on 127.0.0.1:" << *port << " (" << httpd::ServerOptions{}.threads
+          << " server threads), database "
+          << (db.startsWith(QLatin1String("sqlite")) ? "SQLite" : "PostgreSQL") << ", " << seconds
+          << " s per run, keep-alive HTTPS clients\n";
+    out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
+                 .arg(QStringLiteral("pod"), -4)
+                 .arg(QStringLiteral("clients"), 8)
+                 .arg(QStringLiteral("requests"), 9)
+                 .arg(QStringLiteral("req/s"), 9)
+                 .arg(QStringLiteral("p50 ms"), 8)
+                 .arg(QStringLiteral("p99 ms"), 8)
+                 .arg(QStringLiteral("max ms"), 8)
+          << Qt::flush;
+    for (bool gpu : {true, false}) {
+        for (int c : concurrency) {
+            const Figures f = run(*port, caFile, c, seconds, gpu);
+            out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
+                         .arg(gpu ? QStringLiteral("gpu") : QStringLiteral("cpu"), -4)
+                         .arg(c, 8)
+                         .arg(f.requests, 9)
+                         .arg(double(f.requests) / f.seconds, 9, 'f', 0)
+                         .arg(percentile(f.latenciesMs, 0.50), 8, 'f', 2)
+                         .arg(percentile(f.latenciesMs, 0.99), 8, 'f', 2)
+                         .arg(f.latenciesMs.empty() ? 0.0 : f.latenciesMs.back(), 8, 'f', 2);
+            if (f.failures)
+                out() << "  (" << f.failures << " failed)";
+            out() << '\n' << Qt::flush;
+        }
+    }
+    server.stop();
+    return 0;
+}
