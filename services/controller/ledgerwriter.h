@@ -43,6 +43,8 @@ public:
     [[nodiscard]] qint64 lastDatabaseWrite() const { return m_lastWrite.load(); } // epoch s, 0: never
     [[nodiscard]] qint64 written() const { return m_written.load(); }             // states stored
     [[nodiscard]] qint64 spooled() const { return m_spooledTotal.load(); }        // states spooled
+    // Spool entries a replay found torn or unreadable and skipped (each is logged).
+    [[nodiscard]] qint64 spoolSkipped() const { return m_spoolSkipped.load(); }
     [[nodiscard]] QString lastError() const;
     // The open store, for hook points that read the same database on this thread
     // (enforcement, alerts); nullptr while the database is down.
@@ -73,6 +75,7 @@ private:
     std::atomic<qint64> m_lastWrite{0};
     std::atomic<qint64> m_written{0};
     std::atomic<qint64> m_spooledTotal{0};
+    std::atomic<qint64> m_spoolSkipped{0};
     mutable std::mutex m_errorMutex;
 };
 
