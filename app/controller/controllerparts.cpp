@@ -146,6 +146,8 @@ Result<void> ControllerParts::start() {
     lo.identity = qEnvironmentVariable("POD_NAME");
     m_elector = std::make_unique<LeaderElector>(m_rt.client(), lo);
     connect(m_elector.get(), &LeaderElector::becameLeader, this, &ControllerParts::lead);
+    connect(m_elector.get(), &LeaderElector::heldUntilChanged, this,
+            [this](qint64 ms) { m_rt.setLeaseHeldUntil(ms); });
     connect(m_elector.get(), &LeaderElector::lostLeadership, this, [this] {
         if (m_shuttingDown || !m_leading)
             return; // the release on SIGTERM, or never led
@@ -280,7 +282,11 @@ void ControllerParts::onClamp(const ClampEvent &event) {
 void ControllerParts::feedMetrics() {
     const ControllerRuntime::Figures f = m_rt.figures();
     m_metrics->set(QString::fromLatin1(metricnames::kSpoolDepth), {}, double(f.spoolDepth));
+    const QString skipped = QString::fromLatin1(metricnames::kSpoolSkipped);
+    if (const double more = double(f.spoolSkipped) - m_metrics->value(skipped); more > 0)
+        m_metrics->add(skipped, {}, more);
     m_metrics->set(QString::fromLatin1(metricnames::kClampsActive), {}, m_clampsActive);
+    m_metrics->set(QString::fromLatin1(metricnames::kLeader), {}, m_leading ? 1 : 0);
     if (m_lastReconcile)
         m_metrics->set(QString::fromLatin1(metricnames::kReconcileLag), {},
                        double(QDateTime::currentSecsSinceEpoch() - m_lastReconcile));

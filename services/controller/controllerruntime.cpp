@@ -4,6 +4,7 @@
 #include "ledgerwriter.h"
 #include "usagerecorder.h"
 
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -82,6 +83,13 @@ Result<void> ControllerRuntime::start() {
         text += QStringLiteral("spool: %1 (%2 waiting)\n")
                     .arg(m_writer->spoolWritable() ? u"writable" : u"NOT writable")
                     .arg(f.spoolDepth);
+        if (m_leaseHeldUntilMs.load() >= 0)
+            text += m_recording.load() ? QStringLiteral("leader: this replica\n")
+                    : leaseHeld()
+                        ? QStringLiteral("leader: another replica\n")
+                        : QStringLiteral("leader: not leading, nobody recording (no replica holds the Lease "
+                                         "%1/%2)\n")
+                              .arg(m_config.leaderElection.namespaceName, m_config.leaderElection.name);
         return httpd::Response::text(ok ? 200 : 503, text);
     });
     auto address = httpd::parseListenAddress(m_config.listen, QStringLiteral("listen"));
@@ -94,6 +102,8 @@ Result<void> ControllerRuntime::start() {
     m_writer->start();
     if (!m_config.leaderElection.enabled)
         startRecording();
+    else
+        m_leaseHeldUntilMs = 0; // nobody known to hold it until the elector has read it
     return {};
 }
 
@@ -118,7 +128,12 @@ bool ControllerRuntime::ready() const {
     if (!m_recorder || !m_serving)
         return false;
     const bool writable = m_writer->databaseAvailable() || m_writer->spoolWritable();
-    return writable && (m_recorder->synced() || !m_recording);
+    return writable && (m_recorder->synced() || !m_recording) && (m_recording || leaseHeld());
+}
+
+bool ControllerRuntime::leaseHeld() const {
+    const qint64 until = m_leaseHeldUntilMs.load();
+    return until < 0 || QDeadlineTimer::current().deadline() < until;
 }
 
 ControllerRuntime::Figures ControllerRuntime::figures() const {
@@ -128,6 +143,7 @@ ControllerRuntime::Figures ControllerRuntime::figures() const {
     f.intervalsOpen = m_recorder->openIntervals();
     f.intervalStatesRecorded = m_recorder->intervalsRecorded();
     f.spoolDepth = m_writer->spoolDepth();
+    f.spoolSkipped = m_writer->spoolSkipped();
     f.lastDatabaseWrite = m_writer->lastDatabaseWrite();
     f.informerIdleSeconds = m_recorder->informerIdleSeconds();
     f.databaseAvailable = m_writer->databaseAvailable();

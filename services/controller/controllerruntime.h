@@ -48,6 +48,10 @@ public:
     // False: /readyz answers 503 whatever else holds (shutting down, leadership lost),
     // so no Service sends this replica anything while it goes.
     void setServing(bool serving) { m_serving = serving; }
+    // With leader election, until when some replica is known to hold the Lease
+    // (LeaderElector::heldUntilMs, QDeadlineTimer milliseconds; 0: nobody). While
+    // nobody does, nothing is recorded anywhere and /readyz says so (503).
+    void setLeaseHeldUntil(qint64 ms) { m_leaseHeldUntilMs = ms; }
 
     [[nodiscard]] const ControllerConfig &config() const { return m_config; }
     [[nodiscard]] std::shared_ptr<KubeClient> client() const { return m_client; }
@@ -55,12 +59,15 @@ public:
     [[nodiscard]] UsageRecorder *recorder() const { return m_recorder.get(); }
     [[nodiscard]] int listenPort() const;
     [[nodiscard]] bool ready() const;
+    // Without leader election, or while some replica holds the Lease.
+    [[nodiscard]] bool leaseHeld() const;
 
     // This part's figures, for /metrics. Safe to call from server threads.
     struct Figures {
         qint64 intervalsOpen = 0;
         qint64 intervalStatesRecorded = 0;
         qint64 spoolDepth = 0;
+        qint64 spoolSkipped = 0;      // torn spool entries skipped by replays
         qint64 lastDatabaseWrite = 0; // epoch seconds, 0: never
         qint64 informerIdleSeconds = -1;
         bool databaseAvailable = false;
@@ -77,6 +84,7 @@ private:
     httpd::HttpServer m_server;
     std::atomic<bool> m_recording{false}; // read by /readyz on server threads
     std::atomic<bool> m_serving{true};
+    std::atomic<qint64> m_leaseHeldUntilMs{-1}; // -1: no leader election
 };
 
 // The cluster client for `cluster:`: a kubeconfig context, or the pod's service account.
