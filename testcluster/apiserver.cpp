@@ -1,6 +1,7 @@
 #include "apiserver.h"
 
 #include "apicall.h"
+#include "httpcompression.h"
 
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
@@ -113,6 +114,7 @@ Result<int> ApiServer::bind(const QString &host, int port, const TlsMaterial &tl
     m_server->set_keep_alive_timeout(3);
     m_server->set_read_timeout(10);
     m_server->set_write_timeout(30);
+    gq::httpd::serveNoBrotli(*m_server);
     auto handler = [this](const httplib::Request &req, httplib::Response &res) { dispatch(req, res); };
     m_server->Get(".*", handler);
     m_server->Post(".*", handler);

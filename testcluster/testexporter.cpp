@@ -10,6 +10,7 @@
 // and listens on --host (127.0.0.1) --port (0: any free one). Prints "ready URL" on
 // standard output once listening.
 #include "demoexposition.h"
+#include "httpcompression.h"
 #include "syntheticfleet.h"
 
 #include <httplib.h>
@@ -65,6 +66,7 @@ int main(int argc, char **argv) {
     spec.nodes = std::max(1, fleet.toInt());
 
     httplib::Server server;
+    gq::httpd::serveNoBrotli(server);
     server.Get("/metrics", [&](const httplib::Request &, httplib::Response &res) {
         QByteArray body;
         const qint64 now = QDateTime::currentSecsSinceEpoch();

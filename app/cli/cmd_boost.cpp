@@ -14,6 +14,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+
 namespace gq::cli {
 namespace {
 
@@ -106,6 +108,12 @@ Result<BoostWhen> whenFrom(const Args &a, qint64 now, bool allowRecur) {
     return w;
 }
 
+// Where a boost ended or ends: a revoked one at its revocation (before the revoke of a
+// boost that had not started, the stored expiry stays its planned end).
+qint64 boostEnd(const Boost &b) {
+    return b.revokedAt > 0 ? std::min(b.expiry, b.revokedAt) : b.expiry;
+}
+
 QJsonObject boostJson(const Boost &b) {
     QJsonObject o{{QStringLiteral("id"), b.id},
                   {QStringLiteral("state"), boostStateName(b.state)},
@@ -114,7 +122,7 @@ QJsonObject boostJson(const Boost &b) {
                   {QStringLiteral("set"), b.setValue},
                   {QStringLiteral("base"), b.baseValue},
                   {QStringLiteral("start"), formatInstantUtc(b.start)},
-                  {QStringLiteral("until"), formatInstantUtc(b.expiry)},
+                  {QStringLiteral("until"), formatInstantUtc(boostEnd(b))},
                   {QStringLiteral("actor"), b.actor},
                   {QStringLiteral("note"), b.note},
                   {QStringLiteral("created"), formatInstantUtc(b.createdAt)}};
@@ -314,7 +322,7 @@ int runList(const QStringList &argv) {
                             BoostLedger::auditTarget(b.target),
                             delta,
                             formatInstantUtc(b.start),
-                            formatInstantUtc(b.expiry),
+                            formatInstantUtc(boostEnd(b)),
                             b.actor,
                             QString(b.note).replace(QLatin1Char('\n'), QLatin1Char(' '))};
     }

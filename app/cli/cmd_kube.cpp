@@ -362,6 +362,8 @@ QuotaWriter::State drive(QuotaWriter &writer, const QuotaWriter::Request &reques
     return writer.state();
 }
 
+constexpr qsizetype kMaxApplyObjects = 2000;
+
 int runApply(const QStringList &args) {
     const ClusterArgs a = parseArgs(args);
     if (!a.usageError.isEmpty())
@@ -390,6 +392,14 @@ int runApply(const QStringList &args) {
     }
     if (doc->objects.isEmpty())
         return fail(QStringLiteral("no objects passed to apply in %1").arg(a.file));
+    // One request per object, each waited for: a 100,000-item List ran for minutes and
+    // hundreds of MB. Quotas and LimitRanges of a cluster are far fewer.
+    if (doc->objects.size() > kMaxApplyObjects)
+        return fail(QStringLiteral("%1 holds %2 objects; apply takes at most %3 at a time (split the file); "
+                                   "nothing was applied")
+                        .arg(a.file)
+                        .arg(doc->objects.size())
+                        .arg(kMaxApplyObjects));
 
     // Validate everything locally before anything is sent.
     struct Pending {

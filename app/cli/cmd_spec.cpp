@@ -225,8 +225,9 @@ const char *const kFmtHelp =
     "  -l, --list    only list the files whose formatting would change\n"
     "  --check       like --list, and exit 1 if any file would change\n"
     "\n"
-    "Exit codes: 0 done, 1 a file is not YAML, could not be written (the original is\n"
-    "kept as it was) or --check found changes, 2 usage error or unreadable file.\n";
+    "Exit codes: 0 done, 1 a file is not YAML or holds no objects (as for validate), could\n"
+    "not be written (the original is kept as it was) or --check found changes, 2 usage\n"
+    "error or unreadable file.\n";
 
 int runFmt(const QStringList &rawArgs) {
     const VerbArgs args = splitArgs(rawArgs);
@@ -260,6 +261,15 @@ int runFmt(const QStringList &rawArgs) {
         const std::optional<Input> in = readInput(file);
         if (!in) {
             unreadable = true;
+            continue;
+        }
+        // Like validate: a file of no objects (empty documents, only comments) is an
+        // error, found before formatting millions of empty documents for nothing.
+        if (!hasAnyObject(in->text)) {
+            writeErr(
+                QStringLiteral("gpuquota fmt: %1: no objects (the file is empty or holds only comments)\n")
+                    .arg(in->shownName));
+            failed = true;
             continue;
         }
         auto result = formatQuantities(in->text);

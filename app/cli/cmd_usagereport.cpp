@@ -101,7 +101,8 @@ int runUsage(const QStringList &argv) {
 // --- check ---------------------------------------------------------------------------
 
 int runCheck(const QStringList &argv) {
-    // Exit codes: 0 allowed (or allowed in grace), 1 denied, 2 any error.
+    // Exit codes: 0 allowed (or allowed in grace), 1 denied or no answer (the database
+    // failed, e.g. a lock timeout), 2 a usage error.
     const Args a = parseArgs(argv, {QStringLiteral("db"), QStringLiteral("user"), QStringLiteral("namespace"),
                                     QStringLiteral("gpus"), QStringLiteral("hours"), QStringLiteral("now"),
                                     QStringLiteral("resource"), QStringLiteral("output"),
@@ -119,9 +120,11 @@ int runCheck(const QStringList &argv) {
     qint64 now = 0;
     if (const QString e = nowDefault(a, &now); !e.isEmpty())
         return fail(e, UsageError);
+    // A database that cannot answer (unreachable, a lock timeout) is a runtime
+    // failure like elsewhere, exit 1 (no "allowed"); only a bad command line exits 2.
     auto db = openDb(a, DbAccess::ReadOnly);
     if (!db)
-        return fail(db.error().toString(), UsageError);
+        return failWith(db.error());
     // A request for MIG slices, or on a GPU model with a weight, is weighed like the
     // usage it will produce.
     const double weight =
@@ -130,7 +133,7 @@ int runCheck(const QStringList &argv) {
     const AdmissionRequest req{AdmissionRequest::Kind::NewJob, *gpus * weight, *hours};
     auto d = (*db)->check(a.value(QStringLiteral("user")), a.value(QStringLiteral("namespace")), req, now);
     if (!d)
-        return fail(d.error().toString(), UsageError);
+        return failWith(d.error());
     if (a.value(QStringLiteral("output")) == QLatin1String("json")) {
         QJsonObject o{{QStringLiteral("decision"), outcomeName(d->outcome)},
                       {QStringLiteral("message"), d->message},
@@ -217,6 +220,15 @@ int runBudget(const QStringList &argv) {
     const QString sub = argv.first();
     if (sub == QLatin1String("status"))
         return runBudgetStatus(argv.mid(1));
+    // `budget set --help`: help, not "flag --help needs a value".
+    for (const QString &arg : argv.mid(1)) {
+        if (arg == QLatin1String("--"))
+            break;
+        if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
+            out() << budgetHelp();
+            return Ok;
+        }
+    }
     const Args a =
         parseArgs(argv.mid(1), {QStringLiteral("db"), QStringLiteral("user"), QStringLiteral("namespace"),
                                 QStringLiteral("period"), QStringLiteral("limit"), QStringLiteral("grace"),
@@ -358,7 +370,8 @@ GQ_REGISTER_VERB(
     QStringLiteral("GPU-hours per namespace|user per hour|day|week|month [--tz Z] [-o csv|json]"), 62,
     runUsage);
 GQ_REGISTER_VERB(QStringLiteral("check"), QStringLiteral("check --db URL --user U --gpus G --hours H"),
-                 QStringLiteral("may this job run? exit 0 allowed, 1 denied, 2 error"), 63, runCheck);
+                 QStringLiteral("may this job run? exit 0 allowed, 1 denied or no answer, 2 usage error"), 63,
+                 runCheck);
 GQ_REGISTER_VERB(QStringLiteral("budget"), QStringLiteral("budget set|list|delete|status --db URL ..."),
                  QStringLiteral("manage GPU-hour budgets per user or namespace; status: used, left, forecast "
                                 "(budget --help)"),

@@ -147,6 +147,8 @@ Result<void> ControllerParts::start() {
     lo.identity = qEnvironmentVariable("POD_NAME");
     m_elector = std::make_unique<LeaderElector>(m_rt.client(), lo);
     connect(m_elector.get(), &LeaderElector::becameLeader, this, &ControllerParts::lead);
+    connect(m_elector.get(), &LeaderElector::heldUntilChanged, this,
+            [this](qint64 ms) { m_rt.setLeaseHeldUntil(ms); });
     connect(m_elector.get(), &LeaderElector::lostLeadership, this, [this] {
         if (m_shuttingDown || !m_leading)
             return; // the release on SIGTERM, or never led
@@ -235,6 +237,7 @@ void ControllerParts::lead() {
     if (m_leading || m_shuttingDown)
         return;
     m_leading = true;
+    m_rt.setLeading(true);
     qCInfo(lcParts) << "leading: enforcing, boosts and alerts (every replica records)";
     if (m_rt.config().enforce.enabled)
         m_enforceTimer.start();
@@ -253,6 +256,7 @@ void ControllerParts::lead() {
 
 void ControllerParts::stopLeading() {
     m_leading = false;
+    m_rt.setLeading(false);
     m_enforceTimer.stop();
     m_boostTimer.stop();
     if (m_auditHead)
@@ -360,7 +364,11 @@ void ControllerParts::feedMetrics() {
     m_metrics->set(QString::fromLatin1(metricnames::kSpoolDepth), {}, double(f.spoolDepth));
     m_metrics->set(QString::fromLatin1(metricnames::kIntervalsHeld), {}, double(f.held));
     m_metrics->set(QString::fromLatin1(metricnames::kIntervalsLost), {}, double(f.lost));
+    const QString skipped = QString::fromLatin1(metricnames::kSpoolSkipped);
+    if (const double more = double(f.spoolSkipped) - m_metrics->value(skipped); more > 0)
+        m_metrics->add(skipped, {}, more);
     m_metrics->set(QString::fromLatin1(metricnames::kClampsActive), {}, m_clampsActive);
+    m_metrics->set(QString::fromLatin1(metricnames::kLeader), {}, m_leading ? 1 : 0);
     if (m_lastReconcile)
         m_metrics->set(QString::fromLatin1(metricnames::kReconcileLag), {},
                        double(QDateTime::currentSecsSinceEpoch() - m_lastReconcile));

@@ -6,6 +6,7 @@
 #include "yamldoc.h"
 
 #include <QSet>
+#include <QUrl>
 
 namespace gq {
 
@@ -127,9 +128,20 @@ public:
         auto t = text(node, field);
         if (!t)
             return std::nullopt;
-        for (const QString &s : schemes)
-            if (t->startsWith(s + QStringLiteral("://")) && t->size() > s.size() + 3)
-                return t;
+        for (const QString &s : schemes) {
+            if (!t->startsWith(s + QStringLiteral("://")) || t->size() <= s.size() + 3)
+                continue;
+            // As for `database:`: a password here ends up in ConfigMaps, diffs and logs.
+            if (!QUrl(*t).password().isEmpty()) {
+                fail(
+                    node, field,
+                    QStringLiteral("a password in the URL is not accepted (it would end up in the "
+                                   "ConfigMap, diffs and logs); use passwordFile / passwordEnv (secretFile / "
+                                   "secretEnv for a webhook)"));
+                return std::nullopt;
+            }
+            return t;
+        }
         fail(node, field,
              QStringLiteral("expected a URL starting with %1://")
                  .arg(schemes.join(QStringLiteral(":// or "))));

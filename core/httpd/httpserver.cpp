@@ -1,4 +1,5 @@
 #include "httpserver.h"
+#include "httpcompression.h"
 
 #include <httplib.h>
 #include <openssl/pem.h>
@@ -214,6 +215,7 @@ Result<int> HttpServer::start(const ListenAddress &address, const std::optional<
         ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
         ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     }); // idle keep-alive connections delay stop() this long
+    serveNoBrotli(*d->server);
     auto handler = [this](const httplib::Request &req, httplib::Response &res) { d->dispatch(req, res); };
     d->server->Get(".*", handler);
     d->server->Post(".*", handler);

@@ -1,6 +1,7 @@
 #include "admissionwebhook.h"
 
 #include "clampplan.h"
+#include "logthrottle.h"
 #include "podtrust.h"
 #include "storethread.h"
 
@@ -8,13 +9,30 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
+#include <QLoggingCategory>
 
 #include <cmath>
 #include <variant>
 
+Q_LOGGING_CATEGORY(lcWebhook, "gq.controller.webhook")
+
 namespace gq {
 
 namespace {
+
+// The API server shows a webhook's error text to whoever created the pod: the
+// database's host, name and user stay in the controller's log (rate-limited, no
+// secrets in the message), the caller learns only that the check is unavailable.
+httpd::Response unavailable(const Error &error) {
+    static LogThrottle throttle;
+    qint64 suppressed = 0;
+    if (throttle.allow(suppressed))
+        qCWarning(lcWebhook).noquote()
+            << "admission review answered 500, the usage database failed:" << error.toString()
+            << (suppressed > 0 ? QStringLiteral("(%1 more since the last line)").arg(suppressed) : QString());
+    return httpd::Response::text(500,
+                                 QStringLiteral("the GPU budget check is unavailable (usage database)\n"));
+}
 
 httpd::Response malformed(const QString &why) {
     return httpd::Response::text(400, QStringLiteral("malformed AdmissionReview: %1\n").arg(why));
@@ -142,8 +160,7 @@ QString denial(const Ask &ask, const Decision &decision, const AdmissionWebhook:
 httpd::Response decide(const Ask &ask, const Result<Decision> &decision,
                        const AdmissionWebhook::Options &options) {
     if (!decision)
-        return httpd::Response::text(500,
-                                     QStringLiteral("usage database: %1\n").arg(decision.error().message));
+        return unavailable(decision.error());
     if (decision->allowed())
         return answer(ask.uid, true, 0, {}, ask.warning);
     const QString text = denial(ask, *decision, options);

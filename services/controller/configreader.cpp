@@ -56,12 +56,17 @@ std::optional<bool> ConfigReader::boolean(const QString &field, const YamlNode &
     return std::nullopt;
 }
 
-std::optional<double> ConfigReader::positive(const QString &field, const YamlNode &node) {
+std::optional<double> ConfigReader::positive(const QString &field, const YamlNode &node, double max) {
     bool ok = false;
     const double v = node.isScalar() ? node.text().toDouble(&ok) : 0;
     if (!ok || !std::isfinite(v) || v <= 0) {
         add(field, node.pos(),
             QStringLiteral("must be a number greater than 0 (got \"%1\")").arg(elided(node.text())));
+        return std::nullopt;
+    }
+    if (v > max) {
+        add(field, node.pos(),
+            QStringLiteral("must be at most %1 (got \"%2\")").arg(max).arg(elided(node.text())));
         return std::nullopt;
     }
     return v;

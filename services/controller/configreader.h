@@ -25,7 +25,9 @@ public:
              const SourcePos &fallback = {});
     [[nodiscard]] std::optional<QString> string(const QString &field, const YamlNode &node);
     [[nodiscard]] std::optional<bool> boolean(const QString &field, const YamlNode &node);
-    [[nodiscard]] std::optional<double> positive(const QString &field, const YamlNode &node);
+    // A number greater than 0 and at most `max` (a GPU weight of 1e308 cannot be meant).
+    [[nodiscard]] std::optional<double> positive(const QString &field, const YamlNode &node,
+                                                 double max = 1000);
     // A duration longer than 0 in seconds; `examples` go into the message ("10s or 1m").
     [[nodiscard]] std::optional<qint64> duration(const QString &field, const YamlNode &node,
                                                  const QString &examples);

@@ -3,14 +3,25 @@
 #include "alertchannels.h"
 #include "controllerruntime.h"
 #include "httpserver.h"
+#include "kubeclient.h"
 #include "servingcert.h"
 #include "yamldoc.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
+#include <cstring>
+
+#include <netdb.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace gq {
 
@@ -84,6 +95,98 @@ void checkAlerts(const YamlNode &node, ControllerSetup &setup, Problems &problem
         problems.add(r.error(), secret);
 }
 
+// Whether `host` is a wildcard or an address of this machine: a socket binds to it
+// (port 0; nothing listens afterwards). Else why not.
+std::optional<QString> notOnThisHost(const QString &host) {
+    addrinfo hints{};
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    addrinfo *found = nullptr;
+    const QByteArray name = host.toUtf8();
+    if (const int rc = ::getaddrinfo(name.isEmpty() ? nullptr : name.constData(), "0", &hints, &found);
+        rc != 0)
+        return QStringLiteral("cannot resolve \"%1\": %2")
+            .arg(host, QString::fromLocal8Bit(::gai_strerror(rc)));
+    std::optional<QString> problem =
+        QStringLiteral("%1 is not an address of this machine (nothing could listen there)").arg(host);
+    for (addrinfo *a = found; a && problem; a = a->ai_next) {
+        const int fd = ::socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+        if (fd < 0)
+            continue;
+        if (::bind(fd, a->ai_addr, a->ai_addrlen) == 0)
+            problem.reset();
+        ::close(fd);
+    }
+    ::freeaddrinfo(found);
+    return problem;
+}
+
+// Whether the spool directory is one (or can be made one) the controller can write:
+// else it would run with nowhere to keep intervals while the database is down.
+std::optional<QString> spoolProblem(const QString &dir) {
+    const QFileInfo info(dir);
+    if (info.exists() && !info.isDir())
+        return QStringLiteral("%1 is a file, not a directory").arg(dir);
+    if (info.exists()) {
+        if (::access(QFile::encodeName(dir).constData(), W_OK | X_OK) != 0)
+            return QStringLiteral("%1: the directory is not writable: %2")
+                .arg(dir, QString::fromLocal8Bit(strerror(errno)));
+        const QString file = QDir(dir).filePath(QStringLiteral("intervals.spool"));
+        if (QFileInfo::exists(file) && ::access(QFile::encodeName(file).constData(), W_OK) != 0)
+            return QStringLiteral("%1 is not writable: %2")
+                .arg(file, QString::fromLocal8Bit(strerror(errno)));
+        return std::nullopt;
+    }
+    // Created at the start, under the nearest folder that exists.
+    QString parent = info.absoluteFilePath();
+    while (!QFileInfo::exists(parent) && QFileInfo(parent).absolutePath() != parent)
+        parent = QFileInfo(parent).absolutePath();
+    if (!QFileInfo(parent).isDir())
+        return QStringLiteral("%1 cannot be created: %2 is a file").arg(dir, parent);
+    if (::access(QFile::encodeName(parent).constData(), W_OK | X_OK) != 0)
+        return QStringLiteral("%1 cannot be created in %2: %3")
+            .arg(dir, parent, QString::fromLocal8Bit(strerror(errno)));
+    return std::nullopt;
+}
+
+// A Lease in a namespace that does not exist can never be created: the controller
+// would never lead and nothing would be recorded. A server dry run of the create (the
+// permission the controller needs anyway) tells that apart from a Lease not created yet
+// (201) or held (409). Bounded to a few seconds; an unreachable cluster or a refusal
+// tells nothing and is left to the start.
+void checkLeaseNamespace(KubeClient &client, const ControllerConfig::LeaderElection &le, Problems &problems) {
+    KubeRequest req;
+    req.method = HttpMethod::Post;
+    req.path = QStringLiteral("/apis/coordination.k8s.io/v1/namespaces/%1/leases").arg(le.namespaceName);
+    req.query = {{QStringLiteral("dryRun"), QStringLiteral("All")}};
+    req.body =
+        QJsonDocument(QJsonObject{{QStringLiteral("apiVersion"), QStringLiteral("coordination.k8s.io/v1")},
+                                  {QStringLiteral("kind"), QStringLiteral("Lease")},
+                                  {QStringLiteral("metadata"),
+                                   QJsonObject{{QStringLiteral("name"), le.name},
+                                               {QStringLiteral("namespace"), le.namespaceName}}}})
+            .toJson(QJsonDocument::Compact);
+    req.timeoutMs = 3000;
+    req.maxAttempts = 1;
+    QFuture<Result<KubeResponse>> f = client.send(req);
+    f.waitForFinished();
+    const Result<KubeResponse> r = f.result();
+    if (!r && r.error().kind == Error::Kind::NotFound)
+        problems.add(Error::make(Error::Kind::Config,
+                                 QStringLiteral("namespace \"%1\" does not exist in the cluster: the Lease "
+                                                "cannot be created, so no replica would ever lead or record")
+                                     .arg(le.namespaceName)),
+                     QStringLiteral("leaderElection.namespace"));
+}
+
+void checkListen(const QString &text, const QString &field, Problems &problems) {
+    auto a = httpd::parseListenAddress(text, field);
+    if (!a)
+        problems.add(a.error(), field);
+    else if (auto why = notOnThisHost(a->host))
+        problems.add(Error::make(Error::Kind::Config, *why, field), field);
+}
+
 // What start() does with the file's values before it serves anything. A key the file's
 // own parse found wrong is not looked at again.
 void checkEnvironment(const ControllerConfig &cfg, const QList<Error> &found, Problems &problems) {
@@ -92,11 +195,13 @@ void checkEnvironment(const ControllerConfig &cfg, const QList<Error> &found, Pr
                            [key](const Error &e) { return e.field.startsWith(QLatin1String(key)); });
     };
     if (!wrong("listen"))
-        if (auto a = httpd::parseListenAddress(cfg.listen, QStringLiteral("listen")); !a)
-            problems.add(a.error(), QStringLiteral("listen"));
+        checkListen(cfg.listen, QStringLiteral("listen"), problems);
+    if (!wrong("spool") && !cfg.spool.isEmpty())
+        if (auto why = spoolProblem(cfg.spool))
+            problems.add(Error::make(Error::Kind::Config, *why, QStringLiteral("spool")),
+                         QStringLiteral("spool"));
     if (cfg.webhook.configured && !wrong("webhook")) {
-        if (auto a = httpd::parseListenAddress(cfg.webhook.listen, QStringLiteral("webhook.listen")); !a)
-            problems.add(a.error(), QStringLiteral("webhook.listen"));
+        checkListen(cfg.webhook.listen, QStringLiteral("webhook.listen"), problems);
         auto tls = httpd::TlsConfig::fromFiles(cfg.webhook.tlsCert, cfg.webhook.tlsKey);
         if (!tls)
             problems.add(tls.error(), QStringLiteral("webhook.tlsCert"));
@@ -114,9 +219,13 @@ void checkEnvironment(const ControllerConfig &cfg, const QList<Error> &found, Pr
     }
     if (wrong("cluster"))
         return;
-    if (auto client = controllerClusterClient(cfg.cluster); !client)
+    auto client = controllerClusterClient(cfg.cluster);
+    if (!client)
         problems.add(client.error(),
                      cfg.cluster.inCluster ? QStringLiteral("cluster.inCluster") : QStringLiteral("cluster"));
+    else if (cfg.leaderElection.enabled && !wrong("leaderElection") &&
+             !cfg.leaderElection.namespaceName.isEmpty())
+        checkLeaseNamespace(**client, cfg.leaderElection, problems);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "usagerecorder.h"
 
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QTimeZone>
 
 #include <QFile>
@@ -97,6 +98,14 @@ Result<void> ControllerRuntime::start() {
                 QStringLiteral("LOST: %1 interval states (more than could be held in memory)\n").arg(f.lost);
         if (m_readyzExtra)
             text += m_readyzExtra();
+        if (m_leaseHeldUntilMs.load() >= 0)
+            text +=
+                m_leading.load() ? QStringLiteral("leader: this replica\n")
+                : leaseHeld()
+                    ? QStringLiteral("leader: another replica\n")
+                    : QStringLiteral("leader: nobody holds the Lease %1/%2: every replica records, nothing "
+                                     "enforces (clamps, boosts, alerts) until one does\n")
+                          .arg(m_config.leaderElection.namespaceName, m_config.leaderElection.name);
         return httpd::Response::text(ok ? 200 : 503, text);
     });
     auto address = httpd::parseListenAddress(m_config.listen, QStringLiteral("listen"));
@@ -109,6 +118,8 @@ Result<void> ControllerRuntime::start() {
     m_writer->start();
     if (!m_config.leaderElection.enabled)
         startRecording();
+    else
+        m_leaseHeldUntilMs = 0; // nobody known to hold it until the elector has read it
     return {};
 }
 
@@ -142,6 +153,11 @@ bool ControllerRuntime::ready() const {
     return writable && settled && m_recorder->synced();
 }
 
+bool ControllerRuntime::leaseHeld() const {
+    const qint64 until = m_leaseHeldUntilMs.load();
+    return until < 0 || QDeadlineTimer::current().deadline() < until;
+}
+
 ControllerRuntime::Figures ControllerRuntime::figures() const {
     Figures f;
     if (!m_writer || !m_recorder)
@@ -149,6 +165,7 @@ ControllerRuntime::Figures ControllerRuntime::figures() const {
     f.intervalsOpen = m_recorder->openIntervals();
     f.intervalStatesRecorded = m_recorder->intervalsRecorded();
     f.spoolDepth = m_writer->spoolDepth();
+    f.spoolSkipped = m_writer->spoolSkipped();
     f.lastDatabaseWrite = m_writer->lastDatabaseWrite();
     f.informerIdleSeconds = m_recorder->informerIdleSeconds();
     f.databaseAvailable = m_writer->databaseAvailable();

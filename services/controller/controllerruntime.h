@@ -53,6 +53,13 @@ public:
     // Before start(): more lines for the /readyz body (the webhook's health), called on
     // server threads; they do not change its status.
     void setReadyzExtra(std::function<QString()> extra) { m_readyzExtra = std::move(extra); }
+    // With leader election, until when some replica is known to hold the Lease
+    // (LeaderElector::heldUntilMs, QDeadlineTimer milliseconds; 0: nobody). While
+    // nobody does, nothing is enforced anywhere and /readyz says so (still 200: every
+    // replica records).
+    void setLeaseHeldUntil(qint64 ms) { m_leaseHeldUntilMs = ms; }
+    // Whether this replica leads (for /readyz's leader line).
+    void setLeading(bool leading) { m_leading = leading; }
 
     [[nodiscard]] const ControllerConfig &config() const { return m_config; }
     [[nodiscard]] std::shared_ptr<KubeClient> client() const { return m_client; }
@@ -60,12 +67,15 @@ public:
     [[nodiscard]] UsageRecorder *recorder() const { return m_recorder.get(); }
     [[nodiscard]] int listenPort() const;
     [[nodiscard]] bool ready() const;
+    // Without leader election, or while some replica holds the Lease.
+    [[nodiscard]] bool leaseHeld() const;
 
     // This part's figures, for /metrics. Safe to call from server threads.
     struct Figures {
         qint64 intervalsOpen = 0;
         qint64 intervalStatesRecorded = 0;
         qint64 spoolDepth = 0;
+        qint64 spoolSkipped = 0;      // torn spool entries skipped by replays
         qint64 lastDatabaseWrite = 0; // epoch seconds, 0: never
         qint64 informerIdleSeconds = -1;
         bool databaseAvailable = false;
@@ -87,6 +97,8 @@ private:
     std::atomic<bool> m_recording{false}; // read by /readyz on server threads
     std::atomic<bool> m_serving{true};
     std::function<QString()> m_readyzExtra;
+    std::atomic<qint64> m_leaseHeldUntilMs{-1}; // -1: no leader election
+    std::atomic<bool> m_leading{false};
 };
 
 // The cluster client for `cluster:`: a kubeconfig context, or the pod's service account.

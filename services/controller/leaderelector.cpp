@@ -4,8 +4,12 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDeadlineTimer>
+#include <QLoggingCategory>
 #include <QRandomGenerator>
 #include <QSysInfo>
+
+Q_LOGGING_CATEGORY(lcElection, "gq.controller.election")
 
 namespace gq {
 
@@ -97,6 +101,32 @@ void LeaderElector::observe(const QJsonObject &lease) {
         m_observedHolder = holder;
         emit leaderChanged(holder);
     }
+    const int duration = spec.value(QLatin1String("leaseDurationSeconds")).toInt(m_opt.leaseDurationSeconds);
+    setHeldUntil(holder.isEmpty() ? 0
+                                  : QDeadlineTimer::current().deadline() + qint64(duration) * 1000 -
+                                        m_observedAt.elapsed());
+}
+
+void LeaderElector::setHeldUntil(qint64 ms) {
+    if (m_heldUntilMs.exchange(ms) != ms)
+        emit heldUntilChanged(ms);
+}
+
+// Every failed read, create or renewal is logged, at most one line per 30 s with the
+// count of those not logged: a namespace that does not exist, RBAC, an API server
+// down. A conflict (another replica wrote first) is the protocol working, not logged.
+void LeaderElector::failed(const Error &error) {
+    if (error.kind != Error::Kind::Conflict && error.kind != Error::Kind::AlreadyExists) {
+        qint64 suppressed = 0;
+        if (m_failureLog.allow(suppressed))
+            qCWarning(lcElection).noquote()
+                << QStringLiteral("leader election: Lease %1/%2: %3%4")
+                       .arg(m_opt.ns, m_opt.name, error.toString(),
+                            suppressed > 0
+                                ? QStringLiteral(" (%1 more failures since the last line)").arg(suppressed)
+                                : QString());
+    }
+    emit attemptFailed(error);
 }
 
 QJsonObject LeaderElector::leaseFor(const QJsonObject &current, bool takeOver) const {
@@ -133,7 +163,7 @@ void LeaderElector::onRead(const Result<QJsonObject> &r) {
     }
     if (!r) {
         m_busy = false;
-        emit attemptFailed(r.error());
+        failed(r.error());
         checkRenewDeadline();
         return;
     }
@@ -167,7 +197,7 @@ void LeaderElector::onWritten(const Result<QJsonObject> &r) {
         setLeader(true);
         return;
     }
-    emit attemptFailed(r.error());
+    failed(r.error());
     // A 409 or AlreadyExists: another replica wrote first; the next read says who leads.
     checkRenewDeadline();
 }

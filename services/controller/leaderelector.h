@@ -2,6 +2,7 @@
 
 #include "error.h"
 #include "jobtracker.h"
+#include "logthrottle.h"
 #include "result.h"
 
 #include <QElapsedTimer>
@@ -10,6 +11,7 @@
 #include <QString>
 #include <QTimer>
 
+#include <atomic>
 #include <memory>
 
 namespace gq {
@@ -62,6 +64,10 @@ public:
     [[nodiscard]] const Options &options() const { return m_opt; }
     // The holder last seen on the Lease (empty: none yet, or released).
     [[nodiscard]] const QString &observedHolder() const { return m_observedHolder; }
+    // Until when (QDeadlineTimer::current().deadline() milliseconds) some replica is
+    // known to hold the Lease: its record was last seen to change plus the lease
+    // duration; 0 while nobody holds it (never created, released, unreadable).
+    [[nodiscard]] qint64 heldUntilMs() const { return m_heldUntilMs.load(); }
 
     [[nodiscard]] static QString defaultIdentity();
     // "2026-12-01T10:00:00.123456Z" (metav1.MicroTime).
@@ -73,6 +79,7 @@ signals:
     void leaderChanged(const QString &holder); // the observed holder changed
     void releaseFinished();
     void attemptFailed(const gq::Error &error); // one try or renewal did not go through
+    void heldUntilChanged(qint64 heldUntilMs);  // see heldUntilMs()
 
 private:
     void attempt();
@@ -81,6 +88,8 @@ private:
     void observe(const QJsonObject &lease);
     void setLeader(bool leader);
     void checkRenewDeadline();
+    void failed(const Error &error); // logs (rate-limited) and emits attemptFailed
+    void setHeldUntil(qint64 ms);
     [[nodiscard]] QJsonObject leaseFor(const QJsonObject &current, bool takeOver) const;
 
     std::shared_ptr<KubeClient> m_client;
@@ -93,6 +102,8 @@ private:
     QElapsedTimer m_observedAt; // when m_observedRecord last changed
     QElapsedTimer m_lastRenew;  // when we last wrote the Lease successfully
     QTimer m_timer;
+    LogThrottle m_failureLog{30000};
+    std::atomic<qint64> m_heldUntilMs{0};
     JobTracker m_jobs{this}; // last member: destroyed first
 };
 

@@ -77,7 +77,8 @@ bool LedgerWriter::connect() {
 // Replays the spool in order. On a failure part-way the spool stays whole: the rows
 // already written are written again next time, which the upsert makes harmless.
 bool LedgerWriter::replay() {
-    auto pending = m_spool.readAll();
+    qint64 skipped = 0; // torn entries, each logged by the spool
+    auto pending = m_spool.readAll(&skipped);
     if (!pending) {
         fail(pending.error());
         return false;
@@ -97,7 +98,12 @@ bool LedgerWriter::replay() {
         fail(r.error());
         return false;
     }
-    qCInfo(lcLedger) << "replayed" << pending->size() << "spooled interval states";
+    m_spoolSkipped += skipped;
+    if (skipped > 0)
+        qCWarning(lcLedger) << "replayed" << pending->size() << "spooled interval states;" << skipped
+                            << "torn or unreadable spool entries skipped";
+    else
+        qCInfo(lcLedger) << "replayed" << pending->size() << "spooled interval states";
     m_written += static_cast<qint64>(pending->size());
     m_lastWrite = QDateTime::currentSecsSinceEpoch();
     m_spoolDepth = 0;

@@ -58,6 +58,8 @@ public:
     [[nodiscard]] qint64 lastPersistFailure() const { return m_lastPersistFailure.load(); }
     static constexpr std::size_t kMaxHeld = 500000;
     static constexpr int kPingIntervalMs = 10 * 1000;
+    // Spool entries a replay found torn or unreadable and skipped (each is logged).
+    [[nodiscard]] qint64 spoolSkipped() const { return m_spoolSkipped.load(); }
     [[nodiscard]] QString lastError() const;
     // The open store, for hook points that read the same database on this thread
     // (enforcement, alerts); nullptr while the database is down.
@@ -97,6 +99,7 @@ private:
     std::atomic<qint64> m_heldSince{0};
     std::atomic<qint64> m_lostTotal{0};
     std::atomic<qint64> m_lastPersistFailure{0};
+    std::atomic<qint64> m_spoolSkipped{0};
     mutable std::mutex m_errorMutex;
 };
 

@@ -47,14 +47,14 @@ bool MetricsRegistry::isValidLabelName(const QString &name) {
     return re.match(name).hasMatch() && !name.startsWith(QLatin1String("__"));
 }
 
-bool MetricsRegistry::describe(const QString &name, Type type, const QString &help) {
+bool MetricsRegistry::describe(const QString &name, Type type, const QString &help, bool labelled) {
     if (!isValidName(name) || (type == Type::Counter) != name.endsWith(QLatin1String("_total")))
         return false;
     std::lock_guard lock(m_mutex);
     const auto it = m_metrics.find(name);
     if (it != m_metrics.end())
         return it->second.type == type && it->second.help == help;
-    m_metrics[name] = Metric{type, help, {}};
+    m_metrics[name] = Metric{type, help, labelled, {}};
     return true;
 }
 
@@ -118,7 +118,8 @@ QByteArray MetricsRegistry::render() const {
         out += QStringLiteral("# TYPE %1 %2\n")
                    .arg(name, m.type == Type::Counter ? QStringLiteral("counter") : QStringLiteral("gauge"));
         if (m.series.empty()) {
-            out += name + QStringLiteral(" 0\n");
+            if (!m.labelled)
+                out += name + QStringLiteral(" 0\n");
             continue;
         }
         for (const auto &[labels, v] : m.series) {
@@ -143,6 +144,10 @@ void registerControllerMetrics(MetricsRegistry &r) {
         T type;
         const char *help;
     };
+    // The metrics whose every series has labels (namespace, user, kind, channel, code).
+    static const char *const kLabelled[] = {kNamespaceUsed, kNamespaceRemaining, kNamespaceLimit, kUserUsed,
+                                            kUserRemaining, kUserLimit,          kBoostsActive,   kAlertsSent,
+                                            kAlertsFailed,  kSelfServiceRequests};
     static constexpr Description kDescriptions[] = {
         {kNamespaceUsed, T::Gauge,
          "GPU-seconds (GPU-hours x 3600) a namespace used in its current budget period (running pods up to "
@@ -171,6 +176,12 @@ void registerControllerMetrics(MetricsRegistry &r) {
          "disk with the database away); written first once either can."},
         {kIntervalsLost, T::Counter,
          "Interval states dropped because more than the controller can hold in memory were waiting."},
+        {kLeader, T::Gauge,
+         "1 while this replica leads (records, enforces, reconciles boosts, sends alerts), else 0; with "
+         "leader election the sum over the replicas should be 1."},
+        {kSpoolSkipped, T::Counter,
+         "Spool entries a replay found torn (a write cut short, e.g. by a full disk) or unreadable and "
+         "skipped; each is logged."},
         {kAlertsSent, T::Counter, "Alerts delivered, by channel."},
         {kAlertsFailed, T::Counter, "Alert delivery attempts that failed, by channel (each retry counts)."},
         {kReconcileLag, T::Gauge,
@@ -189,7 +200,9 @@ void registerControllerMetrics(MetricsRegistry &r) {
          "at any replica since: the API server is not calling the webhook."},
     };
     for (const Description &d : kDescriptions)
-        r.describe(QLatin1String(d.name), d.type, QString::fromUtf8(d.help));
+        r.describe(QLatin1String(d.name), d.type, QString::fromUtf8(d.help),
+                   std::any_of(std::begin(kLabelled), std::end(kLabelled),
+                               [&d](const char *n) { return qstrcmp(n, d.name) == 0; }));
 }
 
 } // namespace gq

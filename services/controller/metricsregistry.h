@@ -26,7 +26,9 @@ public:
     enum class Type { Gauge, Counter };
 
     // False (and nothing registered) for an invalid name or a second, different description.
-    bool describe(const QString &name, Type type, const QString &help);
+    // A `labelled` metric's series all carry labels (one per namespace, user, channel):
+    // it shows no unlabelled 0 sample before its first series.
+    bool describe(const QString &name, Type type, const QString &help, bool labelled = false);
     [[nodiscard]] bool isDescribed(const QString &name) const;
 
     void set(const QString &name, const MetricLabels &labels, double value); // gauges
@@ -38,7 +40,8 @@ public:
     [[nodiscard]] double value(const QString &name, const MetricLabels &labels = {}) const;
 
     // Every described metric, HELP and TYPE first; a metric without series yet shows one
-    // unlabelled 0 sample, so dashboards see it exists.
+    // unlabelled 0 sample, so dashboards see it exists (not a labelled one: a series
+    // without its labels would be a different, wrong series).
     [[nodiscard]] QByteArray render() const;
     static constexpr const char *kContentType = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -49,6 +52,7 @@ private:
     struct Metric {
         Type type = Type::Gauge;
         QString help;
+        bool labelled = false;
         std::map<MetricLabels, double> series;
     };
     static MetricLabels normalized(const MetricLabels &labels);
@@ -73,6 +77,8 @@ inline constexpr char kClampsNotEnforced[] = "gpuquota_clamps_not_enforced";    
 inline constexpr char kSpoolDepth[] = "gpuquota_spool_intervals";                     // the recorder
 inline constexpr char kIntervalsHeld[] = "gpuquota_intervals_held_in_memory";         // the recorder
 inline constexpr char kIntervalsLost[] = "gpuquota_intervals_lost_total";             // the recorder
+inline constexpr char kLeader[] = "gpuquota_leader";                                  // 1 leading, 0 not
+inline constexpr char kSpoolSkipped[] = "gpuquota_spool_skipped_entries_total";       // the recorder
 inline constexpr char kAlertsSent[] = "gpuquota_alerts_sent_total";                   // {channel}, the alerts
 inline constexpr char kAlertsFailed[] = "gpuquota_alerts_failed_total";               // {channel}
 inline constexpr char kReconcileLag[] = "gpuquota_reconcile_lag_seconds";             // the enforcer

@@ -4,6 +4,7 @@
 
 #include "boosts.h"
 #include "kubeclient.h"
+#include "logthrottle.h"
 #include "metricsregistry.h"
 #include "selfservicepage.h"
 #include "storethread.h"
@@ -14,11 +15,15 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLoggingCategory>
 #include <QTranslator>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <variant>
+
+Q_LOGGING_CATEGORY(lcSelfService, "gq.controller.selfservice")
 
 namespace gq {
 
@@ -36,6 +41,19 @@ httpd::Response jsonError(int status, const QString &message) {
     if (status == 401)
         r.headers.append(qMakePair(QByteArray("WWW-Authenticate"), QByteArray("Bearer realm=\"gpuquota\"")));
     return r;
+}
+
+// What failed inside (the API server's address, the database's host, name and user)
+// is for the log, not for callers, who may not even be authenticated yet: they get
+// `publicText` only. The log line is rate-limited; the error messages carry no secrets.
+httpd::Response unavailable(const QString &publicText, const Error &error) {
+    static LogThrottle throttle;
+    qint64 suppressed = 0;
+    if (throttle.allow(suppressed))
+        qCWarning(lcSelfService).noquote()
+            << "self-service answered 503:" << publicText << "-" << error.toString()
+            << (suppressed > 0 ? QStringLiteral("(%1 more since the last line)").arg(suppressed) : QString());
+    return jsonError(503, publicText);
 }
 
 } // namespace
@@ -77,6 +95,8 @@ struct SelfService::Private {
         req.path = QStringLiteral("/apis/%1/%2").arg(group, plural);
         req.body = QJsonDocument(object).toJson(QJsonDocument::Compact);
         req.retrySafe = true;
+        req.timeoutMs = std::max(1, options.reviewTimeoutMs);
+        req.maxAttempts = 1;
         QFuture<Result<KubeResponse>> f = options.kube->send(req);
         f.waitForFinished();
         const Result<KubeResponse> r = f.result();
@@ -170,8 +190,8 @@ struct SelfService::Private {
             return jsonError(401, QStringLiteral("a bearer token is required (Authorization: Bearer TOKEN)"));
         auto who = reviewToken(token);
         if (!who)
-            return jsonError(
-                503, QStringLiteral("cannot verify the token with the cluster: %1").arg(who.error().message));
+            return unavailable(
+                QStringLiteral("cannot verify the token with the cluster now; try again later"), who.error());
         if (!*who)
             return jsonError(401, QStringLiteral("the cluster did not accept the token"));
         const ReviewedUser &caller = **who;
@@ -188,8 +208,8 @@ struct SelfService::Private {
                 return target;
             auto may = mayAccess(caller, QStringLiteral("get"), ns);
             if (!may)
-                return jsonError(
-                    503, QStringLiteral("cannot ask the cluster for access: %1").arg(may.error().message));
+                return unavailable(QStringLiteral("cannot ask the cluster for access now; try again later"),
+                                   may.error());
             if (*may)
                 return target;
         } else if (!user.isEmpty() && user != caller.username) {
@@ -214,8 +234,8 @@ struct SelfService::Private {
         }
         auto everyone = mayAccess(caller, QStringLiteral("list"), QString());
         if (!everyone)
-            return jsonError(
-                503, QStringLiteral("cannot ask the cluster for access: %1").arg(everyone.error().message));
+            return unavailable(QStringLiteral("cannot ask the cluster for access now; try again later"),
+                               everyone.error());
         if (*everyone)
             return target;
         return jsonError(
@@ -258,8 +278,10 @@ httpd::Response SelfService::statusEndpoint(const httpd::Request &request) {
         auto doc = status(t.scope, t.subject, d->options.clock->nowSecs());
         if (doc)
             doc->insert(QStringLiteral("identity"), t.identity);
-        response = doc ? httpd::Response::json(200, QJsonDocument(*doc))
-                       : jsonError(503, QStringLiteral("usage database: %1").arg(doc.error().message));
+        response =
+            doc ? httpd::Response::json(200, QJsonDocument(*doc))
+                : unavailable(QStringLiteral("the usage database is not available now; try again later"),
+                              doc.error());
     }
     response.headers.append(qMakePair(QByteArray("Cache-Control"), QByteArray("no-store")));
     d->count(response.status);
@@ -288,12 +310,17 @@ httpd::Response SelfService::pageEndpoint(const httpd::Request &request) {
         auto doc = status(t.scope, t.subject, d->options.clock->nowSecs());
         if (doc)
             doc->insert(QStringLiteral("identity"), t.identity);
-        response =
-            doc ? httpd::Response::html(200,
-                                        withFitAdvisor(page.render(*doc), request, t.scope, t.subject, lang))
-                : httpd::Response::html(
-                      503,
-                      QStringLiteral("<!DOCTYPE html><p>%1</p>").arg(doc.error().message.toHtmlEscaped()));
+        if (doc) {
+            response = httpd::Response::html(
+                200, withFitAdvisor(page.render(*doc), request, t.scope, t.subject, lang));
+        } else {
+            const httpd::Response error = unavailable(
+                QStringLiteral("the usage database is not available now; try again later"), doc.error());
+            const QString message =
+                QJsonDocument::fromJson(error.body).object().value(QLatin1String("error")).toString();
+            response = httpd::Response::html(
+                503, QStringLiteral("<!DOCTYPE html><p>%1</p>").arg(message.toHtmlEscaped()));
+        }
     }
     response.headers.append(qMakePair(QByteArray("Cache-Control"), QByteArray("no-store")));
     response.headers.append(qMakePair(QByteArray("Content-Security-Policy"),

@@ -62,6 +62,10 @@ struct SelfServiceOptions {
     std::shared_ptr<KubeClient> kube;
     const Clock *clock = &Clock::system();
     int authCacheSeconds = 30;
+    // The whole time a TokenReview or SubjectAccessReview may take (one attempt, no
+    // retries): a hanging API server costs each request this much, not minutes, and
+    // cannot hold every worker of the port that also serves /readyz and /metrics.
+    int reviewTimeoutMs = 3000;
     QuotaStatusOptions status;
     IdentityRules identity;
     std::shared_ptr<MetricsRegistry> metrics; // null: no /metrics route

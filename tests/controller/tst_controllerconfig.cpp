@@ -1,6 +1,7 @@
 // The controller's configuration: a good file read whole, and every kind of bad file
 // refused with one error per problem naming the key and line, by the parser and by
 // `gpuquota-controller --check-config` (exit 2, nothing started).
+#include "controllercheck.h"
 #include "controllerconfig.h"
 
 #include <QProcess>
@@ -185,6 +186,72 @@ private Q_SLOTS:
                               QStringLiteral("database"), QStringLiteral("foo"), QStringLiteral("spool")}));
     }
 
+    // Issue 31 item 15: what cannot work is refused by the check the start runs too
+    // (checkControllerConfig, behind --check-config): a spool that is a file or cannot
+    // be created, a listen address not on this machine, an absurd weight, a password
+    // in the SMTP URL.
+    void checkRefusesWhatCannotStart_data() {
+        QTest::addColumn<QString>("extra");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("spool is a file") << "spool: %FILE%\n"
+                                         << "spool"
+                                         << "is a file, not a directory";
+        QTest::newRow("spool under a file") << "spool: %FILE%/spool\n"
+                                            << "spool"
+                                            << "cannot be created";
+        // TEST-NET-1 (RFC 5737): never an address of this machine; nothing is sent.
+        QTest::newRow("listen not here") << "spool: %DIR%\nlisten: 192.0.2.1:9464\n"
+                                         << "listen"
+                                         << "not an address of this machine";
+        QTest::newRow("1e308 GPUs") << "spool: %DIR%\ngpuResources: {nvidia.com/gpu: 1e308}\n"
+                                    << "gpuResources[nvidia.com/gpu]"
+                                    << "at most 1000";
+        QTest::newRow("1e308 model weight") << "spool: %DIR%\ngpuModelWeights: {T4: 1e308}\n"
+                                            << "gpuModelWeights[T4]"
+                                            << "at most 1000";
+        QTest::newRow("password in the SMTP URL")
+            << "spool: %DIR%\nalerts:\n  enabled: true\n  admins: [ops@example.org]\n"
+               "  email: {smtp: \"smtp://mailer:hunter2@127.0.0.1:25\", from: gq@example.org}\n"
+            << "alerts.email.smtp"
+            << "a password in the URL is not accepted";
+        QTest::newRow("accepted") << "spool: %DIR%\nlisten: 127.0.0.1:9464\n" << QString() << QString();
+    }
+    void checkRefusesWhatCannotStart() {
+        QFETCH(QString, extra);
+        QFETCH(QString, field);
+        QFETCH(QString, message);
+        const QString plainFile = write(QStringLiteral("a-file"), "x");
+        extra.replace(QLatin1String("%FILE%"), plainFile)
+            .replace(QLatin1String("%DIR%"), m_dir.filePath(QStringLiteral("spool-dir")));
+        const QString kubeconfig =
+            write(QStringLiteral("nowhere.kubeconfig"),
+                  "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "
+                  "\"https://127.0.0.1:1\"}}]\nusers: [{name: u, user: {token: t}}]\n"
+                  "contexts: [{name: admin, context: {cluster: c, user: u}}]\n");
+        const QString file =
+            write(QStringLiteral("check.yaml"),
+                  (QStringLiteral("cluster: {kubeconfig: %1, context: admin}\ndatabase: sqlite:///x.db\n")
+                       .arg(kubeconfig) +
+                   extra)
+                      .toUtf8());
+        const ControllerCheckResult r = checkControllerConfig(file);
+        QStringList all;
+        for (const Error &e : r.errors)
+            all << formatConfigError(file, e);
+        if (field.isEmpty()) {
+            QVERIFY2(r.errors.isEmpty(), qPrintable(all.join(u'\n')));
+            QVERIFY(r.setup);
+            return;
+        }
+        QVERIFY(!r.setup);
+        const auto e =
+            std::find_if(r.errors.begin(), r.errors.end(), [&](const Error &x) { return x.field == field; });
+        QVERIFY2(e != r.errors.end(), qPrintable(all.join(u'\n')));
+        QVERIFY2(e->message.contains(message), qPrintable(e->message));
+        QVERIFY2(!all.join(u'\n').contains(QLatin1String("hunter2")), qPrintable(all.join(u'\n')));
+    }
+
     // The binary: exit 2 and "FILE:LINE:COL: key: message" on stderr; --check-config
     // of a good file exits 0 without connecting anywhere. --check-config checks what a
     // start needs (tst_controllerparts has the whole list): `inCluster: true` outside a
@@ -224,8 +291,8 @@ private Q_SLOTS:
                   "contexts: [{name: admin, context: {cluster: c, user: u}}]\ncurrent-context: admin\n");
         const QString good =
             write(QStringLiteral("good.yaml"), QStringLiteral("cluster: {kubeconfig: %1, context: admin}\n"
-                                                              "database: sqlite:///x.db\nspool: /s\n")
-                                                   .arg(kubeconfig)
+                                                              "database: sqlite:///x.db\nspool: %2\n")
+                                                   .arg(kubeconfig, m_dir.filePath(QStringLiteral("spool")))
                                                    .toUtf8());
         p.start(binDir() + QStringLiteral("/gpuquota-controller"),
                 {QStringLiteral("--config"), good, QStringLiteral("--check-config")});

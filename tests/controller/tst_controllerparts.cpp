@@ -319,6 +319,60 @@ private Q_SLOTS:
         QCOMPARE(again.exitCode(), 0);
     }
 
+    // Issue 31 item 9: a Lease that cannot be created (here every Lease request fails;
+    // a namespace that does not exist is the usual cause) leaves nobody recording:
+    // /readyz says so with 503 and gpuquota_leader is 0, until the Lease can be taken.
+    // --check-config refuses a Lease namespace the cluster does not have.
+    void nobodyLeadingIsSaid() {
+        const Ports ports;
+        const QString typo = config(QString(), ports, QStringLiteral("typo"));
+        QString text = QString::fromUtf8(readFile(typo));
+        text.replace(QLatin1String("namespace: gpuquota-system"), QLatin1String("namespace: gpuquota-sytem"));
+        writeFile(typo, text.toUtf8());
+        const ToolRun check = runTool(binDir() + QStringLiteral("/gpuquota-controller"),
+                                      {QStringLiteral("--config"), typo, QStringLiteral("--check-config")});
+        QCOMPARE(check.exitCode, 2);
+        QVERIFY2(check.err.contains("leaderElection.namespace: namespace \"gpuquota-sytem\" does not exist"),
+                 check.err.constData());
+
+        // A namespace created only after the start ("not created yet"): the start's own
+        // check gets one injected 500 and cannot tell, so it starts; then every Lease
+        // create fails with 404 until the namespace exists.
+        const QString late = QStringLiteral("gq-late");
+        QVERIFY(m_cluster->setFaults(
+            QJsonObject{{QStringLiteral("errorCount"), 1},
+                        {QStringLiteral("pathPrefix"),
+                         QString(QStringLiteral("/apis/coordination.k8s.io/v1/namespaces/") + late)}}));
+        QString text2 = QString::fromUtf8(readFile(config(QString(), ports, QStringLiteral("late"))));
+        text2.replace(QLatin1String("namespace: gpuquota-system"), QLatin1String("namespace: ") + late);
+        const QString lateConfig = writeFile(m_dir.filePath(QStringLiteral("late.yaml")), text2.toUtf8());
+        ControllerProcess c;
+        QVERIFY(c.start(lateConfig, QStringLiteral("ctl-n")));
+        QString ready;
+        QTRY_VERIFY_WITH_TIMEOUT((ready = readyz(ports)).contains(QLatin1String("nothing enforces")), 20000);
+        QTest::qWait(5000); // two retry periods of failed creates
+        ready = readyz(ports);
+        // Every replica records, so it stays ready (the webhook keeps its endpoints), and
+        // says that nothing enforces.
+        QVERIFY2(ready.startsWith(QLatin1String("200")), qPrintable(ready));
+        QVERIFY2(
+            ready.contains(QLatin1String("leader: nobody holds the Lease gq-late/gpuquota-controller: every "
+                                         "replica records, nothing enforces")),
+            qPrintable(ready));
+        QTRY_VERIFY_WITH_TIMEOUT(curl({QStringLiteral("http://127.0.0.1:%1/metrics").arg(ports.listen)})
+                                     .contains(QLatin1String("\ngpuquota_leader 0\n")),
+                                 10000);
+        QVERIFY(c.running());
+        QCOMPARE(kubectl({QStringLiteral("create"), QStringLiteral("namespace"), late}).exitCode, 0);
+        QTRY_VERIFY_WITH_TIMEOUT((ready = readyz(ports)).startsWith(QLatin1String("200")), 30000);
+        QVERIFY2(ready.contains(QLatin1String("leader: this replica")), qPrintable(ready));
+        QTRY_VERIFY_WITH_TIMEOUT(curl({QStringLiteral("http://127.0.0.1:%1/metrics").arg(ports.listen)})
+                                     .contains(QLatin1String("\ngpuquota_leader 1\n")),
+                                 10000);
+        c.signal(SIGTERM);
+        QVERIFY(c.waitForExit(15000));
+    }
+
     void cleanupTestCase() {
         if (m_clusterPid)
             stopCluster(SIGCONT);

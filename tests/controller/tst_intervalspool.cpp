@@ -6,6 +6,7 @@
 // run of this binary (`--spool-child DIR`), not assumed.
 #include "intervalspool.h"
 #include "kube/kubetestutil.h"
+#include "ledgerwriter.h"
 #include "usagetestdata.h"
 
 #include <QRegularExpression>
@@ -29,6 +30,13 @@ int spoolChild(const QString &dir) {
     if (!spool.append({interval(100), false}) || !spool.append({interval(100, 200), true}))
         return 1;
     return spool.clear() ? 0 : 2;
+}
+
+// Appends raw bytes to the spool file: what a write cut short (ENOSPC, a crash) leaves.
+void appendRaw(const QString &file, const QByteArray &bytes) {
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Append));
+    QCOMPARE(f.write(bytes), bytes.size());
 }
 
 } // namespace
@@ -59,6 +67,103 @@ private Q_SLOTS:
         QVERIFY(again.clear());
         QCOMPARE(again.depth(), qint64(0));
         QVERIFY(!QFile::exists(again.filePath()));
+    }
+
+    // Issue 31 item 3: a torn entry followed by whole ones. Before framing, the next
+    // append was glued to the torn line and dropped with it, silently.
+    void aTornEntryIsSkippedAloneAndReported() {
+        QTemporaryDir dir;
+        const QString spoolDir = dir.filePath(QStringLiteral("spool"));
+        IntervalSpool spool(spoolDir);
+        QVERIFY(spool.append({interval(100), false}));
+        const QByteArray torn = IntervalSpool::encode({interval(150), false});
+        appendRaw(spool.filePath(), torn.left(torn.size() / 2)); // cut short, no newline
+        QVERIFY(spool.append({interval(100, 200), true}));
+        QVERIFY(spool.append({interval(300), false}));
+        qint64 skipped = 0;
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("line 2: 1 torn")));
+        auto entries = IntervalSpool(spoolDir).readAll(&skipped);
+        QVERIFY(entries);
+        QCOMPARE(entries->size(), size_t(3));
+        QCOMPARE(entries->at(0).iv, interval(100));
+        QCOMPARE(entries->at(1).iv, interval(100, 200));
+        QVERIFY(entries->at(1).closeOnly);
+        QCOMPARE(entries->at(2).iv, interval(300));
+        QCOMPARE(skipped, qint64(1));
+    }
+
+    // A frame glued to a torn one on the same line (a writer that did not end the torn
+    // line first) is found; a frame whose bytes were changed fails its checksum.
+    void aFrameGluedToATornOneIsFoundAndAChangedOneRefused() {
+        const QByteArray a = IntervalSpool::encode({interval(100), false}).trimmed();
+        const QByteArray b = IntervalSpool::encode({interval(200), false}).trimmed();
+        qint64 skipped = 0;
+        auto got = IntervalSpool::decodeLine(a.left(a.size() - 3) + b, skipped);
+        QCOMPARE(got.size(), size_t(1));
+        QCOMPARE(got.at(0).iv, interval(200));
+        QCOMPARE(skipped, qint64(1));
+        QByteArray changed = a;
+        changed.replace("\"gpus\":2", "\"gpus\":8");
+        QVERIFY(changed != a);
+        QVERIFY(!IntervalSpool::decode(changed));
+        QVERIFY(IntervalSpool::decode(a));
+    }
+
+    // A spool written before framing (bare JSON lines), with a torn line that swallowed
+    // the next one as the old writer did, is still replayed: the glued entry included.
+    void readsTheOldFormat() {
+        QTemporaryDir dir;
+        const QString spoolDir = dir.filePath(QStringLiteral("spool"));
+        QVERIFY(QDir().mkpath(spoolDir));
+        auto legacy = [](const SpoolEntry &e) {
+            const QByteArray framed = IntervalSpool::encode(e);
+            return framed.mid(framed.indexOf('{')); // the JSON line the old writer wrote
+        };
+        const QByteArray torn = legacy({interval(150), false});
+        appendRaw(QDir(spoolDir).filePath(QStringLiteral("intervals.spool")),
+                  legacy({interval(100), false}) + torn.left(torn.size() / 2) +
+                      legacy({interval(100, 200), true}) + legacy({interval(300), false}));
+        IntervalSpool spool(spoolDir);
+        QCOMPARE(spool.depth(), qint64(3));
+        qint64 skipped = 0;
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("line 2: 1 torn")));
+        auto entries = spool.readAll(&skipped);
+        QVERIFY(entries);
+        QCOMPARE(entries->size(), size_t(3));
+        QCOMPARE(entries->at(1).iv, interval(100, 200));
+        QVERIFY(entries->at(1).closeOnly);
+        QCOMPARE(skipped, qint64(1));
+        // New entries go behind the old ones, framed.
+        QVERIFY(spool.append({interval(400), false}));
+        QCOMPARE(spool.readAll()->size(), size_t(4));
+    }
+
+    // The replay into a real database writes every whole entry and counts the torn one.
+    void theReplayWritesTheGoodEntriesAndCountsTheTornOne() {
+        QTemporaryDir dir;
+        const QString spoolDir = dir.filePath(QStringLiteral("spool"));
+        {
+            IntervalSpool spool(spoolDir);
+            QVERIFY(spool.append({interval(100), false}));
+            const QByteArray torn = IntervalSpool::encode({interval(150), false});
+            appendRaw(spool.filePath(), torn.left(20));
+            QVERIFY(spool.append({interval(100, 200), true}));
+            QVERIFY(spool.append({interval(300), false}));
+        }
+        const QString db = QStringLiteral("sqlite://") + dir.filePath(QStringLiteral("usage.db"));
+        LedgerWriter writer(db, UsageStore::Options{}, spoolDir);
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("torn or unreadable")));
+        QTest::ignoreMessage(QtWarningMsg,
+                             QRegularExpression(QStringLiteral("3 spooled interval states; 1 torn")));
+        writer.start(50);
+        QTRY_VERIFY(writer.databaseAvailable());
+        QCOMPARE(writer.spoolSkipped(), qint64(1));
+        QCOMPARE(writer.written(), qint64(3));
+        QCOMPARE(writer.spoolDepth(), qint64(0));
+        auto open = writer.openIntervals(interval(100).cluster, interval(100).source);
+        QVERIFY(open);
+        QCOMPARE(open->size(), size_t(1)); // 100 closed at 200, 300 open
+        QCOMPARE(open->at(0).start, qint64(300));
     }
 
     void syncsTheDirectoryOnCreateAndRemove() {

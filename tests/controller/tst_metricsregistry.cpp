@@ -97,6 +97,26 @@ private slots:
         QVERIFY(e.type.contains(QLatin1String(metricnames::kReconcileLag)));
     }
 
+    // Issue 31 item 16: the per-user gauges (and every other labelled metric) show no
+    // unlabelled `0` sample before their first series; unlabelled ones still do.
+    void labelledMetricsShowNoUnlabelledZero() {
+        MetricsRegistry r;
+        registerControllerMetrics(r);
+        const QByteArray text = r.render();
+        for (const char *name :
+             {metricnames::kUserUsed, metricnames::kUserRemaining, metricnames::kUserLimit,
+              metricnames::kNamespaceUsed, metricnames::kAlertsSent, metricnames::kSelfServiceRequests}) {
+            QVERIFY2(text.contains(QByteArray(QByteArray("# TYPE ") + name)), name);
+            QVERIFY2(!text.contains(QByteArray(QByteArray("\n") + name + " 0\n")), name);
+        }
+        QVERIFY(text.contains(QByteArray(QByteArray("\n") + metricnames::kClampsActive + " 0\n")));
+        r.add(QLatin1String(metricnames::kAlertsSent),
+              {{QStringLiteral("channel"), QStringLiteral("email")}});
+        QVERIFY(r.render().contains(
+            QByteArray(QByteArray(metricnames::kAlertsSent) + "{channel=\"email\"} 1\n")));
+        QCOMPARE(metrics::parseExposition(text).issueCount, 0);
+    }
+
     void feedsFromThreads() {
         MetricsRegistry r;
         r.describe(QStringLiteral("gq_n_total"), MetricsRegistry::Type::Counter, QStringLiteral("N."));

@@ -90,6 +90,26 @@ private Q_SLOTS:
                               QStringLiteral("boost.revoke"), QStringLiteral("boost.revert")}));
     }
 
+    // Issue 31 item 16: a boost revoked before it started ends at its revocation in
+    // `boost list` (table and JSON), not at the end it was granted with.
+    void revokedBoostListsItsRevocationAsItsEnd() {
+        const QString ns = makeNamespace(12);
+        const qint64 id = grantElevenToNoon(ns);
+        QVERIFY(id > 0);
+        const ToolRun r =
+            gq({QStringLiteral("boost"), QStringLiteral("revoke"), QString::number(id),
+                QStringLiteral("--db"), m_db, QStringLiteral("--note"),
+                QStringLiteral("not needed after all"), QStringLiteral("--now"), at("2026-06-01T10:30:00Z")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject b = boost(id);
+        QCOMPARE(b.value(QLatin1String("state")).toString(), QStringLiteral("revoked"));
+        QCOMPARE(b.value(QLatin1String("until")).toString(), QStringLiteral("2026-06-01T10:30:00Z"));
+        const ToolRun table =
+            gq({QStringLiteral("boost"), QStringLiteral("list"), QStringLiteral("--db"), m_db});
+        QVERIFY2(table.out.contains("2026-06-01T10:30:00Z"), table.out.constData());
+        QVERIFY2(!table.out.contains("2026-06-01T12:00:00Z"), table.out.constData());
+    }
+
     void overlappingBoostsExpireInEitherOrder_data() {
         QTest::addColumn<QString>("firstFor");
         QTest::addColumn<QString>("secondFor");

@@ -167,14 +167,14 @@ void TestUsageCli::checkExitCodes() {
                                 QStringLiteral("postgresql://gq@127.0.0.1:1/x?connect_timeout=2"),
                                 QStringLiteral("--user"), QStringLiteral("a"), QStringLiteral("--gpus"),
                                 QStringLiteral("1"), QStringLiteral("--hours"), QStringLiteral("1")});
-    QCOMPARE(unreachable.code, 2);
+    QCOMPARE(unreachable.code, 1); // a runtime failure, not a usage error (issue 31 item 16)
     QVERIFY2(unreachable.err.contains(QStringLiteral("cannot connect to PostgreSQL")),
              qPrintable(unreachable.err));
     const Run password = gq({QStringLiteral("check"), QStringLiteral("--db"),
                              QStringLiteral("postgresql://gq:s3cret@127.0.0.1:1/x"), QStringLiteral("--user"),
                              QStringLiteral("a"), QStringLiteral("--gpus"), QStringLiteral("1"),
                              QStringLiteral("--hours"), QStringLiteral("1")});
-    QCOMPARE(password.code, 2);
+    QCOMPARE(password.code, 2); // a password in the URL is a usage error
     QVERIFY(!password.err.contains(QStringLiteral("s3cret")));
     const Run badGpus = gq({QStringLiteral("check"), QStringLiteral("--db"), db(), QStringLiteral("--user"),
                             QStringLiteral("a"), QStringLiteral("--gpus"), QStringLiteral("many"),

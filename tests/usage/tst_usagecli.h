@@ -52,6 +52,8 @@ private slots:
     void importUpdatesAndRepeats();
     void exportQuotesFormulaCells();
     void badRowNearTheEndIsFoundBeforeWriting();
+    void checkOnALockedDatabaseIsARuntimeError();
+    void budgetSubcommandsHaveHelp();
 
 private:
     using Run = gq::test::CliRun;
