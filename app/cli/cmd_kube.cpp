@@ -6,6 +6,7 @@
 #include "verbs.h"
 
 #include "kubeclient.h"
+#include "managedfields.h"
 #include "quotawriter.h"
 #include "requesttimeout.h"
 #include "validation.h"
@@ -252,6 +253,15 @@ void printDocument(const QJsonObject &doc, const QString &format) {
     }
 }
 
+// Keys of a quota that a re-applying owner (Argo CD, Flux, Helm) holds: an edit of them
+// (a clamp, a boost, an apply) is undone on its next sync. On stderr, after the output.
+void warnOtherOwners(const QList<QJsonObject> &quotas, const QString &level) {
+    for (const QJsonObject &q : quotas)
+        for (const QString &w : managedfields::revertWarnings(q))
+            err() << level << ": " << meta(q).value(QLatin1String("namespace")).toString() << '/'
+                  << meta(q).value(QLatin1String("name")).toString() << ": " << w << '\n';
+}
+
 int runGet(const QStringList &args) {
     const ClusterArgs a = parseArgs(args);
     if (!a.usageError.isEmpty())
@@ -324,6 +334,8 @@ int runGet(const QStringList &args) {
     QStringList header;
     const QList<QStringList> rows = tableRows(*res, items, a.allNamespaces && res->namespaced, &header);
     printTable(header, rows);
+    if (res == &KubeResource::resourceQuotas())
+        warnOtherOwners(items, QStringLiteral("note"));
     return Ok;
 }
 
@@ -504,6 +516,9 @@ int runApply(const QStringList &args) {
                       << lastapplied::displayValue(f.base) << ") is overwritten with "
                       << lastapplied::displayValue(f.mine) << " (--force)\n";
             out() << p.label << ' ' << verbFor(writer.operation()) << suffix << '\n';
+            if (p.res == &KubeResource::resourceQuotas() &&
+                writer.operation() != QuotaWriter::Operation::Unchanged)
+                warnOtherOwners({writer.base()}, QStringLiteral("warning"));
             writer.cancel(); // a server dry run stops before the write
             if (audit && end == QuotaWriter::State::Applied &&
                 writer.operation() != QuotaWriter::Operation::Unchanged) {

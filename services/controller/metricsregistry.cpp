@@ -165,6 +165,9 @@ void registerControllerMetrics(MetricsRegistry &r) {
         {kClampsNotEnforced, T::Gauge,
          "Clamped ResourceQuotas whose status.hard does not show the clamp yet: quota admission still "
          "applies the old limit until kube-controller-manager copies it (never while it is down)."},
+        {kClampsReverted, T::Gauge,
+         "Clamped ResourceQuotas another field manager (Argo CD, Flux, Helm) keeps reverting: the "
+         "enforcer backs off instead of writing them every tick (README: GitOps)."},
         {kSpoolDepth, T::Gauge, "Usage intervals waiting in the spool file for the database to return."},
         {kAlertsSent, T::Counter, "Alerts delivered, by channel."},
         {kAlertsFailed, T::Counter, "Alert delivery attempts that failed, by channel (each retry counts)."},

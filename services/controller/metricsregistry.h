@@ -70,6 +70,7 @@ inline constexpr char kUserLimit[] = "gpuquota_user_budget_limit_gpu_seconds";
 inline constexpr char kBoostsActive[] = "gpuquota_boosts_active";                     // {kind: budget|quota}
 inline constexpr char kClampsActive[] = "gpuquota_clamps_active";                     // the enforcer
 inline constexpr char kClampsNotEnforced[] = "gpuquota_clamps_not_enforced";          // the enforcer
+inline constexpr char kClampsReverted[] = "gpuquota_clamps_reverted";                 // the enforcer
 inline constexpr char kSpoolDepth[] = "gpuquota_spool_intervals";                     // the recorder
 inline constexpr char kAlertsSent[] = "gpuquota_alerts_sent_total";                   // {channel}, the alerts
 inline constexpr char kAlertsFailed[] = "gpuquota_alerts_failed_total";               // {channel}
