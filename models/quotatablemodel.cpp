@@ -167,6 +167,9 @@ QVariant QuotaTableModel::noteData(const Row &r, int col, int role) const {
 }
 
 bool QuotaTableModel::isIgnoredByQuota(const QString &resource) {
+    // DRA: <class>.deviceclass.resource.k8s.io/devices is counted by quota (claims' devices).
+    if (resource.contains(QLatin1String(".deviceclass.resource.k8s.io/")))
+        return false;
     const ResourceNameKind kind = classifyResourceName(resource).kind;
     return kind == ResourceNameKind::Extended || kind == ResourceNameKind::QuotaLimits;
 }

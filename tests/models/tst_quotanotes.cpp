@@ -25,6 +25,9 @@ private slots:
         QTest::newRow("bare GPU") << QStringLiteral("nvidia.com/gpu") << true;
         QTest::newRow("limits GPU") << QStringLiteral("limits.nvidia.com/gpu") << true;
         QTest::newRow("bare MIG") << QStringLiteral("nvidia.com/mig-1g.10gb") << true;
+        QTest::newRow("DRA device class")
+            << QStringLiteral("gpu.deviceclass.resource.k8s.io/devices") << false;
+        QTest::newRow("object count") << QStringLiteral("count/pods") << false;
         QTest::newRow("cpu") << QStringLiteral("cpu") << false;
         QTest::newRow("limits cpu") << QStringLiteral("limits.cpu") << false;
         QTest::newRow("pods") << QStringLiteral("pods") << false;

@@ -32,7 +32,9 @@ class TestRealClusterGitOps : public QObject {
     qint64 m_now = 0;
     int m_files = 0;
 
-    ToolRun gq(const QStringList &args) { return runTool(binDir() + QStringLiteral("/gpuquota"), args); }
+    ToolRun gq(const QStringList &args) {
+        return runTool(qEnvironmentVariable("GQ_BIN_DIR") + QStringLiteral("/gpuquota"), args);
+    }
     // What Argo CD does on a sync: a forced server-side apply of the declared object.
     ToolRun argoApply(const QString &ns, const QString &name, int gpus) {
         const QString f = writeFile(
@@ -164,7 +166,7 @@ private Q_SLOTS:
     void boostExpiryTakesNothingBackAfterARevert() {
         const QString ns = QStringLiteral("team-boost");
         QCOMPARE(argoApply(ns, QStringLiteral("gpus"), 8).exitCode, 0);
-        const QString now = QDateTime::fromSecsSinceEpoch(m_now, QTimeZone::UTC).toString(Qt::ISODate);
+        const QString now = QDateTime::fromSecsSinceEpoch(m_now, QTimeZone::utc()).toString(Qt::ISODate);
         ToolRun g = gq({QStringLiteral("boost"),        QStringLiteral("grant"),
                         QStringLiteral("--db"),         m_db,
                         QStringLiteral("--kubeconfig"), m_cluster.kubeconfigPath(),
@@ -176,7 +178,7 @@ private Q_SLOTS:
                         QStringLiteral("--start"),      now,
                         QStringLiteral("--for"),        QStringLiteral("1h"),
                         QStringLiteral("--now"),        now,
-                        QStringLiteral("--note"),       QStringLiteral("demo")});
+                        QStringLiteral("--note"),       QStringLiteral("end-of-quarter deadline")});
         QVERIFY2(g.exitCode == 0, g.err.constData());
         QCOMPARE(hard(ns, QStringLiteral("gpus")), QStringLiteral("12"));
         QVERIFY2(g.err.contains("managed by argocd-controller"), g.err.constData()); // it will not last
