@@ -196,6 +196,7 @@ void BoostReconciler::handle(const Boost &b) {
     m_op = op;
     m_conflicts = 0;
     m_note.clear();
+    m_enforcement.clear();
     switch (op) {
     case Op::PassWindow: return complete(QString(), QString()); // compare-and-set on the unclaimed row
     case Op::Annotate: return fetch(); // no claim: the write is conditional and idempotent
@@ -258,6 +259,7 @@ void BoostReconciler::onFetched(const Result<QJsonObject> &r) {
                                : r.error().message);
     const QJsonObject &quota = *r;
     m_note.clear(); // judged again on every read (a 409 re-reads)
+    m_enforcement.clear();
     if (m_op == Op::Annotate)
         return onFetchedForAnnotation(quota);
     QList<QJsonObject> entries = boostAnnotationEntries(quota);
@@ -361,6 +363,10 @@ void BoostReconciler::write(const QJsonObject &base, const QJsonObject &mine, co
         default: break;
         }
     });
+    if (before != after && !after.startsWith(QLatin1String("until ")))
+        m_enforcement = statusShows(base, m_claimed.target.resource, after)
+                            ? QStringLiteral("; effective")
+                            : QStringLiteral("; pending enforcement (status.hard still shows the old value)");
     QuotaWriter::Request req;
     req.resource = &KubeResource::resourceQuotas();
     req.ns = m_claimed.target.subject;
@@ -427,7 +433,7 @@ void BoostReconciler::complete(const QString &before, const QString &after) {
             return s;
         };
         QString why = QStringLiteral("boost %1 (%2): %3").arg(m_claimed.id).arg(delta, m_claimed.note);
-        why += m_note;
+        why += m_note + m_enforcement;
         if (missed > 0)
             why += QStringLiteral(" [%1 missed while no reconcile ran, %2 to %3]")
                        .arg(windowsText(missed), formatInstantUtc(m_claimed.expiry), formatInstantUtc(m_now));

@@ -157,7 +157,8 @@ private:
     Boost::State m_from = Boost::State::Scheduled;
     Op m_op = Op::Apply;
     int m_conflicts = 0;
-    QString m_note; // added to the transition's audit text (another owner of the key)
+    QString m_note;        // added to the transition's audit text (another owner of the key)
+    QString m_enforcement; // "; effective" / "; pending enforcement" of a value written
     std::unique_ptr<QuotaWriter> m_writer;
     JobTracker m_jobs{this}; // last member: destroyed first
 };

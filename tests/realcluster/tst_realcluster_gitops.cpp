@@ -198,6 +198,9 @@ private Q_SLOTS:
         const auto expired = audit(QStringLiteral("boost.expire"));
         QCOMPARE(expired.size(), 1);
         QVERIFY(expired[0].note.contains(QLatin1String("nothing taken back")));
+        const auto applied = audit(QStringLiteral("boost.apply"));
+        QCOMPARE(applied.size(), 1); // written at once: status.hard showed 8 then
+        QVERIFY2(applied[0].note.contains(QLatin1String("pending enforcement")), qPrintable(applied[0].note));
     }
 
     // A quota scoped to PriorityClass "high" counts only those pods: clamped to 1 (its
