@@ -6,7 +6,7 @@
 #include "verbs.h"
 
 #include "kubeclient.h"
-#include "managedfields.h"
+#include "quotaowners.h"
 #include "quotawriter.h"
 #include "requesttimeout.h"
 #include "validation.h"
@@ -251,15 +251,6 @@ void printDocument(const QJsonObject &doc, const QString &format) {
     } else {
         out() << QString::fromUtf8(emitYaml(YamlNode::fromJson(doc)));
     }
-}
-
-// Keys of a quota that a re-applying owner (Argo CD, Flux, Helm) holds: an edit of them
-// (a clamp, a boost, an apply) is undone on its next sync. On stderr, after the output.
-void warnOtherOwners(const QList<QJsonObject> &quotas, const QString &level) {
-    for (const QJsonObject &q : quotas)
-        for (const QString &w : managedfields::revertWarnings(q))
-            err() << level << ": " << meta(q).value(QLatin1String("namespace")).toString() << '/'
-                  << meta(q).value(QLatin1String("name")).toString() << ": " << w << '\n';
 }
 
 int runGet(const QStringList &args) {

@@ -2,6 +2,7 @@
 // one report per episode, judged from metadata.managedFields; a scoped quota clamped by
 // its own status.used; "effective" only when status.hard shows the clamp. The real API
 // server's managedFields end to end: tst_realcluster_gitops.
+#include "budgetenforcer.h"
 #include "clampbackoff.h"
 #include "clampplan.h"
 #include "clampscope.h"
@@ -148,6 +149,21 @@ private slots:
         const auto p = clampplan::planClamp(q, {}, 0, QStringLiteral("x"));
         QVERIFY(p.adminEdit);
         QCOMPARE(p.editedKeys, QStringList{kGpu});
+    }
+
+    // The log line (and the alert's reason) of a revert name who undid the clamp.
+    void revertedEventLine() {
+        ClampEvent e;
+        e.kind = ClampEvent::Kind::Reverted;
+        e.ns = QStringLiteral("team-a");
+        e.quota = QStringLiteral("gpus");
+        e.before = QJsonObject{{kGpu, QStringLiteral("8")}};
+        e.after = QJsonObject{{kGpu, QStringLiteral("0")}};
+        e.revertedBy = QStringLiteral("argocd-controller");
+        e.reason = QStringLiteral("backing off");
+        QCOMPARE(e.line(), QStringLiteral("team-a/gpus clamp reverted by argocd-controller: "
+                                          "requests.nvidia.com/gpu 8 (clamp 0) (backing off)"));
+        QCOMPARE(ClampEvent::kindName(ClampEvent::Kind::Reverted), QStringLiteral("reverted"));
     }
 
     void effectiveOnlyWhenStatusShowsIt() {
