@@ -1,5 +1,7 @@
 #include "quotatablemodel.h"
 
+#include "resourcenames.h"
+
 #include <QColor>
 #include <QFont>
 #include <QUndoStack>
@@ -64,6 +66,8 @@ QVariant QuotaTableModel::data(const QModelIndex &index, int role) const {
     const Row &r = m_rows.at(index.row());
     const ResourceKind kind = resourceKind(r.resource);
     const int col = index.column();
+    if (QVariant note = noteData(r, col, role); note.isValid())
+        return note;
 
     switch (role) {
     case Qt::DisplayRole:
@@ -135,6 +139,74 @@ QVariant QuotaTableModel::data(const QModelIndex &index, int role) const {
         return {};
     default: return {};
     }
+}
+
+// What an ignored key or another owner changes in a row's cells; invalid: nothing.
+QVariant QuotaTableModel::noteData(const Row &r, int col, int role) const {
+    const bool ignored = !r.removed && isIgnoredByQuota(r.resource);
+    if (ignored) {
+        if (role == Qt::DisplayRole && col == UsedColumn)
+            return tr("not counted");
+        if (role == Qt::DisplayRole && col == UsageColumn)
+            return tr("ignored");
+        if (role == RatioRole)
+            return -1.0;
+        if (role == Qt::ToolTipRole)
+            return ignoredReason(r.resource);
+        if (role == Qt::ForegroundRole)
+            return QColor(0x80, 0x80, 0x80);
+    }
+    if (role == IgnoredRole)
+        return ignored;
+    if (role == OwnerRole)
+        return otherOwner(r.resource);
+    const QString owner = otherOwner(r.resource);
+    if (!owner.isEmpty() && role == Qt::ToolTipRole && (col == HardColumn || col == ResourceColumn))
+        return tr("Managed by %1: your change will be reverted on its next sync").arg(owner);
+    return {};
+}
+
+bool QuotaTableModel::isIgnoredByQuota(const QString &resource) {
+    // DRA: <class>.deviceclass.resource.k8s.io/devices is counted by quota (claims' devices).
+    if (resource.contains(QLatin1String(".deviceclass.resource.k8s.io/")))
+        return false;
+    const ResourceNameKind kind = classifyResourceName(resource).kind;
+    return kind == ResourceNameKind::Extended || kind == ResourceNameKind::QuotaLimits;
+}
+
+QString QuotaTableModel::ignoredReason(const QString &resource) {
+    const ResourceNameInfo info = classifyResourceName(resource);
+    const QString base = info.kind == ResourceNameKind::QuotaLimits ? info.base : resource;
+    return tr("The API server accepts %1 but quota never counts it: extended resources are limited in "
+              "quota only as requests.%2. This entry limits nothing.")
+        .arg(resource, base);
+}
+
+QStringList QuotaTableModel::ignoredResources() const {
+    QStringList out;
+    for (const Row &r : m_rows)
+        if (!r.removed && isIgnoredByQuota(r.resource))
+            out << r.resource;
+    return out;
+}
+
+void QuotaTableModel::setOtherOwners(const QMap<QString, QString> &owners) {
+    if (owners == m_owners)
+        return;
+    m_owners = owners;
+    if (!m_rows.isEmpty())
+        emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+}
+
+QStringList QuotaTableModel::ownerWarnings(bool pendingOnly) const {
+    QStringList out;
+    for (const Row &r : m_rows) {
+        const QString owner = otherOwner(r.resource);
+        if (!owner.isEmpty() && (!pendingOnly || r.pending()))
+            out << tr("%1 is managed by %2: your change will be reverted on its next sync")
+                       .arg(r.resource, owner);
+    }
+    return out;
 }
 
 bool QuotaTableModel::setData(const QModelIndex &index, const QVariant &value, int role) {

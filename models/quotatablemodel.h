@@ -31,6 +31,8 @@ public:
         KindRole,                     // int: ResourceKind of the row's resource
         QuantityRole,                 // Quantity of the cell (used or pending hard)
         RemovedRole,                  // bool: row is marked for removal
+        IgnoredRole,                  // bool: the API server accepts the key, quota never counts it
+        OwnerRole,                    // QString: another manager that re-applies this key, or empty
     };
 
     struct Row {
@@ -78,6 +80,20 @@ public:
     [[nodiscard]] const Row &row(int r) const { return m_rows.at(r); }
     [[nodiscard]] int rowOf(const QString &resource) const;
 
+    // Keys the API server accepts but quota never counts: an extended resource without the
+    // `requests.` prefix (nvidia.com/gpu) or with `limits.` (limits.nvidia.com/gpu). Such a
+    // row shows "not counted" instead of a use of 0 that would look like room.
+    [[nodiscard]] static bool isIgnoredByQuota(const QString &resource);
+    [[nodiscard]] static QString ignoredReason(const QString &resource);
+    [[nodiscard]] QStringList ignoredResources() const;
+    // Keys another field manager owns and re-applies (Argo CD, Flux, Helm; from the object's
+    // managedFields): resource -> manager. Kept across load() until set again.
+    void setOtherOwners(const QMap<QString, QString> &owners);
+    [[nodiscard]] QString otherOwner(const QString &resource) const { return m_owners.value(resource); }
+    // "requests.nvidia.com/gpu is managed by argocd-controller: your change will be reverted
+    // on its next sync", for every owned row (pendingOnly: only rows with a pending change).
+    [[nodiscard]] QStringList ownerWarnings(bool pendingOnly) const;
+
 signals:
     void dirtyChanged(bool dirty);
 
@@ -87,10 +103,12 @@ private:
     void applyRowState(const QString &resource, const std::optional<Row> &state);
     void pushRowChange(const QString &text, int row, const std::optional<Row> &after);
     void notifyDirty();
+    [[nodiscard]] QVariant noteData(const Row &r, int col, int role) const;
 
     QUndoStack *m_undo;
 
     QList<Row> m_rows;
+    QMap<QString, QString> m_owners;
     bool m_editable = true;
     bool m_lastDirty = false;
 };

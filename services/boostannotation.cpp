@@ -1,5 +1,6 @@
 #include "boostannotation.h"
 
+#include "quantity.h"
 #include "timewindow.h"
 
 #include <QJsonArray>
@@ -60,6 +61,18 @@ QJsonObject withHardValue(QJsonObject quota, const QString &resource, const QStr
     spec.insert(QStringLiteral("hard"), hard);
     quota.insert(QStringLiteral("spec"), spec);
     return quota;
+}
+
+bool statusShows(const QJsonObject &quota, const QString &resource, const QString &value) {
+    const QString shown = quota.value(QLatin1String("status"))
+                              .toObject()
+                              .value(QLatin1String("hard"))
+                              .toObject()
+                              .value(resource)
+                              .toString();
+    const auto a = Quantity::parse(shown);
+    const auto b = Quantity::parse(value);
+    return a && b && *a == *b;
 }
 
 } // namespace gq

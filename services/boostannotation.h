@@ -26,4 +26,9 @@ inline const QString kBoostsAnnotation = QStringLiteral("gpuquota.io/boosts");
 // `quota` with spec.hard[resource] = value.
 [[nodiscard]] QJsonObject withHardValue(QJsonObject quota, const QString &resource, const QString &value);
 
+// Whether `quota`'s status.hard[resource] already shows `value` (what quota admission
+// enforces; kube-controller-manager copies spec.hard there later): the audit entry of a
+// boost's write says "effective" only then, else "pending enforcement".
+[[nodiscard]] bool statusShows(const QJsonObject &quota, const QString &resource, const QString &value);
+
 } // namespace gq

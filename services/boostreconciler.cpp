@@ -4,6 +4,7 @@
 #include "boostannotation.h"
 #include "boostledger.h"
 #include "kubeclient.h"
+#include "managedfields.h"
 #include "platform.h"
 #include "quantity.h"
 #include "quotawriter.h"
@@ -59,6 +60,8 @@ QString BoostTransition::line() const {
         s += QStringLiteral(" (%1 -> %2)").arg(before, after);
     if (missedWindows > 0)
         s += QStringLiteral("; %1 missed while no reconcile ran").arg(windowsText(missedWindows));
+    if (!note.isEmpty())
+        s += QStringLiteral("; ") + note;
     if (!error.isEmpty())
         s += QStringLiteral(": %1 (retried by the next reconcile)").arg(error);
     return s;
@@ -192,6 +195,8 @@ void BoostReconciler::handle(const Boost &b) {
     m_from = b.state;
     m_op = op;
     m_conflicts = 0;
+    m_note.clear();
+    m_enforcement.clear();
     switch (op) {
     case Op::PassWindow: return complete(QString(), QString()); // compare-and-set on the unclaimed row
     case Op::Annotate: return fetch(); // no claim: the write is conditional and idempotent
@@ -253,6 +258,8 @@ void BoostReconciler::onFetched(const Result<QJsonObject> &r) {
                                ? tr("ResourceQuota %1/%2 not found").arg(t.subject, t.quota)
                                : r.error().message);
     const QJsonObject &quota = *r;
+    m_note.clear(); // judged again on every read (a 409 re-reads)
+    m_enforcement.clear();
     if (m_op == Op::Annotate)
         return onFetchedForAnnotation(quota);
     QList<QJsonObject> entries = boostAnnotationEntries(quota);
@@ -284,12 +291,22 @@ void BoostReconciler::onFetched(const Result<QJsonObject> &r) {
             return failCurrent(
                 tr("%1 would become negative (%2 %3)").arg(t.resource, current->toString(), m_claimed.delta));
         entries.append(boostAnnotationEntry(m_claimed));
+        if (const QString w = managedfields::revertWarning(quota, t.resource); !w.isEmpty())
+            m_note = QStringLiteral("; ") + w; // audited with the apply: it will not last
         return write(quota,
                      withBoostAnnotation(withHardValue(quota, t.resource, raised->toString()), entries),
                      current->toString(), raised->toString());
     }
     if (!onServer) // never applied, or taken back by a run that did not live to record it
         return complete(current->toString(), current->toString());
+    if (const auto by = managedfields::overriddenBy(quota, t.resource)) {
+        // A GitOps tool (or another re-applier) wrote its own value over ours: the delta
+        // is no longer in it, so nothing is taken back; only our annotation entry goes.
+        m_note = QStringLiteral("; %1 was reverted by %2 (%3) before the boost ended: nothing taken back")
+                     .arg(t.resource, by->manager, by->operation);
+        entries.erase(it);
+        return write(quota, withBoostAnnotation(quota, entries), current->toString(), current->toString());
+    }
     auto lowered = current->minus(*delta);
     if (!lowered)
         return failCurrent(lowered.error().message);
@@ -346,6 +363,10 @@ void BoostReconciler::write(const QJsonObject &base, const QJsonObject &mine, co
         default: break;
         }
     });
+    if (before != after && !after.startsWith(QLatin1String("until ")))
+        m_enforcement = statusShows(base, m_claimed.target.resource, after)
+                            ? QStringLiteral("; effective")
+                            : QStringLiteral("; pending enforcement (status.hard still shows the old value)");
     QuotaWriter::Request req;
     req.resource = &KubeResource::resourceQuotas();
     req.ns = m_claimed.target.subject;
@@ -412,6 +433,7 @@ void BoostReconciler::complete(const QString &before, const QString &after) {
             return s;
         };
         QString why = QStringLiteral("boost %1 (%2): %3").arg(m_claimed.id).arg(delta, m_claimed.note);
+        why += m_note + m_enforcement;
         if (missed > 0)
             why += QStringLiteral(" [%1 missed while no reconcile ran, %2 to %3]")
                        .arg(windowsText(missed), formatInstantUtc(m_claimed.expiry), formatInstantUtc(m_now));
@@ -430,6 +452,7 @@ void BoostReconciler::complete(const QString &before, const QString &after) {
         t.before = before;
         t.after = after;
         t.missedWindows = missed;
+        t.note = m_note.mid(2); // without the leading "; "
         emitTransition(t);
         continueWith(n);
         return;

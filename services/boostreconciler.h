@@ -32,6 +32,10 @@ struct BoostTransition {
     // A recurring boost brought to the window right for now: the windows that passed
     // while no reconcile ran (one transition and one audit entry for all of them).
     int missedWindows = 0;
+    // Another owner of the key (managedFields): "requests.nvidia.com/gpu is managed by
+    // argocd-controller (Apply): ..." at an apply, "... reverted by ...: nothing taken back"
+    // at an expiry.
+    QString note;
     // "boost 7 team-a/gpu-quota requests.nvidia.com/gpu: scheduled -> active (12 -> 16)"
     [[nodiscard]] QString line() const;
 };
@@ -64,7 +68,10 @@ struct ReconcileReport {
 //
 // At expiry only the boost's own delta is subtracted from the value on the server
 // then, so changes others made meanwhile stay (12 +4 -> 16, raised to 20 by kubectl,
-// expires to 16). Boosts on one entry stack and end independently. Failures end in
+// expires to 16). Boosts on one entry stack and end independently. A value that a
+// re-applying owner (Argo CD, Flux, Helm: metadata.managedFields, see managedfields.h)
+// wrote over ours holds none of the delta any more: the expiry takes nothing back and
+// says so in its audit entry; an apply to a key such an owner holds says it will not last. Failures end in
 // Failed with the reason and a retry time (retryDelay); every event is audited
 // (boost.apply, boost.expire, boost.revert, boost.fail). An extended boost's annotation
 // is rewritten with its new end (the extend itself is the audit entry).
@@ -150,6 +157,8 @@ private:
     Boost::State m_from = Boost::State::Scheduled;
     Op m_op = Op::Apply;
     int m_conflicts = 0;
+    QString m_note;        // added to the transition's audit text (another owner of the key)
+    QString m_enforcement; // "; effective" / "; pending enforcement" of a value written
     std::unique_ptr<QuotaWriter> m_writer;
     JobTracker m_jobs{this}; // last member: destroyed first
 };

@@ -3974,6 +3974,10 @@ Every change applied from this console is listed here with who made it and why.<
 <context>
     <name>gq::QuotaPage</name>
     <message>
+        <source>Not counted by quota: %1. Extended resources are limited only as requests.&lt;name&gt;; these entries limit nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Add</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4140,6 +4144,26 @@ Every change applied from this console is listed here with who made it and why.<
 </context>
 <context>
     <name>gq::QuotaTableModel</name>
+    <message>
+        <source>not counted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ignored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Managed by %1: your change will be reverted on its next sync</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The API server accepts %1 but quota never counts it: extended resources are limited in quota only as requests.%2. This entry limits nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is managed by %2: your change will be reverted on its next sync</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message>
         <source>%1 (was %2)</source>
         <translation type="unfinished"></translation>

@@ -3958,6 +3958,10 @@ Every change applied from this console is listed here with who made it and why.<
 <context>
     <name>gq::QuotaPage</name>
     <message>
+        <source>Not counted by quota: %1. Extended resources are limited only as requests.&lt;name&gt;; these entries limit nothing.</source>
+        <translation>配额不计入：%1。扩展资源只能以 requests.&lt;名称&gt; 的形式限制；这些条目不限制任何内容。</translation>
+    </message>
+    <message>
         <source>Add</source>
         <translation>添加</translation>
     </message>
@@ -4124,6 +4128,26 @@ Every change applied from this console is listed here with who made it and why.<
 </context>
 <context>
     <name>gq::QuotaTableModel</name>
+    <message>
+        <source>not counted</source>
+        <translation>不计入</translation>
+    </message>
+    <message>
+        <source>ignored</source>
+        <translation>被忽略</translation>
+    </message>
+    <message>
+        <source>Managed by %1: your change will be reverted on its next sync</source>
+        <translation>由 %1 管理：您的更改将在其下次同步时被还原</translation>
+    </message>
+    <message>
+        <source>The API server accepts %1 but quota never counts it: extended resources are limited in quota only as requests.%2. This entry limits nothing.</source>
+        <translation>API 服务器接受 %1，但配额从不计算它：扩展资源在配额中只能以 requests.%2 的形式限制。此条目不限制任何内容。</translation>
+    </message>
+    <message>
+        <source>%1 is managed by %2: your change will be reverted on its next sync</source>
+        <translation>%1 由 %2 管理：您的更改将在其下次同步时被还原</translation>
+    </message>
     <message>
         <source>%1 (was %2)</source>
         <translation>%1（原为 %2）</translation>

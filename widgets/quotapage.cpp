@@ -3,6 +3,7 @@
 #include "atomicfile.h"
 
 #include "hardlimitdelegate.h"
+#include "managedfields.h"
 #include "namespacesummary.h"
 #include "quotaspec.h"
 #include "quotatablemodel.h"
@@ -246,6 +247,21 @@ std::optional<StoredObject> QuotaPage::objectNamed(const QString &ns, const QStr
     return session() ? session()->quota(ns, name) : std::nullopt;
 }
 
+namespace {
+// The keys of spec.hard that another field manager owns and re-applies (Argo CD, Flux,
+// Helm: metadata.managedFields), by resource.
+QMap<QString, QString> reapplyingOwners(const QJsonObject &quota) {
+    QMap<QString, QString> out;
+    const QJsonObject hard =
+        quota.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject();
+    for (auto it = hard.begin(); it != hard.end(); ++it)
+        if (auto o = managedfields::foreignOwnerOfHardKey(quota, it.key());
+            o && managedfields::revertsChanges(*o))
+            out.insert(it.key(), o->manager);
+    return out;
+}
+} // namespace
+
 void QuotaPage::showBase(const QJsonObject &object) {
     if (object.isEmpty()) {
         m_loadingBase = true;
@@ -263,12 +279,14 @@ void QuotaPage::showBase(const QJsonObject &object) {
     }
     const QuotaUsage usage = ClusterConnection::quotaUsageFromJson(object);
     m_loadingBase = true; // a fresh table is not an edit: no draft to save or forget
+    m_model->setOtherOwners(reapplyingOwners(object));
     m_model->load(usage.hard, usage.used);
     m_loadingBase = false;
     m_stack->setCurrentWidget(m_yamlToggle->isChecked() ? static_cast<QWidget *>(m_editor) : m_table);
 }
 
 void QuotaPage::baseStatusMoved(const QJsonObject &object) {
+    m_model->setOtherOwners(reapplyingOwners(object));
     m_model->updateUsed(ClusterConnection::quotaUsageFromJson(object).used);
 }
 
@@ -286,7 +304,7 @@ QString QuotaPage::noObjectText() const {
 }
 
 QStringList QuotaPage::applyWarnings() const {
-    QStringList out;
+    QStringList out = m_model->ownerWarnings(true);
     for (const QString &r : m_model->resourcesBelowUsed())
         out << tr("%1: the new limit is below current use; running pods keep running, new pods will "
                   "be rejected.")
@@ -491,11 +509,20 @@ void QuotaPage::updateControls() {
                                          : tr("Nothing to redo"));
 
     const QStringList below = yamlMode ? QStringList() : m_model->resourcesBelowUsed();
-    m_warning->setVisible(!below.isEmpty());
+    QStringList lines;
     if (!below.isEmpty())
-        m_warning->setText(tr("Below current use: %1. Pods already running keep running, but new pods will "
-                              "be rejected by the API server until use falls below the new limit.")
-                               .arg(below.join(QLatin1String(", "))));
+        lines << tr("Below current use: %1. Pods already running keep running, but new pods will "
+                    "be rejected by the API server until use falls below the new limit.")
+                     .arg(below.join(QLatin1String(", ")));
+    if (!yamlMode) {
+        lines << m_model->ownerWarnings(false);
+        if (const QStringList ignored = m_model->ignoredResources(); !ignored.isEmpty())
+            lines << tr("Not counted by quota: %1. Extended resources are limited only as requests.<name>; "
+                        "these entries limit nothing.")
+                         .arg(ignored.join(QLatin1String(", ")));
+    }
+    m_warning->setVisible(!lines.isEmpty());
+    m_warning->setText(lines.join(QLatin1Char('\n')));
 }
 
 } // namespace gq

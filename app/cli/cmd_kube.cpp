@@ -6,6 +6,7 @@
 #include "verbs.h"
 
 #include "kubeclient.h"
+#include "quotaowners.h"
 #include "quotawriter.h"
 #include "requesttimeout.h"
 #include "validation.h"
@@ -324,6 +325,8 @@ int runGet(const QStringList &args) {
     QStringList header;
     const QList<QStringList> rows = tableRows(*res, items, a.allNamespaces && res->namespaced, &header);
     printTable(header, rows);
+    if (res == &KubeResource::resourceQuotas())
+        warnOtherOwners(items, QStringLiteral("note"));
     return Ok;
 }
 
@@ -514,6 +517,9 @@ int runApply(const QStringList &args) {
                       << lastapplied::displayValue(f.base) << ") is overwritten with "
                       << lastapplied::displayValue(f.mine) << " (--force)\n";
             out() << p.label << ' ' << verbFor(writer.operation()) << suffix << '\n';
+            if (p.res == &KubeResource::resourceQuotas() &&
+                writer.operation() != QuotaWriter::Operation::Unchanged)
+                warnOtherOwners({writer.base()}, QStringLiteral("warning"));
             writer.cancel(); // a server dry run stops before the write
             if (audit && end == QuotaWriter::State::Applied &&
                 writer.operation() != QuotaWriter::Operation::Unchanged) {

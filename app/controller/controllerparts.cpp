@@ -302,6 +302,8 @@ void ControllerParts::buildLeaderParts() {
             qCWarning(lcParts) << "enforce:" << error;
         m_metrics->set(QString::fromLatin1(metricnames::kClampsNotEnforced), {},
                        double(report.notEnforced.size()));
+        m_metrics->set(QString::fromLatin1(metricnames::kClampsReverted), {},
+                       double(report.backingOff.size()));
     });
     BoostReconciler::Options bo;
     bo.actor = QStringLiteral("gpuquota-controller");

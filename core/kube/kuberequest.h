@@ -76,8 +76,8 @@ struct ListOptions {
 };
 
 struct WriteOptions {
-    bool dryRun = false; // dryRun=All: validated and admitted, not persisted
-    QString fieldManager = QStringLiteral("gpuquota");
+    bool dryRun = false;                               // dryRun=All: validated and admitted, not persisted
+    QString fieldManager = QStringLiteral("gpuquota"); // managedfields::kOurManager
 };
 
 struct ObjectList {

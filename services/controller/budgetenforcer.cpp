@@ -1,6 +1,7 @@
 #include "budgetenforcer.h"
 
 #include "auditlog.h"
+#include "clampscope.h"
 #include "kubeclient.h"
 #include "quotawriter.h"
 #include "usagestore.h"
@@ -22,11 +23,20 @@ QString ClampEvent::kindName(Kind k) {
     case Kind::Applied: return QStringLiteral("applied");
     case Kind::Adjusted: return QStringLiteral("adjusted");
     case Kind::Lifted: return QStringLiteral("lifted");
+    case Kind::Reverted: return QStringLiteral("reverted");
     }
     return {};
 }
 
 QString ClampEvent::line() const {
+    if (kind == Kind::Reverted) { // before: the value the other owner put back; after: the clamp
+        QStringList now;
+        for (auto it = before.begin(); it != before.end(); ++it)
+            now << QStringLiteral("%1 %2 (clamp %3)")
+                       .arg(it.key(), it.value().toString(), after.value(it.key()).toString());
+        return QStringLiteral("%1/%2 clamp reverted by %3: %4 (%5)")
+            .arg(ns, quota, revertedBy, now.join(QStringLiteral(", ")), reason);
+    }
     QStringList changes;
     QStringList keys = before.keys();
     for (const QString &k : after.keys())
@@ -210,21 +220,62 @@ void BudgetEnforcer::plan(const QList<QJsonObject> &quotas, const QList<QJsonObj
         for (const QJsonObject &q : quotas) {
             if (!clampplan::limitsGpus(q) && !clampplan::hasClamp(q))
                 continue;
-            anyGpuQuota = true;
-            Plan p = clampplan::planClamp(q, inUse, m_now, m_cur.reason);
-            if (p.action != Plan::Action::None)
+            // Only an unscoped quota limits every pod; with scoped ones alone the rest of the
+            // namespace's pods get the created quota.
+            anyGpuQuota = anyGpuQuota || !clampplan::isScoped(q);
+            // A scoped quota is clamped to what its own scope holds (its status.used).
+            Plan p = clampplan::planClamp(q, clampplan::inUseFor(q, inUse), m_now, m_cur.reason);
+            if (p.action != Plan::Action::None && (!p.adminEdit || admitEditedClamp(q, p)))
                 m_steps << p;
         }
         if (!anyGpuQuota)
             m_steps << clampplan::planCreate(m_cur.ns, inUse, m_now, m_cur.reason);
     } else {
         for (const QJsonObject &q : quotas) {
+            m_backoff.forget(ClampBackoff::keyOf(q)); // the episode ends with the clamp
             Plan p = clampplan::planLift(q);
             if (p.action != Plan::Action::None)
                 m_steps << p;
         }
     }
     runStep();
+}
+
+bool BudgetEnforcer::admitEditedClamp(const QJsonObject &quota, const Plan &p) {
+    const ClampBackoff::Verdict v = m_backoff.judge(quota, p.editedKeys, m_now);
+    if (v.report)
+        reportRevert(quota, p, v);
+    if (!v.write)
+        m_report.backingOff << ClampBackoff::keyOf(quota);
+    return v.write;
+}
+
+void BudgetEnforcer::reportRevert(const QJsonObject &quota, const Plan &p, const ClampBackoff::Verdict &v) {
+    ClampEvent e;
+    e.kind = ClampEvent::Kind::Reverted;
+    e.ns = m_cur.ns;
+    e.quota = nameOf(quota);
+    e.before = p.before; // what the other owner put back
+    e.after = p.after;   // what the clamp would write
+    e.revertedBy = v.owner ? v.owner->manager : QString();
+    e.nextAttempt = v.nextAttempt;
+    e.adminEdit = true;
+    e.at = m_now;
+    e.reason = QStringLiteral("%1 (%2) owns spec.hard of this quota and undid the clamp; the controller "
+                              "backs off (doubling, at most 1 h) instead of writing it every tick. "
+                              "Give the controller its own quota object or let GitOps ignore this "
+                              "key (README: GitOps)")
+                   .arg(e.revertedBy, v.owner ? v.owner->operation : QString());
+    if (auto a = m_audit->append(m_opt.actor, QStringLiteral("quota.clamp.reverted"),
+                                 QStringLiteral("%1/ResourceQuota/%2").arg(e.ns, e.quota), compact(e.before),
+                                 compact(e.after), e.reason);
+        !a)
+        m_report.errors << tr("%1/%2: audit: %3").arg(e.ns, e.quota, a.error().message);
+    qCWarning(lcEnforcer).noquote() << e.line();
+    m_report.events << e;
+    for (const Listener &l : m_listeners)
+        l(e);
+    emit clampApplied(e);
 }
 
 void BudgetEnforcer::runStep() {
@@ -301,6 +352,11 @@ void BudgetEnforcer::stepDone() {
     QString note = e.reason;
     if (e.adminEdit)
         note += QStringLiteral("; an admin's value set during the clamp was kept");
+    // Admission enforces status.hard, which kube-controller-manager copies from spec.hard later.
+    if (p.action != Plan::Action::Delete)
+        note += QStringLiteral("; ") + clampplan::enforcementWord(clampplan::shows(p.server, e.after));
+    if (p.action != Plan::Action::Delete && e.kind != ClampEvent::Kind::Lifted)
+        m_backoff.wrote(ClampBackoff::keyOf(p.quota));
     if (auto a =
             m_audit->append(m_opt.actor, action, QStringLiteral("%1/ResourceQuota/%2").arg(e.ns, e.quota),
                             compact(e.before), compact(e.after), note);

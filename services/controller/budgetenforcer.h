@@ -1,5 +1,6 @@
 #pragma once
 
+#include "clampbackoff.h"
 #include "clampplan.h"
 #include "error.h"
 #include "jobtracker.h"
@@ -25,7 +26,9 @@ class UsageStore;
 
 // One clamp the enforcer applied, adjusted or lifted (the alerts consume these).
 struct ClampEvent {
-    enum class Kind { Applied, Adjusted, Lifted };
+    // Reverted: another owner of the quota (metadata.managedFields: Argo CD, Flux, Helm)
+    // undid the clamp; reported once per episode, then the enforcer backs off.
+    enum class Kind { Applied, Adjusted, Lifted, Reverted };
     Kind kind = Kind::Applied;
     QString ns;
     QString quota;             // the ResourceQuota's name
@@ -34,6 +37,8 @@ struct ClampEvent {
     QString reason;            // the budget decision's message (applied), or why it was lifted
     bool createdQuota = false; // the quota was created for the clamp (and deleted at the lift)
     bool adminEdit = false;    // an admin's value changed during the clamp was kept
+    QString revertedBy;        // Reverted: the field manager that owns the key now
+    qint64 nextAttempt = 0;    // Reverted: when the clamp is written again at the earliest
     qint64 at = 0;
     [[nodiscard]] static QString kindName(Kind k); // "applied", "adjusted", "lifted"
     // "team-a/gpu-quota clamp applied: requests.nvidia.com/gpu 8 -> 2 (Denied: ...)"
@@ -48,6 +53,8 @@ struct EnforceReport {
     // Clamped quotas ("ns/name") whose status.hard does not show the clamp yet: admission
     // enforces a quota's status.hard, which kube-controller-manager copies from spec.hard.
     QStringList notEnforced;
+    // Clamped quotas ("ns/name") another owner keeps reverting, left alone this pass (ClampBackoff).
+    QStringList backingOff;
     [[nodiscard]] bool ok() const { return errors.isEmpty(); }
 };
 
@@ -103,7 +110,7 @@ public:
     EnforceReport runNow(qint64 now);
 
 signals:
-    void clampApplied(const gq::ClampEvent &event); // Applied and Adjusted
+    void clampApplied(const gq::ClampEvent &event); // Applied, Adjusted and Reverted
     void clampLifted(const gq::ClampEvent &event);
     void finished(const gq::EnforceReport &report);
 
@@ -123,6 +130,10 @@ private:
     void stepDone();
     void stepConflict();
     void stepFailed(const QString &why);
+    // The clamp of `quota` was undone by another manager: the one event and audit entry.
+    void reportRevert(const QJsonObject &quota, const clampplan::Plan &p, const ClampBackoff::Verdict &v);
+    // Planned clamp `p` of `quota` after an edit of its GPU keys: false when backing off.
+    bool admitEditedClamp(const QJsonObject &quota, const clampplan::Plan &p);
     void finishPass();
 
     UsageStore &m_store;
@@ -141,6 +152,7 @@ private:
     QList<QJsonObject> m_quotas; // of m_cur.ns, while its pods are read
     QList<clampplan::Plan> m_steps;
     int m_conflicts = 0;
+    ClampBackoff m_backoff; // per quota, across passes
     std::unique_ptr<QuotaWriter> m_writer;
     JobTracker m_jobs{this}; // last member: destroyed first
 };

@@ -172,6 +172,7 @@ Plan planClamp(const QJsonObject &quota, const QHash<QString, qint64> &inUse, qi
     QJsonObject newClamped;
     QJsonObject newHard = hard;
     bool adminEdit = false;
+    QStringList editedKeys;
 
     QStringList keys = gpus.keys();
     for (const QString &k : oldClamped.keys())
@@ -189,6 +190,7 @@ Plan planClamp(const QJsonObject &quota, const QHash<QString, qint64> &inUse, qi
             // Changed (or removed) by someone else while clamped: that is the admin's
             // value now, restored at the lift; the clamp applies to it again.
             adminEdit = true;
+            editedKeys << k;
             original.insert(k, current.isUndefined() ? QJsonValue(QJsonValue::Null) : current);
             value = current.isUndefined() ? QString::number(inUse.value(k))
                                           : clampedValue(current, inUse.value(k));
@@ -212,6 +214,7 @@ Plan planClamp(const QJsonObject &quota, const QHash<QString, qint64> &inUse, qi
     p.action = Plan::Action::Replace;
     p.event = clamped ? Plan::Event::Adjusted : Plan::Event::Applied;
     p.adminEdit = adminEdit;
+    p.editedKeys = editedKeys;
     p.quota = withHardAndAnnotation(quota, newHard, &record);
     p.server = quota;
     return p;

@@ -4,6 +4,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace gq {
 
@@ -56,6 +57,7 @@ struct Plan {
     QJsonObject before; // the GPU entries of spec.hard before and after
     QJsonObject after;
     bool adminEdit = false; // a value differing from the recorded clamp was kept
+    QStringList editedKeys; // planClamp: the GPU keys whose value differs from the recorded clamp
 };
 
 // The quota while the clamp is due: clamps every GPU entry to min(value, in use);

@@ -170,6 +170,9 @@ void registerControllerMetrics(MetricsRegistry &r) {
         {kClampsNotEnforced, T::Gauge,
          "Clamped ResourceQuotas whose status.hard does not show the clamp yet: quota admission still "
          "applies the old limit until kube-controller-manager copies it (never while it is down)."},
+        {kClampsReverted, T::Gauge,
+         "Clamped ResourceQuotas another field manager (Argo CD, Flux, Helm) keeps reverting: the "
+         "enforcer backs off instead of writing them every tick (README: GitOps)."},
         {kSpoolDepth, T::Gauge, "Usage intervals waiting in the spool file for the database to return."},
         {kIntervalsHeld, T::Gauge,
          "Interval states held in memory because neither the database nor the spool could take them (a full "

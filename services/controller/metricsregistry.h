@@ -74,6 +74,7 @@ inline constexpr char kUserLimit[] = "gpuquota_user_budget_limit_gpu_seconds";
 inline constexpr char kBoostsActive[] = "gpuquota_boosts_active";                     // {kind: budget|quota}
 inline constexpr char kClampsActive[] = "gpuquota_clamps_active";                     // the enforcer
 inline constexpr char kClampsNotEnforced[] = "gpuquota_clamps_not_enforced";          // the enforcer
+inline constexpr char kClampsReverted[] = "gpuquota_clamps_reverted";                 // the enforcer
 inline constexpr char kSpoolDepth[] = "gpuquota_spool_intervals";                     // the recorder
 inline constexpr char kIntervalsHeld[] = "gpuquota_intervals_held_in_memory";         // the recorder
 inline constexpr char kIntervalsLost[] = "gpuquota_intervals_lost_total";             // the recorder

@@ -15,6 +15,7 @@
 #include "quotatablemodel.h"
 #include "realcluster.h"
 
+#include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableView>
@@ -109,6 +110,37 @@ private Q_SLOTS:
         QVERIFY(rowWithText(table->model(), QuotaTableModel::ResourceColumn, kGpu) >= 0);
         QVERIFY(rowWithText(table->model(), QuotaTableModel::ResourceColumn,
                             QStringLiteral("requests.cpu")) >= 0);
+    }
+
+    // A quota Argo CD applies (server-side, its field manager in managedFields): the editor
+    // says a change of its GPU key is reverted on the next sync, and that the bare
+    // nvidia.com/gpu key limits nothing (quota never counts it) instead of "used 0".
+    void otherOwnerAndIgnoredKeysInTheEditor() {
+        const QString ns = QStringLiteral("team-git");
+        QVERIFY(m_cluster.createNamespace(ns));
+        const QString f = writeFile(
+            QDir(m_cluster.temporaryDir()).filePath(QStringLiteral("argo-quota.yaml")),
+            "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: gpu-quota, namespace: team-git}\n"
+            "spec:\n  hard: {requests.nvidia.com/gpu: \"8\", nvidia.com/gpu: \"8\"}\n");
+        const ToolRun r =
+            m_cluster.kubectl({QStringLiteral("apply"), QStringLiteral("--server-side"),
+                               QStringLiteral("--field-manager=argocd-controller"), QStringLiteral("-f"), f});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        selectNamespace(ns);
+        auto *warning = find<QLabel>(QStringLiteral("quotaWarning"));
+        QVERIFY(warning);
+        QTRY_VERIFY_WITH_TIMEOUT(warning->text().contains(QLatin1String(
+                                     "requests.nvidia.com/gpu is managed by argocd-controller: your change "
+                                     "will be reverted on its next sync")),
+                                 20000);
+        QVERIFY2(warning->text().contains(QLatin1String("Not counted by quota: nvidia.com/gpu")),
+                 qPrintable(warning->text()));
+        QVERIFY(!warning->isHidden());
+        auto *model = m_window->quotaPage()->model();
+        const int bare = model->rowOf(QStringLiteral("nvidia.com/gpu"));
+        QVERIFY(bare >= 0);
+        QCOMPARE(model->index(bare, QuotaTableModel::UsedColumn).data().toString(),
+                 QStringLiteral("not counted"));
     }
 
     void editGoesThroughDryRunDiffAndApply() {
