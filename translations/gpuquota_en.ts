@@ -2519,6 +2519,21 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
+    <name>gq::SignInIndicator</name>
+    <message>
+        <source>Waiting for sign-in: %1 (%2 s)… finish the login it opened, e.g. in your browser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signing in: %1 (%2 s)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kubeconfig&apos;s exec credential plugin is running; requests to the cluster wait for it (up to 5 minutes for a plugin that may ask you to log in).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>gq::DemoLauncher</name>
     <message>
         <source>Could not start the demo cluster %1: %2</source>

@@ -2517,6 +2517,21 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
+    <name>gq::SignInIndicator</name>
+    <message>
+        <source>Waiting for sign-in: %1 (%2 s)… finish the login it opened, e.g. in your browser</source>
+        <translation>正在等待登录：%1（%2 秒）……请完成它打开的登录，例如在浏览器中</translation>
+    </message>
+    <message>
+        <source>Signing in: %1 (%2 s)…</source>
+        <translation>正在登录：%1（%2 秒）……</translation>
+    </message>
+    <message>
+        <source>The kubeconfig&apos;s exec credential plugin is running; requests to the cluster wait for it (up to 5 minutes for a plugin that may ask you to log in).</source>
+        <translation>kubeconfig 的 exec 凭据插件正在运行；对集群的请求会等待它（可能要求您登录的插件最多等待 5 分钟）。</translation>
+    </message>
+</context>
+<context>
     <name>gq::DemoLauncher</name>
     <message>
         <source>Could not start the demo cluster %1: %2</source>

@@ -13,6 +13,7 @@
 #include "errorbanner.h"
 #include "kubeconfigwatcher.h"
 #include "page.h"
+#include "signinindicator.h"
 #include "startpage.h"
 #include "usageservice.h"
 
@@ -124,6 +125,8 @@ void MainWindow::buildGuidedStart() {
     m_controllerIndicator = new ControllerIndicator(m_probe, this);
     statusBar()->addPermanentWidget(m_controllerIndicator);
     connect(m_session, &ClusterConnection::identityChanged, this, &MainWindow::applyControllerUrl);
+    // An exec plugin's login (kubelogin, gke-gcloud-auth-plugin...) in progress.
+    statusBar()->addWidget(new SignInIndicator(this));
 }
 
 void MainWindow::setFixedConnections(const ContextConnections &connections) {

@@ -1,5 +1,6 @@
 // Credentials at run time: exec credential plugins and KubeCredentials, which hands
 // every request the current token or client certificate.
+#include "execactivity.h"
 #include "kubeconfig.h"
 
 #include "kubeconfig_p.h"
@@ -54,6 +55,8 @@ Result<ExecCredential> runExecPlugin(const KubeExecConfig &exec, const QString &
     env.insert(QStringLiteral("KUBERNETES_EXEC_INFO"),
                QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
 
+    // Said in the window while it runs (a browser login can take minutes).
+    const execactivity::Scope running(exec.command, exec.interactiveMode != QLatin1String("Never"));
     QProcess proc;
     proc.setProcessEnvironment(env);
     proc.setStandardInputFile(QProcess::nullDevice());

@@ -260,6 +260,69 @@ private Q_SLOTS:
     // TokenReview by the real API server: a static-token user and a ServiceAccount token,
     // whose usernames (alice@example.com, oidc:bob, system:serviceaccount:team-web:default)
     // the identity mapping turns into budget subjects.
+    // The trust model's other half on the real API server: a Deployment's GPU template is
+    // checked when alice writes it (workloads.gpuquota.io, /validate/workloads), since the
+    // ReplicaSet controller that creates its pods is trusted.
+    void workloadTemplatesAreCheckedWhenWritten() {
+        QString yaml = QString::fromUtf8(validatingWebhookYaml([&] {
+            WebhookYaml hook;
+            hook.name = QStringLiteral("gpuquota-workloads");
+            hook.webhookName = QStringLiteral("workloads.gpuquota.io");
+            hook.url = QStringLiteral("https://127.0.0.1:%1/validate/workloads").arg(m_webhook);
+            hook.caPem = readFile(m_caFile);
+            hook.namespaceSelector = QStringLiteral("{matchLabels: {gpuquota.io/webhook: \"on\"}}");
+            hook.timeoutSeconds = 10;
+            return hook;
+        }()));
+        yaml.replace(
+            QLatin1String("        apiGroups: [\"\"]\n        apiVersions: [v1]\n        resources: [pods]"),
+            QLatin1String(
+                "        apiGroups: [apps]\n        apiVersions: [v1]\n        resources: [deployments]"));
+        const ToolRun k = m_cluster.apply(yaml.toUtf8());
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+        for (const QStringList &rbac :
+             {QStringList{QStringLiteral("create"), QStringLiteral("role"), QStringLiteral("deploy-maker"),
+                          QStringLiteral("--verb=create"), QStringLiteral("--resource=deployments"),
+                          QStringLiteral("-n"), QStringLiteral("team-web")},
+              QStringList{QStringLiteral("create"), QStringLiteral("rolebinding"),
+                          QStringLiteral("alice-deploys"), QStringLiteral("--role=deploy-maker"),
+                          QStringLiteral("--user=alice@example.com"), QStringLiteral("-n"),
+                          QStringLiteral("team-web")}})
+            QCOMPARE(m_cluster.kubectl(rbac).exitCode, 0);
+        const auto deployment = [&](const QString &user) {
+            return writeFile(
+                m_dir.filePath(QStringLiteral("deploy-%1.yaml").arg(user)),
+                QStringLiteral("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: train-%1, "
+                               "namespace: team-web}\nspec:\n  replicas: 0\n  selector: {matchLabels: "
+                               "{app: train-%1}}\n  template:\n    metadata: {labels: {app: train-%1, "
+                               "gpuquota.io/user: %1}}\n    spec:\n      containers:\n      - name: "
+                               "main\n        image: cuda\n        resources: {limits: "
+                               "{nvidia.com/gpu: \"1\"}}\n")
+                    .arg(user)
+                    .toUtf8());
+        };
+        ToolRun forDave;
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         forDave = m_cluster.kubectlAs(
+                             QStringLiteral("t-alice"),
+                             {QStringLiteral("create"), QStringLiteral("--dry-run=server"),
+                              QStringLiteral("-f"), deployment(QStringLiteral("dave"))});
+                         return forDave.err.contains("denied the request");
+                     },
+                     30000),
+                 forDave.err.constData());
+        QVERIFY2(forDave.err.contains("admission webhook \"workloads.gpuquota.io\" denied the request: "
+                                      "gpuquota.io/user: dave names another user"),
+                 forDave.err.constData());
+        const ToolRun own = m_cluster.kubectlAs(QStringLiteral("t-alice"),
+                                                {QStringLiteral("create"), QStringLiteral("--dry-run=server"),
+                                                 QStringLiteral("-f"), deployment(QStringLiteral("alice"))});
+        QVERIFY2(own.exitCode == 0, own.err.constData());
+        m_cluster.kubectl({QStringLiteral("delete"), QStringLiteral("validatingwebhookconfiguration"),
+                           QStringLiteral("gpuquota-workloads")});
+    }
+
     void selfServiceAsksTheRealApiServer() {
         const ToolRun set = budget({QStringLiteral("--user"), QStringLiteral("alice"),
                                     QStringLiteral("--limit"), QStringLiteral("5")});
