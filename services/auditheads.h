@@ -18,7 +18,7 @@ class KubeClient;
 // proves"): the gpuquota.io/audit-head annotation of every ResourceQuota and LimitRange we
 // write, and the controller's ConfigMap `gpuquota-audit-head` (data.head: COUNT:HASH),
 // which its leader republishes every minute, so entries that wrote no quota are
-// anchored too. `gpuquota audit verify --context …` takes the newest of them: a
+// anchored too. `gpuquota audit verify --head cluster` takes the newest of them: a
 // restored old checkpoint with the entries after it deleted is then found.
 namespace auditheads {
 

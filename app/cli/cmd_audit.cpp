@@ -124,9 +124,9 @@ int runList(const QStringList &argv) {
     return Ok;
 }
 
-// --context/--kubeconfig: the newest head the cluster publishes (quota and limit range
-// annotations, the controller's ConfigMap) becomes the head anchor when it is newer than
-// --head, so a restored old checkpoint does not hide deleted entries.
+// --head cluster: the newest head the cluster in use (--context, --kubeconfig) publishes
+// (quota and limit range annotations, the controller's ConfigMap) is the head anchor, so
+// a restored old checkpoint does not hide deleted entries.
 int newestPublishedHead(const Args &a, AuditAnchor &anchor, QStringList &notes) {
     const boostcluster::ClusterPick pick = boostcluster::pickCluster(a);
     if (!pick.client)
@@ -165,14 +165,15 @@ int runVerify(const QStringList &argv) {
     if (!signing)
         return failWith(signing.error(), UsageError);
     AuditAnchor anchor;
-    if (a.has(QStringLiteral("head"))) {
+    const bool fromCluster = a.value(QStringLiteral("head")) == QLatin1String("cluster");
+    if (a.has(QStringLiteral("head")) && !fromCluster) {
         auto h = AuditHead::parse(a.value(QStringLiteral("head")));
         if (!h)
             return fail(QStringLiteral("--head: ") + h.error().message, UsageError);
         anchor.head = *h;
     }
     QStringList clusterNotes;
-    if (a.has(QStringLiteral("context")) || a.has(QStringLiteral("kubeconfig"))) {
+    if (fromCluster) {
         if (const int code = newestPublishedHead(a, anchor, clusterNotes); code != Ok)
             return code;
     }

@@ -1,5 +1,7 @@
 #include "fitestimate.h"
 
+#include <cmath>
+
 #include <algorithm>
 
 namespace gq::advisor {
@@ -118,6 +120,9 @@ MemoryBreakdown estimate(const FitInput &in) {
     modelStates(in, out);
     out.activations = activationBytes(in);
     out.overhead = kCudaContextBytes + kFragmentation * (out.modelStates() + out.activations);
+    // Whole bytes (a fraction of a byte per GPU is noise, and `-o json` prints bytes).
+    for (double *part : {&out.weights, &out.gradients, &out.optimizer, &out.activations, &out.overhead})
+        *part = std::round(*part);
     return out;
 }
 

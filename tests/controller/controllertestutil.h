@@ -38,6 +38,17 @@ inline QString curl(const QStringList &args) {
     return QString::fromUtf8(r.out.right(3) + ' ' + r.out.chopped(3));
 }
 
+// Waits until the controller's /readyz on 127.0.0.1:`listen` answers 200; `last` gets
+// the last answer ("STATUS body"), for the failure message.
+inline bool waitReadyz(int listen, QString *last, int timeoutMs = 60000) {
+    return QTest::qWaitFor(
+        [&] {
+            *last = curl({QStringLiteral("http://127.0.0.1:%1/readyz").arg(listen)});
+            return last->startsWith(QLatin1String("200"));
+        },
+        timeoutMs);
+}
+
 // One gpuquota-controller process (stderr forwarded to the test's).
 class ControllerProcess {
 public:

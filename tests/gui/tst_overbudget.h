@@ -162,6 +162,9 @@ private slots:
 
 private:
     void startWindow();
+    // Right-clicks namespace `ns` in the list and triggers the menu action named
+    // `action`; its text, empty when the menu did not offer it.
+    QString triggerNamespaceAction(const QString &ns, const QString &action);
     // GQ_SHOT_DIR=dir saves what the window looks like at each step (for reviewing
     // the layout by eye; nothing is asserted on the images).
     void shot(const QString &name) {

@@ -162,21 +162,21 @@ void TestOverBudget::emptyFilterResultSaysSo() {
     QTRY_VERIFY(!empty->isVisible());
 }
 
-void TestOverBudget::contextMenuOffersTemplateForNamespaceWithoutQuota() {
-    QVERIFY(m_window);
+QString TestOverBudget::triggerNamespaceAction(const QString &ns, const QString &action) {
     auto *view = m_window->findChild<QTreeView *>(QStringLiteral("namespaceView"));
-    const int r = rowWithText(view->model(), NamespaceListModel::NameColumn, QStringLiteral("default"));
-    QVERIFY(r >= 0);
+    const int r = rowWithText(view->model(), NamespaceListModel::NameColumn, ns);
+    if (r < 0)
+        return {};
     const QModelIndex idx = view->model()->index(r, NamespaceListModel::NameColumn);
     view->scrollTo(idx);
     const QPoint pos = view->visualRect(idx).center();
     // The menu runs its own event loop: pick the action once it is up.
     QString offered;
-    QTimer::singleShot(0, this, [&offered] {
+    QTimer::singleShot(0, this, [&offered, action] {
         auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
         if (!menu)
             return;
-        if (auto *a = menu->findChild<QAction *>(QStringLiteral("namespaceTemplateAction"))) {
+        if (auto *a = menu->findChild<QAction *>(action)) {
             offered = a->text();
             a->trigger();
         }
@@ -184,7 +184,13 @@ void TestOverBudget::contextMenuOffersTemplateForNamespaceWithoutQuota() {
     });
     QContextMenuEvent event(QContextMenuEvent::Mouse, pos, view->viewport()->mapToGlobal(pos));
     QApplication::sendEvent(view->viewport(), &event);
-    QCOMPARE(offered, QStringLiteral("Create quota from template..."));
+    return offered;
+}
+
+void TestOverBudget::contextMenuOffersTemplateForNamespaceWithoutQuota() {
+    QVERIFY(m_window);
+    QCOMPARE(triggerNamespaceAction(QStringLiteral("default"), QStringLiteral("namespaceTemplateAction")),
+             QStringLiteral("Create quota from template..."));
     QCOMPARE(m_window->namespacePanel()->currentNamespace(), QStringLiteral("default"));
     TemplateDialog *dialog = nullptr;
     QTRY_VERIFY((dialog = visibleDialog<TemplateDialog>()) != nullptr);
@@ -196,26 +202,8 @@ void TestOverBudget::contextMenuOffersTemplateForNamespaceWithoutQuota() {
 // (team-vision: 16 hard, 13 running) through the window's cluster connection.
 void TestOverBudget::contextMenuPlansAFineTune() {
     QVERIFY(m_window);
-    auto *view = m_window->findChild<QTreeView *>(QStringLiteral("namespaceView"));
-    const int r = rowWithText(view->model(), NamespaceListModel::NameColumn, QStringLiteral("team-vision"));
-    QVERIFY(r >= 0);
-    const QModelIndex idx = view->model()->index(r, NamespaceListModel::NameColumn);
-    view->scrollTo(idx);
-    const QPoint pos = view->visualRect(idx).center();
-    QString offered;
-    QTimer::singleShot(0, this, [&offered] {
-        auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
-        if (!menu)
-            return;
-        if (auto *a = menu->findChild<QAction *>(QStringLiteral("namespacePlanAction"))) {
-            offered = a->text();
-            a->trigger();
-        }
-        menu->close();
-    });
-    QContextMenuEvent event(QContextMenuEvent::Mouse, pos, view->viewport()->mapToGlobal(pos));
-    QApplication::sendEvent(view->viewport(), &event);
-    QCOMPARE(offered, QStringLiteral("Plan a fine-tune…"));
+    QCOMPARE(triggerNamespaceAction(QStringLiteral("team-vision"), QStringLiteral("namespacePlanAction")),
+             QStringLiteral("Plan a fine-tune…"));
     FitPlanDialog *dialog = nullptr;
     QTRY_VERIFY((dialog = visibleDialog<FitPlanDialog>()) != nullptr);
     QCOMPARE(dialog->findChild<QLineEdit *>(QStringLiteral("fitNamespaceEdit"))->text(),

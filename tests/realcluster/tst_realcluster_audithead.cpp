@@ -2,7 +2,7 @@
 // restored and the entries after it deleted pass `gpuquota audit verify` with that
 // checkpoint alone; the head the controller's leader republishes in the ConfigMap
 // gpuquota-audit-head (and the quotas' gpuquota.io/audit-head annotations) make
-// `audit verify --context` find it: "truncated", exit 1.
+// `audit verify --head cluster` find it: "truncated", exit 1.
 #include "controller/controllertestutil.h"
 #include "realcluster.h"
 
@@ -99,8 +99,9 @@ private Q_SLOTS:
 
         const ToolRun fooled = verify({});
         QVERIFY2(fooled.exitCode == 0, fooled.out.constData()); // the checkpoint alone cannot tell
-        const ToolRun found = verify({QStringLiteral("--kubeconfig"), m_cluster.kubeconfigPath(),
-                                      QStringLiteral("--context"), QStringLiteral("admin")});
+        const ToolRun found =
+            verify({QStringLiteral("--head"), QStringLiteral("cluster"), QStringLiteral("--kubeconfig"),
+                    m_cluster.kubeconfigPath(), QStringLiteral("--context"), QStringLiteral("admin")});
         QCOMPARE(found.exitCode, 1);
         QVERIFY2(found.out.contains("truncated: entries 3-4 were deleted"), found.out.constData());
         QVERIFY2(found.out.contains("ConfigMap gpuquota-system/gpuquota-audit-head"), found.out.constData());

@@ -106,13 +106,7 @@ private Q_SLOTS:
         m_controller = std::make_unique<ControllerProcess>();
         QVERIFY(m_controller->start(config, QStringLiteral("ctl-real")));
         QString ready;
-        QVERIFY2(QTest::qWaitFor(
-                     [&] {
-                         ready = curl({QStringLiteral("http://127.0.0.1:%1/readyz").arg(m_listen)});
-                         return ready.startsWith(QLatin1String("200"));
-                     },
-                     60000),
-                 qPrintable(ready));
+        QVERIFY2(waitReadyz(m_listen, &ready), qPrintable(ready));
     }
     void cleanupTestCase() {
         m_cluster.kubectl({QStringLiteral("delete"), QStringLiteral("validatingwebhookconfiguration"),
