@@ -22,8 +22,10 @@ using PqConsumeInput = int (*)(void *);
 using PqNotifies = PgNotifyRecord *(*)(void *);
 using PqFreemem = void (*)(void *);
 using PqTransactionStatus = int (*)(const void *);
-constexpr int kPqTransIdle = 0;   // PQTRANS_IDLE
-constexpr int kPqTransActive = 1; // PQTRANS_ACTIVE
+using PqStatus = int (*)(const void *);
+constexpr int kPqConnectionOk = 0; // CONNECTION_OK
+constexpr int kPqTransIdle = 0;    // PQTRANS_IDLE
+constexpr int kPqTransActive = 1;  // PQTRANS_ACTIVE
 constexpr char kNotifyChannel[] = "gpuquota_usage";
 } // namespace
 
@@ -33,6 +35,7 @@ struct ChangeMonitor::Libpq {
     PqNotifies notifies = nullptr;
     PqFreemem freemem = nullptr;
     PqTransactionStatus transactionStatus = nullptr;
+    PqStatus status = nullptr;
     void *conn = nullptr;
     ~Libpq() {
         if (library)
@@ -67,8 +70,9 @@ Result<std::unique_ptr<ChangeMonitor>> ChangeMonitor::create(UsageConnection &co
             pq->freemem = reinterpret_cast<PqFreemem>(loadedlibpq::symbol(pq->library, "PQfreemem"));
             pq->transactionStatus = reinterpret_cast<PqTransactionStatus>(
                 loadedlibpq::symbol(pq->library, "PQtransactionStatus"));
+            pq->status = reinterpret_cast<PqStatus>(loadedlibpq::symbol(pq->library, "PQstatus"));
         }
-        if (pq->consumeInput && pq->notifies && pq->freemem && pq->transactionStatus) {
+        if (pq->consumeInput && pq->notifies && pq->freemem && pq->transactionStatus && pq->status) {
             QSqlQuery q(db);
             if (auto r = conn.execSql(q, QStringLiteral("LISTEN %1").arg(QLatin1String(kNotifyChannel))); !r)
                 return r.error();
@@ -105,9 +109,14 @@ ChangeMonitor::Freshness ChangeMonitor::pollPostgres() {
         m_pgInTransaction = status != kPqTransIdle;
     if (m_pgInTransaction)
         return Freshness::Untrusted;
-    // Non-blocking: reads what has reached the socket, queues notifications.
-    if (!pq.consumeInput(pq.conn))
-        return Freshness::Lost;
+    // Non-blocking: reads what has reached the socket, queues notifications. A server
+    // that went away leaves nothing to trust: the check reads afresh and fails instead
+    // of answering from what it kept. Its last words (FATAL: terminating connection)
+    // and the end of the stream are two reads: the second call sees the EOF (a read
+    // of an idle socket only returns EAGAIN).
+    for (int read = 0; read < 2; ++read)
+        if (!pq.consumeInput(pq.conn) || pq.status(pq.conn) != kPqConnectionOk)
+            return Freshness::Lost;
     bool changed = false;
     while (PgNotifyRecord *n = pq.notifies(pq.conn)) {
         if (qstrcmp(n->relname, kNotifyChannel) == 0)
