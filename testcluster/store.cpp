@@ -133,6 +133,22 @@ const ResourceInfo &resourceInfo(Resource r) {
          true,
          false,
          QStringLiteral("coordination.k8s.io")},
+        {Resource::Role,
+         QStringLiteral("roles"),
+         QStringLiteral("role"),
+         QStringLiteral("Role"),
+         {},
+         true,
+         false,
+         QStringLiteral("rbac.authorization.k8s.io")},
+        {Resource::RoleBinding,
+         QStringLiteral("rolebindings"),
+         QStringLiteral("rolebinding"),
+         QStringLiteral("RoleBinding"),
+         {},
+         true,
+         false,
+         QStringLiteral("rbac.authorization.k8s.io")},
     };
     return infos[static_cast<int>(r)];
 }

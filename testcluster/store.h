@@ -40,8 +40,10 @@ enum class Resource {
     ClusterRole,
     ClusterRoleBinding,
     Lease, // coordination.k8s.io: the controller's leader election (leases.cpp)
+    Role,
+    RoleBinding,
 };
-inline constexpr int kResourceCount = 16;
+inline constexpr int kResourceCount = 18;
 
 struct ResourceInfo {
     Resource resource;

@@ -17,7 +17,8 @@ QList<FieldError> validateName(Resource r, const QString &name) {
         return {
             required(QStringLiteral("metadata.name"), QStringLiteral("name or generateName is required"))};
     // RBAC names are path segments ("system:controller:x" is valid), as ValidateRBACName says.
-    if (r == Resource::ClusterRole || r == Resource::ClusterRoleBinding) {
+    if (r == Resource::ClusterRole || r == Resource::ClusterRoleBinding || r == Resource::Role ||
+        r == Resource::RoleBinding) {
         if (name == QLatin1String(".") || name == QLatin1String(".."))
             return {
                 invalid(QStringLiteral("metadata.name"), name, QStringLiteral("may not be '%1'").arg(name))};
@@ -235,6 +236,8 @@ QList<FieldError> validateObject(Resource r, const QJsonObject &object, const QJ
     case Resource::Service: errors += validateService(object); break;
     case Resource::ClusterRole: errors += validateClusterRole(object); break;
     case Resource::ClusterRoleBinding: errors += validateClusterRoleBinding(object, old); break;
+    case Resource::Role: errors += validateClusterRole(object); break;
+    case Resource::RoleBinding: errors += validateClusterRoleBinding(object, old, true); break;
     case Resource::Lease: validateLease(object, errors); break;
     default: break;
     }

@@ -177,17 +177,20 @@ QList<FieldError> validateClusterRole(const QJsonObject &role) {
     return errors;
 }
 
-QList<FieldError> validateClusterRoleBinding(const QJsonObject &binding, const QJsonObject *old) {
+QList<FieldError> validateClusterRoleBinding(const QJsonObject &binding, const QJsonObject *old,
+                                             bool roleBinding) {
     QList<FieldError> errors;
     const QJsonObject ref = binding.value(QLatin1String("roleRef")).toObject();
     if (ref.value(QLatin1String("apiGroup")).toString() != QLatin1String("rbac.authorization.k8s.io"))
         errors.append(FieldError::notSupported(QStringLiteral("roleRef.apiGroup"),
                                                ref.value(QLatin1String("apiGroup")).toString(),
                                                {QStringLiteral("rbac.authorization.k8s.io")}));
-    if (ref.value(QLatin1String("kind")).toString() != QLatin1String("ClusterRole"))
-        errors.append(FieldError::notSupported(QStringLiteral("roleRef.kind"),
-                                               ref.value(QLatin1String("kind")).toString(),
-                                               {QStringLiteral("ClusterRole")}));
+    const QString refKind = ref.value(QLatin1String("kind")).toString();
+    if (refKind != QLatin1String("ClusterRole") && !(roleBinding && refKind == QLatin1String("Role")))
+        errors.append(FieldError::notSupported(
+            QStringLiteral("roleRef.kind"), refKind,
+            roleBinding ? QStringList{QStringLiteral("Role"), QStringLiteral("ClusterRole")}
+                        : QStringList{QStringLiteral("ClusterRole")}));
     if (ref.value(QLatin1String("name")).toString().isEmpty())
         errors.append(required(QStringLiteral("roleRef.name")));
     const QJsonArray subjects = binding.value(QLatin1String("subjects")).toArray();

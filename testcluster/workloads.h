@@ -17,7 +17,9 @@ QList<FieldError> validateDeployment(const QJsonObject &deployment);
 QList<FieldError> validateCronJob(const QJsonObject &cronJob);
 QList<FieldError> validateService(const QJsonObject &service);
 QList<FieldError> validateClusterRole(const QJsonObject &role);
-QList<FieldError> validateClusterRoleBinding(const QJsonObject &binding, const QJsonObject *old);
+// A RoleBinding (roleBinding) may also refer to a Role of its namespace.
+QList<FieldError> validateClusterRoleBinding(const QJsonObject &binding, const QJsonObject *old,
+                                             bool roleBinding = false);
 
 // The pod checks of validation.cpp on a template's pod spec, with `prefix`
 // ("spec.template.") in front of every field path.

@@ -448,6 +448,25 @@ private slots:
                                        v.toString());
                     }
         }
+        // The Role in gpuquota-system: the audit head's one ConfigMap (patch by name,
+        // create, which RBAC cannot limit by name).
+        r = kubectl(binary,
+                    {QStringLiteral("get"), QStringLiteral("role"),
+                     QStringLiteral("gpuquota-controller-audit-head"), QStringLiteral("-n"),
+                     QStringLiteral("gpuquota-system"), QStringLiteral("-o"), QStringLiteral("json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+        for (const QJsonValue &rule :
+             QJsonDocument::fromJson(r.out.toUtf8()).object().value(QLatin1String("rules")).toArray()) {
+            const QJsonObject o = rule.toObject();
+            for (const QJsonValue &res : o.value(QLatin1String("resources")).toArray())
+                for (const QJsonValue &v : o.value(QLatin1String("verbs")).toArray()) {
+                    QVERIFY2(v.toString() == QLatin1String("create") ||
+                                 o.value(QLatin1String("resourceNames")).toArray() ==
+                                     QJsonArray{QStringLiteral("gpuquota-audit-head")},
+                             "the Role grants more than the one ConfigMap");
+                    granted.insert(QLatin1Char(' ') + res.toString() + QLatin1Char(' ') + v.toString());
+                }
+        }
         const std::set<QString> used = requestsOfTheController();
         QVERIFY(!QTest::currentTestFailed());
         const QStringList grants(granted.begin(), granted.end());
