@@ -6,12 +6,6 @@ namespace gq::auditheads {
 
 namespace {
 
-const KubeResource &configMaps() {
-    static const KubeResource r{QString(), QStringLiteral("v1"), QStringLiteral("configmaps"),
-                                QStringLiteral("ConfigMap"), true};
-    return r;
-}
-
 // The head an object publishes: the annotation, or the ConfigMap's data.head.
 std::optional<AuditHead> headOf(const QJsonObject &object) {
     const QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
@@ -68,7 +62,7 @@ Result<std::optional<Published>> newestFromCluster(KubeClient &client, const QSt
             objects.append(item);
         }
     }
-    auto cm = client.get(configMaps(), controllerNamespace, kConfigMapName);
+    auto cm = client.get(KubeResource::configMaps(), controllerNamespace, kConfigMapName);
     cm.waitForFinished();
     if (const auto r = cm.result(); r) {
         QJsonObject o = *r;

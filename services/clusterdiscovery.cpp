@@ -11,12 +11,6 @@ namespace gq {
 
 namespace {
 
-const KubeResource &configMaps() {
-    static const KubeResource r{QString(), QStringLiteral("v1"), QStringLiteral("configmaps"),
-                                QStringLiteral("ConfigMap"), true};
-    return r;
-}
-
 const KubeResource &services() {
     static const KubeResource r{QString(), QStringLiteral("v1"), QStringLiteral("services"),
                                 QStringLiteral("Service"), true};
@@ -64,7 +58,7 @@ Result<DiscoveryReport> discovery::discover(const std::shared_ptr<KubeClient> &c
     const QString ns = QLatin1String(kNamespace);
     const QString name = QLatin1String(kName);
 
-    auto cm = client->get(configMaps(), ns, name).result();
+    auto cm = client->get(KubeResource::configMaps(), ns, name).result();
     if (cm) {
         const QJsonObject data = cm->value(QLatin1String("data")).toObject();
         int advertised = 0; // the keys below; others (the controller's config.yaml) are not for us

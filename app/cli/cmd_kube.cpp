@@ -3,6 +3,7 @@
 #include "applyaudit.h"
 #include "boundedread.h"
 #include "clioutput.h"
+#include "usageverbs.h"
 #include "verbs.h"
 
 #include "kubeclient.h"
@@ -174,26 +175,9 @@ QString humanAge(const QString &timestamp) {
     return QStringLiteral("%1y").arg(d / 365);
 }
 
+// kubectl's table: the header, then the rows, in columns three spaces apart.
 void printTable(const QStringList &header, const QList<QStringList> &rows) {
-    QList<qsizetype> widths;
-    for (const QString &h : header)
-        widths << h.size();
-    for (const QStringList &r : rows)
-        for (qsizetype i = 0; i < r.size() && i < widths.size(); ++i)
-            widths[i] = std::max(widths[i], r.at(i).size());
-    auto line = [&](const QStringList &cells) {
-        QString text;
-        for (qsizetype i = 0; i < cells.size(); ++i) {
-            if (i + 1 < cells.size())
-                text += cells.at(i).leftJustified(widths.at(i) + 3);
-            else
-                text += cells.at(i);
-        }
-        out() << text << '\n';
-    };
-    line(header);
-    for (const QStringList &r : rows)
-        line(r);
+    usageverbs::printTable(QList<QStringList>{header} + rows);
 }
 
 QJsonObject meta(const QJsonObject &o) {

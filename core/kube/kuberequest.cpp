@@ -51,6 +51,12 @@ const KubeResource &KubeResource::events() {
     return r;
 }
 
+const KubeResource &KubeResource::configMaps() {
+    static const KubeResource r{
+        {}, QStringLiteral("v1"), QStringLiteral("configmaps"), QStringLiteral("ConfigMap"), true};
+    return r;
+}
+
 const KubeResource *KubeResource::find(const QString &nameOrKind) {
     const QString n = nameOrKind.toLower();
     struct Alias {

@@ -35,6 +35,7 @@ struct KubeResource {
     static const KubeResource &limitRanges();
     static const KubeResource &pods();
     static const KubeResource &events();
+    static const KubeResource &configMaps();
     // By plural, kind or common short name ("quota", "limits", "ns", "po", "ev").
     static const KubeResource *find(const QString &nameOrKind);
 };

@@ -38,11 +38,6 @@ httpd::Response malformed(const QString &why) {
     return httpd::Response::text(400, QStringLiteral("malformed AdmissionReview: %1\n").arg(why));
 }
 
-httpd::Response answer(const QString &uid, bool allowed, int code = 0, const QString &message = {},
-                       const QString &warning = {}) {
-    return admissionAnswer(uid, allowed, code, message, warning);
-}
-
 QHash<QString, QString> labelsOf(const QJsonObject &pod) {
     QHash<QString, QString> out;
     const QJsonObject labels =
@@ -92,7 +87,7 @@ std::variant<httpd::Response, Ask> prepare(const QByteArray &body, const Resourc
     if (isPod && request.value(QLatin1String("operation")).toString() == QLatin1String("UPDATE"))
         return AdmissionWebhook::reviewPodUpdate(request, options);
     if (!isPod || request.value(QLatin1String("operation")).toString() != QLatin1String("CREATE"))
-        return answer(uid, true);
+        return admissionAnswer(uid, true);
     if (!request.value(QLatin1String("object")).isObject())
         return malformed(QStringLiteral("request.object missing for a CREATE"));
     const QJsonObject pod = request.value(QLatin1String("object")).toObject();
@@ -105,7 +100,7 @@ std::variant<httpd::Response, Ask> prepare(const QByteArray &body, const Resourc
     for (auto it = held.begin(); it != held.end(); ++it)
         gpus += double(it.value()) * weights.weight(it.key().mid(9)); // drop "requests."
     if (gpus <= 0)
-        return answer(uid, true);
+        return admissionAnswer(uid, true);
     // A pod pinned to a GPU model (nodeSelector on the label the intervals record) needs
     // weighted GPU-hours like the usage it will produce; unpinned, the model is not
     // known before scheduling and the request counts 1 per GPU (its usage is weighed).
@@ -120,7 +115,7 @@ std::variant<httpd::Response, Ask> prepare(const QByteArray &body, const Resourc
 
     const Result<double> hours = expectedHours(pod, options.defaultHours, options.trust);
     if (!hours)
-        return answer(uid, false, 400, hours.error().message);
+        return admissionAnswer(uid, false, 400, hours.error().message);
 
     Ask ask;
     ask.uid = uid;
@@ -128,7 +123,7 @@ std::variant<httpd::Response, Ask> prepare(const QByteArray &body, const Resourc
     const LabelVerdict trust = checkUserLabel(Creator::fromReview(request), labels.value(options.userLabel),
                                               options.userLabel, options.trust, options.identity);
     if (!trust.allowed)
-        return answer(uid, false, 403, trust.warning);
+        return admissionAnswer(uid, false, 403, trust.warning);
     ask.warning = trust.warning;
     ask.user = podUser(labels, ns, options.userLabel);
     ask.labelled = !labels.value(options.userLabel).trimmed().isEmpty();
@@ -162,11 +157,11 @@ httpd::Response decide(const Ask &ask, const Result<Decision> &decision,
     if (!decision)
         return unavailable(decision.error());
     if (decision->allowed())
-        return answer(ask.uid, true, 0, {}, ask.warning);
+        return admissionAnswer(ask.uid, true, 0, {}, ask.warning);
     const QString text = denial(ask, *decision, options);
     if (ask.owner && options.onOwnedDenial)
         options.onOwnedDenial(*ask.owner, text);
-    return answer(ask.uid, false, 403, text);
+    return admissionAnswer(ask.uid, false, 403, text);
 }
 
 } // namespace

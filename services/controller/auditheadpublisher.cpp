@@ -11,16 +11,6 @@ Q_LOGGING_CATEGORY(lcAuditHead, "gq.controller.audithead")
 
 namespace gq {
 
-namespace {
-
-const KubeResource &configMaps() {
-    static const KubeResource r{QString(), QStringLiteral("v1"), QStringLiteral("configmaps"),
-                                QStringLiteral("ConfigMap"), true};
-    return r;
-}
-
-} // namespace
-
 AuditHeadPublisher::AuditHeadPublisher(std::shared_ptr<KubeClient> client, QString ns,
                                        std::function<UsageStore *()> store, QObject *parent)
     : QObject(parent)
@@ -55,9 +45,10 @@ void AuditHeadPublisher::publish() {
 
 void AuditHeadPublisher::write(const AuditHead &head, bool create) {
     m_inFlight = true;
-    auto future = create ? m_client->create(configMaps(), m_ns, auditheads::configMap(m_ns, head))
-                         : m_client->mergePatch(configMaps(), m_ns, auditheads::kConfigMapName,
-                                                auditheads::dataPatch(head));
+    auto future = create
+                      ? m_client->create(KubeResource::configMaps(), m_ns, auditheads::configMap(m_ns, head))
+                      : m_client->mergePatch(KubeResource::configMaps(), m_ns, auditheads::kConfigMapName,
+                                             auditheads::dataPatch(head));
     m_jobs.watch(future, [this, head, create](const Result<QJsonObject> &r) {
         m_inFlight = false;
         if (!r && r.error().kind == Error::Kind::NotFound && !create) {

@@ -23,6 +23,16 @@ QString templateLabel(const QJsonObject &pod, const QString &label) {
         .toString();
 }
 
+// The trust rules' answer for a user label the review's creator sets (podtrust.h).
+httpd::Response labelAnswer(const QString &uid, const QJsonObject &request, const QString &label,
+                            const AdmissionWebhook::Options &options) {
+    const LabelVerdict verdict = checkUserLabel(Creator::fromReview(request), label, options.userLabel,
+                                                options.trust, options.identity);
+    if (!verdict.allowed)
+        return admissionAnswer(uid, false, 403, verdict.warning);
+    return admissionAnswer(uid, true, 0, {}, verdict.warning);
+}
+
 } // namespace
 
 httpd::Response AdmissionWebhook::reviewWorkload(const QByteArray &body, const Options &options) {
@@ -48,11 +58,7 @@ httpd::Response AdmissionWebhook::reviewWorkload(const QByteArray &body, const O
             templateLabel(old, options.userLabel) == label)
             return admissionAnswer(uid, true); // scaled, restarted, status: the label stays as checked
     }
-    const LabelVerdict verdict = checkUserLabel(Creator::fromReview(request), label, options.userLabel,
-                                                options.trust, options.identity);
-    if (!verdict.allowed)
-        return admissionAnswer(uid, false, 403, verdict.warning);
-    return admissionAnswer(uid, true, 0, {}, verdict.warning);
+    return labelAnswer(uid, request, label, options);
 }
 
 httpd::Response AdmissionWebhook::reviewPodUpdate(const QJsonObject &request, const Options &options) {
@@ -62,11 +68,7 @@ httpd::Response AdmissionWebhook::reviewPodUpdate(const QJsonObject &request, co
     const QString label = templateLabel(pod, options.userLabel);
     if (label == templateLabel(old, options.userLabel) || clampplan::gpusInUse({pod}).isEmpty())
         return admissionAnswer(uid, true);
-    const LabelVerdict verdict = checkUserLabel(Creator::fromReview(request), label, options.userLabel,
-                                                options.trust, options.identity);
-    if (!verdict.allowed)
-        return admissionAnswer(uid, false, 403, verdict.warning);
-    return admissionAnswer(uid, true, 0, {}, verdict.warning);
+    return labelAnswer(uid, request, label, options);
 }
 
 } // namespace gq
