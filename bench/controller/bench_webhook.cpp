@@ -7,11 +7,18 @@
 // prints requests/s and the latency p50/p99/max; then the same for a CPU pod (answered
 // without the database).
 //
+// With --rate R: an open-loop load instead (webhookload.h): R GPU-pod reviews a second
+// spread over each count of keep-alive TLS connections in --connections, latency from
+// each request's due time; with --url https://127.0.0.1:PORT/PATH against that server
+// instead of the in-process webhook (webhook-vs-nginx.sh points it at nginx).
+//
 //   bench_webhook [--concurrency 1,8,32] [--seconds 5] [--db sqlite:///path]
+//   bench_webhook --rate 500 [--connections 25,200] [--seconds 10] [--url URL]
 #include "admissionwebhook.h"
 #include "httpserver.h"
 #include "testcerts.h"
 #include "usagestore.h"
+#include "webhookload.h"
 
 #include <httplib.h>
 
@@ -21,6 +28,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTextStream>
+#include <QUrl>
 
 #include <algorithm>
 #include <atomic>
@@ -104,30 +112,92 @@ Figures run(int port, const QString &caFile, int clients, int seconds, bool gpu)
     return f;
 }
 
-double percentile(const std::vector<double> &sorted, double p) {
-    if (sorted.empty())
-        return 0;
-    return sorted[std::min(sorted.size() - 1, size_t(p * double(sorted.size())))];
+using bench::percentile;
+
+// The open-loop load (--rate) against 127.0.0.1:port; prints one line per connection count.
+void runLoadTable(const QString &target, int port, const QByteArray &path, double rate,
+                  const QList<int> &connections, int seconds) {
+    out() << "open loop: " << rate << " GPU-pod AdmissionReviews/s for " << seconds << " s against " << target
+          << ", keep-alive TLS connections; latency from each request's due time\n";
+    out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8\n")
+                 .arg(QStringLiteral("conns"), 6)
+                 .arg(QStringLiteral("sent"), 7)
+                 .arg(QStringLiteral("req/s"), 7)
+                 .arg(QStringLiteral("p50 ms"), 8)
+                 .arg(QStringLiteral("p99 ms"), 8)
+                 .arg(QStringLiteral("max ms"), 9)
+                 .arg(QStringLiteral("failed"), 7)
+                 .arg(QStringLiteral(">5 s"), 6)
+          << Qt::flush;
+    for (int c : connections) {
+        const bench::LoadFigures f = bench::runLoad(port, path, c, rate, seconds, [](qint64 n) {
+            return QByteArray::fromStdString(review(int(n % 2000000000), true));
+        });
+        out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8")
+                     .arg(c, 6)
+                     .arg(f.sent, 7)
+                     .arg(double(f.latenciesMs.size()) / f.seconds, 7, 'f', 0)
+                     .arg(percentile(f.latenciesMs, 0.50), 8, 'f', 2)
+                     .arg(percentile(f.latenciesMs, 0.99), 8, 'f', 2)
+                     .arg(f.latenciesMs.empty() ? 0.0 : f.latenciesMs.back(), 9, 'f', 2)
+                     .arg(f.failed, 7)
+                     .arg(f.over5s, 6);
+        if (f.unconnected)
+            out() << "  (" << f.unconnected << " connections never opened)";
+        out() << '\n' << Qt::flush;
+    }
+}
+
+struct Args {
+    QList<int> concurrency{1, 8, 32};
+    int seconds = 5;
+    QString db;
+    double rate = 0;
+    QList<int> connections{25, 200};
+    QUrl url;
+};
+
+QList<int> intList(const QString &text) {
+    QList<int> out;
+    for (const QString &c : text.split(QLatin1Char(',')))
+        out << c.toInt();
+    return out;
+}
+
+Args parseArgs(const QStringList &args) {
+    Args a;
+    for (int i = 1; i + 1 < args.size(); i += 2) {
+        const QString &value = args[i + 1];
+        if (args[i] == QLatin1String("--concurrency"))
+            a.concurrency = intList(value);
+        else if (args[i] == QLatin1String("--connections"))
+            a.connections = intList(value);
+        else if (args[i] == QLatin1String("--seconds"))
+            a.seconds = value.toInt();
+        else if (args[i] == QLatin1String("--db"))
+            a.db = value;
+        else if (args[i] == QLatin1String("--rate"))
+            a.rate = value.toDouble();
+        else if (args[i] == QLatin1String("--url"))
+            a.url = QUrl(value);
+    }
+    return a;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
     QCoreApplication app(argc, argv);
-    QList<int> concurrency{1, 8, 32};
-    int seconds = 5;
-    QString db;
-    const QStringList args = app.arguments();
-    for (int i = 1; i + 1 < args.size(); i += 2) {
-        if (args[i] == QLatin1String("--concurrency")) {
-            concurrency.clear();
-            for (const QString &c : args[i + 1].split(QLatin1Char(',')))
-                concurrency << c.toInt();
-        } else if (args[i] == QLatin1String("--seconds")) {
-            seconds = args[i + 1].toInt();
-        } else if (args[i] == QLatin1String("--db")) {
-            db = args[i + 1];
-        }
+    const Args a = parseArgs(app.arguments());
+    const QList<int> &concurrency = a.concurrency;
+    const int seconds = a.seconds;
+    QString db = a.db;
+    const double rate = a.rate;
+    const QList<int> &connections = a.connections;
+    const QUrl &url = a.url;
+    if (rate > 0 && url.isValid()) {
+        runLoadTable(url.toString(), url.port(), url.path().toUtf8(), rate, connections, seconds);
+        return 0;
     }
     QTemporaryDir dir;
     if (db.isEmpty())
@@ -167,6 +237,12 @@ int main(int argc, char **argv) {
     if (!port) {
         out() << "server: " << port.error().message << '\n';
         return 1;
+    }
+    if (rate > 0) {
+        runLoadTable(QStringLiteral("the webhook (HttpServer, default options)"), *port,
+                     "/validate/pods?timeout=5s", rate, connections, seconds);
+        server.stop();
+        return 0;
     }
     out() << "webhook on 127.0.0.1:" << *port << " (" << httpd::ServerOptions{}.threads
           << " server threads), database "

@@ -1,17 +1,14 @@
 #include "httpserver.h"
-#include "httpcompression.h"
+#include "eventserver.h"
 
-#include <httplib.h>
+#include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 
 #include <QFile>
 #include <QHash>
+#include <QSet>
 #include <QUrl>
-
-#include <atomic>
-#include <chrono>
-#include <thread>
 
 namespace gq::httpd {
 
@@ -88,42 +85,30 @@ Result<ListenAddress> parseListenAddress(const QString &text, const QString &fie
 struct HttpServer::Private {
     ServerOptions options;
     QHash<QString, QHash<QByteArray, Handler>> routes; // path -> method -> handler
-    std::unique_ptr<httplib::Server> server;
-    std::thread thread;
-    std::atomic<int> port{0};
+    QSet<QString> probePaths;
+    std::unique_ptr<EventServer> server;
     bool tls = false;
+    int port = 0;
 
-    void dispatch(const httplib::Request &req, httplib::Response &res) const;
+    [[nodiscard]] Response dispatch(const Request &request) const;
 };
 
-void HttpServer::Private::dispatch(const httplib::Request &req, httplib::Response &res) const {
-    Request r;
-    r.method = QByteArray::fromStdString(req.method);
-    r.path = QString::fromStdString(req.path);
-    const std::string &target = req.target;
-    if (const auto q = target.find('?'); q != std::string::npos)
-        r.query = QUrlQuery(QString::fromStdString(target.substr(q + 1)));
-    for (const auto &[name, value] : req.headers)
-        r.headers.append({QByteArray::fromStdString(name).toLower(), QByteArray::fromStdString(value)});
-    r.body = QByteArray::fromStdString(req.body);
-    r.remoteAddress = QString::fromStdString(req.remote_addr);
-    Response out;
+Response HttpServer::Private::dispatch(const Request &r) const {
     const auto byPath = routes.constFind(r.path);
-    if (byPath == routes.constEnd()) {
-        out = Response::text(404, QStringLiteral("404 page not found\n"));
-    } else if (const auto handler = byPath->constFind(r.method); handler == byPath->constEnd()) {
-        out = Response::text(405, QStringLiteral("method not allowed\n"));
+    if (byPath == routes.constEnd())
+        return Response::text(404, QStringLiteral("404 page not found\n"));
+    auto handler = byPath->constFind(r.method);
+    if (handler == byPath->constEnd() && r.method == "HEAD")
+        handler = byPath->constFind("GET");
+    if (handler == byPath->constEnd()) {
+        Response out = Response::text(405, QStringLiteral("method not allowed\n"));
         QByteArray allow;
         for (auto it = byPath->constBegin(); it != byPath->constEnd(); ++it)
             allow += (allow.isEmpty() ? "" : ", ") + it.key();
         out.headers.append({"Allow", allow});
-    } else {
-        out = (*handler)(r);
+        return out;
     }
-    res.status = out.status;
-    for (const auto &[name, value] : out.headers)
-        res.set_header(name.toStdString(), value.toStdString());
-    res.set_content(out.body.toStdString(), out.contentType.toStdString());
+    return (*handler)(r);
 }
 
 HttpServer::HttpServer(ServerOptions options)
@@ -137,6 +122,11 @@ HttpServer::~HttpServer() {
 
 void HttpServer::route(const QByteArray &method, const QString &path, Handler handler) {
     d->routes[path][method] = std::move(handler);
+}
+
+void HttpServer::routeProbe(const QByteArray &method, const QString &path, Handler handler) {
+    d->probePaths.insert(path);
+    route(method, path, std::move(handler));
 }
 
 namespace {
@@ -188,79 +178,43 @@ Result<void> TlsConfig::validate() const {
 Result<int> HttpServer::start(const ListenAddress &address, const std::optional<TlsConfig> &tls) {
     if (d->server)
         return Error::make(Error::Kind::Invalid, QStringLiteral("the server is already running"));
+    SSL_CTX *ctx = nullptr;
     if (tls) {
-        const TlsConfig config = *tls;
-        auto server =
-            std::make_unique<httplib::SSLServer>([config](SSL_CTX &ctx) { return useTls(ctx, config); });
-        if (!server->is_valid())
+        ctx = SSL_CTX_new(TLS_server_method());
+        const bool ok = ctx && useTls(*ctx, *tls);
+        ERR_clear_error();
+        if (!ok) {
+            SSL_CTX_free(ctx);
             return invalidTls();
-        d->server = std::move(server);
-    } else {
-        d->server = std::make_unique<httplib::Server>();
+        }
+        SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION);
     }
+    auto server = std::make_unique<EventServer>(
+        d->options, [p = d.get()](const Request &r) { return p->dispatch(r); },
+        [p = d.get()](const Request &r) { return p->probePaths.contains(r.path); });
+    auto port = server->start(address, ctx);
+    if (!port)
+        return port.error();
+    d->server = std::move(server);
     d->tls = tls.has_value();
-    const int threads = d->options.threads;
-    d->server->new_task_queue = [threads] {
-        return new httplib::ThreadPool(static_cast<std::size_t>(threads));
-    };
-    d->server->set_payload_max_length(static_cast<size_t>(d->options.maxBodyBytes));
-    d->server->set_read_timeout(d->options.readTimeoutSeconds);
-    d->server->set_write_timeout(d->options.writeTimeoutSeconds);
-    d->server->set_keep_alive_timeout(2);
-    // cpp-httplib's default also sets SO_REUSEPORT, which would let a second
-    // controller bind the same port and steal half the connections: address reuse
-    // only (for restarts), and no Nagle delay on small responses.
-    d->server->set_socket_options([](socket_t sock) {
-        int one = 1;
-        ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    }); // idle keep-alive connections delay stop() this long
-    serveNoBrotli(*d->server);
-    auto handler = [this](const httplib::Request &req, httplib::Response &res) { d->dispatch(req, res); };
-    d->server->Get(".*", handler);
-    d->server->Post(".*", handler);
-    d->server->Put(".*", handler);
-    d->server->Patch(".*", handler);
-    d->server->Delete(".*", handler);
-    const std::string host = address.host.toStdString();
-    int bound = -1;
-    if (address.port == 0)
-        bound = d->server->bind_to_any_port(host);
-    else if (d->server->bind_to_port(host, address.port))
-        bound = address.port;
-    if (bound <= 0) {
-        d->server.reset();
-        return Error::make(
-            Error::Kind::Network,
-            QStringLiteral("could not listen on %1:%2 (in use, or not an address of this machine)")
-                .arg(address.host)
-                .arg(address.port));
-    }
-    d->port = bound;
-    auto ended = std::make_shared<std::atomic<bool>>(false);
-    d->thread = std::thread([server = d->server.get(), ended] {
-        server->listen_after_bind();
-        *ended = true;
-    });
-    // stop() only reaches a server whose accept loop has begun, so wait for that here:
-    // a stop() right after start() would otherwise leave the loop running forever.
-    while (!d->server->is_running() && !*ended)
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    return bound;
+    d->port = *port;
+    return *port;
 }
 
 void HttpServer::stop() {
     if (!d->server)
         return;
     d->server->stop();
-    if (d->thread.joinable())
-        d->thread.join();
     d->server.reset();
     d->port = 0;
 }
 
 bool HttpServer::isRunning() const {
-    return d->server && d->server->is_running();
+    return d->server && d->server->isRunning();
+}
+
+ServerStats HttpServer::stats() const {
+    return d->server ? d->server->stats() : ServerStats{};
 }
 
 int HttpServer::port() const {

@@ -55,11 +55,27 @@ struct TlsConfig {
     [[nodiscard]] Result<void> validate() const;
 };
 
+// Connections are served by one event thread (accept, TLS, reading, writing) and
+// `threads` workers that run handlers: an idle or slow connection holds no worker.
 struct ServerOptions {
-    int threads = 8;
+    int threads = 8;                       // handler threads
     qint64 maxBodyBytes = 4 * 1024 * 1024; // larger bodies get 413
-    int readTimeoutSeconds = 10;
-    int writeTimeoutSeconds = 10;
+    int readTimeoutSeconds = 10;           // a request (and a TLS handshake) must arrive within this
+    int writeTimeoutSeconds = 10;          // an answer that makes no progress this long is dropped
+    // Keep-alive connections idle longer close (above the 90 s a Go client keeps one,
+    // so the client closes first and never sends on a connection being closed).
+    int idleTimeoutSeconds = 120;
+    // Open connections at most; at the cap, a new connection closes the longest-idle one.
+    int maxConnections = 1000;
+};
+
+// What the server has done so far (for tests, metrics and benchmarks).
+struct ServerStats {
+    qint64 accepted = 0;
+    qint64 requests = 0;
+    qint64 open = 0;
+    qint64 evictedIdle = 0; // idle connections closed to make room for a new one
+    qint64 refused = 0;     // new connections closed: at the cap and none idle
 };
 
 // "127.0.0.1:9464", "0.0.0.0:9443", "[::1]:80", ":9464" (all interfaces). Port 0
@@ -70,9 +86,10 @@ struct ListenAddress {
 };
 [[nodiscard]] Result<ListenAddress> parseListenAddress(const QString &text, const QString &field);
 
-// A small HTTP or HTTPS server on its own threads. Routes are exact paths; an
-// unknown path gets 404, a known path with another method 405. Stopping (or
-// destroying) the server waits for running handlers to return.
+// A small HTTP/1.1 or HTTPS server on its own threads. Routes are exact paths; an
+// unknown path gets 404, a known path with another method 405; HEAD answers as GET
+// without the body. Stopping (or destroying) the server waits for running handlers
+// to return.
 class HttpServer {
 public:
     explicit HttpServer(ServerOptions options = {});
@@ -82,6 +99,9 @@ public:
 
     // Before start() only.
     void route(const QByteArray &method, const QString &path, Handler handler);
+    // A cheap handler (health, readiness) served by a worker of its own: it answers
+    // while slow handlers (self-service waiting for the API server) hold every worker.
+    void routeProbe(const QByteArray &method, const QString &path, Handler handler);
 
     // Binds and starts serving; returns the bound port.
     Result<int> start(const ListenAddress &address, const std::optional<TlsConfig> &tls = std::nullopt);
@@ -90,6 +110,7 @@ public:
     [[nodiscard]] bool isRunning() const;
     [[nodiscard]] int port() const;
     [[nodiscard]] bool isTls() const;
+    [[nodiscard]] ServerStats stats() const;
 
 private:
     struct Private;

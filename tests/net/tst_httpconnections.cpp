@@ -1,0 +1,194 @@
+// Issue 31 item 6: connections must not starve the server. Idle TCP and TLS
+// connections (16, then 300) must not keep /healthz from answering; at the
+// connection cap the longest-idle connection makes room; one keep-alive connection
+// serves many requests; 200 keep-alive TLS connections are all served. Clients are
+// raw sockets and OpenSSL with a receive timeout, so a starved server fails the
+// test instead of hanging it.
+#include "httpserver.h"
+#include "rawhttpclient.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <vector>
+
+using namespace gq;
+using namespace gq::httpd;
+using gq::test::clientContext;
+using gq::test::ClientCtx;
+using gq::test::RawClient;
+
+class TestHttpConnections : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void idleConnectionsDoNotLockOut_data();
+    void idleConnectionsDoNotLockOut();
+    void capEvictsLongestIdle();
+    void manyRequestsPerConnection();
+    void manyKeepAliveConnectionsServed();
+    void slowHandlersDoNotBlockProbes();
+
+private:
+    std::optional<TlsConfig> m_tls;
+};
+
+void TestHttpConnections::initTestCase() {
+    const gq::test::LoopbackTls tls = gq::test::loopbackTls();
+    m_tls = TlsConfig{tls.certPem, tls.keyPem};
+}
+
+void TestHttpConnections::idleConnectionsDoNotLockOut_data() {
+    QTest::addColumn<int>("idle");
+    QTest::addColumn<bool>("tls");
+    QTest::newRow("16 idle TCP, HTTP") << 16 << false;
+    QTest::newRow("16 idle TCP and TLS, HTTPS") << 16 << true;
+    QTest::newRow("300 idle TCP and TLS, HTTPS") << 300 << true;
+}
+
+// Before: a pool of 8 workers, each held by one connection until it idled 2 s; the
+// 9th connection waited before its handshake, so 16 idle ones locked everyone out.
+void TestHttpConnections::idleConnectionsDoNotLockOut() {
+    QFETCH(int, idle);
+    QFETCH(bool, tls);
+    HttpServer server;
+    server.route("GET", QStringLiteral("/healthz"),
+                 [](const Request &) { return Response::text(200, "ok\n"); });
+    auto port = server.start({QStringLiteral("127.0.0.1"), 0}, tls ? m_tls : std::nullopt);
+    QVERIFY(port);
+    ClientCtx ctx = clientContext();
+    std::vector<std::unique_ptr<RawClient>> idlers;
+    for (int i = 0; i < idle; ++i) {
+        // Half never send a byte (not even a ClientHello); on HTTPS the other half
+        // finish the handshake and then say nothing.
+        auto c = std::make_unique<RawClient>();
+        QVERIFY2(c->connectTo(*port, tls && i % 2 ? ctx.get() : nullptr), qPrintable(QString::number(i)));
+        idlers.push_back(std::move(c));
+    }
+    for (int round = 0; round < 3; ++round) {
+        QElapsedTimer timer;
+        timer.start();
+        RawClient probe;
+        QVERIFY2(probe.connectTo(*port, tls ? ctx.get() : nullptr), "the probe's handshake timed out");
+        QCOMPARE(probe.get("/healthz"), 200);
+        QVERIFY2(timer.elapsed() < 1000, qPrintable(QStringLiteral("%1 ms").arg(timer.elapsed())));
+    }
+    QTRY_COMPARE(server.stats().open, qint64(idle)); // the probes closed, the idle ones stay
+}
+
+// At the cap a new connection closes the longest-idle one instead of waiting.
+void TestHttpConnections::capEvictsLongestIdle() {
+    ServerOptions options;
+    options.maxConnections = 10;
+    HttpServer server(options);
+    server.route("GET", QStringLiteral("/healthz"),
+                 [](const Request &) { return Response::text(200, "ok\n"); });
+    auto port = server.start({QStringLiteral("127.0.0.1"), 0}, m_tls);
+    QVERIFY(port);
+    ClientCtx ctx = clientContext();
+    std::vector<std::unique_ptr<RawClient>> idlers;
+    for (int i = 0; i < 10; ++i) {
+        idlers.push_back(std::make_unique<RawClient>());
+        QVERIFY(idlers.back()->connectTo(*port, ctx.get()));
+        QCOMPARE(idlers.back()->get("/healthz"), 200); // now idle keep-alive connections
+    }
+    // Five more, kept open: each closes the connection idle longest, oldest first.
+    std::vector<std::unique_ptr<RawClient>> probes;
+    for (int i = 0; i < 5; ++i) {
+        probes.push_back(std::make_unique<RawClient>());
+        QVERIFY(probes.back()->connectTo(*port, ctx.get()));
+        QCOMPARE(probes.back()->get("/healthz"), 200);
+    }
+    QCOMPARE(server.stats().evictedIdle, qint64(5));
+    QCOMPARE(server.stats().refused, qint64(0));
+    QCOMPARE(idlers[4]->get("/healthz"), 0);
+    QCOMPARE(idlers[5]->get("/healthz"), 200);
+    QCOMPARE(probes.front()->get("/healthz"), 200);
+}
+
+// Before: every 5th request closed the connection, and the next paid a handshake.
+void TestHttpConnections::manyRequestsPerConnection() {
+    HttpServer server;
+    server.route("GET", QStringLiteral("/healthz"),
+                 [](const Request &) { return Response::text(200, "ok\n"); });
+    auto port = server.start({QStringLiteral("127.0.0.1"), 0}, m_tls);
+    QVERIFY(port);
+    ClientCtx ctx = clientContext();
+    RawClient client;
+    QVERIFY(client.connectTo(*port, ctx.get()));
+    for (int i = 0; i < 100; ++i) {
+        QByteArray head;
+        QCOMPARE(client.get("/healthz", &head), 200);
+        QVERIFY2(!head.contains("connection: close"), qPrintable(QString::number(i)));
+    }
+    QCOMPARE(server.stats().accepted, qint64(1));
+    QCOMPARE(server.stats().requests, qint64(100));
+}
+
+// 200 keep-alive TLS connections, each doing requests in turn: all are served.
+void TestHttpConnections::manyKeepAliveConnectionsServed() {
+    HttpServer server;
+    server.route("GET", QStringLiteral("/quota"), [](const Request &) { return Response::text(200, "q\n"); });
+    auto port = server.start({QStringLiteral("127.0.0.1"), 0}, m_tls);
+    QVERIFY(port);
+    ClientCtx ctx = clientContext();
+    std::vector<std::unique_ptr<RawClient>> clients;
+    QElapsedTimer timer;
+    timer.start();
+    for (int i = 0; i < 200; ++i) {
+        clients.push_back(std::make_unique<RawClient>());
+        QVERIFY2(clients.back()->connectTo(*port, ctx.get()), qPrintable(QString::number(i)));
+    }
+    for (int round = 0; round < 5; ++round)
+        for (std::size_t i = 0; i < clients.size(); ++i)
+            QVERIFY2(clients[i]->get("/quota") == 200,
+                     qPrintable(QStringLiteral("round %1 connection %2").arg(round).arg(i)));
+    qInfo("200 TLS connections x 5 requests: %lld ms", timer.elapsed());
+    QCOMPARE(server.stats().accepted, qint64(200));
+    QCOMPARE(server.stats().requests, qint64(1000));
+    QVERIFY(timer.elapsed() < 20000);
+}
+
+// Slow handlers (self-service waiting for a hanging API server) on every worker and
+// more queued: a probe route (/healthz) still answers at once.
+void TestHttpConnections::slowHandlersDoNotBlockProbes() {
+    ServerOptions options;
+    options.threads = 2;
+    HttpServer server(options);
+    std::atomic<bool> release{false};
+    server.route("GET", QStringLiteral("/quota"), [&](const Request &) {
+        while (!release.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        return Response::text(200, "q\n");
+    });
+    server.routeProbe("GET", QStringLiteral("/healthz"),
+                      [](const Request &) { return Response::text(200, "ok\n"); });
+    auto port = server.start({QStringLiteral("127.0.0.1"), 0});
+    QVERIFY(port);
+    std::vector<std::thread> slow;
+    for (int i = 0; i < 4; ++i)
+        slow.emplace_back([&] {
+            RawClient c;
+            if (c.connectTo(*port, nullptr, 20000))
+                c.get("/quota");
+        });
+    QTRY_COMPARE(server.stats().requests, qint64(4));
+    QElapsedTimer timer;
+    timer.start();
+    RawClient probe;
+    QVERIFY(probe.connectTo(*port, nullptr));
+    const int status = probe.get("/healthz");
+    const qint64 ms = timer.elapsed();
+    release = true;
+    for (std::thread &t : slow)
+        t.join();
+    QCOMPARE(status, 200);
+    QVERIFY2(ms < 1000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
+}
+
+QTEST_GUILESS_MAIN(TestHttpConnections)
+#include "tst_httpconnections.moc"
