@@ -10,10 +10,8 @@
 // and listens on --host (127.0.0.1) --port (0: any free one). Prints "ready URL" on
 // standard output once listening.
 #include "demoexposition.h"
-#include "httpcompression.h"
+#include "httpserver.h"
 #include "syntheticfleet.h"
-
-#include <httplib.h>
 
 #include <QByteArray>
 #include <QCoreApplication>
@@ -65,42 +63,35 @@ int main(int argc, char **argv) {
     gq::metrics::FleetSpec spec;
     spec.nodes = std::max(1, fleet.toInt());
 
-    httplib::Server server;
-    gq::httpd::serveNoBrotli(server);
-    server.Get("/metrics", [&](const httplib::Request &, httplib::Response &res) {
-        QByteArray body;
+    // The controller's server (gqhttpd): idle scrapers' connections hold no worker.
+    gq::httpd::HttpServer server;
+    server.route("GET", QStringLiteral("/metrics"), [&](const gq::httpd::Request &) {
+        gq::httpd::Response res;
+        res.contentType = "text/plain; version=0.0.4; charset=utf-8";
         const qint64 now = QDateTime::currentSecsSinceEpoch();
         if (!file.isEmpty()) {
             QFile f(file);
-            if (!f.open(QIODevice::ReadOnly)) {
-                res.status = 500;
-                res.set_content("cannot read the metrics file\n", "text/plain");
-                return;
-            }
-            body = f.readAll();
+            if (!f.open(QIODevice::ReadOnly))
+                return gq::httpd::Response::text(500, QStringLiteral("cannot read the metrics file\n"));
+            res.body = f.readAll();
         } else if (demo) {
-            body = gq::tc::demoExposition(now);
+            res.body = gq::tc::demoExposition(now);
         } else if (!frames.isEmpty()) {
-            body = frames.at(int((now / period) % frames.size()));
+            res.body = frames.at(int((now / period) % frames.size()));
         } else {
-            body = gq::metrics::fleetExposition(spec, now);
+            res.body = gq::metrics::fleetExposition(spec, now);
         }
-        res.set_content(body.constData(), size_t(body.size()), "text/plain; version=0.0.4; charset=utf-8");
+        return res;
     });
-    server.Get("/", [](const httplib::Request &, httplib::Response &res) {
-        res.set_content("gq-test-exporter: see /metrics\n", "text/plain");
+    server.route("GET", QStringLiteral("/"), [](const gq::httpd::Request &) {
+        return gq::httpd::Response::text(200, QStringLiteral("gq-test-exporter: see /metrics\n"));
     });
-    int bound = port;
-    if (port == 0) {
-        bound = server.bind_to_any_port(host.toStdString());
-    } else if (!server.bind_to_port(host.toStdString(), port)) {
-        bound = -1;
-    }
-    if (bound <= 0) {
+    const auto bound = server.start({host, port});
+    if (!bound) {
         std::fprintf(stderr, "gq-test-exporter: cannot listen on %s:%d\n", qPrintable(host), port);
         return 1;
     }
-    std::printf("ready http://%s:%d/metrics\n", qPrintable(host), bound);
+    std::printf("ready http://%s:%d/metrics\n", qPrintable(host), *bound);
     std::fflush(stdout);
-    return server.listen_after_bind() ? 0 : 1;
+    return app.exec(); // until killed
 }

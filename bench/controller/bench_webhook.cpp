@@ -13,7 +13,7 @@
 // instead of the in-process webhook (webhook-vs-nginx.sh points it at nginx).
 //
 //   bench_webhook [--concurrency 1,8,32] [--seconds 5] [--db sqlite:///path]
-//   bench_webhook --rate 500 [--connections 25,200] [--seconds 10] [--url URL]
+//   bench_webhook --rate 500 [--connections 25,200] [--seconds 10] [--url URL | --fixed 1]
 #include "admissionwebhook.h"
 #include "httpserver.h"
 #include "testcerts.h"
@@ -26,6 +26,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QUrl>
@@ -114,21 +115,31 @@ Figures run(int port, const QString &caFile, int clients, int seconds, bool gpu)
 
 using bench::percentile;
 
+// What nginx answers in webhook-vs-nginx.sh.
+constexpr char kFixedAnswer[] =
+    R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"u-1","allowed":true}})";
+
+// A table's column titles, each right-aligned to its width (left for a negative one).
+void printHeader(const QList<QPair<const char *, int>> &columns) {
+    QStringList titles;
+    for (const auto &[title, width] : columns)
+        titles << QStringLiteral("%1").arg(QString::fromLatin1(title), width);
+    out() << titles.join(QLatin1Char(' ')) << '\n' << Qt::flush;
+}
+
 // The open-loop load (--rate) against 127.0.0.1:port; prints one line per connection count.
 void runLoadTable(const QString &target, int port, const QByteArray &path, double rate,
                   const QList<int> &connections, int seconds) {
     out() << "open loop: " << rate << " GPU-pod AdmissionReviews/s for " << seconds << " s against " << target
           << ", keep-alive TLS connections; latency from each request's due time\n";
-    out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8\n")
-                 .arg(QStringLiteral("conns"), 6)
-                 .arg(QStringLiteral("sent"), 7)
-                 .arg(QStringLiteral("req/s"), 7)
-                 .arg(QStringLiteral("p50 ms"), 8)
-                 .arg(QStringLiteral("p99 ms"), 8)
-                 .arg(QStringLiteral("max ms"), 9)
-                 .arg(QStringLiteral("failed"), 7)
-                 .arg(QStringLiteral(">5 s"), 6)
-          << Qt::flush;
+    printHeader({{"conns", 6},
+                 {"sent", 7},
+                 {"req/s", 7},
+                 {"p50 ms", 8},
+                 {"p99 ms", 8},
+                 {"max ms", 9},
+                 {"failed", 7},
+                 {">5 s", 6}});
     for (int c : connections) {
         const bench::LoadFigures f = bench::runLoad(port, path, c, rate, seconds, [](qint64 n) {
             return QByteArray::fromStdString(review(int(n % 2000000000), true));
@@ -148,6 +159,38 @@ void runLoadTable(const QString &target, int port, const QByteArray &path, doubl
     }
 }
 
+// The closed-loop table: for each concurrency, that many clients back to back.
+void runClosedLoopTable(int port, const QString &caFile, const QString &db, const QList<int> &concurrency,
+                        int seconds) {
+    out() << "webhook on 127.0.0.1:" << port << " (" << httpd::ServerOptions{}.threads
+          << " server threads), database "
+          << (db.startsWith(QLatin1String("sqlite")) ? "SQLite" : "PostgreSQL") << ", " << seconds
+          << " s per run, keep-alive HTTPS clients\n";
+    printHeader({{"pod", -4},
+                 {"clients", 8},
+                 {"requests", 9},
+                 {"req/s", 9},
+                 {"p50 ms", 8},
+                 {"p99 ms", 8},
+                 {"max ms", 8}});
+    for (bool gpu : {true, false}) {
+        for (int c : concurrency) {
+            const Figures f = run(port, caFile, c, seconds, gpu);
+            out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
+                         .arg(gpu ? QStringLiteral("gpu") : QStringLiteral("cpu"), -4)
+                         .arg(c, 8)
+                         .arg(f.requests, 9)
+                         .arg(double(f.requests) / f.seconds, 9, 'f', 0)
+                         .arg(percentile(f.latenciesMs, 0.50), 8, 'f', 2)
+                         .arg(percentile(f.latenciesMs, 0.99), 8, 'f', 2)
+                         .arg(f.latenciesMs.empty() ? 0.0 : f.latenciesMs.back(), 8, 'f', 2);
+            if (f.failures)
+                out() << "  (" << f.failures << " failed)";
+            out() << '\n' << Qt::flush;
+        }
+    }
+}
+
 struct Args {
     QList<int> concurrency{1, 8, 32};
     int seconds = 5;
@@ -155,6 +198,7 @@ struct Args {
     double rate = 0;
     QList<int> connections{25, 200};
     QUrl url;
+    bool fixed = false; // --fixed 1: HttpServer answers a constant AdmissionReview (as nginx in the script)
 };
 
 QList<int> intList(const QString &text) {
@@ -180,6 +224,8 @@ Args parseArgs(const QStringList &args) {
             a.rate = value.toDouble();
         else if (args[i] == QLatin1String("--url"))
             a.url = QUrl(value);
+        else if (args[i] == QLatin1String("--fixed"))
+            a.fixed = value == QLatin1String("1");
     }
     return a;
 }
@@ -231,7 +277,12 @@ int main(int argc, char **argv) {
     }
     AdmissionWebhook webhook(db, UsageStore::Options{}, AdmissionWebhook::Options{});
     httpd::HttpServer server; // the controller's webhook server: default ServerOptions
-    webhook.registerRoutes(server);
+    if (a.fixed)
+        server.route("POST", AdmissionWebhook::kPath, [](const httpd::Request &) {
+            return httpd::Response::json(200, QJsonDocument::fromJson(kFixedAnswer));
+        });
+    else
+        webhook.registerRoutes(server);
     const auto port = server.start(httpd::ListenAddress{QStringLiteral("127.0.0.1"), 0},
                                    httpd::TlsConfig{tls->serverCertPem, tls->serverKeyPem});
     if (!port) {
@@ -239,40 +290,14 @@ int main(int argc, char **argv) {
         return 1;
     }
     if (rate > 0) {
-        runLoadTable(QStringLiteral("the webhook (HttpServer, default options)"), *port,
-                     "/validate/pods?timeout=5s", rate, connections, seconds);
+        runLoadTable(a.fixed
+                         ? QStringLiteral("HttpServer (default options) answering a fixed AdmissionReview")
+                         : QStringLiteral("the webhook (HttpServer, default options, SQLite budget check)"),
+                     *port, "/validate/pods?timeout=5s", rate, connections, seconds);
         server.stop();
         return 0;
     }
-    out() << "webhook on 127.0.0.1:" << *port << " (" << httpd::ServerOptions{}.threads
-          << " server threads), database "
-          << (db.startsWith(QLatin1String("sqlite")) ? "SQLite" : "PostgreSQL") << ", " << seconds
-          << " s per run, keep-alive HTTPS clients\n";
-    out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
-                 .arg(QStringLiteral("pod"), -4)
-                 .arg(QStringLiteral("clients"), 8)
-                 .arg(QStringLiteral("requests"), 9)
-                 .arg(QStringLiteral("req/s"), 9)
-                 .arg(QStringLiteral("p50 ms"), 8)
-                 .arg(QStringLiteral("p99 ms"), 8)
-                 .arg(QStringLiteral("max ms"), 8)
-          << Qt::flush;
-    for (bool gpu : {true, false}) {
-        for (int c : concurrency) {
-            const Figures f = run(*port, caFile, c, seconds, gpu);
-            out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
-                         .arg(gpu ? QStringLiteral("gpu") : QStringLiteral("cpu"), -4)
-                         .arg(c, 8)
-                         .arg(f.requests, 9)
-                         .arg(double(f.requests) / f.seconds, 9, 'f', 0)
-                         .arg(percentile(f.latenciesMs, 0.50), 8, 'f', 2)
-                         .arg(percentile(f.latenciesMs, 0.99), 8, 'f', 2)
-                         .arg(f.latenciesMs.empty() ? 0.0 : f.latenciesMs.back(), 8, 'f', 2);
-            if (f.failures)
-                out() << "  (" << f.failures << " failed)";
-            out() << '\n' << Qt::flush;
-        }
-    }
+    runClosedLoopTable(*port, caFile, db, concurrency, seconds);
     server.stop();
     return 0;
 }

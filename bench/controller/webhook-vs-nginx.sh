@@ -53,5 +53,7 @@ for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
 
 echo "== gpuquota webhook (in-process HttpServer, SQLite budget check)"
 "$bench" --rate "$rate" --connections "$connections" --seconds "$seconds"
+echo "== HttpServer alone: the same server answering a fixed AdmissionReview (as nginx below)"
+"$bench" --rate "$rate" --connections "$connections" --seconds "$seconds" --fixed 1
 echo "== nginx $("$nginx" -v 2>&1 | sed 's/.*\///'), 1 worker, fixed AdmissionReview"
 "$bench" --rate "$rate" --connections "$connections" --seconds "$seconds" --url "https://127.0.0.1:$port/validate/pods"

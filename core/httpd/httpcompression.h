@@ -1,7 +1,7 @@
 #pragma once
 
-// Header-only: the servers built on cpp-httplib (this library's, the test cluster's
-// and the test exporter's) include it after <httplib.h>.
+// Header-only: the server still built on cpp-httplib (the test cluster's API server)
+// includes it after <httplib.h>. HttpServer (eventserver.h) never offers Brotli.
 #include <httplib.h>
 
 #include <string>

@@ -73,9 +73,9 @@ Result<void> ControllerRuntime::start() {
     recorderOptions.userEmailKey = m_userEmailKey;
     m_recorder = std::make_unique<UsageRecorder>(m_client, recorderOptions, *m_writer);
 
-    m_server.route("GET", QStringLiteral("/healthz"),
+    m_server.routeProbe("GET", QStringLiteral("/healthz"),
                    [](const httpd::Request &) { return httpd::Response::text(200, QStringLiteral("ok\n")); });
-    m_server.route("GET", QStringLiteral("/readyz"), [this](const httpd::Request &) {
+    m_server.routeProbe("GET", QStringLiteral("/readyz"), [this](const httpd::Request &) {
         const Figures f = figures();
         const bool ok = ready();
         QString text = ok ? QStringLiteral("ok\n") : QStringLiteral("not ready\n");
