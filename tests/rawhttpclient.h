@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <memory>
+#include <utility>
 
 namespace gq::test {
 
@@ -72,10 +73,10 @@ public:
     }
 
     // Writes a whole request and reads one answer: its status, 0 when none arrived.
-    int exchange(const QByteArray &request, QByteArray *head = nullptr) {
+    int exchange(const QByteArray &request, QByteArray *head = nullptr, QByteArray *body = nullptr) {
         if (!write(request))
             return 0;
-        QByteArray in;
+        QByteArray in = std::exchange(m_pending, {});
         qsizetype headEnd = -1;
         while ((headEnd = in.indexOf("\r\n\r\n")) < 0)
             if (!read(in))
@@ -90,10 +91,20 @@ public:
                 return 0;
         if (head)
             *head = h;
+        if (body)
+            *body = in.mid(headEnd + 4, length);
+        m_pending = in.mid(headEnd + 4 + length); // the start of a pipelined answer
         return h.mid(9, 3).toInt();
     }
 
-private:
+    // Whatever arrives next (empty: the server closed the connection, or the timeout).
+    QByteArray readSome() {
+        QByteArray in = std::exchange(m_pending, {});
+        if (in.isEmpty())
+            read(in);
+        return in;
+    }
+
     bool write(const QByteArray &data) {
         if (m_ssl) {
             const bool ok = SSL_write(m_ssl, data.constData(), int(data.size())) == int(data.size());
@@ -102,6 +113,8 @@ private:
         }
         return ::send(m_fd, data.constData(), size_t(data.size()), MSG_NOSIGNAL) == ssize_t(data.size());
     }
+
+private:
     bool read(QByteArray &in) {
         char buffer[4096];
         const int n =
@@ -115,6 +128,7 @@ private:
 
     int m_fd = -1;
     SSL *m_ssl = nullptr;
+    QByteArray m_pending;
 };
 
 using ClientCtx = std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)>;

@@ -49,9 +49,9 @@ struct Conn {
     Clock::time_point requestStart;
     Clock::time_point lastIo;
 
-    [[nodiscard]] bool idle() const {
-        return state == State::Reading && !inRequest && out.isEmpty() && (handshaken || !ssl);
-    }
+    // Waiting for a request (or for a ClientHello that may never come): may be closed
+    // to make room.
+    [[nodiscard]] bool idle() const { return state == State::Reading && !inRequest && out.isEmpty(); }
 };
 
 // While a handler has a connection (State::Handling) the event thread does not touch
@@ -117,6 +117,7 @@ struct EventServer::Private {
     std::thread loopThread;
     std::atomic<bool> stopping{false};
     std::atomic<bool> running{false};
+    bool acceptPaused = false;
 
     // Handlers' queues: [0] for the `threads` workers, [1] for the probe worker.
     std::mutex jobMutex;
@@ -135,6 +136,7 @@ struct EventServer::Private {
     void takeDone();
     void sweep(Clock::time_point now);
     bool evictIdle();
+    void pauseAccepting(bool pause);
     void close(Conn &c);
     bool progress(Conn &c);
     bool handshake(Conn &c);
@@ -263,8 +265,11 @@ void EventServer::Private::acceptAll() {
         if (fd < 0) {
             if (errno == EINTR)
                 continue;
-            if ((errno == EMFILE || errno == ENFILE) && evictIdle())
-                continue;
+            if (errno == EMFILE || errno == ENFILE) {
+                if (evictIdle())
+                    continue;
+                pauseAccepting(true); // until a connection closes: no busy loop on the listener
+            }
             return; // EAGAIN, or out of descriptors with nothing idle to close
         }
         ++accepted;
@@ -295,6 +300,16 @@ void EventServer::Private::acceptAll() {
         ++open;
         progress(c);
     }
+}
+
+void EventServer::Private::pauseAccepting(bool pause) {
+    if (acceptPaused == pause)
+        return;
+    acceptPaused = pause;
+    epoll_event ev{};
+    ev.events = pause ? 0u : unsigned(EPOLLIN);
+    ev.data.u64 = kListener;
+    ::epoll_ctl(epollFd, EPOLL_CTL_MOD, listenFd, &ev);
 }
 
 bool EventServer::Private::evictIdle() {
@@ -337,6 +352,7 @@ void EventServer::Private::close(Conn &c) {
     }
     ::close(c.fd);
     --open;
+    pauseAccepting(false);
     conns.erase(c.id); // destroys c
 }
 

@@ -32,6 +32,8 @@ private slots:
     void manyRequestsPerConnection();
     void manyKeepAliveConnectionsServed();
     void slowHandlersDoNotBlockProbes();
+    void wireFormats();
+    void slowRequestTimesOut();
 
 private:
     std::optional<TlsConfig> m_tls;
@@ -188,6 +190,68 @@ void TestHttpConnections::slowHandlersDoNotBlockProbes() {
         t.join();
     QCOMPARE(status, 200);
     QVERIFY2(ms < 1000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
+}
+
+// What clients send besides plain requests: chunked bodies (Go's client for a body of
+// unknown length), Expect: 100-continue (curl for large bodies), pipelined requests,
+// HEAD, HTTP/1.0 without keep-alive.
+void TestHttpConnections::wireFormats() {
+    HttpServer server;
+    server.route("POST", QStringLiteral("/echo"),
+                 [](const Request &r) { return Response::text(200, QString::fromUtf8(r.body)); });
+    server.route("GET", QStringLiteral("/healthz"),
+                 [](const Request &) { return Response::text(200, "ok\n"); });
+    auto port = server.start({QStringLiteral("127.0.0.1"), 0});
+    QVERIFY(port);
+    RawClient c;
+    QVERIFY(c.connectTo(*port, nullptr));
+    QByteArray head, body;
+    QCOMPARE(c.exchange("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        "5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\n\r\n",
+                        &head, &body),
+             200);
+    QCOMPARE(body, QByteArray("hello world"));
+    QVERIFY(c.write("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n"));
+    QVERIFY(c.readSome().startsWith("HTTP/1.1 100 Continue\r\n\r\n"));
+    QCOMPARE(c.exchange("body", &head, &body), 200);
+    QCOMPARE(body, QByteArray("body"));
+    // Two requests in one write: two answers, in order.
+    QVERIFY(c.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\none"
+                    "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\ntwo"));
+    QCOMPARE(c.exchange({}, &head, &body), 200);
+    QCOMPARE(body, QByteArray("one"));
+    QCOMPARE(c.exchange({}, &head, &body), 200);
+    QCOMPARE(body, QByteArray("two"));
+    QVERIFY(c.write("HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));
+    const QByteArray headOnly = c.readSome();
+    QVERIFY2(headOnly.startsWith("HTTP/1.1 200") && headOnly.endsWith("\r\n\r\n"), headOnly.constData());
+    QVERIFY(headOnly.contains("Content-Length: 3"));
+    QCOMPARE(c.exchange("GET /healthz HTTP/1.0\r\n\r\n", &head, &body), 200);
+    QVERIFY(head.contains("connection: close"));
+    QCOMPARE(c.readSome(), QByteArray()); // closed
+    RawClient bad;
+    QVERIFY(bad.connectTo(*port, nullptr));
+    QCOMPARE(bad.exchange("NONSENSE\r\n\r\n"), 400);
+}
+
+// A request must arrive whole within readTimeoutSeconds of its first byte: a client
+// that sends half a request and stops holds nothing for long.
+void TestHttpConnections::slowRequestTimesOut() {
+    ServerOptions options;
+    options.readTimeoutSeconds = 1;
+    HttpServer server(options);
+    server.route("GET", QStringLiteral("/healthz"),
+                 [](const Request &) { return Response::text(200, "ok\n"); });
+    auto port = server.start({QStringLiteral("127.0.0.1"), 0});
+    QVERIFY(port);
+    RawClient c;
+    QVERIFY(c.connectTo(*port, nullptr, 5000));
+    QElapsedTimer timer;
+    timer.start();
+    QVERIFY(c.write("GET /healthz HTTP/1.1\r\nHost:"));
+    QCOMPARE(c.readSome(), QByteArray());
+    QVERIFY2(timer.elapsed() >= 900 && timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
+    QTRY_COMPARE(server.stats().open, qint64(0));
 }
 
 QTEST_GUILESS_MAIN(TestHttpConnections)
