@@ -65,11 +65,12 @@ public:
         return exchange("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", head);
     }
 
-    int post(const QByteArray &path, const QByteArray &body, QByteArray *head = nullptr) {
+    int post(const QByteArray &path, const QByteArray &body, QByteArray *head = nullptr,
+             QByteArray *answer = nullptr) {
         return exchange("POST " + path +
                             " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
                             "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body,
-                        head);
+                        head, answer);
     }
 
     // Writes a whole request and reads one answer: its status, 0 when none arrived.

@@ -8,10 +8,12 @@
 
 #include "kube/kubeclienttestutil.h"
 #include "kube/kubetestutil.h"
+#include "rawhttpclient.h"
 #include "testclusterprocess.h"
 #include "usage/usagebackend.h"
 #include "webhooktestutil.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QtTest>
@@ -350,6 +352,37 @@ private slots:
         r = post("{nope");
         QCOMPARE(r.httpStatus, 400);
         server.stop();
+    }
+
+    // Issue 31 item 6: 300 idle connections to the webhook's server (half never send a
+    // byte, half finish the TLS handshake and go quiet), then a review on a new
+    // connection is answered at once. Before, 16 idle connections locked it out.
+    void idleConnectionsDoNotLockOutTheWebhook() {
+        const test::LoopbackTls tls = test::loopbackTls();
+        ManualClock clock(kNoon);
+        auto hook = webhookAt(clock);
+        httpd::HttpServer server;
+        hook->registerRoutes(server);
+        auto port = server.start({QStringLiteral("127.0.0.1"), 0}, httpd::TlsConfig{tls.certPem, tls.keyPem});
+        QVERIFY(port);
+        test::ClientCtx ctx = test::clientContext();
+        std::vector<std::unique_ptr<test::RawClient>> idle;
+        for (int i = 0; i < 300; ++i) {
+            idle.push_back(std::make_unique<test::RawClient>());
+            QVERIFY(idle.back()->connectTo(*port, i % 2 ? ctx.get() : nullptr));
+        }
+        QElapsedTimer timer;
+        timer.start();
+        test::RawClient apiServer;
+        QVERIFY(apiServer.connectTo(*port, ctx.get()));
+        QByteArray head, body;
+        QCOMPARE(apiServer.post("/validate/pods?timeout=5s",
+                                reviewJson(QStringLiteral("idle-a"), QStringLiteral("shared"),
+                                           QStringLiteral("alice"), 4),
+                                &head, &body),
+                 200);
+        QVERIFY2(timer.elapsed() < 2000, qPrintable(QStringLiteral("%1 ms").arg(timer.elapsed())));
+        QCOMPARE(responseOf(body).value(QLatin1String("allowed")).toBool(true), false);
     }
 
     // End to end: the test cluster calls the webhook (ValidatingWebhookConfiguration with
