@@ -11,7 +11,7 @@ build=${1:-build/ci}
 rate=${2:-500}
 connections=${3:-25,200}
 seconds=${4:-10}
-bench="$build/bench/controller/bench_webhook"
+bench="$build/bin/bench_webhook"
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$bench" ] || { echo "no $bench: build the bench_webhook target" >&2; exit 1; }
 [ -x "$nginx" ] || { echo "no nginx: apt-get install nginx-light" >&2; exit 1; }
