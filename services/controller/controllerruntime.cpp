@@ -73,8 +73,9 @@ Result<void> ControllerRuntime::start() {
     recorderOptions.userEmailKey = m_userEmailKey;
     m_recorder = std::make_unique<UsageRecorder>(m_client, recorderOptions, *m_writer);
 
-    m_server.routeProbe("GET", QStringLiteral("/healthz"),
-                   [](const httpd::Request &) { return httpd::Response::text(200, QStringLiteral("ok\n")); });
+    m_server.routeProbe("GET", QStringLiteral("/healthz"), [](const httpd::Request &) {
+        return httpd::Response::text(200, QStringLiteral("ok\n"));
+    });
     m_server.routeProbe("GET", QStringLiteral("/readyz"), [this](const httpd::Request &) {
         const Figures f = figures();
         const bool ok = ready();
