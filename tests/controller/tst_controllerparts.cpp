@@ -7,11 +7,13 @@
 // --check-config finds what a start would, and that the process goes when it must:
 // on SIGTERM in every state, and when it can no longer renew its Lease.
 #include "controllertestutil.h"
+#include "rawhttpclient.h"
 #include "testcerts.h"
 #include "testclusterprocess.h"
 #include "usagestore.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -19,6 +21,8 @@
 #include <QtTest>
 
 #include <csignal>
+#include <memory>
+#include <vector>
 
 using namespace gq;
 using namespace gq::test;
@@ -244,6 +248,28 @@ private Q_SLOTS:
                                          .toObject();
         QCOMPARE(response.value(QLatin1String("uid")).toString(), QStringLiteral("u-1"));
         QCOMPARE(response.value(QLatin1String("allowed")).toBool(), true);
+
+        // Issue 31 item 6: 300 idle connections on each listener (half of the webhook's
+        // through the TLS handshake) lock nobody out: /healthz and a review still answer.
+        test::ClientCtx ctx = test::clientContext();
+        std::vector<std::unique_ptr<test::RawClient>> idle;
+        for (int i = 0; i < 600; ++i) {
+            idle.push_back(std::make_unique<test::RawClient>());
+            const bool webhook = i % 2;
+            QVERIFY(idle.back()->connectTo(webhook ? m_ports.webhook : m_ports.listen,
+                                           webhook && i % 4 == 1 ? ctx.get() : nullptr));
+        }
+        QElapsedTimer timer;
+        timer.start();
+        QCOMPARE(curl({QStringLiteral("http://127.0.0.1:%1/healthz").arg(m_ports.listen)}).left(3),
+                 QStringLiteral("200"));
+        QVERIFY(curl({QStringLiteral("--cacert"), m_caFile, QStringLiteral("-H"),
+                      QStringLiteral("Content-Type: application/json"), QStringLiteral("--data-binary"),
+                      QString::fromUtf8(review),
+                      QStringLiteral("https://127.0.0.1:%1/validate/pods").arg(m_ports.webhook)})
+                    .startsWith(QLatin1String("200 ")));
+        QVERIFY2(timer.elapsed() < 3000, qPrintable(QStringLiteral("%1 ms").arg(timer.elapsed())));
+        idle.clear();
 
         // SIGTERM: the Lease is given up (no waiting out its duration) and the exit is clean.
         controller.signal(SIGTERM);
