@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Builds the JupyterLab extension (jupyterlab/) into a wheel a notebook server installs
 # with pip and no Node.js:
-#   scripts/jupyterlab.sh [OUT_DIR]   (default: build/jupyterlab/dist)
+#   scripts/jupyterlab.sh [--no-install] [OUT_DIR]   (default: build/jupyterlab/dist)
 # -> OUT_DIR/gpuquota_jupyterlab-<version>-py3-none-any.whl, <version> the CMake project's.
 # Node.js and npm build the frontend (npm ci from jupyterlab/package-lock.json); a venv in
 # build/jupyterlab/venv (jupyterlab/requirements-build.txt, pip's wheel cache) gives
 # `jupyter labextension build` and hatchling. The source is copied to
 # build/jupyterlab/src first: node_modules and built files never land in the tree. The
-# wheel is then installed into the venv, where tests/jupyter runs JupyterLab with it.
+# wheel is then installed into the venv, where tests/jupyter runs JupyterLab with it
+# (not with --no-install: scripts/package.sh, while the suite may be running).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
+install=1
+if [ "${1:-}" = --no-install ]; then install=0; shift; fi
 out="${1:-$root/build/jupyterlab/dist}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
@@ -53,5 +56,7 @@ rm -f "$out"/gpuquota_jupyterlab-*.whl
 "$venv/bin/pip" wheel -q --disable-pip-version-check --no-deps --no-build-isolation -w "$out" . >/dev/null
 wheel="$out/gpuquota_jupyterlab-$version-py3-none-any.whl"
 [ -f "$wheel" ] || { echo "jupyterlab: no $wheel" >&2; exit 1; }
-"$venv/bin/pip" install -q --disable-pip-version-check --no-deps --force-reinstall "$wheel"
+if [ "$install" = 1 ]; then
+  "$venv/bin/pip" install -q --disable-pip-version-check --no-deps --force-reinstall "$wheel"
+fi
 echo "jupyterlab: $wheel"

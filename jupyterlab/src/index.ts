@@ -22,16 +22,30 @@ const batterySvg =
 const batteryIcon = new LabIcon({ name: 'gpuquota:battery', svgstr: batterySvg });
 
 // The 20 % prompt: once per budget and period, kept across reloads in localStorage.
+// Once over the limit the prompt is withdrawn: the red battery says the rest.
 const prompted = new Set<string>();
+const shown = new Map<string, string>(); // scope/subject -> the prompt's notification id
 function promptOnce(part: IPart, w: Words): void {
   const s = part.status;
-  if (!part.ok || !s || s.limit <= 0 || (s.state !== 'ok' && s.state !== 'near')) {
+  if (!part.ok || !s) {
+    return;
+  }
+  const subject = `${s.scope}/${s.subject}`;
+  if (s.state === 'grace' || s.state === 'over') {
+    const id = shown.get(subject);
+    if (id !== undefined) {
+      Notification.dismiss(id);
+      shown.delete(subject);
+    }
+    return;
+  }
+  if (s.limit <= 0 || (s.state !== 'ok' && s.state !== 'near')) {
     return;
   }
   if (s.remaining / s.limit >= 0.2) {
     return;
   }
-  const key = `gpuquota-prompted:${s.scope}/${s.subject}:${s.period}:${s.period_start}`;
+  const key = `gpuquota-prompted:${subject}:${s.period}:${s.period_start}`;
   let seen = prompted.has(key);
   try {
     seen = seen || window.localStorage.getItem(key) !== null;
@@ -46,7 +60,7 @@ function promptOnce(part: IPart, w: Words): void {
       shortHours(s.remaining),
       shortHours(s.limit)
     );
-    Notification.warning(text, { autoClose: false });
+    shown.set(subject, Notification.warning(text, { autoClose: false }));
   }
 }
 

@@ -30,7 +30,8 @@ STATE_JS = """() => {
     if (!e) return null;
     const q = c => (e.querySelector(c) || {}).textContent || '';
     return {state: e.dataset.state || '', text: q('.gq-text'), label: q('.gq-label'),
-            note: q('.gq-note'), title: e.title || '', hidden: e.hidden};
+            note: q('.gq-note'), title: e.title || '', hidden: e.hidden,
+            colour: getComputedStyle(e.querySelector('.gq-line') || e).color};
   };
   const toasts = [...document.querySelectorAll('.Toastify__toast')].map(t => t.textContent);
   return {user: part('#gpuquota-panel .gq-user'), namespace: part('#gpuquota-panel .gq-namespace'),
