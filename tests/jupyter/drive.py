@@ -95,6 +95,7 @@ class Driver:
         return {}
 
     def shot(self, path):
+        self.page.wait_for_timeout(1500)  # a notification slides in
         self.page.screenshot(path=path)
         return {}
 
