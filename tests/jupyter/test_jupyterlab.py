@@ -8,6 +8,8 @@ TokenReview and SubjectAccessReview and a usage database filled by the CLI:
 - below 20 % left the prompt appears once: not again after another cell, nor after a
   reload; in Chinese in a Chinese browser;
 - over the limit, red with the grace end;
+- a rejected token (the token file rewritten: read on every request): grey with the
+  controller's reason on hover;
 - the controller stopped: grey with the reason on hover, and no popup.
 
 Run by ctest (tests/jupyter/CMakeLists.txt) with the venv of scripts/jupyterlab.sh:
@@ -135,8 +137,9 @@ class TestJupyterLab(unittest.TestCase):
         cls.db = "sqlite://" + os.path.join(cls.tmp, "usage.db")
         cls.zone = local_noon_zone()
         cls.cluster = TestCluster(cls.tmp)
-        subprocess.run(["kubectl", "--kubeconfig", cls.cluster.kubeconfig, "create", "namespace", "team-a"],
-                       check=True, capture_output=True, timeout=60)
+        for ns in ("team-a", "gpuquota-system"):  # the controller publishes its audit head there
+            subprocess.run(["kubectl", "--kubeconfig", cls.cluster.kubeconfig, "create", "namespace", ns],
+                           check=True, capture_output=True, timeout=60)
         rule = {"namespaces": ["team-a"], "verbs": ["get"], "resources": ["resourcequotas"]}
         assert cls.cluster.hook("POST", "/_gq/users",
                                 {"name": "alice", "token": TOKEN, "rules": [rule]}) in (200, 201)
@@ -219,7 +222,13 @@ class TestJupyterLab(unittest.TestCase):
         os.makedirs(settings)
         with open(os.path.join(settings, "notification.jupyterlab-settings"), "w") as f:
             json.dump({"fetchNews": "false"}, f)
-        env = dict(os.environ, GPUQUOTA_URL="http://127.0.0.1:%d" % cls.listen, GPUQUOTA_TOKEN=TOKEN,
+        # The token from a file, as a pod's projected ServiceAccount token (read each time).
+        cls.token_file = os.path.join(cls.tmp, "token")
+        with open(cls.token_file, "w") as f:
+            f.write(TOKEN + "\n")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GPUQUOTA_")}
+        env = dict(env, GPUQUOTA_URL="http://127.0.0.1:%d" % cls.listen,
+                   GPUQUOTA_TOKEN_FILE=cls.token_file,
                    GPUQUOTA_NAMESPACE="team-a", JUPYTER_CONFIG_DIR=os.path.join(cls.tmp, "jcfg"),
                    JUPYTER_RUNTIME_DIR=os.path.join(cls.tmp, "jrt"),
                    JUPYTERLAB_SETTINGS_DIR=os.path.join(cls.tmp, "lab-settings"),
@@ -349,7 +358,22 @@ class TestJupyterLab(unittest.TestCase):
         self.assertEqual(s["user"]["colour"], "rgb(198, 40, 40)")  # #c62828, the page's red
         self.shot("jupyterlab-over.png")
 
-    def test_4_grey_on_a_stopped_controller(self):
+    def test_4_grey_on_a_rejected_token(self):
+        with open(self.token_file, "w") as f:
+            f.write("tok-nobody\n")
+        try:
+            self.driver("run")
+            s = self.state_until("the grey state", lambda s: s["user"]["state"] == "error")
+            self.assertEqual(s["user"]["text"], "GPU quota unavailable")
+            self.assertEqual(s["user"]["title"], "the cluster did not accept the token")
+            self.assertEqual(self.ours(s), [])
+        finally:
+            with open(self.token_file, "w") as f:
+                f.write(TOKEN + "\n")
+        self.driver("run")
+        self.state_until("the battery again", lambda s: s["user"]["state"] == "grace")
+
+    def test_5_grey_on_a_stopped_controller(self):
         self.stop_process(self.controller)
         self.driver("run")
         s = self.state_until("the grey state", lambda s: s["user"]["state"] == "error")
