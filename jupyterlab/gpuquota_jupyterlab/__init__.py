@@ -6,7 +6,7 @@ identity, so the token never reaches the browser (see handlers.py).
 """
 
 from ._version import __version__
-from .handlers import setup_handlers
+from .handlers import controller_url, setup_handlers
 
 
 def _jupyter_labextension_paths():
@@ -19,13 +19,7 @@ def _jupyter_server_extension_points():
 
 def _load_jupyter_server_extension(server_app):
     setup_handlers(server_app.web_app)
-    server_app.log.info("gpuquota_jupyterlab: /gpuquota/status proxies %s", controller_url_for_log())
-
-
-def controller_url_for_log():
-    from .handlers import controller_url
-
-    return controller_url()
+    server_app.log.info("gpuquota_jupyterlab: /gpuquota/status proxies %s", controller_url())
 
 
 __all__ = ["__version__"]

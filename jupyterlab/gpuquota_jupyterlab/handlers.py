@@ -68,14 +68,13 @@ async def fetch_part(query, bearer):
     request = HTTPRequest(url, method="GET", headers={"Authorization": "Bearer " + bearer},
                           connect_timeout=TIMEOUT_SECONDS, request_timeout=TIMEOUT_SECONDS,
                           ca_certs=os.environ.get("GPUQUOTA_CA_FILE") or None)
+    unreachable = "the controller at %s is not reachable (%s)"
     try:
         response = await AsyncHTTPClient().fetch(request, raise_error=False)
     except (OSError, HTTPClientError) as error:
-        return {"ok": False, "code": 0,
-                "reason": "the controller at %s is not reachable (%s)" % (controller_url(), error)}
-    if response.code == 599 or response.error and response.code not in (401, 403, 404, 503):
-        return {"ok": False, "code": 0,
-                "reason": "the controller at %s is not reachable (%s)" % (controller_url(), response.error)}
+        return {"ok": False, "code": 0, "reason": unreachable % (controller_url(), error)}
+    if response.code == 599:  # no HTTP answer: refused, timed out, TLS
+        return {"ok": False, "code": 0, "reason": unreachable % (controller_url(), response.error)}
     body = response.body.decode("utf-8", "replace") if response.body else ""
     if response.code != 200:
         return {"ok": False, "code": response.code, "reason": _reason(response.code, body)}
