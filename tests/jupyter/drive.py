@@ -22,7 +22,7 @@ import traceback
 
 from playwright.sync_api import sync_playwright
 
-TIMEOUT_MS = 60000
+TIMEOUT_MS = 120000  # a busy CI machine: JupyterLab loads slowly beside other suites
 
 STATE_JS = """() => {
   const part = sel => {

@@ -262,7 +262,7 @@ class TestJupyterLab(unittest.TestCase):
     def budget(self, *who):
         return json.loads(self.gq("budget", "status", *who, "-o", "json"))
 
-    def state_until(self, what, predicate, timeout=60):
+    def state_until(self, what, predicate, timeout=90):
         return wait_for(what, lambda: (lambda s: s if predicate(s) else None)(self.driver("state")), timeout)
 
     def ours(self, state):
@@ -343,7 +343,7 @@ class TestJupyterLab(unittest.TestCase):
             mine = [b for b in self.budget("--user", "alice")["budgets"] if b["period"] == "day"][0]
             return mine if mine["state"] == "grace" else None
 
-        mine = wait_for("the controller recording the running pod", in_grace, 30)
+        mine = wait_for("the controller recording the running pod", in_grace, 60)
         self.assertTrue(mine.get("grace_end"), mine)
         self.driver("run")
         s = self.state_until("the red state", lambda s: s["user"]["state"] == "grace")
