@@ -8,6 +8,7 @@ One command a line on stdin, one JSON line on stdout ({"ok": true, ...} or
     open LANG       a new browser profile in LANG (en-GB, zh-CN), the notebook and the
                     GPU quota panel open
     state           the panel, the status-bar item and the notifications shown
+    asked           how many times this page asked <base>/gpuquota/status so far
     run             runs the notebook's cells and waits until the kernel is idle again
     reload          reloads the page (the same profile: localStorage stays)
     shot PATH       a screenshot of the window
@@ -64,6 +65,8 @@ class Driver:
                                                 extra_http_headers={"Accept-Language": lang})
         self.context.set_default_timeout(TIMEOUT_MS)
         self.page = self.context.new_page()
+        self.asked = 0
+        self.page.on("requestfinished", self.count)
         self.load()
         return {}
 
@@ -80,6 +83,10 @@ class Driver:
                                     " && window.jupyterapp.shell.currentWidget.sessionContext"
                                     " && window.jupyterapp.shell.currentWidget.sessionContext.session"
                                     " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel")
+
+    def count(self, request):
+        if "/gpuquota/status" in request.url:
+            self.asked += 1
 
     def state(self):
         return self.page.evaluate(STATE_JS)
@@ -121,6 +128,9 @@ def main():
                     answer = driver.open(arg or "en-GB")
                 elif command == "state":
                     answer = driver.state()
+                elif command == "asked":
+                    driver.page.wait_for_timeout(100)  # let finished requests' events arrive
+                    answer = {"asked": driver.asked}
                 elif command == "run":
                     answer = driver.run()
                 elif command == "reload":

@@ -295,7 +295,10 @@ class TestJupyterLab(unittest.TestCase):
         self.add_usage(int(3.5 * 3600))  # 8.5 of 10 used: 15 % left
         mine = [b for b in self.budget("--user", "alice")["budgets"] if b["period"] == "day"][0]
         want = self.expected_line(mine)
-        self.driver("run")  # a finished cell refreshes the panel (not the minute's timer)
+        # A finished cell asks again at once (the minute's timer is not what answers here).
+        asked = self.driver("asked")["asked"]
+        self.driver("run")
+        wait_for("a request after the cell", lambda: self.driver("asked")["asked"] > asked, 5, 0.2)
         s = self.state_until("the prompt", lambda s: s["user"]["text"] == want and self.ours(s), 30)
         self.assertEqual(s["user"]["state"], "near")
         self.assertEqual(len(self.ours(s)), 1, s["toasts"])
