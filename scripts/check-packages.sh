@@ -8,6 +8,8 @@
 #             a loader log proving no Qt library or plugin came from the system;
 #             through FUSE where /dev/fuse works; start-up figures vs the build tree
 #   MSI       tables, components, shortcut and the fixed upgrade code (msiinfo)
+#   .whl      the JupyterLab extension: pip installs it into a fresh venv with no Node.js
+#             on the PATH, and the prebuilt labextension and the server's config land
 #
 #   scripts/check-packages.sh [DIST_DIR] [BUILD_DIR]
 set -euo pipefail
@@ -149,6 +151,18 @@ if [ -x "$tree" ]; then
     echo "  --self-test wall ms, $mode: ${runs[*]}"
   done
 fi
+
+echo "== JupyterLab extension wheel"
+whl="$(one 'gpuquota_jupyterlab-*-py3-none-any.whl')"
+python3 -m venv "$work/wheelvenv"
+# PATH holds the venv alone: no node, no npm.
+check "pip install $(basename "$whl") without Node.js" env -i HOME="$work" PATH="$work/wheelvenv/bin" \
+  "$work/wheelvenv/bin/python" -m pip install -q --disable-pip-version-check --no-deps "$whl"
+ext="$work/wheelvenv/share/jupyter/labextensions/gpuquota-jupyterlab"
+check "prebuilt labextension installed (package.json, remoteEntry)" \
+  bash -c "[ -f '$ext/package.json' ] && ls '$ext'/static/remoteEntry.*.js"
+check "server extension enabled (jupyter_server_config.d)" \
+  test -f "$work/wheelvenv/etc/jupyter/jupyter_server_config.d/gpuquota_jupyterlab.json"
 
 if [ "$failures" -ne 0 ]; then
   echo "check-packages: $failures check(s) failed"

@@ -24,6 +24,9 @@ packages=(
   qt6-wayland wixl msitools
   # the self-service page in a real browser (tst_selfservice)
   chromium
+  # the JupyterLab extension (scripts/jupyterlab.sh builds it with Node.js and npm; its
+  # venv holds JupyterLab and Playwright from PyPI; tests/jupyter)
+  nodejs python3-venv
   # alerts: a real SMTP server for the delivery suites
   python3-aiosmtpd
   # the official Kubernetes Python client, a real client of the test cluster (tst_testcluster_pyclient)
@@ -39,6 +42,11 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
+
+# npm: inside a NodeSource nodejs, Debian's own package beside Debian's nodejs.
+if ! command -v npm >/dev/null; then
+  missing+=(npm)
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages already installed"

@@ -6,6 +6,8 @@
 #   gpuquota-console-<v>-x86_64.AppImage  CPack External -> packaging/linux/build-appimage.sh
 #   gpuquota-console-<v>-x64-standin.msi  packaging/windows/*.wxs built by wixl from stand-in
 #                                         files (the real MSI needs Windows: .github/workflows/windows.yml)
+#   gpuquota_jupyterlab-<v>-py3-none-any.whl  the prebuilt JupyterLab extension (scripts/jupyterlab.sh;
+#                                         Node.js builds it, `pip install` needs none)
 #
 #   scripts/package.sh [BUILD_DIR]   (default: build/ci if configured, else build/release)
 # Then scripts/check-packages.sh dist checks each of them.
@@ -53,6 +55,11 @@ rm -rf "$dist/.cpack"
 packaging/windows/build-msi-standin.sh "$dist/gpuquota-console-$version-x64-standin.msi" "$version" 2>&1 \
   | grep -v 'GLib-GIO' || true
 [ -f "$dist/gpuquota-console-$version-x64-standin.msi" ] || { echo "package: wixl made no MSI" >&2; exit 1; }
+
+# Built beside the suites (test-all.sh): the test venv keeps the wheel its suite runs.
+scripts/jupyterlab.sh --no-install "$dist" >"$dist/.jupyterlab.log" 2>&1 \
+  || { cat "$dist/.jupyterlab.log" >&2; exit 1; }
+rm -f "$dist/.jupyterlab.log"
 
 echo "package: dist/ in $((SECONDS - t0)) s"
 (cd "$dist" && ls -l --block-size=K -- *)

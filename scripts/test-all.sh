@@ -11,6 +11,10 @@ scripts/install-deps.sh
 mkdir -p build
 scripts/real-cluster.sh build >build/real-cluster-build.log 2>&1 &
 real_cluster_build_pid=$!
+# The JupyterLab extension's wheel and the venv tests/jupyter runs JupyterLab from (npm
+# and pip, from their caches when warm), beside the C++ build.
+scripts/jupyterlab.sh >build/jupyterlab-build.log 2>&1 &
+jupyterlab_build_pid=$!
 # The ci preset builds without ccache (GQ_CCACHE=OFF, see cmake/CommonConfig.cmake): a
 # fresh clone's first build gains nothing from a cold cache; build/ci is incremental.
 # The fuzz preset keeps it (its tree is small).
@@ -25,6 +29,12 @@ if ! wait "$real_cluster_build_pid"; then
   exit 1
 fi
 tail -n 12 build/real-cluster-build.log
+if ! wait "$jupyterlab_build_pid"; then
+  cat build/jupyterlab-build.log
+  echo "test-all: building the JupyterLab extension failed (tst_jupyterlab needs it)" >&2
+  exit 1
+fi
+tail -n 1 build/jupyterlab-build.log
 
 # shellcheck source=start-services.sh
 source scripts/start-services.sh

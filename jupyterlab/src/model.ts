@@ -1,0 +1,99 @@
+// The quota as the server extension proxies it (GET <base>/gpuquota/status): fetched
+// every minute and when a cell finishes, one request at a time.
+import { URLExt } from '@jupyterlab/coreutils';
+import { ServerConnection } from '@jupyterlab/services';
+import { ISignal, Signal } from '@lumino/signaling';
+
+// One answer of the controller's /quota/status (README: "Self-service").
+export interface IQuotaStatus {
+  scope: string;
+  subject: string;
+  used: number;
+  limit: number;
+  remaining: number;
+  period: string;
+  period_start: string;
+  period_end: string;
+  state: 'ok' | 'near' | 'grace' | 'over' | 'none' | string;
+  grace_end?: string;
+  budgets?: Array<{ period?: string; tz?: string }>;
+}
+
+// A part of the server extension's answer: a status or why there is none.
+export interface IPart {
+  ok: boolean;
+  status?: IQuotaStatus;
+  code?: number;
+  reason?: string;
+  name?: string;
+}
+
+export interface ISnapshot {
+  user: IPart;
+  namespace: IPart | null;
+  at: Date;
+}
+
+export const REFRESH_MS = 60000;
+
+export class QuotaModel {
+  private _snapshot: ISnapshot | null = null;
+  private _changed = new Signal<this, ISnapshot>(this);
+  private _inFlight = false;
+  private _again = false;
+  private _timer = 0;
+
+  get changed(): ISignal<this, ISnapshot> {
+    return this._changed;
+  }
+
+  get snapshot(): ISnapshot | null {
+    return this._snapshot;
+  }
+
+  start(): void {
+    void this.refresh();
+    this._timer = window.setInterval(() => void this.refresh(), REFRESH_MS);
+  }
+
+  dispose(): void {
+    window.clearInterval(this._timer);
+  }
+
+  // A refresh asked for while one runs is done once after it, not once per ask.
+  async refresh(): Promise<void> {
+    if (this._inFlight) {
+      this._again = true;
+      return;
+    }
+    this._inFlight = true;
+    try {
+      do {
+        this._again = false;
+        this._snapshot = await fetchSnapshot();
+        this._changed.emit(this._snapshot);
+      } while (this._again);
+    } finally {
+      this._inFlight = false;
+    }
+  }
+}
+
+async function fetchSnapshot(): Promise<ISnapshot> {
+  const settings = ServerConnection.makeSettings();
+  const url = URLExt.join(settings.baseUrl, 'gpuquota', 'status');
+  try {
+    const response = await ServerConnection.makeRequest(url, { cache: 'no-store' }, settings);
+    if (!response.ok) {
+      return failed(response.status, `the notebook server answered ${response.status}`);
+    }
+    const body = (await response.json()) as { user: IPart; namespace: IPart | null };
+    return { user: body.user, namespace: body.namespace, at: new Date() };
+  } catch (error) {
+    return failed(0, `the notebook server is not reachable (${String(error)})`);
+  }
+}
+
+function failed(code: number, reason: string): ISnapshot {
+  return { user: { ok: false, code, reason }, namespace: null, at: new Date() };
+}
