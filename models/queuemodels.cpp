@@ -1,5 +1,6 @@
 #include "queuemodels.h"
 
+#include <algorithm>
 #include <map>
 
 namespace gq {

@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTranslator>
