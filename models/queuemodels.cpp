@@ -75,7 +75,7 @@ QList<QStandardItem *> QueueTreeModel::clusterQueueRow(const kueue::ClusterQueue
             continue;
         auto *item = textItem(tr("LocalQueue %1 in namespace %2").arg(lq.name, lq.ns));
         item->setData(QStringLiteral("localqueue"), KindRole);
-        item->setData(lq.ns + u'/' + lq.name, ObjectNameRole);
+        item->setData(QString(lq.ns + u'/' + lq.name), ObjectNameRole);
         name->appendRow(blankRow(item, ColumnCount));
     }
     return {name,

@@ -137,9 +137,10 @@ QJsonObject queuesJson(const Snapshot &s) {
                                   {QStringLiteral("admitted"), cq.admittedWorkloads},
                                   {QStringLiteral("flavors"), flavors}});
     }
-    return QJsonObject{{QStringLiteral("api_version"), QString::fromUtf16(kGroup) + u'/' + s.apiVersion},
-                       {QStringLiteral("cohorts"), cohorts},
-                       {QStringLiteral("clusterqueues"), queues}};
+    return QJsonObject{
+        {QStringLiteral("api_version"), QString(QString::fromUtf16(kGroup) + u'/' + s.apiVersion)},
+        {QStringLiteral("cohorts"), cohorts},
+        {QStringLiteral("clusterqueues"), queues}};
 }
 
 int runQueues(const QStringList &argv) {

@@ -1,11 +1,15 @@
 // core/kueue: Kueue's objects at v1beta1 and v1beta2 parsed into values, Kueue's own
 // resourceGroups rules with the field named, the GPU overview (reserved, borrowed, the
 // lent estimate, pending counts), the cohort tree and the pending order.
+#include "kueueedit.h"
 #include "kueueoverview.h"
+
+#include <QJsonArray>
 
 #include <QJsonDocument>
 #include <QTest>
 
+using gq::Quantity;
 using namespace gq::kueue;
 
 namespace {
@@ -84,7 +88,7 @@ private slots:
         QVERIFY2(r.error().message.contains(
                      QLatin1String("spec.resourceGroups[0].flavors[0].resources[0].nominalQuota")) ||
                      r.error().field.contains(QLatin1String("nominalQuota")),
-                 qPrintable(r.error().message + u" / " + r.error().field));
+                 qPrintable(r.error().message + QStringLiteral(" / ") + r.error().field));
     }
 
     void validation_data() {
@@ -140,7 +144,7 @@ private slots:
         const QList<Problem> problems = validateQueueSpec(QJsonDocument::fromJson(object).object(), cohort);
         if (field.isEmpty()) {
             QVERIFY2(problems.isEmpty(),
-                     qPrintable(problems.value(0).field + u": " + problems.value(0).message));
+                     qPrintable(problems.value(0).field + QStringLiteral(": ") + problems.value(0).message));
             return;
         }
         QCOMPARE(problems.size(), 1);
@@ -161,8 +165,7 @@ private slots:
         QVERIFY(p.pending());
         QCOMPARE(p.priority, 5);
         QCOMPARE(p.maximumExecutionTimeSeconds, 3600);
-        QCOMPARE(p.reason,
-                 QStringLiteral("insufficient unused quota for nvidia.com/gpu in flavor h100"));
+        QCOMPARE(p.reason, QStringLiteral("insufficient unused quota for nvidia.com/gpu in flavor h100"));
         QCOMPARE(p.createdMs, QDateTime(QDate(2026, 1, 1), QTime(10, 0), Qt::UTC).toMSecsSinceEpoch());
         const Workload a = parseWorkload(json(R"({"metadata":{"name":"j2","namespace":"ns"},
             "spec":{"queueName":"q","podSets":[{"name":"main","count":1,"template":{"spec":{"containers":[
@@ -223,6 +226,58 @@ private slots:
         QCOMPARE(tree[1].children, (QStringList{QStringLiteral("legacy"), QStringLiteral("org")}));
         QCOMPARE(tree[3].cohort.name, QStringLiteral("org"));
         QCOMPARE(tree[3].clusterQueues, QStringList{QStringLiteral("team-a")});
+    }
+
+    void editOneNumber() {
+        const QJsonObject b = json(kTeamB); // cohort org, h100 nominal 8, no limits
+        auto raised = withQuota(b, QStringLiteral("h100"), QStringLiteral("nvidia.com/gpu"),
+                                QuotaField::BorrowingLimit, Quantity::fromInt(4));
+        QVERIFY(raised);
+        QCOMPARE(
+            parseClusterQueue(*raised)->flavor(QStringLiteral("h100"))->resources[0].borrowingLimit->value(),
+            4);
+        auto patch = quotaPatch(b, *raised, QStringLiteral("h100"), QStringLiteral("nvidia.com/gpu"),
+                                QuotaField::BorrowingLimit);
+        QVERIFY(patch);
+        QCOMPARE(patch->size(), 2); // test the entry's name, add the limit
+        QCOMPARE(patch->at(1).toObject().value(QLatin1String("op")).toString(), QStringLiteral("add"));
+        QCOMPARE(patch->at(1).toObject().value(QLatin1String("path")).toString(),
+                 QStringLiteral("/spec/resourceGroups/0/flavors/0/resources/0/borrowingLimit"));
+        // Without a cohort Kueue refuses a limit: the field is named.
+        QJsonObject alone = b;
+        QJsonObject spec = alone.value(QLatin1String("spec")).toObject();
+        spec.remove(QLatin1String("cohortName"));
+        alone.insert(QLatin1String("spec"), spec);
+        auto refused = withQuota(alone, QStringLiteral("h100"), QStringLiteral("nvidia.com/gpu"),
+                                 QuotaField::LendingLimit, Quantity::fromInt(2));
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().field,
+                 QStringLiteral("spec.resourceGroups[0].flavors[0].resources[0].lendingLimit"));
+        QVERIFY(!withQuota(b, QStringLiteral("a100"), QStringLiteral("nvidia.com/gpu"),
+                           QuotaField::NominalQuota, Quantity::fromInt(1)));
+    }
+
+    // A boost adds a delta; its revert subtracts it, keeping an edit made in between.
+    void deltaKeepsConcurrentEdit() {
+        const QJsonObject b = json(kTeamB);
+        const QString f = QStringLiteral("h100"), gpu = QStringLiteral("nvidia.com/gpu");
+        auto boosted = withQuotaDelta(b, f, gpu, QuotaField::NominalQuota, 4);
+        QVERIFY(boosted);
+        auto edited =
+            withQuota(*boosted, f, gpu, QuotaField::NominalQuota, Quantity::fromInt(14)); // someone: 12 -> 14
+        QVERIFY(edited);
+        auto reverted = withQuotaDelta(*edited, f, gpu, QuotaField::NominalQuota, -4);
+        QVERIFY(reverted);
+        QCOMPARE(parseClusterQueue(*reverted)->flavor(f)->resources[0].nominal.value(), 10);
+        auto patch = quotaPatch(*edited, *reverted, f, gpu, QuotaField::NominalQuota);
+        QVERIFY(patch);
+        QCOMPARE(patch->size(), 3); // test name, test the old 14, replace with 10
+        QCOMPARE(patch->at(1).toObject().value(QLatin1String("value")).toString(), QStringLiteral("14"));
+        QCOMPARE(patch->at(2).toObject().value(QLatin1String("value")).toString(), QStringLiteral("10"));
+        auto unset = withQuotaDelta(b, f, gpu, QuotaField::BorrowingLimit, 2);
+        QVERIFY(!unset);
+        QVERIFY2(unset.error().message.contains(QLatin1String("not set")), qPrintable(unset.error().message));
+        QVERIFY(!withQuotaDelta(b, f, gpu, QuotaField::NominalQuota, -9)); // below zero
     }
 
     void pendingOrder() {
