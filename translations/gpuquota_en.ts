@@ -5291,10 +5291,10 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <source>Kueue API kueue.x-k8s.io/%1 · %n ClusterQueue(s) · read-only</source>
+        <source>Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n · read-only</source>
         <translation>
-            <numerusform>Kueue API kueue.x-k8s.io/%1 · %n ClusterQueue · read-only</numerusform>
-            <numerusform>Kueue API kueue.x-k8s.io/%1 · %n ClusterQueues · read-only</numerusform>
+            <numerusform>Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n · read-only</numerusform>
+            <numerusform>Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n · read-only</numerusform>
         </translation>
     </message>
     <message>

@@ -5271,9 +5271,9 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>无法读取 Kueue 的队列：%1</translation>
     </message>
     <message numerus="yes">
-        <source>Kueue API kueue.x-k8s.io/%1 · %n ClusterQueue(s) · read-only</source>
+        <source>Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n · read-only</source>
         <translation>
-            <numerusform>Kueue API kueue.x-k8s.io/%1 · %n 个 ClusterQueue · 只读</numerusform>
+            <numerusform>Kueue API kueue.x-k8s.io/%1 · ClusterQueue：%n 个 · 只读</numerusform>
         </translation>
     </message>
     <message>

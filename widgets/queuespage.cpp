@@ -150,7 +150,7 @@ void QueuesPage::retranslate() {
     else if (m_error)
         text = tr("Cannot read Kueue's queues: %1").arg(m_error->message);
     else if (m_snapshot)
-        text = tr("Kueue API kueue.x-k8s.io/%1 · %n ClusterQueue(s) · read-only", nullptr,
+        text = tr("Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n · read-only", nullptr,
                   int(m_snapshot->clusterQueues.size()))
                    .arg(m_snapshot->apiVersion);
     else

@@ -65,9 +65,9 @@ private slots:
         page.resize(1100, 700);
         page.show(); // showing reads
         QVERIFY(done.wait(20000));
-        QVERIFY2(page.statusText().contains(QLatin1String("kueue.x-k8s.io/v1beta2")),
-                 qPrintable(page.statusText()));
-        QVERIFY(page.statusText().contains(QLatin1String("5 ")));
+        QCOMPARE(page.statusText(),
+                 QueuesPage::tr("Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n · read-only", nullptr, 5)
+                     .arg(QStringLiteral("v1beta2")));
 
         QueueTreeModel *tree = page.treeModel();
         QCOMPARE(tree->rowCount(), 1); // every queue sits under the root cohort ai-org
