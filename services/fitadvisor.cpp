@@ -2,6 +2,7 @@
 
 #include "gpumemory.h"
 #include "kubeclient.h"
+#include "kueuereader.h"
 
 #include <QJsonArray>
 
@@ -20,23 +21,22 @@ const KubeResource &nodesResource() {
     return r;
 }
 
-// The namespace's first LocalQueue that points to a ClusterQueue with GPU quota. Without
-// Kueue (no such resource: 404) or without access nothing is set.
+// The namespace's first LocalQueue that points to a ClusterQueue with GPU quota, at the
+// kueue.x-k8s.io version discovery offers (core/kueue). Without Kueue (no such API) or
+// without access nothing is set.
 void readKueue(KubeClient &client, const QString &ns, FitClusterFacts &facts) {
-    static const KubeResource localQueues{QStringLiteral("kueue.x-k8s.io"), QStringLiteral("v1beta1"),
-                                          QStringLiteral("localqueues"), QStringLiteral("LocalQueue"), true};
-    static const KubeResource clusterQueues{QStringLiteral("kueue.x-k8s.io"), QStringLiteral("v1beta1"),
-                                            QStringLiteral("clusterqueues"), QStringLiteral("ClusterQueue"),
-                                            false};
-    auto queues = waitFor(client.list(localQueues, ns));
+    const auto version = kueue::detectVersion(client);
+    if (!version)
+        return;
+    auto queues = waitFor(client.list(kueue::resource(QStringLiteral("localqueues"), *version), ns));
     if (!queues)
         return;
     for (const QJsonObject &lq : std::as_const(queues->items)) {
-        const QString cq =
-            lq.value(QLatin1String("spec")).toObject().value(QLatin1String("clusterQueue")).toString();
+        const QString cq = kueue::parseLocalQueue(lq).clusterQueue;
         if (cq.isEmpty())
             continue;
-        auto queue = waitFor(client.get(clusterQueues, QString(), cq));
+        auto queue =
+            waitFor(client.get(kueue::resource(QStringLiteral("clusterqueues"), *version), QString(), cq));
         if (!queue)
             continue;
         if (const auto free = advisor::freeKueueGpus(*queue)) {

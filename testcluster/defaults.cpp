@@ -174,7 +174,12 @@ void applyDefaults(Resource r, QJsonObject &object) {
     case Resource::Node:
     case Resource::Deployment:
     case Resource::CronJob:
-    case Resource::Lease: object.insert(QLatin1String("spec"), spec); break;
+    case Resource::Lease:
+    case Resource::ResourceFlavor:
+    case Resource::ClusterQueue:
+    case Resource::LocalQueue:
+    case Resource::Cohort:
+    case Resource::Workload: object.insert(QLatin1String("spec"), spec); break;
     // Events, ConfigMaps, Secrets, RBAC objects and webhook configurations have no spec.
     default: object.remove(QLatin1String("spec")); break;
     }

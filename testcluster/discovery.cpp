@@ -93,7 +93,17 @@ QStringList storedGroups() {
     return groups;
 }
 
-// The APIResourceList of one stored group's v1, from the resource table.
+// The version a stored group is served at: its kinds' (v1, or v1beta2 for Kueue's).
+QString storedGroupVersion(const QString &group) {
+    for (int i = 0; i < kResourceCount; ++i) {
+        const ResourceInfo &info = resourceInfo(static_cast<Resource>(i));
+        if (info.group == group)
+            return info.version;
+    }
+    return QStringLiteral("v1");
+}
+
+// The APIResourceList of one stored group's version, from the resource table.
 QByteArray discoveryStoredGroup(const QString &group) {
     QJsonArray resources;
     for (int i = 0; i < kResourceCount; ++i) {
@@ -133,7 +143,7 @@ QByteArray discoveryStoredGroup(const QString &group) {
     QJsonObject list;
     list.insert(QLatin1String("kind"), QLatin1String("APIResourceList"));
     list.insert(QLatin1String("apiVersion"), QLatin1String("v1"));
-    list.insert(QLatin1String("groupVersion"), QString(group + QStringLiteral("/v1")));
+    list.insert(QLatin1String("groupVersion"), QString(group + u'/' + storedGroupVersion(group)));
     list.insert(QLatin1String("resources"), resources);
     return toCompactJson(list);
 }
@@ -164,7 +174,7 @@ QByteArray discoveryGroups() {
         apiGroup(QStringLiteral("authentication.k8s.io"), {QStringLiteral("v1"), QStringLiteral("v1beta1")}),
         apiGroup(QStringLiteral("authorization.k8s.io"), {QStringLiteral("v1")})};
     for (const QString &g : storedGroups())
-        groups.append(apiGroup(g, {QStringLiteral("v1")}));
+        groups.append(apiGroup(g, {storedGroupVersion(g)}));
     list.insert(QLatin1String("groups"), groups);
     return toCompactJson(list);
 }
@@ -308,8 +318,8 @@ bool ApiServer::serveDiscovery(ApiCall &call) {
                                              QStringLiteral("SelfSubjectReview")));
     for (const QString &g : storedGroups()) {
         if (path == QStringLiteral("/apis/") + g)
-            return reply(apiGroupDocument(g, {QStringLiteral("v1")}));
-        if (path == QStringLiteral("/apis/") + g + QStringLiteral("/v1") && get)
+            return reply(apiGroupDocument(g, {storedGroupVersion(g)}));
+        if (path == QStringLiteral("/apis/") + g + u'/' + storedGroupVersion(g) && get)
             return reply(discoveryStoredGroup(g));
     }
     if (path == QLatin1String("/openapi/v3"))

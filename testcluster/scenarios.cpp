@@ -2,6 +2,7 @@
 
 #include "apiserver.h"
 #include "demoteams.h"
+#include "kueuedemo.h"
 #include "store.h"
 
 #include <QDateTime>
@@ -235,6 +236,7 @@ void demo(ApiServer &server) {
                gpuPod(QStringLiteral("bob-eval-1"), QStringLiteral("bob"), QStringLiteral("nvidia.com/gpu"),
                       2, "8", "64Gi", QStringLiteral("nvcr.io/nvidia/pytorch:24.05-py3"), 20000));
     server.hook("POST", QStringLiteral("/_gq/pods/team-vision/bob-eval-1/phase"), R"({"phase":"Succeeded"})");
+    kueueDemo(server);
 }
 
 } // namespace

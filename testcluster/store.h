@@ -42,8 +42,15 @@ enum class Resource {
     Lease, // coordination.k8s.io: the controller's leader election (leases.cpp)
     Role,
     RoleBinding,
+    // Kueue's custom resources (kueue.x-k8s.io/v1beta2): stored and watched like the
+    // built-in kinds, with no Kueue behind them; the demo scenario seeds them.
+    ResourceFlavor,
+    ClusterQueue,
+    LocalQueue,
+    Cohort,
+    Workload,
 };
-inline constexpr int kResourceCount = 18;
+inline constexpr int kResourceCount = 23;
 
 struct ResourceInfo {
     Resource resource;
@@ -54,7 +61,7 @@ struct ResourceInfo {
     bool namespaced;
     bool hasStatus;
     QString group = QString();              // "" for the core group
-    QString version = QStringLiteral("v1"); // every kind served here is at v1
+    QString version = QStringLiteral("v1"); // every built-in kind served here is at v1
 
     // "v1" for the core group, else "group/version".
     [[nodiscard]] QString apiVersion() const {

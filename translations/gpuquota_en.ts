@@ -3234,6 +3234,10 @@ Every change applied from this console is listed here with who made it and why.<
 <context>
     <name>gq::MainWindow</name>
     <message>
+        <source>Queues</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>GPU Quota Console</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5139,6 +5143,166 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>ms-swift flags:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::QueueTreeModel</name>
+    <message>
+        <source>Cohort / ClusterQueue / flavor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nominal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Borrowing limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lending limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reserved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Borrowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (stopped)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LocalQueue %1 in namespace %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cohort %1 (no Cohort object)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cohort %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::WorkloadListModel</name>
+    <message>
+        <source>Namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flavor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Age</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quota reserved</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::QueuesPage</name>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workloads: pending in the order Kueue tries them, then admitted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kueue is not installed on this cluster (no kueue.x-k8s.io API).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read Kueue&apos;s queues: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n · read-only</source>
+        <translation>
+            <numerusform>Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n · read-only</numerusform>
+            <numerusform>Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n · read-only</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reading Kueue&apos;s queues…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · refreshing…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -3224,6 +3224,10 @@ Every change applied from this console is listed here with who made it and why.<
 <context>
     <name>gq::MainWindow</name>
     <message>
+        <source>Queues</source>
+        <translation>队列</translation>
+    </message>
+    <message>
         <source>GPU Quota Console</source>
         <translation>GPU 配额控制台</translation>
     </message>
@@ -5120,6 +5124,165 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>ms-swift flags:</source>
         <translation>ms-swift 参数：</translation>
+    </message>
+</context>
+<context>
+    <name>gq::QueueTreeModel</name>
+    <message>
+        <source>Cohort / ClusterQueue / flavor</source>
+        <translation>队列组 / ClusterQueue / 规格</translation>
+    </message>
+    <message>
+        <source>Nominal</source>
+        <translation>名义配额</translation>
+    </message>
+    <message>
+        <source>Borrowing limit</source>
+        <translation>借用上限</translation>
+    </message>
+    <message>
+        <source>Lending limit</source>
+        <translation>出借上限</translation>
+    </message>
+    <message>
+        <source>Reserved</source>
+        <translation>已预留</translation>
+    </message>
+    <message>
+        <source>Borrowed</source>
+        <translation>已借入</translation>
+    </message>
+    <message>
+        <source>Lent</source>
+        <translation>已借出</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>%1 (stopped)</source>
+        <translation>%1（已停止）</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>LocalQueue %1 in namespace %2</source>
+        <translation>命名空间 %2 中的 LocalQueue %1</translation>
+    </message>
+    <message>
+        <source>Cohort %1 (no Cohort object)</source>
+        <translation>队列组 %1（无 Cohort 对象）</translation>
+    </message>
+    <message>
+        <source>Cohort %1</source>
+        <translation>队列组 %1</translation>
+    </message>
+</context>
+<context>
+    <name>gq::WorkloadListModel</name>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation>ClusterQueue</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation>排位</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>Flavor</source>
+        <translation>规格</translation>
+    </message>
+    <message>
+        <source>Age</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation>已准入</translation>
+    </message>
+    <message>
+        <source>quota reserved</source>
+        <translation>已预留配额</translation>
+    </message>
+</context>
+<context>
+    <name>gq::QueuesPage</name>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Workloads: pending in the order Kueue tries them, then admitted</source>
+        <translation>工作负载：先按 Kueue 尝试的顺序列出等待中的，再列出已准入的</translation>
+    </message>
+    <message>
+        <source>Not connected.</source>
+        <translation>未连接。</translation>
+    </message>
+    <message>
+        <source>Kueue is not installed on this cluster (no kueue.x-k8s.io API).</source>
+        <translation>此集群未安装 Kueue（没有 kueue.x-k8s.io API）。</translation>
+    </message>
+    <message>
+        <source>Cannot read Kueue&apos;s queues: %1</source>
+        <translation>无法读取 Kueue 的队列：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n · read-only</source>
+        <translation>
+            <numerusform>Kueue API kueue.x-k8s.io/%1 · ClusterQueue：%n 个 · 只读</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reading Kueue&apos;s queues…</source>
+        <translation>正在读取 Kueue 的队列…</translation>
+    </message>
+    <message>
+        <source> · refreshing…</source>
+        <translation> · 正在刷新…</translation>
     </message>
 </context>
 </TS>

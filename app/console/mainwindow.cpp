@@ -20,6 +20,7 @@
 #include "namespaceusagepage.h"
 #include "objectpage.h"
 #include "page.h"
+#include "queuespage.h"
 #include "quotapage.h"
 #include "startpage.h"
 #include "templatedialog.h"
@@ -143,6 +144,9 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
             [this](const QString &m) { showStatus(m, 8000); });
     buildLiveGpus();
     addPage(m_liveGpuPage, QStringLiteral("gpus"), tr("Live GPUs"), m_gpuGate);
+    // Kueue's queues, cohorts and workloads (read through the connection's client).
+    m_queuesPage = new QueuesPage(m_tabs);
+    addPage(m_queuesPage, QStringLiteral("queues"), tr("Queues"));
     m_splitter->addWidget(m_namespaces);
     m_splitter->addWidget(m_tabs);
     m_splitter->setStretchFactor(0, 2);

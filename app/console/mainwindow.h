@@ -43,6 +43,7 @@ class NamespaceListModel;
 class NamespacePanel;
 class Page;
 class QuotaPage;
+class QueuesPage;
 class UsageChartService;
 class SourceGate;
 class StartPage;
@@ -94,6 +95,7 @@ public:
     [[nodiscard]] BoostsPage *boostsPage() const { return m_boostsPage; }
     [[nodiscard]] AuditPage *auditPage() const { return m_auditPage; }
     [[nodiscard]] LiveGpuPage *liveGpuPage() const { return m_liveGpuPage; }
+    [[nodiscard]] QueuesPage *queuesPage() const { return m_queuesPage; }
     [[nodiscard]] GpuMonitor *gpuMonitor() const { return m_gpuMonitor; }
     [[nodiscard]] ControllerIndicator *controllerIndicator() const { return m_controllerIndicator; }
 
@@ -211,6 +213,7 @@ private:
     JobTracker m_jobs{this}; // secrets read for the current context
     GpuMonitor *m_gpuMonitor = nullptr;
     LiveGpuPage *m_liveGpuPage = nullptr;
+    QueuesPage *m_queuesPage = nullptr;
     SourceGate *m_gpuGate = nullptr;
     JobTracker m_metricsJobs{this};   // the metrics token and CA of the current context
     JobTracker m_urlSecretJobs{this}; // the password of the context's Prometheus URL

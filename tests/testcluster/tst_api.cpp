@@ -57,6 +57,39 @@ private slots:
         QVERIFY(r.json.value(QStringLiteral("paths")).toObject().contains(QStringLiteral("api/v1")));
     }
 
+    // Kueue's custom resources: in discovery at kueue.x-k8s.io/v1beta2 with their /status,
+    // stored with a resourceVersion, listed, and watched like the built-in kinds.
+    void kueueKinds() {
+        Reply r = call("GET", QStringLiteral("/apis/kueue.x-k8s.io"));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(at(r.json, "preferredVersion", "version").toString(), QStringLiteral("v1beta2"));
+        r = call("GET", QStringLiteral("/apis"));
+        QVERIFY(r.body.contains("kueue.x-k8s.io/v1beta2"));
+        r = call("GET", QStringLiteral("/apis/kueue.x-k8s.io/v1beta2"));
+        QCOMPARE(r.status, 200);
+        QStringList names;
+        for (const QJsonValue &v : r.json.value(QStringLiteral("resources")).toArray())
+            names << v.toObject().value(QStringLiteral("name")).toString();
+        for (const char *name : {"clusterqueues", "clusterqueues/status", "localqueues", "workloads/status",
+                                 "cohorts", "resourceflavors"})
+            QVERIFY2(names.contains(QLatin1String(name)), name);
+        const QString path = QStringLiteral("/apis/kueue.x-k8s.io/v1beta2/clusterqueues");
+        const Reply list = call("GET", path);
+        QCOMPARE(list.status, 200);
+        const QString rv = at(list.json, "metadata", "resourceVersion").toString();
+        r = create(path, obj(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue",
+            "metadata":{"name":"cq-watch"},"spec":{"resourceGroups":[{"coveredResources":["nvidia.com/gpu"],
+            "flavors":[{"name":"h100","resources":[{"name":"nvidia.com/gpu","nominalQuota":"8"}]}]}]}})"));
+        QCOMPARE(r.status, 201);
+        QCOMPARE(r.json.value(QStringLiteral("kind")).toString(), QStringLiteral("ClusterQueue"));
+        QCOMPARE(r.json.value(QStringLiteral("apiVersion")).toString(),
+                 QStringLiteral("kueue.x-k8s.io/v1beta2"));
+        r = call("GET", path + QStringLiteral("?watch=true&timeoutSeconds=1&resourceVersion=") + rv);
+        QCOMPARE(r.status, 200);
+        QVERIFY2(r.body.contains("\"type\":\"ADDED\"") && r.body.contains("cq-watch"), r.body.constData());
+        QCOMPARE(call("DELETE", path + QStringLiteral("/cq-watch")).status, 200);
+    }
+
     void authentication() {
         const QJsonObject unauthorized =
             expectedStatus(401, QStringLiteral("Unauthorized"), QStringLiteral("Unauthorized"), {}, {});

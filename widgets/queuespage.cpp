@@ -1,0 +1,183 @@
+#include "queuespage.h"
+
+#include "clusterconnection.h"
+#include "kubeclient.h"
+#include "kueuereader.h"
+#include "queuemodels.h"
+
+#include <QDateTime>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace gq {
+
+namespace {
+constexpr int kRefreshMs = 15000;
+}
+
+QueuesPage::QueuesPage(QWidget *parent)
+    : QWidget(parent)
+    , m_tree(new QueueTreeModel(this))
+    , m_workloads(new WorkloadListModel(this))
+    , m_treeView(new QTreeView(this))
+    , m_workloadView(new QTableView(this))
+    , m_status(new QLabel(this))
+    , m_workloadsTitle(new QLabel(this))
+    , m_refreshButton(new QPushButton(this))
+    , m_timer(new QTimer(this)) {
+    setObjectName(QStringLiteral("queuesPage"));
+    m_treeView->setObjectName(QStringLiteral("queueTree"));
+    m_workloadView->setObjectName(QStringLiteral("workloadTable"));
+    m_status->setObjectName(QStringLiteral("queuesStatus"));
+    m_refreshButton->setObjectName(QStringLiteral("queuesRefresh"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_treeView->setModel(m_tree);
+    m_treeView->setAlternatingRowColors(true);
+    m_treeView->setUniformRowHeights(true);
+    m_treeView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_treeView->header()->setStretchLastSection(false);
+    m_treeView->header()->setSectionResizeMode(QueueTreeModel::NameColumn, QHeaderView::Stretch);
+    m_workloadView->setModel(m_workloads);
+    m_workloadView->setAlternatingRowColors(true);
+    m_workloadView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_workloadView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_workloadView->setWordWrap(false);
+    m_workloadView->verticalHeader()->hide();
+    m_workloadView->horizontalHeader()->setStretchLastSection(true);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_status, 1);
+    top->addWidget(m_refreshButton);
+    auto *lower = new QWidget(this);
+    auto *lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(m_workloadsTitle);
+    lowerLayout->addWidget(m_workloadView);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_treeView);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+
+    m_timer->setInterval(kRefreshMs);
+    connect(m_timer, &QTimer::timeout, this, &QueuesPage::refresh);
+    connect(m_refreshButton, &QPushButton::clicked, this, &QueuesPage::refresh);
+    retranslate();
+}
+
+QueuesPage::~QueuesPage() = default;
+
+void QueuesPage::setConnection(ClusterConnection *connection) {
+    if (m_connection)
+        disconnect(m_connection, nullptr, this, nullptr);
+    m_connection = connection;
+    m_jobs.cancel();
+    m_loading = false;
+    m_snapshot.reset();
+    m_error.reset();
+    m_tree->setSnapshot({});
+    m_workloads->setSnapshot({}, {}, 0);
+    if (m_connection)
+        connect(m_connection, &ClusterConnection::synced, this, [this] {
+            if (isVisible())
+                refresh();
+        });
+    if (isVisible())
+        refresh();
+    retranslate();
+}
+
+void QueuesPage::setNamespace(const QString &ns) {
+    Q_UNUSED(ns) // the page shows the whole cluster's queues; LocalQueues name their namespaces
+}
+
+void QueuesPage::refresh() {
+    const std::shared_ptr<KubeClient> client = m_connection ? m_connection->client() : nullptr;
+    if (!client) {
+        retranslate();
+        return;
+    }
+    m_loading = true;
+    m_jobs.cancel();
+    m_jobs.run([client] { return kueue::readSnapshot(*client); },
+               [this](const Result<kueue::Snapshot> &result) { showResult(result); });
+    retranslate();
+}
+
+void QueuesPage::showResult(const Result<kueue::Snapshot> &result) {
+    m_loading = false;
+    if (result) {
+        m_snapshot = *result;
+        m_error.reset();
+        m_tree->setSnapshot(*result);
+        m_workloads->setSnapshot(*result, {}, QDateTime::currentMSecsSinceEpoch());
+        m_treeView->expandAll();
+        for (int c = 1; c < QueueTreeModel::ColumnCount; ++c)
+            m_treeView->resizeColumnToContents(c);
+        m_workloadView->resizeColumnsToContents();
+    } else {
+        m_error = result.error();
+    }
+    retranslate();
+    emit done();
+}
+
+QString QueuesPage::statusText() const {
+    return m_status->text();
+}
+
+void QueuesPage::retranslate() {
+    m_refreshButton->setText(tr("Refresh"));
+    m_workloadsTitle->setText(tr("Workloads: pending in the order Kueue tries them, then admitted"));
+    QString text;
+    if (!m_connection || !m_connection->client())
+        text = tr("Not connected.");
+    else if (m_error && m_error->kind == Error::Kind::NotFound)
+        text = tr("Kueue is not installed on this cluster (no kueue.x-k8s.io API).");
+    else if (m_error)
+        text = tr("Cannot read Kueue's queues: %1").arg(m_error->message);
+    else if (m_snapshot)
+        text = tr("Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n · read-only", nullptr,
+                  int(m_snapshot->clusterQueues.size()))
+                   .arg(m_snapshot->apiVersion);
+    else
+        text = tr("Reading Kueue's queues…");
+    if (m_loading && m_snapshot)
+        text += tr(" · refreshing…");
+    m_status->setText(text);
+}
+
+void QueuesPage::showEvent(QShowEvent *event) {
+    QWidget::showEvent(event);
+    m_timer->start();
+    refresh();
+}
+
+void QueuesPage::hideEvent(QHideEvent *event) {
+    QWidget::hideEvent(event);
+    m_timer->stop();
+}
+
+void QueuesPage::changeEvent(QEvent *event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) {
+        m_tree->retranslate();
+        m_workloads->retranslate();
+        retranslate();
+    }
+}
+
+} // namespace gq
