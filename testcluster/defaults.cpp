@@ -174,6 +174,10 @@ void applyDefaults(Resource r, QJsonObject &object) {
     case Resource::Node:
     case Resource::Deployment:
     case Resource::CronJob:
+    case Resource::ResourceClaim:
+    case Resource::ResourceClaimTemplate:
+    case Resource::ResourceSlice:
+    case Resource::DeviceClass:
     case Resource::Lease: object.insert(QLatin1String("spec"), spec); break;
     // Events, ConfigMaps, Secrets, RBAC objects and webhook configurations have no spec.
     default: object.remove(QLatin1String("spec")); break;

@@ -42,8 +42,14 @@ enum class Resource {
     Lease, // coordination.k8s.io: the controller's leader election (leases.cpp)
     Role,
     RoleBinding,
+    // resource.k8s.io/v1 (DRA): stored and watched, no allocator (the demo and tests
+    // write status.allocation themselves).
+    ResourceClaim,
+    ResourceClaimTemplate,
+    ResourceSlice,
+    DeviceClass,
 };
-inline constexpr int kResourceCount = 18;
+inline constexpr int kResourceCount = 22;
 
 struct ResourceInfo {
     Resource resource;
