@@ -138,7 +138,7 @@ class TestRealClusterDra : public QObject {
     }
     void apply(const QByteArray &yaml) const {
         const ToolRun r = m_cluster.apply(yaml);
-        QVERIFY2(r.exitCode == 0, (r.err + "\n" + yaml).constData());
+        QVERIFY2(r.exitCode == 0, QByteArray(r.err + "\n" + yaml).constData());
     }
 
 private Q_SLOTS:
