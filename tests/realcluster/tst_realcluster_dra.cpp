@@ -5,10 +5,13 @@
 // from templates). The built gpuquota-controller records them into SQLite: to the second,
 // a partition as its fraction, a shared claim once; and the API server's quota key
 // <class>.deviceclass.resource.k8s.io/devices refuses a claim over it.
+#include "clampplan.h"
 #include "controller/controllertestutil.h"
 #include "realcluster.h"
 
 #include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QtTest>
@@ -271,6 +274,61 @@ private Q_SLOTS:
         QVERIFY2(refused.err.contains("exceeded quota"), refused.err.constData());
         const ToolRun fits = m_cluster.apply(
             claimYaml("ResourceClaim", ns, QStringLiteral("small"), QStringLiteral("gpu.example.com"), 1));
+        QVERIFY2(fits.exitCode == 0, fits.err.constData());
+    }
+
+    // The enforcer's clamp of a DRA key (clampplan::planClamp) written to the real quota:
+    // hard becomes what the namespace's claims hold (status.used), so the held devices
+    // stay and a new claim is refused; the lift gives the room back.
+    void clampOfTheDraKeyKeepsWhatClaimsHold() {
+        const QString ns = QStringLiteral("dra-q");
+        apply(QStringLiteral("apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: gpus, namespace: %1}\n"
+                             "spec:\n  hard: {%2: \"4\"}\n")
+                  .arg(ns, kGpuKey)
+                  .toUtf8());
+        QJsonObject quota;
+        const auto statusIs = [&](const char *hard, const char *used) {
+            quota =
+                QJsonDocument::fromJson(m_cluster
+                                            .kubectl({QStringLiteral("get"), QStringLiteral("resourcequota"),
+                                                      QStringLiteral("gpus"), QStringLiteral("-n"), ns,
+                                                      QStringLiteral("-o"), QStringLiteral("json")})
+                                            .out)
+                    .object();
+            const QJsonObject status = quota.value(QLatin1String("status")).toObject();
+            return status.value(QLatin1String("hard")).toObject().value(kGpuKey).toString() ==
+                       QLatin1String(hard) &&
+                   status.value(QLatin1String("used")).toObject().value(kGpuKey).toString() ==
+                       QLatin1String(used);
+        };
+        QVERIFY(QTest::qWaitFor([&] { return statusIs("4", "1"); }, 60000)); // the claim "small"
+        const clampplan::Plan plan = clampplan::planClamp(quota, {}, QDateTime::currentSecsSinceEpoch(),
+                                                          QStringLiteral("Denied: spent"));
+        QCOMPARE(plan.action, clampplan::Plan::Action::Replace);
+        QCOMPARE(plan.after.value(kGpuKey).toString(), QStringLiteral("1"));
+        const auto replace = [&](QJsonObject object) {
+            QJsonObject meta = object.value(QLatin1String("metadata")).toObject();
+            meta.remove(QLatin1String("managedFields"));
+            meta.remove(QLatin1String("resourceVersion")); // status updates must not make it a 409
+            object.insert(QLatin1String("metadata"), meta);
+            const QString f = writeFile(m_dir.filePath(QStringLiteral("quota.json")),
+                                        QJsonDocument(object).toJson(QJsonDocument::Compact));
+            return m_cluster.kubectl({QStringLiteral("replace"), QStringLiteral("-f"), f});
+        };
+        const ToolRun clamped = replace(plan.quota);
+        QVERIFY2(clamped.exitCode == 0, clamped.err.constData());
+        QVERIFY(QTest::qWaitFor([&] { return statusIs("1", "1"); }, 60000));
+        const ToolRun refused = m_cluster.apply(
+            claimYaml("ResourceClaim", ns, QStringLiteral("more"), QStringLiteral("gpu.example.com"), 1));
+        QVERIFY2(refused.exitCode != 0 && refused.err.contains("exceeded quota"), refused.err.constData());
+
+        const clampplan::Plan lift = clampplan::planLift(quota);
+        QCOMPARE(lift.after.value(kGpuKey).toString(), QStringLiteral("4"));
+        const ToolRun lifted = replace(lift.quota);
+        QVERIFY2(lifted.exitCode == 0, lifted.err.constData());
+        QVERIFY(QTest::qWaitFor([&] { return statusIs("4", "1"); }, 60000));
+        const ToolRun fits = m_cluster.apply(
+            claimYaml("ResourceClaim", ns, QStringLiteral("more"), QStringLiteral("gpu.example.com"), 1));
         QVERIFY2(fits.exitCode == 0, fits.err.constData());
     }
 };
