@@ -1,5 +1,7 @@
 #include "namespacesummary.h"
 
+#include "dra.h"
+
 #include <QCoreApplication>
 #include <QLocale>
 
@@ -83,8 +85,11 @@ UsageBar pickBar(const QList<QuotaUsage> &quotas, std::initializer_list<const ch
 } // namespace
 
 namespace {
-// Extended resources that are GPUs or slices of one (MIG, time-sliced replicas), as quota keys.
+// Extended resources that are GPUs or slices of one (MIG, time-sliced replicas), as quota keys,
+// and DRA device classes of GPUs (<class>.deviceclass.resource.k8s.io/devices).
 bool isGpuQuotaKey(const QString &key) {
+    if (dra::isGpuQuotaKey(key))
+        return true;
     QStringView r(key);
     if (r.startsWith(u"requests."))
         r = r.mid(9);

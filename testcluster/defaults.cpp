@@ -179,7 +179,11 @@ void applyDefaults(Resource r, QJsonObject &object) {
     case Resource::ClusterQueue:
     case Resource::LocalQueue:
     case Resource::Cohort:
-    case Resource::Workload: object.insert(QLatin1String("spec"), spec); break;
+    case Resource::Workload:
+    case Resource::ResourceClaim:
+    case Resource::ResourceClaimTemplate:
+    case Resource::ResourceSlice:
+    case Resource::DeviceClass: object.insert(QLatin1String("spec"), spec); break;
     // Events, ConfigMaps, Secrets, RBAC objects and webhook configurations have no spec.
     default: object.remove(QLatin1String("spec")); break;
     }

@@ -49,8 +49,14 @@ enum class Resource {
     LocalQueue,
     Cohort,
     Workload,
+    // resource.k8s.io/v1 (DRA): stored and watched, no allocator (the demo and tests
+    // write status.allocation themselves).
+    ResourceClaim,
+    ResourceClaimTemplate,
+    ResourceSlice,
+    DeviceClass,
 };
-inline constexpr int kResourceCount = 23;
+inline constexpr int kResourceCount = 27;
 
 struct ResourceInfo {
     Resource resource;

@@ -176,6 +176,10 @@ Result<void> ControllerParts::startWebhook() {
     wo.onOwnedDenial = [events = m_denialEvents.get()](const PodOwner &owner, const QString &message) {
         events->report(owner, message);
     };
+    if (UsageRecorder *recorder = m_rt.recorder(); recorder && recorder->draWatch())
+        wo.draGpus = [dra = recorder->draWatch()](const QString &ns, const QJsonObject &pod) {
+            return dra->requestedGpus(pod, ns);
+        };
     m_webhook = std::make_unique<AdmissionWebhook>(cfg.database, storeOptions(cfg), wo);
     auto address = httpd::parseListenAddress(cfg.webhook.listen, QStringLiteral("webhook.listen"));
     if (!address)

@@ -109,6 +109,10 @@ void validateQuotaList(const QString &path, const ResourceList &list, bool gpuPo
         validateQuotaQuantity(field, e.name, e.quantity, sink);
         if (!gpuPolicy || !nameErrors.isEmpty())
             continue;
+        // DRA: quota counts the devices a namespace's claims request from the class as is
+        // (an integer, as for any extended name: checked above).
+        if (e.name.endsWith(QLatin1String(".deviceclass.resource.k8s.io/devices")))
+            continue;
         const ResourceNameInfo info = classifyResourceName(e.name);
         if (info.kind == ResourceNameKind::Extended) {
             sink.add(invalidValue(field(), e.name,

@@ -45,6 +45,16 @@ struct GpuRequest {
     friend bool operator==(const GpuRequest &, const GpuRequest &) = default;
 };
 
+// One entry of a pod's spec.resourceClaims (DRA), with the ResourceClaim it names: its own
+// resourceClaimName, or for a claim made from a ResourceClaimTemplate the name
+// status.resourceClaimStatuses gives once the claim exists (empty until then).
+struct PodClaim {
+    QString name;         // the entry's name in the pod
+    QString claimName;    // the ResourceClaim in the pod's namespace; "" while not created
+    QString templateName; // resourceClaimTemplateName, "" for a claim named directly
+    friend bool operator==(const PodClaim &, const PodClaim &) = default;
+};
+
 struct PodInfo {
     enum class Phase : quint8 { Pending, Running, Succeeded, Failed, Unknown };
     QString namespaceName;
@@ -55,6 +65,7 @@ struct PodInfo {
     QString user;           // value of the user label; empty when the pod has none
     QString userEmail;      // the user's email when the informer reads one (see PodInformer)
     QList<GpuRequest> gpus; // only extended resources we count as GPUs; empty for CPU pods
+    QList<PodClaim> claims; // spec.resourceClaims (DRA); empty for most pods
     QDateTime startTime;    // status.startTime, invalid until scheduled and started
     // When the containers ran: the earliest container startedAt (running or
     // terminated, and the run before a restart, lastState.terminated), and once every

@@ -47,6 +47,29 @@ void addRequests(const QJsonObject &container, QHash<QString, Quantity> &into, b
     }
 }
 
+// spec.resourceClaims with the claim each names (status.resourceClaimStatuses for templates).
+void decodePodClaims(const QJsonObject &spec, const QJsonObject &status, QList<PodClaim> &out) {
+    const QJsonArray claims = spec.value(QLatin1String("resourceClaims")).toArray();
+    if (claims.isEmpty())
+        return;
+    QHash<QString, QString> generated;
+    for (const QJsonValue &v : status.value(QLatin1String("resourceClaimStatuses")).toArray()) {
+        const QJsonObject o = v.toObject();
+        generated.insert(o.value(QLatin1String("name")).toString(),
+                         o.value(QLatin1String("resourceClaimName")).toString());
+    }
+    for (const QJsonValue &v : claims) {
+        const QJsonObject o = v.toObject();
+        PodClaim c;
+        c.name = o.value(QLatin1String("name")).toString();
+        c.templateName = o.value(QLatin1String("resourceClaimTemplateName")).toString();
+        c.claimName = o.value(QLatin1String("resourceClaimName")).toString();
+        if (c.claimName.isEmpty())
+            c.claimName = generated.value(c.name);
+        out.append(c);
+    }
+}
+
 } // namespace
 
 namespace detail {
@@ -156,6 +179,7 @@ PodInfo decodePod(const QJsonObject &object, const QString &userLabel, StringPoo
         if (!sum.value(n).isZero())
             pod.gpus.append({internOr(pool, n), sum.value(n)});
     }
+    decodePodClaims(spec, status, pod.claims);
     return pod;
 }
 

@@ -99,6 +99,8 @@ std::variant<httpd::Response, Ask> prepare(const QByteArray &body, const Resourc
     const QHash<QString, qint64> held = clampplan::gpusInUse({pod});
     for (auto it = held.begin(); it != held.end(); ++it)
         gpus += double(it.value()) * weights.weight(it.key().mid(9)); // drop "requests."
+    if (options.draGpus)
+        gpus += options.draGpus(ns, pod);
     if (gpus <= 0)
         return admissionAnswer(uid, true);
     // A pod pinned to a GPU model (nodeSelector on the label the intervals record) needs

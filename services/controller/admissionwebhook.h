@@ -64,6 +64,9 @@ public:
         // only sees the owner's FailedCreate, so the denial is handed here too (on the
         // server's thread: must not block; DenialEvents::report()).
         std::function<void(const PodOwner &owner, const QString &message)> onOwnedDenial;
+        // The GPUs a new pod asks for through DRA claims (DraWatch::requestedGpus; on the
+        // server's thread); unset: claims count nothing.
+        std::function<double(const QString &ns, const QJsonObject &pod)> draGpus;
     };
 
     inline static const QString kPath = QStringLiteral("/validate/pods");

@@ -1,6 +1,7 @@
 #include "clampplan.h"
 
 #include "budget.h"
+#include "dra.h"
 #include "quantity.h"
 #include "resourcenames.h"
 #include "timewindow.h"
@@ -87,7 +88,8 @@ qint64 podRequest(const QJsonObject &container, const QString &resource) {
 } // namespace
 
 bool isGpuQuotaKey(const QString &key) {
-    return key.startsWith(QLatin1String("requests.")) && isGpuResource(QStringView(key).mid(9));
+    return (key.startsWith(QLatin1String("requests.")) && isGpuResource(QStringView(key).mid(9))) ||
+           dra::isGpuQuotaKey(key);
 }
 
 QHash<QString, qint64> gpusInUse(const QList<QJsonObject> &pods) {
@@ -161,10 +163,20 @@ bool enforced(const QJsonObject &quota) {
     return true;
 }
 
-Plan planClamp(const QJsonObject &quota, const QHash<QString, qint64> &inUse, qint64 now,
+Plan planClamp(const QJsonObject &quota, const QHash<QString, qint64> &podsUse, qint64 now,
                const QString &reason) {
     const QJsonObject hard = hardOf(quota);
     const QJsonObject gpus = gpuEntries(hard);
+    // A DRA key counts the devices of the namespace's claims, not of its pods: what is in
+    // use is what quota counted (status.used).
+    QHash<QString, qint64> inUse = podsUse;
+    const QJsonObject used =
+        quota.value(QLatin1String("status")).toObject().value(QLatin1String("used")).toObject();
+    for (auto it = gpus.begin(); it != gpus.end(); ++it)
+        if (!dra::deviceClassOfQuotaKey(it.key()).isEmpty() && !inUse.contains(it.key()))
+            if (const auto q = Quantity::parse(used.value(it.key()).toString()))
+                if (const auto n = q->toGpuCount())
+                    inUse.insert(it.key(), *n);
     const bool clamped = hasClamp(quota);
     QJsonObject record = clamped ? clampRecord(quota) : QJsonObject{};
     QJsonObject original = record.value(QLatin1String("original")).toObject();

@@ -33,7 +33,9 @@ inline const QString kManagedByLabel = QStringLiteral("app.kubernetes.io/managed
 inline const QString kManagedByValue = QStringLiteral("gpuquota-controller");
 
 // requests.<GPU resource>: the quota entries the enforcer clamps (nvidia.com/gpu, MIG
-// profiles, nvidia.com/gpu.shared and other vendors' GPUs).
+// profiles, nvidia.com/gpu.shared and other vendors' GPUs), and DRA's
+// <class>.deviceclass.resource.k8s.io/devices of a GPU class (dra::isGpuQuotaKey), clamped to
+// the quota's own status.used (the devices its claims hold).
 [[nodiscard]] bool isGpuQuotaKey(const QString &key);
 
 // What the namespace's pods hold now, by quota key ("requests.nvidia.com/gpu" -> 3),

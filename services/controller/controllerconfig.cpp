@@ -62,7 +62,8 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
                                         QStringLiteral("spool"),           QStringLiteral("leaderElection"),
                                         QStringLiteral("alerts"),          QStringLiteral("selfService"),
                                         QStringLiteral("metrics"),         QStringLiteral("idle"),
-                                        QStringLiteral("identity"),        QStringLiteral("trust")};
+                                        QStringLiteral("identity"),        QStringLiteral("trust"),
+                                        QStringLiteral("gpuDeviceClasses")};
     if (root->isNull()) {
         c.add({}, SourcePos{1, 1, 0}, QStringLiteral("the file is empty"));
         out.errors = c.errors;
@@ -144,6 +145,17 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
                     cfg.weights.setModel(e.key, *w); // stored with every interval of that model
                 }
             }
+        }
+    }
+    if (const YamlNode *n = root->find(u"gpuDeviceClasses")) {
+        if (!n->isSequence()) {
+            c.add(QStringLiteral("gpuDeviceClasses"), n->pos(),
+                  QStringLiteral("must be a list of DeviceClass names"));
+        } else {
+            int i = 0;
+            for (const YamlNode &item : n->items())
+                if (auto s = c.string(QStringLiteral("gpuDeviceClasses[%1]").arg(i++), item))
+                    cfg.gpuDeviceClasses.insert(*s);
         }
     }
     if (const YamlNode *n = root->find(u"timeZone")) {

@@ -9,6 +9,7 @@
 #include <QByteArray>
 #include <QHash>
 #include <QList>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -62,6 +63,9 @@ struct ControllerConfig {
     // count weighted GPU-hours (see ResourceWeights).
     ResourceWeights weights;
     QHash<QString, double> gpuModelWeights; // nvidia.com/gpu.product -> factor (default 1)
+    // DRA DeviceClasses whose devices are GPUs beyond the rule (a class or driver name
+    // containing "gpu"): their claims are recorded and counted like nvidia.com/gpu.
+    QSet<QString> gpuDeviceClasses;
     QString timeZone = QStringLiteral("UTC");
     Enforce enforce;
     Webhook webhook;

@@ -71,6 +71,7 @@ Result<void> ControllerRuntime::start() {
     recorderOptions.cluster = m_config.clusterName;
     recorderOptions.userLabel = m_config.userLabel;
     recorderOptions.userEmailKey = m_userEmailKey;
+    recorderOptions.gpuDeviceClasses = m_config.gpuDeviceClasses;
     m_recorder = std::make_unique<UsageRecorder>(m_client, recorderOptions, *m_writer);
 
     m_server.routeProbe("GET", QStringLiteral("/healthz"), [](const httpd::Request &) {

@@ -41,6 +41,17 @@ UsageRecorder::UsageRecorder(std::shared_ptr<KubeClient> client, Options options
     m_pods->setBatchInterval(0);
     if (m_options.watchNodes)
         m_nodes = std::make_unique<ObjectInformer>(client, nodesResource());
+    if (m_options.watchClaims) {
+        m_dra = std::make_unique<DraWatch>(client, m_options.gpuDeviceClasses);
+        // An allocation may arrive after the pod runs: look at every pod with claims again.
+        connect(m_dra.get(), &DraWatch::changed, this, [this] {
+            const QSet<QString> keys = m_draPods;
+            for (const QString &key : keys)
+                refresh(key);
+            m_sharersDirty.clear(); // all refreshed already
+            countOpen();
+        });
+    }
     connect(m_pods.get(), &Informer::changed, this, &UsageRecorder::onPodsChanged);
     connect(m_pods.get(), &Informer::synced, this, &UsageRecorder::onSynced);
     connect(&m_writer, &LedgerWriter::databaseReady, this, &UsageRecorder::maybeReconcile);
@@ -59,6 +70,8 @@ UsageRecorder::~UsageRecorder() = default;
 void UsageRecorder::start() {
     if (m_nodes)
         m_nodes->start();
+    if (m_dra)
+        m_dra->start();
     m_pods->start();
 }
 
@@ -73,6 +86,10 @@ void UsageRecorder::stop() {
         disconnect(m_nodes.get(), nullptr, this, nullptr);
         m_nodes->stop();
     }
+    if (m_dra) {
+        disconnect(m_dra.get(), nullptr, this, nullptr);
+        m_dra->stop();
+    }
 }
 
 qint64 UsageRecorder::informerIdleSeconds() const {
@@ -80,17 +97,12 @@ qint64 UsageRecorder::informerIdleSeconds() const {
     return last == 0 ? -1 : m_options.clock->nowSecs() - last;
 }
 
-std::vector<UsageInterval> UsageRecorder::intervalsFor(const PodInfo &pod, const QString &cluster,
-                                                       const QString &source, const NodeFacts &node,
-                                                       qint64 now) {
-    std::vector<UsageInterval> out;
-    if (pod.gpus.isEmpty())
-        return out;
+std::optional<UsageRecorder::RunSpan> UsageRecorder::runSpan(const PodInfo &pod, qint64 now) {
     QDateTime started = pod.containersStarted;
     if (!started.isValid() && pod.phase != PodInfo::Phase::Pending)
         started = pod.startTime;
     if (!started.isValid())
-        return out; // not running yet
+        return std::nullopt; // not running yet
     const qint64 start = started.toSecsSinceEpoch();
     std::optional<qint64> end;
     if (pod.containersFinished.isValid())
@@ -101,6 +113,20 @@ std::vector<UsageInterval> UsageRecorder::intervalsFor(const PodInfo &pod, const
         end = cutoff; // stuck in Terminating: quota stopped charging it then, so do we
     if (end && *end <= start)
         end = start + 1; // the ledger's unit is a second; a shorter run counts as one
+    return RunSpan{start, end};
+}
+
+std::vector<UsageInterval> UsageRecorder::intervalsFor(const PodInfo &pod, const QString &cluster,
+                                                       const QString &source, const NodeFacts &node,
+                                                       qint64 now, const std::vector<DraHold> &dra) {
+    std::vector<UsageInterval> out;
+    if (pod.gpus.isEmpty() && dra.empty())
+        return out;
+    const auto span = runSpan(pod, now);
+    if (!span)
+        return out; // not running yet
+    const qint64 start = span->start;
+    const std::optional<qint64> end = span->end;
     for (const GpuRequest &g : pod.gpus) {
         auto count = g.amount.toGpuCount();
         if (!count || *count <= 0)
@@ -120,6 +146,25 @@ std::vector<UsageInterval> UsageRecorder::intervalsFor(const PodInfo &pod, const
         iv.gpuModel = node.gpuModel;
         if (g.resource == QLatin1String("nvidia.com/gpu.shared") && node.replicas > 0)
             iv.weight = 1.0 / node.replicas;
+        out.push_back(iv);
+    }
+    for (const DraHold &h : dra) {
+        UsageInterval iv;
+        iv.cluster = cluster;
+        iv.ns = pod.namespaceName;
+        iv.user = pod.user.isEmpty() ? pod.namespaceName : pod.user;
+        iv.podUid = pod.uid;
+        iv.podName = pod.name;
+        iv.resource = h.resource;
+        iv.gpus = h.devices;
+        iv.start = start;
+        iv.end = h.sharedSpan ? h.spanEnd : end;
+        if (iv.end && *iv.end <= start)
+            iv.end = start + 1;
+        iv.source = source;
+        iv.node = pod.nodeName;
+        iv.gpuModel = h.gpuModel.isEmpty() ? node.gpuModel : h.gpuModel;
+        iv.weight = h.weight;
         out.push_back(iv);
     }
     return out;
@@ -172,6 +217,7 @@ void UsageRecorder::refresh(const QString &key) {
     const auto pod = m_pods->pod(key.left(slash), key.mid(slash + 1));
     auto it = m_tracked.find(key);
     if (!pod) {
+        (void)draHolds(key, PodInfo{}, now); // forgets the pod's claims
         if (it != m_tracked.end()) {
             closeAll(*it, now); // deleted before its containers' end was seen
             m_tracked.erase(it);
@@ -190,8 +236,11 @@ void UsageRecorder::refresh(const QString &key) {
             Q_EMIT userEmailSeen(pod->user, pod->userEmail);
         }
     }
+    std::vector<DraHold> dra = draHolds(key, *pod, now);
+    if (dra.empty() && !pod->claims.isEmpty() && it != m_tracked.end())
+        dra = it->dra; // the claims went first (deleted with the pod): what they held
     const std::vector<UsageInterval> wanted =
-        intervalsFor(*pod, m_options.cluster, m_options.source, nodeFacts(pod->nodeName), now);
+        intervalsFor(*pod, m_options.cluster, m_options.source, nodeFacts(pod->nodeName), now, dra);
     if (wanted.empty() && it == m_tracked.end())
         return;
     // A pod stuck in Terminating gets no more events: look again when quota lets it go.
@@ -205,7 +254,9 @@ void UsageRecorder::refresh(const QString &key) {
         });
     }
     if (it == m_tracked.end())
-        it = m_tracked.insert(key, Tracked{pod->uid, {}});
+        it = m_tracked.insert(key, Tracked{pod->uid, {}, {}});
+    if (!dra.empty())
+        it->dra = dra;
     for (UsageInterval w : wanted) {
         // A running interval keeps the start it was opened with: a container restart
         // moves state.running.startedAt, but the pod held its GPUs all along.
@@ -239,6 +290,7 @@ void UsageRecorder::onPodsChanged(const QStringList &added, const QStringList &u
     for (const QStringList *list : {&added, &updated, &deleted})
         for (const QString &key : *list)
             refresh(key);
+    refreshSharers();
     countOpen();
 }
 
@@ -259,6 +311,7 @@ void UsageRecorder::onSynced() {
     keys.removeDuplicates();
     for (const QString &key : std::as_const(keys))
         refresh(key);
+    m_sharersDirty.clear(); // all refreshed already
     countOpen();
     if (!m_synced.exchange(true))
         qCInfo(lcRecorder) << "pod cache synced:" << m_pods->size() << "pods," << m_known.size()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "clock.h"
+#include "draholdings.h"
 #include "informer.h"
 #include "ledger.h"
 
@@ -46,6 +47,10 @@ public:
         // The pod label, else annotation, naming the email of the pod's user (alerts'
         // userEmailAnnotation); empty: not read. Reported by userEmailSeen().
         QString userEmailKey;
+        // DRA: watch ResourceClaims and ResourceSlices and charge the GPUs of pods' claims
+        // (draholdings.h); gpuDeviceClasses names classes that are GPUs beyond the rule.
+        bool watchClaims = true;
+        QSet<QString> gpuDeviceClasses;
     };
 
     UsageRecorder(std::shared_ptr<KubeClient> client, Options options, LedgerWriter &writer,
@@ -64,15 +69,25 @@ public:
     // a figure for "informer lag"; -1 before the first sync.
     [[nodiscard]] qint64 informerIdleSeconds() const;
     [[nodiscard]] PodInformer &podInformer() { return *m_pods; }
+    // The DRA watches (claims, templates, slices); null when watchClaims is off.
+    [[nodiscard]] DraWatch *draWatch() const { return m_dra.get(); }
 
     // The interval states a pod stands for now (pure; exposed for tests).
     struct NodeFacts {
         QString gpuModel;
         int replicas = 0; // nvidia.com/gpu.replicas, 0 when not set
     };
+    // When a pod's GPUs are held: from its containers' start to their end (unset: still
+    // running); nullopt before it runs.
+    struct RunSpan {
+        qint64 start = 0;
+        std::optional<qint64> end;
+    };
+    [[nodiscard]] static std::optional<RunSpan> runSpan(const PodInfo &pod, qint64 now);
     [[nodiscard]] static std::vector<UsageInterval> intervalsFor(const PodInfo &pod, const QString &cluster,
                                                                  const QString &source, const NodeFacts &node,
-                                                                 qint64 now);
+                                                                 qint64 now,
+                                                                 const std::vector<DraHold> &dra = {});
 
 Q_SIGNALS:
     void reconcileFinished(int closed);
@@ -83,6 +98,7 @@ private:
     struct Tracked {
         QString uid;
         std::vector<UsageInterval> states; // the last state submitted per resource
+        std::vector<DraHold> dra;          // the last DRA holds seen (its claims may go first)
     };
     void onPodsChanged(const QStringList &added, const QStringList &updated, const QStringList &deleted);
     void onSynced();
@@ -92,13 +108,20 @@ private:
     void maybeReconcile();
     [[nodiscard]] NodeFacts nodeFacts(const QString &node) const;
     void countOpen();
+    [[nodiscard]] std::vector<DraHold> draHolds(const QString &key, const PodInfo &pod, qint64 now);
+    void refreshSharers();
     [[nodiscard]] static qint64 quotaReleaseTime(const PodInfo &pod);
 
     Options m_options;
     LedgerWriter &m_writer;
     std::unique_ptr<PodInformer> m_pods;
     std::unique_ptr<ObjectInformer> m_nodes;
-    QHash<QString, Tracked> m_tracked; // by pod key "ns/name"
+    std::unique_ptr<DraWatch> m_dra;
+    QHash<QString, QSet<QString>> m_claimUsers;   // named claim "ns/claim" -> pod keys naming it
+    QHash<QString, QStringList> m_podNamedClaims; // pod key -> the named claims above
+    QSet<QString> m_draPods;                      // pods with spec.resourceClaims
+    QSet<QString> m_sharersDirty;                 // pods sharing a claim with a changed pod
+    QHash<QString, Tracked> m_tracked;            // by pod key "ns/name"
     // The open rows the database held at the first sync, by state key: a state equal to
     // its row is tracked without being written again (a restart at scale writes only
     // what changed). Emptied after that sync.

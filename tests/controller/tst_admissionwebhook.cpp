@@ -3,6 +3,7 @@
 // GQ_TEST_PG_URL) and served over TLS by core/httpd, called by the real HTTP client;
 // denials of controller-made pods recorded as Events on their owners (DenialEvents).
 #include "admissionwebhook.h"
+#include "draholdings.h"
 #include "httptransport.h"
 #include "tls.h"
 
@@ -103,6 +104,32 @@ private slots:
         QCOMPARE(
             messageOf(resp),
             QStringLiteral("Denied: need 4.00 GPU-h, only 0.50 left (limit 8.00 per day) for user alice"));
+    }
+
+    // A pod whose GPUs come from a DRA claim template: the template's request counts
+    // (draRequestedGpus, as DraWatch answers it from its informers).
+    void draClaimsCountLikeExtendedResources() {
+        const QJsonObject spec{{QStringLiteral("resourceClaims"),
+                                QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("gpu")},
+                                                       {QStringLiteral("resourceClaimTemplateName"),
+                                                        QStringLiteral("two-gpus")}}}}};
+        const QByteArray body = reviewJson(QStringLiteral("uid-d"), QStringLiteral("shared"),
+                                           QStringLiteral("alice"), 0, {}, spec);
+        QVERIFY(responseOf(call(body).body).value(QLatin1String("allowed")).toBool()); // claims not known
+        QHash<QString, QJsonObject> templates;
+        templates.insert(
+            QStringLiteral("shared/two-gpus"),
+            QJsonDocument::fromJson(QByteArray(R"({"spec":{"spec":{"devices":{"requests":[{"name":"gpu",
+                             "exactly":{"deviceClassName":"gpu.nvidia.com","count":2}}]}}}})"))
+                .object());
+        m_opt.draGpus = [templates](const QString &ns, const QJsonObject &pod) {
+            return draRequestedGpus(pod, ns, templates, {}, {}, {});
+        };
+        const QJsonObject resp = responseOf(call(body).body);
+        QCOMPARE(resp.value(QLatin1String("allowed")).toBool(true), false);
+        QCOMPARE(
+            messageOf(resp),
+            QStringLiteral("Denied: need 2.00 GPU-h, only 0.50 left (limit 8.00 per day) for user alice"));
     }
 
     // The denial names the budget it checked and, for a person whose name the identity

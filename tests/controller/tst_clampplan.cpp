@@ -1,6 +1,6 @@
 // clampplan, the pure half of budget enforcement: which namespaces the enforcer leaves
-// alone (being deleted), and whether a quota's clamp is enforced yet. The clamp and lift plans are exercised
-// end to end in tst_budgetenforcer.
+// alone (being deleted), whether a quota's clamp is enforced yet, a DRA key's clamp. The
+// clamp and lift plans are exercised end to end in tst_budgetenforcer.
 #include "clampplan.h"
 
 #include <QJsonDocument>
@@ -53,6 +53,33 @@ private slots:
                                  << false;
         QTest::newRow("no status") << QByteArray(R"({"spec":{"hard":{"requests.nvidia.com/gpu":"0"}}})")
                                    << false;
+    }
+    // A DRA key is clamped like requests.nvidia.com/gpu, to the devices quota counts for the
+    // namespace's claims (status.used): pods do not name them.
+    void draKeyClampedToClaimedDevices() {
+        const QJsonObject quota =
+            QJsonDocument::fromJson(QByteArray(R"({"metadata":{"name":"q","namespace":"ml"},
+            "spec":{"hard":{"gpu.nvidia.com.deviceclass.resource.k8s.io/devices":"8",
+                            "nic.example.com.deviceclass.resource.k8s.io/devices":"4","requests.cpu":"16"}},
+            "status":{"used":{"gpu.nvidia.com.deviceclass.resource.k8s.io/devices":"3"}}})"))
+                .object();
+        QVERIFY(
+            clampplan::isGpuQuotaKey(QStringLiteral("gpu.nvidia.com.deviceclass.resource.k8s.io/devices")));
+        QVERIFY(
+            !clampplan::isGpuQuotaKey(QStringLiteral("nic.example.com.deviceclass.resource.k8s.io/devices")));
+        const clampplan::Plan plan =
+            clampplan::planClamp(quota, {}, 1796126400, QStringLiteral("Denied: spent"));
+        QCOMPARE(plan.action, clampplan::Plan::Action::Replace);
+        QCOMPARE(plan.after,
+                 (QJsonObject{{QStringLiteral("gpu.nvidia.com.deviceclass.resource.k8s.io/devices"),
+                               QStringLiteral("3")}}));
+        const QJsonObject hard =
+            plan.quota.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject();
+        QCOMPARE(hard.value(QLatin1String("nic.example.com.deviceclass.resource.k8s.io/devices")).toString(),
+                 QStringLiteral("4"));
+        QCOMPARE(clampplan::planLift(plan.quota).after,
+                 (QJsonObject{{QStringLiteral("gpu.nvidia.com.deviceclass.resource.k8s.io/devices"),
+                               QStringLiteral("8")}}));
     }
     void enforced() {
         QFETCH(QByteArray, json);

@@ -52,7 +52,8 @@ private Q_SLOTS:
                            "alerts:\n  thresholds: [80, 100]\n"
                            "selfService: {perUser: true}\n"
                            "identity: {stripPrefixes: [\"oidc:\", \"sso:\"], emailLocalPart: false,\n"
-                           "  serviceAccounts: none, users: {\"arn:aws:iam::1:user/Alice\": alice}}\n")
+                           "  serviceAccounts: none, users: {\"arn:aws:iam::1:user/Alice\": alice}}\n"
+                           "gpuDeviceClasses: [accel.example.com, tpu.example.com]\n")
                 .arg(kubeconfig, cert, key)
                 .toUtf8();
         const auto r = parseControllerConfig(text, m_dir.filePath(QStringLiteral("c.yaml")));
@@ -85,6 +86,8 @@ private Q_SLOTS:
         QVERIFY(c.identity.serviceAccounts == IdentityRules::ServiceAccounts::None);
         QCOMPARE(c.identity.users.value(QStringLiteral("arn:aws:iam::1:user/Alice")),
                  QStringLiteral("alice"));
+        QCOMPARE(c.gpuDeviceClasses,
+                 (QSet<QString>{QStringLiteral("accel.example.com"), QStringLiteral("tpu.example.com")}));
 
         const auto inCluster = parseControllerConfig(
             "cluster: {inCluster: true}\ndatabase: sqlite:///x.db\nspool: /s\n", QStringLiteral("c.yaml"));
@@ -128,6 +131,8 @@ private Q_SLOTS:
                                             << "gpuResources[cpu]" << 4 << "not a GPU resource";
         QTest::newRow("bad model weight") << base + "gpuModelWeights: {T4: lots}\n"
                                           << "gpuModelWeights[T4]" << 4 << "number";
+        QTest::newRow("device classes not a list") << base + "gpuDeviceClasses: gpu.nvidia.com\n"
+                                                   << "gpuDeviceClasses" << 4 << "list of DeviceClass names";
         QTest::newRow("bad zone") << base + "timeZone: Europe/Atlantis\n"
                                   << "timeZone" << 4 << "time zone";
         QTest::newRow("bad listen") << base + "listen: localhost\n"

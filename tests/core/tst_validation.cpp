@@ -193,6 +193,11 @@ void TestValidation::quotaCases_data() {
                                          "spec.hard[requests.nvidia.com/gpu]|must be an integer (GPUs"};
     QTest::newRow("fpga fraction ok upstream")
         << quota({{"requests.example.com/fpga", "0.5"}}) << QStringList{};
+    QTest::newRow("dra device class ok")
+        << quota({{"gpu.nvidia.com.deviceclass.resource.k8s.io/devices", "4"}}) << QStringList{};
+    QTest::newRow("dra device class fraction")
+        << quota({{"gpu.nvidia.com.deviceclass.resource.k8s.io/devices", "0.5"}})
+        << QStringList{"spec.hard[gpu.nvidia.com.deviceclass.resource.k8s.io/devices]|must be an integer"};
     QTest::newRow("count ok") << quota({{"count/deployments.apps", "2"}, {"count/pods", "3"}})
                               << QStringList{};
 

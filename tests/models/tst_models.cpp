@@ -49,6 +49,7 @@ private slots:
     void summaryPicksTightestQuota();
     void summaryWithoutQuota();
     void summaryCountsMigSlicesAsGpus();
+    void summaryCountsDraDeviceClassesAsGpus();
     void memoryUsesTiForLargeLimits();
     void namespaceListSnapshotAndUpdates();
     void namespaceFilterAndSort();
@@ -89,6 +90,19 @@ void TestModels::summaryWithoutQuota() {
     // A zero limit with use is "over", not a division by zero.
     UsageBar zero{q("1"), q("0"), true};
     QVERIFY(zero.ratio() > 1.0);
+}
+
+// DRA: the GPU column counts a GPU device class's quota key; a NIC class is not a GPU.
+void TestModels::summaryCountsDraDeviceClassesAsGpus() {
+    const auto s = NamespaceSummary::fromQuotas(
+        QStringLiteral("dra"), {quota("q",
+                                      {{"gpu.nvidia.com.deviceclass.resource.k8s.io/devices", "4"},
+                                       {"rdma.example.com.deviceclass.resource.k8s.io/devices", "1"}},
+                                      {{"gpu.nvidia.com.deviceclass.resource.k8s.io/devices", "3"},
+                                       {"rdma.example.com.deviceclass.resource.k8s.io/devices", "1"}})});
+    QCOMPARE(s.gpu.hard, std::optional<Quantity>(q("4")));
+    QCOMPARE(s.gpu.used, q("3"));
+    QCOMPARE(s.gpu.resource, QStringLiteral("gpu.nvidia.com.deviceclass.resource.k8s.io/devices"));
 }
 
 void TestModels::summaryCountsMigSlicesAsGpus() {
