@@ -229,24 +229,26 @@ httpd::Response SelfService::formRequestEndpoint(const httpd::Request &request) 
             .toJson(QJsonDocument::Compact);
     const httpd::Response answer = submitRequestEndpoint(asJson);
     const QJsonObject body = QJsonDocument::fromJson(answer.body).object();
-    QUrlQuery back;
+    // Every value percent-encoded but the unreserved characters: a reason has spaces,
+    // parentheses and question marks.
+    QList<QPair<QString, QString>> back;
     for (const char *k : {"user", "namespace"})
         if (request.query.hasQueryItem(QLatin1String(k)))
-            back.addQueryItem(QLatin1String(k),
-                              request.query.queryItemValue(QLatin1String(k), QUrl::FullyDecoded));
+            back.append(
+                {QLatin1String(k), request.query.queryItemValue(QLatin1String(k), QUrl::FullyDecoded)});
     if (answer.status == 201)
-        back.addQueryItem(
-            QStringLiteral("requested"),
-            QString::number(
-                body.value(QLatin1String("request")).toObject().value(QLatin1String("id")).toInteger()));
+        back.append(
+            {QStringLiteral("requested"),
+             QString::number(
+                 body.value(QLatin1String("request")).toObject().value(QLatin1String("id")).toInteger())});
     else
-        back.addQueryItem(QStringLiteral("request_error"), body.value(QLatin1String("error")).toString());
+        back.append({QStringLiteral("request_error"), body.value(QLatin1String("error")).toString()});
+    QByteArray location("/quota");
+    for (const auto &[key, value] : std::as_const(back))
+        location +=
+            (location.contains('?') ? "&" : "?") + key.toUtf8() + '=' + QUrl::toPercentEncoding(value);
     httpd::Response r = httpd::Response::text(303, QString());
-    r.headers.append(qMakePair(
-        QByteArray("Location"),
-        QByteArray(
-            QByteArray("/quota") +
-            (back.isEmpty() ? QByteArray() : QByteArray("?" + back.toString(QUrl::FullyEncoded).toUtf8())))));
+    r.headers.append(qMakePair(QByteArray("Location"), location));
     return noStore(r);
 }
 

@@ -318,7 +318,8 @@ private slots:
         QCOMPARE(bad.status, 303);
         QVERIFY2(bad.location.contains("request_error="), bad.location.constData());
         const Reply page = send(HttpMethod::Get, QString::fromUtf8(bad.location), "tok-alice");
-        QVERIFY2(page.body.contains("The request was not sent: note:"), page.body.constData());
+        QVERIFY2(page.body.contains("The request was not sent: note:"),
+                 QByteArray(bad.location + "\n" + QByteArray::number(page.status) + page.body.right(1500)).constData());
         QVERIFY(gq({QStringLiteral("boost"), QStringLiteral("deny"), QString::number(id),
                     QStringLiteral("--db"), m_db, QStringLiteral("--actor"), QStringLiteral("admin"),
                     QStringLiteral("--note"), QStringLiteral("not this week, sorry")})
@@ -353,7 +354,7 @@ private slots:
         QVERIFY2(run.err.contains(QStringLiteral("--note")), qPrintable(run.err));
         QCOMPARE(request("nobody-token",
                          {QStringLiteral("--add-hours"), QStringLiteral("1"), QStringLiteral("--for"),
-                          QStringLiteral("1h"), QStringLiteral("--note"), QStringLiteral("who am I")},
+                          QStringLiteral("1h"), QStringLiteral("--note"), QStringLiteral("who am I really")},
                          &run),
                  qint64(0));
         QVERIFY2(run.err.contains(QStringLiteral("401")), qPrintable(run.err));
@@ -370,7 +371,7 @@ private slots:
         // Only the requester withdraws.
         CliRun other = gq({QStringLiteral("boost"), QStringLiteral("withdraw"), QString::number(a),
                            QStringLiteral("--server"), m_base, QStringLiteral("--token-file"),
-                           tokenFile("tok-dave"), QStringLiteral("--note"), QStringLiteral("not yours")});
+                           tokenFile("tok-dave"), QStringLiteral("--note"), QStringLiteral("not yours to withdraw")});
         QVERIFY2(other.code == 1 && other.err.contains(QStringLiteral("403")), qPrintable(other.err));
         CliRun mine =
             gq({QStringLiteral("boost"), QStringLiteral("withdraw"), QString::number(a),
