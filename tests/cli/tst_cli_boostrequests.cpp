@@ -319,7 +319,8 @@ private slots:
         QVERIFY2(bad.location.contains("request_error="), bad.location.constData());
         const Reply page = send(HttpMethod::Get, QString::fromUtf8(bad.location), "tok-alice");
         QVERIFY2(page.body.contains("The request was not sent: note:"),
-                 QByteArray(bad.location + "\n" + QByteArray::number(page.status) + page.body.right(1500)).constData());
+                 QByteArray(bad.location + "\n" + QByteArray::number(page.status) + page.body.right(1500))
+                     .constData());
         QVERIFY(gq({QStringLiteral("boost"), QStringLiteral("deny"), QString::number(id),
                     QStringLiteral("--db"), m_db, QStringLiteral("--actor"), QStringLiteral("admin"),
                     QStringLiteral("--note"), QStringLiteral("not this week, sorry")})
@@ -369,9 +370,10 @@ private slots:
                                                QStringLiteral("--note"), QStringLiteral("another eval run")});
         QVERIFY(a > 0 && b > 0);
         // Only the requester withdraws.
-        CliRun other = gq({QStringLiteral("boost"), QStringLiteral("withdraw"), QString::number(a),
-                           QStringLiteral("--server"), m_base, QStringLiteral("--token-file"),
-                           tokenFile("tok-dave"), QStringLiteral("--note"), QStringLiteral("not yours to withdraw")});
+        CliRun other =
+            gq({QStringLiteral("boost"), QStringLiteral("withdraw"), QString::number(a),
+                QStringLiteral("--server"), m_base, QStringLiteral("--token-file"), tokenFile("tok-dave"),
+                QStringLiteral("--note"), QStringLiteral("not yours to withdraw")});
         QVERIFY2(other.code == 1 && other.err.contains(QStringLiteral("403")), qPrintable(other.err));
         CliRun mine =
             gq({QStringLiteral("boost"), QStringLiteral("withdraw"), QString::number(a),
