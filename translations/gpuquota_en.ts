@@ -5060,6 +5060,93 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
+    <name>BoostRequestForm</name>
+    <message>
+        <source>pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>approved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>withdrawn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request #%1 sent: an admin approves or denies it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The request was not sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask for more GPU-hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1: %2 GPU-h until %3 (%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extra GPU-hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>2 hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>6 hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>3 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>7 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why (at least 10 characters)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. paper deadline on Friday, final runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The decision shows here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>FitAdvisorForm</name>
     <message>
         <source>Will this fine-tune fit?</source>

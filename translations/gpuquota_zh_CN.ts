@@ -5040,6 +5040,93 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
+    <name>BoostRequestForm</name>
+    <message>
+        <source>pending</source>
+        <translation>待审批</translation>
+    </message>
+    <message>
+        <source>approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>withdrawn</source>
+        <translation>已撤回</translation>
+    </message>
+    <message>
+        <source>Request #%1 sent: an admin approves or denies it.</source>
+        <translation>申请 #%1 已提交：由管理员批准或拒绝。</translation>
+    </message>
+    <message>
+        <source>The request was not sent: %1</source>
+        <translation>申请未提交：%1</translation>
+    </message>
+    <message>
+        <source>Ask for more GPU-hours</source>
+        <translation>申请更多 GPU 时长</translation>
+    </message>
+    <message>
+        <source>#%1: %2 GPU-h until %3 (%4)</source>
+        <translation>#%1：%2 GPU 小时，至 %3（%4）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Extra GPU-hours</source>
+        <translation>额外 GPU 小时</translation>
+    </message>
+    <message>
+        <source>for</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>2 hours</source>
+        <translation>2 小时</translation>
+    </message>
+    <message>
+        <source>6 hours</source>
+        <translation>6 小时</translation>
+    </message>
+    <message>
+        <source>1 day</source>
+        <translation>1 天</translation>
+    </message>
+    <message>
+        <source>3 days</source>
+        <translation>3 天</translation>
+    </message>
+    <message>
+        <source>7 days</source>
+        <translation>7 天</translation>
+    </message>
+    <message>
+        <source>Why (at least 10 characters)</source>
+        <translation>原因（至少 10 个字符）</translation>
+    </message>
+    <message>
+        <source>e.g. paper deadline on Friday, final runs</source>
+        <translation>例如：周五论文截稿，最后几轮实验</translation>
+    </message>
+    <message>
+        <source>Send request</source>
+        <translation>提交申请</translation>
+    </message>
+    <message>
+        <source>The decision shows here.</source>
+        <translation>审批结果会显示在这里。</translation>
+    </message>
+</context>
+<context>
     <name>FitAdvisorForm</name>
     <message>
         <source>Will this fine-tune fit?</source>

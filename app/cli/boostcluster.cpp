@@ -75,4 +75,24 @@ ReconcileReport reconcile(UsageStore &store, std::shared_ptr<KubeClient> client,
     return report;
 }
 
+int failField(const Error &e) {
+    const QString where = e.field.isEmpty()                ? QString()
+                          : e.field == QLatin1String("id") ? QStringLiteral("ID: ")
+                                                           : QStringLiteral("--%1: ").arg(e.field);
+    const bool input = e.kind == Error::Kind::Invalid || e.kind == Error::Kind::NotFound ||
+                       e.kind == Error::Kind::Usage || e.kind == Error::Kind::Parse;
+    return fail(where + e.message, input ? UsageError : Failed);
+}
+
+Result<qint64> idArgument(const usageverbs::Args &a, const QString &verb, const QString &what,
+                          const QString &list) {
+    bool ok = false;
+    const qint64 id = a.positional.size() == 1 ? a.positional.first().toLongLong(&ok) : 0;
+    if (!ok || id <= 0)
+        return Error::make(
+            Error::Kind::Usage,
+            QStringLiteral("boost %1 needs one %2 ID (see `gpuquota %3`)").arg(verb, what, list));
+    return id;
+}
+
 } // namespace gq::cli::boostcluster

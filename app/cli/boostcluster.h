@@ -40,6 +40,15 @@ struct ClusterPick {
 // actorFor() asking the cluster when there is one (and --actor is not given).
 [[nodiscard]] QString actorFor(const usageverbs::Args &a, const std::shared_ptr<KubeClient> &client);
 
+// "error: --note: ..." for a core error whose field is the flag's name ("id" is the ID
+// argument); exit 2 for bad input, 1 otherwise.
+int failField(const Error &e);
+// The one positional ID of `boost VERB ID` (`what` is "boost" or "request", `list` the
+// verb that lists them), a Usage error naming that verb otherwise.
+[[nodiscard]] Result<qint64> idArgument(const usageverbs::Args &a, const QString &verb,
+                                        const QString &what = QStringLiteral("boost"),
+                                        const QString &list = QStringLiteral("boost list"));
+
 // Runs the reconciler for one boost (or all with id 0) and prints its lines.
 ReconcileReport reconcile(UsageStore &store, std::shared_ptr<KubeClient> client, const QString &actor,
                           qint64 now, qint64 id, QTextStream &lines);

@@ -7,6 +7,7 @@
 #include "boostcluster.h"
 #include "boostledger.h"
 #include "boostplanner.h"
+#include "boostrequestverbs.h"
 #include "kubeclient.h"
 #include "timewindow.h"
 
@@ -21,16 +22,6 @@ namespace {
 
 using namespace usageverbs;
 using namespace boostcluster;
-
-// "error: --note: ..." (the field of a core error is the flag's name; "id" is the ID argument).
-int failField(const Error &e) {
-    const QString where = e.field.isEmpty()                ? QString()
-                          : e.field == QLatin1String("id") ? QStringLiteral("ID: ")
-                                                           : QStringLiteral("--%1: ").arg(e.field);
-    const bool input = e.kind == Error::Kind::Invalid || e.kind == Error::Kind::NotFound ||
-                       e.kind == Error::Kind::Usage || e.kind == Error::Kind::Parse;
-    return fail(where + e.message, input ? UsageError : Failed);
-}
 
 int usage(const QString &message) {
     return fail(message, UsageError);
@@ -330,16 +321,6 @@ int runList(const QStringList &argv) {
     return Ok;
 }
 
-Result<qint64> idArgument(const Args &a, const QString &verb) {
-    bool ok = false;
-    const qint64 id = a.positional.size() == 1 ? a.positional.first().toLongLong(&ok) : 0;
-    if (!ok || id <= 0)
-        return Error::make(
-            Error::Kind::Usage,
-            QStringLiteral("boost %1 needs one boost ID (see `gpuquota boost list`)").arg(verb));
-    return id;
-}
-
 // The ID operand of `boost verb`, given a --note that passes.
 Result<qint64> idWithNote(const Args &a, const QString &verb) {
     auto id = idArgument(a, verb);
@@ -479,20 +460,37 @@ int runBoost(const QStringList &argv) {
         return runRevoke(rest);
     if (sub == QLatin1String("extend"))
         return runExtend(rest);
+    if (sub == QLatin1String("request"))
+        return boostrequests::runRequest(rest);
+    if (sub == QLatin1String("withdraw"))
+        return boostrequests::runWithdraw(rest);
+    if (sub == QLatin1String("requests"))
+        return boostrequests::runRequests(rest);
+    if (sub == QLatin1String("approve"))
+        return boostrequests::runApprove(rest);
+    if (sub == QLatin1String("deny"))
+        return boostrequests::runDeny(rest);
     return usage(QStringLiteral(
-        "boost needs grant, list, revoke or extend\n"
+        "boost needs grant, list, revoke, extend, request, withdraw, requests, approve or deny\n"
         "  boost grant --db URL [--kubeconfig F --context C] --namespace N --resource R [--quota NAME] "
         "(--add Q | --set Q) [--start T] (--for DURATION | --until T) [--recur nightly|weekends|weekdays "
         "--window HH:MM-HH:MM --tz ZONE --recur-until T] --note TEXT\n"
         "  boost grant --db URL --budget user:U|namespace:N --add-hours H (--for D | --until T) --note TEXT\n"
         "  boost list --db URL [--namespace N] [--state S] [-o table|json]\n"
         "  boost revoke ID --db URL --note TEXT\n"
-        "  boost extend ID --db URL (--for D | --until T) --note TEXT"));
+        "  boost extend ID --db URL (--for D | --until T) --note TEXT\n"
+        "  boost request --server URL --token-file F [--budget user:U|namespace:N] --add-hours H "
+        "(--for D | --until T) --note TEXT\n"
+        "  boost withdraw ID --server URL --token-file F --note TEXT\n"
+        "  boost requests (--db URL | --server URL --token-file F) [--pending | --state S] [-o table|json]\n"
+        "  boost approve ID --db URL [--add-hours H] [--for D | --until T] --note TEXT\n"
+        "  boost deny ID --db URL --note TEXT"));
 }
 
 } // namespace
 
-GQ_REGISTER_VERB(QStringLiteral("boost"), QStringLiteral("boost grant|list|revoke|extend --db URL ..."),
+GQ_REGISTER_VERB(QStringLiteral("boost"),
+                 QStringLiteral("boost grant|list|revoke|extend|request|requests|approve|deny ..."),
                  QStringLiteral("temporary quota and budget boosts with a note, taken back on time"), 68,
                  runBoost);
 } // namespace gq::cli

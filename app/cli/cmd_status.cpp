@@ -2,8 +2,7 @@
 // battery line of their budget and the last 7 days, from the controller's
 // /quota/status (services/controller/selfservice.h) or, for admins, straight from the database
 // with the same function (quotaStatus()).
-#include "httptransport.h"
-#include "plainhttp.h"
+#include "controllercall.h"
 #include "quotastatus.h"
 #include "selfservicepage.h"
 #include "usageverbs.h"
@@ -75,80 +74,12 @@ void printStatus(const QJsonObject &doc) {
 }
 
 Result<QJsonObject> fromServer(const Args &a) {
-    const QUrl base(a.value(QStringLiteral("server")));
-    if (!base.isValid() ||
-        (base.scheme() != QLatin1String("http") && base.scheme() != QLatin1String("https")) ||
-        base.host().isEmpty())
-        return Error::make(Error::Kind::Usage,
-                           QStringLiteral("--server must be an http:// or https:// URL, got '%1'")
-                               .arg(a.value(QStringLiteral("server"))),
-                           QStringLiteral("--server"));
-    if (!a.has(QStringLiteral("token-file")))
-        return Error::make(Error::Kind::Usage, QStringLiteral("--token-file F is required with --server"),
-                           QStringLiteral("--token-file"));
-    const QString tokenFile = a.value(QStringLiteral("token-file"));
-    QFile f;
-    const bool opened = tokenFile == QLatin1String("-")
-                            ? f.open(stdin, QIODevice::ReadOnly)
-                            : (f.setFileName(tokenFile), f.open(QIODevice::ReadOnly));
-    if (!opened)
-        return Error::make(Error::Kind::Usage,
-                           QStringLiteral("--token-file: cannot read %1: %2").arg(tokenFile, f.errorString()),
-                           QStringLiteral("--token-file"));
-    const QByteArray token = f.read(64 * 1024).trimmed();
-    if (token.isEmpty())
-        return Error::make(Error::Kind::Usage, QStringLiteral("--token-file: %1 is empty").arg(tokenFile),
-                           QStringLiteral("--token-file"));
-    // The token is a credential: never in clear text to another machine (see plainhttp.h).
-    if (base.scheme() == QLatin1String("http") && !isLoopbackHost(base.host()) &&
-        !plainHttpCredentialsAllowedByEnvironment())
-        return Error::make(Error::Kind::Config,
-                           QStringLiteral("refusing to send the token over plain http:// to %1; use https:// "
-                                          "(or GQ_ALLOW_PLAIN_HTTP_CREDENTIALS=1)")
-                               .arg(base.host()));
-    QUrl url = base;
-    url.setPath(base.path().endsWith(QLatin1Char('/')) ? base.path() + QStringLiteral("quota/status")
-                                                       : base.path() + QStringLiteral("/quota/status"));
     QUrlQuery q;
     if (a.has(QStringLiteral("user")))
         q.addQueryItem(QStringLiteral("user"), a.value(QStringLiteral("user")));
     if (a.has(QStringLiteral("namespace")))
         q.addQueryItem(QStringLiteral("namespace"), a.value(QStringLiteral("namespace")));
-    url.setQuery(q);
-    HttpRequest req;
-    req.url = QString::fromUtf8(url.toEncoded());
-    req.headers.append(qMakePair(QByteArray("Authorization"), QByteArray(QByteArray("Bearer ") + token)));
-    req.headers.append(qMakePair(QByteArray("Accept"), QByteArray("application/json")));
-    req.description = QStringLiteral("GET /quota/status");
-    req.retry.maxAttempts = 3;
-    if (a.has(QStringLiteral("ca-file"))) {
-        QFile ca(a.value(QStringLiteral("ca-file")));
-        if (!ca.open(QIODevice::ReadOnly))
-            return Error::make(Error::Kind::Usage,
-                               QStringLiteral("--ca-file: cannot read %1").arg(ca.fileName()),
-                               QStringLiteral("--ca-file"));
-        req.tls.caPem = ca.readAll();
-    }
-    HttpTransport transport;
-    const HttpResponse r = transport.send(req).result();
-    if (r.transportError)
-        return Error::make(
-            r.transportError->kind,
-            QStringLiteral("cannot reach %1: %2").arg(base.toString(), r.transportError->message));
-    const QJsonObject body = QJsonDocument::fromJson(r.body).object();
-    if (r.httpStatus != 200) {
-        Error e = Error::make(
-            r.httpStatus == 401   ? Error::Kind::Unauthorized
-            : r.httpStatus == 403 ? Error::Kind::Forbidden
-                                  : Error::Kind::Server,
-            QStringLiteral("%1 answered %2: %3")
-                .arg(base.toString())
-                .arg(r.httpStatus)
-                .arg(body.value(QLatin1String("error")).toString(QString::fromUtf8(r.body.left(200)))));
-        e.httpStatus = r.httpStatus;
-        return e;
-    }
-    return body;
+    return callController(a, HttpMethod::Get, QStringLiteral("quota/status"), q);
 }
 
 int runStatus(const QStringList &argv) {

@@ -91,6 +91,9 @@ Result<std::unique_ptr<ControllerParts>> ControllerParts::create(ControllerRunti
     o.kube = *kube;
     o.metrics = parts->m_metrics;
     o.perUserMetrics = setup.perUserMetrics;
+    o.boostRequestGroups = setup.boostRequestGroups;
+    // Boost requests are written: a store of their own, not the read-only one.
+    o.openRequestStore = [url = cfg.database, so = storeOptions(cfg)]() { return UsageStore::open(url, so); };
     o.identity = cfg.identity;
     parts->m_self = std::make_unique<SelfService>(std::move(o));
     if (cfg.webhook.configured) {

@@ -1,6 +1,7 @@
 #include "usageschema.h"
 
 #include "alertschema.h"
+#include "boostrequests.h"
 #include "boostschema.h"
 #include "timewindow.h"
 #include "usageconnection.h"
@@ -268,6 +269,9 @@ Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone
             for (const char *sql : kSchemaV6)
                 if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
                     return r;
+        if (target == 7)
+            if (auto r = migrateBoostRequestsToV7(conn); !r)
+                return r;
         QSqlQuery ins(db);
         if (auto r = conn.prepare(
                 ins, QStringLiteral("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"));

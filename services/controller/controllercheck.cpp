@@ -230,8 +230,10 @@ void checkEnvironment(const ControllerConfig &cfg, const QList<Error> &found, Pr
 
 } // namespace
 
-QList<Error> readSelfService(const YamlNode &node, bool *perUserMetrics) {
+QList<Error> readSelfService(const YamlNode &node, bool *perUserMetrics, QStringList *boostRequestGroups) {
     *perUserMetrics = false;
+    if (boostRequestGroups)
+        boostRequestGroups->clear();
     QList<Error> out;
     if (node.isNull())
         return out;
@@ -247,9 +249,23 @@ QList<Error> readSelfService(const YamlNode &node, bool *perUserMetrics) {
         return out;
     }
     for (const YamlNode::Entry &entry : node.entries()) {
+        if (entry.key == QLatin1String("boostRequestGroups")) {
+            bool ok = entry.value.isSequence();
+            for (const YamlNode &g : entry.value.items())
+                ok = ok && g.isScalar() && !g.text().trimmed().isEmpty();
+            if (!ok) {
+                problem(QStringLiteral("selfService.boostRequestGroups"),
+                        QStringLiteral("must be a list of group names"), entry.value.pos());
+                continue;
+            }
+            for (const YamlNode &g : entry.value.items())
+                if (boostRequestGroups)
+                    boostRequestGroups->append(g.text().trimmed());
+            continue;
+        }
         if (entry.key != QLatin1String("perUserMetrics")) {
             problem(QStringLiteral("selfService.") + entry.key,
-                    QStringLiteral("unknown key (known: perUserMetrics)"), entry.keyPos);
+                    QStringLiteral("unknown key (known: perUserMetrics, boostRequestGroups)"), entry.keyPos);
             continue;
         }
         const QString v = entry.value.text();
@@ -283,7 +299,7 @@ ControllerCheckResult checkControllerConfig(const QString &path) {
     if (const YamlNode *alerts = root->find(u"alerts"))
         checkAlerts(*alerts, setup, problems);
     if (const YamlNode *self = root->find(u"selfService"))
-        problems.addAll(readSelfService(*self, &setup.perUserMetrics));
+        problems.addAll(readSelfService(*self, &setup.perUserMetrics, &setup.boostRequestGroups));
     if (base.config) {
         auto idle = parseIdleRecorderConfig(base.config->metrics, base.config->idle, path);
         if (idle) {

@@ -8,6 +8,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -25,8 +26,9 @@ class YamlNode;
 struct ControllerSetup {
     ControllerConfig config;
     AlertConfig alerts;
-    AlertRecipients recipients;  // alerts.recipientsFile, when given
-    bool perUserMetrics = false; // selfService.perUserMetrics
+    AlertRecipients recipients;             // alerts.recipientsFile, when given
+    bool perUserMetrics = false;            // selfService.perUserMetrics
+    QStringList boostRequestGroups;         // selfService.boostRequestGroups
     std::optional<IdleRecorderConfig> idle; // metrics: + idle:; nullopt: no idle recorder
 };
 
@@ -39,7 +41,9 @@ struct ControllerCheckResult {
 
 [[nodiscard]] ControllerCheckResult checkControllerConfig(const QString &path);
 
-// selfService: {perUserMetrics: bool}; null gives false. Problems name key and line.
-[[nodiscard]] QList<Error> readSelfService(const YamlNode &node, bool *perUserMetrics);
+// selfService: {perUserMetrics: bool, boostRequestGroups: [group, ...]}; null gives
+// false and none. Problems name key and line.
+[[nodiscard]] QList<Error> readSelfService(const YamlNode &node, bool *perUserMetrics,
+                                           QStringList *boostRequestGroups = nullptr);
 
 } // namespace gq

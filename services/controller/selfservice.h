@@ -36,6 +36,9 @@ struct ReviewedUser {
 //   GET /quota?user=U | ?namespace=N          the same as a small HTML page, English or
 //                                             Chinese by Accept-Language
 //   GET /metrics                              Prometheus text format (MetricsRegistry)
+//   GET|POST /quota/boost-requests            the caller's boost requests / a new one (JSON)
+//   POST /quota/boost-requests/withdraw       {"id": N, "note": "..."} by the requester
+//   POST /quota/boost-requests/form           the page's form, 303 back to /quota
 //
 // Without user or namespace the caller's own status is meant. Every /quota request needs
 // `Authorization: Bearer TOKEN`; the token is verified with a TokenReview against the
@@ -57,6 +60,9 @@ struct ReviewedUser {
 struct SelfServiceOptions {
     // Opens the store; called on the database thread, again after a database error.
     std::function<Result<std::unique_ptr<UsageStore>>()> openStore;
+    // Opens the store boost requests are written to (read-write; the status is read from
+    // openStore's, which may be read-only); null: openStore's. On a thread of its own.
+    std::function<Result<std::unique_ptr<UsageStore>>()> openRequestStore;
     // Credentials that may create tokenreviews and subjectaccessreviews (the
     // controller's ServiceAccount with system:auth-delegator).
     std::shared_ptr<KubeClient> kube;
@@ -74,6 +80,9 @@ struct SelfServiceOptions {
     // Page translators by language ("zh_CN"); when empty, ":/i18n/gpuquota_zh_CN.qm" is
     // loaded if the binary embeds it.
     QMap<QString, std::shared_ptr<QTranslator>> translators;
+    // Members of these groups may request boosts without the RBAC grant (`create` on
+    // boostrequests.gpuquota.io, checked by a SubjectAccessReview).
+    QStringList boostRequestGroups;
 };
 
 class SelfService {
@@ -90,6 +99,13 @@ public:
     [[nodiscard]] httpd::Response statusEndpoint(const httpd::Request &request);
     [[nodiscard]] httpd::Response pageEndpoint(const httpd::Request &request);
     [[nodiscard]] httpd::Response metricsEndpoint(const httpd::Request &request);
+    // Boost requests (selfservicerequests.cpp): GET the caller's own, POST a new one for
+    // a budget they may see (?user=U | ?namespace=N, neither: their own), POST .../withdraw.
+    [[nodiscard]] httpd::Response listRequestsEndpoint(const httpd::Request &request);
+    [[nodiscard]] httpd::Response submitRequestEndpoint(const httpd::Request &request);
+    [[nodiscard]] httpd::Response withdrawRequestEndpoint(const httpd::Request &request);
+    // The page's form (urlencoded hours, for, note; same origin only): 303 back to the page.
+    [[nodiscard]] httpd::Response formRequestEndpoint(const httpd::Request &request);
 
     // The status document, on the database thread (blocks the caller).
     [[nodiscard]] Result<QJsonObject> status(BudgetScope scope, const QString &subject, qint64 now);
@@ -101,6 +117,9 @@ private:
     // before its end: the subject's namespace quota and nodes, and its budget.
     [[nodiscard]] QString withFitAdvisor(const QString &page, const httpd::Request &request,
                                          BudgetScope scope, const QString &subject, const QString &lang);
+    // The page's boost request section (boostrequestform.h) with `caller`'s requests.
+    [[nodiscard]] QString requestSection(const httpd::Request &request, const QString &caller,
+                                         const QString &lang);
     struct Private;
     std::unique_ptr<Private> d;
 };

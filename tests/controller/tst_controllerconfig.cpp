@@ -220,7 +220,14 @@ private Q_SLOTS:
                "  email: {smtp: \"smtp://mailer:hunter2@127.0.0.1:25\", from: gq@example.org}\n"
             << "alerts.email.smtp"
             << "a password in the URL is not accepted";
+        QTest::newRow("boost request groups not a list")
+            << "spool: %DIR%\nselfService: {boostRequestGroups: gpu-users}\n"
+            << "selfService.boostRequestGroups"
+            << "must be a list of group names";
         QTest::newRow("accepted") << "spool: %DIR%\nlisten: 127.0.0.1:9464\n" << QString() << QString();
+        QTest::newRow("boost request groups")
+            << "spool: %DIR%\nselfService: {perUserMetrics: true, boostRequestGroups: [gpu-users, ml]}\n"
+            << QString() << QString();
     }
     void checkRefusesWhatCannotStart() {
         QFETCH(QString, extra);
@@ -247,6 +254,9 @@ private Q_SLOTS:
         if (field.isEmpty()) {
             QVERIFY2(r.errors.isEmpty(), qPrintable(all.join(u'\n')));
             QVERIFY(r.setup);
+            if (extra.contains(QLatin1String("boostRequestGroups")))
+                QCOMPARE(r.setup->boostRequestGroups,
+                         (QStringList{QStringLiteral("gpu-users"), QStringLiteral("ml")}));
             return;
         }
         QVERIFY(!r.setup);

@@ -47,7 +47,7 @@ private:
 
 // Takes `s` back to schema `version` (at least 1) by undoing the later migrations
 // that the tests rely on: v4's node, gpu_model and idle_spans, v5's alert ledger, v6's
-// model weights; their schema_version rows go too.
+// model weights, v7's boost requests; their schema_version rows go too.
 void TestUsageStoreSchema::undoMigrationsAfter(UsageStore &s, int version) {
     if (version < 4) {
         rawExec(s, QStringLiteral("DROP TABLE idle_spans"));
@@ -63,6 +63,8 @@ void TestUsageStoreSchema::undoMigrationsAfter(UsageStore &s, int version) {
         rawExec(s, QStringLiteral("DROP INDEX usage_intervals_model_ns"));
         rawExec(s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN model_weight"));
     }
+    if (version < 7)
+        rawExec(s, QStringLiteral("DROP TABLE boost_requests"));
     rawExec(s, QStringLiteral("DELETE FROM schema_version WHERE version > %1").arg(version));
 }
 
@@ -147,8 +149,9 @@ void TestUsageStoreSchema::upgradesFromV1() {
         QVERIFY(s->upsertInterval(mk("a", "u", "1", 1, 0, 3600)));
         // Back to what a v1 build left behind.
         if (test::usePostgres()) {
-            for (const char *table : {"usage_intervals", "budgets", "boosts", "rollup_ns_hour",
-                                      "rollup_user_hour", "rollup_ns_day", "rollup_user_day"})
+            for (const char *table :
+                 {"usage_intervals", "budgets", "boosts", "rollup_ns_hour", "rollup_user_hour",
+                  "rollup_ns_day", "rollup_user_day", "boost_requests"})
                 rawExec(*s, QStringLiteral("DROP TRIGGER %1_notify ON %1").arg(QLatin1String(table)));
             rawExec(*s, QStringLiteral("DROP FUNCTION gpuquota_notify_usage()"));
         }
@@ -198,7 +201,7 @@ void TestUsageStoreSchema::upgradesFromV1() {
                                   "JOIN pg_namespace n ON c.relnamespace = n.oid WHERE n.nspname = "
                                   "current_schema() AND t.tgname LIKE '%notify'")));
         QVERIFY(q.next());
-        QCOMPARE(q.value(0).toInt(), 7);
+        QCOMPARE(q.value(0).toInt(), 8); // the seven tables of v2, and v7's boost_requests
     }
 }
 

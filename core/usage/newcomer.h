@@ -1,0 +1,62 @@
+#pragma once
+
+#include "result.h"
+
+#include <QList>
+#include <QString>
+#include <QTimeZone>
+
+namespace gq {
+
+// The newcomer allowance, a budget policy (issue #30): a user seen for the first time (their
+// first recorded interval, or added by an admin) has a larger budget, or none at all, for
+// their first N calendar days in the budget's zone; it ends by itself, or early when an
+// admin ends it. Pure functions here: what is in force at an instant, the limit it gives,
+// the words the budget shows, and the starts and ends a pass must audit. Not yet wired
+// into the budget decisions, the store or the CLI.
+struct NewcomerPolicy {
+    int days = 0;      // 0: no allowance
+    double factor = 0; // the limit x factor; 0: unlimited
+
+    [[nodiscard]] bool enabled() const { return days > 0; }
+    // "7d:unlimited", "14d:x3", "off". Errors name the field "newcomer".
+    [[nodiscard]] static Result<NewcomerPolicy> parse(const QString &text);
+    [[nodiscard]] QString toString() const;
+};
+
+struct NewcomerAllowance {
+    QString user;
+    qint64 since = 0;   // the first interval's start, or when the admin added the user
+    qint64 until = 0;   // the end by itself (exclusive): see newcomerEnd()
+    qint64 endedAt = 0; // ended early by an admin (0: not)
+
+    // Where it ends, early or by itself.
+    [[nodiscard]] qint64 end() const { return endedAt > 0 && endedAt < until ? endedAt : until; }
+    [[nodiscard]] bool activeAt(qint64 t) const { return t >= since && t < end(); }
+};
+
+// The start of the local day `days` calendar days after the day of `since` in `zone`: the
+// first `days` days, the first one partly, whatever DST does to their lengths.
+[[nodiscard]] qint64 newcomerEnd(qint64 since, int days, const QTimeZone &zone);
+[[nodiscard]] NewcomerAllowance newcomerAllowance(const QString &user, qint64 since,
+                                                  const NewcomerPolicy &policy, const QTimeZone &zone);
+
+// The limit in force at `t`: the budget's, or the allowance's (infinity for unlimited).
+[[nodiscard]] double newcomerLimit(double budgetLimit, const NewcomerPolicy &policy,
+                                   const NewcomerAllowance &allowance, qint64 t);
+
+// "newcomer allowance until 12-14" (the last local day it covers, MM-dd in `zone`), or
+// empty when none is in force at `t`.
+[[nodiscard]] QString newcomerText(const NewcomerAllowance &allowance, qint64 t, const QTimeZone &zone);
+
+// A start or an end in (from, to], for the audit log ("budget.newcomer.start" / ".end").
+struct NewcomerEvent {
+    QString user;
+    bool start = true;
+    bool early = false; // an end by an admin
+    qint64 at = 0;
+};
+[[nodiscard]] QList<NewcomerEvent> newcomerEvents(const QList<NewcomerAllowance> &allowances, qint64 from,
+                                                  qint64 to);
+
+} // namespace gq
