@@ -17,7 +17,7 @@ class UsageConnection;
 // v5: the alert ledger (alertschema.h).
 // v6: intervals record the GPU model's weight (gpuModelWeights) they were stored with;
 // budgets count weighted GPU-hours (weight x model_weight), rollups stay raw.
-inline constexpr int kUsageSchemaVersion = 6;
+inline constexpr int kUsageSchemaVersion = 7;
 
 // The usage database's tables, one text for both dialects, and the migrations
 // between their versions.

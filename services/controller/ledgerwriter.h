@@ -37,6 +37,17 @@ public:
     void submit(const UsageInterval &iv);
     // Sets the end of a stored open row and nothing else (iv.end must be set).
     void close(const UsageInterval &iv);
+    // Between these, states that would go straight to the database are collected and
+    // written by endBatch() in transactions of kBatchRows (the recorder's first sync:
+    // a commit per few hundred changed rows, not one per pod). A chunk that fails is
+    // spooled with everything after it, in order, as single writes would have been.
+    void beginBatch();
+    void endBatch();
+    static constexpr std::size_t kBatchRows = 256; // PostgreSQL: one advisory lock per row
+    // The heartbeat: every open row of `cluster` by `source` was seen running at `now`
+    // (UsageStore::markIntervalsSeen). Only while the database answers and nothing is
+    // spooled; never spooled itself.
+    void markSeen(const QString &cluster, const QString &source, qint64 now);
     // The open intervals the database holds for `cluster` written by `source`. Only
     // while databaseAvailable() and the spool is empty (else the answer is stale).
     [[nodiscard]] Result<std::vector<UsageInterval>> openIntervals(const QString &cluster,
@@ -58,6 +69,8 @@ public:
     [[nodiscard]] qint64 lastPersistFailure() const { return m_lastPersistFailure.load(); }
     static constexpr std::size_t kMaxHeld = 500000;
     static constexpr int kPingIntervalMs = 10 * 1000;
+    // How long a ping waits for the database's answer before it counts as unavailable.
+    static constexpr int kPingTimeoutMs = 5 * 1000;
     // Spool entries a replay found torn or unreadable and skipped (each is logged).
     [[nodiscard]] qint64 spoolSkipped() const { return m_spoolSkipped.load(); }
     [[nodiscard]] QString lastError() const;
@@ -80,6 +93,7 @@ private:
     bool writeHeld();
     void write(const SpoolEntry &entry);
     Result<void> apply(const SpoolEntry &entry);
+    Result<void> applyChunk(std::size_t from, std::size_t to);
 
     QString m_url;
     UsageStore::Options m_options;
@@ -95,6 +109,8 @@ private:
     std::atomic<qint64> m_written{0};
     std::atomic<qint64> m_spooledTotal{0};
     std::deque<SpoolEntry> m_held;
+    bool m_batching = false;
+    std::vector<SpoolEntry> m_batch;
     std::atomic<qint64> m_heldCount{0};
     std::atomic<qint64> m_heldSince{0};
     std::atomic<qint64> m_lostTotal{0};

@@ -3,13 +3,16 @@
 #include "clock.h"
 #include "informer.h"
 #include "ledger.h"
+#include "usagestore.h"
 
 #include <QHash>
 #include <QObject>
 #include <QSet>
+#include <QTimer>
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace gq {
@@ -32,8 +35,11 @@ class LedgerWriter;
 // container restarted while no controller watched, so the status forgot the first
 // run), at that start, where the pod's current interval begins, so the hold goes on
 // without a gap and without counting any second twice; else (the pod is gone) at the
-// time the controller noticed. Pods that started and ended while the controller was
-// down are recorded from their status while they are still visible.
+// last time a controller saw it running (the heartbeat: every seenIntervalSeconds
+// the recording replicas mark all open rows seen, one statement), marked
+// end_estimated. Pods that started and ended while the controller was down are
+// recorded from their status while they are still visible (an end the kubelet did
+// not report is estimated the same way).
 class UsageRecorder final : public QObject {
     Q_OBJECT
 public:
@@ -46,6 +52,8 @@ public:
         // The pod label, else annotation, naming the email of the pod's user (alerts'
         // userEmailAnnotation); empty: not read. Reported by userEmailSeen().
         QString userEmailKey;
+        // How often the open rows are marked as seen running (UsageStore::markIntervalsSeen).
+        int seenIntervalSeconds = UsageStore::kSeenIntervalSeconds;
     };
 
     UsageRecorder(std::shared_ptr<KubeClient> client, Options options, LedgerWriter &writer,
@@ -90,6 +98,7 @@ private:
     void closeAll(Tracked &tracked, qint64 end);
     void submit(const UsageInterval &iv);
     void maybeReconcile();
+    void heartbeat();
     [[nodiscard]] NodeFacts nodeFacts(const QString &node) const;
     void countOpen();
     [[nodiscard]] static qint64 quotaReleaseTime(const PodInfo &pod);
@@ -103,6 +112,9 @@ private:
     // its row is tracked without being written again (a restart at scale writes only
     // what changed). Emptied after that sync.
     QHash<QString, UsageInterval> m_known;
+    // The same rows, kept for the reconciliation right after that sync (one read).
+    std::optional<std::vector<UsageInterval>> m_startupOpen;
+    QTimer m_heartbeat;
     QSet<QString> m_emailsSeen; // "user\nemail"
     QSet<QString> m_recheck;    // terminating pods with a look-again timer
     bool m_stopped = false;
