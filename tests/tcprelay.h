@@ -24,7 +24,9 @@ public:
     // Reset: accept, then reset at once. Hold: accept and never answer (an attempt
     // that hangs until the client's connect timeout). Blackhole: as Hold for new
     // connections, and the open ones stay open but nothing passes any more, either way
-    // (a network cut that sent no FIN or RST).
+    // (a network cut that sent no FIN or RST). Leaving Blackhole resets the connections
+    // it held (the bytes dropped meanwhile are gone: a NAT entry that died answers the
+    // next packet with a reset).
     enum class Mode { Relay, Reset, Hold, Blackhole };
 
     explicit TcpRelay(quint16 upstream)
@@ -59,6 +61,12 @@ public:
     // Where new connections go (open ones keep their upstream until cut()).
     void setUpstream(quint16 port) { m_upstream = port; } // relay thread
     void setMode(Mode mode) {                             // relay thread
+        if (m_mode == Mode::Blackhole && mode != Mode::Blackhole) {
+            for (const QPointer<QTcpSocket> &s : std::as_const(m_sockets))
+                if (s)
+                    s->abort();
+            m_sockets.clear();
+        }
         m_mode = mode;
         if (mode != Mode::Hold && mode != Mode::Blackhole)
             dropHeld();

@@ -42,11 +42,59 @@ LedgerWriter::LedgerWriter(QString databaseUrl, UsageStore::Options options, QSt
     });
 }
 
-LedgerWriter::~LedgerWriter() = default;
+LedgerWriter::~LedgerWriter() {
+    stopProbe();
+}
+
+void LedgerWriter::stopProbe() {
+    {
+        std::lock_guard lock(m_probeMutex);
+        m_probeStop = true;
+    }
+    m_probeWake.notify_all();
+    if (m_probe.joinable())
+        m_probe.join();
+}
+
+void LedgerWriter::probeLoop() {
+    auto url = DbUrl::parse(m_url);
+    if (!url || url->driver != DbUrl::Driver::Postgres)
+        return;
+    url->password = m_options.password;
+    std::unique_ptr<UsageConnection> conn; // opened, used and closed on this thread
+    std::unique_lock lock(m_probeMutex);
+    do { // the first probe at once: its connection is open before any cut
+        lock.unlock();
+        Result<void> r;
+        if (!conn) {
+            auto opened = UsageConnection::open(*url, 1000, true);
+            if (opened)
+                conn = std::move(*opened);
+            else
+                r = opened.error();
+        }
+        if (conn)
+            r = pingConnection(*conn, kPingTimeoutMs);
+        if (r) {
+            m_probeDown = false;
+        } else {
+            conn.reset();
+            if (!m_probeDown.exchange(true) && m_available.load()) {
+                qCWarning(lcLedger) << "usage database probe:" << r.error().toString();
+                QMetaObject::invokeMethod(
+                    this, [this, e = r.error()] { fail(e); }, Qt::QueuedConnection);
+            }
+        }
+        lock.lock();
+    } while (!m_probeWake.wait_for(lock, std::chrono::milliseconds(kPingIntervalMs),
+                                   [this] { return m_probeStop; }));
+}
 
 void LedgerWriter::start(int retryMs) {
     m_retry.setInterval(retryMs);
     m_ping.start();
+    if (!m_probe.joinable())
+        m_probe = std::thread([this] { probeLoop(); });
     if (!connect())
         m_retry.start();
 }
@@ -67,6 +115,7 @@ bool LedgerWriter::connect() {
     }
     if (!replay() || !writeHeld())
         return false;
+    m_probeDown = false; // it answers this thread: the probe's last miss is old news
     const bool wasAvailable = m_available.exchange(true);
     {
         std::lock_guard lock(m_errorMutex);

@@ -9,8 +9,11 @@
 #include <QTimer>
 
 #include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace gq {
@@ -53,7 +56,9 @@ public:
     [[nodiscard]] Result<std::vector<UsageInterval>> openIntervals(const QString &cluster,
                                                                    const QString &source);
 
-    [[nodiscard]] bool databaseAvailable() const { return m_available.load(); }
+    // False also while the probe finds the database silent (see probeLoop), although
+    // this thread may still wait in a statement on the dead connection.
+    [[nodiscard]] bool databaseAvailable() const { return m_available.load() && !m_probeDown.load(); }
     [[nodiscard]] bool spoolWritable() const { return m_spoolWritable.load(); }
     [[nodiscard]] qint64 spoolDepth() const { return m_spoolDepth.load(); }
     [[nodiscard]] qint64 lastDatabaseWrite() const { return m_lastWrite.load(); } // epoch s, 0: never
@@ -94,6 +99,13 @@ private:
     void write(const SpoolEntry &entry);
     Result<void> apply(const SpoolEntry &entry);
     Result<void> applyChunk(std::size_t from, std::size_t to);
+    // PostgreSQL: a probe on a connection and a thread of its own asks the database every
+    // kPingIntervalMs, bounded by kPingTimeoutMs. A silent network cut then shows in
+    // readiness even while this thread waits in a statement on the dead connection
+    // (until the kernel's tcp_user_timeout ends it); this thread is told to drop its
+    // connection too (fail(), queued).
+    void probeLoop();
+    void stopProbe();
 
     QString m_url;
     UsageStore::Options m_options;
@@ -108,6 +120,11 @@ private:
     std::atomic<qint64> m_lastWrite{0};
     std::atomic<qint64> m_written{0};
     std::atomic<qint64> m_spooledTotal{0};
+    std::thread m_probe;
+    std::mutex m_probeMutex;
+    std::condition_variable m_probeWake;
+    bool m_probeStop = false;
+    std::atomic<bool> m_probeDown{false};
     std::deque<SpoolEntry> m_held;
     bool m_batching = false;
     std::vector<SpoolEntry> m_batch;
