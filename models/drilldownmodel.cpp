@@ -52,10 +52,14 @@ QVariant DrillDownModel::data(const QModelIndex &index, int role) const {
         switch (index.column()) {
         case StartColumn:
             return locale.toString(QDateTime::fromSecsSinceEpoch(iv.start, m_zone), QLocale::ShortFormat);
-        case EndColumn:
-            return iv.end
-                       ? locale.toString(QDateTime::fromSecsSinceEpoch(*iv.end, m_zone), QLocale::ShortFormat)
-                       : tr("running");
+        case EndColumn: {
+            if (!iv.end)
+                return tr("running");
+            const QString end =
+                locale.toString(QDateTime::fromSecsSinceEpoch(*iv.end, m_zone), QLocale::ShortFormat);
+            // The pod vanished while no controller watched: closed at its last heartbeat.
+            return iv.endEstimated ? tr("%1 (estimated)").arg(end) : end;
+        }
         case GpuHoursColumn: return locale.toString(row.gpuHoursInBucket, 'f', 3);
         default: return sortKey(row, index.column());
         }

@@ -2679,6 +2679,10 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 (estimated)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Pod</source>
         <translation type="unfinished"></translation>
     </message>

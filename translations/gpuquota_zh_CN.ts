@@ -2676,6 +2676,10 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>运行中</translation>
     </message>
     <message>
+        <source>%1 (estimated)</source>
+        <translation>%1（估算）</translation>
+    </message>
+    <message>
         <source>Pod</source>
         <translation>Pod</translation>
     </message>

@@ -83,7 +83,7 @@ QJsonObject boostRequestJson(const BoostRequest &r) {
     return o;
 }
 
-Result<void> migrateBoostRequestsToV7(UsageConnection &conn) {
+Result<void> migrateBoostRequestsToV8(UsageConnection &conn) {
     const bool pg = conn.isPostgres();
     QSqlQuery q(conn.database());
     const QString id = pg ? QStringLiteral("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")

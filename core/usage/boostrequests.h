@@ -46,9 +46,9 @@ struct BoostRequest {
 // created, and once decided decided_by, decision_note, decided, boost_id.
 [[nodiscard]] QJsonObject boostRequestJson(const BoostRequest &r);
 
-// Schema v7: the boost_requests table. Self-contained (runs inside
+// Schema v8: the boost_requests table. Self-contained (runs inside
 // migrateUsageSchema's transaction, both dialects).
-Result<void> migrateBoostRequestsToV7(UsageConnection &conn);
+Result<void> migrateBoostRequestsToV8(UsageConnection &conn);
 
 // The audited lifecycle of requests; each change is one transaction with its audit entry
 // (boost.request, boost.request.approve / .deny / .withdraw / .expire). Errors name the

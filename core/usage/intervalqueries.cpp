@@ -28,9 +28,10 @@ Result<std::vector<UsageInterval>> IntervalQueries::select(const QString &where,
                                                            const QString &what) const {
     QSqlQuery q(m_conn.database());
     q.setForwardOnly(true);
-    if (auto r = m_conn.prepare(q, QStringLiteral("SELECT %1 FROM usage_intervals WHERE %2 "
-                                                  "ORDER BY start_s, cluster, pod_uid, resource")
-                                       .arg(QLatin1String(kIntervalColumns), where));
+    if (auto r = m_conn.prepare(
+            q, QStringLiteral("SELECT %1, %2 FROM usage_intervals WHERE %3 "
+                              "ORDER BY start_s, cluster, pod_uid, resource")
+                   .arg(QLatin1String(kIntervalColumns), QLatin1String(kIntervalV7Columns), where));
         !r)
         return r.error();
     for (const QVariant &v : binds)
@@ -38,8 +39,13 @@ Result<std::vector<UsageInterval>> IntervalQueries::select(const QString &where,
     if (auto r = m_conn.exec(q, what); !r)
         return r.error();
     std::vector<UsageInterval> out;
-    while (q.next())
-        out.push_back(intervalFromRow(q));
+    while (q.next()) {
+        UsageInterval iv = intervalFromRow(q);
+        iv.endEstimated = q.value(11).toInt() != 0;
+        if (!q.value(12).isNull())
+            iv.seen = q.value(12).toLongLong();
+        out.push_back(std::move(iv));
+    }
     return out;
 }
 

@@ -20,6 +20,8 @@ class UsageConnection;
 // The columns of usage_intervals in the order intervalFromRow() reads them.
 inline constexpr char kIntervalColumns[] =
     "cluster, ns, user_name, pod_uid, pod_name, resource, gpus, weight, start_s, end_s, source";
+// The columns of schema v7 the interval readers add after kIntervalColumns.
+inline constexpr char kIntervalV7Columns[] = "end_estimated, seen_s";
 // One row selected with kIntervalColumns, starting at column `base`.
 [[nodiscard]] UsageInterval intervalFromRow(const QSqlQuery &q, int base = 0);
 

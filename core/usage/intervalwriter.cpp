@@ -58,9 +58,10 @@ Result<UpsertOutcome> IntervalWriter::upsertInTx(const UsageInterval &iv) {
                            QStringLiteral("model_weight"));
     QSqlQuery find(db);
     if (auto r = m_conn.prepare(
-            find, QStringLiteral("SELECT id, ns, user_name, pod_name, gpus, weight, end_s, node, gpu_model, "
-                                 "model_weight FROM usage_intervals WHERE cluster = ? AND pod_uid = ? "
-                                 "AND resource = ? AND start_s = ?"));
+            find, QStringLiteral(
+                      "SELECT id, ns, user_name, pod_name, gpus, weight, end_s, node, gpu_model, "
+                      "model_weight, end_estimated FROM usage_intervals WHERE cluster = ? AND pod_uid = ? "
+                      "AND resource = ? AND start_s = ?"));
         !r)
         return r.error();
     find.addBindValue(nonNull(iv.cluster));
@@ -84,7 +85,8 @@ Result<UpsertOutcome> IntervalWriter::upsertInTx(const UsageInterval &iv) {
         if (oldNs == iv.ns && oldUser == iv.user && find.value(3).toString() == iv.podName &&
             oldGpus == iv.gpus && sameEnd && std::abs(oldWeight - weight) < 1e-12 &&
             find.value(7).toString() == iv.node && find.value(8).toString() == iv.gpuModel &&
-            std::abs(find.value(9).toDouble() - modelWeight) < 1e-12)
+            std::abs(find.value(9).toDouble() - modelWeight) < 1e-12 &&
+            (find.value(10).toInt() != 0) == iv.endEstimated)
             return UpsertOutcome::Unchanged;
         if (!oldOpen)
             accumulate(delta, m_days, oldNs, oldUser, iv.start, oldEnd, -oldGpus * oldWeight);
@@ -92,7 +94,7 @@ Result<UpsertOutcome> IntervalWriter::upsertInTx(const UsageInterval &iv) {
         if (auto r = m_conn.prepare(
                 upd, QStringLiteral("UPDATE usage_intervals SET ns = ?, user_name = ?, pod_name = ?, "
                                     "gpus = ?, weight = ?, end_s = ?, source = ?, node = ?, gpu_model = ?, "
-                                    "model_weight = ? WHERE id = ?"));
+                                    "model_weight = ?, end_estimated = ? WHERE id = ?"));
             !r)
             return r.error();
         upd.addBindValue(nonNull(iv.ns));
@@ -105,6 +107,7 @@ Result<UpsertOutcome> IntervalWriter::upsertInTx(const UsageInterval &iv) {
         upd.addBindValue(nonNull(iv.node));
         upd.addBindValue(nonNull(iv.gpuModel));
         upd.addBindValue(modelWeight);
+        upd.addBindValue(iv.endEstimated ? 1 : 0);
         upd.addBindValue(id);
         if (auto r = m_conn.exec(upd, QStringLiteral("updating an interval")); !r)
             return r.error();
@@ -112,8 +115,9 @@ Result<UpsertOutcome> IntervalWriter::upsertInTx(const UsageInterval &iv) {
     } else {
         QSqlQuery ins(db);
         if (auto r = m_conn.prepare(
-                ins, QStringLiteral("INSERT INTO usage_intervals (%1, node, gpu_model, model_weight) VALUES "
-                                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                ins, QStringLiteral("INSERT INTO usage_intervals (%1, node, gpu_model, model_weight, "
+                                    "end_estimated, seen_s) VALUES "
+                                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                          .arg(QLatin1String(kIntervalColumns)));
             !r)
             return r.error();
@@ -131,6 +135,8 @@ Result<UpsertOutcome> IntervalWriter::upsertInTx(const UsageInterval &iv) {
         ins.addBindValue(nonNull(iv.node));
         ins.addBindValue(nonNull(iv.gpuModel));
         ins.addBindValue(modelWeight);
+        ins.addBindValue(iv.endEstimated ? 1 : 0);
+        ins.addBindValue(iv.seen ? QVariant(*iv.seen) : QVariant(QMetaType(QMetaType::LongLong)));
         if (auto r = m_conn.exec(ins, QStringLiteral("inserting an interval")); !r)
             return r.error();
     }
@@ -142,7 +148,7 @@ Result<UpsertOutcome> IntervalWriter::upsertInTx(const UsageInterval &iv) {
 }
 
 Result<bool> IntervalWriter::close(const QString &cluster, const QString &podUid, const QString &resource,
-                                   qint64 start, qint64 end) {
+                                   qint64 start, qint64 end, bool estimated) {
     if (end <= start)
         return Error::make(Error::Kind::Invalid,
                            end == start ? QStringLiteral("zero-length interval: end equals start")
@@ -174,9 +180,12 @@ Result<bool> IntervalWriter::close(const QString &cluster, const QString &podUid
     accumulate(delta, m_days, find.value(1).toString(), find.value(2).toString(), start, end,
                find.value(3).toInt() * find.value(4).toDouble());
     QSqlQuery upd(db);
-    if (auto r = m_conn.prepare(upd, QStringLiteral("UPDATE usage_intervals SET end_s = ? WHERE id = ?")); !r)
+    if (auto r = m_conn.prepare(
+            upd, QStringLiteral("UPDATE usage_intervals SET end_s = ?, end_estimated = ? WHERE id = ?"));
+        !r)
         return r.error();
     upd.addBindValue(end);
+    upd.addBindValue(estimated ? 1 : 0);
     upd.addBindValue(id);
     if (auto r = m_conn.exec(upd, QStringLiteral("closing an interval")); !r)
         return r.error();
@@ -185,6 +194,25 @@ Result<bool> IntervalWriter::close(const QString &cluster, const QString &podUid
     if (auto r = tx.commit(); !r)
         return r.error();
     return true;
+}
+
+// Only seen_s moves: no rollup changes and no row lock (a concurrent close of the same
+// row still wins, since a closed row is not touched). The condition keeps the newest
+// value when replicas' clocks differ slightly.
+Result<qint64> IntervalWriter::markSeen(const QString &cluster, const QString &source, qint64 now) {
+    auto q = m_conn.cached(QStringLiteral("UPDATE usage_intervals SET seen_s = ? WHERE end_s IS NULL AND "
+                                          "cluster = ? AND source = ? AND (seen_s IS NULL OR seen_s < ?)"));
+    if (!q)
+        return q.error();
+    (*q)->addBindValue(now);
+    (*q)->addBindValue(nonNull(cluster));
+    (*q)->addBindValue(nonNull(source));
+    (*q)->addBindValue(now);
+    if (auto r = m_conn.exec(**q, QStringLiteral("marking running intervals as seen")); !r)
+        return r.error();
+    const qint64 moved = (*q)->numRowsAffected();
+    (*q)->finish();
+    return moved; // nothing the admission checks read changed: no noteWrite()
 }
 
 } // namespace gq

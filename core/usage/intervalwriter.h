@@ -25,7 +25,9 @@ public:
     // upsert() inside the caller's transaction (a CSV import writes many rows in one).
     Result<UsageStore::UpsertOutcome> upsertInTx(const UsageInterval &iv);
     Result<bool> close(const QString &cluster, const QString &podUid, const QString &resource, qint64 start,
-                       qint64 end);
+                       qint64 end, bool estimated = false);
+    // The heartbeat of UsageStore::markIntervalsSeen.
+    Result<qint64> markSeen(const QString &cluster, const QString &source, qint64 now);
 
 private:
     Result<void> lockKey(const QString &cluster, const QString &podUid, const QString &resource,

@@ -38,6 +38,15 @@ struct UsageInterval {
     // store's: budgets count gpuSeconds() x modelWeight, everything else the raw
     // GPU-hours. Stored by upsert; read back only where budgets need it (running rows).
     std::optional<double> modelWeight;
+    // Schema v7: the end was estimated, not seen (the pod vanished while no controller
+    // watched it, and the row was closed at the time it was last seen running, or when
+    // that was unknown at the time the controller noticed). Stored by upsert and
+    // closeInterval; read back by the interval readers.
+    bool endEstimated = false;
+    // Schema v7: when a controller last saw an open row's pod running (epoch s; the
+    // recorders' heartbeat, UsageStore::markIntervalsSeen). Stored by the insert of a
+    // new row; read back by the interval readers.
+    std::optional<qint64> seen;
 
     [[nodiscard]] bool isOpen() const { return !end.has_value(); }
     friend bool operator==(const UsageInterval &, const UsageInterval &) = default;

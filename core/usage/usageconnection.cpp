@@ -88,6 +88,13 @@ Result<void> UsageConnection::connect() {
         if (!m_url.password.isEmpty())
             db.setPassword(m_url.password);
         QStringList opts{QStringLiteral("connect_timeout=%1").arg(m_url.connectTimeoutSeconds)};
+        // A network cut without FIN or RST is otherwise noticed only when the kernel
+        // gives up on unacknowledged data (15 minutes and more): TCP keepalives on an
+        // idle connection (first probe after 10 s, 3 probes 5 s apart) and a bound on
+        // unacknowledged data (tcp_user_timeout, libpq 12+) end it within ~25 s.
+        opts << QStringLiteral("keepalives=1") << QStringLiteral("keepalives_idle=10")
+             << QStringLiteral("keepalives_interval=5") << QStringLiteral("keepalives_count=3")
+             << QStringLiteral("tcp_user_timeout=25000");
         if (!m_url.sslmode.isEmpty())
             opts << QStringLiteral("sslmode=") + m_url.sslmode;
         db.setConnectOptions(opts.join(QLatin1Char(';')));

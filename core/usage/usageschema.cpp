@@ -47,6 +47,16 @@ const char *const kSchemaV6[] = {
     "CREATE INDEX usage_intervals_model_ns ON usage_intervals (ns, start_s) WHERE model_weight <> 1",
 };
 
+// Open rows' last-seen heartbeat (seen_s, written every UsageStore::kSeenIntervalSeconds
+// by the recording controllers) and whether an end had to be estimated from it (a pod
+// that vanished while no controller watched). Self-contained: the step only adds
+// columns, so it can be renumbered.
+const char *const kSchemaV7[] = {
+    "ALTER TABLE usage_intervals ADD COLUMN seen_s BIGINT NULL",
+    "ALTER TABLE usage_intervals ADD COLUMN end_estimated INTEGER NOT NULL DEFAULT 0"
+    " CHECK (end_estimated IN (0, 1))",
+};
+
 const char *const kSchemaV1[] = {
     "CREATE TABLE usage_intervals ("
     " id %ID%,"
@@ -270,7 +280,11 @@ Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone
                 if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
                     return r;
         if (target == 7)
-            if (auto r = migrateBoostRequestsToV7(conn); !r)
+            for (const char *sql : kSchemaV7)
+                if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
+                    return r;
+        if (target == 8)
+            if (auto r = migrateBoostRequestsToV8(conn); !r)
                 return r;
         QSqlQuery ins(db);
         if (auto r = conn.prepare(

@@ -17,8 +17,9 @@ class UsageConnection;
 // v5: the alert ledger (alertschema.h).
 // v6: intervals record the GPU model's weight (gpuModelWeights) they were stored with;
 // budgets count weighted GPU-hours (weight x model_weight), rollups stay raw.
-// v7: boost requests (boostrequests.h).
-inline constexpr int kUsageSchemaVersion = 7;
+// v7: open rows' last-seen heartbeat (seen_s) and estimated ends (end_estimated).
+// v8: boost requests (boostrequests.h).
+inline constexpr int kUsageSchemaVersion = 8;
 
 // The usage database's tables, one text for both dialects, and the migrations
 // between their versions.

@@ -92,8 +92,12 @@ Result<UsageStore::UpsertOutcome> UsageStore::upsertInterval(const UsageInterval
 }
 
 Result<bool> UsageStore::closeInterval(const QString &cluster, const QString &podUid, const QString &resource,
-                                       qint64 start, qint64 end) {
-    return m_writer->close(cluster, podUid, resource, start, end);
+                                       qint64 start, qint64 end, bool estimated) {
+    return m_writer->close(cluster, podUid, resource, start, end, estimated);
+}
+
+Result<qint64> UsageStore::markIntervalsSeen(const QString &cluster, const QString &source, qint64 now) {
+    return m_writer->markSeen(cluster, source, now);
 }
 
 Result<qint64> UsageStore::insertBulk(const std::vector<UsageInterval> &intervals) {

@@ -113,8 +113,14 @@ public:
     // rollups move with it. Validates first (zero-length/reversed rejected).
     Result<UpsertOutcome> upsertInterval(const UsageInterval &iv);
     // Sets the end of a running interval. False if no such open interval exists.
+    // estimated: the end is a guess (end_estimated, schema v7).
     Result<bool> closeInterval(const QString &cluster, const QString &podUid, const QString &resource,
-                               qint64 start, qint64 end);
+                               qint64 start, qint64 end, bool estimated = false);
+    // The recorders' heartbeat (schema v7): every open row of `cluster` written by
+    // `source` was seen running at `now` (seen_s; a later value already there stays).
+    // One statement, harmless when several replicas send it. Returns the rows moved.
+    Result<qint64> markIntervalsSeen(const QString &cluster, const QString &source, qint64 now);
+    static constexpr int kSeenIntervalSeconds = 30;
     // Fast path for bulk loads (demo data, benchmarks): new rows only (a duplicate
     // key is an error), large multi-row statements, rollups aggregated in memory, one
     // transaction. Returns the number of rows inserted. For loads that arrive in

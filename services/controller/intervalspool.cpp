@@ -80,6 +80,10 @@ QByteArray IntervalSpool::encode(const SpoolEntry &entry) {
     o.insert(QLatin1String("gpuModel"), iv.gpuModel);
     if (iv.weight)
         o.insert(QLatin1String("weight"), *iv.weight);
+    if (iv.endEstimated)
+        o.insert(QLatin1String("endEstimated"), true);
+    if (iv.seen)
+        o.insert(QLatin1String("seen"), *iv.seen);
     const QByteArray json = QJsonDocument(o).toJson(QJsonDocument::Compact);
     return kFrameMagic + QByteArray::number(json.size()) + ' ' + checksum(json) + ' ' + json + '\n';
 }
@@ -113,6 +117,9 @@ std::optional<SpoolEntry> IntervalSpool::decode(const QByteArray &line) {
     iv.gpuModel = o.value(QLatin1String("gpuModel")).toString();
     if (o.contains(QLatin1String("weight")))
         iv.weight = o.value(QLatin1String("weight")).toDouble();
+    iv.endEstimated = o.value(QLatin1String("endEstimated")).toBool();
+    if (o.contains(QLatin1String("seen")))
+        iv.seen = o.value(QLatin1String("seen")).toInteger();
     return SpoolEntry{iv, o.value(QLatin1String("op")).toString() == QLatin1String("close")};
 }
 

@@ -1,8 +1,12 @@
 #include "ledgerwriter.h"
 
+#include "pgping.h"
+#include "usageconnection.h"
+
 #include <QDateTime>
 #include <QLoggingCategory>
 
+#include <algorithm>
 #include <limits>
 #include <mutex>
 #include <utility>
@@ -26,7 +30,8 @@ LedgerWriter::LedgerWriter(QString databaseUrl, UsageStore::Options options, QSt
     QObject::connect(&m_ping, &QTimer::timeout, this, [this] {
         if (!m_store || !m_available.load())
             return;
-        if (auto r = m_store->schemaVersion(); !r)
+        // Bounded: a silent network cut must not leave the ping (and readiness) waiting.
+        if (auto r = pingConnection(m_store->connection(), kPingTimeoutMs); !r)
             fail(r.error());
     });
     QObject::connect(&m_retry, &QTimer::timeout, this, [this] {
@@ -37,11 +42,59 @@ LedgerWriter::LedgerWriter(QString databaseUrl, UsageStore::Options options, QSt
     });
 }
 
-LedgerWriter::~LedgerWriter() = default;
+LedgerWriter::~LedgerWriter() {
+    stopProbe();
+}
+
+void LedgerWriter::stopProbe() {
+    {
+        std::lock_guard lock(m_probeMutex);
+        m_probeStop = true;
+    }
+    m_probeWake.notify_all();
+    if (m_probe.joinable())
+        m_probe.join();
+}
+
+void LedgerWriter::probeLoop() {
+    auto url = DbUrl::parse(m_url);
+    if (!url || url->driver != DbUrl::Driver::Postgres)
+        return;
+    url->password = m_options.password;
+    std::unique_ptr<UsageConnection> conn; // opened, used and closed on this thread
+    std::unique_lock lock(m_probeMutex);
+    do { // the first probe at once: its connection is open before any cut
+        lock.unlock();
+        Result<void> r;
+        if (!conn) {
+            auto opened = UsageConnection::open(*url, 1000, true);
+            if (opened)
+                conn = std::move(*opened);
+            else
+                r = opened.error();
+        }
+        if (conn)
+            r = pingConnection(*conn, kPingTimeoutMs);
+        if (r) {
+            m_probeDown = false;
+        } else {
+            conn.reset();
+            if (!m_probeDown.exchange(true) && m_available.load()) {
+                qCWarning(lcLedger) << "usage database probe:" << r.error().toString();
+                QMetaObject::invokeMethod(
+                    this, [this, e = r.error()] { fail(e); }, Qt::QueuedConnection);
+            }
+        }
+        lock.lock();
+    } while (!m_probeWake.wait_for(lock, std::chrono::milliseconds(kPingIntervalMs),
+                                   [this] { return m_probeStop; }));
+}
 
 void LedgerWriter::start(int retryMs) {
     m_retry.setInterval(retryMs);
     m_ping.start();
+    if (!m_probe.joinable())
+        m_probe = std::thread([this] { probeLoop(); });
     if (!connect())
         m_retry.start();
 }
@@ -62,6 +115,7 @@ bool LedgerWriter::connect() {
     }
     if (!replay() || !writeHeld())
         return false;
+    m_probeDown = false; // it answers this thread: the probe's last miss is old news
     const bool wasAvailable = m_available.exchange(true);
     {
         std::lock_guard lock(m_errorMutex);
@@ -135,7 +189,7 @@ Result<void> LedgerWriter::apply(const SpoolEntry &entry) {
             return Error::make(Error::Kind::Invalid, QStringLiteral("a close without an end"),
                                QStringLiteral("end"));
         auto r = m_store->closeInterval(entry.iv.cluster, entry.iv.podUid, entry.iv.resource, entry.iv.start,
-                                        *entry.iv.end);
+                                        *entry.iv.end, entry.iv.endEstimated);
         if (!r)
             return r.error();
         return {};
@@ -229,9 +283,52 @@ void LedgerWriter::close(const UsageInterval &iv) {
     write(SpoolEntry{iv, true});
 }
 
+void LedgerWriter::beginBatch() {
+    m_batching = true;
+}
+
+Result<void> LedgerWriter::applyChunk(std::size_t from, std::size_t to) {
+    UsageTx tx(m_store->connection());
+    if (auto r = tx.begin(); !r)
+        return r;
+    for (std::size_t i = from; i < to; ++i) {
+        auto r = apply(m_batch[i]);
+        if (!r && r.error().kind != Error::Kind::Invalid)
+            return r; // rolled back: the whole chunk goes to the spool
+        if (!r)
+            qCWarning(lcLedger) << "interval not recorded:" << r.error().toString();
+    }
+    return tx.commit();
+}
+
+void LedgerWriter::endBatch() {
+    m_batching = false;
+    std::vector<SpoolEntry> batch;
+    std::size_t done = 0;
+    while (done < m_batch.size()) {
+        const std::size_t to = std::min(m_batch.size(), done + kBatchRows);
+        if (!m_store || !m_available.load())
+            break;
+        if (auto r = applyChunk(done, to); !r) {
+            fail(r.error());
+            break;
+        }
+        m_written += qint64(to - done);
+        m_lastWrite = QDateTime::currentSecsSinceEpoch();
+        done = to;
+    }
+    batch.swap(m_batch);
+    for (std::size_t i = done; i < batch.size(); ++i)
+        spool(batch[i]);
+}
+
 void LedgerWriter::write(const SpoolEntry &entry) {
     if (!m_available.load() || m_spool.depth() > 0 || !m_held.empty()) {
         spool(entry);
+        return;
+    }
+    if (m_batching) {
+        m_batch.push_back(entry);
         return;
     }
     auto r = apply(entry);
@@ -246,6 +343,15 @@ void LedgerWriter::write(const SpoolEntry &entry) {
     }
     fail(r.error());
     spool(entry);
+}
+
+void LedgerWriter::markSeen(const QString &cluster, const QString &source, qint64 now) {
+    // Only straight to the database: a heartbeat spooled would say "seen" late.
+    if (!m_store || !m_available.load() || m_spool.depth() > 0 || !m_held.empty())
+        return;
+    auto r = m_store->markIntervalsSeen(cluster, source, now);
+    if (!r && r.error().kind != Error::Kind::Invalid)
+        fail(r.error());
 }
 
 Result<std::vector<UsageInterval>> LedgerWriter::openIntervals(const QString &cluster,

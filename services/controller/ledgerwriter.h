@@ -9,8 +9,11 @@
 #include <QTimer>
 
 #include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace gq {
@@ -37,12 +40,25 @@ public:
     void submit(const UsageInterval &iv);
     // Sets the end of a stored open row and nothing else (iv.end must be set).
     void close(const UsageInterval &iv);
+    // Between these, states that would go straight to the database are collected and
+    // written by endBatch() in transactions of kBatchRows (the recorder's first sync:
+    // a commit per few hundred changed rows, not one per pod). A chunk that fails is
+    // spooled with everything after it, in order, as single writes would have been.
+    void beginBatch();
+    void endBatch();
+    static constexpr std::size_t kBatchRows = 256; // PostgreSQL: one advisory lock per row
+    // The heartbeat: every open row of `cluster` by `source` was seen running at `now`
+    // (UsageStore::markIntervalsSeen). Only while the database answers and nothing is
+    // spooled; never spooled itself.
+    void markSeen(const QString &cluster, const QString &source, qint64 now);
     // The open intervals the database holds for `cluster` written by `source`. Only
     // while databaseAvailable() and the spool is empty (else the answer is stale).
     [[nodiscard]] Result<std::vector<UsageInterval>> openIntervals(const QString &cluster,
                                                                    const QString &source);
 
-    [[nodiscard]] bool databaseAvailable() const { return m_available.load(); }
+    // False also while the probe finds the database silent (see probeLoop), although
+    // this thread may still wait in a statement on the dead connection.
+    [[nodiscard]] bool databaseAvailable() const { return m_available.load() && !m_probeDown.load(); }
     [[nodiscard]] bool spoolWritable() const { return m_spoolWritable.load(); }
     [[nodiscard]] qint64 spoolDepth() const { return m_spoolDepth.load(); }
     [[nodiscard]] qint64 lastDatabaseWrite() const { return m_lastWrite.load(); } // epoch s, 0: never
@@ -58,6 +74,8 @@ public:
     [[nodiscard]] qint64 lastPersistFailure() const { return m_lastPersistFailure.load(); }
     static constexpr std::size_t kMaxHeld = 500000;
     static constexpr int kPingIntervalMs = 10 * 1000;
+    // How long a ping waits for the database's answer before it counts as unavailable.
+    static constexpr int kPingTimeoutMs = 5 * 1000;
     // Spool entries a replay found torn or unreadable and skipped (each is logged).
     [[nodiscard]] qint64 spoolSkipped() const { return m_spoolSkipped.load(); }
     [[nodiscard]] QString lastError() const;
@@ -80,6 +98,14 @@ private:
     bool writeHeld();
     void write(const SpoolEntry &entry);
     Result<void> apply(const SpoolEntry &entry);
+    Result<void> applyChunk(std::size_t from, std::size_t to);
+    // PostgreSQL: a probe on a connection and a thread of its own asks the database every
+    // kPingIntervalMs, bounded by kPingTimeoutMs. A silent network cut then shows in
+    // readiness even while this thread waits in a statement on the dead connection
+    // (until the kernel's tcp_user_timeout ends it); this thread is told to drop its
+    // connection too (fail(), queued).
+    void probeLoop();
+    void stopProbe();
 
     QString m_url;
     UsageStore::Options m_options;
@@ -94,7 +120,14 @@ private:
     std::atomic<qint64> m_lastWrite{0};
     std::atomic<qint64> m_written{0};
     std::atomic<qint64> m_spooledTotal{0};
+    std::thread m_probe;
+    std::mutex m_probeMutex;
+    std::condition_variable m_probeWake;
+    bool m_probeStop = false;
+    std::atomic<bool> m_probeDown{false};
     std::deque<SpoolEntry> m_held;
+    bool m_batching = false;
+    std::vector<SpoolEntry> m_batch;
     std::atomic<qint64> m_heldCount{0};
     std::atomic<qint64> m_heldSince{0};
     std::atomic<qint64> m_lostTotal{0};

@@ -54,6 +54,8 @@ UsageRecorder::UsageRecorder(std::shared_ptr<KubeClient> client, Options options
     }
     connect(m_pods.get(), &Informer::changed, this, &UsageRecorder::onPodsChanged);
     connect(m_pods.get(), &Informer::synced, this, &UsageRecorder::onSynced);
+    m_heartbeat.setInterval(std::chrono::seconds(m_options.seenIntervalSeconds));
+    connect(&m_heartbeat, &QTimer::timeout, this, &UsageRecorder::heartbeat);
     connect(&m_writer, &LedgerWriter::databaseReady, this, &UsageRecorder::maybeReconcile);
     if (m_nodes) {
         // A node's model may arrive after its pods: refresh them all (a few hundred at most).
@@ -77,6 +79,7 @@ void UsageRecorder::start() {
 
 void UsageRecorder::stop() {
     m_stopped = true;
+    m_heartbeat.stop();
     // Disconnected first: stopping flushes what the informers hold, which must not
     // become states any more.
     disconnect(m_pods.get(), nullptr, this, nullptr);
@@ -105,15 +108,18 @@ std::optional<UsageRecorder::RunSpan> UsageRecorder::runSpan(const PodInfo &pod,
         return std::nullopt; // not running yet
     const qint64 start = started.toSecsSinceEpoch();
     std::optional<qint64> end;
-    if (pod.containersFinished.isValid())
+    bool estimated = false;
+    if (pod.containersFinished.isValid()) {
         end = pod.containersFinished.toSecsSinceEpoch();
-    else if (pod.phase == PodInfo::Phase::Succeeded || pod.phase == PodInfo::Phase::Failed)
+    } else if (pod.phase == PodInfo::Phase::Succeeded || pod.phase == PodInfo::Phase::Failed) {
         end = now; // ended, but the kubelet did not say when: when we noticed
-    else if (const qint64 cutoff = quotaReleaseTime(pod); cutoff > 0 && now > cutoff)
+        estimated = true;
+    } else if (const qint64 cutoff = quotaReleaseTime(pod); cutoff > 0 && now > cutoff) {
         end = cutoff; // stuck in Terminating: quota stopped charging it then, so do we
+    }
     if (end && *end <= start)
         end = start + 1; // the ledger's unit is a second; a shorter run counts as one
-    return RunSpan{start, end};
+    return RunSpan{start, end, estimated};
 }
 
 std::vector<UsageInterval> UsageRecorder::intervalsFor(const PodInfo &pod, const QString &cluster,
@@ -127,6 +133,7 @@ std::vector<UsageInterval> UsageRecorder::intervalsFor(const PodInfo &pod, const
         return out; // not running yet
     const qint64 start = span->start;
     const std::optional<qint64> end = span->end;
+    const bool estimated = span->estimated;
     for (const GpuRequest &g : pod.gpus) {
         auto count = g.amount.toGpuCount();
         if (!count || *count <= 0)
@@ -141,6 +148,7 @@ std::vector<UsageInterval> UsageRecorder::intervalsFor(const PodInfo &pod, const
         iv.gpus = static_cast<int>(*count);
         iv.start = start;
         iv.end = end;
+        iv.endEstimated = estimated;
         iv.source = source;
         iv.node = pod.nodeName;
         iv.gpuModel = node.gpuModel;
@@ -161,6 +169,7 @@ std::vector<UsageInterval> UsageRecorder::intervalsFor(const PodInfo &pod, const
         iv.end = h.sharedSpan ? h.spanEnd : end;
         if (iv.end && *iv.end <= start)
             iv.end = start + 1;
+        iv.endEstimated = !h.sharedSpan && estimated;
         iv.source = source;
         iv.node = pod.nodeName;
         iv.gpuModel = h.gpuModel.isEmpty() ? node.gpuModel : h.gpuModel;
@@ -196,7 +205,13 @@ qint64 UsageRecorder::quotaReleaseTime(const PodInfo &pod) {
 void UsageRecorder::submit(const UsageInterval &iv) {
     if (m_stopped)
         return;
-    m_writer.submit(iv);
+    if (iv.end) {
+        m_writer.submit(iv);
+    } else {
+        UsageInterval seen = iv; // a new row starts its heartbeat now
+        seen.seen = m_options.clock->nowSecs();
+        m_writer.submit(seen);
+    }
     ++m_recorded;
 }
 
@@ -269,9 +284,13 @@ void UsageRecorder::refresh(const QString &key) {
             return s.resource == w.resource && s.start == w.start;
         });
         if (old == it->states.end()) {
+            const auto known = m_known.constFind(stateKey(w));
+            // Ended while no controller watched, and the kubelet did not say when: the
+            // row's last heartbeat is a closer guess than now.
+            if (known != m_known.cend() && w.end && w.endEstimated && known->seen && *known->seen < *w.end)
+                w.end = std::max(*known->seen, w.start + 1);
             it->states.push_back(w);
-            if (const auto known = m_known.constFind(stateKey(w));
-                known == m_known.cend() || !sameRow(*known, w))
+            if (known == m_known.cend() || !sameRow(*known, w))
                 submit(w);
             continue;
         }
@@ -303,21 +322,31 @@ void UsageRecorder::onSynced() {
             m_known.reserve(qsizetype(open->size()));
             for (const UsageInterval &iv : *open)
                 m_known.insert(stateKey(iv), iv);
+            m_startupOpen = std::move(*open); // the reconciliation's read, too
         }
     }
     // After a relist, pods deleted during the gap are simply absent.
     QStringList keys = m_tracked.keys();
     keys += m_pods->keys();
     keys.removeDuplicates();
+    m_writer.beginBatch();
     for (const QString &key : std::as_const(keys))
         refresh(key);
     m_sharersDirty.clear(); // all refreshed already
+    m_writer.endBatch();
     countOpen();
     if (!m_synced.exchange(true))
         qCInfo(lcRecorder) << "pod cache synced:" << m_pods->size() << "pods," << m_known.size()
                            << "running intervals already recorded";
     m_known.clear();
     maybeReconcile();
+    m_startupOpen.reset();
+}
+
+void UsageRecorder::heartbeat() {
+    if (m_stopped || !m_reconciled.load())
+        return;
+    m_writer.markSeen(m_options.cluster, m_options.source, m_options.clock->nowSecs());
 }
 
 void UsageRecorder::countOpen() {
@@ -333,36 +362,53 @@ void UsageRecorder::countOpen() {
 void UsageRecorder::maybeReconcile() {
     if (m_stopped || m_reconciled.load() || !m_synced.load() || !m_writer.databaseAvailable())
         return;
-    auto open = m_writer.openIntervals(m_options.cluster, m_options.source);
+    // Right after the first sync the rows it read are still what the database holds,
+    // but for the states written since, which are all tracked (and skipped below).
+    Result<std::vector<UsageInterval>> open =
+        m_startupOpen && m_writer.spoolDepth() == 0 && m_writer.held() == 0
+            ? Result<std::vector<UsageInterval>>(std::move(*m_startupOpen))
+            : m_writer.openIntervals(m_options.cluster, m_options.source);
+    m_startupOpen.reset();
     if (!open)
-        return; // the writer retries; databaseReady calls again
-    QSet<QString> live;
+        return;                       // the writer retries; databaseReady calls again
+    QSet<QString> live;               // every state tracked, open or closed: written as it is
     QHash<QString, qint64> shownFrom; // pod uid + resource -> the earliest start its status shows now
     for (const Tracked &t : std::as_const(m_tracked))
         for (const UsageInterval &iv : t.states) {
-            if (!iv.end)
-                live.insert(stateKey(iv));
+            live.insert(stateKey(iv));
             const QString hold = iv.podUid + QLatin1Char('|') + iv.resource;
             auto it = shownFrom.find(hold);
             if (it == shownFrom.end() || iv.start < *it)
                 shownFrom.insert(hold, iv.start);
         }
     const qint64 now = m_options.clock->nowSecs();
-    int closed = 0;
+    int closed = 0, estimated = 0;
     for (UsageInterval iv : *open) {
         if (live.contains(stateKey(iv)))
             continue;
         // Same pod, same resource, seen again from a later start: the row held the GPUs
         // up to where the current one takes over.
         const qint64 takenOver = shownFrom.value(iv.podUid + QLatin1Char('|') + iv.resource, 0);
-        iv.end = takenOver > iv.start ? takenOver : std::max(now, iv.start + 1);
+        if (takenOver > iv.start) {
+            iv.end = takenOver;
+        } else {
+            // Gone while no controller watched: its end is not known. It ran at least
+            // until the last heartbeat that saw it (at most kSeenIntervalSeconds before
+            // the controller stopped); rows from before schema v7 have none: now.
+            iv.end = std::max(iv.seen ? std::min(*iv.seen, now) : now, iv.start + 1);
+            iv.endEstimated = true;
+            ++estimated;
+        }
         m_writer.close(iv);
         ++m_recorded;
         ++closed;
     }
     m_reconciled = true;
     qCInfo(lcRecorder) << "reconciled the usage database with the cluster:" << closed
-                       << "open intervals of vanished pods closed";
+                       << "open intervals of vanished pods closed," << estimated
+                       << "of them at an estimated end (last seen)";
+    heartbeat();
+    m_heartbeat.start();
     Q_EMIT reconcileFinished(closed);
 }
 

@@ -4,13 +4,16 @@
 #include "draholdings.h"
 #include "informer.h"
 #include "ledger.h"
+#include "usagestore.h"
 
 #include <QHash>
 #include <QObject>
 #include <QSet>
+#include <QTimer>
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace gq {
@@ -33,8 +36,11 @@ class LedgerWriter;
 // container restarted while no controller watched, so the status forgot the first
 // run), at that start, where the pod's current interval begins, so the hold goes on
 // without a gap and without counting any second twice; else (the pod is gone) at the
-// time the controller noticed. Pods that started and ended while the controller was
-// down are recorded from their status while they are still visible.
+// last time a controller saw it running (the heartbeat: every seenIntervalSeconds
+// the recording replicas mark all open rows seen, one statement), marked
+// end_estimated. Pods that started and ended while the controller was down are
+// recorded from their status while they are still visible (an end the kubelet did
+// not report is estimated the same way).
 class UsageRecorder final : public QObject {
     Q_OBJECT
 public:
@@ -51,6 +57,8 @@ public:
         // (draholdings.h); gpuDeviceClasses names classes that are GPUs beyond the rule.
         bool watchClaims = true;
         QSet<QString> gpuDeviceClasses;
+        // How often the open rows are marked as seen running (UsageStore::markIntervalsSeen).
+        int seenIntervalSeconds = UsageStore::kSeenIntervalSeconds;
     };
 
     UsageRecorder(std::shared_ptr<KubeClient> client, Options options, LedgerWriter &writer,
@@ -82,6 +90,7 @@ public:
     struct RunSpan {
         qint64 start = 0;
         std::optional<qint64> end;
+        bool estimated = false; // ended without a finishedAt: when it was noticed
     };
     [[nodiscard]] static std::optional<RunSpan> runSpan(const PodInfo &pod, qint64 now);
     [[nodiscard]] static std::vector<UsageInterval> intervalsFor(const PodInfo &pod, const QString &cluster,
@@ -106,6 +115,7 @@ private:
     void closeAll(Tracked &tracked, qint64 end);
     void submit(const UsageInterval &iv);
     void maybeReconcile();
+    void heartbeat();
     [[nodiscard]] NodeFacts nodeFacts(const QString &node) const;
     void countOpen();
     [[nodiscard]] std::vector<DraHold> draHolds(const QString &key, const PodInfo &pod, qint64 now);
@@ -126,6 +136,9 @@ private:
     // its row is tracked without being written again (a restart at scale writes only
     // what changed). Emptied after that sync.
     QHash<QString, UsageInterval> m_known;
+    // The same rows, kept for the reconciliation right after that sync (one read).
+    std::optional<std::vector<UsageInterval>> m_startupOpen;
+    QTimer m_heartbeat;
     QSet<QString> m_emailsSeen; // "user\nemail"
     QSet<QString> m_recheck;    // terminating pods with a look-again timer
     bool m_stopped = false;

@@ -1,11 +1,18 @@
 // The built gpuquota-controller notices its database without anything to write:
 //  * PostgreSQL stops in a quiet cluster (no pod changes): /readyz says
 //    "database: unavailable" within the ping interval, and "available" again after;
+//  * a network cut without FIN or RST (a relay between the controller and PostgreSQL
+//    that stops forwarding and keeps the connections open): /readyz says "database:
+//    unavailable" within ~30 s (a ping bounded by a timeout), "available" once the
+//    relay forwards again;
 //  * a wrong password at start is logged, with the server's words and without the
 //    password, although the database was never available.
 #include "controllertestutil.h"
 #include "podscript.h"
+#include "tcprelay.h"
 
+#include <QElapsedTimer>
+#include <QUrl>
 #include <QtTest>
 
 #include <csignal>
@@ -52,6 +59,33 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(readyz(listen).contains(QLatin1String("database: available")), 25000);
         controller.signal(SIGTERM);
         QVERIFY(controller.waitForExit(15000));
+    }
+
+    void silentCutShowsInReadiness() {
+        const QUrl pg(m_bed.pg->url);
+        RelayThread relayThread;
+        TcpRelay *relay = relayThread.start(quint16(pg.port()));
+        QVERIFY(relay);
+        QUrl viaRelay = pg;
+        viaRelay.setPort(relay->port());
+        const int listen = freePort();
+        ControllerProcess controller;
+        QVERIFY(controller.start(config(QStringLiteral("silent"), viaRelay.toString(), listen)));
+        // Recording (its reads and writes done), and the enforcer, boosts and metrics
+        // ask the database on their timers: a statement may wait on the cut connection.
+        QTRY_VERIFY_WITH_TIMEOUT(readyz(listen).startsWith(QLatin1String("200")), 30000);
+        QVERIFY(relay->accepted() >= 1);
+        relay->call([relay] { relay->setMode(TcpRelay::Mode::Blackhole); });
+        QElapsedTimer cut;
+        cut.start();
+        QTRY_VERIFY_WITH_TIMEOUT(readyz(listen).contains(QLatin1String("database: unavailable")), 30000);
+        qInfo("database: unavailable %lld ms after the silent cut", cut.elapsed());
+        QVERIFY2(cut.elapsed() <= 30000, qPrintable(QString::number(cut.elapsed())));
+        relay->call([relay] { relay->setMode(TcpRelay::Mode::Relay); });
+        // A reconnect attempt in flight ends at the URL's connect_timeout (10 s).
+        QTRY_VERIFY_WITH_TIMEOUT(readyz(listen).contains(QLatin1String("database: available")), 40000);
+        controller.signal(SIGTERM);
+        QVERIFY(controller.waitForExit(20000));
     }
 
     void wrongPasswordAtStartIsLogged() {

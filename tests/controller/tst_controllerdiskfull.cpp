@@ -72,7 +72,7 @@ private Q_SLOTS:
         QVERIFY2(mount.exitCode == 0, mount.err.constData());
         m_mounted = true;
         QVERIFY(QDir().mkpath(spoolDir()));
-        QVERIFY2(m_bed.start(m_dir.path(), QDateTime::currentSecsSinceEpoch() / 86400 * 86400),
+        QVERIFY2(m_bed.start(m_dir.path(), (QDateTime::currentSecsSinceEpoch() / 86400 - 1) * 86400),
                  qPrintable(m_bed.error));
         for (const char *ns : {"team-a", "team-b"})
             QCOMPARE(m_bed.script

@@ -69,6 +69,25 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(again.filePath()));
     }
 
+    // Issue 31 item 4: an estimated end and a new row's first heartbeat survive the spool.
+    void keepsEstimatedEndAndSeen() {
+        QTemporaryDir dir;
+        UsageInterval open = interval(100);
+        open.seen = 150;
+        UsageInterval closed = interval(100, 180);
+        closed.endEstimated = true;
+        {
+            IntervalSpool spool(dir.path());
+            QVERIFY(spool.append({open, false}));
+            QVERIFY(spool.append({closed, true}));
+        }
+        auto entries = IntervalSpool(dir.path()).readAll();
+        QVERIFY(entries);
+        QCOMPARE(entries->size(), size_t(2));
+        QCOMPARE(entries->at(0).iv, open);
+        QCOMPARE(entries->at(1).iv, closed);
+    }
+
     // Issue 31 item 3: a torn entry followed by whole ones. Before framing, the next
     // append was glued to the torn line and dropped with it, silently.
     void aTornEntryIsSkippedAloneAndReported() {

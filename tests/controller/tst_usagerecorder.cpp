@@ -56,6 +56,7 @@ private Q_SLOTS:
         for (const UsageInterval &iv : ivs) {
             QCOMPARE(iv.user, QStringLiteral("team")); // no label: the namespace
             QCOMPARE(*iv.end - iv.start, qint64(5400));
+            QVERIFY(!iv.endEstimated); // finishedAt: seen, not estimated
         }
         QCOMPARE(ivs[0].resource, QStringLiteral("nvidia.com/gpu.shared"));
         QCOMPARE(*ivs[0].weight, 0.25); // 1 of 4 replicas
@@ -83,6 +84,7 @@ private Q_SLOTS:
             UsageRecorder::intervalsFor(pod, QStringLiteral("c"), QStringLiteral("s"), {}, start + 77);
         QCOMPARE(ivs.size(), size_t(1));
         QCOMPARE(*ivs[0].end, start + 77);
+        QVERIFY(ivs[0].endEstimated); // no container said when: an estimate (#31 item 4)
         // Ended in the second it started: one second, never a zero-length row.
         const auto instant =
             UsageRecorder::intervalsFor(pod, QStringLiteral("c"), QStringLiteral("s"), {}, start);

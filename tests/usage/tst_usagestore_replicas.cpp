@@ -21,6 +21,7 @@ public:
 
 private slots:
     void twoWritersCountEachRowOnce();
+    void heartbeatMovesOnlyOpenRowsForward();
 };
 
 namespace {
@@ -92,6 +93,53 @@ void TestUsageStoreReplicas::twoWritersCountEachRowOnce() {
     auto rebuild = s->rebuildRollups();
     QVERIFY(rebuild);
     QVERIFY(!rebuild->changedAnything());
+}
+
+// The recorders' heartbeat (#31 item 4, schema v7): every replica marks the open rows of
+// its cluster and source as seen; a later mark wins, an earlier one (a replica whose
+// clock lags) changes nothing, closed rows and other clusters are not touched; an
+// estimated close reads back as such and moves the rollups like any close.
+void TestUsageStoreReplicas::heartbeatMovesOnlyOpenRowsForward() {
+    auto s = openStore();
+    QVERIFY(s);
+    const qint64 day = t("2026-03-10T00:00:00Z");
+    UsageInterval a = mk("team-a", "alice", "h1", 2, day, std::nullopt);
+    a.seen = day + 10; // a new row's first heartbeat, from its insert
+    UsageInterval b = mk("team-a", "bob", "h2", 1, day, day + 600);
+    UsageInterval other = mk("team-b", "carol", "h3", 1, day, std::nullopt);
+    other.cluster = QStringLiteral("elsewhere");
+    for (const UsageInterval &iv : {a, b, other})
+        QVERIFY(s->upsertInterval(iv));
+    auto seen = [&](const QString &cluster, const QString &uid) -> std::optional<qint64> {
+        auto rows = s->intervals(0, day + 86400, day + 86400);
+        for (const UsageInterval &iv : *rows)
+            if (iv.cluster == cluster && iv.podUid == uid)
+                return iv.seen;
+        return std::nullopt;
+    };
+    QCOMPARE(seen(QStringLiteral("prod"), QStringLiteral("h1")), std::optional<qint64>(day + 10));
+    QCOMPARE(*s->markIntervalsSeen(QStringLiteral("prod"), a.source, day + 100), qint64(1));
+    QCOMPARE(*s->markIntervalsSeen(QStringLiteral("prod"), a.source, day + 100), qint64(0)); // a 2nd replica
+    QCOMPARE(*s->markIntervalsSeen(QStringLiteral("prod"), a.source, day + 90), qint64(0)); // a lagging clock
+    QCOMPARE(seen(QStringLiteral("prod"), QStringLiteral("h1")), std::optional<qint64>(day + 100));
+    QCOMPARE(seen(QStringLiteral("prod"), QStringLiteral("h2")), std::optional<qint64>()); // closed
+    QCOMPARE(seen(QStringLiteral("elsewhere"), QStringLiteral("h3")), std::optional<qint64>());
+    QVERIFY(*s->closeInterval(a.cluster, a.podUid, a.resource, a.start, day + 100, true));
+    auto rows = s->intervals(0, day + 86400, day + 86400);
+    QVERIFY(rows);
+    for (const UsageInterval &iv : *rows)
+        QCOMPARE(iv.endEstimated, iv.podUid == QLatin1String("h1"));
+    auto used =
+        s->usedGpuHours(BudgetScope::User, QStringLiteral("alice"), TimeRange{day, day + 86400}, day + 86400);
+    QVERIFY(used && qAbs(*used - 200.0 / 3600) < 1e-9);
+    // An upsert that says the same end, now seen, clears the flag (a replica that watched).
+    UsageInterval exact = a;
+    exact.end = day + 100;
+    exact.seen.reset();
+    QCOMPARE(*s->upsertInterval(exact), UsageStore::UpsertOutcome::Updated);
+    rows = s->intervals(0, day + 86400, day + 86400);
+    for (const UsageInterval &iv : *rows)
+        QVERIFY(!iv.endEstimated);
 }
 
 QTEST_GUILESS_MAIN(TestUsageStoreReplicas)

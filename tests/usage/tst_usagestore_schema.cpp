@@ -27,6 +27,7 @@ private slots:
     void migratesAndReportsVersion();
     void migratesV3ToV4NodeAndModel();
     void migratesV5ToV6ModelWeight();
+    void migratesV6ToV7SeenAndEstimated();
     void refusesNewerSchema();
     void refusesForeignDatabase();
     void urlErrors();
@@ -47,8 +48,13 @@ private:
 
 // Takes `s` back to schema `version` (at least 1) by undoing the later migrations
 // that the tests rely on: v4's node, gpu_model and idle_spans, v5's alert ledger, v6's
-// model weights, v7's boost requests; their schema_version rows go too.
+// model weights, v7's seen_s and end_estimated, v8's boost requests; their schema_version
+// rows go too.
 void TestUsageStoreSchema::undoMigrationsAfter(UsageStore &s, int version) {
+    if (version < 7) {
+        rawExec(s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN seen_s"));
+        rawExec(s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN end_estimated"));
+    }
     if (version < 4) {
         rawExec(s, QStringLiteral("DROP TABLE idle_spans"));
         rawExec(s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN node"));
@@ -63,7 +69,7 @@ void TestUsageStoreSchema::undoMigrationsAfter(UsageStore &s, int version) {
         rawExec(s, QStringLiteral("DROP INDEX usage_intervals_model_ns"));
         rawExec(s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN model_weight"));
     }
-    if (version < 7)
+    if (version < 8)
         rawExec(s, QStringLiteral("DROP TABLE boost_requests"));
     rawExec(s, QStringLiteral("DELETE FROM schema_version WHERE version > %1").arg(version));
 }
@@ -114,6 +120,30 @@ void TestUsageStoreSchema::migratesV3ToV4NodeAndModel() {
     QCOMPARE(q.value(2).toString(), QStringLiteral("Tesla T4"));
     QVERIFY(q.exec(QStringLiteral("INSERT INTO idle_spans (ns, pod_name, node, gpu_uuid, start_s, end_s, "
                                   "wasted_gpu_seconds) VALUES ('a', 'p', 'n', 'GPU-1', 0, 60, 60)")));
+}
+
+// A v6 database gains the heartbeat and the estimated-end flag: old rows read neither.
+void TestUsageStoreSchema::migratesV6ToV7SeenAndEstimated() {
+    {
+        auto s = openStore();
+        QVERIFY(s);
+        QVERIFY(s->upsertInterval(mk("a", "u", "1", 1, 0, std::nullopt)));
+        undoMigrationsAfter(*s, 6);
+        QCOMPARE(*s->schemaVersion(), 6);
+    }
+    auto s = openStore();
+    QVERIFY(s);
+    QCOMPARE(*s->schemaVersion(), kUsageSchemaVersion);
+    auto rows = s->runningNow(100);
+    QVERIFY(rows);
+    QCOMPARE(rows->size(), size_t(1));
+    QVERIFY(!rows->at(0).seen);
+    QVERIFY(!rows->at(0).endEstimated);
+    const UsageInterval &iv = rows->at(0);
+    QCOMPARE(*s->markIntervalsSeen(iv.cluster, iv.source, 50), qint64(1));
+    QVERIFY(*s->closeInterval(iv.cluster, iv.podUid, iv.resource, iv.start, 50, true));
+    auto all = s->intervals(0, 100, 100);
+    QVERIFY(all && all->size() == 1 && all->at(0).endEstimated && all->at(0).seen == 50);
 }
 
 void TestUsageStoreSchema::migratesV5ToV6ModelWeight() {
@@ -201,7 +231,7 @@ void TestUsageStoreSchema::upgradesFromV1() {
                                   "JOIN pg_namespace n ON c.relnamespace = n.oid WHERE n.nspname = "
                                   "current_schema() AND t.tgname LIKE '%notify'")));
         QVERIFY(q.next());
-        QCOMPARE(q.value(0).toInt(), 8); // the seven tables of v2, and v7's boost_requests
+        QCOMPARE(q.value(0).toInt(), 8); // the seven tables of v2, and v8's boost_requests
     }
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 
-// A TCP relay for GUI tests: sits between the console and a test cluster so a test
-// can cut, reset, hold or redirect the connection on the same port, as a restarted
-// API server, a broken network or a rotated server certificate would look.
+// A TCP relay for tests: sits between a client (the console, the controller) and a
+// server (a test cluster, PostgreSQL) so a test can cut, reset, hold, blackhole or
+// redirect the connection on the same port, as a restarted server, a broken network or
+// a rotated server certificate would look.
 
 #include <QHostAddress>
 #include <QList>
@@ -21,8 +22,12 @@ namespace gq::test {
 class TcpRelay final : public QObject {
 public:
     // Reset: accept, then reset at once. Hold: accept and never answer (an attempt
-    // that hangs until the client's connect timeout).
-    enum class Mode { Relay, Reset, Hold };
+    // that hangs until the client's connect timeout). Blackhole: as Hold for new
+    // connections, and the open ones stay open but nothing passes any more, either way
+    // (a network cut that sent no FIN or RST). Leaving Blackhole resets the connections
+    // it held (the bytes dropped meanwhile are gone: a NAT entry that died answers the
+    // next packet with a reset).
+    enum class Mode { Relay, Reset, Hold, Blackhole };
 
     explicit TcpRelay(quint16 upstream)
         : m_upstream(upstream) {}
@@ -56,8 +61,14 @@ public:
     // Where new connections go (open ones keep their upstream until cut()).
     void setUpstream(quint16 port) { m_upstream = port; } // relay thread
     void setMode(Mode mode) {                             // relay thread
+        if (m_mode == Mode::Blackhole && mode != Mode::Blackhole) {
+            for (const QPointer<QTcpSocket> &s : std::as_const(m_sockets))
+                if (s)
+                    s->abort();
+            m_sockets.clear();
+        }
         m_mode = mode;
-        if (mode != Mode::Hold)
+        if (mode != Mode::Hold && mode != Mode::Blackhole)
             dropHeld();
     }
 
@@ -78,7 +89,7 @@ private:
     void onNewConnection() {
         while (QTcpSocket *client = m_server->nextPendingConnection()) {
             ++m_accepted;
-            if (m_mode == Mode::Hold) {
+            if (m_mode == Mode::Hold || m_mode == Mode::Blackhole) {
                 client->setParent(this);
                 m_held << client;
                 continue;
@@ -93,9 +104,12 @@ private:
             client->setParent(this);
             m_sockets << client << upstream;
             upstream->connectToHost(QHostAddress::LocalHost, m_upstream);
-            auto pipe = [](QTcpSocket *from, QTcpSocket *to) {
-                QObject::connect(from, &QTcpSocket::readyRead, to,
-                                 [from, to] { to->write(from->readAll()); });
+            auto pipe = [this](QTcpSocket *from, QTcpSocket *to) {
+                QObject::connect(from, &QTcpSocket::readyRead, to, [this, from, to] {
+                    const QByteArray bytes = from->readAll();
+                    if (m_mode != Mode::Blackhole)
+                        to->write(bytes);
+                });
                 // The other side closes once it has written what is buffered.
                 QObject::connect(from, &QTcpSocket::disconnected, to, [to] { to->disconnectFromHost(); });
                 QObject::connect(from, &QTcpSocket::disconnected, from, &QObject::deleteLater);
