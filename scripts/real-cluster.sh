@@ -6,9 +6,9 @@
 # them on 127.0.0.1 only. Nodes are fake (kwok); no container ever runs.
 #
 # Usage
-#   scripts/real-cluster.sh build [--version 1.33|1.35]
+#   scripts/real-cluster.sh build [--version 1.33|1.35] [--kueue]
 #   scripts/real-cluster.sh start --dir DIR [--version 1.33|1.35] [--users FILE]
-#                                 [--gpu-nodes N] [--gpus-per-node M]
+#                                 [--gpu-nodes N] [--gpus-per-node M] [--kueue]
 #   scripts/real-cluster.sh stop  --dir DIR
 #   scripts/real-cluster.sh env   --dir DIR        # prints: export KUBECONFIG=DIR/kubeconfig
 #
@@ -17,13 +17,17 @@
 #   --version 1.33           -> k8s.io/kubernetes v1.33.13 (staging modules k8s.io/* v0.33.13)
 #   etcd go.etcd.io/etcd/server/v3 v3.5.36 (wrapper main calling etcdmain.Main)
 #   kwok sigs.k8s.io/kwok v0.7.0 (cmd/kwok)
+#   kueue sigs.k8s.io/kueue v0.17.0 (cmd/kueue; its CRDs serve kueue.x-k8s.io v1beta1 and
+#         v1beta2, v1beta2 stored) - only with --kueue
 #   Built with the Go at $GO (default /usr/local/go/bin/go), GOTOOLCHAIN=local, under nice -n 10.
 #
 # Cache (rebuilt only when a binary is missing or a pin changed; see the .stamp files)
 #   ${GQ_K8S_CACHE:-$HOME/.cache/gpuquota}/k8s-<version>/bin/{kube-apiserver,kube-controller-manager,kube-scheduler,kubectl}
 #   ${GQ_K8S_CACHE:-$HOME/.cache/gpuquota}/tools/bin/{etcd,kwok}
 #   The generated wrapper modules live next to them (k8s-<version>/src, tools/etcd-src, tools/kwok-src).
-#   Build logs: <cache>/k8s-<version>/logs/, <cache>/tools/logs/.
+#   ${GQ_K8S_CACHE:-$HOME/.cache/gpuquota}/kueue-<version>/bin/kueue and manifests/ (the
+#   release's CRDs and webhook configurations, copied from the module)
+#   Build logs: <cache>/k8s-<version>/logs/, <cache>/tools/logs/, <cache>/kueue-<version>/logs/.
 #
 # start
 #   Starts etcd, kube-apiserver (etcd compacted every 10 s, so an old resourceVersion
@@ -56,6 +60,11 @@
 #   Nodes' InternalIP is 127.0.0.1 and pod IPs come from 127.64.0.0/16, so nothing (e.g.
 #   "kubectl logs") ever dials a non-loopback address; the kubelet port is kwok's own port.
 #   Starting again with the same DIR reuses DIR/pki and the etcd data in DIR/etcd.
+#   --kueue          also installs Kueue's CRDs and webhook configurations (clientConfig.url
+#                    https://127.0.0.1:KUEUE_WEBHOOK_PORT, the CA of DIR/pki) and runs the Kueue
+#                    manager (DIR/kueue/config.yaml: batch/job integration only, no internal
+#                    cert management, no leader election); ready before "ready" is printed
+#                    (scripts/real-cluster/kueue-start.sh). Ports in DIR/ports.env.
 #
 # What kwok simulates (stages in scripts/real-cluster/kwok-stages.yaml)
 #   - Nodes with annotation kwok.x-k8s.io/node=fake become Ready and keep heartbeating (Lease).
@@ -132,6 +141,10 @@ source "$ASSETS/processes.sh"
 source "$ASSETS/pki.sh"
 # shellcheck source-path=SCRIPTDIR source=real-cluster/start.sh
 source "$ASSETS/start.sh"
+# shellcheck source-path=SCRIPTDIR source=real-cluster/kueue-build.sh
+source "$ASSETS/kueue-build.sh"
+# shellcheck source-path=SCRIPTDIR source=real-cluster/kueue-start.sh
+source "$ASSETS/kueue-start.sh"
 
 # ---------------------------------------------------------------------------------------------
 # stop / env

@@ -6,10 +6,10 @@ cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 # The real Kubernetes for the `realcluster` suites (kube-apiserver, kube-controller-manager,
-# kube-scheduler, kubectl, etcd, kwok), built from the official Go modules into
+# kube-scheduler, kubectl, etcd, kwok) and Kueue, built from the official Go modules into
 # ~/.cache/gpuquota beside the C++ build; a warm cache makes this a no-op.
 mkdir -p build
-scripts/real-cluster.sh build >build/real-cluster-build.log 2>&1 &
+scripts/real-cluster.sh build --kueue >build/real-cluster-build.log 2>&1 &
 real_cluster_build_pid=$!
 # The JupyterLab extension's wheel and the venv tests/jupyter runs JupyterLab from (npm
 # and pip, from their caches when warm), beside the C++ build.

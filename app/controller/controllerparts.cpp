@@ -12,6 +12,7 @@
 #include "idlerecorder.h"
 #include "informer.h"
 #include "kubeclient.h"
+#include "kueuebudgetcheck.h"
 #include "leaderelector.h"
 #include "ledgerwriter.h"
 #include "metricsregistry.h"
@@ -64,6 +65,7 @@ ControllerParts::~ControllerParts() {
     m_auditHead.reset();
     m_alerts.reset();
     m_enforcer.reset();
+    m_kueueCheck.reset();
     m_boosts.reset();
 }
 
@@ -297,6 +299,7 @@ void ControllerParts::onDatabaseLost(const Error &error) {
     }
     // Parts hold references to the store: they go first.
     m_enforcer.reset();
+    m_kueueCheck.reset();
     m_boosts.reset();
     m_store.reset();
 }
@@ -311,6 +314,13 @@ void ControllerParts::buildLeaderParts() {
                        double(report.notEnforced.size()));
         m_metrics->set(QString::fromLatin1(metricnames::kClampsReverted), {},
                        double(report.backingOff.size()));
+    });
+    KueueBudgetCheck::Options ko;
+    ko.userLabel = m_rt.config().userLabel;
+    m_kueueCheck = std::make_unique<KueueBudgetCheck>(*m_store, m_rt.client(), ko);
+    connect(m_kueueCheck.get(), &KueueBudgetCheck::finished, this, [this](const KueueCheckReport &report) {
+        if (!report.errors.isEmpty() || report.activated > 0 || report.ready > 0 || report.held > 0)
+            qCInfo(lcParts).noquote() << report.line();
     });
     BoostReconciler::Options bo;
     bo.actor = QStringLiteral("gpuquota-controller");
@@ -349,8 +359,12 @@ void ControllerParts::buildIdleRecorder(const IdleRecorderConfig &config) {
 }
 
 void ControllerParts::tickEnforcer() {
-    if (m_leading && m_enforcer && m_rt.config().enforce.enabled && !m_enforcer->isRunning())
+    if (!m_leading || !m_rt.config().enforce.enabled)
+        return;
+    if (m_enforcer && !m_enforcer->isRunning())
         m_enforcer->tick(Clock::system().nowSecs());
+    if (m_kueueCheck && !m_kueueCheck->isRunning())
+        m_kueueCheck->tick(Clock::system().nowSecs());
 }
 
 void ControllerParts::tickBoosts() {

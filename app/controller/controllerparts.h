@@ -23,6 +23,7 @@ class HttpTransport;
 class IdleRecorder;
 struct IdleRecorderConfig;
 class KubeClient;
+class KueueBudgetCheck;
 class LeaderElector;
 class MetricsRegistry;
 class SelfService;
@@ -97,6 +98,7 @@ private:
 
     std::unique_ptr<UsageStore> m_store; // the leader's parts' own connection
     std::unique_ptr<BudgetEnforcer> m_enforcer;
+    std::unique_ptr<KueueBudgetCheck> m_kueueCheck;
     std::unique_ptr<BoostReconciler> m_boosts;
     std::unique_ptr<AuditHeadPublisher> m_auditHead; // the leader's copy of the audit head
     std::unique_ptr<IdleRecorder> m_idle;            // metrics: + idle: sections; the leader's

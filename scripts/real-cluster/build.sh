@@ -209,11 +209,12 @@ EOF
 }
 
 cmd_build() {
-    local version=$DEFAULT_VERSION
+    local version=$DEFAULT_VERSION kueue=0
     while (($#)); do
         case "$1" in
             --version) version=${2:?--version needs a value}; shift 2 ;;
             --version=*) version=${1#*=}; shift ;;
+            --kueue) kueue=1; shift ;;
             -h|--help) sed -n '2,/^$/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
             *) die "build: unknown argument '$1'" ;;
         esac
@@ -224,5 +225,6 @@ cmd_build() {
     build_etcd
     build_kwok
     build_k8s "$version"
+    ((kueue)) && build_kueue
     log "build done in $((SECONDS - t0))s"
 }

@@ -12,6 +12,7 @@ START_VERSION=""      # --version
 START_USERS=""        # --users, made absolute (or DIR/users.csv)
 START_NODES=2         # --gpu-nodes
 START_GPUS=8          # --gpus-per-node
+START_KUEUE=0         # --kueue (kueue-start.sh)
 START_KBIN=""         # the k8s binaries of START_VERSION
 START_TBIN=""         # etcd and kwok
 START_PKI=""          # DIR/pki
@@ -64,7 +65,7 @@ EOF
 }
 
 start_parse_args() {
-    local dir="" version=$DEFAULT_VERSION users="" nodes=2 gpus=8
+    local dir="" version=$DEFAULT_VERSION users="" nodes=2 gpus=8 kueue=0
     while (($#)); do
         case "$1" in
             --dir) dir=${2:?--dir needs a value}; shift 2 ;;
@@ -77,6 +78,7 @@ start_parse_args() {
             --gpu-nodes=*) nodes=${1#*=}; shift ;;
             --gpus-per-node) gpus=${2:?--gpus-per-node needs a value}; shift 2 ;;
             --gpus-per-node=*) gpus=${1#*=}; shift ;;
+            --kueue) kueue=1; shift ;;
             *) die "start: unknown argument '$1'" ;;
         esac
     done
@@ -89,6 +91,7 @@ start_parse_args() {
         users=$(cd "$(dirname "$users")" && pwd)/$(basename "$users")
     fi
     START_DIR=$dir START_VERSION=$version START_USERS=$users START_NODES=$nodes START_GPUS=$gpus
+    START_KUEUE=$kueue
 }
 
 # start_prepare_dir: DIR absolute with logs/ pids/ pki/, refuses a running cluster, records us
@@ -119,6 +122,10 @@ start_ensure_built() {
     [[ -f $kbin/.stamp && $(cat "$kbin/.stamp") == "kubernetes=$(k8s_pin "$version") "* ]] || need=1
     if ((need)); then
         cmd_build --version "$version" >&2
+        START_T0=$SECONDS
+    fi
+    if ((START_KUEUE)); then
+        build_kueue
         START_T0=$SECONDS
     fi
 }
@@ -281,7 +288,9 @@ cmd_start() {
     start_apiserver
     start_controllers
     start_kwok_nodes
+    ((START_KUEUE)) && start_kueue
     start_wait_ready
+    ((START_KUEUE)) && start_kueue_wait_ready
 
     log "ready in $((SECONDS - START_T0))s: export KUBECONFIG=$START_DIR/kubeconfig (logs in $START_DIR/logs)"
     echo "ready $START_SERVER"
