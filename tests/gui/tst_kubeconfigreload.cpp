@@ -13,7 +13,7 @@
 #include "draftstore.h"
 #include "errorbanner.h"
 #include "gui/guitestutil.h"
-#include "gui/tcprelay.h"
+#include "tcprelay.h"
 #include "mainwindow.h"
 #include "namespacelistmodel.h"
 #include "namespacepanel.h"

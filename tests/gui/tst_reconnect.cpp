@@ -10,7 +10,7 @@
 #include "quotapage.h"
 #include "draftstore.h"
 #include "gui/guitestutil.h"
-#include "gui/tcprelay.h"
+#include "tcprelay.h"
 #include "namespacelistmodel.h"
 #include "testclusterprocess.h"
 #include "consolesettings.h"
