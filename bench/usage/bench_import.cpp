@@ -1,11 +1,17 @@
-// `gpuquota import` benchmark: writes an N-row usage CSV (default 1 million rows,
-// ~100 MB, the demo generator's shape: 2,000 users, 200 namespaces, a year) and times the real binary loading
-// it into a fresh database, then loading it again (idempotent: every row unchanged), on SQLite and
-// PostgreSQL. Prints rows/s by wall time and by the child's CPU time (user + system; the
-// database server's work is not in it), and the child's peak RSS (wait4 ru_maxrss, as
-// /usr/bin/time -v reports it).
+// `gpuquota import` benchmark: writes usage CSVs of two shapes and times the real binary
+// loading each into a fresh database, then loading it again (idempotent: every row
+// unchanged), on SQLite and PostgreSQL. The shapes:
+//   demo  N rows (default 1 million, ~100 MB) of the demo generator: 2,000 users, 200
+//         namespaces, a year, mostly short jobs (about 3 rollup cells per row)
+//   long  M rows (default 200,000) of multi-hour intervals: 2,000 users in 200 namespaces
+//         over a year, each 1-12 h (uniform) on 1-8 GPUs: about 16 rollup cells per row,
+//         so the rollup writes dominate
+// --shape picks one (default both). Prints rows/s by wall time and by the child's CPU time (user + system;
+// the database server's work is not in it), and the child's peak RSS (wait4 ru_maxrss, as /usr/bin/time -v
+// reports it).
 //
-//   bench_import [--rows N] [--csv FILE] [--bin PATH/gpuquota]... [--db URL]... [--first-only]
+//   bench_import [--shape demo|long|both] [--rows N] [--long-rows M] [--csv FILE]
+//                [--bin PATH/gpuquota]... [--db URL]... [--first-only]
 //
 // --bin defaults to the gpuquota next to this program; give several to compare builds
 // side by side (e.g. one built from an older commit). --db defaults to a SQLite file in
@@ -29,6 +35,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <random>
 #include <vector>
 
 extern char **environ;
@@ -76,6 +83,34 @@ qint64 writeCsv(const QString &path, qint64 rows) {
         return ok;
     });
     return ok && f.write(buf) == buf.size() ? n : -1;
+}
+
+// Multi-hour intervals (see the header): deterministic, one pod per row.
+qint64 writeLongCsv(const QString &path, qint64 rows) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return -1;
+    constexpr int kUsers = 2000, kNamespaces = 200;
+    constexpr qint64 kEnd = 1767225600; // 2026-01-01T00:00:00Z
+    constexpr qint64 kSpan = 365 * 86400;
+    std::mt19937_64 rng(42);
+    std::uniform_int_distribution<int> user(0, kUsers - 1), gpus(1, 8);
+    std::uniform_int_distribution<qint64> start(kEnd - kSpan, kEnd - 13 * 3600), hours(3600, 12 * 3600);
+    QByteArray buf = "cluster,namespace,user,pod_uid,pod_name,resource,gpus,start,end\n";
+    for (qint64 i = 0; i < rows; ++i) {
+        const int u = user(rng);
+        const qint64 s = start(rng);
+        const qint64 e = s + hours(rng);
+        buf += "prod," + demoNamespaceName(u % kNamespaces).toUtf8() + ',' + demoUserName(u).toUtf8() +
+               ",long-" + QByteArray::number(i) + ",train-" + QByteArray::number(i) + ",nvidia.com/gpu," +
+               QByteArray::number(gpus(rng)) + ',' + instant(s) + ',' + instant(e) + '\n';
+        if (buf.size() > (1 << 20)) {
+            if (f.write(buf) != buf.size())
+                return -1;
+            buf.clear();
+        }
+    }
+    return f.write(buf) == buf.size() ? rows : -1;
 }
 
 struct Child {
@@ -132,81 +167,54 @@ QString dropSchema(const DbUrl &url) {
     return err;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-    QCoreApplication app(argc, argv);
-    qint64 rows = 1'000'000;
-    QString csv;
-    QStringList bins, dbs;
-    QStringList args = app.arguments().mid(1);
-    // --first-only: skip the re-import (an old build may take long for it).
-    const bool firstOnly = args.removeAll(QStringLiteral("--first-only")) > 0;
-    for (qsizetype i = 0; i + 1 < args.size(); i += 2) {
-        const QString &k = args[i], &v = args[i + 1];
-        if (k == QLatin1String("--rows"))
-            rows = v.toLongLong();
-        else if (k == QLatin1String("--csv"))
-            csv = v;
-        else if (k == QLatin1String("--bin"))
-            bins << v;
-        else if (k == QLatin1String("--db"))
-            dbs << v;
-        else {
-            std::fprintf(stderr,
-                         "usage: bench_import [--rows N] [--csv FILE] [--bin GPUQUOTA]... [--db URL]...\n");
-            return 2;
-        }
-    }
-    if (args.size() % 2 || rows <= 0) {
-        std::fprintf(stderr,
-                     "usage: bench_import [--rows N] [--csv FILE] [--bin GPUQUOTA]... [--db URL]...\n");
-        return 2;
-    }
-    if (bins.isEmpty())
-        bins << app.applicationDirPath() + QStringLiteral("/gpuquota");
-    if (dbs.isEmpty()) {
-        dbs << QStringLiteral("sqlite:///tmp/bench_import.db");
-        if (!qEnvironmentVariable("GQ_TEST_PG_URL").isEmpty())
-            dbs << qEnvironmentVariable("GQ_TEST_PG_URL");
-    }
-    if (csv.isEmpty())
-        csv = QStringLiteral("/tmp/bench_import_%1.csv").arg(rows);
+// The rows of `csv`, written first when missing (the generator gives about the number asked for).
+qint64 prepareCsv(const QString &csv, bool longShape, qint64 rows) {
     if (!QFileInfo::exists(csv)) {
         QElapsedTimer t;
         t.start();
-        const qint64 written = writeCsv(csv, rows);
+        const qint64 written = longShape ? writeLongCsv(csv, rows) : writeCsv(csv, rows);
         if (written < 0) {
             std::fprintf(stderr, "cannot write %s\n", qPrintable(csv));
-            return 1;
+            return -1;
         }
         out() << "wrote " << written << " rows to " << csv << " (" << QFileInfo(csv).size() / 1048576
               << " MiB) in " << t.elapsed() << " ms\n";
     }
-    {
-        // The demo generator gives about the requested number: count what is there.
-        QFile f(csv);
-        if (!f.open(QIODevice::ReadOnly))
-            return 1;
-        qint64 lines = 0;
-        while (!f.atEnd()) {
-            const QByteArray block = f.read(1 << 20);
-            lines += block.count('\n');
-        }
-        rows = lines - 1;
+    QFile f(csv);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    qint64 lines = 0;
+    while (!f.atEnd()) {
+        const QByteArray block = f.read(1 << 20);
+        lines += block.count('\n');
     }
-    out() << "rows: " << rows << '\n';
-    out() << "backend      binary                                          first import (wall, child's "
-             "cpu, peak RSS)                 re-import (unchanged)\n";
-    out().flush();
-    int k = 0;
+    return lines - 1;
+}
+
+QString cell(const Child &c, qint64 rows) {
+    if (c.seconds == 0 && c.status == 0)
+        return QStringLiteral("-");
+    return c.status != 0 ? QStringLiteral("FAILED (exit %1)").arg(c.status)
+                         : QStringLiteral("%1 s %2k rows/s, cpu %3 s = %4k rows/s, %5 MiB")
+                               .arg(c.seconds, 0, 'f', 1)
+                               .arg(double(rows) / c.seconds / 1000.0, 0, 'f', 1)
+                               .arg(c.cpuSeconds, 0, 'f', 1)
+                               .arg(double(rows) / c.cpuSeconds / 1000.0, 0, 'f', 1)
+                               .arg(c.peakMiB, 0, 'f', 0);
+}
+
+// Imports `csv` with each binary into each database (fresh each time); the number of failed runs,
+// or -1 when a database URL is unusable.
+int runShape(const QString &csv, qint64 rows, const QStringList &bins, const QStringList &dbs,
+             bool firstOnly) {
+    static int k = 0;
     int failures = 0;
     for (const QString &bin : bins) {
         for (const QString &dbText : dbs) {
             auto url = DbUrl::parse(dbText);
             if (!url) {
                 std::fprintf(stderr, "%s\n", qPrintable(url.error().toString()));
-                return 2;
+                return -1;
             }
             QString target = dbText;
             const bool pg = url->driver == DbUrl::Driver::Postgres;
@@ -218,7 +226,7 @@ int main(int argc, char **argv) {
                           url->schema;
                 if (const QString e = dropSchema(*url); !e.isEmpty()) {
                     std::fprintf(stderr, "%s\n", qPrintable(e));
-                    return 1;
+                    return -1;
                 }
             } else {
                 QFile::remove(url->path);
@@ -229,26 +237,87 @@ int main(int argc, char **argv) {
             const Child first = run(cmd);
             const Child again = firstOnly ? Child{0, 0, 0} : run(cmd);
             failures += (first.status != 0) + (again.status != 0);
-            auto cell = [&](const Child &c) {
-                if (c.seconds == 0 && c.status == 0)
-                    return QStringLiteral("-");
-                return c.status != 0 ? QStringLiteral("FAILED (exit %1)").arg(c.status)
-                                     : QStringLiteral("%1 s %2k rows/s, cpu %3 s = %4k rows/s, %5 MiB")
-                                           .arg(c.seconds, 0, 'f', 1)
-                                           .arg(double(rows) / c.seconds / 1000.0, 0, 'f', 1)
-                                           .arg(c.cpuSeconds, 0, 'f', 1)
-                                           .arg(double(rows) / c.cpuSeconds / 1000.0, 0, 'f', 1)
-                                           .arg(c.peakMiB, 0, 'f', 0);
-            };
             out() << (pg ? QStringLiteral("PostgreSQL") : QStringLiteral("SQLite")).leftJustified(13)
-                  << bin.right(46).leftJustified(48) << cell(first).leftJustified(52) << "  " << cell(again)
-                  << '\n';
+                  << bin.right(46).leftJustified(48) << cell(first, rows).leftJustified(52) << "  "
+                  << cell(again, rows) << '\n';
             out().flush();
             if (pg)
                 dropSchema(*url);
             else
                 QFile::remove(url->path);
         }
+    }
+    return failures;
+}
+
+int usage() {
+    std::fprintf(stderr,
+                 "usage: bench_import [--shape demo|long|both] [--rows N] [--long-rows M] [--csv FILE] "
+                 "[--bin GPUQUOTA]... [--db URL]... [--first-only]\n");
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    QCoreApplication app(argc, argv);
+    qint64 rows = 1'000'000, longRows = 200'000;
+    QString csv, shape = QStringLiteral("both");
+    QStringList bins, dbs;
+    QStringList args = app.arguments().mid(1);
+    // --first-only: skip the re-import (an old build may take long for it).
+    const bool firstOnly = args.removeAll(QStringLiteral("--first-only")) > 0;
+    if (args.size() % 2)
+        return usage();
+    for (qsizetype i = 0; i + 1 < args.size(); i += 2) {
+        const QString &k = args[i], &v = args[i + 1];
+        if (k == QLatin1String("--rows"))
+            rows = v.toLongLong();
+        else if (k == QLatin1String("--long-rows"))
+            longRows = v.toLongLong();
+        else if (k == QLatin1String("--shape"))
+            shape = v;
+        else if (k == QLatin1String("--csv"))
+            csv = v;
+        else if (k == QLatin1String("--bin"))
+            bins << v;
+        else if (k == QLatin1String("--db"))
+            dbs << v;
+        else
+            return usage();
+    }
+    const QStringList shapes{QStringLiteral("demo"), QStringLiteral("long"), QStringLiteral("both")};
+    if (rows <= 0 || longRows <= 0 || !shapes.contains(shape) ||
+        (shape == QLatin1String("both") && !csv.isEmpty()))
+        return usage();
+    if (bins.isEmpty())
+        bins << app.applicationDirPath() + QStringLiteral("/gpuquota");
+    if (dbs.isEmpty()) {
+        dbs << QStringLiteral("sqlite:///tmp/bench_import.db");
+        if (!qEnvironmentVariable("GQ_TEST_PG_URL").isEmpty())
+            dbs << qEnvironmentVariable("GQ_TEST_PG_URL");
+    }
+    int failures = 0;
+    for (const bool longShape : {false, true}) {
+        if (shape != QLatin1String("both") && (shape == QLatin1String("long")) != longShape)
+            continue;
+        const qint64 asked = longShape ? longRows : rows;
+        const QString file = !csv.isEmpty()
+                                 ? csv
+                                 : QStringLiteral("/tmp/bench_import_%1_%2.csv")
+                                       .arg(longShape ? QStringLiteral("long") : QStringLiteral("demo"))
+                                       .arg(asked);
+        const qint64 n = prepareCsv(file, longShape, asked);
+        if (n < 0)
+            return 1;
+        out() << "\nshape: " << (longShape ? "long (1-12 h intervals)" : "demo") << ", rows: " << n << '\n';
+        out() << "backend      binary                                          first import (wall, child's "
+                 "cpu, peak RSS)                 re-import (unchanged)\n";
+        out().flush();
+        const int f = runShape(file, n, bins, dbs, firstOnly);
+        if (f < 0)
+            return 2;
+        failures += f;
     }
     return failures ? 1 : 0;
 }

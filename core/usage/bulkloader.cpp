@@ -22,8 +22,13 @@ namespace {
 // gets one array per column, so only the statement text size bounds a batch.
 constexpr int kSqliteBulkIntervalRows = 16; // x 11 columns, one multi-row statement
 constexpr int kPgBulkIntervalRows = 20000;
-// A bulk load of at least this many rows rebuilds secondary indexes afterwards.
-constexpr qint64 kDropIndexesFrom = 1000000;
+// A bulk load of at least this many rows rebuilds secondary indexes afterwards (when
+// the table holds fewer rows than the load): building them from sorted rows at the end
+// beats keeping them in step with the inserts, above all the rollup tables' by-time
+// indexes that multi-hour intervals hit in random order (#31 item 7).
+constexpr qint64 kDropIndexesFrom = 100000;
+// SQLite's worker threads for the external sorts of those index builds.
+constexpr int kSqliteSortThreads = 2;
 // Partial rollup flush of a bulk load beyond this many cells (~50 bytes each).
 constexpr size_t kMaxRollupCells = 8000000;
 } // namespace
@@ -72,8 +77,11 @@ Result<std::unique_ptr<UsageStore::BulkLoad>> BulkLoader::begin(qint64 expectedR
         if (auto r = m_conn.execSql(q, QStringLiteral("SET LOCAL synchronous_commit = off")); !r)
             return r.error();
     } else {
-        // A larger page cache for the load (256 MiB); restored when it ends.
+        // A larger page cache for the load (256 MiB), and helper threads for the sorts
+        // of the index builds at its end; both restored when it ends.
         if (auto r = m_conn.execSql(q, QStringLiteral("PRAGMA cache_size = -262144")); !r)
+            return r.error();
+        if (auto r = m_conn.execSql(q, QStringLiteral("PRAGMA threads = %1").arg(kSqliteSortThreads)); !r)
             return r.error();
     }
     if (expectedRows >= m_hugeLoadFrom) {
@@ -119,6 +127,7 @@ UsageStore::BulkLoad::~BulkLoad() {
         if (!m_loader.m_conn.isPostgres()) {
             QSqlQuery q(m_loader.m_conn.database());
             q.exec(QStringLiteral("PRAGMA cache_size = -65536"));
+            q.exec(QStringLiteral("PRAGMA threads = 0"));
         }
     }
     m_loader.m_active = false;
@@ -210,6 +219,7 @@ Result<qint64> UsageStore::BulkLoad::finish() {
     if (!m_loader.m_conn.isPostgres()) {
         QSqlQuery q(m_loader.m_conn.database());
         q.exec(QStringLiteral("PRAGMA cache_size = -65536"));
+        q.exec(QStringLiteral("PRAGMA threads = 0"));
     }
     return m_added;
 }
