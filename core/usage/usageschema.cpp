@@ -57,6 +57,17 @@ const char *const kSchemaV7[] = {
     " CHECK (end_estimated IN (0, 1))",
 };
 
+// PostgreSQL: the heartbeat (an UPDATE of seen_s alone, every 30 s) must not announce a
+// change: kept admission-check reads stay good. The intervals' notify trigger fires on
+// every other column's update.
+const char *const kSchemaV7NotifyPg[] = {
+    "DROP TRIGGER usage_intervals_notify ON usage_intervals",
+    "CREATE TRIGGER usage_intervals_notify AFTER INSERT OR DELETE OR TRUNCATE OR UPDATE OF"
+    " cluster, ns, user_name, pod_uid, pod_name, resource, gpus, weight, start_s, end_s, source,"
+    " node, gpu_model, model_weight, end_estimated ON usage_intervals"
+    " FOR EACH STATEMENT EXECUTE FUNCTION gpuquota_notify_usage()",
+};
+
 const char *const kSchemaV1[] = {
     "CREATE TABLE usage_intervals ("
     " id %ID%,"
@@ -279,10 +290,15 @@ Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone
             for (const char *sql : kSchemaV6)
                 if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
                     return r;
-        if (target == 7)
+        if (target == 7) {
             for (const char *sql : kSchemaV7)
                 if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
                     return r;
+            if (pg)
+                for (const char *sql : kSchemaV7NotifyPg)
+                    if (auto r = conn.execSql(q, QString::fromLatin1(sql)); !r)
+                        return r;
+        }
         if (target == 8)
             if (auto r = migrateBoostRequestsToV8(conn); !r)
                 return r;

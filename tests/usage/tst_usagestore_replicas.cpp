@@ -1,5 +1,6 @@
 #include "usage/usagestoresuite.h"
 
+#include <QSqlQuery>
 #include <QTest>
 #include <QThread>
 
@@ -22,6 +23,7 @@ public:
 private slots:
     void twoWritersCountEachRowOnce();
     void heartbeatMovesOnlyOpenRowsForward();
+    void heartbeatAnnouncesNoChange();
 };
 
 namespace {
@@ -140,6 +142,26 @@ void TestUsageStoreReplicas::heartbeatMovesOnlyOpenRowsForward() {
     rows = s->intervals(0, day + 86400, day + 86400);
     for (const UsageInterval &iv : *rows)
         QVERIFY(!iv.endEstimated);
+}
+
+// PostgreSQL announces writes to the intervals (NOTIFY gpuquota_usage) so kept admission
+// checks drop themselves; the heartbeat, an UPDATE of seen_s alone, must not. The channel
+// is shared by every schema of the test database, so the trigger itself is read.
+void TestUsageStoreReplicas::heartbeatAnnouncesNoChange() {
+    auto s = openStore();
+    QVERIFY(s);
+    if (!s->isPostgres())
+        return; // SQLite has no notifications (readers compare PRAGMA data_version)
+    QSqlQuery q(s->database());
+    QVERIFY(q.exec(
+        QStringLiteral("SELECT pg_get_triggerdef(t.oid) FROM pg_trigger t WHERE t.tgname = "
+                       "'usage_intervals_notify' AND t.tgrelid = CAST('usage_intervals' AS regclass)")));
+    QVERIFY(q.next());
+    const QString def = q.value(0).toString();
+    QVERIFY2(def.contains(QLatin1String("UPDATE OF")) && def.contains(QLatin1String("end_s")) &&
+                 def.contains(QLatin1String("INSERT")) && def.contains(QLatin1String("DELETE")),
+             qPrintable(def));
+    QVERIFY2(!def.contains(QLatin1String("seen_s")), qPrintable(def));
 }
 
 QTEST_GUILESS_MAIN(TestUsageStoreReplicas)

@@ -52,6 +52,13 @@ private:
 // rows go too.
 void TestUsageStoreSchema::undoMigrationsAfter(UsageStore &s, int version) {
     if (version < 7) {
+        if (s.isPostgres())
+            for (const char *sql :
+                 {"DROP TRIGGER usage_intervals_notify ON usage_intervals",
+                  "CREATE TRIGGER usage_intervals_notify AFTER INSERT OR UPDATE OR DELETE OR "
+                  "TRUNCATE ON usage_intervals FOR EACH STATEMENT EXECUTE FUNCTION "
+                  "gpuquota_notify_usage()"})
+                rawExec(s, QString::fromLatin1(sql));
         rawExec(s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN seen_s"));
         rawExec(s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN end_estimated"));
     }
