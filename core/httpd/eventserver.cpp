@@ -46,6 +46,7 @@ struct Conn {
     bool inRequest = false; // some bytes of the next request have arrived
     Clock::time_point accepted;
     Clock::time_point lastActive; // connected, or the last answer written
+    Clock::time_point answeredAt; // when the answer being written was first put on the socket
     Clock::time_point requestStart;
     Clock::time_point lastIo;
 
@@ -73,6 +74,10 @@ struct Done {
     qsizetype written = 0; // by the worker
     bool broken = false;   // the worker's write failed
     bool keepAlive = true;
+    // Taken before the first byte went out: the client cannot see the answer earlier, so
+    // connections' idle order is the order their clients saw them answered (a worker may
+    // hand the Done over long after the client moved on).
+    std::chrono::steady_clock::time_point answeredAt;
 };
 
 // Writes what the socket takes now: the bytes written, -1 when the connection broke.
@@ -373,6 +378,7 @@ void EventServer::Private::takeDone() {
         }
         c.out = std::move(answer.bytes);
         c.outPos = answer.written;
+        c.answeredAt = answer.answeredAt;
         c.lastIo = Clock::now();
         c.state = Conn::State::Writing;
         c.closeAfterWrite = !answer.keepAlive;
@@ -405,7 +411,7 @@ bool EventServer::Private::progress(Conn &c) {
                 return false;
             }
             c.state = Conn::State::Reading;
-            c.lastActive = Clock::now();
+            c.lastActive = c.answeredAt != Clock::time_point{} ? c.answeredAt : Clock::now();
         }
         if (c.state != Conn::State::Reading)
             return true; // a handler has the request
@@ -548,6 +554,7 @@ void EventServer::Private::work(int queue) {
         answer.id = job.id;
         answer.bytes = wire::serialize(response, job.keepAlive, job.head, job.acceptEncoding);
         answer.keepAlive = job.keepAlive;
+        answer.answeredAt = std::chrono::steady_clock::now();
         const qsizetype written = writeSome(job.fd, job.ssl, answer.bytes, 0);
         answer.broken = written < 0;
         answer.written = std::max<qsizetype>(written, 0);
