@@ -37,6 +37,11 @@ bool isValueChar(char c) {
     return isKeyChar(c) || c == ':' || c == '@' || c == '+' || c == '=';
 }
 
+// yaml-cpp reports these plain scalars as nulls, not as text, as values and as keys.
+bool isNullWord(QByteArrayView text) {
+    return text == "null" || text == "Null" || text == "NULL";
+}
+
 class Reader {
 public:
     Reader(const QByteArray &text, const YamlLoadLimits &limits, ScalarInterner &interner)
@@ -129,8 +134,7 @@ bool Reader::readScalar(const Line &l, int from, YamlNode &out) {
             return false; // spaces (": " pairs, several words) and the rest: yaml-cpp
     }
     const QByteArrayView text(m_text + from, l.end - from);
-    // yaml-cpp reports these plain scalars as nulls, not as text.
-    if (text == "null" || text == "Null" || text == "NULL")
+    if (isNullWord(text))
         out = YamlNode();
     else
         out = YamlNode::scalar(m_interner(text.data(), std::size_t(text.size())), false);
@@ -160,6 +164,8 @@ bool Reader::readMap(int from, int depth, YamlNode &out) {
             return false;
         if (colon + 1 < l.end && m_text[colon + 1] != ' ')
             return false;
+        if (isNullWord(QByteArrayView(m_text + from, colon - from)))
+            return false; // a null key ("null: x"): yaml-cpp gives it no text; leave it to the tree builder
         YamlNode::Entry entry;
         entry.key = m_interner(m_text + from, std::size_t(colon - from));
         entry.keyPos = at(l, from);
