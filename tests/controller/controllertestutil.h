@@ -40,6 +40,14 @@ inline QString curl(const QStringList &args) {
 
 // Waits until the controller's /readyz on 127.0.0.1:`listen` answers 200; `last` gets
 // the last answer ("STATUS body"), for the failure message.
+// The body of the controller's /readyz or /metrics on `listen` (empty when it does not answer).
+inline QString readyz(int listen) {
+    return curl({QStringLiteral("http://127.0.0.1:%1/readyz").arg(listen)});
+}
+inline QString metrics(int listen) {
+    return curl({QStringLiteral("http://127.0.0.1:%1/metrics").arg(listen)});
+}
+
 inline bool waitReadyz(int listen, QString *last, int timeoutMs = 60000) {
     return QTest::qWaitFor(
         [&] {

@@ -191,6 +191,21 @@ struct PostgresTestbed {
         script = std::make_unique<PodScript>(*cluster, dir, pg->url, day);
         return true;
     }
+
+    // A controller configuration on this bed, written to DIR/NAME.yaml: the cluster, the
+    // database (the bed's server unless `database` names another, e.g. a relay), `listen`,
+    // UTC, a spool (DIR/NAME-spool unless `spool` is given), then `extra` YAML lines.
+    QString controllerConfig(const QString &dir, const QString &name, int listen, const QString &extra = {},
+                             const QString &database = {}, const QString &spool = {}) const {
+        const QString yaml =
+            QStringLiteral("cluster: {kubeconfig: %1, context: admin}\nclusterName: test\n"
+                           "database: %2\nlisten: 127.0.0.1:%3\ntimeZone: UTC\nspool: %4\n")
+                .arg(cluster->kubeconfigPath(), database.isEmpty() ? pg->url : database)
+                .arg(listen)
+                .arg(spool.isEmpty() ? dir + u'/' + name + QStringLiteral("-spool") : spool) +
+            extra;
+        return writeFile(dir + u'/' + name + QStringLiteral(".yaml"), yaml.toUtf8());
+    }
 };
 
 } // namespace gq::test

@@ -26,19 +26,6 @@ class TestControllerDbPing : public QObject {
     QTemporaryDir m_dir;
     PostgresTestbed m_bed;
 
-    QString config(const QString &name, const QString &database, int listen) {
-        return writeFile(m_dir.filePath(name + QStringLiteral(".yaml")),
-                         QStringLiteral("cluster: {kubeconfig: %1, context: admin}\nclusterName: test\n"
-                                        "database: %2\nlisten: 127.0.0.1:%3\ntimeZone: UTC\nspool: %4\n")
-                             .arg(m_bed.cluster->kubeconfigPath(), database)
-                             .arg(listen)
-                             .arg(m_dir.filePath(name + QStringLiteral("-spool")))
-                             .toUtf8());
-    }
-    static QString readyz(int listen) {
-        return curl({QStringLiteral("http://127.0.0.1:%1/readyz").arg(listen)});
-    }
-
 private Q_SLOTS:
     void initTestCase() {
         GQ_REQUIRE_TOOL("kubectl");
@@ -51,7 +38,8 @@ private Q_SLOTS:
     void quietOutageShowsInReadiness() {
         const int listen = freePort();
         ControllerProcess controller;
-        QVERIFY(controller.start(config(QStringLiteral("quiet"), m_bed.pg->url, listen)));
+        QVERIFY(controller.start(
+            m_bed.controllerConfig(m_dir.path(), QStringLiteral("quiet"), listen, {}, m_bed.pg->url)));
         QTRY_VERIFY_WITH_TIMEOUT(readyz(listen).contains(QLatin1String("database: available")), 30000);
         QVERIFY(m_bed.pg->stop()); // nothing else changes: no pod, no write
         QTRY_VERIFY_WITH_TIMEOUT(readyz(listen).contains(QLatin1String("database: unavailable")), 25000);
@@ -70,7 +58,8 @@ private Q_SLOTS:
         viaRelay.setPort(relay->port());
         const int listen = freePort();
         ControllerProcess controller;
-        QVERIFY(controller.start(config(QStringLiteral("silent"), viaRelay.toString(), listen)));
+        QVERIFY(controller.start(
+            m_bed.controllerConfig(m_dir.path(), QStringLiteral("silent"), listen, {}, viaRelay.toString())));
         // Recording (its reads and writes done), and the enforcer, boosts and metrics
         // ask the database on their timers: a statement may wait on the cut connection.
         QTRY_VERIFY_WITH_TIMEOUT(readyz(listen).startsWith(QLatin1String("200")), 30000);
@@ -104,7 +93,8 @@ private Q_SLOTS:
         proc.setProcessChannelMode(QProcess::MergedChannels);
         const int listen = freePort();
         proc.start(binDir() + QStringLiteral("/gpuquota-controller"),
-                   {QStringLiteral("--config"), config(QStringLiteral("password"), url, listen)});
+                   {QStringLiteral("--config"),
+                    m_bed.controllerConfig(m_dir.path(), QStringLiteral("password"), listen, {}, url)});
         QVERIFY(proc.waitForStarted(10000));
         QByteArray log;
         (void)QTest::qWaitFor(

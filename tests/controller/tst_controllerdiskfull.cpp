@@ -39,19 +39,7 @@ class TestControllerDiskFull : public QObject {
         QFile::remove(filler() + QStringLiteral(".2"));
     }
     QString config(int listen) {
-        return writeFile(m_dir.filePath(QStringLiteral("controller.yaml")),
-                         QStringLiteral("cluster: {kubeconfig: %1, context: admin}\nclusterName: test\n"
-                                        "database: %2\nlisten: 127.0.0.1:%3\ntimeZone: UTC\nspool: %4\n")
-                             .arg(m_bed.cluster->kubeconfigPath(), m_bed.pg->url)
-                             .arg(listen)
-                             .arg(spoolDir())
-                             .toUtf8());
-    }
-    static QString readyz(int listen) {
-        return curl({QStringLiteral("http://127.0.0.1:%1/readyz").arg(listen)});
-    }
-    static QString metrics(int listen) {
-        return curl({QStringLiteral("http://127.0.0.1:%1/metrics").arg(listen)});
+        return m_bed.controllerConfig(m_dir.path(), QStringLiteral("controller"), listen, {}, {}, spoolDir());
     }
 
 private Q_SLOTS:

@@ -24,14 +24,9 @@ class TestControllerHa : public QObject {
 
     // One replica's configuration: its own `listen` and spool, the shared database.
     QString config(const QString &name, int listen) {
-        const QString yaml =
-            QStringLiteral("cluster: {kubeconfig: %1, context: admin}\nclusterName: test\n"
-                           "database: %2\nlisten: 127.0.0.1:%3\ntimeZone: UTC\nspool: %4\n"
-                           "leaderElection: {enabled: true, namespace: gpuquota-system, name: gq-ha}\n")
-                .arg(m_bed.cluster->kubeconfigPath(), m_bed.pg->url)
-                .arg(listen)
-                .arg(m_dir.filePath(name + QStringLiteral("-spool")));
-        return writeFile(m_dir.filePath(name + QStringLiteral(".yaml")), yaml.toUtf8());
+        return m_bed.controllerConfig(
+            m_dir.path(), name, listen,
+            QStringLiteral("leaderElection: {enabled: true, namespace: gpuquota-system, name: gq-ha}\n"));
     }
     QString leaseHolder() {
         return QString::fromUtf8(

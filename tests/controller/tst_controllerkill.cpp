@@ -23,15 +23,6 @@ class TestControllerKill : public QObject {
     QTemporaryDir m_dir;
     PostgresTestbed m_bed;
 
-    QString config(const QString &name, const QString &database, int listen) {
-        return writeFile(m_dir.filePath(name + QStringLiteral(".yaml")),
-                         QStringLiteral("cluster: {kubeconfig: %1, context: admin}\nclusterName: test\n"
-                                        "database: %2\nlisten: 127.0.0.1:%3\ntimeZone: UTC\nspool: %4\n")
-                             .arg(m_bed.cluster->kubeconfigPath(), database)
-                             .arg(listen)
-                             .arg(m_dir.filePath(name + QStringLiteral("-spool")))
-                             .toUtf8());
-    }
     // The namespace's rows by pod name (empty when the database cannot be read yet).
     static std::map<QString, UsageInterval> rows(const QString &db, const QString &ns) {
         std::map<QString, UsageInterval> out;
@@ -80,7 +71,7 @@ private Q_SLOTS:
         QCOMPARE(s.kubectl({QStringLiteral("create"), QStringLiteral("namespace"), ns}).exitCode, 0);
         const QByteArray nsName = ns.toUtf8();
         const int listen = freePort();
-        const QString cfg = config(ns, db, listen);
+        const QString cfg = m_bed.controllerConfig(m_dir.path(), ns, listen, {}, db);
         ControllerProcess first;
         QVERIFY(first.start(cfg));
         QTRY_VERIFY_WITH_TIMEOUT(ready(listen), 30000);

@@ -43,22 +43,17 @@ class TestControllerOutage : public QObject {
     QString hookDir() const { return m_dir.filePath(QStringLiteral("hook")); }
 
     QString config(const QString &name, int listen, int webhook) {
-        const QString yaml =
+        const QString extra =
             QStringLiteral(
-                "cluster: {kubeconfig: %1, context: admin}\nclusterName: test\n"
-                "database: %2\nlisten: 127.0.0.1:%3\ntimeZone: UTC\nspool: %4\n"
-                "webhook: {listen: 127.0.0.1:%5, tlsCert: %6, tlsKey: %7}\n"
+                "webhook: {listen: 127.0.0.1:%1, tlsCert: %2, tlsKey: %3}\n"
                 "alerts:\n  enabled: true\n  databaseDownAfter: 2s\n  admins: [ops@example.org]\n"
-                "  email: {smtp: \"smtp://127.0.0.1:%8\", from: gpuquota@example.org, starttls: false}\n"
-                "  webhook: {url: \"http://127.0.0.1:%9/alerts\"}\n")
-                .arg(m_bed.cluster->kubeconfigPath(), m_bed.pg->url)
-                .arg(listen)
-                .arg(m_dir.filePath(name + QStringLiteral("-spool")))
+                "  email: {smtp: \"smtp://127.0.0.1:%4\", from: gpuquota@example.org, starttls: false}\n"
+                "  webhook: {url: \"http://127.0.0.1:%5/alerts\"}\n")
                 .arg(webhook)
                 .arg(m_dir.filePath(QStringLiteral("tls.crt")), m_dir.filePath(QStringLiteral("tls.key")))
                 .arg(m_smtpPort)
                 .arg(m_hookPort);
-        return writeFile(m_dir.filePath(name + QStringLiteral(".yaml")), yaml.toUtf8());
+        return m_bed.controllerConfig(m_dir.path(), name, listen, extra);
     }
     // A review of alice's 4-GPU pod (one hour expected): "STATUS body".
     QString reviewGpuPod(int webhook, int gpus = 4) {
