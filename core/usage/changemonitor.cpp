@@ -1,6 +1,6 @@
 #include "changemonitor.h"
 
-#include "loadedlibpq.h"
+#include "driverlibpq.h"
 #include "usageconnection.h"
 
 #include <QSqlDriver>
@@ -11,37 +11,8 @@
 namespace gq {
 
 namespace {
-// libpq's notification record (libpq-fe.h PGnotify; part of its stable ABI since 7.x).
-struct PgNotifyRecord {
-    char *relname;
-    int bePid;
-    char *extra;
-    PgNotifyRecord *next;
-};
-using PqConsumeInput = int (*)(void *);
-using PqNotifies = PgNotifyRecord *(*)(void *);
-using PqFreemem = void (*)(void *);
-using PqTransactionStatus = int (*)(const void *);
-using PqStatus = int (*)(const void *);
-constexpr int kPqConnectionOk = 0; // CONNECTION_OK
-constexpr int kPqTransIdle = 0;    // PQTRANS_IDLE
-constexpr int kPqTransActive = 1;  // PQTRANS_ACTIVE
 constexpr char kNotifyChannel[] = "gpuquota_usage";
 } // namespace
-
-struct ChangeMonitor::Libpq {
-    void *library = nullptr;
-    PqConsumeInput consumeInput = nullptr;
-    PqNotifies notifies = nullptr;
-    PqFreemem freemem = nullptr;
-    PqTransactionStatus transactionStatus = nullptr;
-    PqStatus status = nullptr;
-    void *conn = nullptr;
-    ~Libpq() {
-        if (library)
-            loadedlibpq::release(library);
-    }
-};
 
 ChangeMonitor::ChangeMonitor(UsageConnection &conn)
     : m_conn(conn) {}
@@ -54,25 +25,8 @@ Result<std::unique_ptr<ChangeMonitor>> ChangeMonitor::create(UsageConnection &co
     std::unique_ptr<ChangeMonitor> m(new ChangeMonitor(conn));
     QSqlDatabase db = conn.database();
     if (conn.isPostgres()) {
-        auto pq = std::make_unique<Libpq>();
-        const QVariant h = db.driver()->handle();
-        // Registered as the struct behind the PGconn typedef.
-        if (h.isValid() && (qstrcmp(h.typeName(), "pg_conn*") == 0 || qstrcmp(h.typeName(), "PGconn*") == 0))
-            pq->conn = *static_cast<void *const *>(h.constData());
-        // Only the libpq the driver plugin has loaded (never a copy of our own): a different copy
-        // must never touch that connection.
-        if (pq->conn)
-            pq->library = loadedlibpq::acquire();
-        if (pq->library) {
-            pq->consumeInput =
-                reinterpret_cast<PqConsumeInput>(loadedlibpq::symbol(pq->library, "PQconsumeInput"));
-            pq->notifies = reinterpret_cast<PqNotifies>(loadedlibpq::symbol(pq->library, "PQnotifies"));
-            pq->freemem = reinterpret_cast<PqFreemem>(loadedlibpq::symbol(pq->library, "PQfreemem"));
-            pq->transactionStatus = reinterpret_cast<PqTransactionStatus>(
-                loadedlibpq::symbol(pq->library, "PQtransactionStatus"));
-            pq->status = reinterpret_cast<PqStatus>(loadedlibpq::symbol(pq->library, "PQstatus"));
-        }
-        if (pq->consumeInput && pq->notifies && pq->freemem && pq->transactionStatus && pq->status) {
+        auto pq = DriverLibpq::forConnection(conn);
+        if (pq) {
             QSqlQuery q(db);
             if (auto r = conn.execSql(q, QStringLiteral("LISTEN %1").arg(QLatin1String(kNotifyChannel))); !r)
                 return r.error();
@@ -101,12 +55,12 @@ ChangeMonitor::Freshness ChangeMonitor::poll() {
 }
 
 ChangeMonitor::Freshness ChangeMonitor::pollPostgres() {
-    Libpq &pq = *m_pq;
+    DriverLibpq &pq = *m_pq;
     // ACTIVE (a kept forward-only statement's end not yet collected by Qt) hides
     // the transaction state: the last one seen stands until the next idle/in-tx.
     const int status = pq.transactionStatus(pq.conn);
-    if (status != kPqTransActive)
-        m_pgInTransaction = status != kPqTransIdle;
+    if (status != DriverLibpq::kTransActive)
+        m_pgInTransaction = status != DriverLibpq::kTransIdle;
     if (m_pgInTransaction)
         return Freshness::Untrusted;
     // Non-blocking: reads what has reached the socket, queues notifications. A server
@@ -115,7 +69,7 @@ ChangeMonitor::Freshness ChangeMonitor::pollPostgres() {
     // and the end of the stream are two reads: the second call sees the EOF (a read
     // of an idle socket only returns EAGAIN).
     for (int read = 0; read < 2; ++read)
-        if (!pq.consumeInput(pq.conn) || pq.status(pq.conn) != kPqConnectionOk)
+        if (!pq.consumeInput(pq.conn) || pq.status(pq.conn) != DriverLibpq::kConnectionOk)
             return Freshness::Lost;
     bool changed = false;
     while (PgNotifyRecord *n = pq.notifies(pq.conn)) {

@@ -10,6 +10,7 @@ struct sqlite3_stmt;
 
 namespace gq {
 
+class DriverLibpq;
 class UsageConnection;
 
 // Notices commits to the usage database that did not go through this connection's
@@ -54,8 +55,7 @@ private:
     qint64 m_sqliteChanges = -1;
     // PostgreSQL: libpq of the QPSQL driver, reached through its connection handle,
     // so notifications are read without waiting for the event loop.
-    struct Libpq;
-    std::unique_ptr<Libpq> m_pq;
+    std::unique_ptr<DriverLibpq> m_pq;
     bool m_pgInTransaction = false;
 };
 

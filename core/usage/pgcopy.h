@@ -8,6 +8,7 @@
 
 namespace gq {
 
+class DriverLibpq;
 class UsageConnection;
 
 // COPY ... FROM STDIN on the Qt connection's own libpq connection (same session, same
@@ -46,10 +47,9 @@ public:
     static void appendNumber(QByteArray &out, double v);
 
 private:
-    struct Libpq;
-    explicit PgCopy(std::unique_ptr<Libpq> pq);
+    explicit PgCopy(std::unique_ptr<DriverLibpq> pq);
     Result<void> finishCopy(const char *failure);
-    std::unique_ptr<Libpq> m_pq;
+    std::unique_ptr<DriverLibpq> m_pq;
     bool m_open = false;
 };
 
