@@ -23,10 +23,7 @@ void addTo(QHash<QString, QStringList> &map, const QString &key, const QString &
 }
 
 Error at(const YamlNode &node, const QString &field, const QString &message) {
-    Error e = Error::make(Error::Kind::Invalid, message, field);
-    e.line = node.pos().line;
-    e.column = node.pos().column;
-    return e;
+    return errorAt(Error::make(Error::Kind::Invalid, message, field), node.pos());
 }
 
 // A scalar address or a sequence of them.

@@ -30,6 +30,18 @@ struct SourcePos {
     friend bool operator==(const SourcePos &, const SourcePos &) = default;
 };
 
+// `e` placed at `pos`: what every reader of YAML settings reports a bad field with.
+[[nodiscard]] inline Error errorAt(Error e, const SourcePos &pos) {
+    e.line = pos.line;
+    e.column = pos.column;
+    return e;
+}
+// A Config error for `field`, placed at `pos`, appended to `errors`.
+inline void addConfigError(QList<Error> *errors, const QString &field, const SourcePos &pos,
+                           const QString &message) {
+    errors->append(errorAt(Error::make(Error::Kind::Config, message, field), pos));
+}
+
 // An ordered, copyable document tree: what both YAML and JSON describe. It keeps map
 // key order, every field (known or not) and the source position of every key and
 // value, so typed views can write back into it without losing anything and errors can

@@ -10,14 +10,8 @@ namespace gq {
 
 namespace {
 
-Error at(Error e, const SourcePos &pos) {
-    e.line = pos.line;
-    e.column = pos.column;
-    return e;
-}
-
 Error invalid(const QString &message, const QString &field, const SourcePos &pos) {
-    return at(Error::make(Error::Kind::Invalid, message, field), pos);
+    return errorAt(Error::make(Error::Kind::Invalid, message, field), pos);
 }
 
 Result<qint64> rateAt(const YamlNode &value, const QString &field) {
@@ -25,7 +19,7 @@ Result<qint64> rateAt(const YamlNode &value, const QString &field) {
         return invalid(QStringLiteral("a rate must be a number (e.g. 2.50)"), field, value.pos());
     auto r = parseRateMicros(value.text(), field);
     if (!r)
-        return at(r.error(), value.pos());
+        return errorAt(r.error(), value.pos());
     return r;
 }
 

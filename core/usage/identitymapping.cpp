@@ -27,13 +27,6 @@ Error cannotMap(const QString &username, const QString &why) {
                        QStringLiteral("%1 cannot be mapped to a budget user: %2").arg(username, why));
 }
 
-void configError(QList<Error> *errors, const QString &field, const SourcePos &pos, const QString &message) {
-    Error e = Error::make(Error::Kind::Config, message, field);
-    e.line = pos.line;
-    e.column = pos.column;
-    errors->append(e);
-}
-
 std::optional<bool> readBool(const QString &field, const YamlNode &node, QList<Error> *errors) {
     if (node.isScalar() && !node.isString()) {
         if (node.text() == QLatin1String("true"))
@@ -41,7 +34,7 @@ std::optional<bool> readBool(const QString &field, const YamlNode &node, QList<E
         if (node.text() == QLatin1String("false"))
             return false;
     }
-    configError(errors, field, node.pos(), QStringLiteral("must be true or false"));
+    addConfigError(errors, field, node.pos(), QStringLiteral("must be true or false"));
     return std::nullopt;
 }
 
@@ -142,8 +135,8 @@ IdentityRules parseIdentityRules(const YamlNode &node, QList<Error> *errors) {
     if (node.isNull())
         return rules;
     if (!node.isMap()) {
-        configError(errors, QStringLiteral("identity"), node.pos(),
-                    QStringLiteral("must be a map, e.g. {emailLocalPart: true}"));
+        addConfigError(errors, QStringLiteral("identity"), node.pos(),
+                       QStringLiteral("must be a map, e.g. {emailLocalPart: true}"));
         return rules;
     }
     static const QStringList known = {QStringLiteral("users"), QStringLiteral("stripPrefixes"),
@@ -154,30 +147,31 @@ IdentityRules parseIdentityRules(const YamlNode &node, QList<Error> *errors) {
         const YamlNode &v = e.value;
         if (e.key == QLatin1String("users")) {
             if (!v.isMap()) {
-                configError(errors, field, v.pos(),
-                            QStringLiteral("must be a map of username to user, e.g. {\"oidc:42\": alice}"));
+                addConfigError(
+                    errors, field, v.pos(),
+                    QStringLiteral("must be a map of username to user, e.g. {\"oidc:42\": alice}"));
                 continue;
             }
             for (const YamlNode::Entry &u : v.entries()) {
                 const QString userField = QStringLiteral("identity.users[%1]").arg(u.key);
                 QString why;
                 if (!u.value.isScalar() || !isLabelValue(u.value.text(), &why))
-                    configError(errors, userField, u.value.pos(),
-                                u.value.isScalar() ? QStringLiteral("not a user name: %1").arg(why)
-                                                   : QStringLiteral("must be a user name"));
+                    addConfigError(errors, userField, u.value.pos(),
+                                   u.value.isScalar() ? QStringLiteral("not a user name: %1").arg(why)
+                                                      : QStringLiteral("must be a user name"));
                 else
                     rules.users.insert(u.key, u.value.text());
             }
         } else if (e.key == QLatin1String("stripPrefixes")) {
             if (!v.isSequence()) {
-                configError(errors, field, v.pos(), QStringLiteral("must be a list, e.g. [\"oidc:\"]"));
+                addConfigError(errors, field, v.pos(), QStringLiteral("must be a list, e.g. [\"oidc:\"]"));
                 continue;
             }
             rules.stripPrefixes.clear();
             for (const YamlNode &p : v.items()) {
                 if (!p.isScalar() || p.text().isEmpty())
-                    configError(errors, field, p.pos(),
-                                QStringLiteral("each prefix must be a non-empty string"));
+                    addConfigError(errors, field, p.pos(),
+                                   QStringLiteral("each prefix must be a non-empty string"));
                 else
                     rules.stripPrefixes.append(p.text());
             }
@@ -191,11 +185,12 @@ IdentityRules parseIdentityRules(const YamlNode &node, QList<Error> *errors) {
             else if (v.isScalar() && v.text() == QLatin1String("none"))
                 rules.serviceAccounts = IdentityRules::ServiceAccounts::None;
             else
-                configError(errors, field, v.pos(),
-                            QStringLiteral("must be namespace or none (got \"%1\")").arg(v.text()));
+                addConfigError(errors, field, v.pos(),
+                               QStringLiteral("must be namespace or none (got \"%1\")").arg(v.text()));
         } else {
-            configError(errors, field, e.keyPos,
-                        QStringLiteral("unknown key (known here: %1)").arg(known.join(QStringLiteral(", "))));
+            addConfigError(
+                errors, field, e.keyPos,
+                QStringLiteral("unknown key (known here: %1)").arg(known.join(QStringLiteral(", "))));
         }
     }
     return rules;

@@ -238,10 +238,7 @@ QList<Error> readSelfService(const YamlNode &node, bool *perUserMetrics, QString
     if (node.isNull())
         return out;
     auto problem = [&out](const QString &field, const QString &message, const SourcePos &at) {
-        Error e = Error::make(Error::Kind::Config, message, field);
-        e.line = at.line;
-        e.column = at.column;
-        out.append(e);
+        addConfigError(&out, field, at, message);
     };
     if (!node.isMap()) {
         problem(QStringLiteral("selfService"), QStringLiteral("must be a map, e.g. {perUserMetrics: false}"),

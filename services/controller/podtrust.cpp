@@ -12,22 +12,15 @@ namespace gq {
 
 namespace {
 
-void trustError(QList<Error> *errors, const QString &field, const SourcePos &pos, const QString &message) {
-    Error e = Error::make(Error::Kind::Config, message, field);
-    e.line = pos.line;
-    e.column = pos.column;
-    errors->append(e);
-}
-
 QStringList readList(const YamlNode &v, const QString &field, QList<Error> *errors) {
     QStringList out;
     if (!v.isSequence()) {
-        trustError(errors, field, v.pos(), QStringLiteral("must be a list of names"));
+        addConfigError(errors, field, v.pos(), QStringLiteral("must be a list of names"));
         return out;
     }
     for (const YamlNode &item : v.items()) {
         if (!item.isScalar() || item.text().trimmed().isEmpty())
-            trustError(errors, field, item.pos(), QStringLiteral("each entry must be a non-empty name"));
+            addConfigError(errors, field, item.pos(), QStringLiteral("each entry must be a non-empty name"));
         else
             out.append(item.text().trimmed());
     }
@@ -65,8 +58,8 @@ TrustRules parseTrustRules(const YamlNode &node, QList<Error> *errors) {
     if (node.isNull())
         return rules;
     if (!node.isMap()) {
-        trustError(errors, QStringLiteral("trust"), node.pos(),
-                   QStringLiteral("must be a map, e.g. {mode: warn}"));
+        addConfigError(errors, QStringLiteral("trust"), node.pos(),
+                       QStringLiteral("must be a map, e.g. {mode: warn}"));
         return rules;
     }
     static const QStringList known = {QStringLiteral("mode"), QStringLiteral("labelSetters"),
@@ -84,8 +77,8 @@ TrustRules parseTrustRules(const YamlNode &node, QList<Error> *errors) {
             else if (m == QLatin1String("off"))
                 rules.mode = TrustRules::Mode::Off;
             else
-                trustError(errors, field, v.pos(),
-                           QStringLiteral("must be enforce, warn or off (got \"%1\")").arg(m));
+                addConfigError(errors, field, v.pos(),
+                               QStringLiteral("must be enforce, warn or off (got \"%1\")").arg(m));
         } else if (e.key == QLatin1String("labelSetters")) {
             rules.labelSetters = readList(v, field, errors);
         } else if (e.key == QLatin1String("labelSetterGroups")) {
@@ -94,13 +87,14 @@ TrustRules parseTrustRules(const YamlNode &node, QList<Error> *errors) {
             bool ok = false;
             const double h = v.isScalar() ? v.text().toDouble(&ok) : 0;
             if (!ok || !std::isfinite(h) || h < 0 || h > 24 * 366)
-                trustError(errors, field, v.pos(),
-                           QStringLiteral("must be a number of hours from 0 to 8784"));
+                addConfigError(errors, field, v.pos(),
+                               QStringLiteral("must be a number of hours from 0 to 8784"));
             else
                 rules.minExpectedHours = h;
         } else {
-            trustError(errors, field, e.keyPos,
-                       QStringLiteral("unknown key (known here: %1)").arg(known.join(QStringLiteral(", "))));
+            addConfigError(
+                errors, field, e.keyPos,
+                QStringLiteral("unknown key (known here: %1)").arg(known.join(QStringLiteral(", "))));
         }
     }
     return rules;
