@@ -64,7 +64,7 @@ inline constexpr const char *kAuditHeadAnnotation = "gpuquota.io/audit-head";
 // so `kubectl get -o yaml` shows how far the audit log went when we last wrote it and
 // `gpuquota audit verify --head COUNT:HASH` can check the log still holds that. An
 // empty head (count 0) leaves the object as it is. QuotaWriter::Request::auditHead
-// puts it on every write it makes (services/quotawriter.h).
+// puts it on every write it makes (services/quotas/quotawriter.h).
 [[nodiscard]] QJsonObject withAuditHead(QJsonObject object, const AuditHead &head);
 // The head published on `object`; nullopt when it has none (or not a valid one).
 [[nodiscard]] std::optional<AuditHead> auditHeadOf(const QJsonObject &object);

@@ -17,7 +17,7 @@ class UsageStore;
 // The audited changes people make to boosts: grant, revoke, extend, each recorded with
 // its audit entry in one transaction, so a boost never exists without its "why". Only
 // the database is touched; the cluster follows through BoostReconciler
-// (services/boostreconciler.h). Errors name the field the way the CLI spells the flag
+// (services/boosts/boostreconciler.h). Errors name the field the way the CLI spells the flag
 // ("note", "until", "id", ...), Invalid for bad values and NotFound for an unknown id.
 class BoostLedger {
 public:

@@ -18,7 +18,7 @@ class UsageStore;
 // moved, the ConfigMap `gpuquota-audit-head` in `ns` gets data.head = COUNT:HASH (merge
 // patch; created when missing). Entries that wrote no quota (budgets, boosts planned,
 // alerts) are then anchored outside the database too, and `gpuquota audit verify
-// --head cluster` finds a restored old checkpoint (services/auditheads.h).
+// --head cluster` finds a restored old checkpoint (services/audit/auditheads.h).
 class AuditHeadPublisher final : public QObject {
     Q_OBJECT
 public:

@@ -113,7 +113,7 @@ public:
     Result<void> refreshMetrics(qint64 now);
 
 private:
-    // The page's HTML with the fit advisor's form (services/fitadvisorform.h) put in
+    // The page's HTML with the fit advisor's form (services/advisor/fitadvisorform.h) put in
     // before its end: the subject's namespace quota and nodes, and its budget.
     [[nodiscard]] QString withFitAdvisor(const QString &page, const httpd::Request &request,
                                          BudgetScope scope, const QString &subject, const QString &lang);

@@ -1,4 +1,4 @@
-// The Queues page (widgets/queuespage.cpp) against the real test cluster's demo scenario,
+// The Queues page (widgets/queues/queuespage.cpp) against the real test cluster's demo scenario,
 // which serves Kueue's kinds at kueue.x-k8s.io/v1beta2 (testcluster/kueuedemo.cpp): the
 // cohort tree with its ClusterQueues, the GPU numbers per flavor and the LocalQueues; the
 // pending Workloads in order with Kueue's reason, then the admitted ones; the version

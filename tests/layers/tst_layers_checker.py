@@ -64,25 +64,25 @@ class LayerCheckerTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
 
     def test_a_page_including_the_transport_fails(self):
-        line = inject_include(self.src / "widgets/controllerindicator.cpp", "httptransport.h")
+        line = inject_include(self.src / "widgets/connections/controllerindicator.cpp", "httptransport.h")
         r = run(ARGS.checker, self.src, self.build)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertIn(f"widgets/controllerindicator.cpp:{line}: ui-no-transport: includes core/net/httptransport.h",
+        self.assertIn(f"widgets/connections/controllerindicator.cpp:{line}: ui-no-transport: includes core/net/httptransport.h",
                       r.stdout)
 
     def test_a_model_or_chart_including_the_store_fails(self):
-        line = inject_include(self.src / "models/chargebackmodel.h", "usagestore.h")
+        line = inject_include(self.src / "models/chargeback/chargebackmodel.h", "usagestore.h")
         inject_include(self.src / "widgets/charts/usagechart.cpp", "auditlog.h")
         r = run(ARGS.checker, self.src, self.build)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertIn(f"models/chargebackmodel.h:{line}: ui-no-usage-database: includes core/usage/usagestore.h",
+        self.assertIn(f"models/chargeback/chargebackmodel.h:{line}: ui-no-usage-database: includes core/usage/usagestore.h",
                       r.stdout)
         self.assertIn("widgets/charts/usagechart.cpp:2: ui-no-usage-database: includes core/usage/auditlog.h",
                       r.stdout)
 
     def test_a_value_type_of_usage_passes(self):
-        inject_include(self.src / "widgets/chargebackpage.cpp", "budget.h")
-        inject_include(self.src / "models/auditmodel.h", "auditentry.h")
+        inject_include(self.src / "widgets/chargeback/chargebackpage.cpp", "budget.h")
+        inject_include(self.src / "models/audit/auditmodel.h", "auditentry.h")
         r = run(ARGS.checker, self.src, self.build)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
 

@@ -22,7 +22,7 @@ class FitMemoryBar;
 class KubeClient;
 
 // "Plan a fine-tune…": will a fine-tune fit what the namespace has left? The same inputs
-// and the same numbers as `gpuquota advise` (core/advisor, services/fitadvisor.h): a
+// and the same numbers as `gpuquota advise` (core/advisor, services/advisor/fitadvisor.h): a
 // per-GPU memory bar by part, one line per method (fits / why not), the GPU-hours against
 // the user's budget (BudgetService::check, the check of "Can this run?") and the ms-swift
 // flags to copy. The namespace's free quota GPUs and the nodes' GPU memory are read off

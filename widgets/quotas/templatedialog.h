@@ -24,7 +24,7 @@ class YamlEditor;
 // namespaces: pick (or edit, or save) a template, tick the namespaces, Preview runs
 // a server dry run for every object and shows create/replace per namespace, and
 // only then Apply writes them one by one. Every object goes through its own
-// QuotaWriter (services/quotawriter.h), the protocol of the console's other edits:
+// QuotaWriter (services/quotas/quotawriter.h), the protocol of the console's other edits:
 // local validation, the dry run (Preview), and on Apply the confirmed write, which
 // replaces an existing object with the resourceVersion the preview saw; a conflict
 // stops that row, never overwrites.

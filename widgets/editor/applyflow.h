@@ -16,7 +16,7 @@ namespace gq {
 
 class KubeClient;
 
-// The console's face of QuotaWriter (services/quotawriter.h), which keeps the safety
+// The console's face of QuotaWriter (services/quotas/quotawriter.h), which keeps the safety
 // promises in order: local validation -> server dry run -> confirmation -> PUT with
 // the resourceVersion the edit started from. This adapter only turns the writer's
 // states into dialogs: the confirmation with the diff, and on a 409 the three-way
