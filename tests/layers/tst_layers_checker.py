@@ -49,10 +49,12 @@ class LayerCheckerTest(unittest.TestCase):
         self.tmp = tempfile.TemporaryDirectory()
         root = Path(self.tmp.name)
         self.src, self.build = root / "src", root / "build"
-        for folder in ("widgets", "widgets/charts", "models"):
-            (self.src / folder).mkdir(parents=True)
-            for f in list((ARGS.source_dir / folder).glob("*.h")) + list((ARGS.source_dir / folder).glob("*.cpp")):
-                shutil.copy(f, self.src / folder / f.name)
+        for folder in ("widgets", "models"):  # with every feature folder below them
+            for f in sorted((ARGS.source_dir / folder).rglob("*")):
+                if f.suffix in (".h", ".cpp"):
+                    dest = self.src / f.relative_to(ARGS.source_dir)
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy(f, dest)
         self.build.mkdir()
         shutil.copy(ARGS.build_dir / "build.ninja", self.build / "build.ninja")
 
