@@ -3,8 +3,10 @@
 # NAMESPACES namespaces and PODS running GPU pods, each controller binary started
 # twice per database (an empty database: every interval written; then again: the same
 # open rows, nothing to write), SQLite and PostgreSQL. Prints wall seconds from the
-# launch to the first /readyz 200, side by side per binary, and the load average (a
-# shared machine's wall times swing with it).
+# launch to the first /readyz 200 and, in brackets, the controller's CPU seconds (user +
+# system, all its threads; not the database server's) up to then, side by side per
+# binary, and the load average (a shared machine's wall times swing with it; its CPU
+# times much less).
 #
 #   bench/controller/measure-ready.sh BIN_DIR PG_URL LABEL=CONTROLLER [LABEL=CONTROLLER...]
 #   env NAMESPACES (20000), PODS (50000)
@@ -35,7 +37,8 @@ echo "cluster: $namespaces namespaces, $pods pods"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-# One start: prints the seconds to the first /readyz 200 (or "timeout").
+# One start: prints the seconds to the first /readyz 200 and the CPU seconds the
+# controller used until then, "12.34 (5.67)" (or "timeout").
 measure() {
     local binary=$1 db=$2 name=$3 port
     port=$(free_port)
@@ -62,12 +65,20 @@ YAML
         sleep 0.05
     done
     end=$(date +%s.%N)
+    local ticks
+    ticks=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    # The first sync's states may still be written after ready: wait for them, so the
+    # next start finds every row (its spool is another folder).
+    until ! curl -s "http://127.0.0.1:$port/readyz" | grep -q '^writing '; do
+        [ $SECONDS -gt $deadline ] && break
+        sleep 0.2
+    done
     kill -TERM "$pid"
     wait "$pid" 2>/dev/null || true
-    echo "$end - $start" | bc | xargs printf '%.2f'
+    printf '%.2f (%.2f)' "$(echo "$end - $start" | bc)" "$(echo "$ticks / $(getconf CLK_TCK)" | bc -l)"
 }
 
-printf '%-10s %-10s %14s %14s\n' binary database "empty db (s)" "same rows (s)"
+printf '%-10s %-10s %16s %16s\n' binary database "empty db s (cpu)" "same rows s (cpu)"
 run=0
 for spec in "$@"; do
     label=${spec%%=*}
@@ -79,7 +90,7 @@ for spec in "$@"; do
         kind=${db%%:*}
         first=$(measure "$binary" "$db" "r$run-a")
         second=$(measure "$binary" "$db" "r$run-b")
-        printf '%-10s %-10s %14s %14s\n' "$label" "$kind" "$first" "$second"
+        printf '%-10s %-10s %16s %16s\n' "$label" "$kind" "$first" "$second"
     done
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

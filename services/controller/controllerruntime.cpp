@@ -88,6 +88,8 @@ Result<void> ControllerRuntime::start() {
         text += QStringLiteral("spool: %1 (%2 waiting)\n")
                     .arg(m_writer->spoolWritable() ? u"writable" : u"NOT writable")
                     .arg(f.spoolDepth);
+        if (const qint64 pending = m_writer->batchPending(); pending > 0)
+            text += QStringLiteral("writing %1 interval states of the first sync\n").arg(pending);
         if (f.held > 0)
             text +=
                 QStringLiteral("held in memory: %1 interval states since %2 (neither the database nor the "

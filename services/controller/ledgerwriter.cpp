@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 Q_LOGGING_CATEGORY(lcLedger, "gq.controller.ledger")
@@ -42,8 +43,29 @@ LedgerWriter::LedgerWriter(QString databaseUrl, UsageStore::Options options, QSt
     });
 }
 
+// A batch handed to the batch thread (see endBatch).
+struct LedgerWriter::BatchJob {
+    std::vector<SpoolEntry> entries;
+    std::atomic<std::size_t> done{0}; // written and committed, from the front
+    std::atomic<bool> cancel{false};  // stop after the current chunk
+    std::optional<Error> error;       // why it stopped early (set before the thread ends)
+};
+
 LedgerWriter::~LedgerWriter() {
     stopProbe();
+    if (m_inFlight)
+        m_inFlight->cancel = true;
+    if (m_batchThread.joinable())
+        m_batchThread.join();
+    if (!m_inFlight)
+        return;
+    // Shutting down mid-batch: nothing it had not written yet is dropped, it goes to the
+    // spool (replayed at the next start), followed by what waited behind it.
+    const std::shared_ptr<BatchJob> job = std::exchange(m_inFlight, nullptr);
+    for (std::size_t i = job->done.load(); i < job->entries.size(); ++i)
+        spool(job->entries[i]);
+    for (const SpoolEntry &entry : std::exchange(m_afterBatch, {}))
+        spool(entry);
 }
 
 void LedgerWriter::stopProbe() {
@@ -184,17 +206,21 @@ void LedgerWriter::fail(const Error &error) {
 }
 
 Result<void> LedgerWriter::apply(const SpoolEntry &entry) {
+    return applyTo(*m_store, entry);
+}
+
+Result<void> LedgerWriter::applyTo(UsageStore &store, const SpoolEntry &entry) {
     if (entry.closeOnly) {
         if (!entry.iv.end)
             return Error::make(Error::Kind::Invalid, QStringLiteral("a close without an end"),
                                QStringLiteral("end"));
-        auto r = m_store->closeInterval(entry.iv.cluster, entry.iv.podUid, entry.iv.resource, entry.iv.start,
-                                        *entry.iv.end, entry.iv.endEstimated);
+        auto r = store.closeInterval(entry.iv.cluster, entry.iv.podUid, entry.iv.resource, entry.iv.start,
+                                     *entry.iv.end, entry.iv.endEstimated);
         if (!r)
             return r.error();
         return {};
     }
-    auto r = m_store->upsertInterval(entry.iv);
+    auto r = store.upsertInterval(entry.iv);
     if (!r)
         return r.error();
     return {};
@@ -287,42 +313,77 @@ void LedgerWriter::beginBatch() {
     m_batching = true;
 }
 
-Result<void> LedgerWriter::applyChunk(std::size_t from, std::size_t to) {
-    UsageTx tx(m_store->connection());
-    if (auto r = tx.begin(); !r)
-        return r;
-    for (std::size_t i = from; i < to; ++i) {
-        auto r = apply(m_batch[i]);
-        if (!r && r.error().kind != Error::Kind::Invalid)
-            return r; // rolled back: the whole chunk goes to the spool
-        if (!r)
-            qCWarning(lcLedger) << "interval not recorded:" << r.error().toString();
-    }
-    return tx.commit();
-}
-
 void LedgerWriter::endBatch() {
     m_batching = false;
-    std::vector<SpoolEntry> batch;
+    if (m_batch.empty())
+        return;
+    auto job = std::make_shared<BatchJob>();
+    job->entries.swap(m_batch);
+    m_batchPending = qint64(job->entries.size());
+    m_inFlight = job;
+    if (m_batchThread.joinable())
+        m_batchThread.join(); // an earlier batch's thread, already done
+    m_batchThread = std::thread([this, job] {
+        runBatch(*job);
+        QMetaObject::invokeMethod(
+            this, [this, job] { finishBatch(job); }, Qt::QueuedConnection);
+    });
+}
+
+void LedgerWriter::runBatch(BatchJob &job) {
+    // A connection of this thread's own: the writer's stays on its thread.
+    auto store = UsageStore::open(m_url, m_options);
+    if (!store) {
+        job.error = store.error();
+        return;
+    }
+    const std::size_t total = job.entries.size();
     std::size_t done = 0;
-    while (done < m_batch.size()) {
-        const std::size_t to = std::min(m_batch.size(), done + kBatchRows);
-        if (!m_store || !m_available.load())
-            break;
-        if (auto r = applyChunk(done, to); !r) {
-            fail(r.error());
-            break;
+    while (done < total && !job.cancel.load()) {
+        const std::size_t to = std::min(total, done + kBatchRows);
+        UsageTx tx((*store)->connection());
+        Result<void> r = tx.begin();
+        for (std::size_t i = done; r && i < to; ++i) {
+            r = applyTo(**store, job.entries[i]);
+            if (!r && r.error().kind == Error::Kind::Invalid) {
+                qCWarning(lcLedger) << "interval not recorded:" << r.error().toString();
+                r = {};
+            }
+        }
+        if (r)
+            r = tx.commit();
+        if (!r) { // rolled back: the whole chunk goes to the spool
+            job.error = r.error();
+            return;
         }
         m_written += qint64(to - done);
         m_lastWrite = QDateTime::currentSecsSinceEpoch();
+        m_batchPending -= qint64(to - done);
         done = to;
+        job.done = done;
     }
-    batch.swap(m_batch);
-    for (std::size_t i = done; i < batch.size(); ++i)
-        spool(batch[i]);
+}
+
+void LedgerWriter::finishBatch(const std::shared_ptr<BatchJob> &job) {
+    if (m_batchThread.joinable())
+        m_batchThread.join();
+    m_inFlight.reset();
+    const std::size_t done = job->done.load(); // counted as written by the batch thread
+    if (job->error && !job->cancel.load())
+        fail(*job->error);
+    for (std::size_t i = done; i < job->entries.size(); ++i)
+        write(job->entries[i]); // to the spool when the batch failed
+    for (const SpoolEntry &entry : std::exchange(m_afterBatch, {}))
+        write(entry);
+    m_batchPending = 0;
 }
 
 void LedgerWriter::write(const SpoolEntry &entry) {
+    if (m_inFlight) { // behind the batch, in order
+        m_afterBatch.push_back(entry);
+        ++m_batchPending;
+        return;
+    }
     if (!m_available.load() || m_spool.depth() > 0 || !m_held.empty()) {
         spool(entry);
         return;
@@ -347,7 +408,7 @@ void LedgerWriter::write(const SpoolEntry &entry) {
 
 void LedgerWriter::markSeen(const QString &cluster, const QString &source, qint64 now) {
     // Only straight to the database: a heartbeat spooled would say "seen" late.
-    if (!m_store || !m_available.load() || m_spool.depth() > 0 || !m_held.empty())
+    if (!m_store || !m_available.load() || m_spool.depth() > 0 || !m_held.empty() || m_inFlight)
         return;
     auto r = m_store->markIntervalsSeen(cluster, source, now);
     if (!r && r.error().kind != Error::Kind::Invalid)

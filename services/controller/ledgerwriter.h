@@ -40,13 +40,18 @@ public:
     void submit(const UsageInterval &iv);
     // Sets the end of a stored open row and nothing else (iv.end must be set).
     void close(const UsageInterval &iv);
-    // Between these, states that would go straight to the database are collected and
-    // written by endBatch() in transactions of kBatchRows (the recorder's first sync:
-    // a commit per few hundred changed rows, not one per pod). A chunk that fails is
-    // spooled with everything after it, in order, as single writes would have been.
+    // Between these, states that would go straight to the database are collected;
+    // endBatch() hands them to a thread of their own (the recorder's first sync: the
+    // event loop goes on at once), which writes them on a connection of its own in
+    // transactions of kBatchRows. States submitted meanwhile wait behind the batch, in
+    // order, and are written after it. A chunk that fails is spooled with everything
+    // after it, in order, as single writes would have been; so is what is left when the
+    // writer is destroyed before the batch is done.
     void beginBatch();
     void endBatch();
     static constexpr std::size_t kBatchRows = 256; // PostgreSQL: one advisory lock per row
+    // States of the batch not yet written, plus those waiting behind it (0: no batch).
+    [[nodiscard]] qint64 batchPending() const { return m_batchPending.load(); }
     // The heartbeat: every open row of `cluster` by `source` was seen running at `now`
     // (UsageStore::markIntervalsSeen). Only while the database answers and nothing is
     // spooled; never spooled itself.
@@ -98,7 +103,12 @@ private:
     bool writeHeld();
     void write(const SpoolEntry &entry);
     Result<void> apply(const SpoolEntry &entry);
-    Result<void> applyChunk(std::size_t from, std::size_t to);
+    static Result<void> applyTo(UsageStore &store, const SpoolEntry &entry);
+    struct BatchJob;
+    // On the batch thread: writes the job's states in chunks (see endBatch).
+    void runBatch(BatchJob &job);
+    // Back on this thread: what the batch did not write is spooled, then what waited.
+    void finishBatch(const std::shared_ptr<BatchJob> &job);
     // PostgreSQL: a probe on a connection and a thread of its own asks the database every
     // kPingIntervalMs, bounded by kPingTimeoutMs. A silent network cut then shows in
     // readiness even while this thread waits in a statement on the dead connection
@@ -128,6 +138,10 @@ private:
     std::deque<SpoolEntry> m_held;
     bool m_batching = false;
     std::vector<SpoolEntry> m_batch;
+    std::shared_ptr<BatchJob> m_inFlight; // the batch being written, null when none
+    std::deque<SpoolEntry> m_afterBatch;  // submitted while it is written, in order
+    std::thread m_batchThread;
+    std::atomic<qint64> m_batchPending{0};
     std::atomic<qint64> m_heldCount{0};
     std::atomic<qint64> m_heldSince{0};
     std::atomic<qint64> m_lostTotal{0};

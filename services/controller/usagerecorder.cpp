@@ -306,6 +306,12 @@ void UsageRecorder::refresh(const QString &key) {
 void UsageRecorder::onPodsChanged(const QStringList &added, const QStringList &updated,
                                   const QStringList &deleted) {
     m_lastDelivery = m_options.clock->nowSecs();
+    // The first list arrives as one change of every pod just before synced(): onSynced()
+    // refreshes them all, against the open rows read once and in one batch. Refreshing
+    // them here wrote each of them in a transaction of its own (50,000 commits at scale,
+    // even when the database already held every row).
+    if (!m_synced.load())
+        return;
     for (const QStringList *list : {&added, &updated, &deleted})
         for (const QString &key : *list)
             refresh(key);
