@@ -2,6 +2,7 @@
 // API server through core's KubeClient; output mirrors kubectl's so scripts can switch.
 #include "applyaudit.h"
 #include "boundedread.h"
+#include "cliargs.h"
 #include "clioutput.h"
 #include "usageverbs.h"
 #include "verbs.h"
@@ -45,57 +46,29 @@ struct ClusterArgs {
 };
 
 ClusterArgs parseArgs(const QStringList &args) {
+    const Args p = parseFlags(
+        args, {valueFlag(QStringLiteral("namespace"), u'n'), valueFlag(QStringLiteral("output"), u'o'),
+               valueFlag(QStringLiteral("filename"), u'f'), valueFlag(QStringLiteral("request-timeout")),
+               valueFlag(QStringLiteral("db")), valueFlag(QStringLiteral("note")),
+               valueFlag(QStringLiteral("actor")), switchFlag(QStringLiteral("all-namespaces"), u'A'),
+               switchFlag(QStringLiteral("dry-run"), {}, QStringLiteral("server"), true),
+               switchFlag(QStringLiteral("force"))});
     ClusterArgs a;
-    auto takeValue = [&](qsizetype &i, const QString &arg, const QString &longName, const QString &shortName,
-                         QString *into) -> bool {
-        if (arg == longName || (!shortName.isEmpty() && arg == shortName)) {
-            if (i + 1 >= args.size()) {
-                a.usageError = QStringLiteral("flag %1 needs a value").arg(arg);
-                return true;
-            }
-            *into = args.at(++i);
-            return true;
-        }
-        if (arg.startsWith(longName + QLatin1Char('='))) {
-            *into = arg.mid(longName.size() + 1);
-            return true;
-        }
-        if (!shortName.isEmpty() && arg.startsWith(shortName) && arg.size() > shortName.size()) {
-            *into = arg.mid(shortName.size() + (arg.at(shortName.size()) == QLatin1Char('=') ? 1 : 0));
-            return true;
-        }
-        return false;
-    };
-    bool timeoutGiven = false;
-    for (qsizetype i = 0; i < args.size() && a.usageError.isEmpty(); ++i) {
-        timeoutGiven = timeoutGiven || args.at(i) == u"--request-timeout" ||
-                       args.at(i).startsWith(QLatin1String("--request-timeout="));
-        const QString &arg = args.at(i);
-        if (takeValue(i, arg, QStringLiteral("--kubeconfig"), {}, &a.kubeconfig) ||
-            takeValue(i, arg, QStringLiteral("--context"), {}, &a.context) ||
-            takeValue(i, arg, QStringLiteral("--namespace"), QStringLiteral("-n"), &a.ns) ||
-            takeValue(i, arg, QStringLiteral("--output"), QStringLiteral("-o"), &a.output) ||
-            takeValue(i, arg, QStringLiteral("--filename"), QStringLiteral("-f"), &a.file) ||
-            takeValue(i, arg, QStringLiteral("--request-timeout"), {}, &a.requestTimeout) ||
-            takeValue(i, arg, QStringLiteral("--db"), {}, &a.db) ||
-            takeValue(i, arg, QStringLiteral("--note"), {}, &a.note) ||
-            takeValue(i, arg, QStringLiteral("--actor"), {}, &a.actor))
-            continue;
-        if (arg == QLatin1String("-A") || arg == QLatin1String("--all-namespaces")) {
-            a.allNamespaces = true;
-        } else if (arg == QLatin1String("--dry-run")) {
-            a.dryRun = QStringLiteral("server");
-        } else if (arg == QLatin1String("--force")) {
-            a.force = true;
-        } else if (arg.startsWith(QLatin1String("--dry-run="))) {
-            a.dryRun = arg.mid(10);
-        } else if (arg.startsWith(QLatin1Char('-')) && arg != QLatin1String("-")) {
-            a.usageError = QStringLiteral("unknown flag %1").arg(arg);
-        } else {
-            a.positional << arg;
-        }
-    }
-    if (a.usageError.isEmpty() && timeoutGiven) {
+    a.usageError = p.error;
+    a.kubeconfig = p.value(QStringLiteral("kubeconfig"));
+    a.context = p.value(QStringLiteral("context"));
+    a.ns = p.value(QStringLiteral("namespace"));
+    a.allNamespaces = p.has(QStringLiteral("all-namespaces"));
+    a.output = p.value(QStringLiteral("output"));
+    a.file = p.value(QStringLiteral("filename"));
+    a.dryRun = p.value(QStringLiteral("dry-run"));
+    a.requestTimeout = p.value(QStringLiteral("request-timeout"));
+    a.db = p.value(QStringLiteral("db"));
+    a.note = p.value(QStringLiteral("note"));
+    a.actor = p.value(QStringLiteral("actor"));
+    a.force = p.has(QStringLiteral("force"));
+    a.positional = p.positional;
+    if (a.usageError.isEmpty() && p.has(QStringLiteral("request-timeout"))) {
         if (auto t = parseRequestTimeout(a.requestTimeout); !t)
             a.usageError = t.error().message;
     }
@@ -240,7 +213,7 @@ void printDocument(const QJsonObject &doc, const QString &format) {
 int runGet(const QStringList &args) {
     const ClusterArgs a = parseArgs(args);
     if (!a.usageError.isEmpty())
-        return fail(a.usageError + QStringLiteral(" (see gpuquota --help)"), UsageError);
+        return fail(a.usageError, UsageError);
     if (a.force)
         return fail(QStringLiteral("--force is a flag of apply (see gpuquota --help)"), UsageError);
     if (a.positional.isEmpty() || a.positional.size() > 2)
@@ -354,7 +327,7 @@ constexpr qsizetype kMaxApplyObjects = 2000;
 int runApply(const QStringList &args) {
     const ClusterArgs a = parseArgs(args);
     if (!a.usageError.isEmpty())
-        return fail(a.usageError + QStringLiteral(" (see gpuquota --help)"), UsageError);
+        return fail(a.usageError, UsageError);
     if (a.file.isEmpty() || !a.positional.isEmpty())
         return fail(
             QStringLiteral("usage: gpuquota apply -f FILE [-n NS] [--dry-run=server] [--force] [--db URL] "
