@@ -149,7 +149,7 @@ std::optional<int> openAudit(const ClusterArgs &a, KubeClient &client, std::uniq
 // settled write is reported from a queued call, after the writer's own signal returned.
 class ApplyRun final : public QObject {
 public:
-    ApplyRun(const ClusterArgs &a, std::shared_ptr<KubeClient> client, std::unique_ptr<ApplyAudit> audit,
+    ApplyRun(const ClusterArgs &a, std::shared_ptr<KubeClient> client, std::shared_ptr<ApplyAudit> audit,
              QList<Pending> pending)
         : m_args(a)
         , m_client(client)
@@ -158,6 +158,11 @@ public:
         , m_dryRun(a.dryRun == QLatin1String("server"))
         , m_writer(std::move(client)) {
         connect(&m_writer, &QuotaWriter::stateChanged, this, &ApplyRun::onState);
+        // The writer records each change by the one audit policy (changeaudit.h).
+        if (m_audit && m_audit->enabled()) {
+            m_writer.setAuditSink(m_audit);
+            m_writer.setAuditNote(a.note);
+        }
     }
 
     // Runs every write on the application's event loop; the exit code.
@@ -267,11 +272,9 @@ private:
             return;
         if (!m_audit->enabled()) {
             ++m_unaudited;
-        } else if (auto r = m_audit->record(p.res->kind, m_writer.request().ns, m_writer.name(),
-                                            m_writer.base(), m_writer.result(), m_args.note);
-                   !r) {
+        } else if (const auto &e = m_writer.auditError()) {
             err() << "error: " << p.label
-                  << ": applied, but the audit entry could not be written: " << r.error().message << '\n';
+                  << ": applied, but the audit entry could not be written: " << e->message << '\n';
             ++m_failures;
         }
     }
@@ -307,7 +310,7 @@ private:
 
     const ClusterArgs m_args;
     const std::shared_ptr<KubeClient> m_client;
-    const std::unique_ptr<ApplyAudit> m_audit;
+    const std::shared_ptr<ApplyAudit> m_audit;
     QList<Pending> m_pending;
     const bool m_dryRun;
     QuotaWriter m_writer;
