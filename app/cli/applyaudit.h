@@ -6,6 +6,7 @@
 // (and the actor found) before anything is sent.
 
 #include "auditanchor.h"
+#include "changeaudit.h"
 #include "result.h"
 
 #include <QJsonObject>
@@ -19,9 +20,10 @@ class UsageStore;
 
 namespace gq::cli {
 
-class ApplyAudit {
+// The CLI's sink of the one audit policy (changeaudit.h): QuotaWriter decides the entry.
+class ApplyAudit final : public ChangeAuditSink {
 public:
-    ~ApplyAudit();
+    ~ApplyAudit() override;
     // `dbUrl` empty: the settings default for kubeconfig/context; none there: an
     // ApplyAudit that records nothing (enabled() false).
     static Result<std::unique_ptr<ApplyAudit>> open(const QString &dbUrl, const QString &kubeconfig,
@@ -34,9 +36,8 @@ public:
     [[nodiscard]] const QString &databaseUrl() const { return m_url; }
     // The log's head to publish on the objects written (count 0 without a log).
     [[nodiscard]] Result<AuditHead> head() const;
-    // `before` empty: the object was created.
-    Result<void> record(const QString &kind, const QString &ns, const QString &name,
-                        const QJsonObject &before, const QJsonObject &after, const QString &note);
+    // One entry by the actor set above; nothing without a log.
+    [[nodiscard]] Result<void> append(const ChangeAuditEntry &entry) override;
 
 private:
     ApplyAudit() = default;

@@ -52,26 +52,13 @@ int intFlag(const Args &a, const char *flag, int fallback, int min, int max, QSt
     return v;
 }
 
-// The two switches are flags without a value; parseArgs wants one, so they go first.
-QStringList takeSwitches(QStringList argv, FitInput &in, QString *error) {
-    for (const auto &[flag, target] :
-         {std::pair{QStringLiteral("--gradient-checkpointing"), &in.gradientCheckpointing},
-          std::pair{QStringLiteral("--flash-attn"), &in.flashAttention}}) {
-        for (qsizetype i = argv.size() - 1; i >= 0; --i) {
-            const QString arg = argv.at(i);
-            if (arg == flag) {
-                *target = true;
-                argv.removeAt(i);
-            } else if (arg.startsWith(flag + QLatin1Char('='))) {
-                const QString v = arg.mid(flag.size() + 1);
-                if (v != QLatin1String("true") && v != QLatin1String("false"))
-                    *error = QStringLiteral("%1 takes no value (or =true / =false), got '%2'").arg(flag, v);
-                *target = v == QLatin1String("true");
-                argv.removeAt(i);
-            }
-        }
-    }
-    return argv;
+// The two switches: bare, or =true / =false.
+bool switchValue(const Args &a, const char *flag, QString *error) {
+    const QString name = QLatin1String(flag);
+    const QString v = a.value(name, QStringLiteral("false"));
+    if (v != QLatin1String("true") && v != QLatin1String("false") && error->isEmpty())
+        *error = QStringLiteral("--%1 takes no value (or =true / =false), got '%2'").arg(name, v);
+    return v == QLatin1String("true");
 }
 
 Result<AdviceRequest> parseRequest(const Args &a, FitInput in) {
@@ -161,18 +148,21 @@ Result<FitClusterFacts> readCluster(const Args &a, AdviceRequest &r) {
 }
 
 int runAdvise(const QStringList &argv) {
+    QList<Flag> flags = valueFlags(
+        {QStringLiteral("model"), QStringLiteral("params"), QStringLiteral("method"), QStringLiteral("dtype"),
+         QStringLiteral("optimizer"), QStringLiteral("zero"), QStringLiteral("gpus"),
+         QStringLiteral("gpu-memory"), QStringLiteral("seq-len"), QStringLiteral("batch"),
+         QStringLiteral("lora-rank"), QStringLiteral("hours"), QStringLiteral("namespace"),
+         QStringLiteral("user"), QStringLiteral("db"), QStringLiteral("now"), QStringLiteral("output")});
+    flags << switchFlag(QStringLiteral("gradient-checkpointing"), {}, {}, true)
+          << switchFlag(QStringLiteral("flash-attn"), {}, {}, true);
+    const Args a = parseFlags(argv, flags);
     FitInput in;
     QString switchError;
-    const QStringList rest = takeSwitches(argv, in, &switchError);
-    if (!switchError.isEmpty())
+    in.gradientCheckpointing = switchValue(a, "gradient-checkpointing", &switchError);
+    in.flashAttention = switchValue(a, "flash-attn", &switchError);
+    if (a.error.isEmpty() && !switchError.isEmpty())
         return fail(switchError, UsageError);
-    const Args a =
-        parseArgs(rest, {QStringLiteral("model"), QStringLiteral("params"), QStringLiteral("method"),
-                         QStringLiteral("dtype"), QStringLiteral("optimizer"), QStringLiteral("zero"),
-                         QStringLiteral("gpus"), QStringLiteral("gpu-memory"), QStringLiteral("seq-len"),
-                         QStringLiteral("batch"), QStringLiteral("lora-rank"), QStringLiteral("hours"),
-                         QStringLiteral("namespace"), QStringLiteral("user"), QStringLiteral("db"),
-                         QStringLiteral("now"), QStringLiteral("output")});
     if (!a.error.isEmpty())
         return fail(a.error, UsageError);
     if (!a.positional.isEmpty())

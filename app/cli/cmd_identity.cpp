@@ -52,10 +52,6 @@ Result<IdentityRules> rulesFrom(const QString &path) {
 }
 
 int runIdentity(const QStringList &argv) {
-    if (argv.contains(QLatin1String("--help")) || argv.contains(QLatin1String("-h"))) {
-        out() << kIdentityHelp;
-        return Ok;
-    }
     const Args a = parseArgs(argv, {QStringLiteral("config"), QStringLiteral("output")});
     if (!a.error.isEmpty())
         return fail(a.error, UsageError);
@@ -94,6 +90,6 @@ int runIdentity(const QStringList &argv) {
 GQ_REGISTER_VERB(
     QStringLiteral("identity"), QStringLiteral("identity map USERNAME... [--config FILE]"),
     QStringLiteral("which budget user a Kubernetes username is (the controller's identity: rules)"), 66,
-    runIdentity, {}, {}, true);
+    runIdentity, {}, QString::fromLatin1(kIdentityHelp));
 
 } // namespace gq::cli

@@ -1,5 +1,6 @@
 // `gpuquota validate` and `gpuquota fmt`: offline checks of ResourceQuota / LimitRange
 // manifests, the same rules the console applies before anything is sent to a cluster.
+#include "cliargs.h"
 #include "verbs.h"
 
 #include "atomicfile.h"
@@ -12,7 +13,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <functional>
 #include <optional>
 
 namespace gq::cli {
@@ -66,73 +66,27 @@ bool hasAnyObject(const QByteArray &text) {
     return false;
 }
 
-// Drops the global options main() passes through (--kubeconfig F, --context C).
-QStringList withoutGlobals(const QStringList &args) {
-    QStringList out;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString &a = args[i];
-        if (a == u"--kubeconfig" || a == u"--context") {
-            ++i;
-            continue;
-        }
-        if (a.startsWith(u"--kubeconfig=") || a.startsWith(u"--context="))
-            continue;
-        out << a;
-    }
-    return out;
-}
-
-// A verb's own arguments: its options in order, and its FILE operands ("-" is one, and
-// after "--" everything is).
-struct VerbArgs {
-    QStringList options;
-    QStringList files;
-};
-
-VerbArgs splitArgs(const QStringList &rawArgs) {
-    VerbArgs out;
-    bool endOfOptions = false;
-    for (const QString &a : withoutGlobals(rawArgs)) {
-        if (endOfOptions || !a.startsWith(u'-') || a == u"-")
-            out.files << a;
-        else if (a == u"--")
-            endOfOptions = true;
-        else
-            out.options << a;
-    }
-    return out;
-}
-
-bool isHelp(const QString &a) {
-    return a == u"--help" || a == u"-h";
-}
-
 int usage(const QString &verb, const QString &message) {
     writeErr(QStringLiteral("gpuquota %1: %2 (see gpuquota %1 --help)\n").arg(verb, message));
     return UsageError;
 }
 
-// Hands each of a verb's options to `take` (false: not one of the verb's), in order, so
-// the first unknown one or --help decides. The exit code when the verb is done already
-// (help printed, a usage error, no FILE given); nullopt to go on with args.files.
-std::optional<int> takeOptions(const VerbArgs &args, const QString &verb, const char *help,
-                               const std::function<bool(const QString &)> &take) {
-    for (const QString &a : args.options) {
-        if (isHelp(a)) {
-            writeOut(help);
-            return Ok;
-        }
-        if (!take(a))
-            return usage(verb, QStringLiteral("unknown option '%1'").arg(a));
-    }
-    if (args.files.isEmpty())
+// The verb's flags through the one parser; the exit code when the verb is done already
+// (a usage error, no FILE given), nullopt to go on with the FILE operands in args.positional
+// ("-" is one, and after "--" everything is).
+std::optional<int> parseSpecArgs(const QStringList &rawArgs, const QString &verb, const QList<Flag> &flags,
+                                 Args &args) {
+    args = parseFlags(rawArgs, flags);
+    if (!args.unknownFlag.isEmpty())
+        return usage(verb, QStringLiteral("unknown option '%1'").arg(args.unknownFlag));
+    if (!args.error.isEmpty())
+        return usage(verb, args.error);
+    if (args.positional.isEmpty())
         return usage(verb, QStringLiteral("no FILE given"));
     return std::nullopt;
 }
 
 const char *const kValidateHelp =
-    "Usage: gpuquota validate [OPTIONS] FILE...\n"
-    "\n"
     "Checks ResourceQuota and LimitRange manifests (one or several YAML documents, or a\n"
     "List) the way the Kubernetes API server does, plus the GPU rules of this project.\n"
     "FILE may be - for standard input.\n"
@@ -151,23 +105,18 @@ const char *const kValidateHelp =
     "2 usage error or unreadable file.\n";
 
 int runValidate(const QStringList &rawArgs) {
-    const VerbArgs args = splitArgs(rawArgs);
-    ValidationOptions options;
-    bool quiet = false;
-    const auto done = takeOptions(args, QStringLiteral("validate"), kValidateHelp, [&](const QString &a) {
-        if (a == u"--no-gpu-policy")
-            options.gpuPolicy = false;
-        else if (a == u"--skip-other-kinds")
-            options.ignoreOtherKinds = true;
-        else if (a == u"-q" || a == u"--quiet")
-            quiet = true;
-        else
-            return false;
-        return true;
-    });
-    if (done)
+    Args args;
+    if (const auto done = parseSpecArgs(rawArgs, QStringLiteral("validate"),
+                                        {switchFlag(QStringLiteral("no-gpu-policy")),
+                                         switchFlag(QStringLiteral("skip-other-kinds")),
+                                         switchFlag(QStringLiteral("quiet"), u'q')},
+                                        args))
         return *done;
-    const QStringList &files = args.files;
+    ValidationOptions options;
+    options.gpuPolicy = !args.has(QStringLiteral("no-gpu-policy"));
+    options.ignoreOtherKinds = args.has(QStringLiteral("skip-other-kinds"));
+    const bool quiet = args.has(QStringLiteral("quiet"));
+    const QStringList &files = args.positional;
 
     bool unreadable = false;
     bool invalid = false;
@@ -213,8 +162,6 @@ int runValidate(const QStringList &rawArgs) {
 }
 
 const char *const kFmtHelp =
-    "Usage: gpuquota fmt [OPTIONS] FILE...\n"
-    "\n"
     "Prints ResourceQuota and LimitRange manifests with every quantity in the canonical\n"
     "form the API server uses (1000m -> 1, 1.5Gi -> 1536Mi, 0.5 -> 500m). Everything else\n"
     "is left byte for byte: comments, key order, quoting, indentation, other objects.\n"
@@ -230,26 +177,17 @@ const char *const kFmtHelp =
     "error or unreadable file.\n";
 
 int runFmt(const QStringList &rawArgs) {
-    const VerbArgs args = splitArgs(rawArgs);
-    bool write = false;
-    bool list = false;
-    bool check = false;
-    const auto done = takeOptions(args, QStringLiteral("fmt"), kFmtHelp, [&](const QString &a) {
-        if (a == u"-w" || a == u"--write") {
-            write = true;
-        } else if (a == u"-l" || a == u"--list") {
-            list = true;
-        } else if (a == u"--check") {
-            check = true;
-            list = true;
-        } else {
-            return false;
-        }
-        return true;
-    });
-    if (done)
+    Args args;
+    if (const auto done =
+            parseSpecArgs(rawArgs, QStringLiteral("fmt"),
+                          {switchFlag(QStringLiteral("write"), u'w'),
+                           switchFlag(QStringLiteral("list"), u'l'), switchFlag(QStringLiteral("check"))},
+                          args))
         return *done;
-    const QStringList &files = args.files;
+    const bool write = args.has(QStringLiteral("write"));
+    const bool check = args.has(QStringLiteral("check"));
+    const bool list = check || args.has(QStringLiteral("list"));
+    const QStringList &files = args.positional;
     if (write && files.contains(QStringLiteral("-")))
         return usage(QStringLiteral("fmt"), QStringLiteral("--write cannot rewrite standard input"));
 
@@ -314,9 +252,9 @@ int runFmt(const QStringList &rawArgs) {
 
 GQ_REGISTER_VERB(QStringLiteral("validate"), QStringLiteral("validate FILE..."),
                  QStringLiteral("check ResourceQuota / LimitRange manifests like the API server"), 10,
-                 runValidate, {}, {}, true);
+                 runValidate, {}, QString::fromLatin1(kValidateHelp));
 GQ_REGISTER_VERB(QStringLiteral("fmt"), QStringLiteral("fmt [-w] FILE..."),
                  QStringLiteral("print manifests with canonical quantities, comments kept"), 11, runFmt, {},
-                 {}, true);
+                 QString::fromLatin1(kFmtHelp));
 
 } // namespace gq::cli

@@ -83,10 +83,6 @@ Result<QJsonObject> fromServer(const Args &a) {
 }
 
 int runStatus(const QStringList &argv) {
-    if (argv.contains(QLatin1String("--help")) || argv.contains(QLatin1String("-h"))) {
-        out() << kStatusHelp;
-        return Ok;
-    }
     const Args a =
         parseArgs(argv, {QStringLiteral("server"), QStringLiteral("token-file"), QStringLiteral("ca-file"),
                          QStringLiteral("db"), QStringLiteral("user"), QStringLiteral("namespace"),
@@ -143,6 +139,6 @@ int runStatus(const QStringList &argv) {
 GQ_REGISTER_VERB(QStringLiteral("status"),
                  QStringLiteral("status (--server URL --token-file F | --db URL --user U)"),
                  QStringLiteral("your GPU-hour budget: what is left and the last 7 days"), 65, runStatus, {},
-                 {}, true);
+                 QString::fromLatin1(kStatusHelp));
 
 } // namespace gq::cli

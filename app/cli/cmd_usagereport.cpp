@@ -220,15 +220,6 @@ int runBudget(const QStringList &argv) {
     const QString sub = argv.first();
     if (sub == QLatin1String("status"))
         return runBudgetStatus(argv.mid(1));
-    // `budget set --help`: help, not "flag --help needs a value".
-    for (const QString &arg : argv.mid(1)) {
-        if (arg == QLatin1String("--"))
-            break;
-        if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
-            out() << budgetHelp();
-            return Ok;
-        }
-    }
     const Args a =
         parseArgs(argv.mid(1), {QStringLiteral("db"), QStringLiteral("user"), QStringLiteral("namespace"),
                                 QStringLiteral("period"), QStringLiteral("limit"), QStringLiteral("grace"),
@@ -375,6 +366,6 @@ GQ_REGISTER_VERB(QStringLiteral("check"), QStringLiteral("check --db URL --user 
 GQ_REGISTER_VERB(QStringLiteral("budget"), QStringLiteral("budget set|list|delete|status --db URL ..."),
                  QStringLiteral("manage GPU-hour budgets per user or namespace; status: used, left, forecast "
                                 "(budget --help)"),
-                 64, runBudget, {}, {}, true);
+                 64, runBudget, {}, budgetHelp());
 
 } // namespace gq::cli

@@ -1,5 +1,6 @@
 #include "gpuverbs.h"
 
+#include "cliargs.h"
 #include "clioutput.h"
 #include "settingsdefaults.h"
 
@@ -10,80 +11,31 @@ namespace gq::cli::gpuverbs {
 using namespace gq::metrics;
 
 GpuArgs parseGpuArgs(const QStringList &args, VerbKind verb) {
-    GpuArgs a;
-    QStringList known{QStringLiteral("prometheus"), QStringLiteral("token-file"), QStringLiteral("ca"),
-                      QStringLiteral("output")};
+    QList<Flag> flags{valueFlag(QStringLiteral("prometheus")), valueFlag(QStringLiteral("token-file")),
+                      valueFlag(QStringLiteral("ca")), valueFlag(QStringLiteral("output"), u'o')};
     if (verb == VerbKind::Idle)
-        known << QStringLiteral("db") << QStringLiteral("threshold") << QStringLiteral("for");
+        flags << valueFlag(QStringLiteral("db")) << valueFlag(QStringLiteral("threshold"))
+              << valueFlag(QStringLiteral("for"));
     else
-        known << QStringLiteral("scrape");
-    for (qsizetype i = 0; i < args.size() && a.error.isEmpty(); ++i) {
-        QString arg = args.at(i), value;
-        bool hasValue = false;
-        if (arg == QLatin1String("-o")) {
-            arg = QStringLiteral("--output");
-        } else if (arg.startsWith(QLatin1String("-o")) && !arg.startsWith(QLatin1String("--"))) {
-            value = arg.mid(2);
-            arg = QStringLiteral("--output");
-            hasValue = true;
-        }
-        if (!arg.startsWith(QLatin1String("--"))) {
-            a.error = QStringLiteral("unexpected argument '%1'").arg(arg);
-            break;
-        }
-        QString name = arg.mid(2);
-        if (const qsizetype eq = name.indexOf(u'='); eq >= 0) {
-            value = name.mid(eq + 1);
-            name = name.left(eq);
-            hasValue = true;
-        }
-        if (name == QLatin1String("kubeconfig") || name == QLatin1String("context")) {
-            // Global options: the cluster to discover through, and whose console settings
-            // give the defaults.
-            if (!hasValue && i + 1 < args.size())
-                value = args.at(++i);
-            (name == QLatin1String("kubeconfig") ? a.kubeconfig : a.context) = value;
-            continue;
-        }
-        if (verb == VerbKind::Gpus && name == QLatin1String("discover")) {
-            if (hasValue) {
-                a.error = QStringLiteral("--discover takes no value");
-                break;
-            }
-            a.discover = true;
-            continue;
-        }
-        if (!known.contains(name)) {
-            a.error = QStringLiteral("unknown flag --%1").arg(name);
-            break;
-        }
-        if (!hasValue) {
-            if (i + 1 >= args.size() || args.at(i + 1).startsWith(QLatin1String("-"))) {
-                a.error = QStringLiteral("flag --%1 needs a value").arg(name);
-                break;
-            }
-            value = args.at(++i);
-        }
-        if (name == QLatin1String("scrape")) {
-            a.scrape << value;
-            while (i + 1 < args.size() && !args.at(i + 1).startsWith(QLatin1String("-")))
-                a.scrape << args.at(++i);
-        } else if (name == QLatin1String("prometheus")) {
-            a.prometheus = value;
-        } else if (name == QLatin1String("token-file")) {
-            a.tokenFile = value;
-        } else if (name == QLatin1String("ca")) {
-            a.ca = value;
-        } else if (name == QLatin1String("db")) {
-            a.db = value;
-        } else if (name == QLatin1String("output")) {
-            a.output = value;
-        } else if (name == QLatin1String("threshold")) {
-            a.threshold = value;
-        } else if (name == QLatin1String("for")) {
-            a.forDuration = value;
-        }
-    }
+        flags << valuesFlag(QStringLiteral("scrape")) << switchFlag(QStringLiteral("discover"));
+    const Args p = parseFlags(args, flags);
+    GpuArgs a;
+    a.error = p.error;
+    if (a.error.isEmpty() && !p.positional.isEmpty())
+        a.error = QStringLiteral("unexpected argument '%1'").arg(p.positional.first());
+    a.prometheus = p.value(QStringLiteral("prometheus"));
+    a.tokenFile = p.value(QStringLiteral("token-file"));
+    a.ca = p.value(QStringLiteral("ca"));
+    a.db = p.value(QStringLiteral("db"));
+    a.output = p.value(QStringLiteral("output"), a.output);
+    a.threshold = p.value(QStringLiteral("threshold"));
+    a.forDuration = p.value(QStringLiteral("for"));
+    a.scrape = p.all(QStringLiteral("scrape"));
+    a.discover = p.has(QStringLiteral("discover"));
+    // Global options: the cluster to discover through, and whose console settings give
+    // the defaults.
+    a.kubeconfig = p.value(QStringLiteral("kubeconfig"));
+    a.context = p.value(QStringLiteral("context"));
     if (a.error.isEmpty() && a.output != QLatin1String("table") && a.output != QLatin1String("json"))
         a.error = QStringLiteral("-o must be table or json");
     return a;

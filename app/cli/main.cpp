@@ -1,5 +1,6 @@
 // gpuquota: the command-line companion of the console (also installed as
 // kubectl-gpuquota). main() only dispatches; every verb is in its own cmd_*.cpp.
+#include "cliargs.h"
 #include "settingsdefaults.h"
 #include "verbs.h"
 
@@ -45,8 +46,8 @@ static void printHelp(QTextStream &out) {
         << "\nExit codes: 0 success, 1 failure (invalid input, denied, conflict), 2 usage error.\n";
 }
 
-// `gpuquota VERB --help` (or -h anywhere before a "--"), for every verb that does not
-// read its own: the synopsis, the summary and the verb's help text.
+// `gpuquota VERB --help` (or -h anywhere before a "--"), for every verb: the synopsis,
+// the summary and the verb's help text.
 static bool wantsHelp(const QStringList &args) {
     for (const QString &a : args) {
         if (a == QLatin1String("--"))
@@ -149,10 +150,11 @@ int main(int argc, char **argv) {
     for (const gq::cli::Verb &v : gq::cli::verbRegistry()) {
         if (v.name != verbName)
             continue;
-        if (!v.ownHelp && gq::cli::wantsHelp(args)) {
+        if (gq::cli::wantsHelp(args)) {
             gq::cli::printVerbHelp(out, v);
             return gq::cli::Ok;
         }
+        gq::cli::setCurrentVerb(verbName);
         return v.run(globals + args);
     }
     err << "gpuquota: unknown verb '" << verbName << "' (see gpuquota --help)\n";

@@ -9,35 +9,7 @@
 namespace gq::cli::usageverbs {
 
 Args parseArgs(const QStringList &args, const QStringList &known) {
-    Args a;
-    static const QStringList globals{QStringLiteral("kubeconfig"), QStringLiteral("context")};
-    for (qsizetype i = 0; i < args.size() && a.error.isEmpty(); ++i) {
-        QString arg = args.at(i);
-        if (arg == QLatin1String("-o"))
-            arg = QStringLiteral("--output");
-        else if (arg.startsWith(QLatin1String("-o")) && !arg.startsWith(QLatin1String("--")))
-            arg = QStringLiteral("--output=") + arg.mid(2);
-        if (!arg.startsWith(QLatin1String("--"))) {
-            a.positional << arg;
-            continue;
-        }
-        QString name = arg.mid(2), value;
-        const qsizetype eq = name.indexOf(QLatin1Char('='));
-        if (eq >= 0) {
-            value = name.mid(eq + 1);
-            name = name.left(eq);
-        } else if (i + 1 < args.size()) {
-            value = args.at(++i);
-        } else {
-            a.error = QStringLiteral("flag --%1 needs a value").arg(name);
-            break;
-        }
-        if (!known.contains(name) && !globals.contains(name))
-            a.error = QStringLiteral("unknown flag --%1").arg(name);
-        else
-            a.values.insert(name, value);
-    }
-    return a;
+    return parseFlags(args, valueFlags(known));
 }
 
 Result<std::unique_ptr<UsageStore>> openDb(const Args &a, DbAccess access) {

@@ -3,6 +3,7 @@
 // What the usage verbs (cmd_usagedata.cpp, cmd_usagereport.cpp) share: output
 // streams, errors, flag parsing and opening the database named by --db.
 
+#include "cliargs.h"
 #include "clioutput.h"
 #include "usagestore.h"
 #include "verbs.h"
@@ -20,18 +21,10 @@ using cli::fail;
 using cli::failWith;
 using cli::out;
 
-// Flags of the form --name VALUE or --name=VALUE (and -o); anything else is positional.
-struct Args {
-    QHash<QString, QString> values;
-    QStringList positional;
-    QString error;
+using cli::Args;
 
-    [[nodiscard]] bool has(const QString &k) const { return values.contains(k); }
-    [[nodiscard]] QString value(const QString &k, const QString &fallback = {}) const {
-        return values.value(k, fallback);
-    }
-};
-
+// Every name in `known` a flag with a value (--name VALUE, --name=VALUE; -o for output),
+// through the one parser (cliargs.h); anything else that is no flag is positional.
 Args parseArgs(const QStringList &args, const QStringList &known);
 // The store at --db; --rollup-tz picks the zone of a new database's daily rollups.
 // ReadOnly for verbs that only read: SQLite opens read-only (a database on a read-only

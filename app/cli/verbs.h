@@ -25,10 +25,9 @@ struct Verb {
     // offscreen platform, which fonts need; every other run stays Qt Core only.
     std::function<bool(const QStringList &args)> needsGui = {};
     // What `gpuquota VERB --help` prints after the synopsis and summary: flags, defaults,
-    // exit codes. main() answers --help / -h for every verb, except one that reads them
-    // itself (ownHelp).
+    // exit codes. main() answers --help / -h for every verb (and sub-command) alike; a verb
+    // never sees them. Its flags go through the one parser in cliargs.h.
     QString help = {};
-    bool ownHelp = false;
 };
 
 std::vector<Verb> &verbRegistry();

@@ -11,6 +11,7 @@
 #include "chargebackpage.h"
 #include "clusterusagepage.h"
 #include "connectionbanner.h"
+#include "consoleauditsink.h"
 #include "consolesettings.h"
 #include "errorbanner.h"
 #include "limitrangepage.h"
@@ -220,10 +221,13 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
         m_db->checkBudgets();
         emit dataShown();
     });
+    m_auditSink = std::make_shared<ConsoleAuditSink>(
+        m_db, [this] { return m_session->identity().isEmpty() ? tr("unknown") : m_session->identity(); });
     for (ObjectPage *page :
          {static_cast<ObjectPage *>(m_quotaPage), static_cast<ObjectPage *>(m_limitPage)}) {
         connect(page, &ObjectPage::applied, this, &MainWindow::onApplied);
         page->setAuditHeadSource([this] { return m_db->isOpen() ? m_db->auditHead() : AuditHead{}; });
+        page->setAuditSink(m_auditSink);
         connect(page, &ObjectPage::statusMessage, this, [this](const QString &m) { showStatus(m, 8000); });
         connect(page, &ObjectPage::errorMessage, this, &MainWindow::showError);
         connect(page, &ObjectPage::templateRequested, this, &MainWindow::openTemplates);
@@ -446,14 +450,14 @@ void MainWindow::onContextsChanged(const QStringList &contexts) {
 
 void MainWindow::onApplied(const QString &ns, const QString &object, const QString &beforeYaml,
                            const QString &afterYaml, const QString &diffText, const QString &note) {
+    Q_UNUSED(ns)
+    Q_UNUSED(object)
+    Q_UNUSED(beforeYaml)
+    Q_UNUSED(afterYaml)
     Q_UNUSED(diffText)
-    const QString kind = object.section(QLatin1Char('/'), 0, 0);
-    const QString action = kind == QLatin1String("ResourceQuota") ? QStringLiteral("quota.apply")
-                                                                  : QStringLiteral("limitrange.apply");
-    const QString actor = m_session->identity().isEmpty() ? tr("unknown") : m_session->identity();
-    if (m_db->isOpen())
-        m_db->appendAudit(actor, action, ns + QLatin1Char('/') + object, beforeYaml, afterYaml, note);
-    else
+    Q_UNUSED(note)
+    // The writer has recorded the audit entry through m_auditSink (changeaudit.h).
+    if (!m_db->isOpen())
         statusBar()->showMessage(tr("Applied; no usage database is open, so no audit entry was written."),
                                  10000);
 }
@@ -469,6 +473,7 @@ void MainWindow::openTemplates() {
     dialog->setTargets(targets);
     if (m_db->isOpen())
         dialog->setAuditHead(m_db->auditHead());
+    dialog->setAuditSink(m_auditSink);
     connect(dialog, &TemplateDialog::applied, this, &MainWindow::onApplied);
     dialog->open();
 }

@@ -26,6 +26,7 @@ class QTimer;
 namespace gq {
 
 class AuditModel;
+class ChangeAuditSink;
 class AuditPage;
 class BudgetService;
 class BudgetsPage;
@@ -204,6 +205,7 @@ private:
     ControllerIndicator *m_controllerIndicator = nullptr; // the context's controller, /readyz
     // The one transport of the controller indicator and the Connections tab's Test buttons.
     std::shared_ptr<ConnectionProbe> m_probe;
+    std::shared_ptr<ChangeAuditSink> m_auditSink; // applied changes' audit entries (changeaudit.h)
     QPointer<PreferencesDialog> m_preferences;
     ContextConnections m_connections;
     std::optional<ContextConnections> m_fixedConnections; // setFixedConnections()

@@ -162,6 +162,7 @@ void QuotaWriter::start(const Request &request) {
     m_conflict = {};
     m_rebases = 0;
     m_overwritten.clear();
+    m_auditError.reset();
     m_error = {};
     m_result = {};
     m_name.clear();
@@ -328,6 +329,12 @@ void QuotaWriter::onApplied(const Result<QJsonObject> &r) {
         return;
     }
     m_result = *r;
+    if (m_auditSink) {
+        auto recorded = m_auditSink->append(
+            changeaudit::entryFor(m_req.resource->kind, m_req.ns, m_name, m_base, m_result, m_auditNote));
+        if (!recorded)
+            m_auditError = recorded.error();
+    }
     setState(State::Applied);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "auditanchor.h"
+#include "changeaudit.h"
 #include "error.h"
 #include "jobtracker.h"
 #include "kuberequest.h"
@@ -12,6 +13,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 namespace gq {
 
@@ -137,6 +139,15 @@ public:
     // With force: the fields whose server value the write replaces.
     [[nodiscard]] const QList<lastapplied::FieldConflict> &overwritten() const { return m_overwritten; }
 
+    // The audit of what this writer changes, by the one policy in changeaudit.h: a write
+    // that changed the object (not Unchanged, not a dry run) appends one entry to `sink`
+    // before Applied is announced. Null: no audit (the caller has no log).
+    void setAuditSink(std::shared_ptr<ChangeAuditSink> sink) { m_auditSink = std::move(sink); }
+    // The entry's reason; may be set until confirm() (a dialog asks for it there).
+    void setAuditNote(const QString &note) { m_auditNote = note; }
+    // After Applied: why the sink did not take the entry (the change is made).
+    [[nodiscard]] const std::optional<Error> &auditError() const { return m_auditError; }
+
 signals:
     // Every transition. The state's data is readable (preview(), conflict(), error(),
     // result()) when this is emitted; the signals below carry it too.
@@ -175,6 +186,9 @@ private:
     ConflictView m_conflict;
     int m_rebases = 0; // automatic re-bases of this write (a busy namespace's quota status)
     QList<lastapplied::FieldConflict> m_overwritten;
+    std::shared_ptr<ChangeAuditSink> m_auditSink;
+    QString m_auditNote;
+    std::optional<Error> m_auditError;
     Error m_error;
     QJsonObject m_result;
     JobTracker m_jobs{this}; // last member: destroyed first, so no delivery outlives the rest

@@ -33,6 +33,8 @@ void ApplyFlow::start(const Request &request) {
     w.base = request.base;
     w.mineYaml = request.mineYaml;
     w.auditHead = request.auditHead;
+    m_writer->setAuditSink(request.audit);
+    m_writer->setAuditNote({});
     m_writer->start(w);
 }
 
@@ -74,6 +76,7 @@ void ApplyFlow::askConfirmation(const QuotaWriter::Preview &preview) {
     dialog->setWarnings(m_req.extraWarnings);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         m_note = dialog->note();
+        m_writer->setAuditNote(m_note);
         m_writer->confirm();
     });
     connect(dialog, &QDialog::rejected, m_writer, &QuotaWriter::cancel);

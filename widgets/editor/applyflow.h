@@ -31,11 +31,12 @@ public:
     struct Request {
         Kind kind = Kind::ResourceQuota;
         QString ns;
-        QJsonObject base;                   // the server object the edit started from; empty to create
-        QString baseYaml;                   // editableYaml(base), what the editor started from
-        QString mineYaml;                   // the edited text
-        QStringList extraWarnings;          // e.g. limits lowered below current use
-        std::optional<AuditHead> auditHead; // published on the object with the write
+        QJsonObject base;                       // the server object the edit started from; empty to create
+        QString baseYaml;                       // editableYaml(base), what the editor started from
+        QString mineYaml;                       // the edited text
+        QStringList extraWarnings;              // e.g. limits lowered below current use
+        std::optional<AuditHead> auditHead;     // published on the object with the write
+        std::shared_ptr<ChangeAuditSink> audit; // the entry of the change goes there (changeaudit.h)
     };
 
     ApplyFlow(std::shared_ptr<KubeClient> client, QWidget *dialogParent, QObject *parent = nullptr);

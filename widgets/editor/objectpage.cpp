@@ -427,6 +427,7 @@ void ObjectPage::apply() {
     req.extraWarnings = applyWarnings();
     if (const AuditHead head = m_auditHead ? m_auditHead() : AuditHead{}; head.count > 0)
         req.auditHead = head;
+    req.audit = m_auditSink;
     auto *flow = new ApplyFlow(m_session->client(), window(), this);
     m_flow = flow;
     connect(flow, &ApplyFlow::progress, this, &ObjectPage::statusMessage);

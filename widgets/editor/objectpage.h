@@ -56,6 +56,8 @@ public:
     void setNamespace(const QString &ns) override;
     // The audit log's head to publish on each object applied (gpuquota.io/audit-head).
     void setAuditHeadSource(std::function<AuditHead()> source) { m_auditHead = std::move(source); }
+    // Where the audit entry of an applied change goes (QuotaWriter decides it).
+    void setAuditSink(std::shared_ptr<ChangeAuditSink> sink) { m_auditSink = std::move(sink); }
     [[nodiscard]] QString namespaceName() const { return m_ns; }
     [[nodiscard]] QString currentObject() const { return m_name; }
     [[nodiscard]] virtual bool hasPendingEdit() const;
@@ -171,6 +173,7 @@ private:
     bool m_conflictOpen = false;
     std::optional<Draft> m_offered;
     std::function<AuditHead()> m_auditHead;
+    std::shared_ptr<ChangeAuditSink> m_auditSink;
 };
 
 } // namespace gq

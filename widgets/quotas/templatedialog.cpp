@@ -258,6 +258,8 @@ void TemplateDialog::startWriter(int index) {
     request.mine = it.payload;
     request.auditHead = m_auditHead;
     it.writer = new QuotaWriter(std::move(client), this);
+    it.writer->setAuditSink(m_auditSink);
+    it.writer->setAuditNote(tr("from template \"%1\"").arg(m_templates->currentText()));
     connect(it.writer, &QuotaWriter::stateChanged, this,
             [this, index](QuotaWriter::State state) { onWriterState(index, state); });
     it.writer->start(request);

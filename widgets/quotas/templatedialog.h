@@ -38,6 +38,8 @@ public:
     [[nodiscard]] QStringList checkedTargets() const;
     // Published on every object written (gpuquota.io/audit-head).
     void setAuditHead(const AuditHead &head) { m_auditHead = head; }
+    // Where the audit entry of each applied change goes (QuotaWriter decides it).
+    void setAuditSink(std::shared_ptr<ChangeAuditSink> sink) { m_auditSink = std::move(sink); }
 
 public slots:
     void preview();
@@ -73,6 +75,7 @@ private:
     bool m_previewOk = false;
     bool m_applying = false; // Apply is writing; the writers' states are the real writes
     AuditHead m_auditHead;
+    std::shared_ptr<ChangeAuditSink> m_auditSink;
 
     QComboBox *m_templates;
     YamlEditor *m_editor;
