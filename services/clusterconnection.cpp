@@ -1,5 +1,7 @@
 #include "clusterconnection.h"
 
+#include "dra.h"
+
 #include <QJsonObject>
 #include <QSet>
 
@@ -218,6 +220,26 @@ void ClusterConnection::startInformers() {
     connect(m_limitRanges, &Informer::changed, this, &ClusterConnection::onLimitRangeChanged);
     for (Informer *inf : all)
         inf->start();
+    startDeviceClasses();
+}
+
+void ClusterConnection::startDeviceClasses() {
+    m_deviceClasses = new ObjectInformer(m_client, dra::deviceClasses(), QString(), this);
+    connect(m_deviceClasses, &Informer::changed, this, [this] {
+        QList<QJsonObject> classes;
+        for (const StoredObject &o : m_deviceClasses->objects())
+            classes << o.object;
+        dra::setCurrentGpuClasses(dra::GpuClasses::fromDeviceClasses(classes));
+        if (m_syncedOnce && !m_rebuilding && informersRunning()) {
+            rebuildAll(); // the GPU column may count other keys now
+            emit quotasChanged(QString());
+        }
+    });
+    connect(m_deviceClasses, &Informer::errorOccurred, this, [this](const Error &error) {
+        if (error.kind == Error::Kind::Forbidden || error.httpStatus == 404)
+            m_deviceClasses->stop(); // the name rule decides
+    });
+    m_deviceClasses->start();
 }
 
 void ClusterConnection::stopInformers() {
@@ -226,9 +248,15 @@ void ClusterConnection::stopInformers() {
         inf->stop();
         inf->deleteLater();
     }
+    if (m_deviceClasses) {
+        m_deviceClasses->disconnect(this);
+        m_deviceClasses->stop();
+        m_deviceClasses->deleteLater();
+    }
     m_namespaces.clear();
     m_quotas.clear();
     m_limitRanges.clear();
+    m_deviceClasses.clear();
 }
 
 // A user whose RBAC covers only their namespaces cannot list namespaces (or quotas)

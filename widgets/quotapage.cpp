@@ -1,6 +1,7 @@
 #include "quotapage.h"
 
 #include "atomicfile.h"
+#include "gpuquotakeys.h"
 
 #include "hardlimitdelegate.h"
 #include "managedfields.h"
@@ -421,11 +422,19 @@ void QuotaPage::saveFile() {
     dialog->open();
 }
 
+QString QuotaPage::gpuKey() const {
+    QStringList keys;
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        keys << m_model->row(r).resource;
+    return gpukeys::stepKey(keys);
+}
+
 void QuotaPage::stepGpu(int delta) {
-    int row = m_model->rowOf(kGpuResource);
+    const QString key = gpuKey();
+    int row = m_model->rowOf(key);
     if (row < 0) {
         if (delta > 0)
-            m_model->addResource(kGpuResource, Quantity::fromInt(1));
+            m_model->addResource(key, Quantity::fromInt(1));
         return;
     }
     const Quantity cur = m_model->row(row).hard;
@@ -481,8 +490,8 @@ void QuotaPage::updateControls() {
             w->setToolTip(why);
     }
     if (editable) {
-        m_gpuMinus->setToolTip(tr("One GPU less (%1)").arg(kGpuResource));
-        m_gpuPlus->setToolTip(tr("One GPU more (%1)").arg(kGpuResource));
+        m_gpuMinus->setToolTip(tr("One GPU less (%1)").arg(gpuKey()));
+        m_gpuPlus->setToolTip(tr("One GPU more (%1)").arg(gpuKey()));
         m_add->setToolTip(tr("Add a resource to the quota"));
         m_remove->setToolTip(tr("Stop limiting the selected resource"));
     }
