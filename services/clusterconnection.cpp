@@ -7,6 +7,10 @@
 
 #include <algorithm>
 
+namespace {
+const QString kDeviceClassInformer = QStringLiteral("gq-deviceclasses");
+} // namespace
+
 namespace gq {
 
 namespace {
@@ -220,26 +224,37 @@ void ClusterConnection::startInformers() {
     connect(m_limitRanges, &Informer::changed, this, &ClusterConnection::onLimitRangeChanged);
     for (Informer *inf : all)
         inf->start();
-    startDeviceClasses();
-}
-
-void ClusterConnection::startDeviceClasses() {
-    m_deviceClasses = new ObjectInformer(m_client, dra::deviceClasses(), QString(), this);
-    connect(m_deviceClasses, &Informer::changed, this, [this] {
-        QList<QJsonObject> classes;
-        for (const StoredObject &o : m_deviceClasses->objects())
-            classes << o.object;
-        dra::setCurrentGpuClasses(dra::GpuClasses::fromDeviceClasses(classes));
-        if (m_syncedOnce && !m_rebuilding && informersRunning()) {
-            rebuildAll(); // the GPU column may count other keys now
-            emit quotasChanged(QString());
+    // DRA DeviceClasses (which classes are GPUs, dra::GpuClasses): outside informers(), a
+    // cluster without DRA or a user who may not list them is no connection problem.
+    auto *classes = new ObjectInformer(m_client, dra::deviceClasses(), QString(), this);
+    classes->setObjectName(kDeviceClassInformer);
+    connect(classes, &Informer::changed, this, [this, classes] {
+        QList<QJsonObject> objects;
+        for (const StoredObject &o : classes->objects())
+            objects << o.object;
+        const dra::GpuClasses before = dra::currentGpuClasses();
+        const dra::GpuClasses after = dra::GpuClasses::fromDeviceClasses(objects);
+        dra::setCurrentGpuClasses(after);
+        if (!m_syncedOnce || m_rebuilding || !informersRunning())
+            return; // the first summary reads the new decision
+        // Summarise again only when some quota key changes sides (GPU or not).
+        const QHash<QString, StoredObject> quotas = m_quotas->objectMap();
+        for (const StoredObject &q : quotas) {
+            const QJsonObject hard =
+                q.object.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject();
+            for (auto it = hard.begin(); it != hard.end(); ++it)
+                if (before.isGpuQuotaKey(it.key()) != after.isGpuQuotaKey(it.key())) {
+                    rebuildAll();
+                    emit quotasChanged(QString());
+                    return;
+                }
         }
     });
-    connect(m_deviceClasses, &Informer::errorOccurred, this, [this](const Error &error) {
+    connect(classes, &Informer::errorOccurred, this, [classes](const Error &error) {
         if (error.kind == Error::Kind::Forbidden || error.httpStatus == 404)
-            m_deviceClasses->stop(); // the name rule decides
+            classes->stop(); // the name rule decides
     });
-    m_deviceClasses->start();
+    classes->start();
 }
 
 void ClusterConnection::stopInformers() {
@@ -248,15 +263,15 @@ void ClusterConnection::stopInformers() {
         inf->stop();
         inf->deleteLater();
     }
-    if (m_deviceClasses) {
-        m_deviceClasses->disconnect(this);
-        m_deviceClasses->stop();
-        m_deviceClasses->deleteLater();
+    if (auto *classes = findChild<ObjectInformer *>(kDeviceClassInformer, Qt::FindDirectChildrenOnly)) {
+        classes->disconnect(this);
+        classes->stop();
+        classes->setObjectName(QString());
+        classes->deleteLater();
     }
     m_namespaces.clear();
     m_quotas.clear();
     m_limitRanges.clear();
-    m_deviceClasses.clear();
 }
 
 // A user whose RBAC covers only their namespaces cannot list namespaces (or quotas)

@@ -155,9 +155,6 @@ private:
     void onNamespaceChanged(const QStringList &added, const QStringList &updated, const QStringList &deleted);
     void onInformerSynced();
     void onInformerError(Informer *informer, const Error &error);
-    // DRA DeviceClasses (which classes are GPUs, dra::GpuClasses): outside informers(), a
-    // cluster without DRA or a user who may not list them is no connection problem.
-    void startDeviceClasses();
     [[nodiscard]] QHash<QString, NamespaceInfo> namespaceMap() const;
     [[nodiscard]] std::optional<NamespaceInfo> namespaceInfo(const QString &ns) const;
     // The namespace source (the list, or the narrowed scope), quotas and limit ranges exist.
@@ -168,7 +165,6 @@ private:
     QPointer<NamespaceInformer> m_namespaces;
     QPointer<ObjectInformer> m_quotas;
     QPointer<ObjectInformer> m_limitRanges;
-    QPointer<ObjectInformer> m_deviceClasses;
     QHash<QString, EditPermissions> m_permissions;
     KubeClientOptions m_clientOptions;
     QString m_identity;

@@ -31,7 +31,16 @@ namespace gq {
 
 namespace {
 const QString kGpuResource = QStringLiteral("requests.nvidia.com/gpu");
+
+// The key the GPU buttons step: gpukeys::stepKey over the table's keys (a DRA class's key
+// where the quota counts GPUs by DRA).
+QString gpuKey(const QuotaTableModel &model) {
+    QStringList keys;
+    for (int r = 0; r < model.rowCount(); ++r)
+        keys << model.row(r).resource;
+    return gpukeys::stepKey(keys);
 }
+} // namespace
 
 QuotaPage::QuotaPage(DraftStore *drafts, QWidget *parent)
     : ObjectPage(drafts, ApplyFlow::Kind::ResourceQuota, parent)
@@ -422,15 +431,8 @@ void QuotaPage::saveFile() {
     dialog->open();
 }
 
-QString QuotaPage::gpuKey() const {
-    QStringList keys;
-    for (int r = 0; r < m_model->rowCount(); ++r)
-        keys << m_model->row(r).resource;
-    return gpukeys::stepKey(keys);
-}
-
 void QuotaPage::stepGpu(int delta) {
-    const QString key = gpuKey();
+    const QString key = gpuKey(*m_model);
     int row = m_model->rowOf(key);
     if (row < 0) {
         if (delta > 0)
@@ -490,8 +492,8 @@ void QuotaPage::updateControls() {
             w->setToolTip(why);
     }
     if (editable) {
-        m_gpuMinus->setToolTip(tr("One GPU less (%1)").arg(gpuKey()));
-        m_gpuPlus->setToolTip(tr("One GPU more (%1)").arg(gpuKey()));
+        m_gpuMinus->setToolTip(tr("One GPU less (%1)").arg(gpuKey(*m_model)));
+        m_gpuPlus->setToolTip(tr("One GPU more (%1)").arg(gpuKey(*m_model)));
         m_add->setToolTip(tr("Add a resource to the quota"));
         m_remove->setToolTip(tr("Stop limiting the selected resource"));
     }

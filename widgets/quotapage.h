@@ -58,8 +58,6 @@ protected:
 
 private:
     void stepGpu(int delta);
-    // The key the GPU buttons step (gpukeys::stepKey over the table's keys).
-    [[nodiscard]] QString gpuKey() const;
     void addResource();
     void removeSelected();
     [[nodiscard]] QString tableYaml() const;

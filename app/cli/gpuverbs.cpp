@@ -173,7 +173,7 @@ QString holdersText(const QList<GpuHolder> &holders) {
     QStringList out;
     for (const GpuHolder &h : holders) {
         // A DRA holder: its claim after it ("ns/pod (claim c)"); its pods unknown: the claim.
-        QString text = h.pod.isEmpty() ? h.ns + u'/' + u'?' : h.ns + u'/' + h.pod;
+        QString text = h.ns + u'/' + (h.pod.isEmpty() ? QStringLiteral("?") : h.pod);
         if (!h.claim.isEmpty())
             text += QStringLiteral(" (claim %1)").arg(h.claim.section(u'/', 1));
         out << text;

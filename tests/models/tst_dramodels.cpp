@@ -16,8 +16,8 @@ namespace {
 QuotaUsage quota(const QString &key, const char *hard, const char *used) {
     QuotaUsage u;
     u.name = QStringLiteral("q");
-    u.hard.insert(key, *Quantity::parse(QLatin1String(hard)));
-    u.used.insert(key, *Quantity::parse(QLatin1String(used)));
+    u.hard.insert(key, *Quantity::parse(QString::fromLatin1(hard)));
+    u.used.insert(key, *Quantity::parse(QString::fromLatin1(used)));
     u.statusHard = u.hard;
     return u;
 }
