@@ -6,6 +6,7 @@
 #include <QList>
 #include <QString>
 
+#include <algorithm>
 #include <cmath>
 
 namespace gq::tc {
@@ -20,6 +21,7 @@ struct Gpu {
     int migId = 0;
     QByteArray ns, pod; // empty: free
     bool idle = false;
+    QByteArray claim{}; // a DRA team's: the ResourceClaim holding it (dcgm-exporter's dra_* labels)
 };
 
 // What dcgm-exporter reports for each model of the demo: framebuffer size (MiB, as
@@ -61,6 +63,11 @@ QList<Gpu> demoGpus() {
         shared.append({"gpu-node-shared-1", "NVIDIA L4", g, {}, 0, {}, {}, false});
 
     qsizetype nextWhole = 0, nextMig = 0, sharedReplicas = 0;
+    // DRA claims take demo::kDraNode's GPUs (gpu-node-10, the last whole-GPU node) in order.
+    qsizetype nextDra = 0;
+    const qsizetype draFirst =
+        std::find_if(whole.cbegin(), whole.cend(), [](const Gpu &g) { return g.node == demo::kDraNode; }) -
+        whole.cbegin();
     constexpr qsizetype kReplicasPerSharedGpu = 4; // the node's nvidia.com/gpu.replicas
     for (const demo::Team &team : demo::kTeams) {
         const QByteArray resource(team.gpuResource);
@@ -71,7 +78,12 @@ QList<Gpu> demoGpus() {
             const int count = team.runningGpus[std::size_t(i)];
             for (int k = 0; k < count; ++k) {
                 Gpu *gpu = nullptr;
-                if (resource.startsWith("nvidia.com/mig-")) {
+                if (team.usesDra()) {
+                    if (draFirst + nextDra < whole.size()) {
+                        gpu = &whole[draFirst + nextDra++];
+                        gpu->claim = pod + "-gpus";
+                    }
+                } else if (resource.startsWith("nvidia.com/mig-")) {
                     if (nextMig < mig.size())
                         gpu = &mig[nextMig++];
                 } else if (resource == "nvidia.com/gpu.shared") {
@@ -143,7 +155,12 @@ QByteArray demoExposition(qint64 t) {
                     ",GPU_I_PROFILE=\"" + g.migProfile + "\",GPU_I_ID=\"" + QByteArray::number(g.migId) + '"';
             line += ",Hostname=\"" + g.node + "\",DCGM_FI_DRIVER_VERSION=\"550.54.15\"";
             const bool held = !g.pod.isEmpty();
-            if (held)
+            if (held && !g.claim.isEmpty())
+                line += ",container=\"main\",dra_claim_name=\"" + g.claim + "\",dra_claim_namespace=\"" +
+                        g.ns + "\",dra_device_name=\"gpu-" + QByteArray::number(g.index) +
+                        "\",dra_driver_name=\"" + demo::kDraDriver + "\",dra_pool_name=\"" + g.node +
+                        "\",namespace=\"" + g.ns + "\",pod=\"" + g.pod + '"';
+            else if (held)
                 line += ",container=\"main\",namespace=\"" + g.ns + "\",pod=\"" + g.pod + '"';
             line += "} ";
             // Busy GPUs swing between about 35 % and 98 % over a few minutes.

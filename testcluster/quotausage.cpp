@@ -1,6 +1,8 @@
 #include "admission.h"
 #include "resourcemath.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QSet>
 
 // The quota side of admission: what a pod charges, and the quota controller's status.
@@ -26,6 +28,42 @@ Usage podUsage(const QJsonObject &pod) {
         u.emplace_back(QStringLiteral("limits.") + k, q);
     return u;
 }
+
+namespace {
+
+// "<class>.deviceclass.resource.k8s.io/devices": the devices the namespace's claims
+// request from the class (ExactCount: count; All or firstAvailable: 1), as the API
+// server's resource claim evaluator counts them, allocated or not.
+qint64 claimDevices(const Store &store, const QString &ns, QStringView deviceClass) {
+    qint64 n = 0;
+    auto [first, last] = store.range(Resource::ResourceClaim, ns);
+    for (auto it = first; it != last; ++it) {
+        const QJsonArray requests = QJsonDocument::fromJson(it->second.json)
+                                        .object()
+                                        .value(QLatin1String("spec"))
+                                        .toObject()
+                                        .value(QLatin1String("devices"))
+                                        .toObject()
+                                        .value(QLatin1String("requests"))
+                                        .toArray();
+        for (const QJsonValue &v : requests) {
+            const QJsonObject r = v.toObject();
+            QJsonObject exactly = r.value(QLatin1String("exactly")).toObject();
+            if (exactly.isEmpty())
+                exactly = r.value(QLatin1String("firstAvailable")).toArray().first().toObject();
+            if (exactly.value(QLatin1String("deviceClassName")).toString() != deviceClass)
+                continue;
+            const bool all =
+                exactly.value(QLatin1String("allocationMode")).toString() == QLatin1String("All");
+            n += all ? 1 : qMax(1, exactly.value(QLatin1String("count")).toInt(1));
+        }
+    }
+    return n;
+}
+
+const QLatin1String kDraDevices(".deviceclass.resource.k8s.io/devices");
+
+} // namespace
 
 QJsonObject computeQuotaStatus(const Store &store, const QJsonObject &quota) {
     const QJsonObject meta = quota.value(QLatin1String("metadata")).toObject();
@@ -63,6 +101,11 @@ QJsonObject computeQuotaStatus(const Store &store, const QJsonObject &quota) {
                 n = std::distance(f, l);
             }
             usedJson.insert(k, QString::number(n));
+            continue;
+        }
+        if (k.endsWith(kDraDevices)) {
+            usedJson.insert(
+                k, QString::number(claimDevices(store, ns, QStringView(k).chopped(kDraDevices.size()))));
             continue;
         }
         const Quantity *q = valueOf(used, k);

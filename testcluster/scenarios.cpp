@@ -2,6 +2,7 @@
 
 #include "apiserver.h"
 #include "demoteams.h"
+#include "drademo.h"
 #include "kueuedemo.h"
 #include "store.h"
 
@@ -195,7 +196,11 @@ void demo(ApiServer &server) {
         mustCreate(server, Resource::Namespace, {},
                    namespaceObject(ns, labels, (60 - static_cast<qint64>(t) * 7) * day));
         QJsonObject hard;
-        hard.insert(QStringLiteral("requests.") + QLatin1String(team.gpuResource), QLatin1String(team.gpus));
+        // A DRA team's key is the class's devices key as it is; an extended resource's
+        // is counted with "requests.".
+        hard.insert((team.usesDra() ? QString() : QStringLiteral("requests.")) +
+                        QLatin1String(team.gpuResource),
+                    QLatin1String(team.gpus));
         hard.insert(QLatin1String("requests.cpu"), QLatin1String(team.cpu));
         hard.insert(QLatin1String("requests.memory"), QLatin1String(team.memory));
         hard.insert(QLatin1String("limits.cpu"), QLatin1String(team.limitsCpu));
@@ -211,6 +216,9 @@ void demo(ApiServer &server) {
         mustCreate(server, Resource::LimitRange, ns,
                    limitRangeObject(QStringLiteral("container-defaults"),
                                     QJsonArray{containerLimits(defaults, defaultRequest, max)}, 30 * day));
+        if (team.usesDra())
+            draDemoDevices(server);
+        int nextDevice = 0;
         for (int i = 0; i < team.runningPodCount(); ++i) {
             const QString user = QLatin1String(team.userOfPod(i));
             const int gpus = team.runningGpus[std::size_t(i)];
@@ -218,10 +226,15 @@ void demo(ApiServer &server) {
             // Created a little before it started; started when the console's usage
             // history says it did (demo::runningPodAgeSeconds).
             const qint64 started = demo::runningPodAgeSeconds(i);
-            mustCreate(server, Resource::Pod, ns,
-                       gpuPod(name, user, QLatin1String(team.gpuResource), gpus, gpus >= 4 ? "16" : "8",
-                              gpus >= 4 ? "128Gi" : "64Gi", QLatin1String(images[podIndex % 4]),
-                              started + 90));
+            QJsonObject pod =
+                gpuPod(name, user, team.usesDra() ? QString() : QLatin1String(team.gpuResource),
+                       team.usesDra() ? 0 : gpus, gpus >= 4 ? "16" : "8", gpus >= 4 ? "128Gi" : "64Gi",
+                       QLatin1String(images[podIndex % 4]), started + 90);
+            if (team.usesDra()) {
+                pod = draDemoPod(server, ns, pod, nextDevice, gpus);
+                nextDevice += gpus;
+            }
+            mustCreate(server, Resource::Pod, ns, pod);
             const QString startedAt = QDateTime::currentDateTimeUtc().addSecs(-started).toString(Qt::ISODate);
             server.hook("POST", QStringLiteral("/_gq/pods/%1/%2/phase").arg(ns, name),
                         QStringLiteral(R"({"phase":"Running","startedAt":"%1"})").arg(startedAt).toUtf8());

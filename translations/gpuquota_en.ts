@@ -2970,6 +2970,10 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source> (claim %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 %</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3617,6 +3621,10 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>Counts %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs from DRA claims of the device class %1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -2966,6 +2966,10 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>利用率 (%)</translation>
     </message>
     <message>
+        <source> (claim %1)</source>
+        <translation>（申领 %1）</translation>
+    </message>
+    <message>
         <source>%1 %</source>
         <translation>%1 %</translation>
     </message>
@@ -3604,6 +3608,10 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>Counts %1</source>
         <translation>计数：%1</translation>
+    </message>
+    <message>
+        <source>GPUs from DRA claims of the device class %1 (%2)</source>
+        <translation>来自设备类 %1 的 DRA 申领的 GPU（%2）</translation>
     </message>
     <message>
         <source>Whole GPUs (requests.nvidia.com/gpu). Where a namespace&apos;s quota limits only MIG slices, its row counts those slices; the cell&apos;s tooltip names the resource.</source>

@@ -34,7 +34,9 @@ const char kGpusHelp[] =
     "  -o, --output F        table (default) or json: one object per GPU or MIG instance\n"
     "                        with hostname, gpu, uuid, model, mig_profile, gpu_instance,\n"
     "                        util_pct, fb_used_mib, fb_free_mib, power_w, temp_c, shared,\n"
-    "                        holders; null where the source reports nothing\n"
+    "                        holders (namespace, pod, container, claim: the DRA\n"
+    "                        ResourceClaim held through, else null); null where the\n"
+    "                        source reports nothing\n"
     "Warnings (Prometheus' own, malformed lines, exporters that did not answer) go to\n"
     "standard error.\n"
     "Exit codes: 0 read, 1 a source (or one of several pages) could not be read, 2 usage.\n";

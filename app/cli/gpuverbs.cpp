@@ -116,14 +116,20 @@ QJsonArray holdersJson(const QList<GpuHolder> &holders) {
     for (const GpuHolder &h : holders)
         out.append(QJsonObject{{QStringLiteral("namespace"), str(h.ns)},
                                {QStringLiteral("pod"), str(h.pod)},
-                               {QStringLiteral("container"), str(h.container)}});
+                               {QStringLiteral("container"), str(h.container)},
+                               {QStringLiteral("claim"), str(h.claim)}});
     return out;
 }
 
 QString holdersText(const QList<GpuHolder> &holders) {
     QStringList out;
-    for (const GpuHolder &h : holders)
-        out << h.ns + u'/' + h.pod;
+    for (const GpuHolder &h : holders) {
+        // A DRA holder: its claim after it ("ns/pod (claim c)"); its pods unknown: the claim.
+        QString text = h.ns + u'/' + (h.pod.isEmpty() ? QStringLiteral("?") : h.pod);
+        if (!h.claim.isEmpty())
+            text += QStringLiteral(" (claim %1)").arg(h.claim.section(u'/', 1));
+        out << text;
+    }
     out.removeDuplicates();
     return out.isEmpty() ? QStringLiteral("-") : out.join(QStringLiteral(", "));
 }

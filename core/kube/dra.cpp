@@ -3,6 +3,10 @@
 #include <QJsonArray>
 #include <QRegularExpression>
 
+#include "quantity.h"
+
+#include <algorithm>
+
 namespace gq::dra {
 
 namespace {
@@ -59,6 +63,17 @@ QString requestClass(const QJsonObject &spec, const QString &request) {
     return {};
 }
 
+// Quantities by name: {"memory":"20Gi"} or, for a slice's capacity, {"memory":{"value":"80Gi"}}.
+QHash<QString, double> numbers(const QJsonObject &map, bool nestedValue) {
+    QHash<QString, double> out;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        const QJsonValue v = nestedValue ? it.value().toObject().value(QLatin1String("value")) : it.value();
+        if (auto q = Quantity::parse(v.isString() ? v.toString() : QString::number(v.toDouble())))
+            out.insert(it.key(), q->toDouble());
+    }
+    return out;
+}
+
 int requestCount(const QJsonObject &request) {
     if (request.value(QLatin1String("allocationMode")).toString() == QLatin1String("All"))
         return 1; // every matching device: unknown before allocation, at least one
@@ -94,15 +109,18 @@ QString deviceClassOfQuotaKey(const QString &key) {
     return key.left(key.size() - kQuotaSuffix.size());
 }
 
-bool isGpuQuotaKey(const QString &key, const QSet<QString> &gpuClasses) {
-    const QString cls = deviceClassOfQuotaKey(key);
-    return !cls.isEmpty() &&
-           (gpuClasses.contains(cls) || cls.contains(QLatin1String("gpu"), Qt::CaseInsensitive));
+bool isGpuQuotaKey(const QString &key, const GpuClasses &gpuClasses) {
+    return gpuClasses.isGpuQuotaKey(key);
+}
+
+bool isGpuQuotaKey(const QString &key) {
+    return currentGpuClasses().isGpuQuotaKey(key);
 }
 
 DeviceFacts deviceFactsFromJson(const QJsonObject &device, const QString &driver) {
     DeviceFacts facts;
     const QJsonObject attributes = device.value(QLatin1String("attributes")).toObject();
+    facts.capacity = numbers(device.value(QLatin1String("capacity")).toObject(), true);
     facts.gpuModel = attribute(attributes, driver, QStringLiteral("productName"))
                          .value(QLatin1String("string"))
                          .toString();
@@ -160,6 +178,7 @@ QList<AllocatedDevice> allocatedDevices(const QJsonObject &claim) {
         d.pool = r.value(QLatin1String("pool")).toString();
         d.device = r.value(QLatin1String("device")).toString();
         d.deviceClass = requestClass(spec, d.request);
+        d.consumedCapacity = numbers(r.value(QLatin1String("consumedCapacity")).toObject(), false);
         out.append(d);
     }
     return out;
@@ -176,17 +195,23 @@ QStringList reservedPods(const QJsonObject &claim) {
     return out;
 }
 
-bool isGpuDevice(const AllocatedDevice &device, const QSet<QString> &gpuClasses) {
-    return gpuClasses.contains(device.deviceClass) ||
-           device.deviceClass.contains(QLatin1String("gpu"), Qt::CaseInsensitive) ||
-           device.driver.contains(QLatin1String("gpu"), Qt::CaseInsensitive);
+double allocatedFraction(const AllocatedDevice &device, const DeviceFacts &facts) {
+    double share = 0;
+    for (auto it = device.consumedCapacity.cbegin(); it != device.consumedCapacity.cend(); ++it) {
+        const double total = facts.capacity.value(it.key());
+        if (total > 0)
+            share = std::max(share, std::min(1.0, it.value() / total));
+    }
+    return share > 0 ? facts.fraction * share : facts.fraction;
 }
 
-int requestedGpuDevices(const QJsonObject &claimSpec, const QSet<QString> &gpuClasses) {
+bool isGpuDevice(const AllocatedDevice &device, const GpuClasses &gpuClasses) {
+    return gpuClasses.isGpuClass(device.deviceClass) || isGpuDriver(device.driver);
+}
+
+int requestedGpuDevices(const QJsonObject &claimSpec, const GpuClasses &gpuClasses) {
     int total = 0;
-    const auto isGpuClass = [&](const QString &c) {
-        return gpuClasses.contains(c) || c.contains(QLatin1String("gpu"), Qt::CaseInsensitive);
-    };
+    const auto isGpuClass = [&](const QString &c) { return gpuClasses.isGpuClass(c); };
     for (const QJsonValue &v :
          claimSpec.value(QLatin1String("devices")).toObject().value(QLatin1String("requests")).toArray()) {
         const QJsonObject r = v.toObject();

@@ -4,6 +4,7 @@
 // and the ResourceSlices say about the GPUs a pod holds. Pure functions over the JSON
 // the API server serves (informers keep the objects whole).
 
+#include "dragpuclasses.h"
 #include "informer.h"
 #include "kuberequest.h"
 
@@ -28,18 +29,21 @@ namespace gq::dra {
 // The device class a quota key names ("" for any other key).
 [[nodiscard]] QString deviceClassOfQuotaKey(const QString &key);
 
-// A quota key counting GPUs by DRA: "<class>.deviceclass.resource.k8s.io/devices" whose
-// class is one of gpuClasses or has "gpu" in its name (gpu.nvidia.com, mig.gpu.example.com).
-[[nodiscard]] bool isGpuQuotaKey(const QString &key, const QSet<QString> &gpuClasses = {});
+// A quota key counting GPUs by DRA (any of the forms GpuClasses knows) whose class is a
+// GPU class: by the given decision, or the process's current one (currentGpuClasses()).
+[[nodiscard]] bool isGpuQuotaKey(const QString &key, const GpuClasses &gpuClasses);
+[[nodiscard]] bool isGpuQuotaKey(const QString &key);
 
 // What a device's ResourceSlice entry says. The GPU model is the attribute productName
 // (NVIDIA's and the example drivers' name; qualified "<driver>/productName" too). The
 // fraction of a whole GPU the device is: the attribute gpuquota.io/gpu-fraction ("1/7",
 // "0.5") when the driver publishes one, else for a MIG device (attribute profile
-// "<N>g.<memory>") N/7, else 1.
+// "<N>g.<memory>") N/7, else 1. capacity: the device's spec capacity values (by name, as
+// numbers), for a device shared by capacity (allowMultipleAllocations).
 struct DeviceFacts {
     QString gpuModel;
     double fraction = 1.0;
+    QHash<QString, double> capacity;
     friend bool operator==(const DeviceFacts &, const DeviceFacts &) = default;
 };
 [[nodiscard]] DeviceFacts deviceFactsFromJson(const QJsonObject &device, const QString &driver);
@@ -56,18 +60,27 @@ struct AllocatedDevice {
     QString pool;
     QString device;
     QString deviceClass;
+    // status.allocation.devices.results[].consumedCapacity (v1, DRAConsumableCapacity):
+    // the part of a device shared by capacity this claim holds, by capacity name.
+    QHash<QString, double> consumedCapacity;
     friend bool operator==(const AllocatedDevice &, const AllocatedDevice &) = default;
 };
 [[nodiscard]] QList<AllocatedDevice> allocatedDevices(const QJsonObject &claim);
 // status.reservedFor: the pods (by name) the claim is reserved for.
 [[nodiscard]] QStringList reservedPods(const QJsonObject &claim);
 
-// Whether a device counts as a GPU: its class is one of gpuClasses, or the class or the
-// driver name contains "gpu" (gpu.nvidia.com, gpu.amd.com, gpu.intel.com).
-[[nodiscard]] bool isGpuDevice(const AllocatedDevice &device, const QSet<QString> &gpuClasses);
+// The fraction of a GPU an allocated device is for its claim: the device's own fraction
+// (DeviceFacts), times, for a device shared by capacity, the largest share of any capacity
+// the claim consumed (consumedCapacity / the device's capacity; e.g. 20Gi of 80Gi memory
+// is 1/4). A consumed capacity the slice does not publish is ignored.
+[[nodiscard]] double allocatedFraction(const AllocatedDevice &device, const DeviceFacts &facts);
+
+// Whether a device counts as a GPU: its class is a GPU class (GpuClasses), or the driver
+// is a GPU driver (isGpuDriver).
+[[nodiscard]] bool isGpuDevice(const AllocatedDevice &device, const GpuClasses &gpuClasses);
 
 // The devices a claim spec asks for from GPU classes (spec.devices.requests: count for
 // ExactCount, 1 for All or firstAvailable): what a pod will hold before allocation.
-[[nodiscard]] int requestedGpuDevices(const QJsonObject &claimSpec, const QSet<QString> &gpuClasses);
+[[nodiscard]] int requestedGpuDevices(const QJsonObject &claimSpec, const GpuClasses &gpuClasses);
 
 } // namespace gq::dra

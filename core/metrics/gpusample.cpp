@@ -253,7 +253,17 @@ GpuSnapshot gpusFromSamples(const QList<Sample> &samples, const QHash<QString, Q
             if (!h.pod.isEmpty() && isExporterPod(h.pod, h.container, hostnameLabel))
                 h.pod.clear();
         }
-        if (!h.pod.isEmpty()) {
+        // DRA (dcgm-exporter 4.x with a DRA driver): the claim the GPU is held through.
+        if (const QString claimName = labelValue(l, u"dra_claim_name"); !claimName.isEmpty()) {
+            const QString claimNs = labelValue(l, u"dra_claim_namespace");
+            h.claim = claimNs + u'/' + claimName;
+            if (h.pod.isEmpty()) {
+                h.ns = claimNs;
+                h.pod = QString(); // the claim's pods are resolved later
+                h.container = QString();
+            }
+        }
+        if (!h.pod.isEmpty() || !h.claim.isEmpty()) {
             if (h.container.isEmpty())
                 h.container = QString();
             if (!r.s.holders.contains(h))
@@ -355,6 +365,28 @@ GpuSnapshot gpusFromSamples(const QList<Sample> &samples, const QHash<QString, Q
         return a.gpuInstance < b.gpuInstance;
     });
     return snap;
+}
+
+void resolveClaimHolders(QList<GpuSample> &gpus, const QHash<QString, QStringList> &podsByClaim) {
+    for (GpuSample &g : gpus) {
+        QList<GpuHolder> out;
+        for (const GpuHolder &h : std::as_const(g.holders)) {
+            const auto pods = podsByClaim.constFind(h.claim);
+            if (!h.pod.isEmpty() || h.claim.isEmpty() || pods == podsByClaim.constEnd() || pods->isEmpty()) {
+                if (!out.contains(h))
+                    out << h;
+                continue;
+            }
+            for (const QString &pod : *pods) {
+                GpuHolder named = h;
+                named.pod = pod;
+                if (!out.contains(named))
+                    out << named;
+            }
+        }
+        g.holders = out;
+        g.shared = g.shared || g.holders.size() > 1;
+    }
 }
 
 } // namespace gq::metrics

@@ -17,6 +17,11 @@ struct GpuHolder {
     QString pod;
     QString container; // null when the source names no container
     QString uid;       // pod_uid where the exporter gives it: tells a restarted pod from its predecessor
+    // DRA: the ResourceClaim ("ns/name") through which the pod holds the GPU, from
+    // dcgm-exporter's dra_claim_namespace / dra_claim_name (null otherwise). A series with
+    // claim labels but no pod label is a holder with an empty pod until
+    // resolveClaimHolders() names the claim's pods.
+    QString claim{}; // `{}`: aggregate initialisers that stop before it stay warning-free
     friend bool operator==(const GpuHolder &, const GpuHolder &) = default;
 };
 
@@ -43,6 +48,11 @@ struct GpuSample {
     // The key of the physical GPU this row belongs to (its own key for a whole GPU).
     [[nodiscard]] QString physicalKey() const;
 };
+
+// Replaces each holder known only by its DRA claim (empty pod) with the pods the claim
+// is reserved for (podsByClaim: "ns/claim" -> pod names, from status.reservedFor); a
+// claim not found stays as it is. Marks a GPU shared when it then has several holders.
+void resolveClaimHolders(QList<GpuSample> &gpus, const QHash<QString, QStringList> &podsByClaim);
 
 // What the mapping found out about the source, for a "how was this read" line.
 struct DcgmVariants {

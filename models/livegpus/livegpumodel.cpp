@@ -262,7 +262,9 @@ QString LiveGpuModel::holdersText(const GpuSample &g) {
     if (g.holders.isEmpty())
         return {};
     const GpuHolder &h = g.holders.first();
-    QString text = h.ns + QLatin1Char('/') + h.pod;
+    QString text = h.ns + QLatin1Char('/') + (h.pod.isEmpty() ? QStringLiteral("?") : h.pod);
+    if (!h.claim.isEmpty()) // DRA: the claim the GPU is held through
+        text += tr(" (claim %1)").arg(h.claim.section(QLatin1Char('/'), 1));
     if (g.holders.size() > 1)
         text += tr(" +%1").arg(g.holders.size() - 1);
     return text;

@@ -1,6 +1,7 @@
 #include "namespacelistmodel.h"
 
 #include "clusterconnection.h"
+#include "gpuquotakeys.h"
 
 #include "quantityformat.h"
 
@@ -222,6 +223,10 @@ QString NamespaceListModel::barToolTip(const UsageBar &bar, int column) const {
         return tr("Counts MIG slices (%1), not whole GPUs: this namespace's quota limits only those.")
                    .arg(bar.resource) +
                QLatin1Char('\n') + tip;
+    if (column == GpuColumn)
+        if (const QString cls = gpukeys::deviceClassOf(bar.resource); !cls.isEmpty())
+            return tr("GPUs from DRA claims of the device class %1 (%2)").arg(cls, bar.resource) +
+                   QLatin1Char('\n') + tip;
     if (!bar.resource.isEmpty())
         return tr("Counts %1").arg(bar.resource) + QLatin1Char('\n') + tip;
     return tip;

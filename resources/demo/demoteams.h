@@ -13,7 +13,9 @@ namespace gq::demo {
 
 struct Team {
     const char *ns;
-    const char *gpuResource; // "nvidia.com/gpu" or a MIG profile
+    // "nvidia.com/gpu" or a MIG profile; for a team whose GPUs come from DRA claims, the
+    // class's quota key "<class>.deviceclass.resource.k8s.io/devices" (usesDra()).
+    const char *gpuResource;
     // spec.hard of the team's "gpu-quota"
     const char *gpus; // requests.<gpuResource>
     const char *cpu;  // requests.cpu
@@ -38,6 +40,19 @@ struct Team {
     }
     // Who runs the i-th running pod.
     [[nodiscard]] constexpr const char *userOfPod(int i) const { return users[std::size_t(i % userCount())]; }
+    [[nodiscard]] constexpr bool usesDra() const {
+        constexpr char suffix[] = ".deviceclass.resource.k8s.io/devices";
+        std::size_t n = 0;
+        while (gpuResource[n] != '\0')
+            ++n;
+        constexpr std::size_t k = sizeof(suffix) - 1;
+        if (n < k)
+            return false;
+        for (std::size_t i = 0; i < k; ++i)
+            if (gpuResource[n - k + i] != suffix[i])
+                return false;
+        return true;
+    }
     [[nodiscard]] constexpr int runningGpuTotal() const {
         int sum = 0;
         for (int i = 0; i < runningPodCount(); ++i)
@@ -46,7 +61,7 @@ struct Team {
     }
 };
 
-inline constexpr std::array<Team, 8> kTeams{{
+inline constexpr std::array<Team, 9> kTeams{{
     {"team-vision",
      "nvidia.com/gpu",
      "16",
@@ -130,7 +145,25 @@ inline constexpr std::array<Team, 8> kTeams{{
      "40",
      {"quinn", "rosa", nullptr},
      {8, 4, 0, 0, 0, 0}},
+    // GPUs through DRA: each running pod names a ResourceClaim of the class gpu.nvidia.com
+    // that the demo allocates on kDraNode (NVIDIA's DRA driver's names).
+    {"team-dra",
+     "gpu.nvidia.com.deviceclass.resource.k8s.io/devices",
+     "8",
+     "64",
+     "512Gi",
+     "128",
+     "1Ti",
+     "20",
+     {"sara", "tomas", nullptr},
+     {2, 1, 0, 0, 0, 0}},
 }};
+
+// The DRA team's device class, driver and node: the demo publishes a ResourceSlice of
+// kDraNode's eight H100s (gpu-0..gpu-7) for the driver; its claims take them in order.
+inline constexpr const char *kDraClass = "gpu.nvidia.com";
+inline constexpr const char *kDraDriver = "gpu.nvidia.com";
+inline constexpr const char *kDraNode = "gpu-node-10";
 
 // When the i-th running pod of a team started, in seconds before the demo starts: the
 // test cluster backdates the pods' start by this much and the usage history's running
@@ -150,5 +183,6 @@ inline constexpr const char *kOverTeam = "team-nlp";
 
 // The README and tst_console show team-vision near its limit (13 of 16 GPUs, >= 80 %).
 static_assert(kTeams[0].runningGpuTotal() == 13, "team-vision runs 13 of its 16 GPUs");
+static_assert(kTeams[8].usesDra() && !kTeams[0].usesDra(), "team-dra holds its GPUs through DRA claims");
 
 } // namespace gq::demo

@@ -1,9 +1,15 @@
 #include "clusterconnection.h"
 
+#include "dra.h"
+
 #include <QJsonObject>
 #include <QSet>
 
 #include <algorithm>
+
+namespace {
+const QString kDeviceClassInformer = QStringLiteral("gq-deviceclasses");
+} // namespace
 
 namespace gq {
 
@@ -218,6 +224,37 @@ void ClusterConnection::startInformers() {
     connect(m_limitRanges, &Informer::changed, this, &ClusterConnection::onLimitRangeChanged);
     for (Informer *inf : all)
         inf->start();
+    // DRA DeviceClasses (which classes are GPUs, dra::GpuClasses): outside informers(), a
+    // cluster without DRA or a user who may not list them is no connection problem.
+    auto *classes = new ObjectInformer(m_client, dra::deviceClasses(), QString(), this);
+    classes->setObjectName(kDeviceClassInformer);
+    connect(classes, &Informer::changed, this, [this, classes] {
+        QList<QJsonObject> objects;
+        for (const StoredObject &o : classes->objects())
+            objects << o.object;
+        const dra::GpuClasses before = dra::currentGpuClasses();
+        const dra::GpuClasses after = dra::GpuClasses::fromDeviceClasses(objects);
+        dra::setCurrentGpuClasses(after);
+        if (!m_syncedOnce || m_rebuilding || !informersRunning())
+            return; // the first summary reads the new decision
+        // Summarise again only when some quota key changes sides (GPU or not).
+        const QHash<QString, StoredObject> quotas = m_quotas->objectMap();
+        for (const StoredObject &q : quotas) {
+            const QJsonObject hard =
+                q.object.value(QLatin1String("spec")).toObject().value(QLatin1String("hard")).toObject();
+            for (auto it = hard.begin(); it != hard.end(); ++it)
+                if (before.isGpuQuotaKey(it.key()) != after.isGpuQuotaKey(it.key())) {
+                    rebuildAll();
+                    emit quotasChanged(QString());
+                    return;
+                }
+        }
+    });
+    connect(classes, &Informer::errorOccurred, this, [classes](const Error &error) {
+        if (error.kind == Error::Kind::Forbidden || error.httpStatus == 404)
+            classes->stop(); // the name rule decides
+    });
+    classes->start();
 }
 
 void ClusterConnection::stopInformers() {
@@ -225,6 +262,12 @@ void ClusterConnection::stopInformers() {
         inf->disconnect(this);
         inf->stop();
         inf->deleteLater();
+    }
+    if (auto *classes = findChild<ObjectInformer *>(kDeviceClassInformer, Qt::FindDirectChildrenOnly)) {
+        classes->disconnect(this);
+        classes->stop();
+        classes->setObjectName(QString());
+        classes->deleteLater();
     }
     m_namespaces.clear();
     m_quotas.clear();

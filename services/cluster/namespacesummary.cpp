@@ -1,6 +1,6 @@
 #include "namespacesummary.h"
 
-#include "dra.h"
+#include "gpuquotakeys.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -85,16 +85,8 @@ UsageBar pickBar(const QList<QuotaUsage> &quotas, std::initializer_list<const ch
 } // namespace
 
 namespace {
-// Extended resources that are GPUs or slices of one (MIG, time-sliced replicas), as quota keys,
-// and DRA device classes of GPUs (<class>.deviceclass.resource.k8s.io/devices).
 bool isGpuQuotaKey(const QString &key) {
-    if (dra::isGpuQuotaKey(key))
-        return true;
-    QStringView r(key);
-    if (r.startsWith(u"requests."))
-        r = r.mid(9);
-    return r == u"nvidia.com/gpu" || r.startsWith(u"nvidia.com/mig-") || r == u"nvidia.com/gpu.shared" ||
-           r == u"amd.com/gpu" || r.startsWith(u"gpu.intel.com/");
+    return gpukeys::isGpuQuotaKey(key);
 }
 
 // GPUs may be quota'd as whole devices or MIG profiles; the bar shows the one

@@ -173,7 +173,7 @@ Plan planClamp(const QJsonObject &quota, const QHash<QString, qint64> &podsUse, 
     const QJsonObject used =
         quota.value(QLatin1String("status")).toObject().value(QLatin1String("used")).toObject();
     for (auto it = gpus.begin(); it != gpus.end(); ++it)
-        if (!dra::deviceClassOfQuotaKey(it.key()).isEmpty() && !inUse.contains(it.key()))
+        if (dra::isGpuQuotaKey(it.key()) && !inUse.contains(it.key()))
             if (const auto q = Quantity::parse(used.value(it.key()).toString()))
                 if (const auto n = q->toGpuCount())
                     inUse.insert(it.key(), *n);

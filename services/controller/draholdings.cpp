@@ -12,7 +12,7 @@ namespace gq {
 
 std::vector<DraHold> draHoldsFor(const PodInfo &pod, const QHash<QString, QJsonObject> &claims,
                                  const QHash<QString, dra::DeviceFacts> &devices,
-                                 const QSet<QString> &gpuClasses) {
+                                 const dra::GpuClasses &gpuClasses) {
     // Ordered so a pod's holds, and the names of same-class holds, never change order.
     std::map<std::tuple<QString, QString, QString, double>, DraHold> groups;
     for (const PodClaim &pc : pod.claims) {
@@ -27,10 +27,10 @@ std::vector<DraHold> draHoldsFor(const PodInfo &pod, const QHash<QString, QJsonO
             if (!dra::isGpuDevice(d, gpuClasses))
                 continue;
             const dra::DeviceFacts facts = devices.value(dra::deviceKey(d.driver, d.pool, d.device));
-            DraHold &hold = groups[{named, d.deviceClass, facts.gpuModel, facts.fraction}];
+            DraHold &hold = groups[{named, d.deviceClass, facts.gpuModel, dra::allocatedFraction(d, facts)}];
             hold.resource = dra::quotaKey(d.deviceClass.isEmpty() ? d.driver : d.deviceClass);
             hold.claim = named;
-            hold.weight = facts.fraction;
+            hold.weight = dra::allocatedFraction(d, facts);
             hold.gpuModel = facts.gpuModel;
             ++hold.devices;
         }
@@ -49,14 +49,14 @@ std::vector<DraHold> draHoldsFor(const PodInfo &pod, const QHash<QString, QJsonO
 namespace {
 
 double devicesOf(const QJsonObject &claim, const QHash<QString, dra::DeviceFacts> &devices,
-                 const QSet<QString> &gpuClasses) {
+                 const dra::GpuClasses &gpuClasses) {
     const QList<dra::AllocatedDevice> allocated = dra::allocatedDevices(claim);
     if (allocated.isEmpty())
         return dra::requestedGpuDevices(claim.value(QLatin1String("spec")).toObject(), gpuClasses);
     double gpus = 0;
     for (const dra::AllocatedDevice &d : allocated)
         if (dra::isGpuDevice(d, gpuClasses))
-            gpus += devices.value(dra::deviceKey(d.driver, d.pool, d.device)).fraction;
+            gpus += dra::allocatedFraction(d, devices.value(dra::deviceKey(d.driver, d.pool, d.device)));
     return gpus;
 }
 
@@ -65,7 +65,7 @@ double devicesOf(const QJsonObject &claim, const QHash<QString, dra::DeviceFacts
 double draRequestedGpus(const QJsonObject &pod, const QString &ns,
                         const QHash<QString, QJsonObject> &templates,
                         const QHash<QString, QJsonObject> &claims,
-                        const QHash<QString, dra::DeviceFacts> &devices, const QSet<QString> &gpuClasses) {
+                        const QHash<QString, dra::DeviceFacts> &devices, const dra::GpuClasses &gpuClasses) {
     double gpus = 0;
     const QJsonArray entries =
         pod.value(QLatin1String("spec")).toObject().value(QLatin1String("resourceClaims")).toArray();
@@ -90,8 +90,10 @@ double draRequestedGpus(const QJsonObject &pod, const QString &ns,
 
 DraWatch::DraWatch(std::shared_ptr<KubeClient> client, QSet<QString> gpuClasses, QObject *parent)
     : QObject(parent)
+    , m_configuredClasses(gpuClasses)
     , m_gpuClasses(std::move(gpuClasses))
     , m_claims(std::make_unique<ObjectInformer>(client, dra::resourceClaims()))
+    , m_classes(std::make_unique<ObjectInformer>(client, dra::deviceClasses()))
     , m_slices(std::make_unique<ObjectInformer>(client, dra::resourceSlices()))
     , m_templates(std::make_unique<ObjectInformer>(client, dra::resourceClaimTemplates())) {
     m_claims->setBatchInterval(0);
@@ -102,11 +104,23 @@ DraWatch::DraWatch(std::shared_ptr<KubeClient> client, QSet<QString> gpuClasses,
     connect(m_slices.get(), &Informer::changed, this, &DraWatch::onSlicesChanged);
     connect(m_claims.get(), &Informer::errorOccurred, this, &DraWatch::onError);
     connect(m_slices.get(), &Informer::errorOccurred, this, &DraWatch::onError);
+    connect(m_classes.get(), &Informer::changed, this, &DraWatch::onClassesChanged);
+    // Without DeviceClasses the configured names and the name rule decide: not fatal.
+    connect(m_classes.get(), &Informer::errorOccurred, this, [this](const Error &error) {
+        if (error.httpStatus != 403 && error.httpStatus != 404)
+            return;
+        qCWarning(lcDra) << "cannot list DeviceClasses - GPU classes by configuration and name only";
+        disconnect(m_classes.get(), nullptr, this, nullptr);
+        m_classes->stop();
+    });
+    m_classSnapshot = m_gpuClasses;
+    dra::setCurrentGpuClasses(m_gpuClasses);
 }
 
 DraWatch::~DraWatch() = default;
 
 void DraWatch::start() {
+    m_classes->start();
     m_slices->start();
     m_claims->start();
     m_templates->start();
@@ -119,6 +133,8 @@ void DraWatch::stop() {
     disconnect(m_claims.get(), nullptr, this, nullptr);
     disconnect(m_slices.get(), nullptr, this, nullptr);
     disconnect(m_templates.get(), nullptr, this, nullptr);
+    disconnect(m_classes.get(), nullptr, this, nullptr);
+    m_classes->stop();
     m_claims->stop();
     m_slices->stop();
     m_templates->stop();
@@ -126,6 +142,16 @@ void DraWatch::stop() {
 
 void DraWatch::onSlicesChanged() {
     m_devices = dra::indexSlices(m_slices->objects());
+    takeSnapshot();
+    Q_EMIT changed();
+}
+
+void DraWatch::onClassesChanged() {
+    QList<QJsonObject> classes;
+    for (const StoredObject &o : m_classes->objects())
+        classes << o.object;
+    m_gpuClasses = dra::GpuClasses::fromDeviceClasses(classes, m_configuredClasses);
+    dra::setCurrentGpuClasses(m_gpuClasses);
     takeSnapshot();
     Q_EMIT changed();
 }
@@ -144,11 +170,12 @@ void DraWatch::takeSnapshot() {
     m_claimSnapshot.swap(claims);
     m_templateSnapshot.swap(templates);
     m_deviceSnapshot = m_devices;
+    m_classSnapshot = m_gpuClasses;
 }
 
 double DraWatch::requestedGpus(const QJsonObject &pod, const QString &ns) const {
     const QMutexLocker lock(&m_snapshotMutex);
-    return draRequestedGpus(pod, ns, m_templateSnapshot, m_claimSnapshot, m_deviceSnapshot, m_gpuClasses);
+    return draRequestedGpus(pod, ns, m_templateSnapshot, m_claimSnapshot, m_deviceSnapshot, m_classSnapshot);
 }
 
 void DraWatch::onError(const Error &error) {

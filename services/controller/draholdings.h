@@ -37,7 +37,7 @@ struct DraHold {
 // Pure: the holds of a pod from the claims (by "ns/name") and the slices' devices.
 [[nodiscard]] std::vector<DraHold> draHoldsFor(const PodInfo &pod, const QHash<QString, QJsonObject> &claims,
                                                const QHash<QString, dra::DeviceFacts> &devices,
-                                               const QSet<QString> &gpuClasses);
+                                               const dra::GpuClasses &gpuClasses);
 
 // Pure: the GPUs a new pod will hold through its claims, for the admission webhook.
 // A claim from a template counts the template's GPU requests (dra::requestedGpuDevices);
@@ -49,9 +49,11 @@ struct DraHold {
                                       const QHash<QString, QJsonObject> &templates,
                                       const QHash<QString, QJsonObject> &claims,
                                       const QHash<QString, dra::DeviceFacts> &devices,
-                                      const QSet<QString> &gpuClasses);
+                                      const dra::GpuClasses &gpuClasses);
 
-// Watches ResourceClaims (all namespaces) and ResourceSlices. A cluster that does not
+// Watches ResourceClaims (all namespaces), ResourceClaimTemplates, ResourceSlices and
+// DeviceClasses (which classes are GPUs: dra::GpuClasses over the configured names and the
+// DeviceClass objects, published as dra::currentGpuClasses()). A cluster that does not
 // serve resource.k8s.io/v1 (404), or a controller not allowed to list them (403), is noticed
 // once: the watches stop and no pod holds DRA GPUs there.
 class DraWatch final : public QObject {
@@ -73,17 +75,21 @@ Q_SIGNALS:
 
 private:
     void onSlicesChanged();
+    void onClassesChanged();
     void takeSnapshot();
     void onError(const Error &error);
 
-    QSet<QString> m_gpuClasses;
+    QSet<QString> m_configuredClasses;
+    dra::GpuClasses m_gpuClasses; // this object's thread
     std::unique_ptr<ObjectInformer> m_claims;
+    std::unique_ptr<ObjectInformer> m_classes;
     std::unique_ptr<ObjectInformer> m_slices;
     std::unique_ptr<ObjectInformer> m_templates;
     mutable QMutex m_snapshotMutex;
     QHash<QString, QJsonObject> m_claimSnapshot;
     QHash<QString, QJsonObject> m_templateSnapshot;
     QHash<QString, dra::DeviceFacts> m_deviceSnapshot;
+    dra::GpuClasses m_classSnapshot;
     QHash<QString, dra::DeviceFacts> m_devices;
     bool m_stopped = false;
 };

@@ -79,7 +79,8 @@ void TestCliGpus::jsonKeysAndNulls() {
     QCOMPARE(g.value(QLatin1String("holders")).toArray(),
              (QJsonArray{QJsonObject{{QStringLiteral("namespace"), QStringLiteral("default")},
                                      {QStringLiteral("pod"), QStringLiteral("dcgmproftester")},
-                                     {QStringLiteral("container"), QStringLiteral("dcgmproftester11")}}}));
+                                     {QStringLiteral("container"), QStringLiteral("dcgmproftester11")},
+                                     {QStringLiteral("claim"), QJsonValue(QJsonValue::Null)}}}));
 }
 
 void TestCliGpus::severalPagesOneTable() {
@@ -93,7 +94,8 @@ void TestCliGpus::severalPagesOneTable() {
     QVERIFY(lines[0].startsWith("HOST"));
     QCOMPARE(lines.size(), 1 + 2 + 5 + 1 + 1); // header, GH200 x2, A100 + MIG rows, A5000, "read as"
     QVERIFY(r.out.contains("3g.40gb #1"));
-    QVERIFY(r.out.contains("shared: gpu-test2/pod"));
+    // DRA: the holder with the claim dcgm-exporter names (dra_claim_name).
+    QVERIFY(r.out.contains("shared: gpu-test2/pod (claim pod-shared-gpu-64std)"));
     QVERIFY(r.out.contains("21383/?"));
     QVERIFY(lines.last().startsWith("read as: old label names"));
 }

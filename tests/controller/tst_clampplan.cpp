@@ -81,6 +81,22 @@ private slots:
                  (QJsonObject{{QStringLiteral("gpu.nvidia.com.deviceclass.resource.k8s.io/devices"),
                                QStringLiteral("8")}}));
     }
+    // The implicit extended resource of a DRA class (requests.deviceclass.resource.kubernetes.io/
+    // <class>) is a GPU key when its class is a GPU class, clamped to what quota counted.
+    void implicitDraKeyClamped() {
+        const QJsonObject quota =
+            QJsonDocument::fromJson(QByteArray(R"({"metadata":{"name":"q","namespace":"ml"},
+            "spec":{"hard":{"requests.deviceclass.resource.kubernetes.io/gpu.nvidia.com":"6",
+                            "requests.deviceclass.resource.kubernetes.io/nic.example.com":"2"}},
+            "status":{"used":{"requests.deviceclass.resource.kubernetes.io/gpu.nvidia.com":"2"}}})"))
+                .object();
+        const clampplan::Plan plan =
+            clampplan::planClamp(quota, {}, 1796126400, QStringLiteral("Denied: spent"));
+        QCOMPARE(plan.action, clampplan::Plan::Action::Replace);
+        QCOMPARE(plan.after,
+                 (QJsonObject{{QStringLiteral("requests.deviceclass.resource.kubernetes.io/gpu.nvidia.com"),
+                               QStringLiteral("2")}}));
+    }
     void enforced() {
         QFETCH(QByteArray, json);
         QFETCH(bool, enforced);

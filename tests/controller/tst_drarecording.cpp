@@ -154,14 +154,15 @@ private Q_SLOTS:
                 .object();
         claims.insert(QStringLiteral("ml/team-gpu"), nic);
         QVERIFY(draHoldsFor(pod, claims, devices, {}).empty());
-        QCOMPARE(draHoldsFor(pod, claims, devices, {QStringLiteral("rdma.example.com")}).size(), size_t(1));
+        QCOMPARE(draHoldsFor(pod, claims, devices, QSet<QString>{QStringLiteral("rdma.example.com")}).size(),
+                 size_t(1));
         // Allocated but its pod not running: nothing.
         pod.phase = PodInfo::Phase::Pending;
         pod.containersStarted = {};
         pod.startTime = {};
         QVERIFY(UsageRecorder::intervalsFor(
                     pod, QStringLiteral("c"), QStringLiteral("s"), {}, 0,
-                    draHoldsFor(pod, claims, devices, {QStringLiteral("rdma.example.com")}))
+                    draHoldsFor(pod, claims, devices, QSet<QString>{QStringLiteral("rdma.example.com")}))
                     .empty());
     }
 
@@ -204,7 +205,7 @@ private Q_SLOTS:
             {"name":"b","exactly":{"deviceClassName":"nic.example.com","count":5}},
             {"name":"c","firstAvailable":[{"name":"big","deviceClassName":"gpu.example.com"}]}]}})");
         QCOMPARE(dra::requestedGpuDevices(spec, {}), 4);
-        QCOMPARE(dra::requestedGpuDevices(spec, {QStringLiteral("nic.example.com")}), 9);
+        QCOMPARE(dra::requestedGpuDevices(spec, QSet<QString>{QStringLiteral("nic.example.com")}), 9);
     }
 };
 

@@ -46,7 +46,8 @@ private slots:
             const QString ns = item[QLatin1String("metadata")][QLatin1String("namespace")].toString();
             const QJsonObject used = item[QLatin1String("status")][QLatin1String("used")].toObject();
             for (auto it = used.begin(); it != used.end(); ++it) {
-                if (it.key().startsWith(QLatin1String("requests.nvidia.com/")))
+                if (it.key().startsWith(QLatin1String("requests.nvidia.com/")) ||
+                    it.key().endsWith(QLatin1String(".deviceclass.resource.k8s.io/devices"))) // team-dra
                     clusterGpus[ns] += it.value().toString().toInt();
             }
         }
@@ -60,9 +61,26 @@ private slots:
                        QStringLiteral("json")});
         QVERIFY(kubectl.waitForFinished(60000));
         QCOMPARE(kubectl.exitCode(), 0);
+        const QByteArray podList = kubectl.readAllStandardOutput();
+        // DRA (team-dra): a pod's GPUs are its claims' allocated devices.
+        kubectl.start(QStringLiteral("kubectl"),
+                      {QStringLiteral("--kubeconfig"), cluster.kubeconfigPath(), QStringLiteral("get"),
+                       QStringLiteral("resourceclaims"), QStringLiteral("-A"), QStringLiteral("-o"),
+                       QStringLiteral("json")});
+        QVERIFY(kubectl.waitForFinished(60000));
+        QCOMPARE(kubectl.exitCode(), 0);
+        QHash<QString, int> claimDevices; // "ns/claim" -> devices
+        for (const auto &c :
+             QJsonDocument::fromJson(kubectl.readAllStandardOutput())[QLatin1String("items")].toArray())
+            claimDevices.insert(c[QLatin1String("metadata")][QLatin1String("namespace")].toString() + u'/' +
+                                    c[QLatin1String("metadata")][QLatin1String("name")].toString(),
+                                int(c[QLatin1String("status")][QLatin1String("allocation")]
+                                     [QLatin1String("devices")][QLatin1String("results")]
+                                         .toArray()
+                                         .size()));
+        QVERIFY(!claimDevices.isEmpty());
         QStringList clusterPods;
-        const auto pods =
-            QJsonDocument::fromJson(kubectl.readAllStandardOutput())[QLatin1String("items")].toArray();
+        const auto pods = QJsonDocument::fromJson(podList)[QLatin1String("items")].toArray();
         for (const auto &pod : pods) {
             if (pod[QLatin1String("status")][QLatin1String("phase")].toString() != QLatin1String("Running"))
                 continue;
@@ -75,6 +93,10 @@ private slots:
                         gpus += it.value().toString().toInt();
                 }
             }
+            for (const auto &claim : pod[QLatin1String("spec")][QLatin1String("resourceClaims")].toArray())
+                gpus +=
+                    claimDevices.value(pod[QLatin1String("metadata")][QLatin1String("namespace")].toString() +
+                                       u'/' + claim[QLatin1String("resourceClaimName")].toString());
             if (gpus > 0)
                 clusterPods << QStringLiteral("%1 %2 %3")
                                    .arg(pod[QLatin1String("metadata")][QLatin1String("namespace")].toString(),

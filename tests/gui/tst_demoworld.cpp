@@ -119,7 +119,7 @@ private slots:
                     {QStringLiteral("get"), QStringLiteral("namespaces"), QStringLiteral("-l"),
                      QStringLiteral("gpuquota.io/team"), QStringLiteral("-o"), QStringLiteral("json")});
         QCOMPARE(ns.exitCode, 0);
-        QCOMPARE(items(ns).size(), 8);
+        QCOMPARE(items(ns).size(), qsizetype(demo::kTeams.size()));
         for (const char *kind : {"resourcequotas", "limitranges"}) {
             const Run r = kubectl(m_demo->kubeconfigPath(),
                                   {QStringLiteral("get"), QLatin1String(kind), QStringLiteral("-A"),
@@ -137,7 +137,8 @@ private slots:
             if (pod[QLatin1String("status")][QLatin1String("phase")].toString() != QLatin1String("Running"))
                 continue;
             const QByteArray spec = QJsonDocument(pod[QLatin1String("spec")].toObject()).toJson();
-            if (!spec.contains("nvidia.com/"))
+            // GPUs from extended resources, or (team-dra) from DRA claims.
+            if (!spec.contains("nvidia.com/") && !spec.contains("resourceClaims"))
                 continue;
             ++running;
             mig += spec.contains("nvidia.com/mig-") ? 1 : 0;

@@ -62,6 +62,7 @@ private slots:
     void driverVersionLabel();
     void oldExporterEmptyPodLabels();
     void draSharedGh200();
+    void draClaimLabelsNameTheClaim();
     void t4WithPodLabels();
 
     void utilizationPercentOrRatio();
@@ -149,6 +150,38 @@ void TestDcgmSamples::draSharedGh200() {
             "sc-starwars-mab9-b00 gpu=1 uuid=GPU-9e6df7cb-64d4-5e53-2b1d-cee9e58aeb94 model=NVIDIA GH200 "
             "96GB HBM3 mig=null/null util=null used=null free=null power=null temp=null shared=no holders=[]",
         }));
+}
+
+// dcgm-exporter's DRA labels: the claim a holder holds the GPU through; a series with
+// only the claim (no pod label) is resolved to the pods the claim is reserved for.
+void TestDcgmSamples::draClaimLabelsNameTheClaim() {
+    const GpuSnapshot s = fromSample("dcgm-exporter-pr570-dra-gh200.prom");
+    QCOMPARE(s.gpus[0].holders.size(), 2);
+    QCOMPARE(s.gpus[0].holders[0].claim, QStringLiteral("gpu-test2/pod-shared-gpu-64std"));
+    QVERIFY(s.gpus[1].holders.isEmpty());
+
+    GpuSnapshot claimOnly =
+        fromText("DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",UUID=\"GPU-1\",Hostname=\"n1\",dra_claim_name=\"team-gpu\","
+                 "dra_claim_namespace=\"ml\",dra_device_name=\"gpu-0\",dra_driver_name=\"gpu.nvidia.com\","
+                 "dra_pool_name=\"n1\"} 40\n");
+    QCOMPARE(claimOnly.gpus.size(), 1);
+    QCOMPARE(claimOnly.gpus[0].holders.size(), 1);
+    QCOMPARE(claimOnly.gpus[0].holders[0].ns, QStringLiteral("ml"));
+    QVERIFY(claimOnly.gpus[0].holders[0].pod.isEmpty());
+    QHash<QString, QStringList> podsByClaim;
+    podsByClaim.insert(QStringLiteral("ml/team-gpu"), {QStringLiteral("train-a"), QStringLiteral("train-b")});
+    resolveClaimHolders(claimOnly.gpus, podsByClaim);
+    QCOMPARE(claimOnly.gpus[0].holders.size(), 2);
+    QCOMPARE(claimOnly.gpus[0].holders[1].pod, QStringLiteral("train-b"));
+    QCOMPARE(claimOnly.gpus[0].holders[1].claim, QStringLiteral("ml/team-gpu"));
+    QVERIFY(claimOnly.gpus[0].shared);
+    // A claim the cluster does not know stays a claim-only holder.
+    GpuSnapshot unknown =
+        fromText("DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",UUID=\"GPU-1\",Hostname=\"n1\",dra_claim_name=\"gone\","
+                 "dra_claim_namespace=\"ml\"} 40\n");
+    resolveClaimHolders(unknown.gpus, podsByClaim);
+    QCOMPARE(unknown.gpus[0].holders.size(), 1);
+    QVERIFY(unknown.gpus[0].holders[0].pod.isEmpty());
 }
 
 void TestDcgmSamples::t4WithPodLabels() {

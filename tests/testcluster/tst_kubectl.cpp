@@ -130,7 +130,7 @@ private slots:
         r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("limits"), QStringLiteral("-A"),
                              QStringLiteral("-o"), QStringLiteral("name")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
-        QCOMPARE(r.out.count(QStringLiteral("limitrange/container-defaults")), 8);
+        QCOMPARE(r.out.count(QStringLiteral("limitrange/container-defaults")), 9); // demo::kTeams
         r = kubectl(binary, {QStringLiteral("get"), QStringLiteral("pods"), QStringLiteral("-n"),
                              QStringLiteral("team-vision"), QStringLiteral("-l"),
                              QStringLiteral("gpuquota.io/user=alice"), QStringLiteral("-o"),

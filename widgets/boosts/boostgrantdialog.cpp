@@ -3,6 +3,7 @@
 #include "boosts.h"
 #include "clock.h"
 #include "clusterconnection.h"
+#include "gpuquotakeys.h"
 #include "timewindow.h"
 
 #include <QButtonGroup>
@@ -317,8 +318,12 @@ void BoostGrantDialog::fillResources() {
                                         .toObject()
                                         .keys())
                 m_resource->addItem(r);
-    // GPUs are what people boost: the GPU entry first unless one was asked for.
-    const int gpu = m_resource->findText(QStringLiteral("requests.nvidia.com/gpu"));
+    // GPUs are what people boost: the GPU entry (a DRA class's key where the quota counts
+    // GPUs by DRA) first unless one was asked for.
+    QStringList keys;
+    for (int i = 0; i < m_resource->count(); ++i)
+        keys << m_resource->itemText(i);
+    const int gpu = m_resource->findText(gpukeys::stepKey(keys));
     if (m_resource->findText(keep) >= 0)
         m_resource->setCurrentText(keep);
     else if (gpu >= 0)

@@ -1,6 +1,7 @@
 #include "quotapage.h"
 
 #include "atomicfile.h"
+#include "gpuquotakeys.h"
 
 #include "hardlimitdelegate.h"
 #include "managedfields.h"
@@ -30,7 +31,16 @@ namespace gq {
 
 namespace {
 const QString kGpuResource = QStringLiteral("requests.nvidia.com/gpu");
+
+// The key the GPU buttons step: gpukeys::stepKey over the table's keys (a DRA class's key
+// where the quota counts GPUs by DRA).
+QString gpuKey(const QuotaTableModel &model) {
+    QStringList keys;
+    for (int r = 0; r < model.rowCount(); ++r)
+        keys << model.row(r).resource;
+    return gpukeys::stepKey(keys);
 }
+} // namespace
 
 QuotaPage::QuotaPage(DraftStore *drafts, QWidget *parent)
     : ObjectPage(drafts, ApplyFlow::Kind::ResourceQuota, parent)
@@ -422,10 +432,11 @@ void QuotaPage::saveFile() {
 }
 
 void QuotaPage::stepGpu(int delta) {
-    int row = m_model->rowOf(kGpuResource);
+    const QString key = gpuKey(*m_model);
+    int row = m_model->rowOf(key);
     if (row < 0) {
         if (delta > 0)
-            m_model->addResource(kGpuResource, Quantity::fromInt(1));
+            m_model->addResource(key, Quantity::fromInt(1));
         return;
     }
     const Quantity cur = m_model->row(row).hard;
@@ -481,8 +492,8 @@ void QuotaPage::updateControls() {
             w->setToolTip(why);
     }
     if (editable) {
-        m_gpuMinus->setToolTip(tr("One GPU less (%1)").arg(kGpuResource));
-        m_gpuPlus->setToolTip(tr("One GPU more (%1)").arg(kGpuResource));
+        m_gpuMinus->setToolTip(tr("One GPU less (%1)").arg(gpuKey(*m_model)));
+        m_gpuPlus->setToolTip(tr("One GPU more (%1)").arg(gpuKey(*m_model)));
         m_add->setToolTip(tr("Add a resource to the quota"));
         m_remove->setToolTip(tr("Stop limiting the selected resource"));
     }
