@@ -46,6 +46,12 @@ NamespacePanel::NamespacePanel(NamespaceListModel *model, QWidget *parent)
     delegate->setBadgeColumn(NamespaceListModel::StatusColumn, NamespaceListModel::BadgesRole);
     m_view->setItemDelegate(delegate);
     m_view->setTextElideMode(Qt::ElideMiddle); // team-...-2026: both ends tell teams apart
+    // The Kueue column only where Kueue runs (the model has LocalQueues to show).
+    m_view->setColumnHidden(NamespaceListModel::QueueColumn, !m_model->hasQueues());
+    connect(m_model, &NamespaceListModel::queuesShownChanged, this, [this](bool shown) {
+        m_view->setColumnHidden(NamespaceListModel::QueueColumn, !shown);
+        applyColumnLayout();
+    });
     applyColumnLayout();
 
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -203,6 +209,9 @@ void NamespacePanel::applyColumnLayout() {
     fixed += fit(NamespaceListModel::MemoryColumn,
                  fm.horizontalAdvance(QStringLiteral("88.8 / 88.8 Ti")) + barPad);
     fixed += fit(NamespaceListModel::StatusColumn, UsageBarDelegate::statusWidth(m_view->font()) + 8);
+    if (m_model->hasQueues())
+        fixed +=
+            fit(NamespaceListModel::QueueColumn, fm.horizontalAdvance(QStringLiteral("nlp → cq-nlp 88/88")));
     // The stretching name column only gives way down to the header's minimum section
     // size before a scroll bar would appear; nameMin is that plus room for the
     // vertical scroll bar, so the panel never needs a horizontal one.

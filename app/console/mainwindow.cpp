@@ -17,6 +17,7 @@
 #include "livegpupage.h"
 #include "namespacelistmodel.h"
 #include "namespacepanel.h"
+#include "namespacequeues.h"
 #include "namespaceusagepage.h"
 #include "objectpage.h"
 #include "page.h"
@@ -74,6 +75,10 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     , m_updateLabel(new QLabel(this))
     , m_statusTimer(new QTimer(this)) {
     m_model->follow(m_session);
+    // Each namespace's Kueue LocalQueues beside its quotas.
+    auto *queueFeed = new NamespaceQueueFeed(this);
+    connect(queueFeed, &NamespaceQueueFeed::queuesChanged, m_model, &NamespaceListModel::setQueues);
+    queueFeed->setConnection(m_session);
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("GPU Quota Console"));
     m_demoBanner->setObjectName(QStringLiteral("demoBanner"));
@@ -147,6 +152,10 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     // Kueue's queues, cohorts and workloads (read through the connection's client).
     m_queuesPage = new QueuesPage(m_tabs);
     addPage(m_queuesPage, QStringLiteral("queues"), tr("Queues"));
+    m_queuesPage->setAuditHeadSource([this] { return m_db->isOpen() ? m_db->auditHead() : AuditHead{}; });
+    connect(m_queuesPage, &QueuesPage::applied, this, &MainWindow::onApplied);
+    connect(m_queuesPage, &QueuesPage::statusMessage, this,
+            [this](const QString &m) { showStatus(m, 8000); });
     m_splitter->addWidget(m_namespaces);
     m_splitter->addWidget(m_tabs);
     m_splitter->setStretchFactor(0, 2);
@@ -449,10 +458,12 @@ void MainWindow::onApplied(const QString &ns, const QString &object, const QStri
     Q_UNUSED(diffText)
     const QString kind = object.section(QLatin1Char('/'), 0, 0);
     const QString action = kind == QLatin1String("ResourceQuota") ? QStringLiteral("quota.apply")
-                                                                  : QStringLiteral("limitrange.apply");
+                           : kind == QLatin1String("LimitRange")  ? QStringLiteral("limitrange.apply")
+                                                                  : kind.toLower() + QStringLiteral(".apply");
     const QString actor = m_session->identity().isEmpty() ? tr("unknown") : m_session->identity();
     if (m_db->isOpen())
-        m_db->appendAudit(actor, action, ns + QLatin1Char('/') + object, beforeYaml, afterYaml, note);
+        m_db->appendAudit(actor, action, ns.isEmpty() ? object : ns + QLatin1Char('/') + object, beforeYaml,
+                          afterYaml, note);
     else
         statusBar()->showMessage(tr("Applied; no usage database is open, so no audit entry was written."),
                                  10000);
