@@ -82,16 +82,18 @@ QueueQuotaDialog::QueueQuotaDialog(std::shared_ptr<KubeClient> client, const Kub
 
     auto *form = new QFormLayout;
     form->setObjectName(QStringLiteral("queueQuotaForm"));
-    form->addRow(QString(), m_field);
-    form->addRow(QString(), m_current);
-    form->addRow(QString(), m_value);
+    for (QWidget *w : {static_cast<QWidget *>(m_field), static_cast<QWidget *>(m_current),
+                       static_cast<QWidget *>(m_value)}) {
+        auto *label = new QLabel(this);
+        m_formLabels.append(label);
+        form->addRow(label, w);
+    }
     form->addRow(QString(), m_unset);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_headline);
     layout->addLayout(form);
     layout->addWidget(m_error);
     layout->addWidget(m_status);
-    layout->addStretch(1);
     layout->addWidget(buttons);
 
     connect(m_field, &QComboBox::currentIndexChanged, this, &QueueQuotaDialog::showCurrent);
@@ -101,7 +103,7 @@ QueueQuotaDialog::QueueQuotaDialog(std::shared_ptr<KubeClient> client, const Kub
         revalidate();
     });
     retranslate();
-    resize(520, sizeHint().height());
+    resize(560, sizeHint().height());
 }
 
 void QueueQuotaDialog::setTarget(const QString &clusterQueue, const QString &flavor,
@@ -275,14 +277,9 @@ void QueueQuotaDialog::retranslate() {
     m_unset->setText(tr("No limit (remove the field)"));
     m_review->setText(tr("Review and apply…"));
     m_value->setSuffix(tr(" GPUs"));
-    if (auto *form = findChild<QFormLayout *>(QStringLiteral("queueQuotaForm"))) {
-        const QStringList labels{tr("Field:"), tr("On the server now:"), tr("New value:"), QString()};
-        for (int row = 0; row < labels.size(); ++row)
-            if (auto *label = qobject_cast<QLabel *>(form->itemAt(row, QFormLayout::LabelRole)
-                                                         ? form->itemAt(row, QFormLayout::LabelRole)->widget()
-                                                         : nullptr))
-                label->setText(labels.at(row));
-    }
+    const QStringList labels{tr("Field:"), tr("On the server now:"), tr("New value:")};
+    for (int i = 0; i < m_formLabels.size() && i < labels.size(); ++i)
+        m_formLabels.at(i)->setText(labels.at(i));
 }
 
 void QueueQuotaDialog::changeEvent(QEvent *event) {

@@ -77,6 +77,7 @@ private:
     std::optional<Error> m_readError;
     std::function<AuditHead()> m_auditHead;
 
+    QList<QLabel *> m_formLabels; // "Field:", "On the server now:", "New value:"
     QLabel *m_headline;
     QComboBox *m_field;
     QLabel *m_current;
