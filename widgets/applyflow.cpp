@@ -34,12 +34,14 @@ void ApplyFlow::start(const Request &request) {
     m_req = request;
     m_running = true;
     QuotaWriter::Request w;
-    if (request.resource)
+    // QuotaWriter knows its own kinds by their static descriptions' addresses.
+    if (request.resource) {
         m_resource = *request.resource;
-    else
-        m_resource = request.kind == Kind::ResourceQuota ? KubeResource::resourceQuotas()
-                                                         : KubeResource::limitRanges();
-    w.resource = &m_resource;
+        w.resource = &m_resource;
+    } else {
+        w.resource = request.kind == Kind::ResourceQuota ? &KubeResource::resourceQuotas()
+                                                         : &KubeResource::limitRanges();
+    }
     w.ns = request.ns;
     w.base = request.base;
     w.mineYaml = request.mineYaml;

@@ -62,11 +62,18 @@ QueuesPage::QueuesPage(QWidget *parent)
     m_workloadView->verticalHeader()->hide();
     m_workloadView->horizontalHeader()->setStretchLastSection(true);
 
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_status, 1);
-    top->addWidget(m_editQuotaButton);
-    top->addWidget(m_editYamlButton);
-    top->addWidget(m_refreshButton);
+    // The edit buttons on a row of their own: beside the status line they would widen the
+    // window's minimum width (it must fit 1200 px).
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_refreshButton);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_editQuotaButton);
+    buttons->addWidget(m_editYamlButton);
+    buttons->addStretch(1);
+    auto *top = new QVBoxLayout;
+    top->addLayout(statusRow);
+    top->addLayout(buttons);
     auto *lower = new QWidget(this);
     auto *lowerLayout = new QVBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 0, 0, 0);

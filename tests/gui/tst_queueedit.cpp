@@ -28,6 +28,7 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -295,7 +296,10 @@ private slots:
     void namespaceListShowsLocalQueue() {
         auto *view = m_fx.find<QTreeView>(QStringLiteral("namespaceView"));
         QVERIFY(view);
+        // The column shows where there is room beside the others (1200 px has none).
+        m_fx.window->resize(1900, 900);
         QTRY_VERIFY_WITH_TIMEOUT(!view->isColumnHidden(NamespaceListModel::QueueColumn), 40000);
+        QVERIFY(!view->horizontalScrollBar()->isVisible());
         const int row =
             rowWithText(view->model(), NamespaceListModel::NameColumn, QStringLiteral("team-nlp"));
         QVERIFY(row >= 0);
@@ -308,6 +312,9 @@ private slots:
         if (plain >= 0)
             QCOMPARE(view->model()->index(plain, NamespaceListModel::QueueColumn).data().toString(),
                      QString());
+        // Without room it gives way rather than add a horizontal scroll bar.
+        m_fx.window->resize(1200, 800);
+        QTRY_VERIFY(view->isColumnHidden(NamespaceListModel::QueueColumn));
     }
 
     void readOnlyUserCannotEdit() {
