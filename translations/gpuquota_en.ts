@@ -3655,6 +3655,25 @@ Every change applied from this console is listed here with who made it and why.<
         <source>Not enforced yet: quota admission still applies the old value until kube-controller-manager copies the new limit to the quota&apos;s status (%1).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Kueue queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2 %3/%4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No Kueue LocalQueue in this namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>LocalQueue %1 → ClusterQueue %2: %3 of %4 nominal GPUs reserved, %n pending workload(s)</source>
+        <translation>
+            <numerusform>LocalQueue %1 → ClusterQueue %2: %3 of %4 nominal GPUs reserved, %n pending workload</numerusform>
+            <numerusform>LocalQueue %1 → ClusterQueue %2: %3 of %4 nominal GPUs reserved, %n pending workloads</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>gq::NamespacePanel</name>
@@ -5402,6 +5421,187 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source> · refreshing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking whether you may edit Kueue&apos;s queues…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only: you may not update ClusterQueues (SelfSubjectAccessReview denied update clusterqueues.kueue.x-k8s.io).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only: you may not update ClusterQueues (SelfSubjectAccessReview denied update clusterqueues.kueue.x-k8s.io: %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit the selected flavor&apos;s GPU nominal quota, borrowing or lending limit (or double-click a number)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit the selected Cohort, ClusterQueue, ResourceFlavor or LocalQueue as YAML</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit GPU quota…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit YAML…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n</source>
+        <translation>
+            <numerusform>Kueue API kueue.x-k8s.io/%1 · ClusterQueue: %n</numerusform>
+            <numerusform>Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>gq::QueueQuotaDialog</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected to a cluster.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read the ClusterQueue: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not set (no limit)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply cancelled; nothing was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Applied ClusterQueue %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The ClusterQueue changed on the server; it is shown as it is now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit GPU quota</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ClusterQueue %1 · flavor %2 · %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nominal quota (nominalQuota)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Borrowing limit (borrowingLimit)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lending limit (lendingLimit)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No limit (remove the field)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review and apply…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Field:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On the server now:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New value:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::QueueYamlDialog</name>
+    <message>
+        <source>Edit %1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2/%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected to a cluster.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line %1: %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> at line %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply cancelled; your edit is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Applied %1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The text now holds the resolution; Apply writes it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The object changed on the server; your edit is kept.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

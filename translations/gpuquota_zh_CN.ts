@@ -3641,6 +3641,24 @@ Every change applied from this console is listed here with who made it and why.<
         <source>Not enforced yet: quota admission still applies the old value until kube-controller-manager copies the new limit to the quota&apos;s status (%1).</source>
         <translation>尚未生效：在 kube-controller-manager 把新的上限复制到配额的 status 之前，配额准入仍按旧值执行（%1）。</translation>
     </message>
+    <message>
+        <source>Kueue queue</source>
+        <translation>Kueue 队列</translation>
+    </message>
+    <message>
+        <source>%1 → %2 %3/%4</source>
+        <translation>%1 → %2 %3/%4</translation>
+    </message>
+    <message>
+        <source>No Kueue LocalQueue in this namespace</source>
+        <translation>此命名空间没有 Kueue LocalQueue</translation>
+    </message>
+    <message numerus="yes">
+        <source>LocalQueue %1 → ClusterQueue %2: %3 of %4 nominal GPUs reserved, %n pending workload(s)</source>
+        <translation>
+            <numerusform>LocalQueue %1 → ClusterQueue %2：已预留 %3 / %4 个名义 GPU，%n 个等待中的工作负载</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>gq::NamespacePanel</name>
@@ -5382,6 +5400,186 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source> · refreshing…</source>
         <translation> · 正在刷新…</translation>
+    </message>
+    <message>
+        <source>Checking whether you may edit Kueue&apos;s queues…</source>
+        <translation>正在检查你是否可以编辑 Kueue 的队列…</translation>
+    </message>
+    <message>
+        <source>Read-only: you may not update ClusterQueues (SelfSubjectAccessReview denied update clusterqueues.kueue.x-k8s.io).</source>
+        <translation>只读：你无权更新 ClusterQueue（SelfSubjectAccessReview 拒绝了 update clusterqueues.kueue.x-k8s.io）。</translation>
+    </message>
+    <message>
+        <source>Read-only: you may not update ClusterQueues (SelfSubjectAccessReview denied update clusterqueues.kueue.x-k8s.io: %1).</source>
+        <translation>只读：你无权更新 ClusterQueue（SelfSubjectAccessReview 拒绝了 update clusterqueues.kueue.x-k8s.io：%1）。</translation>
+    </message>
+    <message>
+        <source>Edit the selected flavor&apos;s GPU nominal quota, borrowing or lending limit (or double-click a number)</source>
+        <translation>编辑所选规格的 GPU 名义配额、借用上限或借出上限（也可双击数字）</translation>
+    </message>
+    <message>
+        <source>Edit the selected Cohort, ClusterQueue, ResourceFlavor or LocalQueue as YAML</source>
+        <translation>以 YAML 编辑所选的 Cohort、ClusterQueue、ResourceFlavor 或 LocalQueue</translation>
+    </message>
+    <message>
+        <source>Edit GPU quota…</source>
+        <translation>编辑 GPU 配额…</translation>
+    </message>
+    <message>
+        <source>Edit YAML…</source>
+        <translation>编辑 YAML…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n</source>
+        <translation>
+            <numerusform>Kueue API kueue.x-k8s.io/%1 · ClusterQueue：%n 个</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>gq::QueueQuotaDialog</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Not connected to a cluster.</source>
+        <translation>未连接到集群。</translation>
+    </message>
+    <message>
+        <source>Cannot read the ClusterQueue: %1</source>
+        <translation>无法读取 ClusterQueue：%1</translation>
+    </message>
+    <message>
+        <source>not set (no limit)</source>
+        <translation>未设置（无限制）</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Apply failed: %1</source>
+        <translation>应用失败：%1</translation>
+    </message>
+    <message>
+        <source>Apply cancelled; nothing was written.</source>
+        <translation>已取消应用；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Applied ClusterQueue %1</source>
+        <translation>已应用 ClusterQueue %1</translation>
+    </message>
+    <message>
+        <source>The ClusterQueue changed on the server; it is shown as it is now.</source>
+        <translation>该 ClusterQueue 已在服务器上被修改；现在显示的是它的当前状态。</translation>
+    </message>
+    <message>
+        <source>Edit GPU quota</source>
+        <translation>编辑 GPU 配额</translation>
+    </message>
+    <message>
+        <source>ClusterQueue %1 · flavor %2 · %3</source>
+        <translation>ClusterQueue %1 · 规格 %2 · %3</translation>
+    </message>
+    <message>
+        <source>Nominal quota (nominalQuota)</source>
+        <translation>名义配额（nominalQuota）</translation>
+    </message>
+    <message>
+        <source>Borrowing limit (borrowingLimit)</source>
+        <translation>借用上限（borrowingLimit）</translation>
+    </message>
+    <message>
+        <source>Lending limit (lendingLimit)</source>
+        <translation>借出上限（lendingLimit）</translation>
+    </message>
+    <message>
+        <source>No limit (remove the field)</source>
+        <translation>无限制（删除该字段）</translation>
+    </message>
+    <message>
+        <source>Review and apply…</source>
+        <translation>检查并应用…</translation>
+    </message>
+    <message>
+        <source> GPUs</source>
+        <translation> 个 GPU</translation>
+    </message>
+    <message>
+        <source>Field:</source>
+        <translation>字段：</translation>
+    </message>
+    <message>
+        <source>On the server now:</source>
+        <translation>服务器上的当前值：</translation>
+    </message>
+    <message>
+        <source>New value:</source>
+        <translation>新值：</translation>
+    </message>
+</context>
+<context>
+    <name>gq::QueueYamlDialog</name>
+    <message>
+        <source>Edit %1 %2</source>
+        <translation>编辑 %1 %2</translation>
+    </message>
+    <message>
+        <source>%1 %2/%3</source>
+        <translation>%1 %2/%3</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Apply…</source>
+        <translation>应用…</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Not connected to a cluster.</source>
+        <translation>未连接到集群。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Line %1: %2: %3</source>
+        <translation>第 %1 行：%2：%3</translation>
+    </message>
+    <message>
+        <source>Apply failed: %1</source>
+        <translation>应用失败：%1</translation>
+    </message>
+    <message>
+        <source> at line %1</source>
+        <translation>（第 %1 行）</translation>
+    </message>
+    <message>
+        <source>Apply cancelled; your edit is kept.</source>
+        <translation>已取消应用；你的修改已保留。</translation>
+    </message>
+    <message>
+        <source>Applied %1 %2</source>
+        <translation>已应用 %1 %2</translation>
+    </message>
+    <message>
+        <source>The text now holds the resolution; Apply writes it.</source>
+        <translation>文本现在是冲突的解决结果；点击“应用”写入。</translation>
+    </message>
+    <message>
+        <source>The object changed on the server; your edit is kept.</source>
+        <translation>该对象已在服务器上被修改；你的修改已保留。</translation>
     </message>
 </context>
 </TS>

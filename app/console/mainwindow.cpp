@@ -18,6 +18,7 @@
 #include "livegpupage.h"
 #include "namespacelistmodel.h"
 #include "namespacepanel.h"
+#include "namespacequeues.h"
 #include "namespaceusagepage.h"
 #include "objectpage.h"
 #include "page.h"
@@ -75,6 +76,10 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     , m_updateLabel(new QLabel(this))
     , m_statusTimer(new QTimer(this)) {
     m_model->follow(m_session);
+    // Each namespace's Kueue LocalQueues beside its quotas.
+    auto *queueFeed = new NamespaceQueueFeed(this);
+    connect(queueFeed, &NamespaceQueueFeed::queuesChanged, m_model, &NamespaceListModel::setQueues);
+    queueFeed->setConnection(m_session);
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("GPU Quota Console"));
     m_demoBanner->setObjectName(QStringLiteral("demoBanner"));
@@ -148,6 +153,10 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     // Kueue's queues, cohorts and workloads (read through the connection's client).
     m_queuesPage = new QueuesPage(m_tabs);
     addPage(m_queuesPage, QStringLiteral("queues"), tr("Queues"));
+    m_queuesPage->setAuditHeadSource([this] { return m_db->isOpen() ? m_db->auditHead() : AuditHead{}; });
+    connect(m_queuesPage, &QueuesPage::applied, this, &MainWindow::onApplied);
+    connect(m_queuesPage, &QueuesPage::statusMessage, this,
+            [this](const QString &m) { showStatus(m, 8000); });
     m_splitter->addWidget(m_namespaces);
     m_splitter->addWidget(m_tabs);
     m_splitter->setStretchFactor(0, 2);
@@ -223,6 +232,7 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     });
     m_auditSink = std::make_shared<ConsoleAuditSink>(
         m_db, [this] { return m_session->identity().isEmpty() ? tr("unknown") : m_session->identity(); });
+    m_queuesPage->setAuditSink(m_auditSink);
     for (ObjectPage *page :
          {static_cast<ObjectPage *>(m_quotaPage), static_cast<ObjectPage *>(m_limitPage)}) {
         connect(page, &ObjectPage::applied, this, &MainWindow::onApplied);

@@ -66,6 +66,7 @@ QList<QStandardItem *> QueueTreeModel::clusterQueueRow(const kueue::ClusterQueue
         auto *flavor = textItem(tr("%1 · %2").arg(r.flavor, r.resource));
         flavor->setData(QStringLiteral("flavor"), KindRole);
         flavor->setData(r.flavor, ObjectNameRole);
+        flavor->setData(r.resource, ResourceRole);
         name->appendRow({flavor, numberItem(r.nominal), optionalItem(r.borrowingLimit),
                          optionalItem(r.lendingLimit), numberItem(r.reserved), numberItem(r.borrowed),
                          numberItem(r.lent), textItem(QString())});

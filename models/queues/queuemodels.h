@@ -28,6 +28,7 @@ public:
     enum Role {
         KindRole = Qt::UserRole + 1, // QString: "cohort", "clusterqueue", "flavor", "localqueue"
         ObjectNameRole,              // QString: the cohort / ClusterQueue / flavor / "ns/name"
+        ResourceRole,                // QString: a flavor row's GPU resource ("nvidia.com/gpu")
     };
 
     explicit QueueTreeModel(QObject *parent = nullptr);

@@ -160,6 +160,8 @@ QVariant NamespaceListModel::data(const QModelIndex &index, int role) const {
     default: break;
     }
 
+    if (index.column() == QueueColumn && role != BadgesRole && role != NameRole)
+        return queueData(s.name, role);
     switch (role) {
     case Qt::DisplayRole:
         if (index.column() == NameColumn)
@@ -246,6 +248,7 @@ QVariant NamespaceListModel::headerData(int section, Qt::Orientation orientation
     case CpuColumn: return tr("CPU (cores)");
     case MemoryColumn: return tr("Memory");
     case StatusColumn: return tr("Status");
+    case QueueColumn: return tr("Kueue queue");
     default: return {};
     }
 }

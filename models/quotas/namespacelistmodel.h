@@ -1,6 +1,7 @@
 #pragma once
 
 #include "livegpumodel.h"
+#include "namespacequeues.h"
 #include "namespacesummary.h"
 
 #include <QAbstractTableModel>
@@ -18,7 +19,9 @@ class ClusterConnection;
 class NamespaceListModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, GpuColumn, CpuColumn, MemoryColumn, StatusColumn, ColumnCount };
+    // QueueColumn: the namespace's Kueue LocalQueue(s) and their ClusterQueue's GPUs
+    // (setQueues(); namespacelistqueues.cpp).
+    enum Column { NameColumn, GpuColumn, CpuColumn, MemoryColumn, StatusColumn, QueueColumn, ColumnCount };
     // A namespace shows at most one of the three GPU-hour budget badges: the worst
     // state of its budgets (OverBudgetBadge: over and no grace left).
     enum Badge {
@@ -67,6 +70,12 @@ public:
     // "8 / 10 · 3%" so a namespace holding GPUs at low use shows without switching pages.
     // Empty (no source): the cells show quota use only.
     void setLiveGpus(const NamespaceGpuLiveMap &live);
+    // Kueue's LocalQueues per namespace; hasQueues() is false without Kueue (the view
+    // hides the column then).
+    void setQueues(const NamespaceQueueMap &queues);
+    [[nodiscard]] bool hasQueues() const { return !m_queues.isEmpty(); }
+    // "nlp → cq-nlp 20/16" per LocalQueue, joined with ", ".
+    [[nodiscard]] static QString queueText(const QList<NamespaceQueue> &queues);
 
     // The badge texts, shared with the delegate that paints them.
     [[nodiscard]] static QString graceBadgeText(const QString &time);
@@ -96,12 +105,17 @@ public:
     };
     [[nodiscard]] const SortKeys &sortKeys(int row) const { return m_keys.at(row); }
 
+signals:
+    // hasQueues() changed: the view shows or hides QueueColumn.
+    void queuesShownChanged(bool shown);
+
 private:
     void rebuildIndex(int fromRow);
     [[nodiscard]] SortKeys computeKeys(int row) const;
     [[nodiscard]] static int ownBadges(const NamespaceSummary &s); // without m_overBudget
     [[nodiscard]] QString statusToolTip(int row) const;
     [[nodiscard]] QString barToolTip(const UsageBar &bar, int column) const;
+    [[nodiscard]] QVariant queueData(const QString &name, int role) const;
     // The GPU header names MIG slices while some row counts them (m_migRows > 0).
     void countMigRows(int delta);
 
@@ -116,6 +130,7 @@ private:
     NamespaceBudgets m_budgets;
     UsersOverBudget m_usersOver;
     NamespaceGpuLiveMap m_live;
+    NamespaceQueueMap m_queues;
 };
 
 // Filter-as-you-type on the name and sorting by any column. Sorting compares the

@@ -29,7 +29,7 @@ ChangeAuditEntry entryFor(const QString &kind, const QString &ns, const QString 
     ChangeAuditEntry e;
     e.action = kind == QLatin1String("ResourceQuota") ? QStringLiteral("quota.apply")
                : kind == QLatin1String("LimitRange")  ? QStringLiteral("limitrange.apply")
-                                                      : QStringLiteral("namespace.apply");
+                                                      : kind.toLower() + QStringLiteral(".apply");
     const QString object = kind + QLatin1Char('/') + name;
     e.target = ns.isEmpty() ? object : ns + QLatin1Char('/') + object;
     e.before = objectText(before);

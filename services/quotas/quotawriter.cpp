@@ -1,6 +1,7 @@
 #include "quotawriter.h"
 
 #include "kubeclient.h"
+#include "kueuewrite.h"
 #include "limitrangespec.h"
 #include "quotaspec.h"
 #include "specdiff.h"
@@ -54,6 +55,8 @@ Result<QJsonObject> prepare(const QuotaWriter::Request &req, QString *diffText) 
     if (req.resource == &KubeResource::limitRanges())
         return prepareAs<LimitRangeSpec>(req.mine, req.mineYaml, req.base, &validateLimitRange,
                                          &diffLimitRange, options, diffText);
+    if (isKueueResource(*req.resource))
+        return kueuePrepare(*req.resource, req.mine, req.mineYaml, req.base, diffText);
     // Namespaces carry nothing of ours to validate; the server checks their names.
     if (!req.mineYaml.isEmpty())
         return Error::make(Error::Kind::Internal,

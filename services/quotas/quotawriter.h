@@ -19,7 +19,8 @@ namespace gq {
 
 class KubeClient;
 
-// The safe write protocol for ResourceQuota, LimitRange (and Namespace) objects, as
+// The safe write protocol for ResourceQuota, LimitRange (and Namespace, and Kueue's
+// queue objects: kueuewrite.h) objects, as
 // one state machine shared by the console's dialogs, `gpuquota apply`, boosts and the
 // controller:
 //

@@ -182,13 +182,33 @@ void TestModels::namespaceListSnapshotAndUpdates() {
         NamespaceSummary::fromQuotas(QStringLiteral("sandbox"), {}),
     });
     QCOMPARE(snapshot(model), lines({
-                                  "Namespace | GPUs | CPU (cores) | Memory | Status",
-                                  "team-a | 7 / 8 | 4.5 / 32 | 48 / 128 Gi | near limit",
-                                  "team-b | 1 / 4 | — | — | ",
-                                  "sandbox | — | — | — | no quota",
+                                  "Namespace | GPUs | CPU (cores) | Memory | Status | Kueue queue",
+                                  "team-a | 7 / 8 | 4.5 / 32 | 48 / 128 Gi | near limit | ",
+                                  "team-b | 1 / 4 | — | — |  | ",
+                                  "sandbox | — | — | — | no quota | ",
                               }));
     QCOMPARE(model.index(0, NamespaceListModel::GpuColumn).data(NamespaceListModel::RatioRole).toDouble(),
              0.875);
+
+    // Kueue's LocalQueues beside the quotas: the column is shown once there are any.
+    QVERIFY(!model.hasQueues());
+    QSignalSpy shown(&model, &NamespaceListModel::queuesShownChanged);
+    NamespaceQueueMap queues;
+    queues[QStringLiteral("team-a")] = {
+        NamespaceQueue{QStringLiteral("a"), QStringLiteral("cq-train"), 6, 8, 2},
+        NamespaceQueue{QStringLiteral("b"), QStringLiteral("cq-infer"), 0, 4, 0}};
+    model.setQueues(queues);
+    QCOMPARE(shown.size(), 1);
+    QVERIFY(model.hasQueues());
+    QCOMPARE(model.index(0, NamespaceListModel::QueueColumn).data().toString(),
+             QStringLiteral("a → cq-train 6/8, b → cq-infer 0/4"));
+    QVERIFY(model.index(0, NamespaceListModel::QueueColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("2 pending")));
+    QCOMPARE(model.index(1, NamespaceListModel::QueueColumn).data().toString(), QString());
+    model.setQueues({});
+    QCOMPARE(shown.size(), 2);
 
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     auto b = model.at(1);
@@ -265,11 +285,11 @@ void TestModels::namespaceFilterAndSort() {
 
     proxy.sort(NamespaceListModel::GpuColumn, Qt::DescendingOrder);
     QCOMPARE(snapshot(proxy), lines({
-                                  "Namespace | GPUs | CPU (cores) | Memory | Status",
-                                  "ml-prod | 8 / 8 | — | — | near limit",
-                                  "team-a | 6 / 8 | — | — | ",
-                                  "team-b | 3 / 8 | — | — | ",
-                                  "ml-research | 1 / 8 | — | — | ",
+                                  "Namespace | GPUs | CPU (cores) | Memory | Status | Kueue queue",
+                                  "ml-prod | 8 / 8 | — | — | near limit | ",
+                                  "team-a | 6 / 8 | — | — |  | ",
+                                  "team-b | 3 / 8 | — | — |  | ",
+                                  "ml-research | 1 / 8 | — | — |  | ",
                               }));
     proxy.setNameFilter(QStringLiteral("ML"));
     QCOMPARE(proxy.rowCount(), 2);

@@ -20,15 +20,28 @@ QString ApplyFlow::kindName(Kind kind) {
 }
 
 QString ApplyFlow::describe() const {
+    if (m_req.resource)
+        return m_resource.kind + QLatin1Char(' ') +
+               (m_resource.namespaced ? m_req.ns + QLatin1Char('/') : QString()) + m_writer->name();
     return kindName(m_req.kind) + QLatin1Char(' ') + m_req.ns + QLatin1Char('/') + m_writer->name();
+}
+
+QString ApplyFlow::editable(const QJsonObject &object) const {
+    return editableYaml(object, m_req.resource ? QString() : kindName(m_req.kind));
 }
 
 void ApplyFlow::start(const Request &request) {
     m_req = request;
     m_running = true;
     QuotaWriter::Request w;
-    w.resource =
-        request.kind == Kind::ResourceQuota ? &KubeResource::resourceQuotas() : &KubeResource::limitRanges();
+    // QuotaWriter knows its own kinds by their static descriptions' addresses.
+    if (request.resource) {
+        m_resource = *request.resource;
+        w.resource = &m_resource;
+    } else {
+        w.resource = request.kind == Kind::ResourceQuota ? &KubeResource::resourceQuotas()
+                                                         : &KubeResource::limitRanges();
+    }
     w.ns = request.ns;
     w.base = request.base;
     w.mineYaml = request.mineYaml;
@@ -49,8 +62,7 @@ void ApplyFlow::onStateChanged(QuotaWriter::State state) {
     case QuotaWriter::State::Applied: {
         m_running = false;
         const QJsonObject &after = m_writer->result();
-        emit applied(after, m_req.baseYaml, editableYaml(after, kindName(m_req.kind)),
-                     m_writer->preview().diffText, m_note);
+        emit applied(after, m_req.baseYaml, editable(after), m_writer->preview().diffText, m_note);
         break;
     }
     case QuotaWriter::State::Conflict: showConflict(m_writer->conflict()); break;
@@ -71,7 +83,7 @@ void ApplyFlow::askConfirmation(const QuotaWriter::Preview &preview) {
     auto *dialog = new ApplyConfirmDialog(m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setObjectDescription(describe());
-    dialog->setTexts(m_req.baseYaml, editableYaml(preview.dryRunResult, kindName(m_req.kind)));
+    dialog->setTexts(m_req.baseYaml, editable(preview.dryRunResult));
     dialog->setChanges(preview.diffText);
     dialog->setWarnings(m_req.extraWarnings);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
@@ -90,7 +102,7 @@ void ApplyFlow::showConflict(const QuotaWriter::ConflictView &conflict) {
     auto *dialog = openConflict(m_dialogParent, describe(),
                                 tr("The server rejected the write with 409 Conflict: the object was "
                                    "changed by someone else after you started editing."),
-                                m_req.baseYaml, m_req.mineYaml, editableYaml(server, kindName(m_req.kind)));
+                                m_req.baseYaml, m_req.mineYaml, editable(server));
     connect(dialog, &ConflictDialog::resolved, this,
             [this, server](ConflictDialog::Resolution res, const QString &text) {
                 m_running = false;

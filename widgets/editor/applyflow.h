@@ -37,6 +37,9 @@ public:
         QStringList extraWarnings;              // e.g. limits lowered below current use
         std::optional<AuditHead> auditHead;     // published on the object with the write
         std::shared_ptr<ChangeAuditSink> audit; // the entry of the change goes there (changeaudit.h)
+        // Another kind than `kind` (Kueue's ClusterQueue, LocalQueue, ...): written at
+        // this resource, described and shown by its kind.
+        std::optional<KubeResource> resource;
     };
 
     ApplyFlow(std::shared_ptr<KubeClient> client, QWidget *dialogParent, QObject *parent = nullptr);
@@ -69,11 +72,13 @@ private:
     void askConfirmation(const QuotaWriter::Preview &preview);
     void showConflict(const QuotaWriter::ConflictView &conflict);
     [[nodiscard]] QString describe() const;
+    [[nodiscard]] QString editable(const QJsonObject &object) const;
 
     QuotaWriter *m_writer;
     QPointer<QWidget> m_dialogParent;
     Request m_req;
-    QString m_note; // from the confirmation, for the audit entry
+    KubeResource m_resource; // what m_writer writes (its request points here)
+    QString m_note;          // from the confirmation, for the audit entry
     // From start() until a signal above ends the apply: unlike the writer's run, this
     // includes the time the conflict view is open.
     bool m_running = false;

@@ -4,10 +4,13 @@
 #include "kubeclient.h"
 #include "kueuereader.h"
 #include "queuemodels.h"
+#include "queuequotadialog.h"
+#include "queueyamldialog.h"
 
 #include <QDateTime>
 #include <QEvent>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
@@ -32,12 +35,16 @@ QueuesPage::QueuesPage(QWidget *parent)
     , m_status(new QLabel(this))
     , m_workloadsTitle(new QLabel(this))
     , m_refreshButton(new QPushButton(this))
+    , m_editQuotaButton(new QPushButton(this))
+    , m_editYamlButton(new QPushButton(this))
     , m_timer(new QTimer(this)) {
     setObjectName(QStringLiteral("queuesPage"));
     m_treeView->setObjectName(QStringLiteral("queueTree"));
     m_workloadView->setObjectName(QStringLiteral("workloadTable"));
     m_status->setObjectName(QStringLiteral("queuesStatus"));
     m_refreshButton->setObjectName(QStringLiteral("queuesRefresh"));
+    m_editQuotaButton->setObjectName(QStringLiteral("queuesEditQuota"));
+    m_editYamlButton->setObjectName(QStringLiteral("queuesEditYaml"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -55,9 +62,18 @@ QueuesPage::QueuesPage(QWidget *parent)
     m_workloadView->verticalHeader()->hide();
     m_workloadView->horizontalHeader()->setStretchLastSection(true);
 
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_status, 1);
-    top->addWidget(m_refreshButton);
+    // The edit buttons on a row of their own: beside the status line they would widen the
+    // window's minimum width (it must fit 1200 px).
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_refreshButton);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_editQuotaButton);
+    buttons->addWidget(m_editYamlButton);
+    buttons->addStretch(1);
+    auto *top = new QVBoxLayout;
+    top->addLayout(statusRow);
+    top->addLayout(buttons);
     auto *lower = new QWidget(this);
     auto *lowerLayout = new QVBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 0, 0, 0);
@@ -75,12 +91,23 @@ QueuesPage::QueuesPage(QWidget *parent)
     m_timer->setInterval(kRefreshMs);
     connect(m_timer, &QTimer::timeout, this, &QueuesPage::refresh);
     connect(m_refreshButton, &QPushButton::clicked, this, &QueuesPage::refresh);
+    connect(m_treeView->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &QueuesPage::updateActions);
+    connect(m_editQuotaButton, &QPushButton::clicked, this,
+            [this] { editQuota(m_treeView->currentIndex()); });
+    connect(m_editYamlButton, &QPushButton::clicked, this, [this] { editYaml(m_treeView->currentIndex()); });
+    connect(m_treeView, &QTreeView::doubleClicked, this, [this](const QModelIndex &index) {
+        if (!editQuota(index))
+            editYaml(index);
+    });
     retranslate();
 }
 
 QueuesPage::~QueuesPage() = default;
 
 void QueuesPage::setConnection(ClusterConnection *connection) {
+    if (connection && connection == m_connection)
+        return; // the window tells every page on a namespace change; a new context syncs (refresh)
     if (m_connection)
         disconnect(m_connection, nullptr, this, nullptr);
     m_connection = connection;
@@ -88,6 +115,9 @@ void QueuesPage::setConnection(ClusterConnection *connection) {
     m_loading = false;
     m_snapshot.reset();
     m_error.reset();
+    m_reviewJobs.cancel();
+    m_canEdit.reset();
+    m_denyReason.clear();
     m_tree->setSnapshot({});
     m_workloads->setSnapshot({}, {}, 0);
     if (m_connection)
@@ -114,7 +144,105 @@ void QueuesPage::refresh() {
     m_jobs.cancel();
     m_jobs.run([client] { return kueue::readSnapshot(*client); },
                [this](const Result<kueue::Snapshot> &result) { showResult(result); });
+    checkPermissions(client);
     retranslate();
+}
+
+// As the quota pages ask before they offer an edit; a failed review leaves editing off.
+void QueuesPage::checkPermissions(const std::shared_ptr<KubeClient> &client) {
+    m_reviewJobs.watch(client->canI(QStringLiteral("update"), QStringLiteral("clusterqueues"), {},
+                                    QString::fromUtf16(kueue::kGroup)),
+                       [this](const Result<AccessReview> &review) {
+                           m_canEdit = review && review->allowed;
+                           m_denyReason = review ? review->reason : review.error().message;
+                           updateActions();
+                           retranslate();
+                           emit permissionsKnown();
+                       });
+}
+
+QString QueuesPage::readOnlyReason() const {
+    if (!m_canEdit)
+        return tr("Checking whether you may edit Kueue's queues…");
+    return m_denyReason.isEmpty()
+               ? tr("Read-only: you may not update ClusterQueues (SelfSubjectAccessReview denied "
+                    "update clusterqueues.kueue.x-k8s.io).")
+               : tr("Read-only: you may not update ClusterQueues (SelfSubjectAccessReview denied "
+                    "update clusterqueues.kueue.x-k8s.io: %1).")
+                     .arg(m_denyReason);
+}
+
+void QueuesPage::updateActions() {
+    const QModelIndex index = m_treeView->currentIndex().siblingAtColumn(QueueTreeModel::NameColumn);
+    const QString kind = index.data(QueueTreeModel::KindRole).toString();
+    const bool allowed = m_canEdit.value_or(false) && m_snapshot;
+    m_editQuotaButton->setEnabled(allowed && kind == QLatin1String("flavor"));
+    m_editYamlButton->setEnabled(allowed && !kind.isEmpty());
+    const QString why = allowed ? QString() : readOnlyReason();
+    m_editQuotaButton->setToolTip(why.isEmpty()
+                                      ? tr("Edit the selected flavor's GPU nominal quota, borrowing "
+                                           "or lending limit (or double-click a number)")
+                                      : why);
+    m_editYamlButton->setToolTip(why.isEmpty() ? tr("Edit the selected Cohort, ClusterQueue, ResourceFlavor "
+                                                    "or LocalQueue as YAML")
+                                               : why);
+}
+
+QDialog *QueuesPage::editQuota(const QModelIndex &at) {
+    const QModelIndex index = at.siblingAtColumn(QueueTreeModel::NameColumn);
+    const std::shared_ptr<KubeClient> client = m_connection ? m_connection->client() : nullptr;
+    if (!client || !m_snapshot || !m_canEdit.value_or(false) ||
+        index.data(QueueTreeModel::KindRole).toString() != QLatin1String("flavor"))
+        return nullptr;
+    kueue::QuotaField field = kueue::QuotaField::NominalQuota;
+    if (at.column() == QueueTreeModel::BorrowingLimitColumn)
+        field = kueue::QuotaField::BorrowingLimit;
+    else if (at.column() == QueueTreeModel::LendingLimitColumn)
+        field = kueue::QuotaField::LendingLimit;
+    auto *dialog = new QueueQuotaDialog(
+        client, kueue::resource(QStringLiteral("clusterqueues"), m_snapshot->apiVersion), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAuditHeadSource(m_auditHead);
+    dialog->setAuditSink(m_auditSink);
+    connect(dialog, &QueueQuotaDialog::applied, this, &QueuesPage::applied);
+    connect(dialog, &QueueQuotaDialog::applied, this, &QueuesPage::refresh);
+    connect(dialog, &QueueQuotaDialog::statusMessage, this, &QueuesPage::statusMessage);
+    dialog->setTarget(index.parent().data(QueueTreeModel::ObjectNameRole).toString(),
+                      index.data(QueueTreeModel::ObjectNameRole).toString(),
+                      index.data(QueueTreeModel::ResourceRole).toString(), field);
+    dialog->open();
+    return dialog;
+}
+
+QDialog *QueuesPage::editYaml(const QModelIndex &at) {
+    const QModelIndex index = at.siblingAtColumn(QueueTreeModel::NameColumn);
+    const std::shared_ptr<KubeClient> client = m_connection ? m_connection->client() : nullptr;
+    if (!client || !m_snapshot || !m_canEdit.value_or(false))
+        return nullptr;
+    static const QHash<QString, QString> plurals{
+        {QStringLiteral("cohort"), QStringLiteral("cohorts")},
+        {QStringLiteral("clusterqueue"), QStringLiteral("clusterqueues")},
+        {QStringLiteral("flavor"), QStringLiteral("resourceflavors")},
+        {QStringLiteral("localqueue"), QStringLiteral("localqueues")}};
+    const QString plural = plurals.value(index.data(QueueTreeModel::KindRole).toString());
+    if (plural.isEmpty())
+        return nullptr;
+    QString name = index.data(QueueTreeModel::ObjectNameRole).toString();
+    QString ns;
+    if (plural == QLatin1String("localqueues")) {
+        ns = name.section(u'/', 0, 0);
+        name = name.section(u'/', 1);
+    }
+    auto *dialog =
+        new QueueYamlDialog(client, kueue::resource(plural, m_snapshot->apiVersion), ns, name, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAuditHeadSource(m_auditHead);
+    dialog->setAuditSink(m_auditSink);
+    connect(dialog, &QueueYamlDialog::applied, this, &QueuesPage::applied);
+    connect(dialog, &QueueYamlDialog::applied, this, &QueuesPage::refresh);
+    connect(dialog, &QueueYamlDialog::statusMessage, this, &QueuesPage::statusMessage);
+    dialog->open();
+    return dialog;
 }
 
 void QueuesPage::showResult(const Result<kueue::Snapshot> &result) {
@@ -142,6 +270,9 @@ QString QueuesPage::statusText() const {
 void QueuesPage::retranslate() {
     m_refreshButton->setText(tr("Refresh"));
     m_workloadsTitle->setText(tr("Workloads: pending in the order Kueue tries them, then admitted"));
+    m_editQuotaButton->setText(tr("Edit GPU quota…"));
+    m_editYamlButton->setText(tr("Edit YAML…"));
+    updateActions();
     QString text;
     if (!m_connection || !m_connection->client())
         text = tr("Not connected.");
@@ -149,6 +280,10 @@ void QueuesPage::retranslate() {
         text = tr("Kueue is not installed on this cluster (no kueue.x-k8s.io API).");
     else if (m_error)
         text = tr("Cannot read Kueue's queues: %1").arg(m_error->message);
+    else if (m_snapshot && m_canEdit.value_or(false))
+        text = tr("Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n", nullptr,
+                  int(m_snapshot->clusterQueues.size()))
+                   .arg(m_snapshot->apiVersion);
     else if (m_snapshot)
         text = tr("Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n · read-only", nullptr,
                   int(m_snapshot->clusterQueues.size()))

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "auditanchor.h"
 #include "jobtracker.h"
 #include "kueueoverview.h"
 #include "page.h"
@@ -8,7 +9,12 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <functional>
+#include <memory>
+
+class QDialog;
 class QLabel;
+class QModelIndex;
 class QPushButton;
 class QTableView;
 class QTimer;
@@ -16,6 +22,9 @@ class QTreeView;
 
 namespace gq {
 
+class ChangeAuditSink;
+
+class KubeClient;
 class QueueTreeModel;
 class WorkloadListModel;
 
@@ -25,7 +34,11 @@ class WorkloadListModel;
 // namespaces) that point at each queue; below, the Workloads: pending ones in the order
 // Kueue tries them with the reason it gives, then the admitted ones with their GPUs and
 // age. The kueue.x-k8s.io version in use is found from discovery and said in the status
-// line, as is a cluster without Kueue. Read-only: nothing here changes the cluster.
+// line, as is a cluster without Kueue. Edits: a flavor's GPU numbers in one click
+// (QueueQuotaDialog; double-click a number, or "Edit GPU quota…") and the YAML of the
+// selected Cohort, ClusterQueue, ResourceFlavor or LocalQueue (QueueYamlDialog), both with
+// the quotas' write protocol. Whether they are offered is SelfSubjectAccessReview's
+// `update clusterqueues.kueue.x-k8s.io`: read-only users get them disabled with the reason.
 // Reads run on the thread pool; the page refreshes while shown.
 class QueuesPage final : public QWidget, public Page {
     Q_OBJECT
@@ -41,10 +54,26 @@ public:
     [[nodiscard]] QueueTreeModel *treeModel() const { return m_tree; }
     [[nodiscard]] WorkloadListModel *workloadModel() const { return m_workloads; }
     [[nodiscard]] QString statusText() const;
+    void setAuditHeadSource(std::function<AuditHead()> source) { m_auditHead = std::move(source); }
+    // Where applied changes' audit entries go (changeaudit.h); none: no entry.
+    void setAuditSink(std::shared_ptr<ChangeAuditSink> sink) { m_auditSink = std::move(sink); }
+    // Whether the access review allowed editing (nullopt until it answered).
+    [[nodiscard]] std::optional<bool> canEdit() const { return m_canEdit; }
+    [[nodiscard]] QTreeView *treeView() const { return m_treeView; }
+    // The editors for the selected row; the dialog is returned open (nullptr when the
+    // row has nothing to edit or editing is not allowed).
+    QDialog *editQuota(const QModelIndex &index);
+    QDialog *editYaml(const QModelIndex &index);
 
 signals:
     // A read finished (shown, or its error is).
     void done();
+    // The access review answered (canEdit() says what).
+    void permissionsKnown();
+    // As ObjectPage::applied, for the audit log.
+    void applied(const QString &ns, const QString &object, const QString &beforeYaml,
+                 const QString &afterYaml, const QString &diffText, const QString &note);
+    void statusMessage(const QString &message);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -54,6 +83,9 @@ protected:
 private:
     void showResult(const Result<kueue::Snapshot> &result);
     void retranslate();
+    void checkPermissions(const std::shared_ptr<KubeClient> &client);
+    void updateActions();
+    [[nodiscard]] QString readOnlyReason() const;
 
     QPointer<ClusterConnection> m_connection;
     QueueTreeModel *m_tree;
@@ -63,11 +95,18 @@ private:
     QLabel *m_status;
     QLabel *m_workloadsTitle;
     QPushButton *m_refreshButton;
+    QPushButton *m_editQuotaButton;
+    QPushButton *m_editYamlButton;
     QTimer *m_timer;
     JobTracker m_jobs{this};
     std::optional<kueue::Snapshot> m_snapshot;
     std::optional<Error> m_error;
     bool m_loading = false;
+    std::optional<bool> m_canEdit;
+    QString m_denyReason;
+    std::function<AuditHead()> m_auditHead;
+    std::shared_ptr<ChangeAuditSink> m_auditSink;
+    JobTracker m_reviewJobs{this};
 };
 
 } // namespace gq

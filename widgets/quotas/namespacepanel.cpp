@@ -46,6 +46,7 @@ NamespacePanel::NamespacePanel(NamespaceListModel *model, QWidget *parent)
     delegate->setBadgeColumn(NamespaceListModel::StatusColumn, NamespaceListModel::BadgesRole);
     m_view->setItemDelegate(delegate);
     m_view->setTextElideMode(Qt::ElideMiddle); // team-...-2026: both ends tell teams apart
+    connect(m_model, &NamespaceListModel::queuesShownChanged, this, &NamespacePanel::updateQueueColumn);
     applyColumnLayout();
 
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -163,8 +164,10 @@ void NamespacePanel::placeEmptyLabel() {
 }
 
 bool NamespacePanel::eventFilter(QObject *watched, QEvent *event) {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize) {
         placeEmptyLabel();
+        updateQueueColumn();
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -203,12 +206,21 @@ void NamespacePanel::applyColumnLayout() {
     fixed += fit(NamespaceListModel::MemoryColumn,
                  fm.horizontalAdvance(QStringLiteral("88.8 / 88.8 Ti")) + barPad);
     fixed += fit(NamespaceListModel::StatusColumn, UsageBarDelegate::statusWidth(m_view->font()) + 8);
+    m_queueWidth =
+        fit(NamespaceListModel::QueueColumn, fm.horizontalAdvance(QStringLiteral("nlp → cq-nlp 88/88")));
     // The stretching name column only gives way down to the header's minimum section
     // size before a scroll bar would appear; nameMin is that plus room for the
     // vertical scroll bar, so the panel never needs a horizontal one.
     const int scroll = style->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_view);
     const int nameMin = std::max(fm.averageCharWidth() * 10, header->minimumSectionSize() + scroll);
     m_view->setMinimumWidth(fixed + nameMin + 2 * m_view->frameWidth());
+    m_columnsWidth = fixed + nameMin;
+    updateQueueColumn();
+}
+
+void NamespacePanel::updateQueueColumn() {
+    const bool room = m_view->viewport()->width() >= m_columnsWidth + m_queueWidth;
+    m_view->setColumnHidden(NamespaceListModel::QueueColumn, !m_model->hasQueues() || !room);
 }
 
 void NamespacePanel::setLiveGpusShown(bool shown) {

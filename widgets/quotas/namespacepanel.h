@@ -60,6 +60,11 @@ private:
     void applyColumnLayout();
     bool m_liveGpus = false; // the GPU cells add live utilization ("6 / 14 · 37%")
     void placeEmptyLabel();
+    // The Kueue column shows where Kueue runs and the list has room for it beside the
+    // columns the minimum width is made for (it never adds a horizontal scroll bar).
+    void updateQueueColumn();
+    int m_columnsWidth = 0; // the other columns at their minimum (name included)
+    int m_queueWidth = 0;
     void showContextMenu(const QPoint &pos);
 
     NamespaceListModel *m_model;
