@@ -14,11 +14,12 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QSysInfo>
+
+#include <optional>
 
 namespace gq {
 
@@ -116,16 +117,16 @@ bool BoostReconciler::start(qint64 now, qint64 onlyBoost) {
 }
 
 ReconcileReport BoostReconciler::runNow(qint64 now, qint64 onlyBoost) {
-    QEventLoop loop;
-    ReconcileReport report;
-    const auto c = connect(this, &BoostReconciler::finished, &loop, [&](const ReconcileReport &r) {
-        report = r;
-        loop.quit();
-    });
+    // The pass's deliveries (this object's and its writers') run here, and nothing else:
+    // no nested event loop. Installed before the pass starts, so its first post lands here.
+    JobWait wait;
+    std::optional<ReconcileReport> report;
+    const auto c =
+        connect(this, &BoostReconciler::finished, this, [&](const ReconcileReport &r) { report = r; });
     if (start(now, onlyBoost))
-        loop.exec();
+        wait.until([&] { return report.has_value(); });
     disconnect(c);
-    return report;
+    return report.value_or(ReconcileReport{});
 }
 
 void BoostReconciler::finishPass() {
@@ -334,8 +335,9 @@ void BoostReconciler::onFetchedForAnnotation(const QJsonObject &quota) {
 
 void BoostReconciler::write(const QJsonObject &base, const QJsonObject &mine, const QString &before,
                             const QString &after) {
-    if (m_writer)
-        m_writer.release()->deleteLater(); // may be the one whose signal brought us here
+    // The writer before may be the one whose signal brought us here: it is kept until the
+    // next write (or this object's end), not deleted later by an event loop a CLI never runs.
+    m_retiredWriter = std::move(m_writer);
     m_writer = std::make_unique<QuotaWriter>(m_client);
     QuotaWriter *w = m_writer.get();
     connect(w, &QuotaWriter::stateChanged, this, [this, w, before, after](QuotaWriter::State s) {

@@ -107,7 +107,8 @@ public:
     // Ignored (false) while a pass runs.
     bool start(qint64 now, qint64 onlyBoost = 0);
     [[nodiscard]] bool isRunning() const { return m_running; }
-    // For a CLI or a headless controller tick: start() and wait in a local event loop.
+    // For a CLI or a test: start() and run the pass's own deliveries until it finished
+    // (a JobWait; no event loop). Never on the GUI thread.
     ReconcileReport runNow(qint64 now, qint64 onlyBoost = 0);
 
     // The wait before retry number `attempt` (1, 2, ...): 30 s doubling, at most 1 h.
@@ -160,7 +161,8 @@ private:
     QString m_note;        // added to the transition's audit text (another owner of the key)
     QString m_enforcement; // "; effective" / "; pending enforcement" of a value written
     std::unique_ptr<QuotaWriter> m_writer;
-    JobTracker m_jobs{this}; // last member: destroyed first
+    std::unique_ptr<QuotaWriter> m_retiredWriter; // the one before m_writer
+    JobTracker m_jobs{this};                      // last member: destroyed first
 };
 
 } // namespace gq
