@@ -16,6 +16,7 @@ struct JobWait::Held {
         std::function<void()> fn;
     };
     QThread *thread = nullptr;
+    Held *outer = nullptr;  // a JobWait further up this thread's stack, if any
     std::deque<Item> items; // guarded by registryMutex()
     QWaitCondition arrived;
 };
@@ -48,7 +49,7 @@ JobWait::JobWait()
     : d(std::make_unique<Held>()) {
     d->thread = QThread::currentThread();
     QMutexLocker lock(&registryMutex());
-    Q_ASSERT(!registry().contains(d->thread));
+    d->outer = registry().value(d->thread);
     registry().insert(d->thread, d.get());
 }
 
@@ -56,6 +57,12 @@ JobWait::~JobWait() {
     std::deque<Held::Item> left;
     {
         QMutexLocker lock(&registryMutex());
+        if (d->outer) { // what is left is the outer wait's to run
+            registry().insert(d->thread, d->outer);
+            for (Held::Item &item : d->items)
+                d->outer->items.push_back(std::move(item));
+            return;
+        }
         registry().remove(d->thread);
         left.swap(d->items);
     }

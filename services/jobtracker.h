@@ -176,8 +176,8 @@ private:
 // delivery to a receiver on that thread is handed to it instead of to the event loop,
 // and until() runs them, in order, and nothing else (no timers, no other events, no
 // deferred deletes), until its condition holds. Deliveries still held when it is
-// destroyed go to the event loop as usual. Create it before starting the work it waits
-// for. One per thread at a time.
+// destroyed go to the event loop as usual (or to a JobWait further up the stack, which
+// takes over again). Create it before starting the work it waits for.
 class JobWait final {
 public:
     JobWait();

@@ -146,6 +146,21 @@ private slots:
         QTRY_COMPARE(got, 1);
     }
 
+    void anInnerJobWaitHandsTheRestToTheOuterOne() {
+        Receiver r;
+        QList<int> got;
+        JobWait outer;
+        {
+            JobWait inner;
+            r.jobs.post([&] { got << 1; });
+            QVERIFY(inner.until([&] { return !got.isEmpty(); }, 10000));
+            r.jobs.post([&] { got << 2; }); // left to the outer wait
+        }
+        r.jobs.post([&] { got << 3; });
+        QVERIFY(outer.until([&] { return got.size() == 3; }, 10000));
+        QCOMPARE(got, (QList<int>{1, 2, 3}));
+    }
+
     void jobWaitStillDropsCancelledResults() {
         Receiver r;
         int got = 0;
