@@ -13,7 +13,6 @@
 #include "usagestore.h"
 
 #include <QCoreApplication>
-#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
@@ -24,10 +23,6 @@
 namespace gq {
 
 namespace {
-qint64 wallNow() {
-    return QDateTime::currentSecsSinceEpoch();
-}
-
 QString targetText(const BoostTarget &t) {
     if (t.kind == BoostTarget::Kind::Budget)
         return QStringLiteral("budget %1 %2").arg(scopeName(t.scope), t.subject);
@@ -211,7 +206,7 @@ void BoostReconciler::handle(const Boost &b) {
 }
 
 bool BoostReconciler::claimIsStale(const Boost &b) const {
-    if (b.claimUntil < wallNow())
+    if (b.claimUntil < m_opt.clock->nowSecs())
         return true;
     const QStringList parts = b.claimOwner.split(QLatin1Char(':'));
     if (parts.size() != 3 || parts.at(0) != QSysInfo::machineHostName())
@@ -229,7 +224,7 @@ bool BoostReconciler::claim(Boost b, Op op) {
     const QString fromOwner = b.claimOwner;
     b.state = op == Op::Apply ? Boost::State::Applying : Boost::State::Reverting;
     b.claimOwner = m_opt.owner;
-    b.claimUntil = wallNow() + m_opt.claimSeconds;
+    b.claimUntil = m_opt.clock->nowSecs() + m_opt.claimSeconds;
     BoostStore boosts(m_store.connection());
     auto ok = boosts.update(b, from, fromOwner);
     if (!ok) {

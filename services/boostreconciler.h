@@ -2,6 +2,7 @@
 
 #include "auditlog.h"
 #include "boosts.h"
+#include "clock.h"
 #include "error.h"
 #include "jobtracker.h"
 
@@ -93,7 +94,8 @@ public:
         QString actor; // the audit actor ("gq-admin" from SelfSubjectReview, the OS user)
         QString owner; // claim owner; empty: host:pid:random
         qint64 claimSeconds = 120;
-        int maxConflicts = 5; // 409s on one transition before it counts as failed
+        int maxConflicts = 5;                  // 409s on one transition before it counts as failed
+        const Clock *clock = &Clock::system(); // claims' times (must outlive the reconciler)
     };
 
     // `client` may be null: only budget boosts (and windows that passed unapplied) then.
