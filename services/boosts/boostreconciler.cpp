@@ -13,20 +13,16 @@
 #include "usagestore.h"
 
 #include <QCoreApplication>
-#include <QDateTime>
-#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QSysInfo>
 
+#include <optional>
+
 namespace gq {
 
 namespace {
-qint64 wallNow() {
-    return QDateTime::currentSecsSinceEpoch();
-}
-
 QString targetText(const BoostTarget &t) {
     if (t.kind == BoostTarget::Kind::Budget)
         return QStringLiteral("budget %1 %2").arg(scopeName(t.scope), t.subject);
@@ -116,16 +112,16 @@ bool BoostReconciler::start(qint64 now, qint64 onlyBoost) {
 }
 
 ReconcileReport BoostReconciler::runNow(qint64 now, qint64 onlyBoost) {
-    QEventLoop loop;
-    ReconcileReport report;
-    const auto c = connect(this, &BoostReconciler::finished, &loop, [&](const ReconcileReport &r) {
-        report = r;
-        loop.quit();
-    });
+    // The pass's deliveries (this object's and its writers') run here, and nothing else:
+    // no nested event loop. Installed before the pass starts, so its first post lands here.
+    JobWait wait;
+    std::optional<ReconcileReport> report;
+    const auto c =
+        connect(this, &BoostReconciler::finished, this, [&](const ReconcileReport &r) { report = r; });
     if (start(now, onlyBoost))
-        loop.exec();
+        wait.until([&] { return report.has_value(); });
     disconnect(c);
-    return report;
+    return report.value_or(ReconcileReport{});
 }
 
 void BoostReconciler::finishPass() {
@@ -210,7 +206,7 @@ void BoostReconciler::handle(const Boost &b) {
 }
 
 bool BoostReconciler::claimIsStale(const Boost &b) const {
-    if (b.claimUntil < wallNow())
+    if (b.claimUntil < m_opt.clock->nowSecs())
         return true;
     const QStringList parts = b.claimOwner.split(QLatin1Char(':'));
     if (parts.size() != 3 || parts.at(0) != QSysInfo::machineHostName())
@@ -228,7 +224,7 @@ bool BoostReconciler::claim(Boost b, Op op) {
     const QString fromOwner = b.claimOwner;
     b.state = op == Op::Apply ? Boost::State::Applying : Boost::State::Reverting;
     b.claimOwner = m_opt.owner;
-    b.claimUntil = wallNow() + m_opt.claimSeconds;
+    b.claimUntil = m_opt.clock->nowSecs() + m_opt.claimSeconds;
     BoostStore boosts(m_store.connection());
     auto ok = boosts.update(b, from, fromOwner);
     if (!ok) {
@@ -334,8 +330,9 @@ void BoostReconciler::onFetchedForAnnotation(const QJsonObject &quota) {
 
 void BoostReconciler::write(const QJsonObject &base, const QJsonObject &mine, const QString &before,
                             const QString &after) {
-    if (m_writer)
-        m_writer.release()->deleteLater(); // may be the one whose signal brought us here
+    // The writer before may be the one whose signal brought us here: it is kept until the
+    // next write (or this object's end), not deleted later by an event loop a CLI never runs.
+    m_retiredWriter = std::move(m_writer);
     m_writer = std::make_unique<QuotaWriter>(m_client);
     QuotaWriter *w = m_writer.get();
     connect(w, &QuotaWriter::stateChanged, this, [this, w, before, after](QuotaWriter::State s) {

@@ -2,6 +2,7 @@
 
 #include "auditlog.h"
 #include "boosts.h"
+#include "clock.h"
 #include "error.h"
 #include "jobtracker.h"
 
@@ -93,7 +94,8 @@ public:
         QString actor; // the audit actor ("gq-admin" from SelfSubjectReview, the OS user)
         QString owner; // claim owner; empty: host:pid:random
         qint64 claimSeconds = 120;
-        int maxConflicts = 5; // 409s on one transition before it counts as failed
+        int maxConflicts = 5;                  // 409s on one transition before it counts as failed
+        const Clock *clock = &Clock::system(); // claims' times (must outlive the reconciler)
     };
 
     // `client` may be null: only budget boosts (and windows that passed unapplied) then.
@@ -107,7 +109,8 @@ public:
     // Ignored (false) while a pass runs.
     bool start(qint64 now, qint64 onlyBoost = 0);
     [[nodiscard]] bool isRunning() const { return m_running; }
-    // For a CLI or a headless controller tick: start() and wait in a local event loop.
+    // For a CLI or a test: start() and run the pass's own deliveries until it finished
+    // (a JobWait; no event loop). Never on the GUI thread.
     ReconcileReport runNow(qint64 now, qint64 onlyBoost = 0);
 
     // The wait before retry number `attempt` (1, 2, ...): 30 s doubling, at most 1 h.
@@ -160,7 +163,8 @@ private:
     QString m_note;        // added to the transition's audit text (another owner of the key)
     QString m_enforcement; // "; effective" / "; pending enforcement" of a value written
     std::unique_ptr<QuotaWriter> m_writer;
-    JobTracker m_jobs{this}; // last member: destroyed first
+    std::unique_ptr<QuotaWriter> m_retiredWriter; // the one before m_writer
+    JobTracker m_jobs{this};                      // last member: destroyed first
 };
 
 } // namespace gq

@@ -6,11 +6,11 @@
 #include "quotawriter.h"
 #include "usagestore.h"
 
-#include <QEventLoop>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 
 #include <algorithm>
+#include <optional>
 
 Q_LOGGING_CATEGORY(lcEnforcer, "gq.controller.enforcer")
 
@@ -110,16 +110,16 @@ bool BudgetEnforcer::tick(qint64 now) {
 }
 
 EnforceReport BudgetEnforcer::runNow(qint64 now) {
-    QEventLoop loop;
-    EnforceReport report;
-    const auto c = connect(this, &BudgetEnforcer::finished, &loop, [&](const EnforceReport &r) {
-        report = r;
-        loop.quit();
-    });
+    // The pass's deliveries (this object's and its writers') run here, and nothing else:
+    // no nested event loop. Installed before the pass starts, so its first post lands here.
+    JobWait wait;
+    std::optional<EnforceReport> report;
+    const auto c =
+        connect(this, &BudgetEnforcer::finished, this, [&](const EnforceReport &r) { report = r; });
     if (tick(now))
-        loop.exec();
+        wait.until([&] { return report.has_value(); });
     disconnect(c);
-    return report;
+    return report.value_or(EnforceReport{});
 }
 
 void BudgetEnforcer::onAllQuotas(const Result<ObjectList> &r) {
@@ -294,8 +294,9 @@ void BudgetEnforcer::runStep() {
                      });
         return;
     }
-    if (m_writer)
-        m_writer.release()->deleteLater(); // may be the one whose signal brought us here
+    // The writer before may be the one whose signal brought us here: it is kept until the
+    // next write (or this object's end), not deleted later by an event loop a CLI never runs.
+    m_retiredWriter = std::move(m_writer);
     m_writer = std::make_unique<QuotaWriter>(m_client);
     QuotaWriter *w = m_writer.get();
     connect(w, &QuotaWriter::stateChanged, this, [this, w](QuotaWriter::State s) {

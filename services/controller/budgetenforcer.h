@@ -105,8 +105,8 @@ public:
     // (false) while one runs; finished() reports it.
     bool tick(qint64 now);
     [[nodiscard]] bool isRunning() const { return m_running; }
-    // tick() and wait in a local event loop: for tests and a CLI. The controller uses
-    // tick() on a timer.
+    // tick() and run the pass's own deliveries until it finished (a JobWait; no event
+    // loop): for tests and a CLI. The controller uses tick() on a timer.
     EnforceReport runNow(qint64 now);
 
 signals:
@@ -154,7 +154,8 @@ private:
     int m_conflicts = 0;
     ClampBackoff m_backoff; // per quota, across passes
     std::unique_ptr<QuotaWriter> m_writer;
-    JobTracker m_jobs{this}; // last member: destroyed first
+    std::unique_ptr<QuotaWriter> m_retiredWriter; // the one before m_writer
+    JobTracker m_jobs{this};                      // last member: destroyed first
 };
 
 } // namespace gq

@@ -153,7 +153,7 @@ bool ControllerRuntime::ready() const {
     const bool writable =
         m_writer->databaseAvailable() || (m_writer->spoolWritable() && m_writer->held() == 0);
     const qint64 failed = m_writer->lastPersistFailure();
-    const bool settled = failed == 0 || QDateTime::currentSecsSinceEpoch() - failed >= kReadyAfterFailureSecs;
+    const bool settled = failed == 0 || m_writer->clock().nowSecs() - failed >= kReadyAfterFailureSecs;
     return writable && settled && m_recorder->synced();
 }
 

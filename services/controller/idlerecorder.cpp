@@ -8,7 +8,6 @@
 #include "usageconnection.h"
 #include "yamldoc.h"
 
-#include <QDateTime>
 #include <QFile>
 #include <QSqlQuery>
 
@@ -269,9 +268,9 @@ void IdleRecorder::tick() {
     // again (a connection belongs to its thread), so a database outage costs one round.
     m_jobs.run(
         [config = m_config, url = m_databaseUrl, options = m_storeOptions, client = m_client,
-         tracker = m_tracker, transport = m_transport]() {
+         tracker = m_tracker, transport = m_transport, clock = m_clock]() {
             IdleRecordReport report;
-            const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+            const qint64 nowMs = clock->nowSecs() * 1000;
             report.at = nowMs / 1000;
             IdleOptions o;
             o.thresholdPct = config.thresholdPct;

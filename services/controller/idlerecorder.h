@@ -94,6 +94,9 @@ public:
     void tick();
 
     [[nodiscard]] const IdleRecorderConfig &config() const { return m_config; }
+    // What "now" is for a round (samples, spans, the report's time; second precision).
+    // Default: the system clock. `clock` must outlive this object.
+    void setClock(const Clock *clock) { m_clock = clock; }
 
 signals:
     void recorded(const gq::IdleRecordReport &report);
@@ -107,6 +110,7 @@ private:
     std::shared_ptr<metrics::IdleTracker> m_tracker; // scrape mode: the spans seen so far
     QTimer m_timer;
     bool m_inFlight = false;
+    const Clock *m_clock = &Clock::system();
     JobTracker m_jobs{this};
 };
 

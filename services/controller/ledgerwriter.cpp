@@ -3,7 +3,6 @@
 #include "pgping.h"
 #include "usageconnection.h"
 
-#include <QDateTime>
 #include <QLoggingCategory>
 
 #include <algorithm>
@@ -181,7 +180,7 @@ bool LedgerWriter::replay() {
     else
         qCInfo(lcLedger) << "replayed" << pending->size() << "spooled interval states";
     m_written += static_cast<qint64>(pending->size());
-    m_lastWrite = QDateTime::currentSecsSinceEpoch();
+    m_lastWrite = m_clock->nowSecs();
     m_spoolDepth = 0;
     return true;
 }
@@ -244,9 +243,9 @@ void LedgerWriter::spool(const SpoolEntry &entry) {
 // readiness turns false. Beyond kMaxHeld the oldest goes: that loss is counted.
 void LedgerWriter::hold(const SpoolEntry &entry, const Error &why) {
     m_spoolWritable = false;
-    m_lastPersistFailure = QDateTime::currentSecsSinceEpoch();
+    m_lastPersistFailure = m_clock->nowSecs();
     if (m_held.empty()) {
-        m_heldSince = QDateTime::currentSecsSinceEpoch();
+        m_heldSince = m_clock->nowSecs();
         qCCritical(lcLedger) << "database down and spool not writable: holding interval states in memory"
                              << "until either can take them:" << why.toString();
     }
@@ -357,7 +356,7 @@ void LedgerWriter::runBatch(BatchJob &job) {
             return;
         }
         m_written += qint64(to - done);
-        m_lastWrite = QDateTime::currentSecsSinceEpoch();
+        m_lastWrite = m_clock->nowSecs();
         m_batchPending -= qint64(to - done);
         done = to;
         job.done = done;
@@ -395,7 +394,7 @@ void LedgerWriter::write(const SpoolEntry &entry) {
     auto r = apply(entry);
     if (r) {
         ++m_written;
-        m_lastWrite = QDateTime::currentSecsSinceEpoch();
+        m_lastWrite = m_clock->nowSecs();
         return;
     }
     if (r.error().kind == Error::Kind::Invalid) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "clock.h"
 #include "intervalspool.h"
 #include "ledger.h"
 #include "result.h"
@@ -34,6 +35,10 @@ public:
                  QObject *parent = nullptr);
     ~LedgerWriter() override;
 
+    // What "now" is for the write and failure times below. Default: the system clock.
+    // Before start(); `clock` must outlive this object.
+    void setClock(const Clock *clock) { m_clock = clock; }
+    [[nodiscard]] const Clock &clock() const { return *m_clock; }
     // Opens the database (and replays the spool); on failure retries every retryMs.
     void start(int retryMs = 2000);
     // Writes (or spools) one interval state: open (no end) or closed.
@@ -128,6 +133,7 @@ private:
     std::atomic<bool> m_spoolWritable{true};
     std::atomic<qint64> m_spoolDepth{0};
     std::atomic<qint64> m_lastWrite{0};
+    const Clock *m_clock = &Clock::system();
     std::atomic<qint64> m_written{0};
     std::atomic<qint64> m_spooledTotal{0};
     std::thread m_probe;

@@ -175,11 +175,10 @@ void GpuMonitor::findIdle(IdleOptions options) {
         return;
     auto client = m_client;
     m_jobs.run(
-        [client, options]() -> Result<IdleReport> {
+        [client, options, clock = m_clock]() -> Result<IdleReport> {
             // As `gpuquota idle` does: a recent window for every GPU, older ones for the
             // GPUs idle at its start, up to a week back (idlequery.h).
-            return findIdleThroughPrometheus(*client, options,
-                                             double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
+            return findIdleThroughPrometheus(*client, options, double(clock->nowSecs()));
         },
         [this](Result<IdleReport> r) {
             if (!r) {
@@ -195,14 +194,14 @@ void GpuMonitor::findIdle(IdleOptions options) {
 
 void GpuMonitor::findRecordedIdle(IdleOptions options, const QString &url, const QString &password) {
     m_jobs.run(
-        [options, url, password]() -> Result<QList<IdleGpu>> {
+        [options, url, password, clock = m_clock]() -> Result<QList<IdleGpu>> {
             UsageStore::Options o;
             o.readOnly = true;
             o.password = password;
             auto store = UsageStore::open(url, o);
             if (!store)
                 return store.error();
-            return idlespans::current(**store, QDateTime::currentSecsSinceEpoch(), options.minIdleMs / 1000);
+            return idlespans::current(**store, clock->nowSecs(), options.minIdleMs / 1000);
         },
         [this](Result<QList<IdleGpu>> r) {
             if (!r) {
@@ -223,8 +222,8 @@ void GpuMonitor::fetchHistory(int seconds, int stepSeconds) {
         QStringList notes;
     };
     m_jobs.run(
-        [client, seconds, stepSeconds]() -> Result<History> {
-            const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+        [client, seconds, stepSeconds, clock = m_clock]() -> Result<History> {
+            const double now = double(clock->nowSecs());
             auto f = client->queryRange(gpuUtilizationQuery(), now - seconds, now, std::max(1, stepSeconds));
             f.waitForFinished();
             const Result<PromResult> r = f.result();

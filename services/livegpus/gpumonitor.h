@@ -1,5 +1,6 @@
 #pragma once
 
+#include "clock.h"
 #include "gpusample.h"
 #include "idle.h"
 #include "idlequery.h"
@@ -72,6 +73,9 @@ public:
     // the context and the credentials): the Discover source reads through it, and the
     // holders' users come from its pods (label gpuquota.io/user).
     void setClusterClient(ClientProvider provider);
+    // What "now" is for idle detection and history (second precision). Default: the
+    // system clock. `clock` must outlive this object.
+    void setClock(const Clock *clock) { m_clock = clock; }
 
     // Periodic refresh (the first at once); stop() ends it and drops results still out.
     void start(int intervalMs = 5000);
@@ -125,6 +129,7 @@ private:
     bool m_inFlight = false;
     int m_skipped = 0;
     QStringList m_historyNotes, m_idleNotes;
+    const Clock *m_clock = &Clock::system();
     JobTracker m_jobs{this};
     JobTracker m_userJobs{this};
 };

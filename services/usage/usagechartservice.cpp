@@ -208,51 +208,46 @@ UsageChartService::~UsageChartService() {
 }
 
 void UsageChartService::open(const QString &url, const QString &password) {
-    QMetaObject::invokeMethod(
+    m_jobs.runOn(
         m_worker,
-        [this, w = m_worker, url, password] {
+        [w = m_worker, url, password]() -> Result<void> {
             w->store.reset();
             UsageStore::Options options;
             options.password = password;
             auto store = UsageStore::open(url, options);
-            if (!store) {
-                const Error e = store.error();
-                QMetaObject::invokeMethod(
-                    this, [this, e] { emit failed(e); }, Qt::QueuedConnection);
+            if (!store)
+                return store.error();
+            w->store = std::move(*store);
+            return {};
+        },
+        [this](const Result<void> &r) {
+            if (!r) {
+                emit failed(r.error());
                 return;
             }
-            w->store = std::move(*store);
-            QMetaObject::invokeMethod(
-                this,
-                [this] {
-                    m_open = true;
-                    emit opened();
-                },
-                Qt::QueuedConnection);
-        },
-        Qt::QueuedConnection);
+            m_open = true;
+            emit opened();
+        });
 }
 
-quint64 UsageChartService::bump(const QString &channel) {
-    QMutexLocker lock(&m_mutex);
-    return ++m_latest[channel];
-}
-
-bool UsageChartService::isLatest(const QString &channel, quint64 gen) const {
-    QMutexLocker lock(&m_mutex);
-    return m_latest.value(channel) == gen;
+JobToken UsageChartService::supersede(const QString &channel) {
+    auto &tracker = m_channels[channel];
+    if (!tracker)
+        tracker = std::make_unique<JobTracker>(this);
+    tracker->cancel();
+    return tracker->token();
 }
 
 namespace {
 template <typename T, typename Compute>
-QFuture<Result<T>> runOnWorker(QObject *worker, std::function<bool()> current, Compute compute) {
+QFuture<Result<T>> runOnWorker(QObject *worker, const JobToken &token, Compute compute) {
     auto promise = std::make_shared<QPromise<Result<T>>>();
     QFuture<Result<T>> future = promise->future();
     promise->start();
     QMetaObject::invokeMethod(
         worker,
-        [promise, current = std::move(current), compute = std::move(compute)]() mutable {
-            if (!current()) {
+        [promise, token, compute = std::move(compute)]() mutable {
+            if (token.isCancelled()) {
                 promise->future().cancel(); // superseded before it started
             } else {
                 promise->addResult(compute());
@@ -265,25 +260,19 @@ QFuture<Result<T>> runOnWorker(QObject *worker, std::function<bool()> current, C
 } // namespace
 
 QFuture<Result<ChartData>> UsageChartService::chart(const QString &channel, const ChartQuery &query) {
-    const quint64 gen = bump(channel);
-    return runOnWorker<ChartData>(
-        m_worker, [this, channel, gen] { return isLatest(channel, gen); },
-        [w = m_worker, query]() -> Result<ChartData> {
-            if (!w->store)
-                return Error::make(Error::Kind::Database, QStringLiteral("the usage database is not open"));
-            return computeChart(*w->store, query);
-        });
+    return runOnWorker<ChartData>(m_worker, supersede(channel), [w = m_worker, query]() -> Result<ChartData> {
+        if (!w->store)
+            return Error::make(Error::Kind::Database, QStringLiteral("the usage database is not open"));
+        return computeChart(*w->store, query);
+    });
 }
 
 QFuture<Result<DrillData>> UsageChartService::drillDown(const QString &channel, const DrillQuery &query) {
-    const quint64 gen = bump(channel);
-    return runOnWorker<DrillData>(
-        m_worker, [this, channel, gen] { return isLatest(channel, gen); },
-        [w = m_worker, query]() -> Result<DrillData> {
-            if (!w->store)
-                return Error::make(Error::Kind::Database, QStringLiteral("the usage database is not open"));
-            return computeDrillDown(*w->store, query);
-        });
+    return runOnWorker<DrillData>(m_worker, supersede(channel), [w = m_worker, query]() -> Result<DrillData> {
+        if (!w->store)
+            return Error::make(Error::Kind::Database, QStringLiteral("the usage database is not open"));
+        return computeDrillDown(*w->store, query);
+    });
 }
 
 } // namespace gq

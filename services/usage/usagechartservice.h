@@ -1,21 +1,25 @@
 #pragma once
 
 #include "error.h"
+#include "jobtracker.h"
 #include "result.h"
 #include "usagecharts.h"
 
 #include <QFuture>
-#include <QHash>
-#include <QMutex>
 #include <QObject>
+#include <QString>
 #include <QThread>
+
+#include <map>
+#include <memory>
 
 namespace gq {
 
 // The usage charts' reads on a database thread of their own (a connection of its
 // own, so a chart never waits behind a budget refresh and vice versa). Each request
-// names a channel (one per chart model): a newer request on the same channel makes
-// an older one that has not started yet be skipped, and its future is cancelled, so
+// names a channel (one per chart model, a JobTracker each): a newer request on the same
+// channel cancels the older ones, so one that has not started yet is skipped, and its
+// future is cancelled, so
 // quickly switching namespace or range queues no backlog. The caller drops a result
 // that arrives late by watching the future through its JobTracker and cancelling it.
 class UsageChartService final : public QObject {
@@ -39,15 +43,14 @@ signals:
 
 private:
     class Worker;
-    // The generation of `channel`'s newest request, after bumping it.
-    quint64 bump(const QString &channel);
-    [[nodiscard]] bool isLatest(const QString &channel, quint64 gen) const;
+    // A token for a new request on `channel`, every older one there cancelled.
+    JobToken supersede(const QString &channel);
 
     QThread m_thread;
     Worker *m_worker = nullptr;
     bool m_open = false;
-    mutable QMutex m_mutex;
-    QHash<QString, quint64> m_latest; // guarded by m_mutex
+    std::map<QString, std::unique_ptr<JobTracker>> m_channels; // on this object's thread only
+    JobTracker m_jobs{this};                                   // open()'s answer
 };
 
 // The computations behind the service, on a store the caller owns (tests and the

@@ -98,6 +98,7 @@ private slots:
     void currentSpansAsIdleGpus();
     void recordsFromPrometheus();
     void recordsFromScrapedPages();
+    void spansFollowTheInjectedClock();
     void theControllerRecords();
 
 private:
@@ -336,6 +337,49 @@ void TestIdleRecorder::recordsFromScrapedPages() {
     QVERIFY(rows[0].end - rows[0].start >= 2);
 }
 
+void TestIdleRecorder::spansFollowTheInjectedClock() {
+    // Two rounds an hour apart on a fake clock make an hour-long span, though the test
+    // takes a second: on the wall clock the GPU would not have been idle for 30 minutes.
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost));
+    const int port = probe.serverPort();
+    probe.close();
+    gq::test::PromEnv env;
+    env.bin = qEnvironmentVariable("GQ_BIN_DIR");
+    gq::test::TestExporter exporter(env);
+    QVERIFY(exporter.start(port, gq::test::dcgmFrame(QStringLiteral("it-c"), {{QStringLiteral("GPU-it-c0"), 1,
+                                                                               QStringLiteral("team-c"),
+                                                                               QStringLiteral("napper")}})));
+    QVERIFY(UsageStore::open(m_url));
+    IdleRecorderConfig config;
+    config.scrape = {exporter.url()};
+    config.forSeconds = 30 * 60;
+    config.intervalSeconds = 3600; // the rounds are an interval apart: one span, not two
+    constexpr qint64 kT0 = 1700000000;
+    ManualClock clock(kT0);
+    IdleRecorder recorder(config, m_url, {});
+    recorder.setClock(&clock);
+    QSignalSpy recorded(&recorder, &IdleRecorder::recorded);
+    recorder.tick();
+    QTRY_COMPARE_WITH_TIMEOUT(recorded.size(), 1, 20000);
+    auto first = recorded.at(0).at(0).value<IdleRecordReport>();
+    QVERIFY2(!first.error, first.error ? qPrintable(first.error->toString()) : "");
+    QCOMPARE(first.at, kT0);
+    QVERIFY(first.idle.isEmpty()); // idle for no time yet
+    clock.advance(3600);
+    recorder.tick();
+    QTRY_COMPARE_WITH_TIMEOUT(recorded.size(), 2, 20000);
+    auto second = recorded.at(1).at(0).value<IdleRecordReport>();
+    QVERIFY2(!second.error, second.error ? qPrintable(second.error->toString()) : "");
+    QCOMPARE(second.at, kT0 + 3600);
+    QCOMPARE(second.idle.size(), 1);
+    const QList<SpanRow> rows = spans(m_url);
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows[0].pod, QStringLiteral("napper"));
+    QCOMPARE(rows[0].start, kT0);
+    QCOMPARE(rows[0].end, kT0 + 3600);
+}
+
 void TestIdleRecorder::theControllerRecords() {
     // gpuquota-controller with metrics: and idle: in its file writes the spans, and a bad
     // section stops it before anything runs (exit 2, key and line).
@@ -376,7 +420,8 @@ void TestIdleRecorder::theControllerRecords() {
     QVERIFY(bad.waitForFinished(30000));
     QCOMPARE(bad.exitCode(), 2);
     const QByteArray why = bad.readAllStandardError();
-    QVERIFY2(why.contains("controller.yaml:5:") && why.contains("metrics.scrape: must be a list"), why.constData());
+    QVERIFY2(why.contains("controller.yaml:5:") && why.contains("metrics.scrape: must be a list"),
+             why.constData());
 
     QTest::qWait(4000);
     QProcess controller;
