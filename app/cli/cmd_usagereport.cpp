@@ -220,6 +220,8 @@ int runBudget(const QStringList &argv) {
     const QString sub = argv.first();
     if (sub == QLatin1String("status"))
         return runBudgetStatus(argv.mid(1));
+    if (sub == QLatin1String("newcomer"))
+        return runBudgetNewcomer(argv.mid(1));
     // `budget set --help`: help, not "flag --help needs a value".
     for (const QString &arg : argv.mid(1)) {
         if (arg == QLatin1String("--"))
