@@ -89,12 +89,18 @@ Decision decideNewcomer(const Budget &budget, const TimeRange &period, double us
     return d;
 }
 
-QString newcomerText(const Decision &d) {
+QDate newcomerLastDay(const Decision &d) {
     if (d.newcomerUntil <= 0)
         return {};
     const QTimeZone zone = parseZone(d.budget.tz).value_or(QTimeZone(QByteArrayLiteral("UTC")));
-    const QDate last = QDateTime::fromSecsSinceEpoch(d.newcomerUntil - 1, zone).date();
-    return QStringLiteral("newcomer allowance until %1").arg(last.toString(QStringLiteral("MM-dd")));
+    return QDateTime::fromSecsSinceEpoch(d.newcomerUntil - 1, zone).date();
+}
+
+QString newcomerText(const Decision &d) {
+    if (d.newcomerUntil <= 0)
+        return {};
+    return QStringLiteral("newcomer allowance until %1")
+        .arg(newcomerLastDay(d).toString(QStringLiteral("MM-dd")));
 }
 
 QList<NewcomerEvent> newcomerEvents(const QList<NewcomerAllowance> &allowances, qint64 from, qint64 to) {

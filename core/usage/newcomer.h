@@ -3,6 +3,7 @@
 #include "budget.h"
 #include "result.h"
 
+#include <QDate>
 #include <QList>
 #include <QString>
 #include <QTimeZone>
@@ -72,6 +73,9 @@ struct NewcomerTerms {
 // newcomerText() of a decision in its budget's zone ("newcomer allowance until 12-14"),
 // empty when no allowance was in force.
 [[nodiscard]] QString newcomerText(const Decision &d);
+// The last local day the allowance of a decision covers, in its budget's zone (invalid
+// when none was in force): what the translated texts of the console and the page show.
+[[nodiscard]] QDate newcomerLastDay(const Decision &d);
 
 // A start or an end in (from, to], for the audit log ("budget.newcomer.start" / ".end").
 struct NewcomerEvent {
