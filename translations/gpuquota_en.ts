@@ -215,6 +215,18 @@
         <source>Need more? Ask your cluster admin for a boost.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>no limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Newcomer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>newcomer allowance until %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::AboutDialog</name>
@@ -1198,6 +1210,10 @@ Every change applied from this console is listed here with who made it and why.<
         <source>the quotas kept changing on the server (409 Conflict)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>newcomer allowances: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::BudgetListModel</name>
@@ -1367,6 +1383,14 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>Alerts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no limit / %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>newcomer allowance until %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

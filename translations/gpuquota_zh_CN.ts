@@ -215,6 +215,18 @@
         <source>Need more? Ask your cluster admin for a boost.</source>
         <translation>需要更多？请向集群管理员申请临时提升。</translation>
     </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Newcomer</source>
+        <translation>新人额度</translation>
+    </message>
+    <message>
+        <source>newcomer allowance until %1</source>
+        <translation>新人额度至 %1</translation>
+    </message>
 </context>
 <context>
     <name>gq::AboutDialog</name>
@@ -1198,6 +1210,10 @@ Every change applied from this console is listed here with who made it and why.<
         <source>the quotas kept changing on the server (409 Conflict)</source>
         <translation>服务器上的配额不断变化（409 Conflict）</translation>
     </message>
+    <message>
+        <source>newcomer allowances: %1</source>
+        <translation>新人额度：%1</translation>
+    </message>
 </context>
 <context>
     <name>gq::BudgetListModel</name>
@@ -1368,6 +1384,14 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>Alerts</source>
         <translation>告警</translation>
+    </message>
+    <message>
+        <source>no limit / %1</source>
+        <translation>不限 / %1</translation>
+    </message>
+    <message>
+        <source>newcomer allowance until %1</source>
+        <translation>新人额度至 %1</translation>
     </message>
 </context>
 <context>

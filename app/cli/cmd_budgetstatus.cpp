@@ -3,6 +3,7 @@
 // same function the console's Budgets page uses).
 #include "budgetstatus.h"
 #include "forecast.h"
+#include "newcomer.h"
 #include "usageverbs.h"
 
 #include <QJsonArray>
@@ -19,6 +20,7 @@ QString budgetHelp() {
         "  gpuquota budget list --db URL [--now T] [-o table|json]\n"
         "  gpuquota budget delete --db URL (--user U | --namespace N) [--period P] [--note TEXT]\n"
         "  gpuquota budget status --db URL (--user U | --namespace N) [--now T] [-o table|json]\n"
+        "  gpuquota budget newcomer (policy|list|add|end|sweep) ...   (see budget newcomer --help)\n"
         "\n"
         "status: every budget of the subject in the period containing --now (default: now), as of\n"
         "--now: a past --now counts what was used up to it and what ran at it.\n"
@@ -30,7 +32,7 @@ QString budgetHelp() {
         "                       x the GPU model's weight stored with each interval (the controller's\n"
         "                       gpuModelWeights; a model without one counts 1); budgets count these\n"
         "  used_raw             the same without GPU model weights (equal to used when none apply)\n"
-        "  limit                the effective limit: budget_limit + boost\n"
+        "  limit                the effective limit: budget_limit (x the newcomer factor) + boost\n"
         "  budget_limit         the budget as set\n"
         "  boost                GPU-hours active budget boosts add now\n"
         "  remaining            limit - used (negative when over)\n"
@@ -44,7 +46,11 @@ QString budgetHelp() {
         "  forecast             nothing-running | runs-out | in-grace | not-at-this-rate | spent\n"
         "  forecast_exhaustion  RFC 3339: when the limit is reached at the current rate (in grace:\n"
         "                       when grace ends); null when nothing runs, when it is not reached\n"
-        "                       before period_end, or when it is already spent\n");
+        "                       before period_end, or when it is already spent\n"
+        "  newcomerUntil        RFC 3339: the end (exclusive) of the user's newcomer allowance in\n"
+        "                       force (budget newcomer --help), else null\n"
+        "  newcomer             \"newcomer allowance until MM-dd\" (its last day), else empty\n"
+        "  unlimited            true while an unlimited newcomer allowance is in force\n");
 }
 
 namespace {
@@ -107,27 +113,37 @@ int runBudgetStatus(const QStringList &argv) {
         const Forecast f = forecast(d, now);
         const BudgetState state = budgetState(d);
         const std::optional<qint64> grace = graceEnd(d, now);
-        const double boost = d.limit - d.budget.limitGpuHours;
-        json.append(QJsonObject{{QStringLiteral("period"), periodName(d.budget.period)},
-                                {QStringLiteral("tz"), d.budget.tz},
-                                {QStringLiteral("used"), d.used},
-                                {QStringLiteral("used_raw"), d.usedRaw},
-                                {QStringLiteral("limit"), d.limit},
-                                {QStringLiteral("budget_limit"), d.budget.limitGpuHours},
-                                {QStringLiteral("boost"), boost},
-                                {QStringLiteral("remaining"), d.remaining},
-                                {QStringLiteral("period_start"), formatInstant(d.period.start, tz)},
-                                {QStringLiteral("period_end"), formatInstant(d.period.end, tz)},
-                                {QStringLiteral("state"), budgetStateName(state)},
-                                {QStringLiteral("grace_seconds"), double(d.budget.graceSeconds)},
-                                {QStringLiteral("grace_end"), instantOrNull(grace, tz)},
-                                {QStringLiteral("running_gpus"), d.runningGpus},
-                                {QStringLiteral("forecast"), forecastKindName(f.kind)},
-                                {QStringLiteral("forecast_exhaustion"), instantOrNull(f.exhaustsAt, tz)}});
-        QString limit = formatGpuHours(d.limit) + QStringLiteral(" GPU-h");
-        if (std::abs(boost) > kGpuHourTolerance)
-            limit += QStringLiteral(" (%1 + %2 boost)")
-                         .arg(formatGpuHours(d.budget.limitGpuHours), formatGpuHours(boost));
+        const double base = d.newcomerUntil > 0 && !d.unlimited ? d.allowanceLimit : d.budget.limitGpuHours;
+        const double boost = d.limit - base;
+        const QString newcomer = newcomerText(d);
+        json.append(QJsonObject{
+            {QStringLiteral("period"), periodName(d.budget.period)},
+            {QStringLiteral("tz"), d.budget.tz},
+            {QStringLiteral("used"), d.used},
+            {QStringLiteral("used_raw"), d.usedRaw},
+            {QStringLiteral("limit"), d.limit},
+            {QStringLiteral("budget_limit"), d.budget.limitGpuHours},
+            {QStringLiteral("boost"), boost},
+            {QStringLiteral("remaining"), d.remaining},
+            {QStringLiteral("period_start"), formatInstant(d.period.start, tz)},
+            {QStringLiteral("period_end"), formatInstant(d.period.end, tz)},
+            {QStringLiteral("state"), budgetStateName(state)},
+            {QStringLiteral("grace_seconds"), double(d.budget.graceSeconds)},
+            {QStringLiteral("grace_end"), instantOrNull(grace, tz)},
+            {QStringLiteral("running_gpus"), d.runningGpus},
+            {QStringLiteral("forecast"), forecastKindName(f.kind)},
+            {QStringLiteral("forecast_exhaustion"), instantOrNull(f.exhaustsAt, tz)},
+            {QStringLiteral("newcomerUntil"),
+             instantOrNull(d.newcomerUntil > 0 ? std::optional<qint64>(d.newcomerUntil) : std::nullopt, tz)},
+            {QStringLiteral("newcomer"), newcomer},
+            {QStringLiteral("unlimited"), d.unlimited}});
+        QString limit =
+            d.unlimited ? QStringLiteral("none") : formatGpuHours(d.limit) + QStringLiteral(" GPU-h");
+        if (!d.unlimited && std::abs(boost) > kGpuHourTolerance)
+            limit += QStringLiteral(" (%1 + %2 boost)").arg(formatGpuHours(base), formatGpuHours(boost));
+        if (!newcomer.isEmpty())
+            limit += QStringLiteral(" — %1 (budget %2 GPU-h)")
+                         .arg(newcomer, formatGpuHours(d.budget.limitGpuHours));
         table += QStringLiteral("%1 %2, %3 budget in %4\n")
                      .arg(scopeName(scope), subject, periodName(d.budget.period), d.budget.tz);
         const QList<std::pair<const char *, QString>> lines{
@@ -136,7 +152,8 @@ int runBudgetStatus(const QStringList &argv) {
                  (d.weighted() ? QStringLiteral(" weighted (%1 GPU-h raw)").arg(formatGpuHours(d.usedRaw))
                                : QString())},
             {"limit", limit},
-            {"remaining", formatGpuHours(d.remaining) + QStringLiteral(" GPU-h")},
+            {"remaining", d.unlimited ? QStringLiteral("unlimited")
+                                      : formatGpuHours(d.remaining) + QStringLiteral(" GPU-h")},
             {"period start", formatInstant(d.period.start, tz)},
             {"period end", formatInstant(d.period.end, tz)},
             {"state", budgetStateName(state)},

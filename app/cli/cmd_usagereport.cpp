@@ -220,6 +220,8 @@ int runBudget(const QStringList &argv) {
     const QString sub = argv.first();
     if (sub == QLatin1String("status"))
         return runBudgetStatus(argv.mid(1));
+    if (sub == QLatin1String("newcomer"))
+        return runBudgetNewcomer(argv.mid(1));
     const Args a =
         parseArgs(argv.mid(1), {QStringLiteral("db"), QStringLiteral("user"), QStringLiteral("namespace"),
                                 QStringLiteral("period"), QStringLiteral("limit"), QStringLiteral("grace"),

@@ -31,7 +31,8 @@ QList<Decision> decideEach(const CheckSubject *subjects[2], const AdmissionReque
                 raw += s;
                 weighted += s * iv.modelWeight.value_or(1.0);
             }
-            Decision d = decide(n.budget, n.period, weighted / 3600.0, runningGpus, request, boost);
+            Decision d = decideNewcomer(n.budget, n.period, weighted / 3600.0, runningGpus, request, boost,
+                                        sub.newcomer, now);
             d.usedRaw = raw / 3600.0;
             decisions << d;
         }

@@ -1,6 +1,7 @@
 #include "budget.h"
 
 #include <cmath>
+#include <limits>
 
 namespace gq {
 
@@ -118,10 +119,14 @@ Decision combine(const QList<Decision> &decisions, const AdmissionRequest &reque
     auto rank = [](Decision::Outcome o) {
         return o == Decision::Outcome::Denied ? 2 : o == Decision::Outcome::AllowedInGrace ? 1 : 0;
     };
+    // An unlimited newcomer allowance has more left than any limit.
+    auto left = [](const Decision &d) {
+        return d.unlimited ? std::numeric_limits<double>::infinity() : d.remaining;
+    };
     const Decision *best = &decisions.front();
     for (const Decision &d : decisions) {
         const int r = rank(d.outcome), rb = rank(best->outcome);
-        if (r > rb || (r == rb && d.remaining < best->remaining))
+        if (r > rb || (r == rb && left(d) < left(*best)))
             best = &d;
     }
     return *best;

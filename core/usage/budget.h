@@ -67,13 +67,20 @@ struct Decision {
     double graceAllowance = 0;
     double runningGpus = 0; // weighted GPUs the subject holds now (what grace is measured in)
     bool hasBudget = false; // false: no budget applies, allowed
+    // A newcomer allowance is in force (newcomer.h): its end (exclusive), else 0. The
+    // limit is then the allowance's (budget x factor + boosts), or none when unlimited.
+    qint64 newcomerUntil = 0;
+    bool unlimited = false;    // an unlimited newcomer allowance: allowed whatever is used
+    double allowanceLimit = 0; // x factor: the budget's limit under the allowance, before boosts
     Budget budget;
     TimeRange period;
     QString message;
 
     [[nodiscard]] bool allowed() const { return outcome != Outcome::Denied; }
     // More used than the limit allows, with decide()'s tolerance.
-    [[nodiscard]] bool overLimit() const { return hasBudget && used > limit + kGpuHourTolerance; }
+    [[nodiscard]] bool overLimit() const {
+        return hasBudget && !unlimited && used > limit + kGpuHourTolerance;
+    }
     // GPU model weights made a difference worth showing (more than rounding).
     [[nodiscard]] bool weighted() const { return std::abs(used - usedRaw) >= 0.005; }
 };

@@ -3,6 +3,7 @@
 #include "boosts.h"
 #include "chartqueries.h"
 #include "intervalqueries.h"
+#include "newcomerledger.h"
 #include "usageconnection.h"
 
 #include <QSqlQuery>
@@ -137,14 +138,22 @@ Result<QList<Decision>> BudgetStore::status(BudgetScope scope, const QString &su
     auto extra = m_intervals.modelExtra(scope, subject, upToNow, now, false);
     if (!extra)
         return extra.error();
+    NewcomerTerms newcomer;
+    if (scope == BudgetScope::User) {
+        auto terms = readNewcomerTerms(m_conn, subject);
+        if (!terms)
+            return terms.error();
+        newcomer = *terms;
+    }
     for (qsizetype i = 0; i < list->size(); ++i) {
         auto used = m_charts.usedGpuHours(scope, subject, periods[i], now);
         if (!used)
             return used.error();
         const double usedAtNow = std::max(0.0, *used - after->laterGpuSeconds[i] / 3600.0);
-        Decision d = decide(list->at(i), periods[i], usedAtNow + extra->seconds[i] / 3600.0,
-                            *running + after->heldGpus + extra->heldGpus,
-                            AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0}, *boost);
+        Decision d =
+            decideNewcomer(list->at(i), periods[i], usedAtNow + extra->seconds[i] / 3600.0,
+                           *running + after->heldGpus + extra->heldGpus,
+                           AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0}, *boost, newcomer, now);
         d.usedRaw = usedAtNow;
         out << d;
     }

@@ -2,6 +2,7 @@
 
 #include "boosts.h"
 #include "intervalqueries.h"
+#include "newcomerledger.h"
 #include "rollups.h"
 #include "usageconnection.h"
 
@@ -80,7 +81,28 @@ Result<void> CheckInputReader::read(const QString &user, const QString &ns, bool
             return r;
     if (auto r = readExactSums(out); !r)
         return r;
+    if (auto r = readNewcomer(user, loadUser, now, out[0]); !r)
+        return r;
     return readModelExtra(out);
+}
+
+Result<void> CheckInputReader::readNewcomer(const QString &user, bool loadUser, qint64 now,
+                                            CheckSubject &out) const {
+    if (user.isEmpty() || !loadUser || out.budgets.isEmpty())
+        return {};
+    auto terms = readNewcomerTerms(m_conn, user);
+    if (!terms)
+        return terms.error();
+    out.newcomer = *terms;
+    // The limit changes where the allowance starts or ends: kept inputs stop there.
+    if (terms->policy.enabled() && terms->allowance) {
+        const NewcomerAllowance &a = *terms->allowance;
+        if (now < a.since)
+            out.validUntil = std::min(out.validUntil, a.since);
+        else if (now < a.end())
+            out.validUntil = std::min(out.validUntil, a.end());
+    }
+    return {};
 }
 
 void CheckInputReader::bindFirst(QSqlQuery &q, const QString &user, const QString &ns, bool loadUser,

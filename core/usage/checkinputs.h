@@ -2,6 +2,7 @@
 
 #include "budget.h"
 #include "ledger.h"
+#include "newcomer.h"
 #include "result.h"
 #include "timewindow.h"
 
@@ -41,6 +42,7 @@ struct CheckSubject {
     std::vector<CheckBoost> boosts; // pending/applied, not expired when read
     std::vector<UsageInterval> running;
     std::vector<CheckNeed> needs;
+    NewcomerTerms newcomer; // users: the newcomer policy and their allowance
     qint64 readAt = 0;
     // `now` values in [validFrom, validUntil) are answered from this entry.
     qint64 validFrom = std::numeric_limits<qint64>::min();
@@ -79,6 +81,8 @@ private:
                                 CheckSubject out[2]) const;
     Result<void> readExactSums(CheckSubject out[2]) const;
     Result<void> readModelExtra(CheckSubject out[2]) const;
+    // The newcomer policy and the user's allowance (only when the user has a budget).
+    Result<void> readNewcomer(const QString &user, bool loadUser, qint64 now, CheckSubject &out) const;
 
     const UsageConnection &m_conn;
     DayIndex &m_days;

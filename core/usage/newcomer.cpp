@@ -65,6 +65,44 @@ QString newcomerText(const NewcomerAllowance &allowance, qint64 t, const QTimeZo
     return QStringLiteral("newcomer allowance until %1").arg(last.toString(QStringLiteral("MM-dd")));
 }
 
+Decision decideNewcomer(const Budget &budget, const TimeRange &period, double usedGpuHours,
+                        double runningGpus, const AdmissionRequest &request, double extraGpuHours,
+                        const NewcomerTerms &terms, qint64 now) {
+    if (budget.scope != BudgetScope::User || !terms.activeAt(now))
+        return decide(budget, period, usedGpuHours, runningGpus, request, extraGpuHours);
+    const NewcomerAllowance &a = *terms.allowance;
+    Budget raised = budget;
+    if (terms.policy.factor > 0)
+        raised.limitGpuHours = newcomerLimit(budget.limitGpuHours, terms.policy, a, now);
+    Decision d = decide(raised, period, usedGpuHours, runningGpus, request, extraGpuHours);
+    d.budget = budget;
+    d.newcomerUntil = a.end();
+    d.allowanceLimit = raised.limitGpuHours;
+    const QString text = newcomerText(d);
+    if (terms.policy.factor > 0) {
+        d.message += QStringLiteral(" (%1, x%2)").arg(text, QString::number(terms.policy.factor));
+        return d;
+    }
+    d.unlimited = true;
+    d.outcome = Decision::Outcome::Allowed;
+    d.message = QStringLiteral("Allowed: %1, no limit (%2 GPU-h used)").arg(text, formatGpuHours(d.used));
+    return d;
+}
+
+QDate newcomerLastDay(const Decision &d) {
+    if (d.newcomerUntil <= 0)
+        return {};
+    const QTimeZone zone = parseZone(d.budget.tz).value_or(QTimeZone(QByteArrayLiteral("UTC")));
+    return QDateTime::fromSecsSinceEpoch(d.newcomerUntil - 1, zone).date();
+}
+
+QString newcomerText(const Decision &d) {
+    if (d.newcomerUntil <= 0)
+        return {};
+    return QStringLiteral("newcomer allowance until %1")
+        .arg(newcomerLastDay(d).toString(QStringLiteral("MM-dd")));
+}
+
 QList<NewcomerEvent> newcomerEvents(const QList<NewcomerAllowance> &allowances, qint64 from, qint64 to) {
     QList<NewcomerEvent> out;
     for (const NewcomerAllowance &a : allowances) {

@@ -1,10 +1,14 @@
 #pragma once
 
+#include "budget.h"
 #include "result.h"
 
+#include <QDate>
 #include <QList>
 #include <QString>
 #include <QTimeZone>
+
+#include <optional>
 
 namespace gq {
 
@@ -12,8 +16,8 @@ namespace gq {
 // first recorded interval, or added by an admin) has a larger budget, or none at all, for
 // their first N calendar days in the budget's zone; it ends by itself, or early when an
 // admin ends it. Pure functions here: what is in force at an instant, the limit it gives,
-// the words the budget shows, and the starts and ends a pass must audit. Not yet wired
-// into the budget decisions, the store or the CLI.
+// the words the budget shows, and the starts and ends a pass must audit. The store side
+// (the policy, who is a newcomer, the audit) is NewcomerLedger (newcomerledger.h).
 struct NewcomerPolicy {
     int days = 0;      // 0: no allowance
     double factor = 0; // the limit x factor; 0: unlimited
@@ -48,6 +52,30 @@ struct NewcomerAllowance {
 // "newcomer allowance until 12-14" (the last local day it covers, MM-dd in `zone`), or
 // empty when none is in force at `t`.
 [[nodiscard]] QString newcomerText(const NewcomerAllowance &allowance, qint64 t, const QTimeZone &zone);
+
+// What the database says of one user: its policy (one for all user budgets) and the
+// user's allowance, if they have one.
+struct NewcomerTerms {
+    NewcomerPolicy policy;
+    std::optional<NewcomerAllowance> allowance;
+    [[nodiscard]] bool activeAt(qint64 t) const {
+        return policy.enabled() && allowance && allowance->activeAt(t);
+    }
+};
+
+// decide() of a USER budget under the allowance in force at `now`: the limit x factor
+// (boosts on top), or no limit at all (unlimited: allowed whatever is used, never over);
+// the Decision says so (newcomerUntil, unlimited, allowanceLimit) and its message names
+// the allowance. Namespace budgets, and users without an allowance in force: decide().
+[[nodiscard]] Decision decideNewcomer(const Budget &budget, const TimeRange &period, double usedGpuHours,
+                                      double runningGpus, const AdmissionRequest &request,
+                                      double extraGpuHours, const NewcomerTerms &terms, qint64 now);
+// newcomerText() of a decision in its budget's zone ("newcomer allowance until 12-14"),
+// empty when no allowance was in force.
+[[nodiscard]] QString newcomerText(const Decision &d);
+// The last local day the allowance of a decision covers, in its budget's zone (invalid
+// when none was in force): what the translated texts of the console and the page show.
+[[nodiscard]] QDate newcomerLastDay(const Decision &d);
 
 // A start or an end in (from, to], for the audit log ("budget.newcomer.start" / ".end").
 struct NewcomerEvent {

@@ -3,6 +3,7 @@
 #include "alertschema.h"
 #include "boostrequests.h"
 #include "boostschema.h"
+#include "newcomerledger.h"
 #include "timewindow.h"
 #include "usageconnection.h"
 
@@ -301,6 +302,9 @@ Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone
         }
         if (target == 8)
             if (auto r = migrateBoostRequestsToV8(conn); !r)
+                return r;
+        if (target == 9)
+            if (auto r = migrateNewcomersToV9(conn); !r)
                 return r;
         QSqlQuery ins(db);
         if (auto r = conn.prepare(

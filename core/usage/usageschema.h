@@ -19,7 +19,8 @@ class UsageConnection;
 // budgets count weighted GPU-hours (weight x model_weight), rollups stay raw.
 // v7: open rows' last-seen heartbeat (seen_s) and estimated ends (end_estimated).
 // v8: boost requests (boostrequests.h).
-inline constexpr int kUsageSchemaVersion = 8;
+// v9: newcomer allowances (newcomerledger.h).
+inline constexpr int kUsageSchemaVersion = 9;
 
 // The usage database's tables, one text for both dialects, and the migrations
 // between their versions.

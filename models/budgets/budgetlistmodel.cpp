@@ -1,6 +1,7 @@
 #include "budgetlistmodel.h"
 
 #include "namespacelistmodel.h"
+#include "newcomer.h"
 
 #include <QLocale>
 
@@ -144,9 +145,16 @@ QVariant BudgetListModel::data(const QModelIndex &index, int role) const {
         switch (index.column()) {
         case SubjectColumn: return b.subject;
         case LimitColumn: {
-            QString t = tr("%1 GPU-h / %2").arg(gpuHoursText(b.limitGpuHours), periodText(b.period));
-            if (std::fabs(r.decision.limit - b.limitGpuHours) > kGpuHourTolerance)
-                t += tr(" (+%1 boost)").arg(gpuHoursText(r.decision.limit - b.limitGpuHours));
+            const Decision &d = r.decision;
+            // Under a newcomer allowance the limit is the allowance's (x factor), or none.
+            const double base = d.newcomerUntil > 0 && !d.unlimited ? d.allowanceLimit : b.limitGpuHours;
+            QString t = d.unlimited ? tr("no limit / %1").arg(periodText(b.period))
+                                    : tr("%1 GPU-h / %2").arg(gpuHoursText(base), periodText(b.period));
+            if (!d.unlimited && std::fabs(d.limit - base) > kGpuHourTolerance)
+                t += tr(" (+%1 boost)").arg(gpuHoursText(d.limit - base));
+            if (d.newcomerUntil > 0)
+                t += QStringLiteral(" · ") + tr("newcomer allowance until %1")
+                                                 .arg(newcomerLastDay(d).toString(QStringLiteral("MM-dd")));
             return t;
         }
         case RemainingColumn: return batteryText(r);

@@ -3,6 +3,7 @@
 #include "auditlog.h"
 #include "clampscope.h"
 #include "kubeclient.h"
+#include "newcomerledger.h"
 #include "quotawriter.h"
 #include "usagestore.h"
 
@@ -90,6 +91,11 @@ bool BudgetEnforcer::tick(qint64 now) {
     m_report = EnforceReport{};
     m_queue.clear();
     m_budgetNamespaces.clear();
+    // The newcomer allowance (issue #30): users first seen since the last pass, and the
+    // starts and ends due by now into the audit log, once across replicas.
+    const ManualClock at(now);
+    if (auto swept = NewcomerLedger(m_store, at).sweep(); !swept)
+        m_report.errors << tr("newcomer allowances: %1").arg(swept.error().message);
     auto budgets = m_store.budgets();
     if (!budgets) {
         const QString why = budgets.error().message;

@@ -2,6 +2,7 @@
 
 #include "boosts.h"
 #include "forecast.h"
+#include "newcomer.h"
 #include "usagestore.h"
 
 #include <QJsonArray>
@@ -33,26 +34,38 @@ bool isLive(const Boost &b, qint64 now) {
 
 } // namespace
 
+namespace {
+// What the boost is added to: the budget's limit, or the newcomer allowance's (x factor).
+double newcomerBase(const Decision &d) {
+    return d.newcomerUntil > 0 && !d.unlimited ? d.allowanceLimit : d.budget.limitGpuHours;
+}
+} // namespace
+
 QJsonObject budgetStatusJson(const Decision &d, qint64 now) {
     const QTimeZone tz = zoneOf(d.budget.tz);
     const Forecast f = forecast(d, now);
     const std::optional<qint64> grace = graceEnd(d, now);
-    return QJsonObject{{QStringLiteral("period"), periodName(d.budget.period)},
-                       {QStringLiteral("tz"), d.budget.tz},
-                       {QStringLiteral("used"), d.used},
-                       {QStringLiteral("used_raw"), d.usedRaw},
-                       {QStringLiteral("limit"), d.limit},
-                       {QStringLiteral("budget_limit"), d.budget.limitGpuHours},
-                       {QStringLiteral("boost"), d.limit - d.budget.limitGpuHours},
-                       {QStringLiteral("remaining"), d.remaining},
-                       {QStringLiteral("period_start"), formatInstant(d.period.start, tz)},
-                       {QStringLiteral("period_end"), formatInstant(d.period.end, tz)},
-                       {QStringLiteral("state"), budgetStateName(budgetState(d))},
-                       {QStringLiteral("grace_seconds"), double(d.budget.graceSeconds)},
-                       {QStringLiteral("grace_end"), instantOrNull(grace, tz)},
-                       {QStringLiteral("running_gpus"), d.runningGpus},
-                       {QStringLiteral("forecast"), forecastKindName(f.kind)},
-                       {QStringLiteral("forecast_exhaustion"), instantOrNull(f.exhaustsAt, tz)}};
+    return QJsonObject{
+        {QStringLiteral("period"), periodName(d.budget.period)},
+        {QStringLiteral("tz"), d.budget.tz},
+        {QStringLiteral("used"), d.used},
+        {QStringLiteral("used_raw"), d.usedRaw},
+        {QStringLiteral("limit"), d.limit},
+        {QStringLiteral("budget_limit"), d.budget.limitGpuHours},
+        {QStringLiteral("boost"), d.limit - newcomerBase(d)},
+        {QStringLiteral("remaining"), d.remaining},
+        {QStringLiteral("period_start"), formatInstant(d.period.start, tz)},
+        {QStringLiteral("period_end"), formatInstant(d.period.end, tz)},
+        {QStringLiteral("state"), budgetStateName(budgetState(d))},
+        {QStringLiteral("grace_seconds"), double(d.budget.graceSeconds)},
+        {QStringLiteral("grace_end"), instantOrNull(grace, tz)},
+        {QStringLiteral("running_gpus"), d.runningGpus},
+        {QStringLiteral("forecast"), forecastKindName(f.kind)},
+        {QStringLiteral("forecast_exhaustion"), instantOrNull(f.exhaustsAt, tz)},
+        {QStringLiteral("newcomerUntil"),
+         instantOrNull(d.newcomerUntil > 0 ? std::optional<qint64>(d.newcomerUntil) : std::nullopt, tz)},
+        {QStringLiteral("newcomer"), newcomerText(d)},
+        {QStringLiteral("unlimited"), d.unlimited}};
 }
 
 Result<QJsonObject> quotaStatus(const UsageStore &store, BudgetScope scope, const QString &subject,
@@ -94,13 +107,15 @@ Result<QJsonObject> quotaStatus(const UsageStore &store, BudgetScope scope, cons
     const Decision *primary = nullptr;
     for (const Decision &d : std::as_const(*decisions)) {
         budgets.append(budgetStatusJson(d, now));
-        if (!primary || d.remaining < primary->remaining - kGpuHourTolerance)
+        // An unlimited newcomer allowance has more left than any limit.
+        if (!primary || (primary->unlimited && !d.unlimited) ||
+            (!d.unlimited && d.remaining < primary->remaining - kGpuHourTolerance))
             primary = &d;
     }
     doc.insert(QStringLiteral("budgets"), budgets);
-    static const char *const summaryKeys[] = {"period",    "period_start", "period_end",          "state",
-                                              "grace_end", "forecast",     "forecast_exhaustion", "limit",
-                                              "remaining"};
+    static const char *const summaryKeys[] = {
+        "period", "period_start", "period_end",    "state",    "grace_end", "forecast", "forecast_exhaustion",
+        "limit",  "remaining",    "newcomerUntil", "newcomer", "unlimited"};
     if (primary) {
         const QJsonObject p = budgetStatusJson(*primary, now);
         doc.insert(QStringLiteral("used"), p.value(QLatin1String("used")));

@@ -317,9 +317,20 @@ QString SelfServicePage::render(const QJsonObject &s) const {
                    t(QT_TR_NOOP("(%1 + %2 boost)"))
                        .arg(shortHours(primary.value(QLatin1String("budget_limit")).toDouble()),
                             shortHours(boost));
-        row(t(QT_TR_NOOP("Limit")), lim);
+        const bool unlimited = primary.value(QLatin1String("unlimited")).toBool();
+        row(t(QT_TR_NOOP("Limit")), unlimited ? t(QT_TR_NOOP("no limit")) : lim);
         row(t(QT_TR_NOOP("Left")),
-            t(QT_TR_NOOP("%1 GPU-h")).arg(shortHours(s.value(QLatin1String("remaining")).toDouble())));
+            unlimited
+                ? t(QT_TR_NOOP("no limit"))
+                : t(QT_TR_NOOP("%1 GPU-h")).arg(shortHours(s.value(QLatin1String("remaining")).toDouble())));
+        if (const QString until = primary.value(QLatin1String("newcomerUntil")).toString();
+            !until.isEmpty()) {
+            // The last day it covers, as `budget status` and the console say it.
+            const QTimeZone zone(primary.value(QLatin1String("tz")).toString().toUtf8());
+            const QDateTime end = QDateTime::fromString(until, Qt::ISODate).addSecs(-1).toTimeZone(zone);
+            row(t(QT_TR_NOOP("Newcomer")),
+                t(QT_TR_NOOP("newcomer allowance until %1")).arg(end.toString(QStringLiteral("MM-dd"))));
+        }
         row(t(QT_TR_NOOP("Period")), when(s.value(QLatin1String("period_start")).toString(), tz, now) +
                                          QStringLiteral(" – ") +
                                          when(s.value(QLatin1String("period_end")).toString(), tz, now));

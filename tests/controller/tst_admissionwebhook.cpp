@@ -5,6 +5,7 @@
 #include "admissionwebhook.h"
 #include "draholdings.h"
 #include "httptransport.h"
+#include "newcomerledger.h"
 #include "tls.h"
 
 #include "kube/kubeclienttestutil.h"
@@ -41,6 +42,13 @@ UsageInterval sharedPod(const char *user, const char *uid, const char *name, int
     return iv;
 }
 
+Budget budget(const QString &user) { // 8 GPU-h a day
+    Budget b;
+    b.subject = user;
+    b.limitGpuHours = 8;
+    return b;
+}
+
 } // namespace
 
 class TestAdmissionWebhook : public QObject {
@@ -72,12 +80,8 @@ private slots:
         QVERIFY2(s, qPrintable(s ? QString() : s.error().toString()));
         m_store = std::move(*s);
         // alice: 8 GPU-h per day, 7.5 used this morning; bob has the same budget, unused.
-        for (const char *user : {"alice", "bob"}) {
-            Budget b;
-            b.subject = QString::fromLatin1(user);
-            b.limitGpuHours = 8;
-            QVERIFY(m_store->setBudget(b));
-        }
+        for (const char *user : {"alice", "bob"})
+            QVERIFY(m_store->setBudget(budget(QString::fromLatin1(user))));
         UsageInterval iv = sharedPod("alice", "uid-1", "earlier", 3, 9000); // 2.5 h x 3 GPUs
         iv.source = QStringLiteral("test");
         QVERIFY(m_store->upsertInterval(iv));
@@ -104,6 +108,31 @@ private slots:
         QCOMPARE(
             messageOf(resp),
             QStringLiteral("Denied: need 4.00 GPU-h, only 0.50 left (limit 8.00 per day) for user alice"));
+    }
+
+    // Issue 30: a newcomer (x3 for 7 days) is admitted over the plain budget, and denied
+    // the same pod once the allowance has ended by itself.
+    void newcomerAdmittedUntilTheAllowanceEnds() {
+        const ManualClock policyAt(kDayStart - 60);
+        QVERIFY(NewcomerLedger(*m_store, policyAt)
+                    .setPolicy(*NewcomerPolicy::parse(QStringLiteral("7d:x3")), QStringLiteral("admin"),
+                               QStringLiteral("first week")));
+        QVERIFY(m_store->setBudget(budget(QStringLiteral("nina"))));
+        QVERIFY(m_store->upsertInterval(sharedPod("nina", "uid-n", "first", 1, 3600))); // 1 GPU-h used
+        const ManualClock sweepAt(kNoon);
+        QVERIFY(NewcomerLedger(*m_store, sweepAt).sweep());
+        // 9 GPUs for an hour: 10 > 8, but <= 24.
+        const QByteArray body =
+            reviewJson(QStringLiteral("uid-n1"), QStringLiteral("shared"), QStringLiteral("nina"), 9);
+        QJsonObject resp = responseOf(call(body).body);
+        QVERIFY(resp.value(QLatin1String("allowed")).toBool());
+        resp = responseOf(call(body, kNoon + 7 * 86400).body); // 12-08: ended with 12-07
+        QCOMPARE(resp.value(QLatin1String("allowed")).toBool(true), false);
+        QCOMPARE(
+            messageOf(resp),
+            QStringLiteral("Denied: need 9.00 GPU-h, only 8.00 left (limit 8.00 per day) for user nina"));
+        resp = responseOf(call(body, kNoon + 6 * 86400).body);
+        QVERIFY(resp.value(QLatin1String("allowed")).toBool());
     }
 
     // A pod whose GPUs come from a DRA claim template: the template's request counts

@@ -50,7 +50,7 @@ private slots:
         auto s = UsageStore::open(m_backend.freshUrl());
         QVERIFY2(s, qPrintable(s ? QString() : s.error().toString()));
         m_store = std::move(*s);
-        QCOMPARE(*m_store->schemaVersion(), 8);
+        QVERIFY(*m_store->schemaVersion() >= 8);
         QVERIFY(m_store->setBudget(
             budget(BudgetScope::User, QStringLiteral("alice"), 8, 0, QStringLiteral("UTC"))));
     }

@@ -1,7 +1,8 @@
 // The newcomer allowance's rules (core/usage/newcomer.h), as tables: the limit and the
 // words across its start and its end (by itself and ended early), its end across DST
 // changes in the budget's zone (calendar days, not 24-hour steps), the starts and ends a
-// pass audits, and the policy's text form.
+// pass audits, the policy's text form, and the budget decision under it (x factor,
+// unlimited).
 #include "newcomer.h"
 #include "timewindow.h"
 
@@ -200,6 +201,86 @@ private slots:
         } else {
             QVERIFY2(p, qPrintable(p ? QString() : p.error().message));
             QCOMPARE(p->toString(), parsed);
+        }
+    }
+
+    // decideNewcomer(): the budget decision under the allowance, x factor and unlimited,
+    // for a new job and for running work, at the allowance's edges; namespace budgets
+    // and users without one are decided as before.
+    void decisionUnderTheAllowance_data() {
+        QTest::addColumn<QString>("policy");
+        QTest::addColumn<bool>("namespaceBudget");
+        QTest::addColumn<QString>("t");
+        QTest::addColumn<bool>("running"); // else a new job of 4 GPUs x 4 h
+        QTest::addColumn<double>("used");
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<double>("limit");
+        QTest::addColumn<bool>("unlimited");
+        QTest::addColumn<QString>("text");
+        const QString in = QStringLiteral("2026-12-09T12:00:00+01:00");
+        const QString lastSecond = QStringLiteral("2026-12-14T23:59:59+01:00");
+        const QString after = QStringLiteral("2026-12-15T00:00:00+01:00");
+        const QString until = QStringLiteral("newcomer allowance until 12-14");
+        // A day budget of 8 GPU-h (+1 boost) in Berlin; dana first seen 12-08 10:00.
+        QTest::newRow("x3: a job over the plain budget fits")
+            << "7d:x3" << false << in << false << 2.0 << "allowed" << 25.0 << false << until;
+        QTest::newRow("x3: too much even for the allowance")
+            << "7d:x3" << false << in << false << 10.0 << "denied" << 25.0 << false << until;
+        QTest::newRow("x3: running over 9 is no overrun")
+            << "7d:x3" << false << in << true << 20.0 << "allowed" << 25.0 << false << until;
+        QTest::newRow("x3: its last second")
+            << "7d:x3" << false << lastSecond << false << 2.0 << "allowed" << 25.0 << false << until;
+        QTest::newRow("x3: ended by itself")
+            << "7d:x3" << false << after << false << 2.0 << "denied" << 9.0 << false << "";
+        QTest::newRow("unlimited: any job")
+            << "7d:unlimited" << false << in << false << 100.0 << "allowed" << 9.0 << true << until;
+        QTest::newRow("unlimited: running far over")
+            << "7d:unlimited" << false << in << true << 100.0 << "allowed" << 9.0 << true << until;
+        QTest::newRow("unlimited: ended by itself")
+            << "7d:unlimited" << false << after << true << 100.0 << "denied" << 9.0 << false << "";
+        QTest::newRow("a namespace budget is not raised")
+            << "7d:x3" << true << in << false << 2.0 << "denied" << 9.0 << false << "";
+        QTest::newRow("no policy") << "off" << false << in << false << 2.0 << "denied" << 9.0 << false << "";
+    }
+    void decisionUnderTheAllowance() {
+        QFETCH(QString, policy);
+        QFETCH(bool, namespaceBudget);
+        QFETCH(QString, t);
+        QFETCH(bool, running);
+        QFETCH(double, used);
+        QFETCH(QString, outcome);
+        QFETCH(double, limit);
+        QFETCH(bool, unlimited);
+        QFETCH(QString, text);
+        Budget b;
+        b.scope = namespaceBudget ? BudgetScope::Namespace : BudgetScope::User;
+        b.subject = QStringLiteral("dana");
+        b.limitGpuHours = 8;
+        b.tz = QStringLiteral("Europe/Berlin");
+        NewcomerTerms terms;
+        terms.policy = *NewcomerPolicy::parse(policy);
+        terms.allowance = newcomerAllowance(
+            QStringLiteral("dana"), at("2026-12-08T10:00:00+01:00"),
+            terms.policy.enabled() ? terms.policy : *NewcomerPolicy::parse(QStringLiteral("7d:x3")), kBerlin);
+        const qint64 now = at(qPrintable(t));
+        const TimeRange day = periodContaining(now, Period::Day, kBerlin);
+        const AdmissionRequest req = running ? AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0}
+                                             : AdmissionRequest{AdmissionRequest::Kind::NewJob, 4, 4};
+        const Decision d = decideNewcomer(b, day, used, 4, req, 1, terms, now);
+        QCOMPARE(outcomeName(d.outcome), outcome);
+        QCOMPARE(d.limit, limit);
+        QCOMPARE(d.unlimited, unlimited);
+        QCOMPARE(newcomerText(d), text);
+        QCOMPARE(d.budget.limitGpuHours, 8.0); // the budget as set
+        QCOMPARE(d.overLimit(), !unlimited && used > limit);
+        if (!text.isEmpty())
+            QVERIFY2(d.message.contains(text), qPrintable(d.message));
+        // With the user's budget beside a namespace's, an unlimited allowance never decides.
+        if (unlimited) {
+            Decision ns = decide(b, day, 0, 0, AdmissionRequest{AdmissionRequest::Kind::Running, 0, 0}, 0);
+            QVERIFY(ns.allowed());
+            ns.remaining = 1;
+            QCOMPARE(combine({d, ns}, req).remaining, 1.0);
         }
     }
 };

@@ -76,6 +76,11 @@ void TestUsageStoreSchema::undoMigrationsAfter(UsageStore &s, int version) {
         rawExec(s, QStringLiteral("DROP INDEX usage_intervals_model_ns"));
         rawExec(s, QStringLiteral("ALTER TABLE usage_intervals DROP COLUMN model_weight"));
     }
+    if (version < 9) {
+        if (s.isPostgres())
+            rawExec(s, QStringLiteral("DROP TRIGGER IF EXISTS store_settings_notify ON store_settings"));
+        rawExec(s, QStringLiteral("DROP TABLE newcomers"));
+    }
     if (version < 8)
         rawExec(s, QStringLiteral("DROP TABLE boost_requests"));
     rawExec(s, QStringLiteral("DELETE FROM schema_version WHERE version > %1").arg(version));
@@ -188,7 +193,7 @@ void TestUsageStoreSchema::upgradesFromV1() {
         if (test::usePostgres()) {
             for (const char *table :
                  {"usage_intervals", "budgets", "boosts", "rollup_ns_hour", "rollup_user_hour",
-                  "rollup_ns_day", "rollup_user_day", "boost_requests"})
+                  "rollup_ns_day", "rollup_user_day", "boost_requests", "newcomers", "store_settings"})
                 rawExec(*s, QStringLiteral("DROP TRIGGER %1_notify ON %1").arg(QLatin1String(table)));
             rawExec(*s, QStringLiteral("DROP FUNCTION gpuquota_notify_usage()"));
         }
@@ -238,7 +243,7 @@ void TestUsageStoreSchema::upgradesFromV1() {
                                   "JOIN pg_namespace n ON c.relnamespace = n.oid WHERE n.nspname = "
                                   "current_schema() AND t.tgname LIKE '%notify'")));
         QVERIFY(q.next());
-        QCOMPARE(q.value(0).toInt(), 8); // the seven tables of v2, and v8's boost_requests
+        QCOMPARE(q.value(0).toInt(), 10); // the seven tables of v2, v8's boost_requests, v9's two
     }
 }
 
