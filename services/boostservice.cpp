@@ -11,6 +11,10 @@
 
 namespace gq {
 
+namespace {
+constexpr int kDecidedRequestsShown = 20;
+} // namespace
+
 BoostService::BoostService(QObject *parent)
     : StoreService(new StoreWorker, QStringLiteral("boosts-db"), {}, false, parent) {}
 
@@ -58,7 +62,11 @@ void BoostService::loadRequests() {
             auto overview = readBudgetOverview(*w->store, clock->nowSecs());
             if (!overview)
                 return overview.error();
+            int decided = 0;
             for (const BoostRequest &r : std::as_const(*requests)) {
+                // Every pending one; of the decided (newest first) the last few.
+                if (r.state != BoostRequest::State::Pending && ++decided > kDecidedRequestsShown)
+                    continue;
                 BoostRequestRow row{r, std::nullopt};
                 for (const BudgetRow &b : std::as_const(overview->rows))
                     if (b.budget.scope == r.scope && b.budget.subject == r.subject) {

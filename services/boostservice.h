@@ -52,7 +52,8 @@ public:
     // Every due start and expiry (what `gpuquota reconcile` does); reconciled() follows.
     void reconcile(const QString &actor, std::shared_ptr<KubeClient> client);
 
-    // requestsListed() follows: every boost request, pending first (load() also asks).
+    // requestsListed() follows: every pending boost request, then the 20 newest decided
+    // ones (load() also asks).
     void loadRequests();
     // Approves a pending request through BoostRequestLedger::approve (the boost is
     // granted by BoostLedger::grant in the same transaction), then applies the boost like
