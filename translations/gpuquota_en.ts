@@ -258,6 +258,30 @@
 <context>
     <name>gq::AlertText</name>
     <message>
+        <source>Boost request %1 approved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boost request %1 denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 approved your request %2: +%3 GPU-h on %4 until %5 (boost %6).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 denied your request %2 for more GPU-hours on %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>user %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -587,6 +611,187 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostRequestModel</name>
+    <message>
+        <source>pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>approved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>withdrawn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>user %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>namespace %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no budget applies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; %2 used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+%1 GPU-h until %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at %2 (boost %3): %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requester</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asked for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostDecisionDialog</name>
+    <message>
+        <source>Approve boost request %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny boost request %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 asks for +%2 GPU-h on %3 until %4: %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> GPU-h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extra GPU-hours:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Until:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your note for the boost (at least %1 characters)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why is it denied? (at least %1 characters)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write a note of at least %1 characters saying why (%2 so far).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The end must be in the future.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostRequestsPanel</name>
+    <message>
+        <source>Approve…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boost requests: %1 pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request %1 approved: boost %2 granted to %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request %1 denied.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a pending request first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request %1 is your own (%2): another admin must approve or deny it.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -258,6 +258,30 @@
 <context>
     <name>gq::AlertText</name>
     <message>
+        <source>Boost request %1 approved</source>
+        <translation>临时提额申请 %1 已批准</translation>
+    </message>
+    <message>
+        <source>Boost request %1 denied</source>
+        <translation>临时提额申请 %1 已被拒绝</translation>
+    </message>
+    <message>
+        <source>%1 approved your request %2: +%3 GPU-h on %4 until %5 (boost %6).</source>
+        <translation>%1 批准了您的申请 %2：%4 增加 %3 GPU 小时，至 %5（临时提额 %6）。</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>备注：%1</translation>
+    </message>
+    <message>
+        <source>%1 denied your request %2 for more GPU-hours on %3.</source>
+        <translation>%1 拒绝了您为 %3 增加 GPU 小时的申请 %2。</translation>
+    </message>
+    <message>
+        <source>Reason: %1</source>
+        <translation>理由：%1</translation>
+    </message>
+    <message>
         <source>user %1</source>
         <translation>用户 %1</translation>
     </message>
@@ -588,6 +612,187 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>Action</source>
         <translation>操作</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostRequestModel</name>
+    <message>
+        <source>pending</source>
+        <translation>待审批</translation>
+    </message>
+    <message>
+        <source>approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>withdrawn</source>
+        <translation>已撤回</translation>
+    </message>
+    <message>
+        <source>user %1</source>
+        <translation>用户 %1</translation>
+    </message>
+    <message>
+        <source>namespace %1</source>
+        <translation>命名空间 %1</translation>
+    </message>
+    <message>
+        <source>no budget applies</source>
+        <translation>无适用预算</translation>
+    </message>
+    <message>
+        <source>%1; %2 used</source>
+        <translation>%1；已用 %2</translation>
+    </message>
+    <message>
+        <source>+%1 GPU-h until %2</source>
+        <translation>+%1 GPU 小时，至 %2</translation>
+    </message>
+    <message>
+        <source>%1 at %2 (boost %3): %4</source>
+        <translation>%1 于 %2（临时提额 %3）：%4</translation>
+    </message>
+    <message>
+        <source>%1 at %2: %3</source>
+        <translation>%1 于 %2：%3</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>申请</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Requester</source>
+        <translation>申请人</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Asked for</source>
+        <translation>申请额度</translation>
+    </message>
+    <message>
+        <source>Usage now</source>
+        <translation>当前用量</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>理由</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>审批结果</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostDecisionDialog</name>
+    <message>
+        <source>Approve boost request %1</source>
+        <translation>批准临时提额申请 %1</translation>
+    </message>
+    <message>
+        <source>Deny boost request %1</source>
+        <translation>拒绝临时提额申请 %1</translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>%1 asks for +%2 GPU-h on %3 until %4: %5</source>
+        <translation>%1 申请为%3增加 %2 GPU 小时，至 %4：%5</translation>
+    </message>
+    <message>
+        <source>Request:</source>
+        <translation>申请：</translation>
+    </message>
+    <message>
+        <source> GPU-h</source>
+        <translation> GPU 小时</translation>
+    </message>
+    <message>
+        <source>Extra GPU-hours:</source>
+        <translation>增加的 GPU 小时：</translation>
+    </message>
+    <message>
+        <source>Until:</source>
+        <translation>截止：</translation>
+    </message>
+    <message>
+        <source>Your note for the boost (at least %1 characters)</source>
+        <translation>您对此次临时提额的备注（至少 %1 个字符）</translation>
+    </message>
+    <message>
+        <source>Why is it denied? (at least %1 characters)</source>
+        <translation>拒绝的理由？（至少 %1 个字符）</translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation>备注：</translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation>理由：</translation>
+    </message>
+    <message>
+        <source>Write a note of at least %1 characters saying why (%2 so far).</source>
+        <translation>请写至少 %1 个字符的备注说明理由（目前 %2 个）。</translation>
+    </message>
+    <message>
+        <source>The end must be in the future.</source>
+        <translation>截止时间必须在将来。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::BoostRequestsPanel</name>
+    <message>
+        <source>Approve…</source>
+        <translation>批准…</translation>
+    </message>
+    <message>
+        <source>Deny…</source>
+        <translation>拒绝…</translation>
+    </message>
+    <message>
+        <source>Boost requests: %1 pending</source>
+        <translation>临时提额申请：%1 个待审批</translation>
+    </message>
+    <message>
+        <source>Request %1 approved: boost %2 granted to %3.</source>
+        <translation>申请 %1 已批准：已为%3授予临时提额 %2。</translation>
+    </message>
+    <message>
+        <source>Request %1 denied.</source>
+        <translation>申请 %1 已拒绝。</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Select a pending request first.</source>
+        <translation>请先选择一个待审批的申请。</translation>
+    </message>
+    <message>
+        <source>Request %1 is your own (%2): another admin must approve or deny it.</source>
+        <translation>申请 %1 是您自己（%2）提交的：须由另一位管理员批准或拒绝。</translation>
     </message>
 </context>
 <context>

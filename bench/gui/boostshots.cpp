@@ -10,11 +10,15 @@
 #include "boostgrantdialog.h"
 #include "boostlistmodel.h"
 #include "boostplanner.h"
+#include "boostrequestmodel.h"
+#include "boostrequests.h"
+#include "boostrequestspanel.h"
 #include "boostservice.h"
 #include "boostspage.h"
 #include "democonsole.h"
 #include "namespacepanel.h"
 #include "usageservice.h"
+#include "usagestore.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -31,6 +35,40 @@ using shots::waitUntil;
 
 bool shoot(const QString &file) {
     return shots::shootScreen(file, 800);
+}
+
+// What users asked for through the self-service page, the Jupyter panel or the CLI: two
+// pending requests and one an admin denied.
+bool addRequests(const QString &url, qint64 now, bool zh) {
+    auto store = UsageStore::open(url);
+    if (!store)
+        return false;
+    BoostRequestLedger ledger(**store);
+    const auto ask = [&](const char *who, BudgetScope scope, const char *subject, double hours, qint64 until,
+                         const QString &note) {
+        BoostRequest r;
+        r.requester = QLatin1String(who);
+        r.scope = scope;
+        r.subject = QLatin1String(subject);
+        r.hours = hours;
+        r.until = until;
+        r.note = note;
+        return ledger.submit(r);
+    };
+    auto denied = ask("erik", BudgetScope::Namespace, "team-nlp", 40, now + 3 * 86400,
+                      zh ? QStringLiteral("想在周末跑完整个超参数搜索")
+                         : QStringLiteral("Full hyperparameter sweep over the weekend"));
+    if (!denied || !ledger.deny(denied->id,
+                                zh ? QStringLiteral("集群本周已满，请改用夜间窗口")
+                                   : QStringLiteral("The cluster is full this week; use the night window"),
+                                QStringLiteral("gq-admin")))
+        return false;
+    return ask("dana", BudgetScope::User, "dana", 16, now + 2 * 86400,
+               zh ? QStringLiteral("论文章节的消融实验，周四前完成")
+                  : QStringLiteral("Ablation runs for the thesis chapter, due Thursday")) &&
+           ask("lin", BudgetScope::Namespace, "team-speech", 6, now + 86400,
+               zh ? QStringLiteral("评测集重跑，明早要给客户结果")
+                  : QStringLiteral("Re-run of the evaluation set; results due tomorrow morning"));
 }
 } // namespace
 
@@ -100,6 +138,18 @@ int main(int argc, char **argv) {
     page->findChild<QCheckBox *>(QStringLiteral("boostAllNamespaces"))->setChecked(true);
     if (!shoot(options.file(QStringLiteral("boosts"))))
         return 5;
+
+    // The requests above the boosts: pending first, with each requester's budget now.
+    if (!addRequests(console.usageUrl(), now, lang == QLatin1String("zh_CN")))
+        return 7;
+    service->loadRequests();
+    waitUntil([&] { return page->requests()->model()->pendingCount() == 2; });
+    page->findChild<QCheckBox *>(QStringLiteral("boostAllNamespaces"))->setChecked(false);
+    if (auto *split = w.findChild<QSplitter *>(QStringLiteral("mainSplitter")))
+        split->setSizes({220, 1180});
+    waitUntil([] { return false; }, 300);
+    if (!shoot(options.file(QStringLiteral("boost-requests"))))
+        return 8;
 
     // The Audit view after Verify.
     AuditPage *audit = w.auditPage();

@@ -102,6 +102,12 @@ private:
     QTemporaryDir m_dir;
     ConsoleSettings m_settings{m_dir.filePath(QStringLiteral("s.ini"))};
     DraftStore m_drafts{nullptr, m_dir.filePath(QStringLiteral("drafts"))};
+
+public:
+    // The demo usage database (a screenshot may add rows the console then reads).
+    [[nodiscard]] const QString &usageUrl() const { return m_usageUrl; }
+
+private:
     const QString m_usageUrl = QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("usage.db"));
     std::unique_ptr<MainWindow> m_window;
 };

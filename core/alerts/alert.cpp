@@ -8,7 +8,7 @@ namespace gq {
 
 namespace {
 
-constexpr std::array<std::pair<Alert::Kind, const char *>, 7> kKinds{{
+constexpr std::array<std::pair<Alert::Kind, const char *>, 8> kKinds{{
     {Alert::Kind::BudgetThreshold, "budget-threshold"},
     {Alert::Kind::BoostExpiring, "boost-expiring"},
     {Alert::Kind::ClampApplied, "clamp-applied"},
@@ -16,6 +16,7 @@ constexpr std::array<std::pair<Alert::Kind, const char *>, 7> kKinds{{
     {Alert::Kind::DatabaseUnwritable, "database-unwritable"},
     {Alert::Kind::IdleGpus, "idle-gpus"},
     {Alert::Kind::WebhookNotCalled, "webhook-not-called"},
+    {Alert::Kind::BoostRequestDecided, "boost-request-decided"},
 }};
 
 // A field of an alert that JSON carries as it is: its key, and the member it is read
@@ -57,6 +58,11 @@ QList<PlainField> kindFields(Alert::Kind kind) {
                 {"podCount", &Alert::podCount},
                 {"expiry", &Alert::expiry},
                 {"detail", &Alert::detail}};
+    case Alert::Kind::BoostRequestDecided:
+        return {{"request", &Alert::requestId},   {"target", &Alert::target},
+                {"decision", &Alert::detail},     {"note", &Alert::reason},
+                {"decidedBy", &Alert::decidedBy}, {"delta", &Alert::delta},
+                {"expiry", &Alert::expiry},       {"boostId", &Alert::boostId}};
     }
     return {};
 }

@@ -14,18 +14,19 @@ namespace gq {
 // controller), so the ledger can claim it once.
 struct Alert {
     enum class Kind {
-        BudgetThreshold,    // a budget's use crossed one of its thresholds this period
-        BoostExpiring,      // an active boost ends within the lead time
-        ClampApplied,       // the enforcer clamped a namespace's GPU quota
-        ClampLifted,        // ... and lifted it again
-        DatabaseUnwritable, // the controller could not write to the usage database
-        IdleGpus,           // GPUs held but idle for longer than the limit
-        WebhookNotCalled,   // GPU pods created, but no admission review reached the webhook
+        BudgetThreshold,     // a budget's use crossed one of its thresholds this period
+        BoostExpiring,       // an active boost ends within the lead time
+        ClampApplied,        // the enforcer clamped a namespace's GPU quota
+        ClampLifted,         // ... and lifted it again
+        DatabaseUnwritable,  // the controller could not write to the usage database
+        IdleGpus,            // GPUs held but idle for longer than the limit
+        WebhookNotCalled,    // GPU pods created, but no admission review reached the webhook
+        BoostRequestDecided, // an admin approved or denied a user's boost request
     };
     Kind kind = Kind::BudgetThreshold;
     // Unique per event: "budget/<scope>/<subject>/<period>/<periodStart>/<threshold>",
     // "boost/<id>/<expiry>", "clamp/<ns>/<applied|lifted>/<at>", "database/<since>",
-    // "idle/<ns>/<pod>/<start>", "webhook/<last review>".
+    // "idle/<ns>/<pod>/<start>", "webhook/<last review>", "boost-request/<id>/<state>".
     QString key;
     qint64 at = 0; // when it was raised (the evaluation instant)
 
@@ -66,12 +67,19 @@ struct Alert {
     // WebhookNotCalled: the last review any replica answered (since, 0: never), the
     // unchecked pods (podCount, a few of them in detail) and when the first was seen (expiry).
     int podCount = 0;
+    // BoostRequestDecided: the request, its budget ("user:alice") as `target`, the
+    // decision ("approved" or "denied") as `detail`, the admin's note as `reason`, who
+    // decided as `decidedBy`; approved: the hours as `delta`, the end as `expiry` and
+    // the granted boost's `boostId`.
+    qint64 requestId = 0;
+    QString decidedBy;
 
     friend bool operator==(const Alert &, const Alert &) = default;
 };
 
 // "budget-threshold", "boost-expiring", "clamp-applied", "clamp-lifted",
-// "database-unwritable", "idle-gpus", "webhook-not-called": the webhook's `kind` and the ledger's column.
+// "database-unwritable", "idle-gpus", "webhook-not-called", "boost-request-decided": the webhook's `kind` and
+// the ledger's column.
 [[nodiscard]] QString alertKindName(Alert::Kind kind);
 [[nodiscard]] Result<Alert::Kind> parseAlertKind(const QString &text);
 

@@ -64,6 +64,8 @@ const char *accent(const Alert &a) {
     case Alert::Kind::WebhookNotCalled:
     case Alert::Kind::DatabaseUnwritable: return "#c62828";
     case Alert::Kind::ClampLifted: return "#2e7d32";
+    case Alert::Kind::BoostRequestDecided:
+        return a.detail == QLatin1String("approved") ? "#2e7d32" : "#c62828";
     default: return "#1565c0";
     }
 }

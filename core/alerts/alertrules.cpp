@@ -77,6 +77,30 @@ void boostAlerts(const AlertRules &rules, const AlertInputs &in, QList<Alert> &o
     }
 }
 
+// One message per decision to whoever asked (and, for a namespace's budget, its contacts).
+void requestAlerts(const AlertInputs &in, QList<Alert> &out) {
+    for (const BoostRequest &r : in.decidedRequests) {
+        if (r.state != BoostRequest::State::Approved && r.state != BoostRequest::State::Denied)
+            continue;
+        Alert a;
+        a.kind = Alert::Kind::BoostRequestDecided;
+        a.key = QStringLiteral("boost-request/%1/%2").arg(r.id).arg(boostRequestStateName(r.state));
+        a.at = in.now;
+        a.user = r.requester;
+        if (r.scope == BudgetScope::Namespace)
+            a.ns = r.subject;
+        a.requestId = r.id;
+        a.target = scopeName(r.scope) + QLatin1Char(':') + r.subject;
+        a.detail = boostRequestStateName(r.state);
+        a.reason = r.decisionNote;
+        a.decidedBy = r.decidedBy;
+        a.delta = QString::number(r.hours, 'g', 12);
+        a.expiry = r.until;
+        a.boostId = r.boostId;
+        out << a;
+    }
+}
+
 void clampAlerts(const AlertInputs &in, QList<Alert> &out) {
     for (const ClampNotice &c : in.clamps) {
         Alert a;
@@ -119,6 +143,7 @@ QList<Alert> evaluateAlerts(const AlertRules &rules, const AlertInputs &in) {
     QList<Alert> out;
     budgetAlerts(rules, in, out);
     boostAlerts(rules, in, out);
+    requestAlerts(in, out);
     clampAlerts(in, out);
     if (in.databaseDownSince && in.now - *in.databaseDownSince > rules.databaseDownSeconds) {
         Alert a;

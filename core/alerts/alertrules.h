@@ -1,6 +1,7 @@
 #pragma once
 
 #include "alert.h"
+#include "boostrequests.h"
 #include "boosts.h"
 #include "budget.h"
 
@@ -71,6 +72,8 @@ struct AlertInputs {
         QStringList examples; // "namespace/name", a few
     };
     std::optional<WebhookSilence> webhookSilence;
+    // Boost requests an admin approved or denied lately: each tells its requester once.
+    QList<BoostRequest> decidedRequests;
 };
 
 // Every alert the inputs call for now, in a stable order. A threshold that stays

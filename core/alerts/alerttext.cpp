@@ -45,6 +45,9 @@ QString AlertText::title(const Alert &a) {
     case Alert::Kind::IdleGpus: return tr("Idle GPUs held by %1 in namespace %2").arg(a.pod, a.ns);
     case Alert::Kind::WebhookNotCalled:
         return tr("GPU pods admitted unchecked: the admission webhook is not called");
+    case Alert::Kind::BoostRequestDecided:
+        return a.detail == QLatin1String("approved") ? tr("Boost request %1 approved").arg(a.requestId)
+                                                     : tr("Boost request %1 denied").arg(a.requestId);
     }
     return {};
 }
@@ -92,6 +95,19 @@ QStringList AlertText::lines(const Alert &a) {
             tr("Per-user budgets are not enforced for them. Check that the API server reaches the webhook "
                "(Service, port, the firewall of a private control plane) and accepts its certificate; see "
                "the controller's /readyz.")};
+    case Alert::Kind::BoostRequestDecided:
+        if (a.detail == QLatin1String("approved"))
+            return {tr("%1 approved your request %2: +%3 GPU-h on %4 until %5 (boost %6).")
+                        .arg(a.decidedBy)
+                        .arg(a.requestId)
+                        .arg(a.delta, a.target, instant(a.expiry))
+                        .arg(a.boostId),
+                    tr("Note: %1").arg(a.reason)};
+        return {tr("%1 denied your request %2 for more GPU-hours on %3.")
+                    .arg(a.decidedBy)
+                    .arg(a.requestId)
+                    .arg(a.target),
+                tr("Reason: %1").arg(a.reason)};
     }
     return {};
 }

@@ -230,6 +230,25 @@ Result<QList<BoostRequest>> BoostRequestLedger::list(const Filter &filter) {
     return out;
 }
 
+Result<QList<BoostRequest>> BoostRequestLedger::decidedBetween(qint64 from, qint64 to) const {
+    UsageConnection &conn = m_store.connection();
+    QSqlQuery q(conn.database());
+    if (auto r = conn.prepare(
+            q, QStringLiteral("SELECT %1 FROM boost_requests WHERE state IN ('approved', 'denied')"
+                              " AND decided_s > ? AND decided_s <= ? ORDER BY decided_s, id")
+                   .arg(kColumns));
+        !r)
+        return r.error();
+    q.addBindValue(from);
+    q.addBindValue(to);
+    if (auto r = conn.exec(q, QStringLiteral("reading decided boost requests")); !r)
+        return r.error();
+    QList<BoostRequest> out;
+    while (q.next())
+        out.append(fromRow(q));
+    return out;
+}
+
 Result<void> BoostRequestLedger::store(const BoostRequest &r, BoostRequest::State from) {
     UsageConnection &conn = m_store.connection();
     QSqlQuery q(conn.database());

@@ -84,6 +84,9 @@ public:
     // Pending first, then newest first (expires due requests before reading).
     [[nodiscard]] Result<QList<BoostRequest>> list(const Filter &filter);
     [[nodiscard]] Result<BoostRequest> find(qint64 id) const;
+    // Approved and denied requests decided in (from, to], oldest first; reads only (the
+    // controller's alerts tell each requester of the decision).
+    [[nodiscard]] Result<QList<BoostRequest>> decidedBetween(qint64 from, qint64 to) const;
 
     // The audit target of a request: "budget/user/U" like its boost's.
     [[nodiscard]] static QString auditTarget(const BoostRequest &r);

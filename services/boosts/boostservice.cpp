@@ -1,6 +1,7 @@
 #include "boostservice.h"
 
 #include "boostledger.h"
+#include "boostrequests.h"
 #include "clock.h"
 #include "kubeclient.h"
 #include "storeworker.h"
@@ -9,6 +10,10 @@
 #include <algorithm>
 
 namespace gq {
+
+namespace {
+constexpr int kDecidedRequestsShown = 20;
+} // namespace
 
 BoostService::BoostService(QObject *parent)
     : StoreService(new StoreWorker, QStringLiteral("boosts-db"), {}, false, parent) {}
@@ -37,6 +42,84 @@ void BoostService::load() {
                 emit listed(*boosts);
             else
                 emit failed(boosts.error());
+        });
+    loadRequests();
+}
+
+void BoostService::loadRequests() {
+    m_jobs.runOn(
+        m_worker,
+        [w = m_worker, clock = m_clock]() -> Result<QList<BoostRequestRow>> {
+            if (auto r = w->ready(); !r)
+                return r.error();
+            auto requests = BoostRequestLedger(*w->store, *clock).list({});
+            if (!requests)
+                return requests.error();
+            QList<BoostRequestRow> rows;
+            if (requests->isEmpty())
+                return rows;
+            // The requester's budget as the Budgets page shows it (its shortest period).
+            auto overview = readBudgetOverview(*w->store, clock->nowSecs());
+            if (!overview)
+                return overview.error();
+            int decided = 0;
+            for (const BoostRequest &r : std::as_const(*requests)) {
+                // Every pending one; of the decided (newest first) the last few.
+                if (r.state != BoostRequest::State::Pending && ++decided > kDecidedRequestsShown)
+                    continue;
+                BoostRequestRow row{r, std::nullopt};
+                for (const BudgetRow &b : std::as_const(overview->rows))
+                    if (b.budget.scope == r.scope && b.budget.subject == r.subject) {
+                        row.budget = b;
+                        break;
+                    }
+                rows.append(row);
+            }
+            return rows;
+        },
+        [this](const Result<QList<BoostRequestRow>> &rows) {
+            if (rows)
+                emit requestsListed(*rows);
+            else
+                emit failed(rows.error());
+        });
+}
+
+void BoostService::approveRequest(qint64 id, const BoostRequestLedger::Decision &decision,
+                                  std::shared_ptr<KubeClient> client) {
+    m_jobs.runOn(
+        m_worker,
+        [w = m_worker, clock = m_clock, id, decision]() -> Result<BoostRequest> {
+            if (auto r = w->ready(); !r)
+                return r.error();
+            return BoostRequestLedger(*w->store, *clock).approve(id, decision);
+        },
+        [this, actor = decision.actor, client = std::move(client)](const Result<BoostRequest> &r) {
+            if (!r) {
+                emit failed(r.error());
+                return;
+            }
+            emit requestDecided(*r);
+            // The granted boost starts now: applied as a grant from the Boosts page is.
+            followOnCluster(r->boostId, actor, client, m_clock->nowSecs());
+        });
+}
+
+void BoostService::denyRequest(qint64 id, const QString &note, const QString &actor) {
+    m_jobs.runOn(
+        m_worker,
+        [w = m_worker, clock = m_clock, id, note, actor]() -> Result<BoostRequest> {
+            if (auto r = w->ready(); !r)
+                return r.error();
+            return BoostRequestLedger(*w->store, *clock).deny(id, note, actor);
+        },
+        [this](const Result<BoostRequest> &r) {
+            if (!r) {
+                emit failed(r.error());
+                return;
+            }
+            emit requestDecided(*r);
+            loadRequests();
         });
 }
 

@@ -2,7 +2,9 @@
 
 #include "auditlog.h"
 #include "boostreconciler.h"
+#include "boostrequests.h"
 #include "boosts.h"
+#include "budgetservice.h"
 #include "error.h"
 #include "jobtracker.h"
 #include "storeservice.h"
@@ -18,6 +20,13 @@ namespace gq {
 
 class Clock;
 class KubeClient;
+
+// A boost request as the Boosts page lists it: the request, and the requester's budget
+// as the Budgets page computes it now (readBudgetOverview), when one applies.
+struct BoostRequestRow {
+    BoostRequest request;
+    std::optional<BudgetRow> budget;
+};
 
 // The Boosts page's access to the usage database: the list of boosts, and grant,
 // revoke and extend through BoostLedger (the database record and its audit entry
@@ -43,12 +52,24 @@ public:
     // Every due start and expiry (what `gpuquota reconcile` does); reconciled() follows.
     void reconcile(const QString &actor, std::shared_ptr<KubeClient> client);
 
+    // requestsListed() follows: every pending boost request, then the 20 newest decided
+    // ones (load() also asks).
+    void loadRequests();
+    // Approves a pending request through BoostRequestLedger::approve (the boost is
+    // granted by BoostLedger::grant in the same transaction), then applies the boost like
+    // grant(); deny records the reason. requestDecided() (or failed()) follows.
+    void approveRequest(qint64 id, const BoostRequestLedger::Decision &decision,
+                        std::shared_ptr<KubeClient> client);
+    void denyRequest(qint64 id, const QString &note, const QString &actor);
+
 signals:
     void listed(const QList<gq::Boost> &boosts);
     // The database record of a grant, revoke or extend was written (`action` is
     // "grant", "revoke" or "extend"); its cluster step's report follows as reconciled().
     void changed(const gq::Boost &boost, const QString &action);
     void reconciled(const gq::ReconcileReport &report);
+    void requestsListed(const QList<gq::BoostRequestRow> &requests);
+    void requestDecided(const gq::BoostRequest &request);
 
 private:
     void whenOpened() override { load(); }

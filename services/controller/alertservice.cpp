@@ -13,6 +13,8 @@ namespace gq {
 
 namespace {
 
+constexpr qint64 kRequestLookbackSeconds = 7 * 24 * 3600;
+
 // How long a claimed delivery is this process's before another may take it over: a
 // little more than the slowest attempt (the SMTP and webhook timeouts).
 qint64 claimSecondsFor(const AlertConfig &c) {
@@ -119,6 +121,12 @@ Result<AlertInputs> AlertService::gather(qint64 now) {
     for (const Boost &b : *boosts)
         if (b.state == Boost::State::Active)
             in.boosts << b;
+    // Decisions of the last week: each is raised once (its key), so re-reading is harmless
+    // and a controller that was down a few days still tells the requester.
+    auto decided = BoostRequestLedger(*m_store).decidedBetween(now - kRequestLookbackSeconds, now);
+    if (!decided)
+        return decided.error();
+    in.decidedRequests = *decided;
     return in;
 }
 

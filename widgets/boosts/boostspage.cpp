@@ -3,6 +3,7 @@
 #include "boostchangedialog.h"
 #include "boostgrantdialog.h"
 #include "boostlistmodel.h"
+#include "boostrequestspanel.h"
 #include "boostservice.h"
 #include "clock.h"
 #include "clusterconnection.h"
@@ -35,7 +36,8 @@ BoostsPage::BoostsPage(BoostService *service, QWidget *parent)
     , m_extend(new QPushButton(tr("Extend…"), this))
     , m_states(new QComboBox(this))
     , m_allNamespaces(new QCheckBox(tr("All namespaces"), this))
-    , m_refresh(new QTimer(this)) {
+    , m_refresh(new QTimer(this))
+    , m_requests(new BoostRequestsPanel(service, this)) {
     setObjectName(QStringLiteral("boostsPage"));
     m_view->setObjectName(QStringLiteral("boostsTable"));
     m_grant->setObjectName(QStringLiteral("grantBoostButton"));
@@ -84,11 +86,16 @@ BoostsPage::BoostsPage(BoostService *service, QWidget *parent)
     top->addWidget(m_states);
     top->addWidget(m_allNamespaces);
     auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_requests);
     layout->addLayout(top);
     layout->addWidget(m_error);
     layout->addWidget(m_empty);
     layout->addWidget(m_view, 1);
 
+    m_requests->setActorSource([this] { return actor(); });
+    m_requests->setClientSource([this] { return m_session ? m_session->client() : nullptr; });
+    connect(m_requests, &BoostRequestsPanel::statusMessage, this, &BoostsPage::statusMessage);
+    connect(m_service, &BoostService::requestDecided, this, &BoostsPage::boostsChanged);
     connect(m_grant, &QPushButton::clicked, this, [this] { openGrantDialog(m_ns); });
     connect(m_revoke, &QPushButton::clicked, this, &BoostsPage::revokeSelected);
     connect(m_extend, &QPushButton::clicked, this, &BoostsPage::extendSelected);

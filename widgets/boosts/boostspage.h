@@ -22,6 +22,7 @@ class BoostChangeDialog;
 class BoostFilterModel;
 class BoostGrantDialog;
 class BoostListModel;
+class BoostRequestsPanel;
 class BoostService;
 class ClusterConnection;
 
@@ -44,6 +45,8 @@ public:
     [[nodiscard]] QTableView *view() const { return m_view; }
     [[nodiscard]] BoostListModel *model() const { return m_model; }
     [[nodiscard]] BoostFilterModel *filter() const { return m_filter; }
+    // The users' requests, pending first, above the boosts (hidden while there are none).
+    [[nodiscard]] BoostRequestsPanel *requests() const { return m_requests; }
     // The grant dialog, on a quota entry (the quota table's and the namespace list's
     // "Boost…") or empty. Returns it (opened, deleted on close) for tests.
     BoostGrantDialog *openGrantDialog(const QString &ns = {}, const QString &quota = {},
@@ -83,6 +86,7 @@ private:
     QComboBox *m_states;
     QCheckBox *m_allNamespaces;
     QTimer *m_refresh;
+    BoostRequestsPanel *m_requests;
     std::function<QString()> m_actor;
     QString m_ns;
     bool m_loaded = false;
