@@ -27,6 +27,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTimeEdit>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
@@ -39,7 +40,6 @@
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
-#include <QDir>
 #include <QTranslator>
 
 using namespace gq;
@@ -594,9 +594,10 @@ void TestBoostsPage::queueBoostIsListedWithItsTarget() {
              qPrintable(all));
     QVERIFY2(all.contains(QLatin1String("ClusterQueue cq-genai / l40s")), qPrintable(all));
     if (const QString dir = qEnvironmentVariable("GQ_SCREENSHOT_DIR"); !dir.isEmpty()) {
-        m_page->resize(1100, 320);
+        m_page->resize(1280, 260);
         m_page->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_page.get()));
+        m_page->findChild<QTableView *>(QStringLiteral("boostsTable"))->resizeColumnsToContents();
         const QString name =
             QStringLiteral("boosts-queue%1.png").arg(qEnvironmentVariable("GQ_SCREENSHOT_SUFFIX"));
         QVERIFY(m_page->grab().save(QDir(dir).filePath(name)));
