@@ -1076,6 +1076,10 @@ Every change applied from this console is listed here with who made it and why.<
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>ClusterQueue %1 / %2: %3 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>GPU-hour budget of user %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1156,6 +1160,22 @@ Every change applied from this console is listed here with who made it and why.<
     <name>gq::BoostReconciler</name>
     <message>
         <source>ResourceQuota %1/%2 not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kueue is not installed (no %1 API)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kueue serves %1; this version reads %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ClusterQueue %1 not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the ClusterQueue kept changing on the server (409 Conflict)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1076,6 +1076,10 @@ Every change applied from this console is listed here with who made it and why.<
         <translation>%1 / %2：%3</translation>
     </message>
     <message>
+        <source>ClusterQueue %1 / %2: %3 %4</source>
+        <translation>ClusterQueue %1 / %2：%3 %4</translation>
+    </message>
+    <message>
         <source>GPU-hour budget of user %1</source>
         <translation>用户 %1 的 GPU 小时预算</translation>
     </message>
@@ -1157,6 +1161,22 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>ResourceQuota %1/%2 not found</source>
         <translation>未找到 ResourceQuota %1/%2</translation>
+    </message>
+    <message>
+        <source>Kueue is not installed (no %1 API)</source>
+        <translation>未安装 Kueue（没有 %1 API）</translation>
+    </message>
+    <message>
+        <source>Kueue serves %1; this version reads %2</source>
+        <translation>Kueue 提供 %1；本版本读取 %2</translation>
+    </message>
+    <message>
+        <source>ClusterQueue %1 not found</source>
+        <translation>未找到 ClusterQueue %1</translation>
+    </message>
+    <message>
+        <source>the ClusterQueue kept changing on the server (409 Conflict)</source>
+        <translation>ClusterQueue 在服务器上不断变化（409 冲突）</translation>
     </message>
     <message>
         <source>ResourceQuota %1/%2 no longer has %3</source>

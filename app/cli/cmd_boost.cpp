@@ -9,6 +9,7 @@
 #include "boostplanner.h"
 #include "boostrequestverbs.h"
 #include "kubeclient.h"
+#include "kueuereader.h"
 #include "timewindow.h"
 
 #include <QJsonArray>
@@ -121,6 +122,11 @@ QJsonObject boostJson(const Boost &b) {
         o.insert(QStringLiteral("namespace"), b.target.subject);
         o.insert(QStringLiteral("quota"), b.target.quota);
         o.insert(QStringLiteral("resource"), b.target.resource);
+    } else if (b.target.kind == BoostTarget::Kind::ClusterQueue) {
+        o.insert(QStringLiteral("clusterQueue"), b.target.subject);
+        o.insert(QStringLiteral("flavor"), b.target.quota);
+        o.insert(QStringLiteral("field"), b.target.field);
+        o.insert(QStringLiteral("resource"), b.target.resource);
     } else {
         o.insert(QStringLiteral("budget"),
                  QString(scopeName(b.target.scope) + QLatin1Char(':') + b.target.subject));
@@ -142,13 +148,60 @@ QJsonObject boostJson(const Boost &b) {
 }
 
 const QStringList kGrantFlags{
-    QStringLiteral("db"),          QStringLiteral("namespace"), QStringLiteral("resource"),
-    QStringLiteral("quota"),       QStringLiteral("add"),       QStringLiteral("set"),
-    QStringLiteral("start"),       QStringLiteral("for"),       QStringLiteral("until"),
-    QStringLiteral("recur"),       QStringLiteral("window"),    QStringLiteral("tz"),
-    QStringLiteral("recur-until"), QStringLiteral("note"),      QStringLiteral("actor"),
-    QStringLiteral("budget"),      QStringLiteral("add-hours"), QStringLiteral("now"),
-    QStringLiteral("rollup-tz")};
+    QStringLiteral("db"),          QStringLiteral("namespace"),    QStringLiteral("resource"),
+    QStringLiteral("quota"),       QStringLiteral("add"),          QStringLiteral("set"),
+    QStringLiteral("start"),       QStringLiteral("for"),          QStringLiteral("until"),
+    QStringLiteral("recur"),       QStringLiteral("window"),       QStringLiteral("tz"),
+    QStringLiteral("recur-until"), QStringLiteral("note"),         QStringLiteral("actor"),
+    QStringLiteral("budget"),      QStringLiteral("add-hours"),    QStringLiteral("now"),
+    QStringLiteral("rollup-tz"),   QStringLiteral("clusterqueue"), QStringLiteral("flavor"),
+    QStringLiteral("field")};
+
+// --clusterqueue CQ --flavor F [--resource R] [--field nominalQuota|borrowingLimit] --add N:
+// the boost planned against the queue as the cluster has it now; an exit code when not.
+std::optional<int> planQueueGrant(const Args &a, const BoostWhen &when, qint64 now,
+                                  std::shared_ptr<KubeClient> &client, Boost &boost) {
+    for (const char *f : {"namespace", "quota", "set", "budget", "add-hours"})
+        if (a.has(QLatin1String(f)))
+            return usage(QStringLiteral("--%1 does not go with --clusterqueue").arg(QLatin1String(f)));
+    if (!a.has(QStringLiteral("flavor")) || !a.has(QStringLiteral("add")))
+        return usage(QStringLiteral("--flavor F and --add N are required with --clusterqueue"));
+    const ClusterPick pick = pickCluster(a);
+    if (pick.exitCode != Ok)
+        return fail(pick.why, pick.exitCode);
+    if (!pick.client)
+        return fail(QStringLiteral("a queue boost needs the cluster (--kubeconfig, --context): ") + pick.why);
+    client = pick.client;
+    QueueGrantRequest req;
+    req.clusterQueue = a.value(QStringLiteral("clusterqueue"));
+    req.flavor = a.value(QStringLiteral("flavor"));
+    req.resource = a.value(QStringLiteral("resource"), QStringLiteral("nvidia.com/gpu"));
+    req.field = a.value(QStringLiteral("field"), QStringLiteral("nominalQuota"));
+    req.add = a.value(QStringLiteral("add"));
+    req.when = when;
+    req.note = a.value(QStringLiteral("note"));
+    req.actor = actorFor(a, client);
+    auto version = kueue::detectVersion(*client);
+    if (!version)
+        return fail(version.error().message);
+    auto get =
+        client->get(kueue::resource(QStringLiteral("clusterqueues"), *version), QString(), req.clusterQueue);
+    get.waitForFinished();
+    const auto queue = get.result();
+    if (!queue)
+        return fail(
+            QStringLiteral("reading ClusterQueue %1: %2").arg(req.clusterQueue, queue.error().message),
+            queue.error().kind == Error::Kind::NotFound ? UsageError : Failed);
+    auto plan = planQueueBoost(req, *queue, now);
+    if (!plan)
+        return failField(plan.error());
+    boost = plan->boost;
+    err() << "boost clusterqueue/" << req.clusterQueue << ' ' << req.flavor << ' ' << req.field << ' '
+          << boost.target.resource << ": " << plan->before.toString() << " -> " << plan->during.toString()
+          << " from " << formatInstantUtc(boost.start) << " until " << formatInstantUtc(boost.expiry)
+          << ", then " << plan->after.toString() << " (plus whatever others change meanwhile)\n";
+    return std::nullopt;
+}
 
 int runGrant(const QStringList &argv) {
     const Args a = parseArgs(argv, kGrantFlags);
@@ -164,7 +217,10 @@ int runGrant(const QStringList &argv) {
     if (auto r = BoostLedger::checkNote(a.value(QStringLiteral("note"))); !r)
         return failField(r.error());
     const bool budget = a.has(QStringLiteral("budget"));
-    if (budget) {
+    const bool queue = a.has(QStringLiteral("clusterqueue"));
+    if (queue) {
+        // checked by planQueueGrant
+    } else if (budget) {
         for (const char *f : {"namespace", "resource", "quota", "add", "set"})
             if (a.has(QLatin1String(f)))
                 return usage(
@@ -209,6 +265,9 @@ int runGrant(const QStringList &argv) {
         if (!planned)
             return failField(planned.error());
         boost = *planned;
+    } else if (queue) {
+        if (auto code = planQueueGrant(a, *when, now, client, boost))
+            return *code;
     } else {
         const ClusterPick pick = pickCluster(a);
         if (pick.exitCode != Ok)
@@ -308,14 +367,18 @@ int runList(const QStringList &argv) {
         if (b.recurrence.recurs())
             delta += QStringLiteral(" %1 %2 %3")
                          .arg(recurrenceKindName(b.recurrence.kind), b.recurrence.window(), b.recurrence.tz);
-        rows << QStringList{QString::number(b.id),
-                            state,
-                            BoostLedger::auditTarget(b.target),
-                            delta,
-                            formatInstantUtc(b.start),
-                            formatInstantUtc(boostEnd(b)),
-                            b.actor,
-                            QString(b.note).replace(QLatin1Char('\n'), QLatin1Char(' '))};
+        rows << QStringList{
+            QString::number(b.id),
+            state,
+            b.target.kind == BoostTarget::Kind::ClusterQueue
+                ? QStringLiteral("clusterqueue/%1 %2 %3 %4")
+                      .arg(b.target.subject, b.target.quota, b.target.field, b.target.resource)
+                : BoostLedger::auditTarget(b.target),
+            delta,
+            formatInstantUtc(b.start),
+            formatInstantUtc(boostEnd(b)),
+            b.actor,
+            QString(b.note).replace(QLatin1Char('\n'), QLatin1Char(' '))};
     }
     printTable(rows);
     return Ok;
@@ -355,7 +418,7 @@ struct BoostChange {
         if (!cur)
             return failField(cur.error());
         boost = *cur;
-        if (boost.target.kind == BoostTarget::Kind::Quota) {
+        if (boost.target.onCluster()) {
             pick = pickCluster(a);
             if (pick.exitCode != Ok)
                 return fail(pick.why + QStringLiteral("; nothing was recorded"), pick.exitCode);
@@ -368,7 +431,7 @@ struct BoostChange {
 // After a revoke or extend: let the cluster follow now when it can be reached.
 void followOnCluster(UsageStore &store, const ClusterPick &pick, const QString &actor, const Boost &b,
                      qint64 now) {
-    const bool quota = b.target.kind == BoostTarget::Kind::Quota;
+    const bool quota = b.target.onCluster();
     if (quota && !pick.client) {
         err() << "note: no cluster (" << pick.why << "); the next `gpuquota reconcile` updates the quota\n";
         return;
@@ -399,7 +462,7 @@ int runRevoke(const QStringList &argv) {
     out().flush();
     // A boost revoked in the second it started ends a second after its start (the
     // ledger keeps expiry > start): judged at that end, so it is taken back now.
-    if (!(b->target.kind == BoostTarget::Kind::Quota && b->isFinal()))
+    if (!(b->target.onCluster() && b->isFinal()))
         followOnCluster(*change.db, change.pick, change.actor, *b, std::max(now, b->expiry));
     return Ok;
 }
@@ -475,6 +538,9 @@ int runBoost(const QStringList &argv) {
         "  boost grant --db URL [--kubeconfig F --context C] --namespace N --resource R [--quota NAME] "
         "(--add Q | --set Q) [--start T] (--for DURATION | --until T) [--recur nightly|weekends|weekdays "
         "--window HH:MM-HH:MM --tz ZONE --recur-until T] --note TEXT\n"
+        "  boost grant --db URL --clusterqueue CQ --flavor F [--resource nvidia.com/gpu] "
+        "[--field nominalQuota|borrowingLimit] --add N [--start T] (--for D | --until T) [--recur ...] "
+        "--note TEXT\n"
         "  boost grant --db URL --budget user:U|namespace:N --add-hours H (--for D | --until T) --note TEXT\n"
         "  boost list --db URL [--namespace N] [--state S] [-o table|json]\n"
         "  boost revoke ID --db URL --note TEXT\n"

@@ -149,6 +149,29 @@ Result<QJsonObject> withQuotaDelta(const QJsonObject &queue, const QString &flav
     return withQuota(queue, flavor, resource, field, *moved, cohortObject);
 }
 
+Result<std::optional<Quantity>> quotaValue(const QJsonObject &queue, const QString &flavor,
+                                           const QString &resource, QuotaField field) {
+    const auto loc = locate(queue, flavor, resource);
+    if (!loc)
+        return notFound(queue, flavor, resource);
+    const QString key = fieldName(field);
+    const QJsonValue current = resourceAt(queue, *loc).value(key);
+    if (current.isUndefined() || current.isNull())
+        return std::optional<Quantity>();
+    auto q = Quantity::parse(
+        current.isDouble() ? QString::number(current.toDouble(), 'g', 17) : current.toString(), key);
+    if (!q)
+        return q.error();
+    return std::optional<Quantity>(*q);
+}
+
+std::optional<QuotaField> parseFieldName(const QString &name) {
+    for (auto f : {QuotaField::NominalQuota, QuotaField::BorrowingLimit, QuotaField::LendingLimit})
+        if (fieldName(f) == name)
+            return f;
+    return std::nullopt;
+}
+
 Result<QJsonArray> quotaPatch(const QJsonObject &queue, const QJsonObject &changed, const QString &flavor,
                               const QString &resource, QuotaField field) {
     const auto loc = locate(queue, flavor, resource);

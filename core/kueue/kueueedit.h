@@ -31,6 +31,13 @@ Result<QJsonObject> withQuota(const QJsonObject &queue, const QString &flavor, c
 Result<QJsonObject> withQuotaDelta(const QJsonObject &queue, const QString &flavor, const QString &resource,
                                    QuotaField field, qint64 delta, bool cohortObject = false);
 
+// The field's value now: nullopt when it is not set (an unset limit: no limit); NotFound when
+// the queue has no such entry, Invalid when the value is not a quantity.
+Result<std::optional<Quantity>> quotaValue(const QJsonObject &queue, const QString &flavor,
+                                           const QString &resource, QuotaField field);
+// "nominalQuota" / "borrowingLimit" / "lendingLimit" back to the field.
+std::optional<QuotaField> parseFieldName(const QString &name);
+
 // RFC 6902 operations that change the field from what `queue` has to what `changed` has:
 // a test of the old value (or of its absence, through the resource entry) and a replace,
 // add or remove.

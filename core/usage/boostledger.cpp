@@ -36,6 +36,8 @@ Result<void> BoostLedger::checkNote(const QString &note) {
 QString BoostLedger::auditTarget(const BoostTarget &t) {
     if (t.kind == BoostTarget::Kind::Budget)
         return t.toString();
+    if (t.kind == BoostTarget::Kind::ClusterQueue)
+        return QStringLiteral("ClusterQueue/%1/%2/%3/%4").arg(t.subject, t.quota, t.field, t.resource);
     return t.subject + QStringLiteral("/ResourceQuota/") + t.quota + QLatin1Char('/') + t.resource;
 }
 
@@ -165,8 +167,10 @@ Result<Boost> BoostLedger::revoke(qint64 id, const QString &note, const QString 
         },
         [now](const Boost &b) {
             QString s = QStringLiteral("boost %1: revoked at %2").arg(b.id).arg(formatInstantUtc(now));
-            if (b.state != Boost::State::Revoked && b.target.kind == BoostTarget::Kind::Quota)
-                s += QStringLiteral(" (the quota is taken back by the next reconcile)");
+            if (b.state != Boost::State::Revoked && b.target.onCluster())
+                s += b.target.kind == BoostTarget::Kind::Quota
+                         ? QStringLiteral(" (the quota is taken back by the next reconcile)")
+                         : QStringLiteral(" (the queue is taken back by the next reconcile)");
             return s;
         });
 }
@@ -194,7 +198,7 @@ Result<Boost> BoostLedger::extend(qint64 id, qint64 newExpiry, const QString &no
             b.expiry = newExpiry;
             // Applied: the quota's annotation still shows the old end until a reconcile
             // rewrites it (BoostReconciler); the mark makes the boost due for that.
-            if (cur.state == Boost::State::Active && cur.target.kind == BoostTarget::Kind::Quota)
+            if (cur.state == Boost::State::Active && cur.target.onCluster())
                 b.retryOp = QString::fromLatin1(Boost::kAnnotateOp);
             return b;
         },
@@ -211,7 +215,8 @@ Result<QList<Boost>> BoostLedger::list(const Filter &filter) const {
             continue;
         if (!filter.ns.isEmpty() &&
             !(b.target.subject == filter.ns &&
-              (b.target.kind == BoostTarget::Kind::Quota || b.target.scope == BudgetScope::Namespace)))
+              (b.target.kind == BoostTarget::Kind::Quota ||
+               (b.target.kind == BoostTarget::Kind::Budget && b.target.scope == BudgetScope::Namespace))))
             continue;
         out << b;
     }

@@ -9,6 +9,7 @@ namespace gq {
 namespace {
 const QString kBudgetPrefix = QStringLiteral("budget/");
 const QString kQuotaPrefix = QStringLiteral("quota/");
+const QString kQueuePrefix = QStringLiteral("clusterqueue/");
 
 Error targetError(const QString &message) {
     return Error::make(Error::Kind::Invalid, message, QStringLiteral("target"));
@@ -33,9 +34,24 @@ BoostTarget BoostTarget::quotaEntry(const QString &ns, const QString &quota, con
     return t;
 }
 
+BoostTarget BoostTarget::queueEntry(const QString &clusterQueue, const QString &flavor, const QString &field,
+                                    const QString &resource) {
+    BoostTarget t;
+    t.kind = Kind::ClusterQueue;
+    t.scope = BudgetScope::Namespace; // unused: a ClusterQueue is cluster-wide
+    t.subject = clusterQueue;
+    t.quota = flavor;
+    t.field = field;
+    t.resource = resource;
+    return t;
+}
+
 QString BoostTarget::toString() const {
     if (kind == Kind::Budget)
         return kBudgetPrefix + scopeName(scope) + QLatin1Char('/') + subject;
+    if (kind == Kind::ClusterQueue)
+        return kQueuePrefix + subject + QLatin1Char('/') + quota + QLatin1Char('/') + field +
+               QLatin1Char('/') + resource;
     return kQuotaPrefix + subject + QLatin1Char('/') + quota + QLatin1Char('/') + resource;
 }
 
@@ -43,10 +59,21 @@ Result<void> BoostTarget::validate() const {
     if (subject.trimmed().isEmpty())
         return targetError(QStringLiteral("must not be empty"));
     if (kind == Kind::Budget) {
-        if (!quota.isEmpty() || !resource.isEmpty())
+        if (!quota.isEmpty() || !resource.isEmpty() || !field.isEmpty())
             return targetError(QStringLiteral("a budget target names no quota or resource"));
         return {};
     }
+    if (kind == Kind::ClusterQueue) {
+        if (field != QLatin1String("nominalQuota") && field != QLatin1String("borrowingLimit"))
+            return targetError(QStringLiteral("'%1' is not nominalQuota or borrowingLimit").arg(field));
+        if (quota.trimmed().isEmpty() || resource.trimmed().isEmpty())
+            return targetError(QStringLiteral("a queue target needs a flavor and a resource"));
+        if (subject.contains(QLatin1Char('/')) || quota.contains(QLatin1Char('/')))
+            return targetError(QStringLiteral("'%1' or '%2' is not a Kubernetes name").arg(subject, quota));
+        return {};
+    }
+    if (!field.isEmpty())
+        return targetError(QStringLiteral("only a queue target names a field"));
     if (scope != BudgetScope::Namespace)
         return targetError(QStringLiteral("a quota target belongs to a namespace"));
     if (quota.trimmed().isEmpty() || resource.trimmed().isEmpty())
@@ -74,9 +101,16 @@ Result<BoostTarget> BoostTarget::parse(const QString &text) {
             return targetError(QStringLiteral("'%1' is not quota/<namespace>/<quota>/<resource>").arg(text));
         t = quotaEntry(text.mid(kQuotaPrefix.size(), a - kQuotaPrefix.size()), text.mid(a + 1, b - a - 1),
                        text.mid(b + 1));
+    } else if (text.startsWith(kQueuePrefix)) {
+        const QStringList parts = text.mid(kQueuePrefix.size()).split(QLatin1Char('/'));
+        if (parts.size() < 4)
+            return targetError(
+                QStringLiteral("'%1' is not clusterqueue/<queue>/<flavor>/<field>/<resource>").arg(text));
+        t = queueEntry(parts.at(0), parts.at(1), parts.at(2), parts.mid(3).join(QLatin1Char('/')));
     } else {
-        return targetError(QStringLiteral("'%1' is not a boost target (budget/<user|namespace>/<name> or "
-                                          "quota/<namespace>/<quota>/<resource>)")
+        return targetError(QStringLiteral("'%1' is not a boost target (budget/<user|namespace>/<name>, "
+                                          "quota/<namespace>/<quota>/<resource> or "
+                                          "clusterqueue/<queue>/<flavor>/<field>/<resource>)")
                                .arg(text));
     }
     if (auto v = t.validate(); !v)

@@ -14,24 +14,33 @@ namespace gq {
 
 class UsageConnection;
 
-// What a boost raises: a user's or namespace's GPU-hour budget, or one entry of a
-// namespace's ResourceQuota. Stored as text, and built and read only here:
+// What a boost raises: a user's or namespace's GPU-hour budget, one entry of a
+// namespace's ResourceQuota, or a Kueue ClusterQueue flavor's nominalQuota or
+// borrowingLimit of one resource. Stored as text, and built and read only here:
 //   budget/user/<name>                        budget/namespace/<name>
 //   quota/<namespace>/<quota name>/<resource>   (the resource may contain '/')
+//   clusterqueue/<queue>/<flavor>/<nominalQuota|borrowingLimit>/<resource>
 struct BoostTarget {
-    enum class Kind { Budget, Quota };
+    enum class Kind { Budget, Quota, ClusterQueue };
     Kind kind = Kind::Budget;
     // Budget: whose budget. Quota: always Namespace (a ResourceQuota lives in one).
     BudgetScope scope = BudgetScope::User;
-    // Budget: the user or namespace. Quota: the namespace.
+    // Budget: the user or namespace. Quota: the namespace. ClusterQueue: the queue.
     QString subject;
-    // Quota only: the ResourceQuota's name and the entry raised ("requests.nvidia.com/gpu").
+    // Quota: the ResourceQuota's name and the entry raised ("requests.nvidia.com/gpu").
+    // ClusterQueue: the flavor's name and the resource ("nvidia.com/gpu").
     QString quota;
     QString resource;
+    // ClusterQueue only: "nominalQuota" or "borrowingLimit".
+    QString field;
 
     [[nodiscard]] static BoostTarget budget(BudgetScope scope, const QString &subject);
     [[nodiscard]] static BoostTarget quotaEntry(const QString &ns, const QString &quota,
                                                 const QString &resource);
+    [[nodiscard]] static BoostTarget queueEntry(const QString &clusterQueue, const QString &flavor,
+                                                const QString &field, const QString &resource);
+    // Whether the boost changes an object on the cluster (a quota or a queue), not a budget.
+    [[nodiscard]] bool onCluster() const { return kind != Kind::Budget; }
     // The stored form (above); what the database's boosts.target holds.
     [[nodiscard]] QString toString() const;
     // The inverse of toString(). Errors: Invalid with field "target".

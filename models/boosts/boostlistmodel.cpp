@@ -51,7 +51,8 @@ QString BoostListModel::stateText(Boost::State s) {
 }
 
 QString BoostListModel::namespaceOf(const BoostTarget &t) {
-    if (t.kind == BoostTarget::Kind::Quota || t.scope == BudgetScope::Namespace)
+    if (t.kind == BoostTarget::Kind::Quota ||
+        (t.kind == BoostTarget::Kind::Budget && t.scope == BudgetScope::Namespace))
         return t.subject;
     return {};
 }
@@ -59,6 +60,8 @@ QString BoostListModel::namespaceOf(const BoostTarget &t) {
 QString BoostListModel::targetText(const BoostTarget &t) {
     if (t.kind == BoostTarget::Kind::Quota)
         return tr("%1 / %2: %3").arg(t.subject, t.quota, t.resource);
+    if (t.kind == BoostTarget::Kind::ClusterQueue)
+        return tr("ClusterQueue %1 / %2: %3 %4").arg(t.subject, t.quota, t.field, t.resource);
     return t.scope == BudgetScope::User ? tr("GPU-hour budget of user %1").arg(t.subject)
                                         : tr("GPU-hour budget of namespace %1").arg(t.subject);
 }

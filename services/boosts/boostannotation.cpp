@@ -40,10 +40,15 @@ QJsonObject withBoostAnnotation(QJsonObject quota, const QList<QJsonObject> &ent
 }
 
 QJsonObject boostAnnotationEntry(const Boost &boost) {
-    return QJsonObject{{QStringLiteral("id"), boost.id},
-                       {QStringLiteral("resource"), boost.target.resource},
-                       {QStringLiteral("delta"), boost.delta},
-                       {QStringLiteral("expires"), formatInstantUtc(boost.expiry)}};
+    QJsonObject e{{QStringLiteral("id"), boost.id},
+                  {QStringLiteral("resource"), boost.target.resource},
+                  {QStringLiteral("delta"), boost.delta},
+                  {QStringLiteral("expires"), formatInstantUtc(boost.expiry)}};
+    if (boost.target.kind == BoostTarget::Kind::ClusterQueue) { // which of the queue's entries
+        e.insert(QStringLiteral("flavor"), boost.target.quota);
+        e.insert(QStringLiteral("field"), boost.target.field);
+    }
+    return e;
 }
 
 bool annotationEntryIsCurrent(const QJsonObject &entry, const Boost &boost) {

@@ -1,6 +1,7 @@
 #include "boostplanner.h"
 
 #include "boostledger.h"
+#include "kueueedit.h"
 #include "timewindow.h"
 
 #include <QJsonValue>
@@ -155,6 +156,64 @@ Result<BoostPlan> planQuotaBoost(const QuotaGrantRequest &req, const QList<QJson
     plan.before = *before;
     plan.during = *during;
     plan.after = *before;
+    return plan;
+}
+
+Result<BoostPlan> planQueueBoost(const QueueGrantRequest &req, const QJsonObject &queue, qint64 now) {
+    if (auto r = BoostLedger::checkNote(req.note); !r)
+        return r.error();
+    if (req.clusterQueue.trimmed().isEmpty())
+        return invalid(QStringLiteral("a ClusterQueue is required"), QStringLiteral("clusterqueue"));
+    if (req.flavor.trimmed().isEmpty())
+        return invalid(QStringLiteral("a flavor is required (the queue's ResourceFlavor)"),
+                       QStringLiteral("flavor"));
+    if (req.resource.trimmed().isEmpty())
+        return invalid(QStringLiteral("a resource is required (e.g. nvidia.com/gpu)"),
+                       QStringLiteral("resource"));
+    const auto field = kueue::parseFieldName(req.field);
+    if (!field || *field == kueue::QuotaField::LendingLimit)
+        return invalid(QStringLiteral("'%1' is not nominalQuota or borrowingLimit").arg(req.field),
+                       QStringLiteral("field"));
+    auto current = kueue::quotaValue(queue, req.flavor, req.resource, *field);
+    if (!current)
+        return invalid(current.error().message, current.error().kind == Error::Kind::NotFound
+                                                    ? QStringLiteral("flavor")
+                                                    : QStringLiteral("resource"));
+    if (!*current)
+        return invalid(QStringLiteral("%1 of flavor %2 is not set (no limit): a boost cannot raise it")
+                           .arg(req.field, req.flavor),
+                       QStringLiteral("field"));
+    QString text = req.add.trimmed();
+    if (text.startsWith(QLatin1Char('+')))
+        text.remove(0, 1);
+    auto delta = Quantity::parse(text, QStringLiteral("add"));
+    if (text.isEmpty() || !delta)
+        return invalid(QStringLiteral("'%1' is not a quantity (e.g. 4, +4, -2)").arg(req.add),
+                       QStringLiteral("add"));
+    if (delta->isZero())
+        return invalid(QStringLiteral("the boost changes nothing"), QStringLiteral("add"));
+    auto during = (*current)->plus(*delta);
+    if (!during)
+        return invalid(during.error().message, QStringLiteral("add"));
+    if (during->sign() < 0)
+        return invalid(QStringLiteral("%1 would become %2 (negative)").arg(req.field, during->toString()),
+                       QStringLiteral("add"));
+    if (auto checked = kueue::withQuota(queue, req.flavor, req.resource, *field, *during); !checked)
+        return invalid(checked.error().message, QStringLiteral("add"));
+
+    BoostPlan plan;
+    Boost &b = plan.boost;
+    b.target = BoostTarget::queueEntry(req.clusterQueue.trimmed(), req.flavor.trimmed(), req.field,
+                                       req.resource.trimmed());
+    b.delta = delta->toString();
+    b.baseValue = (*current)->toString();
+    b.note = req.note.trimmed();
+    b.actor = req.actor;
+    if (auto r = applyWhen(req.when, now, b); !r)
+        return r.error();
+    plan.before = **current;
+    plan.during = *during;
+    plan.after = **current;
     return plan;
 }
 

@@ -38,6 +38,19 @@ struct QuotaGrantRequest {
     QString actor;
 };
 
+// A boost on a Kueue ClusterQueue: one flavor's nominalQuota or borrowingLimit of one
+// resource (errors name the flags "clusterqueue", "flavor", "resource", "field", "add").
+struct QueueGrantRequest {
+    QString clusterQueue;
+    QString flavor;
+    QString resource = QStringLiteral("nvidia.com/gpu");
+    QString field = QStringLiteral("nominalQuota"); // or "borrowingLimit"
+    QString add;                                    // a delta ("4", "+4", "-2")
+    BoostWhen when;
+    QString note;
+    QString actor;
+};
+
 struct BudgetGrantRequest {
     BudgetScope scope = BudgetScope::User;
     QString subject;
@@ -58,6 +71,10 @@ struct BoostPlan {
 
 [[nodiscard]] Result<BoostPlan> planQuotaBoost(const QuotaGrantRequest &request,
                                                const QList<QJsonObject> &quotas, qint64 now);
+// `queue` is the ClusterQueue as read now; the result is checked by Kueue's own rules
+// (kueue::withQuota), so a boost Kueue would refuse is refused before it is recorded.
+[[nodiscard]] Result<BoostPlan> planQueueBoost(const QueueGrantRequest &request, const QJsonObject &queue,
+                                               qint64 now);
 [[nodiscard]] Result<Boost> planBudgetBoost(const BudgetGrantRequest &request, qint64 now);
 
 } // namespace gq

@@ -26,6 +26,8 @@ namespace {
 QString targetText(const BoostTarget &t) {
     if (t.kind == BoostTarget::Kind::Budget)
         return QStringLiteral("budget %1 %2").arg(scopeName(t.scope), t.subject);
+    if (t.kind == BoostTarget::Kind::ClusterQueue)
+        return QStringLiteral("clusterqueue/%1 %2 %3 %4").arg(t.subject, t.quota, t.field, t.resource);
     return QStringLiteral("%1/%2 %3").arg(t.subject, t.quota, t.resource);
 }
 
@@ -160,9 +162,8 @@ BoostReconciler::Op BoostReconciler::decide(const Boost &b) const {
     case Boost::State::Active:
         if (b.expiry <= m_now)
             return Op::Revert;
-        return b.retryOp == QLatin1String(Boost::kAnnotateOp) && b.target.kind == BoostTarget::Kind::Quota
-                   ? Op::Annotate
-                   : Op::Skip;
+        return b.retryOp == QLatin1String(Boost::kAnnotateOp) && b.target.onCluster() ? Op::Annotate
+                                                                                      : Op::Skip;
     case Boost::State::Failed:
         if (b.nextRetry > m_now)
             return Op::Skip;
@@ -183,7 +184,7 @@ void BoostReconciler::handle(const Boost &b) {
     const Op op = decide(b);
     if (op == Op::Skip)
         return skip();
-    if (op != Op::PassWindow && b.target.kind == BoostTarget::Kind::Quota && !m_client) {
+    if (op != Op::PassWindow && b.target.onCluster() && !m_client) {
         ++m_report.waiting; // left for a reconcile that can reach the cluster
         return skip();
     }
@@ -242,6 +243,8 @@ bool BoostReconciler::claim(Boost b, Op op) {
 }
 
 void BoostReconciler::fetch() {
+    if (m_claimed.target.kind == BoostTarget::Kind::ClusterQueue)
+        return fetchQueue();
     m_jobs.watch(
         m_client->get(KubeResource::resourceQuotas(), m_claimed.target.subject, m_claimed.target.quota),
         [this](const Result<QJsonObject> &r) { onFetched(r); });

@@ -132,6 +132,11 @@ private:
     [[nodiscard]] Op decide(const Boost &b) const;
     bool claim(Boost b, Op op);
     void fetch();
+    // A boost on a ClusterQueue flavor (boostreconcilequeue.cpp): the Kueue API version from
+    // discovery (once per reconciler), the queue, then queueBoostStep() and a conditional PUT.
+    void fetchQueue();
+    void onQueueFetched(const Result<QJsonObject> &queue);
+    void writeQueue(const QJsonObject &queue, const QString &before, const QString &after);
     void onFetched(const Result<QJsonObject> &quota);
     void onFetchedForAnnotation(const QJsonObject &quota);
     void write(const QJsonObject &base, const QJsonObject &mine, const QString &before, const QString &after);
@@ -164,6 +169,7 @@ private:
     QString m_enforcement; // "; effective" / "; pending enforcement" of a value written
     std::unique_ptr<QuotaWriter> m_writer;
     std::unique_ptr<QuotaWriter> m_retiredWriter; // the one before m_writer
+    QString m_kueueVersion;                       // "v1beta1", ...: found on the first queue boost
     JobTracker m_jobs{this};                      // last member: destroyed first
 };
 

@@ -171,7 +171,7 @@ void BoostService::change(const QString &action, qint64 id,
             }
             emit changed(*b, action);
             const bool due = b->start <= m_clock->nowSecs();
-            const bool quotaDone = b->target.kind == BoostTarget::Kind::Quota && b->isFinal();
+            const bool quotaDone = b->target.onCluster() && b->isFinal();
             // A boost revoked in the second it started ends a second after its start (the
             // ledger keeps expiry > start): judged at that end, so it is taken back now.
             const qint64 at = action == QLatin1String("revoke") ? std::max(m_clock->nowSecs(), b->expiry)

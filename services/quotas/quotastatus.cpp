@@ -139,7 +139,8 @@ Result<QJsonObject> quotaStatus(const UsageStore &store, BudgetScope scope, cons
             continue;
         const bool mine = b.target.kind == BoostTarget::Kind::Budget
                               ? b.target.scope == scope && b.target.subject == subject
-                              : scope == BudgetScope::Namespace && b.target.subject == subject;
+                              : b.target.kind == BoostTarget::Kind::Quota &&
+                                    scope == BudgetScope::Namespace && b.target.subject == subject;
         if (!mine)
             continue;
         const bool budget = b.target.kind == BoostTarget::Kind::Budget;

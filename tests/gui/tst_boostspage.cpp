@@ -27,6 +27,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTimeEdit>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
@@ -39,6 +40,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
+#include <QTranslator>
 
 using namespace gq;
 using namespace gq::test;
@@ -64,6 +66,7 @@ private slots:
     void budgetBoostsReconcileWithoutACluster();
     void exportCsvDefusesFormulas();
     void consoleApplyPublishesTheAuditHead();
+    void queueBoostIsListedWithItsTarget();
 
 private:
     QString serverGpus();
@@ -536,6 +539,71 @@ void TestBoostsPage::consoleApplyPublishesTheAuditHead() {
     QTest::mouseClick(minus, Qt::LeftButton);
     applyConfirmed();
     QTRY_COMPARE_WITH_TIMEOUT(serverGpus(), QStringLiteral("32"), 10000);
+}
+
+// A boost of a Kueue ClusterQueue flavor (granted as `gpuquota boost grant --clusterqueue`
+// would) is listed under "all namespaces" with its queue, flavor and field. With
+// GQ_SCREENSHOT_DIR the page is saved as boosts-queue.png (GQ_SCREENSHOT_QM: a .qm loaded
+// first, GQ_SCREENSHOT_SUFFIX for the name).
+void TestBoostsPage::queueBoostIsListedWithItsTarget() {
+    QTranslator *translator = nullptr;
+    if (const QString qm = qEnvironmentVariable("GQ_SCREENSHOT_QM"); !qm.isEmpty()) {
+        translator = new QTranslator(this);
+        QVERIFY2(translator->load(qm), qPrintable(qm));
+        QCoreApplication::installTranslator(translator);
+    }
+    {
+        auto store = UsageStore::open(m_url);
+        QVERIFY(store);
+        BoostLedger ledger(**store);
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        Boost b;
+        b.target = BoostTarget::queueEntry(QStringLiteral("cq-nlp"), QStringLiteral("h100"),
+                                           QStringLiteral("nominalQuota"), QStringLiteral("nvidia.com/gpu"));
+        b.delta = QStringLiteral("8");
+        b.baseValue = QStringLiteral("16");
+        b.start = now + 86400;
+        b.expiry = b.start + 3 * 86400;
+        b.note = QStringLiteral("NeurIPS deadline: pretraining run");
+        b.actor = QStringLiteral("admin@example.com");
+        QVERIFY(ledger.grant(b));
+        b.target =
+            BoostTarget::queueEntry(QStringLiteral("cq-genai"), QStringLiteral("l40s"),
+                                    QStringLiteral("borrowingLimit"), QStringLiteral("nvidia.com/gpu"));
+        b.delta = QStringLiteral("4");
+        b.baseValue = QStringLiteral("8");
+        b.note = QStringLiteral("more borrowing for the eval sweep");
+        QVERIFY(ledger.grant(b));
+    }
+    // A page made after the translator, as the console makes it after loading its language.
+    m_page = std::make_unique<BoostsPage>(m_service.get());
+    m_page->setConnection(m_fx.session.get());
+    m_page->setNamespace(kNs);
+    m_page->findChild<QCheckBox *>(QStringLiteral("boostAllNamespaces"))->setChecked(true);
+    QSignalSpy listed(m_service.get(), &BoostService::listed);
+    m_service->load();
+    QVERIFY(listed.wait(10000));
+    QTRY_COMPARE_WITH_TIMEOUT(m_page->filter()->rowCount(), 2, 10000);
+    QStringList texts;
+    for (int r = 0; r < m_page->filter()->rowCount(); ++r)
+        for (int c = 0; c < m_page->filter()->columnCount(); ++c)
+            texts << m_page->filter()->index(r, c).data().toString();
+    const QString all = texts.join(QLatin1Char('|'));
+    QVERIFY2(all.contains(QLatin1String("ClusterQueue cq-nlp / h100")) &&
+                 all.contains(QLatin1String("nominalQuota")),
+             qPrintable(all));
+    QVERIFY2(all.contains(QLatin1String("ClusterQueue cq-genai / l40s")), qPrintable(all));
+    if (const QString dir = qEnvironmentVariable("GQ_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        m_page->resize(1280, 260);
+        m_page->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_page.get()));
+        m_page->findChild<QTableView *>(QStringLiteral("boostsTable"))->resizeColumnsToContents();
+        const QString name =
+            QStringLiteral("boosts-queue%1.png").arg(qEnvironmentVariable("GQ_SCREENSHOT_SUFFIX"));
+        QVERIFY(m_page->grab().save(QDir(dir).filePath(name)));
+    }
+    if (translator)
+        QCoreApplication::removeTranslator(translator);
 }
 
 QTEST_MAIN(TestBoostsPage)

@@ -2,8 +2,13 @@
 // webhooks on the real API server; scripts/real-cluster.sh start --kueue) with batch/v1 Jobs
 // labelled kueue.x-k8s.io/queue-name running on the kwok GPU nodes: admission, borrowing in a
 // cohort, a pending reason, and the controller's AdmissionCheck gpuquota.io/budget holding a
-// Workload on a spent GPU-hour budget and releasing it once the budget is raised.
+// Workload on a spent GPU-hour budget and releasing it once the budget is raised. Boosts on
+// queues: a boost of cq-a's nominal quota lets its pending Workload in and expires back to
+// the nominal; a budget boost and (with an injectable clock) the period's rollover release
+// Workloads the budget check holds.
 #include "controller/controllertestutil.h"
+#include "kubeclient.h"
+#include "kueuebudgetcheck.h"
 #include "realcluster.h"
 #include "usagestore.h"
 
@@ -139,6 +144,20 @@ class TestRealClusterKueue : public QObject {
     QString condition(const QString &ns, const QString &wl, const QString &type, const QString &field) {
         return get({QStringLiteral("workloads.kueue.x-k8s.io"), wl, QStringLiteral("-n"), ns},
                    QStringLiteral("{.status.conditions[?(@.type==\"%1\")].%2}").arg(type, field));
+    }
+    QString checkOf(const QStringList &object, const char *what) {
+        return get(object, QStringLiteral("{.status.admissionChecks[?(@.name==\"gpuquota-budget\")].%1}")
+                               .arg(QLatin1String(what)));
+    }
+    // A 2-GPU Job of at most an hour in lq-budget for `user`: its Workload.
+    QStringList budgetJob(const QString &name, const QString &user) {
+        const ToolRun r =
+            m_cluster.apply(job(QStringLiteral("team-c"), name, QStringLiteral("lq-budget"), 1, 2, user,
+                                QStringLiteral("kueue.x-k8s.io/max-exec-time-seconds: \"3600\"")));
+        if (r.exitCode != 0)
+            qWarning("%s", r.err.constData());
+        return {QStringLiteral("workloads.kueue.x-k8s.io"), workloadOf(QStringLiteral("team-c"), name),
+                QStringLiteral("-n"), QStringLiteral("team-c")};
     }
     int runningPods(const QString &ns, const QString &jobName) {
         const QString phases = get({QStringLiteral("pods"), QStringLiteral("-n"), ns, QStringLiteral("-l"),
@@ -276,6 +295,114 @@ private Q_SLOTS:
             condition(QStringLiteral("team-c"), wl, QStringLiteral("Admitted"), QStringLiteral("status")),
             QStringLiteral("True"), 60000);
         QTRY_COMPARE_WITH_TIMEOUT(runningPods(QStringLiteral("team-c"), QStringLiteral("big")), 1, 60000);
+    }
+
+    // train-3 waits in cq-a (6 of 4 nominal + 4 borrowing reserved). `gpuquota boost grant
+    // --clusterqueue` raises cq-a's nominal quota 4 -> 8 for 20 s: Kueue admits it; at the
+    // end the controller takes the 4 back (nominal 4, annotation gone).
+    void queueBoostLetsAPendingWorkloadIn() {
+        const QString wl = workloadOf(QStringLiteral("team-a"), QStringLiteral("train-3"));
+        QVERIFY(condition(QStringLiteral("team-a"), wl, QStringLiteral("Admitted"),
+                          QStringLiteral("status")) != QLatin1String("True"));
+        const QStringList cq{QStringLiteral("clusterqueue"), QStringLiteral("cq-a")};
+        const QString nominal =
+            QStringLiteral("{.spec.resourceGroups[0].flavors[0].resources[0].nominalQuota}");
+        const ToolRun g =
+            gq({QStringLiteral("--kubeconfig"),   m_cluster.kubeconfigPath(),
+                QStringLiteral("--context"),      QStringLiteral("admin"),
+                QStringLiteral("boost"),          QStringLiteral("grant"),
+                QStringLiteral("--db"),           m_db,
+                QStringLiteral("--clusterqueue"), QStringLiteral("cq-a"),
+                QStringLiteral("--flavor"),       QStringLiteral("a100"),
+                QStringLiteral("--resource"),     QStringLiteral("nvidia.com/gpu"),
+                QStringLiteral("--add"),          QStringLiteral("4"),
+                QStringLiteral("--for"),          QStringLiteral("20s"),
+                QStringLiteral("--note"),         QStringLiteral("let train-3 in for the demo")});
+        QVERIFY2(g.exitCode == 0, g.err.constData());
+        QCOMPARE(get(cq, nominal), QStringLiteral("8"));
+        QVERIFY(get(cq, QStringLiteral("{.metadata.annotations.gpuquota\\.io/boosts}"))
+                    .contains(QLatin1String("a100")));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            condition(QStringLiteral("team-a"), wl, QStringLiteral("Admitted"), QStringLiteral("status")),
+            QStringLiteral("True"), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(get(cq, nominal), QStringLiteral("4"), 90000);
+        QCOMPARE(get(cq, QStringLiteral("{.metadata.annotations.gpuquota\\.io/boosts}")), QString());
+        const ToolRun list =
+            gq({QStringLiteral("boost"), QStringLiteral("list"), QStringLiteral("--db"), m_db});
+        QVERIFY2(list.out.contains("expired") && list.out.contains("clusterqueue/cq-a a100 nominalQuota"),
+                 list.out.constData());
+    }
+
+    // erin has 1 GPU-h a day and needs 2: held until a budget boost of 2 GPU-h is granted.
+    void budgetBoostReleasesAHeldWorkload() {
+        const ToolRun b = gq({QStringLiteral("budget"), QStringLiteral("set"), QStringLiteral("--db"), m_db,
+                              QStringLiteral("--period"), QStringLiteral("day"), QStringLiteral("--user"),
+                              QStringLiteral("erin"), QStringLiteral("--limit"), QStringLiteral("1")});
+        QVERIFY2(b.exitCode == 0, b.err.constData());
+        const QStringList object = budgetJob(QStringLiteral("erin-job"), QStringLiteral("erin"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            checkOf(object, "message").startsWith(QLatin1String("Denied: need 2.00 GPU-h, only 1.00 left")),
+            60000);
+        QCOMPARE(checkOf(object, "state"), QStringLiteral("Pending"));
+        const ToolRun g =
+            gq({QStringLiteral("boost"), QStringLiteral("grant"), QStringLiteral("--db"), m_db,
+                QStringLiteral("--budget"), QStringLiteral("user:erin"), QStringLiteral("--add-hours"),
+                QStringLiteral("2"), QStringLiteral("--for"), QStringLiteral("2h"), QStringLiteral("--note"),
+                QStringLiteral("erin's deadline run")});
+        QVERIFY2(g.exitCode == 0, g.err.constData());
+        QTRY_COMPARE_WITH_TIMEOUT(checkOf(object, "state"), QStringLiteral("Ready"), 60000);
+        QCOMPARE(checkOf(object, "message"),
+                 QStringLiteral("Allowed: 2.00 GPU-h ≤ 3.00 available for user erin"));
+        QTRY_COMPARE_WITH_TIMEOUT(condition(QStringLiteral("team-c"), object.at(1),
+                                            QStringLiteral("Admitted"), QStringLiteral("status")),
+                                  QStringLiteral("True"), 60000);
+    }
+
+    // The rollover, on an injectable clock: the controller is stopped and the check runs here
+    // on its own database, where frank spent 2 of his 3 GPU-h on 1 December. At noon that day
+    // his 2-GPU-h Job is held; at the next day's start it is released.
+    void periodRolloverReleasesAHeldWorkload() {
+        m_controller.reset();
+        constexpr qint64 kNoon = 1796126400; // 2026-12-01T12:00:00Z
+        constexpr qint64 kNextDay = kNoon + 12 * 3600 + 30;
+        auto store =
+            UsageStore::open(QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("rollover.db")));
+        QVERIFY(store);
+        Budget budget;
+        budget.scope = BudgetScope::User;
+        budget.subject = QStringLiteral("frank");
+        budget.limitGpuHours = 3;
+        QVERIFY((*store)->setBudget(budget));
+        UsageInterval iv;
+        iv.cluster = QStringLiteral("real");
+        iv.ns = QStringLiteral("team-c");
+        iv.user = QStringLiteral("frank");
+        iv.podUid = QStringLiteral("uid-frank-1");
+        iv.podName = QStringLiteral("done");
+        iv.gpus = 2;
+        iv.start = kNoon - 6 * 3600;
+        iv.end = iv.start + 3600;
+        iv.source = QStringLiteral("test");
+        QVERIFY((*store)->upsertInterval(iv));
+        auto client = KubeClient::fromKubeconfig(m_cluster.kubeconfigPath(), QStringLiteral("admin"));
+        QVERIFY(client);
+        KueueBudgetCheck check(**store, *client, {});
+        auto tick = [&](qint64 now) {
+            QSignalSpy done(&check, &KueueBudgetCheck::finished);
+            return check.tick(now) && done.wait(30000);
+        };
+        const QStringList object = budgetJob(QStringLiteral("frank-job"), QStringLiteral("frank"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            tick(kNoon) && checkOf(object, "message")
+                               .startsWith(QLatin1String("Denied: need 2.00 GPU-h, only 1.00 left")),
+            60000);
+        QCOMPARE(checkOf(object, "state"), QStringLiteral("Pending"));
+        QTRY_VERIFY_WITH_TIMEOUT(tick(kNextDay) && checkOf(object, "state") == QLatin1String("Ready"), 60000);
+        QCOMPARE(checkOf(object, "message"),
+                 QStringLiteral("Allowed: 2.00 GPU-h ≤ 3.00 available for user frank"));
+        QTRY_COMPARE_WITH_TIMEOUT(condition(QStringLiteral("team-c"), object.at(1),
+                                            QStringLiteral("Admitted"), QStringLiteral("status")),
+                                  QStringLiteral("True"), 60000);
     }
 };
 

@@ -156,7 +156,7 @@ BoostsPage::BoostsPage(BoostService *service, QWidget *parent)
         bool due = false;
         for (int r = 0; r < m_model->rowCount(); ++r) {
             const Boost &b = m_model->at(r);
-            if (b.target.kind == BoostTarget::Kind::Quota && !client)
+            if (b.target.onCluster() && !client)
                 continue;
             due |= (b.state == Boost::State::Scheduled && b.start <= now) ||
                    (b.state == Boost::State::Active && b.expiry <= now) ||
