@@ -311,6 +311,9 @@ Result<int> NewcomerLedger::addFirstSeen(const NewcomerPolicy &policy, qint64 po
         if (auto r = conn.exec(first, QStringLiteral("reading a user's first interval")); !r)
             return r.error();
         const qint64 since = first.next() ? first.value(0).toLongLong() : 0;
+        // An unfinished read keeps SQLite's shared lock: another replica's writer waiting for
+        // it and this insert waiting for theirs would be a deadlock ("database is locked").
+        first.finish();
         if (since < policySince)
             continue; // seen before the policy: no newcomer
         auto inserted = insert(newcomerAllowance(user, since, policy, *zone));
