@@ -32,7 +32,9 @@ const char *const kIdentityLabels[] = {"gpu",
                                        "exported_pod",
                                        "exported_namespace",
                                        "exported_container",
-                                       "exported_pod_uid"};
+                                       "exported_pod_uid",
+                                       "dra_claim_name",
+                                       "dra_claim_namespace"};
 constexpr QStringView kPresenceLabel = u"gq_presence";
 constexpr QStringView kPresenceName = u"DCGM_FI_GQ_PRESENCE";
 } // namespace

@@ -384,7 +384,8 @@ void TestPrometheus::gpusThroughPrometheusMatchTheExporter() {
         QCOMPARE(g0.value(QLatin1String("holders")).toArray(),
                  (QJsonArray{QJsonObject{{QStringLiteral("namespace"), QStringLiteral("team-a")},
                                          {QStringLiteral("pod"), QStringLiteral("train-1")},
-                                         {QStringLiteral("container"), QStringLiteral("main")}}}));
+                                         {QStringLiteral("container"), QStringLiteral("main")},
+                                         {QStringLiteral("claim"), QJsonValue(QJsonValue::Null)}}}));
         QVERIFY(p[1].toObject().value(QLatin1String("holders")).toArray().isEmpty());
     }
 }
