@@ -175,10 +175,10 @@ Result<BoostRequest> BoostRequestLedger::submit(BoostRequest request) {
     q.addBindValue(boostRequestStateName(request.state));
     if (auto r = conn.exec(q, QStringLiteral("storing a boost request")); !r)
         return r.error();
-    QSqlQuery last(conn.database());
-    if (auto r = conn.execSql(last, QStringLiteral("SELECT MAX(id) FROM boost_requests")); !r)
-        return r.error();
-    request.id = last.next() ? last.value(0).toLongLong() : 0;
+    auto id = conn.lastInsertedId(QStringLiteral("boost_requests"));
+    if (!id)
+        return id.error();
+    request.id = *id;
     AuditLog log(m_store);
     if (auto r = log.append(request.requester, QStringLiteral("boost.request"), auditTarget(request),
                             QString(), summary(request), request.note);

@@ -201,11 +201,11 @@ Result<Boost> BoostStore::add(const Boost &boost) {
     q.addBindValue(boost.createdAt);
     if (auto r = m_conn.exec(q, QStringLiteral("storing a boost")); !r)
         return r.error();
-    QSqlQuery id(m_conn.database());
-    if (auto r = m_conn.execSql(id, QStringLiteral("SELECT MAX(id) FROM boosts")); !r)
-        return r.error();
+    auto id = m_conn.lastInsertedId(QStringLiteral("boosts"));
+    if (!id)
+        return id.error();
     Boost out = boost;
-    out.id = id.next() ? id.value(0).toLongLong() : 0;
+    out.id = *id;
     if (auto r = tx.commit(); !r)
         return r.error();
     return out;

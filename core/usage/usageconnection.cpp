@@ -243,6 +243,19 @@ Result<void> UsageConnection::execSql(QSqlQuery &q, const QString &sql) const {
     return {};
 }
 
+Result<qint64> UsageConnection::lastInsertedId(const QString &table) const {
+    QSqlQuery q(database());
+    const QString sql = isPostgres()
+                            ? QStringLiteral("SELECT currval(pg_get_serial_sequence('%1', 'id'))").arg(table)
+                            : QStringLiteral("SELECT last_insert_rowid()");
+    if (auto r = execSql(q, sql); !r)
+        return r.error();
+    if (!q.next())
+        return Error::make(Error::Kind::Internal,
+                           QStringLiteral("no id for the row just stored in %1").arg(table));
+    return q.value(0).toLongLong();
+}
+
 Result<QSqlQuery *> UsageConnection::cached(const QString &sql) const {
     auto it = m_statements.constFind(sql);
     if (it != m_statements.cend())

@@ -63,6 +63,12 @@ public:
     // Forgets the kept statements (before a schema change they may have planned on).
     void dropCachedStatements();
 
+    // The id the last INSERT on this connection gave a row of `table` (its `id` column):
+    // PostgreSQL's currval of the table's sequence, SQLite's last_insert_rowid(), both
+    // local to this connection. Never MAX(id): another writer's row committed in between
+    // (a second replica or console on PostgreSQL) would be taken for ours.
+    [[nodiscard]] Result<qint64> lastInsertedId(const QString &table) const;
+
     // Open transactions of UsageTx guards on this connection (0: autocommit, as far
     // as this object knows; raw SQL on database() is not counted).
     [[nodiscard]] int txDepth() const { return m_txDepth; }

@@ -1,5 +1,9 @@
 #include "usage/usagestoresuite.h"
 
+#include "boostledger.h"
+#include "boostrequests.h"
+#include "usageconnection.h"
+
 #include <QSqlQuery>
 #include <QTest>
 #include <QThread>
@@ -24,6 +28,7 @@ private slots:
     void twoWritersCountEachRowOnce();
     void heartbeatMovesOnlyOpenRowsForward();
     void heartbeatAnnouncesNoChange();
+    void insertedIdIsThisWritersOwn();
 };
 
 namespace {
@@ -162,6 +167,55 @@ void TestUsageStoreReplicas::heartbeatAnnouncesNoChange() {
                  def.contains(QLatin1String("INSERT")) && def.contains(QLatin1String("DELETE")),
              qPrintable(def));
     QVERIFY2(!def.contains(QLatin1String("seen_s")), qPrintable(def));
+}
+
+// A grant or a boost request reads back the id its own INSERT gave the row. With two
+// writers on PostgreSQL, another's row committed between our INSERT and that read has a
+// higher id: reading MAX(id) took it for ours (a console granting while a replica
+// stores a request). SQLite serialises writers, so there the read is checked alone.
+void TestUsageStoreReplicas::insertedIdIsThisWritersOwn() {
+    auto a = openStore();
+    auto b = openStore();
+    QVERIFY(a && b);
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    auto insert = [now](UsageConnection &conn, const QString &who) {
+        QSqlQuery q(conn.database());
+        QVERIFY(conn.prepare(q, QStringLiteral("INSERT INTO boost_requests (requester, scope, subject, hours,"
+                                               " until_s, note, created_s, state) VALUES (?, 'user', ?, 1, ?,"
+                                               " 'a note long enough', ?, 'pending')")));
+        q.addBindValue(who);
+        q.addBindValue(who);
+        q.addBindValue(now + 3600);
+        q.addBindValue(now);
+        QVERIFY(conn.exec(q, QStringLiteral("test insert")));
+    };
+    {
+        UsageConnection &mine = a->connection();
+        UsageTx tx(mine);
+        QVERIFY(tx.begin());
+        insert(mine, QStringLiteral("alice"));
+        if (a->isPostgres()) // the other writer commits while our transaction is open
+            insert(b->connection(), QStringLiteral("bob"));
+        auto id = mine.lastInsertedId(QStringLiteral("boost_requests"));
+        QVERIFY2(id, id ? "" : qPrintable(id.error().message));
+        QSqlQuery q(mine.database());
+        QVERIFY(q.exec(QStringLiteral("SELECT requester FROM boost_requests WHERE id = %1").arg(*id)));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("alice"));
+        QVERIFY(tx.commit());
+    }
+    // The ledgers' own inserts report the row they stored.
+    BoostRequest r;
+    r.requester = QStringLiteral("carol");
+    r.subject = QStringLiteral("carol");
+    r.hours = 2;
+    r.until = now + 7200;
+    r.note = QStringLiteral("need it for the paper deadline");
+    auto stored = BoostRequestLedger(*a).submit(r);
+    QVERIFY2(stored, stored ? "" : qPrintable(stored.error().message));
+    auto found = BoostRequestLedger(*b).find(stored->id);
+    QVERIFY(found);
+    QCOMPARE(found->requester, QStringLiteral("carol"));
 }
 
 QTEST_GUILESS_MAIN(TestUsageStoreReplicas)
