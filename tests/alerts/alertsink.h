@@ -7,7 +7,9 @@
 
 #include "freeport.h"
 
+#include <QByteArray>
 #include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -49,6 +51,35 @@ inline QStringList files(const QString &dir, const QString &pattern) {
     for (QString &f : out)
         f = dir + QLatin1Char('/') + f;
     return out;
+}
+
+inline QByteArray readAll(const QString &path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// A message the SMTP sink received: its first header `name` (the message's first line
+// included), its Subject decoded, and the decoded body of its part of `contentType`
+// ("text/plain", "text/html").
+inline QString headerOf(const QByteArray &mail, const QByteArray &name) {
+    const QByteArray text = "\r\n" + mail;
+    const qsizetype found = text.indexOf(QByteArray("\r\n" + name + ": "));
+    if (found < 0)
+        return {};
+    const qsizetype at = found + name.size() + 4;
+    return QString::fromUtf8(text.mid(at, text.indexOf("\r\n", at) - at));
+}
+
+inline QString subjectOf(const QByteArray &mail) {
+    const qsizetype at = mail.indexOf("\r\nSubject: =?UTF-8?B?") + 21;
+    return QString::fromUtf8(QByteArray::fromBase64(mail.mid(at, mail.indexOf("?=", at) - at)));
+}
+
+inline QString mailPart(const QByteArray &mail, const QByteArray &contentType) {
+    const qsizetype at = mail.indexOf(QByteArray("Content-Type: " + contentType));
+    const qsizetype start = mail.indexOf("\r\n\r\n", at) + 4;
+    const qsizetype end = mail.indexOf("--", start);
+    return QString::fromUtf8(QByteArray::fromBase64(mail.mid(start, end - start)));
 }
 
 } // namespace gq::test

@@ -24,39 +24,19 @@
 using namespace gq;
 using gq::test::files;
 using gq::test::freePort;
+using gq::test::headerOf;
+using gq::test::readAll;
 using gq::test::Sink;
+using gq::test::subjectOf;
 
 namespace {
 
 constexpr qint64 kDay = 1764547200; // 2025-12-01T00:00:00Z
 constexpr qint64 kHour = 3600;
 
-QByteArray readAll(const QString &path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-// The decoded text/html part of a received message, and its Subject decoded.
+// The decoded text/html part of a received message.
 QString htmlPart(const QByteArray &mail) {
-    const qsizetype at = mail.indexOf("Content-Type: text/html");
-    const qsizetype start = mail.indexOf("\r\n\r\n", at) + 4;
-    const qsizetype end = mail.indexOf("--", start);
-    return QString::fromUtf8(QByteArray::fromBase64(mail.mid(start, end - start)));
-}
-
-QString subjectOf(const QByteArray &mail) {
-    const qsizetype at = mail.indexOf("\r\nSubject: =?UTF-8?B?") + 21;
-    return QString::fromUtf8(QByteArray::fromBase64(mail.mid(at, mail.indexOf("?=", at) - at)));
-}
-
-// The first header `name` (the message's first line included).
-QString headerOf(const QByteArray &mail, const QByteArray &name) {
-    const QByteArray text = "\r\n" + mail;
-    const qsizetype found = text.indexOf(QByteArray("\r\n" + name + ": "));
-    if (found < 0)
-        return {};
-    const qsizetype at = found + name.size() + 4;
-    return QString::fromUtf8(text.mid(at, text.indexOf("\r\n", at) - at));
+    return test::mailPart(mail, "text/html");
 }
 
 } // namespace

@@ -22,33 +22,21 @@
 using namespace gq;
 using gq::test::files;
 using gq::test::freePort;
+using gq::test::readAll;
 using gq::test::Sink;
+using gq::test::subjectOf;
 
 namespace {
 
 constexpr qint64 kT0 = 1764547200; // 2025-12-01T00:00:00Z
 constexpr qint64 kDay = 24 * 3600;
 
-QByteArray readAll(const QString &path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-QString subjectOf(const QByteArray &mail) {
-    const qsizetype at = mail.indexOf("\r\nSubject: =?UTF-8?B?") + 21;
-    return QString::fromUtf8(QByteArray::fromBase64(mail.mid(at, mail.indexOf("?=", at) - at)));
-}
-
 QString toOf(const QByteArray &mail) {
-    const qsizetype at = mail.indexOf("\r\nTo: ") + 6;
-    return QString::fromUtf8(mail.mid(at, mail.indexOf("\r\n", at) - at));
+    return test::headerOf(mail, "To");
 }
 
 QString plainPart(const QByteArray &mail) {
-    const qsizetype at = mail.indexOf("Content-Type: text/plain");
-    const qsizetype start = mail.indexOf("\r\n\r\n", at) + 4;
-    const qsizetype end = mail.indexOf("--", start);
-    return QString::fromUtf8(QByteArray::fromBase64(mail.mid(start, end - start)));
+    return test::mailPart(mail, "text/plain");
 }
 
 } // namespace
