@@ -2,12 +2,9 @@
 
 #include "boosts.h"
 
-#include <QDialog>
+#include "noteddialog.h"
 
 class QDateTimeEdit;
-class QDialogButtonBox;
-class QLabel;
-class QPlainTextEdit;
 
 namespace gq {
 
@@ -15,7 +12,7 @@ namespace gq {
 // kBoostMinNoteLength characters, the rule `gpuquota boost revoke|extend
 // --note` applies. OK stays disabled, with the reason beside it, until the note (and
 // for an extension the new end) is acceptable.
-class BoostChangeDialog final : public QDialog {
+class BoostChangeDialog final : public NotedDialog {
     Q_OBJECT
 public:
     enum class Mode { Revoke, Extend };
@@ -23,20 +20,14 @@ public:
 
     [[nodiscard]] Mode mode() const { return m_mode; }
     [[nodiscard]] const Boost &boost() const { return m_boost; }
-    [[nodiscard]] QString note() const;
     [[nodiscard]] qint64 newExpiry() const; // Extend
-    [[nodiscard]] QString reason() const;
+    [[nodiscard]] QString reason() const override;
 
 private:
-    void update();
-
     Mode m_mode;
     Boost m_boost;
     qint64 m_now;
     QDateTimeEdit *m_end = nullptr;
-    QPlainTextEdit *m_note;
-    QLabel *m_why;
-    QDialogButtonBox *m_buttons;
 };
 
 } // namespace gq

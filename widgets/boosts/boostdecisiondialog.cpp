@@ -4,34 +4,28 @@
 #include "budgetlistmodel.h"
 
 #include <QDateTimeEdit>
-#include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QVBoxLayout>
 
 #include <cmath>
 
 namespace gq {
 
 BoostDecisionDialog::BoostDecisionDialog(Mode mode, const BoostRequest &request, qint64 now, QWidget *parent)
-    : QDialog(parent)
+    : NotedDialog(parent)
     , m_mode(mode)
     , m_request(request)
-    , m_now(now)
-    , m_note(new QPlainTextEdit(this))
-    , m_why(new QLabel(this))
-    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)) {
+    , m_now(now) {
     const bool approve = mode == Mode::Approve;
     setObjectName(approve ? QStringLiteral("boostApproveDialog") : QStringLiteral("boostDenyDialog"));
     setWindowTitle(approve ? tr("Approve boost request %1").arg(request.id)
                            : tr("Deny boost request %1").arg(request.id));
-    m_note->setObjectName(QStringLiteral("boostDecisionNote"));
-    m_why->setObjectName(QStringLiteral("boostDecisionWhy"));
-    QPushButton *ok = m_buttons->button(QDialogButtonBox::Ok);
+    noteEdit()->setObjectName(QStringLiteral("boostDecisionNote"));
+    whyLabel()->setObjectName(QStringLiteral("boostDecisionWhy"));
+    QPushButton *ok = okButton();
     ok->setObjectName(QStringLiteral("boostDecisionOkButton"));
     ok->setText(approve ? tr("Approve") : tr("Deny"));
 
@@ -58,35 +52,12 @@ BoostDecisionDialog::BoostDecisionDialog(Mode mode, const BoostRequest &request,
         m_until->setCalendarPopup(true);
         m_until->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm"));
         form->addRow(tr("Until:"), m_until);
-        connect(m_until, &QDateTimeEdit::dateTimeChanged, this, &BoostDecisionDialog::update);
+        connect(m_until, &QDateTimeEdit::dateTimeChanged, this, &BoostDecisionDialog::refresh);
     }
-    m_note->setPlaceholderText(
+    noteEdit()->setPlaceholderText(
         approve ? tr("Your note for the boost (at least %1 characters)").arg(kBoostMinNoteLength)
                 : tr("Why is it denied? (at least %1 characters)").arg(kBoostMinNoteLength));
-    m_note->setTabChangesFocus(true);
-    m_note->setFixedHeight(m_note->fontMetrics().lineSpacing() * 3 + 14);
-    form->addRow(approve ? tr("Note:") : tr("Reason:"), m_note);
-    m_why->setWordWrap(true);
-    m_why->setStyleSheet(QStringLiteral("color: #b03a2e;"));
-    auto *bottom = new QHBoxLayout;
-    bottom->addWidget(m_why, 1);
-    bottom->addWidget(m_buttons);
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addLayout(bottom);
-    setMinimumWidth(520);
-
-    connect(m_note, &QPlainTextEdit::textChanged, this, &BoostDecisionDialog::update);
-    connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
-        if (reason().isEmpty())
-            accept();
-    });
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    update();
-}
-
-QString BoostDecisionDialog::note() const {
-    return m_note->toPlainText().trimmed();
+    finish(form, approve ? tr("Note:") : tr("Reason:"));
 }
 
 BoostRequestLedger::Decision BoostDecisionDialog::decision(const QString &actor) const {
@@ -108,13 +79,6 @@ QString BoostDecisionDialog::reason() const {
     if (m_until && m_until->dateTime().toSecsSinceEpoch() <= m_now)
         return tr("The end must be in the future.");
     return {};
-}
-
-void BoostDecisionDialog::update() {
-    const QString why = reason();
-    m_why->setText(why);
-    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(why.isEmpty());
-    m_buttons->button(QDialogButtonBox::Ok)->setToolTip(why);
 }
 
 } // namespace gq

@@ -2,13 +2,10 @@
 
 #include "boostrequests.h"
 
-#include <QDialog>
+#include "noteddialog.h"
 
 class QDateTimeEdit;
-class QDialogButtonBox;
 class QDoubleSpinBox;
-class QLabel;
-class QPlainTextEdit;
 
 namespace gq {
 
@@ -16,7 +13,7 @@ namespace gq {
 // admin's own note) or deny it (with a reason). Both notes follow the rule of grants
 // (at least kBoostMinNoteLength characters); OK stays disabled, with the reason beside
 // it, until the note (and for an approval the end) is acceptable.
-class BoostDecisionDialog final : public QDialog {
+class BoostDecisionDialog final : public NotedDialog {
     Q_OBJECT
 public:
     enum class Mode { Approve, Deny };
@@ -24,22 +21,16 @@ public:
 
     [[nodiscard]] Mode mode() const { return m_mode; }
     [[nodiscard]] const BoostRequest &request() const { return m_request; }
-    [[nodiscard]] QString note() const;
     // Approve: the decision for BoostRequestLedger::approve (0: as asked).
     [[nodiscard]] BoostRequestLedger::Decision decision(const QString &actor) const;
-    [[nodiscard]] QString reason() const;
+    [[nodiscard]] QString reason() const override;
 
 private:
-    void update();
-
     Mode m_mode;
     BoostRequest m_request;
     qint64 m_now;
     QDoubleSpinBox *m_hours = nullptr;
     QDateTimeEdit *m_until = nullptr;
-    QPlainTextEdit *m_note;
-    QLabel *m_why;
-    QDialogButtonBox *m_buttons;
 };
 
 } // namespace gq
