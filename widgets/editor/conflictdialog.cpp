@@ -93,8 +93,23 @@ ConflictDialog::ConflictDialog(QWidget *parent)
     setModal(true);
     resize(1100, 700);
 
+    const bool dark = palette().color(QPalette::Base).lightness() < 128;
     auto *layout = new QVBoxLayout(this);
+    layout->addLayout(buildHeadline());
+    layout->addWidget(buildTabs(dark), 1);
+    layout->addWidget(buildConflictPanel(dark));
+    layout->addWidget(buildConfirmPanel(dark));
+    layout->addLayout(buildButtons());
 
+    connect(m_rebaseButton, &QPushButton::clicked, this, &ConflictDialog::rebase);
+    connect(m_takeConflictsButton, &QPushButton::clicked, this, &ConflictDialog::takeConflicts);
+    connect(m_overwriteButton, &QPushButton::clicked, this, &ConflictDialog::requestOverwrite);
+    connect(m_discardButton, &QPushButton::clicked, this, &ConflictDialog::discardMine);
+
+    setObjectDescription(QString());
+}
+
+QLayout *ConflictDialog::buildHeadline() {
     auto *top = new QHBoxLayout;
     auto *icon = new QLabel(this);
     icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(32, 32));
@@ -116,17 +131,19 @@ ConflictDialog::ConflictDialog(QWidget *parent)
     texts->addWidget(m_explain);
     top->addWidget(icon);
     top->addLayout(texts, 1);
-    layout->addLayout(top);
 
+    return top;
+}
+
+// Three aligned columns (started from / yours / server now) and the two-way diff.
+QWidget *ConflictDialog::buildTabs(bool dark) {
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("conflictTabs"));
 
-    // Three aligned columns: started from / yours / server now.
     auto *threeWay = new QWidget(m_tabs);
     auto *tw = new QVBoxLayout(threeWay);
     tw->setContentsMargins(4, 4, 4, 4);
     auto *legend = new QLabel(threeWay);
-    const bool dark = palette().color(QPalette::Base).lightness() < 128;
     auto swatch = [dark](DiffPane::Tint t, const QString &label) {
         return QStringLiteral("<span style=\"background:%1\">&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;%2")
             .arg(DiffPane::tintColor(t, true, dark).name(), label.toHtmlEscaped());
@@ -157,9 +174,12 @@ ConflictDialog::ConflictDialog(QWidget *parent)
     m_mineVsServer->setObjectName(QStringLiteral("conflictMineVsServer"));
     m_mineVsServer->setTitles(tr("The server's now"), tr("Yours"));
     m_tabs->addTab(m_mineVsServer, tr("Yours vs the server's"));
-    layout->addWidget(m_tabs, 1);
 
-    // Conflicts found by a rebase: listed, with the way forward.
+    return m_tabs;
+}
+
+// Conflicts found by a rebase: listed, with the way forward.
+QWidget *ConflictDialog::buildConflictPanel(bool dark) {
     m_conflictPanel = makePanel(this, QStringLiteral("conflictPanel"),
                                 dark ? QColor(0x3a, 0x1f, 0x22) : QColor(0xff, 0xf1, 0xef),
                                 dark ? QColor(0x8e, 0x2f, 0x33) : QColor(0xf0, 0xa8, 0x9e));
@@ -186,9 +206,12 @@ ConflictDialog::ConflictDialog(QWidget *parent)
     cpButtons->addWidget(m_takeConflictsButton);
     cp->addLayout(cpButtons);
     m_conflictPanel->hide();
-    layout->addWidget(m_conflictPanel);
 
-    // Overwrite asks inline: no second modal dialog, no nested event loop.
+    return m_conflictPanel;
+}
+
+// Overwrite asks inline: no second modal dialog, no nested event loop.
+QWidget *ConflictDialog::buildConfirmPanel(bool dark) {
     m_confirmPanel = makePanel(this, QStringLiteral("confirmOverwritePanel"),
                                dark ? QColor(0x3b, 0x33, 0x14) : QColor(0xff, 0xf8, 0xd5),
                                dark ? QColor(0x7a, 0x62, 0x10) : QColor(0xe3, 0xc5, 0x5a));
@@ -205,8 +228,13 @@ ConflictDialog::ConflictDialog(QWidget *parent)
     op->addWidget(no);
     op->addWidget(yes);
     m_confirmPanel->hide();
-    layout->addWidget(m_confirmPanel);
 
+    connect(yes, &QPushButton::clicked, this, &ConflictDialog::confirmOverwrite);
+    connect(no, &QPushButton::clicked, this, &ConflictDialog::cancelOverwrite);
+    return m_confirmPanel;
+}
+
+QLayout *ConflictDialog::buildButtons() {
     auto *buttons = new QHBoxLayout;
     m_discardButton = new QPushButton(tr("Discard Mine"), this);
     m_discardButton->setObjectName(QStringLiteral("discardButton"));
@@ -226,17 +254,9 @@ ConflictDialog::ConflictDialog(QWidget *parent)
     buttons->addStretch(1);
     buttons->addWidget(cancel);
     buttons->addWidget(m_rebaseButton);
-    layout->addLayout(buttons);
 
-    connect(m_rebaseButton, &QPushButton::clicked, this, &ConflictDialog::rebase);
-    connect(m_takeConflictsButton, &QPushButton::clicked, this, &ConflictDialog::takeConflicts);
-    connect(m_overwriteButton, &QPushButton::clicked, this, &ConflictDialog::requestOverwrite);
-    connect(yes, &QPushButton::clicked, this, &ConflictDialog::confirmOverwrite);
-    connect(no, &QPushButton::clicked, this, &ConflictDialog::cancelOverwrite);
-    connect(m_discardButton, &QPushButton::clicked, this, &ConflictDialog::discardMine);
     connect(cancel, &QPushButton::clicked, this, &ConflictDialog::reject);
-
-    setObjectDescription(QString());
+    return buttons;
 }
 
 void ConflictDialog::setObjectDescription(const QString &description, const QString &reason) {

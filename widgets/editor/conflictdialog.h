@@ -6,6 +6,7 @@
 #include <QString>
 
 class QLabel;
+class QLayout;
 class QPushButton;
 class QFrame;
 class QTabWidget;
@@ -59,6 +60,11 @@ signals:
     void resolved(gq::ConflictDialog::Resolution resolution, const QString &text);
 
 private:
+    QLayout *buildHeadline();
+    QWidget *buildTabs(bool dark);
+    QWidget *buildConflictPanel(bool dark);
+    QWidget *buildConfirmPanel(bool dark);
+    QLayout *buildButtons();
     void finish(Resolution resolution, const QString &text);
     void rebuildThreeWay();
     void showConflicts();
