@@ -26,6 +26,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <variant>
@@ -85,36 +86,37 @@ bool assign(const OptionTarget &target, const QString &v) {
     return ok;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-    QElapsedTimer startup;
-    startup.start();
+// The command line; an exit code when the process is done (--help, --version, an error).
+struct Options {
     QString listen = QStringLiteral("127.0.0.1:0");
-    QString kubeconfigPath, scenario = QStringLiteral("empty"), statePath;
+    QString kubeconfigPath;
+    QString scenario = QStringLiteral("empty");
+    QString statePath;
     gq::tc::ScaleOptions scale;
     gq::tc::Faults faults;
     gq::tc::ServerConfig config;
+};
 
+std::optional<int> parseOptions(int argc, char **argv, Options &o) {
     const std::map<QString, bool *> flags{
-        {QStringLiteral("--stall-watches"), &faults.stallWatches},
-        {QStringLiteral("--pods-stay-pending"), &config.podsStayPending},
-        {QStringLiteral("--verbose"), &config.verbose},
+        {QStringLiteral("--stall-watches"), &o.faults.stallWatches},
+        {QStringLiteral("--pods-stay-pending"), &o.config.podsStayPending},
+        {QStringLiteral("--verbose"), &o.config.verbose},
     };
     const std::map<QString, OptionTarget> valued{
-        {QStringLiteral("--listen"), &listen},
-        {QStringLiteral("--write-kubeconfig"), &kubeconfigPath},
-        {QStringLiteral("--scenario"), &scenario},
-        {QStringLiteral("--state"), &statePath},
-        {QStringLiteral("--scale-namespaces"), &scale.namespaces},
-        {QStringLiteral("--scale-pods"), &scale.pods},
-        {QStringLiteral("--latency-ms"), &faults.latencyMs},
-        {QStringLiteral("--error-rate"), &faults.errorRate},
-        {QStringLiteral("--throttle-rate"), &faults.throttleRate},
-        {QStringLiteral("--retry-after"), &faults.retryAfterSeconds},
-        {QStringLiteral("--drop-rate"), &faults.dropRate},
-        {QStringLiteral("--bookmark-interval-ms"), &config.bookmarkIntervalMs},
-        {QStringLiteral("--threads"), &config.threads},
+        {QStringLiteral("--listen"), &o.listen},
+        {QStringLiteral("--write-kubeconfig"), &o.kubeconfigPath},
+        {QStringLiteral("--scenario"), &o.scenario},
+        {QStringLiteral("--state"), &o.statePath},
+        {QStringLiteral("--scale-namespaces"), &o.scale.namespaces},
+        {QStringLiteral("--scale-pods"), &o.scale.pods},
+        {QStringLiteral("--latency-ms"), &o.faults.latencyMs},
+        {QStringLiteral("--error-rate"), &o.faults.errorRate},
+        {QStringLiteral("--throttle-rate"), &o.faults.throttleRate},
+        {QStringLiteral("--retry-after"), &o.faults.retryAfterSeconds},
+        {QStringLiteral("--drop-rate"), &o.faults.dropRate},
+        {QStringLiteral("--bookmark-interval-ms"), &o.config.bookmarkIntervalMs},
+        {QStringLiteral("--threads"), &o.config.threads},
     };
     QStringList args;
     for (int i = 1; i < argc; ++i)
@@ -149,23 +151,88 @@ int main(int argc, char **argv) {
             *flag->second = true;
             continue;
         }
-        QString v;
-        if (!next(&v))
-            return fail(QStringLiteral("%1 needs a value\n%2").arg(a, QString::fromLatin1(kUsage)));
         const auto option = valued.find(a);
         if (option == valued.end())
             return fail(QStringLiteral("unknown option %1\n%2").arg(a, QString::fromLatin1(kUsage)));
+        QString v;
+        if (!next(&v))
+            return fail(QStringLiteral("%1 needs a value\n%2").arg(a, QString::fromLatin1(kUsage)));
         if (!assign(option->second, v))
             return fail(QStringLiteral("%1: not a number: %2").arg(a, v));
     }
-    if (kubeconfigPath.isEmpty())
+    if (o.kubeconfigPath.isEmpty())
         return fail(QStringLiteral("--write-kubeconfig FILE is required\n") + QString::fromLatin1(kUsage));
-    const QString host = listen.section(QLatin1Char(':'), 0, -2);
-    bool portOk = false;
-    const int port = listen.section(QLatin1Char(':'), -1).toInt(&portOk);
-    if (host.isEmpty() || !portOk || port < 0 || port > 65535)
-        return fail(QStringLiteral("--listen: expected HOST:PORT, got \"%1\"").arg(listen));
+    return std::nullopt;
+}
 
+// The objects to start with: the saved --state if there is one, else the scenario.
+gq::Result<void> loadStart(gq::tc::ApiServer &server, gq::tc::Store &store, const Options &o) {
+    if (!o.statePath.isEmpty() && QFile::exists(o.statePath)) {
+        QFile f(o.statePath);
+        if (!f.open(QIODevice::ReadOnly))
+            return gq::Error::make(
+                gq::Error::Kind::Io,
+                QStringLiteral("cannot read state %1: %2").arg(o.statePath, f.errorString()));
+        QJsonParseError perr{};
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &perr);
+        if (perr.error != QJsonParseError::NoError)
+            return gq::Error::make(gq::Error::Kind::Parse, QStringLiteral("state %1: %2 at offset %3")
+                                                               .arg(o.statePath, perr.errorString())
+                                                               .arg(perr.offset));
+        std::lock_guard lock(store.mutex);
+        if (const gq::Result<void> r = store.loadState(doc.object()); !r)
+            return gq::Error::make(gq::Error::Kind::Parse,
+                                   QStringLiteral("state %1: %2").arg(o.statePath, r.error().message));
+        return {};
+    }
+    return gq::tc::loadScenario(server, store, o.scenario);
+}
+
+// Writes --state on the way out; false (said on stderr) when it cannot.
+bool saveState(gq::tc::Store &store, const QString &statePath) {
+    QSaveFile f(statePath);
+    QByteArray data;
+    {
+        std::lock_guard lock(store.mutex);
+        data = QJsonDocument(store.saveState()).toJson(QJsonDocument::Compact);
+    }
+    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
+        std::fprintf(stderr, "gpuquota-testcluster: cannot save state %s: %s\n", qPrintable(statePath),
+                     qPrintable(f.errorString()));
+        return false;
+    }
+    return true;
+}
+
+// Test hooks as lines on stdin, each answered on stdout (see kUsage).
+void serveStdinHooks(gq::tc::ApiServer &server) {
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        const QString text = QString::fromStdString(line).trimmed();
+        if (text.isEmpty())
+            continue;
+        const QByteArray method = text.section(QLatin1Char(' '), 0, 0).toLatin1();
+        const QString path = text.section(QLatin1Char(' '), 1, 1);
+        const QByteArray body = text.section(QLatin1Char(' '), 2).toUtf8();
+        const gq::tc::ApiServer::HookReply reply = server.hook(method, path, body);
+        printLine("hook " + QByteArray::number(reply.status) + ' ' + reply.body);
+    }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    QElapsedTimer startup;
+    startup.start();
+    Options o;
+    if (const std::optional<int> done = parseOptions(argc, argv, o))
+        return *done;
+    gq::tc::ServerConfig &config = o.config;
+    const QString host = o.listen.section(QLatin1Char(':'), 0, -2);
+    bool portOk = false;
+    const int port = o.listen.section(QLatin1Char(':'), -1).toInt(&portOk);
+    if (host.isEmpty() || !portOk || port < 0 || port > 65535)
+        return fail(QStringLiteral("--listen: expected HOST:PORT, got \"%1\"").arg(o.listen));
     // Stop requests are taken by one thread; set up before any other thread exists.
     gq::tc::StopSignal stopSignal;
 
@@ -185,36 +252,18 @@ int main(int argc, char **argv) {
     gq::tc::Store store;
     gq::tc::ApiServer server(store, config);
 
-    bool loaded = false;
-    if (!statePath.isEmpty() && QFile::exists(statePath)) {
-        QFile f(statePath);
-        if (!f.open(QIODevice::ReadOnly))
-            return fail(QStringLiteral("cannot read state %1: %2").arg(statePath, f.errorString()));
-        QJsonParseError perr{};
-        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &perr);
-        if (perr.error != QJsonParseError::NoError)
-            return fail(QStringLiteral("state %1: %2 at offset %3")
-                            .arg(statePath, perr.errorString())
-                            .arg(perr.offset));
-        std::lock_guard lock(store.mutex);
-        if (const gq::Result<void> r = store.loadState(doc.object()); !r)
-            return fail(QStringLiteral("state %1: %2").arg(statePath, r.error().message));
-        loaded = true;
-    }
-    if (!loaded) {
-        if (const gq::Result<void> r = gq::tc::loadScenario(server, store, scenario); !r)
-            return fail(r.error().message);
-    }
-    if (scale.namespaces > 0)
-        gq::tc::loadScale(server, store, scale);
-    server.setFaults(faults);
+    if (const gq::Result<void> r = loadStart(server, store, o); !r)
+        return fail(r.error().message);
+    if (o.scale.namespaces > 0)
+        gq::tc::loadScale(server, store, o.scale);
+    server.setFaults(o.faults);
 
     const gq::Result<int> bound = server.bind(host, port, tls);
     if (!bound)
         return fail(bound.error().message);
     const QString url = QStringLiteral("https://%1:%2").arg(host).arg(*bound);
     if (const gq::Result<void> r =
-            gq::tc::writeKubeconfig(kubeconfigPath, {url, config.adminToken, config.readonlyToken}, tls);
+            gq::tc::writeKubeconfig(o.kubeconfigPath, {url, config.adminToken, config.readonlyToken}, tls);
         !r)
         return fail(r.error().message);
 
@@ -228,19 +277,7 @@ int main(int argc, char **argv) {
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         server.stop();
     });
-    std::thread stdinThread([&server] {
-        std::string line;
-        while (std::getline(std::cin, line)) {
-            const QString text = QString::fromStdString(line).trimmed();
-            if (text.isEmpty())
-                continue;
-            const QByteArray method = text.section(QLatin1Char(' '), 0, 0).toLatin1();
-            const QString path = text.section(QLatin1Char(' '), 1, 1);
-            const QByteArray body = text.section(QLatin1Char(' '), 2).toUtf8();
-            const gq::tc::ApiServer::HookReply reply = server.hook(method, path, body);
-            printLine("hook " + QByteArray::number(reply.status) + ' ' + reply.body);
-        }
-    });
+    std::thread stdinThread([&server] { serveStdinHooks(server); });
     stdinThread.detach();
 
     {
@@ -259,19 +296,8 @@ int main(int argc, char **argv) {
     }
     signalThread.join();
 
-    if (!statePath.isEmpty()) {
-        QSaveFile f(statePath);
-        QByteArray data;
-        {
-            std::lock_guard lock(store.mutex);
-            data = QJsonDocument(store.saveState()).toJson(QJsonDocument::Compact);
-        }
-        if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
-            std::fprintf(stderr, "gpuquota-testcluster: cannot save state %s: %s\n", qPrintable(statePath),
-                         qPrintable(f.errorString()));
-            return 1;
-        }
-    }
+    if (!o.statePath.isEmpty() && !saveState(store, o.statePath))
+        return 1;
     // Leave without running static destructors: the detached stdin reader may still
     // be blocked in std::cin, and nothing is left to clean up.
     std::fflush(stdout);
