@@ -43,6 +43,121 @@ void readWebhookHealth(ConfigReader &c, const YamlNode &n, ControllerConfig::Web
     }
 }
 
+// cluster: the kubeconfig and context, or inCluster.
+void readCluster(ConfigReader &c, const YamlNode &n, ControllerConfig &cfg, const QString &fileName) {
+    if (c.map(QStringLiteral("cluster"), n,
+              {QStringLiteral("kubeconfig"), QStringLiteral("context"), QStringLiteral("inCluster")})) {
+        if (const YamlNode *v = n.find(u"inCluster"))
+            cfg.cluster.inCluster = c.boolean(QStringLiteral("cluster.inCluster"), *v).value_or(false);
+        if (const YamlNode *v = n.find(u"kubeconfig"))
+            cfg.cluster.kubeconfig =
+                c.file(QStringLiteral("cluster.kubeconfig"), *v, fileName).value_or(QString());
+        if (const YamlNode *v = n.find(u"context"))
+            cfg.cluster.context = c.string(QStringLiteral("cluster.context"), *v).value_or(QString());
+        if (cfg.cluster.inCluster && (n.find(u"kubeconfig") || n.find(u"context")))
+            c.add(QStringLiteral("cluster.inCluster"), n.find(u"inCluster")->pos(),
+                  QStringLiteral("inCluster: true cannot be combined with kubeconfig or context"));
+    }
+}
+
+// enforce: the namespace clamp on or off, and how often.
+void readEnforce(ConfigReader &c, const YamlNode &n, ControllerConfig &cfg) {
+    if (c.map(QStringLiteral("enforce"), n, {QStringLiteral("enabled"), QStringLiteral("interval")})) {
+        if (const YamlNode *v = n.find(u"enabled"))
+            cfg.enforce.enabled = c.boolean(QStringLiteral("enforce.enabled"), *v).value_or(false);
+        if (const YamlNode *v = n.find(u"interval"))
+            cfg.enforce.intervalSeconds =
+                c.duration(QStringLiteral("enforce.interval"), *v, QStringLiteral("10s or 1m"))
+                    .value_or(cfg.enforce.intervalSeconds);
+    }
+}
+
+// webhook: its listener and TLS files (all required once the section is there), names, health.
+void readWebhook(ConfigReader &c, const YamlNode &n, ControllerConfig &cfg, const QString &fileName) {
+    if (c.map(QStringLiteral("webhook"), n,
+              {QStringLiteral("listen"), QStringLiteral("tlsCert"), QStringLiteral("tlsKey"),
+               QStringLiteral("names"), QStringLiteral("uncheckedAfter")})) {
+        cfg.webhook.configured = true;
+        readWebhookHealth(c, n, cfg.webhook);
+        for (const char *key : {"listen", "tlsCert", "tlsKey"}) {
+            const QString field = QStringLiteral("webhook.") + QLatin1String(key);
+            const YamlNode *v = n.find(QString::fromLatin1(key));
+            if (!v) {
+                c.add(field, n.pos(), QStringLiteral("required key is missing"));
+                continue;
+            }
+            if (qstrcmp(key, "listen") == 0) {
+                if (auto s = c.string(field, *v)) {
+                    if (!validListen(*s))
+                        c.add(field, v->pos(), QStringLiteral("must be host:port, e.g. 0.0.0.0:9443"));
+                    cfg.webhook.listen = *s;
+                }
+            } else if (auto path = c.file(field, *v, fileName)) {
+                (qstrcmp(key, "tlsCert") == 0 ? cfg.webhook.tlsCert : cfg.webhook.tlsKey) = *path;
+            }
+        }
+    }
+}
+
+// leaderElection: the Lease.
+void readLeaderElection(ConfigReader &c, const YamlNode &n, ControllerConfig &cfg) {
+    if (c.map(QStringLiteral("leaderElection"), n,
+              {QStringLiteral("enabled"), QStringLiteral("namespace"), QStringLiteral("name")})) {
+        if (const YamlNode *v = n.find(u"enabled"))
+            cfg.leaderElection.enabled =
+                c.boolean(QStringLiteral("leaderElection.enabled"), *v).value_or(false);
+        if (const YamlNode *v = n.find(u"namespace"))
+            cfg.leaderElection.namespaceName =
+                c.string(QStringLiteral("leaderElection.namespace"), *v).value_or(QString());
+        if (const YamlNode *v = n.find(u"name"))
+            cfg.leaderElection.name = c.string(QStringLiteral("leaderElection.name"), *v).value_or(QString());
+    }
+}
+
+// gpuResources, gpuModelWeights and gpuDeviceClasses: what counts as a GPU, and its weight.
+void readGpus(ConfigReader &c, const YamlNode &root, ControllerConfig &cfg) {
+    if (const YamlNode *n = root.find(u"gpuResources")) {
+        if (!n->isMap()) {
+            c.add(QStringLiteral("gpuResources"), n->pos(), QStringLiteral("must be a map"));
+        } else {
+            for (const YamlNode::Entry &e : n->entries()) {
+                const QString field = QStringLiteral("gpuResources[%1]").arg(e.key);
+                if (!isGpuResourceName(e.key)) {
+                    c.add(field, e.keyPos,
+                          QStringLiteral("not a GPU resource name (nvidia.com/gpu, nvidia.com/mig-*, "
+                                         "nvidia.com/gpu.shared, amd.com/gpu, gpu.intel.com/*)"));
+                    continue;
+                }
+                if (auto w = c.positive(field, e.value))
+                    cfg.weights.set(e.key, *w);
+            }
+        }
+    }
+    if (const YamlNode *n = root.find(u"gpuModelWeights")) {
+        if (!n->isMap()) {
+            c.add(QStringLiteral("gpuModelWeights"), n->pos(), QStringLiteral("must be a map"));
+        } else {
+            for (const YamlNode::Entry &e : n->entries()) {
+                if (auto w = c.positive(QStringLiteral("gpuModelWeights[%1]").arg(e.key), e.value)) {
+                    cfg.gpuModelWeights.insert(e.key, *w);
+                    cfg.weights.setModel(e.key, *w); // stored with every interval of that model
+                }
+            }
+        }
+    }
+    if (const YamlNode *n = root.find(u"gpuDeviceClasses")) {
+        if (!n->isSequence()) {
+            c.add(QStringLiteral("gpuDeviceClasses"), n->pos(),
+                  QStringLiteral("must be a list of DeviceClass names"));
+        } else {
+            int i = 0;
+            for (const YamlNode &item : n->items())
+                if (auto s = c.string(QStringLiteral("gpuDeviceClasses[%1]").arg(i++), item))
+                    cfg.gpuDeviceClasses.insert(*s);
+        }
+    }
+}
+
 } // namespace
 
 ControllerConfigResult parseControllerConfig(const QByteArray &text, const QString &fileName) {
@@ -80,21 +195,8 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
         return n;
     };
 
-    if (const YamlNode *n = required("cluster")) {
-        if (c.map(QStringLiteral("cluster"), *n,
-                  {QStringLiteral("kubeconfig"), QStringLiteral("context"), QStringLiteral("inCluster")})) {
-            if (const YamlNode *v = n->find(u"inCluster"))
-                cfg.cluster.inCluster = c.boolean(QStringLiteral("cluster.inCluster"), *v).value_or(false);
-            if (const YamlNode *v = n->find(u"kubeconfig"))
-                cfg.cluster.kubeconfig =
-                    c.file(QStringLiteral("cluster.kubeconfig"), *v, fileName).value_or(QString());
-            if (const YamlNode *v = n->find(u"context"))
-                cfg.cluster.context = c.string(QStringLiteral("cluster.context"), *v).value_or(QString());
-            if (cfg.cluster.inCluster && (n->find(u"kubeconfig") || n->find(u"context")))
-                c.add(QStringLiteral("cluster.inCluster"), n->find(u"inCluster")->pos(),
-                      QStringLiteral("inCluster: true cannot be combined with kubeconfig or context"));
-        }
-    }
+    if (const YamlNode *n = required("cluster"))
+        readCluster(c, *n, cfg, fileName);
     if (const YamlNode *n = root->find(u"clusterName"))
         cfg.clusterName = c.string(QStringLiteral("clusterName"), *n).value_or(QString());
     if (cfg.clusterName.isEmpty())
@@ -118,46 +220,7 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
     }
     if (const YamlNode *n = root->find(u"userLabel"))
         cfg.userLabel = c.string(QStringLiteral("userLabel"), *n).value_or(cfg.userLabel);
-    if (const YamlNode *n = root->find(u"gpuResources")) {
-        if (!n->isMap()) {
-            c.add(QStringLiteral("gpuResources"), n->pos(), QStringLiteral("must be a map"));
-        } else {
-            for (const YamlNode::Entry &e : n->entries()) {
-                const QString field = QStringLiteral("gpuResources[%1]").arg(e.key);
-                if (!isGpuResourceName(e.key)) {
-                    c.add(field, e.keyPos,
-                          QStringLiteral("not a GPU resource name (nvidia.com/gpu, nvidia.com/mig-*, "
-                                         "nvidia.com/gpu.shared, amd.com/gpu, gpu.intel.com/*)"));
-                    continue;
-                }
-                if (auto w = c.positive(field, e.value))
-                    cfg.weights.set(e.key, *w);
-            }
-        }
-    }
-    if (const YamlNode *n = root->find(u"gpuModelWeights")) {
-        if (!n->isMap()) {
-            c.add(QStringLiteral("gpuModelWeights"), n->pos(), QStringLiteral("must be a map"));
-        } else {
-            for (const YamlNode::Entry &e : n->entries()) {
-                if (auto w = c.positive(QStringLiteral("gpuModelWeights[%1]").arg(e.key), e.value)) {
-                    cfg.gpuModelWeights.insert(e.key, *w);
-                    cfg.weights.setModel(e.key, *w); // stored with every interval of that model
-                }
-            }
-        }
-    }
-    if (const YamlNode *n = root->find(u"gpuDeviceClasses")) {
-        if (!n->isSequence()) {
-            c.add(QStringLiteral("gpuDeviceClasses"), n->pos(),
-                  QStringLiteral("must be a list of DeviceClass names"));
-        } else {
-            int i = 0;
-            for (const YamlNode &item : n->items())
-                if (auto s = c.string(QStringLiteral("gpuDeviceClasses[%1]").arg(i++), item))
-                    cfg.gpuDeviceClasses.insert(*s);
-        }
-    }
+    readGpus(c, *root, cfg);
     if (const YamlNode *n = root->find(u"timeZone")) {
         if (auto s = c.string(QStringLiteral("timeZone"), *n)) {
             if (auto z = parseZone(*s, QStringLiteral("timeZone")); !z)
@@ -166,59 +229,16 @@ ControllerConfigResult parseControllerConfig(const QByteArray &text, const QStri
                 cfg.timeZone = *s;
         }
     }
-    if (const YamlNode *n = root->find(u"enforce")) {
-        if (c.map(QStringLiteral("enforce"), *n, {QStringLiteral("enabled"), QStringLiteral("interval")})) {
-            if (const YamlNode *v = n->find(u"enabled"))
-                cfg.enforce.enabled = c.boolean(QStringLiteral("enforce.enabled"), *v).value_or(false);
-            if (const YamlNode *v = n->find(u"interval"))
-                cfg.enforce.intervalSeconds =
-                    c.duration(QStringLiteral("enforce.interval"), *v, QStringLiteral("10s or 1m"))
-                        .value_or(cfg.enforce.intervalSeconds);
-        }
-    }
-    if (const YamlNode *n = root->find(u"webhook")) {
-        if (c.map(QStringLiteral("webhook"), *n,
-                  {QStringLiteral("listen"), QStringLiteral("tlsCert"), QStringLiteral("tlsKey"),
-                   QStringLiteral("names"), QStringLiteral("uncheckedAfter")})) {
-            cfg.webhook.configured = true;
-            readWebhookHealth(c, *n, cfg.webhook);
-            for (const char *key : {"listen", "tlsCert", "tlsKey"}) {
-                const QString field = QStringLiteral("webhook.") + QLatin1String(key);
-                const YamlNode *v = n->find(QString::fromLatin1(key));
-                if (!v) {
-                    c.add(field, n->pos(), QStringLiteral("required key is missing"));
-                    continue;
-                }
-                if (qstrcmp(key, "listen") == 0) {
-                    if (auto s = c.string(field, *v)) {
-                        if (!validListen(*s))
-                            c.add(field, v->pos(), QStringLiteral("must be host:port, e.g. 0.0.0.0:9443"));
-                        cfg.webhook.listen = *s;
-                    }
-                } else if (auto path = c.file(field, *v, fileName)) {
-                    (qstrcmp(key, "tlsCert") == 0 ? cfg.webhook.tlsCert : cfg.webhook.tlsKey) = *path;
-                }
-            }
-        }
-    }
+    if (const YamlNode *n = root->find(u"enforce"))
+        readEnforce(c, *n, cfg);
+    if (const YamlNode *n = root->find(u"webhook"))
+        readWebhook(c, *n, cfg, fileName);
     if (const YamlNode *n = required("spool")) {
         if (auto s = c.string(QStringLiteral("spool"), *n))
             cfg.spool = ConfigReader::resolvePath(*s, fileName);
     }
-    if (const YamlNode *n = root->find(u"leaderElection")) {
-        if (c.map(QStringLiteral("leaderElection"), *n,
-                  {QStringLiteral("enabled"), QStringLiteral("namespace"), QStringLiteral("name")})) {
-            if (const YamlNode *v = n->find(u"enabled"))
-                cfg.leaderElection.enabled =
-                    c.boolean(QStringLiteral("leaderElection.enabled"), *v).value_or(false);
-            if (const YamlNode *v = n->find(u"namespace"))
-                cfg.leaderElection.namespaceName =
-                    c.string(QStringLiteral("leaderElection.namespace"), *v).value_or(QString());
-            if (const YamlNode *v = n->find(u"name"))
-                cfg.leaderElection.name =
-                    c.string(QStringLiteral("leaderElection.name"), *v).value_or(QString());
-        }
-    }
+    if (const YamlNode *n = root->find(u"leaderElection"))
+        readLeaderElection(c, *n, cfg);
     if (const YamlNode *n = root->find(u"identity"))
         cfg.identity = parseIdentityRules(*n, &c.errors);
     if (const YamlNode *n = root->find(u"trust"))
