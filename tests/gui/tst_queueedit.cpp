@@ -300,6 +300,15 @@ private slots:
         m_fx.window->resize(1900, 900);
         QTRY_VERIFY_WITH_TIMEOUT(!view->isColumnHidden(NamespaceListModel::QueueColumn), 40000);
         QVERIFY(!view->horizontalScrollBar()->isVisible());
+        // Never at the cost of the names: each one fits its column whole, and so does
+        // each queue text.
+        for (int r = 0; r < view->model()->rowCount(); ++r)
+            for (int c : {int(NamespaceListModel::NameColumn), int(NamespaceListModel::QueueColumn)}) {
+                const QString text = view->model()->index(r, c).data().toString();
+                QVERIFY2(view->fontMetrics().horizontalAdvance(text) < view->columnWidth(c),
+                         qPrintable(
+                             QStringLiteral("clipped: %1 (%2 px wide)").arg(text).arg(view->columnWidth(c))));
+            }
         const int row =
             rowWithText(view->model(), NamespaceListModel::NameColumn, QStringLiteral("team-nlp"));
         QVERIFY(row >= 0);

@@ -46,7 +46,15 @@ NamespacePanel::NamespacePanel(NamespaceListModel *model, QWidget *parent)
     delegate->setBadgeColumn(NamespaceListModel::StatusColumn, NamespaceListModel::BadgesRole);
     m_view->setItemDelegate(delegate);
     m_view->setTextElideMode(Qt::ElideMiddle); // team-...-2026: both ends tell teams apart
-    connect(m_model, &NamespaceListModel::queuesShownChanged, this, &NamespacePanel::updateQueueColumn);
+    connect(m_model, &NamespaceListModel::queuesShownChanged, this, &NamespacePanel::measureTexts);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &NamespacePanel::measureTexts);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &NamespacePanel::measureTexts);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &NamespacePanel::measureTexts);
+    connect(m_model, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex &, const QModelIndex &, const QList<int> &roles) {
+                if (roles.isEmpty() || roles.contains(Qt::DisplayRole))
+                    measureTexts();
+            });
     applyColumnLayout();
 
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -206,21 +214,49 @@ void NamespacePanel::applyColumnLayout() {
     fixed += fit(NamespaceListModel::MemoryColumn,
                  fm.horizontalAdvance(QStringLiteral("88.8 / 88.8 Ti")) + barPad);
     fixed += fit(NamespaceListModel::StatusColumn, UsageBarDelegate::statusWidth(m_view->font()) + 8);
-    m_queueWidth =
-        fit(NamespaceListModel::QueueColumn, fm.horizontalAdvance(QStringLiteral("nlp → cq-nlp 88/88")));
+
     // The stretching name column only gives way down to the header's minimum section
     // size before a scroll bar would appear; nameMin is that plus room for the
     // vertical scroll bar, so the panel never needs a horizontal one.
     const int scroll = style->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_view);
     const int nameMin = std::max(fm.averageCharWidth() * 10, header->minimumSectionSize() + scroll);
     m_view->setMinimumWidth(fixed + nameMin + 2 * m_view->frameWidth());
-    m_columnsWidth = fixed + nameMin;
+    m_fixedWidth = fixed;
+    m_nameMinWidth = nameMin;
+    measureTexts();
+}
+
+void NamespacePanel::measureTexts() {
+    // The longest by characters stands for the widest: one measurement, not one a row.
+    QString name, queue;
+    const bool queues = m_model->hasQueues();
+    for (int r = 0, n = m_model->rowCount(); r < n; ++r) {
+        const QModelIndex i = m_model->index(r, NamespaceListModel::NameColumn);
+        if (const QString s = i.data(NamespaceListModel::NameRole).toString(); s.size() > name.size())
+            name = s;
+        if (queues)
+            if (const QString q = i.siblingAtColumn(NamespaceListModel::QueueColumn).data().toString();
+                q.size() > queue.size())
+                queue = q;
+    }
+    const QFontMetrics fm(m_view->font());
+    const int cap = fm.averageCharWidth() * 28;
+    const int pad = fm.averageCharWidth() * 2;
+    m_nameWidth = std::min(fm.horizontalAdvance(name) + pad, cap);
+    const QString title = m_model->headerData(NamespaceListModel::QueueColumn, Qt::Horizontal).toString();
+    m_queueWidth =
+        std::max(std::min(fm.horizontalAdvance(queue) + pad, cap), fm.horizontalAdvance(title) + pad);
+    m_view->header()->resizeSection(NamespaceListModel::QueueColumn, m_queueWidth);
     updateQueueColumn();
 }
 
+// The queue column shows only where it fits beside the other columns with the names at
+// full length: a list of clipped names with queues beside them tells less than the
+// names alone.
 void NamespacePanel::updateQueueColumn() {
-    const bool room = m_view->viewport()->width() >= m_columnsWidth + m_queueWidth;
-    m_view->setColumnHidden(NamespaceListModel::QueueColumn, !m_model->hasQueues() || !room);
+    const int need = m_fixedWidth + std::max(m_nameMinWidth, m_nameWidth) + m_queueWidth;
+    const bool fits = m_view->viewport()->width() >= need;
+    m_view->setColumnHidden(NamespaceListModel::QueueColumn, !m_model->hasQueues() || !fits);
 }
 
 void NamespacePanel::setLiveGpusShown(bool shown) {

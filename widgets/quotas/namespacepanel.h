@@ -63,8 +63,13 @@ private:
     // The Kueue column shows where Kueue runs and the list has room for it beside the
     // columns the minimum width is made for (it never adds a horizontal scroll bar).
     void updateQueueColumn();
-    int m_columnsWidth = 0; // the other columns at their minimum (name included)
-    int m_queueWidth = 0;
+    // The widest name and queue text of the list now (the longest by characters,
+    // capped), measured when rows come and go rather than on every resize.
+    void measureTexts();
+    int m_fixedWidth = 0;   // the bar and status columns
+    int m_nameMinWidth = 0; // the name column's minimum (room for the vertical scroll bar)
+    int m_queueWidth = 0;   // the queue column's width, from its longest text
+    int m_nameWidth = 0;    // room the longest name needs
     void showContextMenu(const QPoint &pos);
 
     NamespaceListModel *m_model;
