@@ -49,7 +49,7 @@ export class RequestsView {
   private _hours = el('input', 'gq-hours');
   private _for = el('select', 'gq-for');
   private _note = el('textarea', 'gq-note-input');
-  private _send = el('button', 'gq-send');
+  private _send = el('button', 'gq-send jp-mod-styled jp-mod-accept');
   private _message = el('div', 'gq-form-message');
   private _errors = new Map<Field, HTMLElement>();
   private _list = el('ul', 'gq-request-list');
@@ -206,11 +206,11 @@ export class RequestsView {
   private withdrawControls(id: number): HTMLElement {
     const w = this._w;
     const box = el('div', 'gq-withdraw');
-    const start = el('button', 'gq-withdraw-start', w.t('Withdraw'));
+    const start = el('button', 'gq-withdraw-start jp-mod-styled', w.t('Withdraw'));
     start.type = 'button';
     const why = el('input', 'gq-withdraw-note');
     why.placeholder = w.t('Why withdraw (at least 10 characters)');
-    const confirm = el('button', 'gq-withdraw-confirm', w.t('Withdraw'));
+    const confirm = el('button', 'gq-withdraw-confirm jp-mod-styled jp-mod-warn', w.t('Withdraw'));
     confirm.type = 'button';
     const error = el('div', 'gq-field-error');
     error.hidden = true;

@@ -546,6 +546,7 @@ class TestJupyterLab(unittest.TestCase):
         finally:
             with open(self.token_file, "w") as f:
                 f.write(TOKEN + "\n")
+            self.driver("open en-GB")
 
     def test_5_grey_on_a_stopped_controller(self):
         self.stop_process(self.controller)
