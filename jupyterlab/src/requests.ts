@@ -229,6 +229,7 @@ export class RequestsView {
       why.focus();
     });
     confirm.addEventListener('click', async () => {
+      error.hidden = true;
       confirm.disabled = true;
       const answer = await postJson('boost-requests/withdraw', { id, note: why.value });
       confirm.disabled = false;

@@ -137,7 +137,8 @@ class Driver:
     def withdraw(self, arg):
         given = json.loads(arg)
         item = self.page.locator('#gpuquota-panel .gq-request[data-id="%d"]' % given["id"])
-        item.locator(".gq-withdraw-start").click()
+        if item.locator(".gq-withdraw-start").is_visible():  # else open from a refused try
+            item.locator(".gq-withdraw-start").click()
         item.locator(".gq-withdraw-note").fill(given.get("note", ""))
         item.locator(".gq-withdraw-confirm").click()
         self.page.wait_for_function(
