@@ -48,6 +48,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>No limit: %1 GPU-h used today</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No limit: %1 GPU-h used this week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No limit: %1 GPU-h used this month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No budget: %1 GPU-h used today</source>
         <translation type="unfinished"></translation>
     </message>

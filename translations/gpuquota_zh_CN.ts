@@ -48,6 +48,18 @@
         <translation>明天 %1</translation>
     </message>
     <message>
+        <source>No limit: %1 GPU-h used today</source>
+        <translation>不限：今日已用 %1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>No limit: %1 GPU-h used this week</source>
+        <translation>不限：本周已用 %1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>No limit: %1 GPU-h used this month</source>
+        <translation>不限：本月已用 %1 GPU 小时</translation>
+    </message>
+    <message>
         <source>No budget: %1 GPU-h used today</source>
         <translation>没有预算：今日已用 %1 GPU 小时</translation>
     </message>

@@ -111,6 +111,15 @@ Result<std::unique_ptr<ControllerParts>> ControllerParts::create(ControllerRunti
                      [self](const httpd::Request &r) { return self->pageEndpoint(r); });
     runtime.addRoute("GET", QStringLiteral("/metrics"),
                      [self](const httpd::Request &r) { return self->metricsEndpoint(r); });
+    // Boost requests (as SelfService::mount): the JupyterLab panel, the page's form, the CLI.
+    runtime.addRoute("GET", QStringLiteral("/quota/boost-requests"),
+                     [self](const httpd::Request &r) { return self->listRequestsEndpoint(r); });
+    runtime.addRoute("POST", QStringLiteral("/quota/boost-requests"),
+                     [self](const httpd::Request &r) { return self->submitRequestEndpoint(r); });
+    runtime.addRoute("POST", QStringLiteral("/quota/boost-requests/form"),
+                     [self](const httpd::Request &r) { return self->formRequestEndpoint(r); });
+    runtime.addRoute("POST", QStringLiteral("/quota/boost-requests/withdraw"),
+                     [self](const httpd::Request &r) { return self->withdrawRequestEndpoint(r); });
     return parts;
 }
 

@@ -1,8 +1,9 @@
 """GPU Quota battery for JupyterLab.
 
-The frontend (the prebuilt labextension in this wheel) shows the GPU-hours left; this
-server extension proxies the controller's ``/quota/status`` for it, with the notebook's
-identity, so the token never reaches the browser (see handlers.py).
+The frontend (the prebuilt labextension in this wheel) shows the GPU-hours left and the
+user's boost requests; this server extension proxies the controller's ``/quota/status``
+and ``/quota/boost-requests`` for it, with the notebook's identity, so the token never
+reaches the browser (see handlers.py).
 """
 
 from ._version import __version__

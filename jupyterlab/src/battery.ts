@@ -15,6 +15,10 @@ export function shortHours(h: number): string {
 
 export function batteryLine(s: IQuotaStatus, w: Words): string {
   const per = s.period === 'week' ? 'this week' : s.period === 'month' ? 'this month' : 'today';
+  if (unlimited(s)) {
+    // The plain limit does not hold: no remainder to show, only what was used.
+    return w.t(`No limit: %1 GPU-h used ${per}`, shortHours(s.used));
+  }
   if (s.state === 'none') {
     return w.t('No budget: %1 GPU-h used today', shortHours(s.used));
   }
@@ -25,6 +29,38 @@ export function batteryLine(s: IQuotaStatus, w: Words): string {
     return w.t(`%1 GPU-h over %2 ${per}, in grace`, shortHours(-s.remaining), shortHours(s.limit));
   }
   return w.t(`Spent: %1 of %2 GPU-h used ${per}`, shortHours(s.used), shortHours(s.limit));
+}
+
+// An unlimited newcomer allowance in force: the limit and remainder mean nothing then.
+export function unlimited(s: IQuotaStatus): boolean {
+  return !!s.unlimited && !!s.newcomerUntil;
+}
+
+// "newcomer: unlimited until 03-08" or "newcomer: x3 until 03-08" (its last day, in the
+// budget's zone), or '' without an allowance. The factor is the budget's: (limit - boost)
+// / budget_limit of the budget shown.
+export function newcomerLine(s: IQuotaStatus, w: Words): string {
+  if (!s.newcomerUntil) {
+    return '';
+  }
+  const end = new Date(new Date(s.newcomerUntil).getTime() - 1000);
+  if (isNaN(end.getTime())) {
+    return '';
+  }
+  const p: Record<string, string> = {};
+  new Intl.DateTimeFormat('en-CA', { timeZone: zoneOf(s), month: '2-digit', day: '2-digit' })
+    .formatToParts(end)
+    .forEach(x => (p[x.type] = x.value));
+  const day = `${p.month}-${p.day}`;
+  if (s.unlimited) {
+    return w.t('newcomer: unlimited until %1', day);
+  }
+  type B = { period?: string; limit?: number; boost?: number; budget_limit?: number };
+  const b = ((s.budgets ?? []) as B[]).find(x => x.period === s.period && x.budget_limit);
+  const factor = b && b.budget_limit ? ((b.limit ?? 0) - (b.boost ?? 0)) / b.budget_limit : 0;
+  return factor > 1
+    ? w.t('newcomer: x%1 until %2', String(Math.round(factor * 100) / 100), day)
+    : w.t('newcomer allowance until %1', day);
 }
 
 function zoneOf(s: IQuotaStatus): string | undefined {
@@ -58,13 +94,20 @@ export function when(rfc3339: string, s: IQuotaStatus, w: Words, now = new Date(
   return `${a.date} ${a.time}`;
 }
 
-// ok, near, grace, over, none, or "error" for a grey failure.
+// ok, near, grace, over, none, or "error" for a grey failure; an unlimited newcomer
+// allowance is never near nor over.
 export function stateOf(part: IPart): string {
-  return part.ok && part.status ? part.status.state : 'error';
+  if (!part.ok || !part.status) {
+    return 'error';
+  }
+  return unlimited(part.status) ? 'ok' : part.status.state;
 }
 
 // The red state's second line: when grace ends, or until when new jobs are refused.
 export function overNote(s: IQuotaStatus, w: Words): string {
+  if (unlimited(s)) {
+    return '';
+  }
   if (s.state === 'grace' && s.grace_end) {
     return w.t('Grace ends at %1: then new GPU jobs are refused.', when(s.grace_end, s, w));
   }
@@ -99,9 +142,15 @@ export function renderPart(into: HTMLElement, label: string, part: IPart, w: Wor
     return;
   }
   line.appendChild(el('span', 'gq-text', batteryLine(s, w)));
-  into.title = w.t('Used %1 GPU-h, limit %2 GPU-h (boosts included)', shortHours(s.used), shortHours(s.limit));
+  into.title = unlimited(s)
+    ? w.t('Used %1 GPU-h, no limit (newcomer allowance)', shortHours(s.used))
+    : w.t('Used %1 GPU-h, limit %2 GPU-h (boosts included)', shortHours(s.used), shortHours(s.limit));
   into.appendChild(line);
-  if (s.state !== 'none' && s.limit > 0) {
+  const newcomer = newcomerLine(s, w);
+  if (newcomer) {
+    into.appendChild(el('div', 'gq-newcomer', newcomer));
+  }
+  if (s.state !== 'none' && s.limit > 0 && !unlimited(s)) {
     const bar = el('div', 'gq-bar');
     const fill = el('div', 'gq-fill');
     fill.style.width = `${Math.max(0, Math.min(100, (100 * s.remaining) / s.limit))}%`;

@@ -1,7 +1,8 @@
 // GPU Quota battery: a sidebar panel and a status-bar item with the GPU-hours left (the
 // user's and the namespace's), refreshed every minute and when a cell finishes; the 20 %
 // prompt once per period; red with the grace end when over; grey with the reason on
-// hover when the controller cannot be asked.
+// hover when the controller cannot be asked; a newcomer's allowance beside the battery.
+// In the panel, "Request a boost" and the user's requests with the admin's decisions.
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { Notification } from '@jupyterlab/apputils';
 import { NotebookActions } from '@jupyterlab/notebook';
@@ -10,9 +11,10 @@ import { ITranslator } from '@jupyterlab/translation';
 import { LabIcon } from '@jupyterlab/ui-components';
 import { Widget } from '@lumino/widgets';
 
-import { batteryLine, renderPart, shortHours, stateOf } from './battery';
+import { batteryLine, newcomerLine, renderPart, shortHours, stateOf, unlimited } from './battery';
 import { pickLanguage, Words } from './i18n';
 import { IPart, ISnapshot, QuotaModel } from './model';
+import { RequestsView } from './requests';
 
 const batterySvg =
   '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 24 24">' +
@@ -27,8 +29,8 @@ const prompted = new Set<string>();
 const shown = new Map<string, string>(); // scope/subject -> the prompt's notification id
 function promptOnce(part: IPart, w: Words): void {
   const s = part.status;
-  if (!part.ok || !s) {
-    return;
+  if (!part.ok || !s || unlimited(s)) {
+    return; // nothing to warn of under an unlimited newcomer allowance
   }
   const subject = `${s.scope}/${s.subject}`;
   if (s.state === 'grace' || s.state === 'over') {
@@ -68,8 +70,12 @@ class QuotaPanel extends Widget {
   private _user = document.createElement('section');
   private _ns = document.createElement('section');
   private _updated = document.createElement('div');
+  private _requests: RequestsView;
 
-  constructor(private _w: Words) {
+  constructor(
+    private _w: Words,
+    changed: () => void
+  ) {
     super();
     this.id = 'gpuquota-panel';
     this.addClass('gq-panel');
@@ -81,7 +87,8 @@ class QuotaPanel extends Widget {
     this._ns.className = 'gq-part gq-namespace';
     this._updated.className = 'gq-updated';
     this._user.textContent = _w.t('Loading…');
-    this.node.append(h, this._user, this._ns, this._updated);
+    this._requests = new RequestsView(_w, changed);
+    this.node.append(h, this._user, this._ns, this._updated, this._requests.node);
   }
 
   show_(snap: ISnapshot): void {
@@ -94,6 +101,7 @@ class QuotaPanel extends Widget {
     }
     const hhmm = snap.at.toTimeString().slice(0, 5);
     this._updated.textContent = w.t('Updated %1', hhmm);
+    this._requests.show(snap.requests);
   }
 }
 
@@ -114,7 +122,8 @@ class QuotaStatusItem extends Widget {
     sq.className = 'gq-sq';
     const text = document.createElement('span');
     if (part.ok && part.status) {
-      text.textContent = batteryLine(part.status, w);
+      const newcomer = newcomerLine(part.status, w);
+      text.textContent = newcomer ? `${batteryLine(part.status, w)} · ${newcomer}` : batteryLine(part.status, w);
       this.node.title = w.t('GPU quota');
     } else {
       text.textContent = w.t('GPU quota unavailable');
@@ -132,7 +141,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
   activate: (app: JupyterFrontEnd, statusBar: IStatusBar | null, translator: ITranslator | null) => {
     const w = new Words(pickLanguage(translator?.languageCode, navigator.languages ?? [navigator.language]));
     const model = new QuotaModel();
-    const panel = new QuotaPanel(w);
+    const panel = new QuotaPanel(w, () => void model.refresh());
     app.shell.add(panel, 'right', { rank: 900 });
     const item = new QuotaStatusItem(w);
     if (statusBar) {

@@ -34,6 +34,15 @@ QString esc(const QString &s) {
     return s.toHtmlEscaped();
 }
 
+// The state to draw: under an unlimited newcomer allowance the plain limit does not hold,
+// so nothing is near nor over (the status still says what the plain limit would).
+QString shownState(const QJsonObject &s) {
+    const QString state = s.value(QLatin1String("state")).toString();
+    return s.value(QLatin1String("unlimited")).toBool() && state != QLatin1String("none")
+               ? QStringLiteral("ok")
+               : state;
+}
+
 } // namespace
 
 SelfServicePage::SelfServicePage(const QTranslator *translator, QString htmlLang)
@@ -100,7 +109,7 @@ QString SelfServicePage::when(const QString &rfc3339, const QString &tz, const Q
 }
 
 QString SelfServicePage::batteryLine(const QJsonObject &s, bool withEmoji) const {
-    const QString state = s.value(QLatin1String("state")).toString();
+    const QString state = shownState(s);
     const QString period = s.value(QLatin1String("period")).toString();
     // The page draws its own square: a browser without a colour emoji font shows a box.
     const QString emoji = withEmoji ? QString::fromUtf8(lookOf(state).emoji) + QLatin1Char(' ') : QString();
@@ -111,6 +120,12 @@ QString SelfServicePage::batteryLine(const QJsonObject &s, bool withEmoji) const
         return emoji + QLatin1Char(' ') +
                t(QT_TR_NOOP("No budget: %1 GPU-h used today")).arg(shortHours(used));
     QString line;
+    if (s.value(QLatin1String("unlimited")).toBool()) { // a newcomer's: no remainder to show
+        line = period == QLatin1String("week")    ? t(QT_TR_NOOP("No limit: %1 GPU-h used this week"))
+               : period == QLatin1String("month") ? t(QT_TR_NOOP("No limit: %1 GPU-h used this month"))
+                                                  : t(QT_TR_NOOP("No limit: %1 GPU-h used today"));
+        return emoji + line.arg(shortHours(used));
+    }
     if (state == QLatin1String("ok") || state == QLatin1String("near")) {
         line = period == QLatin1String("week")    ? t(QT_TR_NOOP("%1 GPU-h left of %2 this week"))
                : period == QLatin1String("month") ? t(QT_TR_NOOP("%1 GPU-h left of %2 this month"))
@@ -180,7 +195,7 @@ QString SelfServicePage::historyChart(const QJsonObject &s) const {
                    .arg(y + 4, 0, 'f', 1)
                    .arg(shortHours(v));
     }
-    const QString colour = QString::fromLatin1(lookOf(s.value(QLatin1String("state")).toString()).colour);
+    const QString colour = QString::fromLatin1(lookOf(shownState(s)).colour);
     for (qsizetype i = 0; i < days.size(); ++i) {
         const QJsonObject d = days[i].toObject();
         const double v = d.value(QLatin1String("gpu_hours")).toDouble();
@@ -250,7 +265,7 @@ QString SelfServicePage::identityLine(const QJsonObject &identity) const {
 }
 
 QString SelfServicePage::render(const QJsonObject &s) const {
-    const QString state = s.value(QLatin1String("state")).toString();
+    const QString state = shownState(s);
     const StateLook look = lookOf(state);
     const QString now = s.value(QLatin1String("now")).toString();
     const QString tz = s.value(QLatin1String("tz")).toString();
@@ -258,8 +273,11 @@ QString SelfServicePage::render(const QJsonObject &s) const {
     const QString subject = s.value(QLatin1String("subject")).toString();
     const double limit = s.value(QLatin1String("limit")).toDouble();
     const double used = s.value(QLatin1String("used")).toDouble();
-    const double fill =
-        state == QLatin1String("none") || limit <= 0 ? 0 : std::clamp(1 - used / limit, 0.0, 1.0);
+    const bool unlimited = s.value(QLatin1String("unlimited")).toBool();
+    const double fill = unlimited ? 1
+                        : state == QLatin1String("none") || limit <= 0
+                            ? 0
+                            : std::clamp(1 - used / limit, 0.0, 1.0);
 
     QString html =
         QStringLiteral("<!DOCTYPE html><html lang=\"%1\"><head><meta charset=\"utf-8\">"
@@ -317,7 +335,6 @@ QString SelfServicePage::render(const QJsonObject &s) const {
                    t(QT_TR_NOOP("(%1 + %2 boost)"))
                        .arg(shortHours(primary.value(QLatin1String("budget_limit")).toDouble()),
                             shortHours(boost));
-        const bool unlimited = primary.value(QLatin1String("unlimited")).toBool();
         row(t(QT_TR_NOOP("Limit")), unlimited ? t(QT_TR_NOOP("no limit")) : lim);
         row(t(QT_TR_NOOP("Left")),
             unlimited

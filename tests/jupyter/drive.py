@@ -11,6 +11,11 @@ One command a line on stdin, one JSON line on stdout ({"ok": true, ...} or
     asked           how many times this page asked <base>/gpuquota/status so far
     run             runs the notebook's cells and waits until the kernel is idle again
     reload          reloads the page (the same profile: localStorage stays)
+    request JSON    fills the panel's "Request a boost" form ({"hours", "for", "note"}),
+                    sends it and waits for its answer (the message or a field's error)
+    withdraw JSON   withdraws the panel's request {"id"} with {"note"} and waits for the
+                    list to change or an error
+    size W H        the window's size
     shot PATH       a screenshot of the window
     quit
 Playwright drives the browser; it downloads none: /usr/bin/chromium (GQ_CHROMIUM).
@@ -39,7 +44,25 @@ STATE_JS = """() => {
           status: part('#gpuquota-statusbar'),
           statusText: (document.querySelector('#gpuquota-statusbar') || {}).textContent || '',
           updated: (document.querySelector('#gpuquota-panel .gq-updated') || {}).textContent || '',
+          newcomer: (document.querySelector('#gpuquota-panel .gq-user .gq-newcomer') || {}).textContent || '',
+          requests: [...document.querySelectorAll('#gpuquota-panel .gq-request')].map(r => ({
+            id: Number(r.dataset.id), state: r.dataset.state,
+            badge: (r.querySelector('.gq-badge') || {}).textContent || '',
+            text: (r.querySelector('.gq-request-what') || {}).textContent || '',
+            decision: (r.querySelector('.gq-decision') || {}).textContent || '',
+            withdraw: !!r.querySelector('.gq-withdraw-start')})),
+          requestsNote: (document.querySelector('#gpuquota-panel .gq-request-empty') || {}).textContent || '',
           toasts};
+}"""
+
+FORM_JS = """() => {
+  const q = s => document.querySelector('#gpuquota-panel ' + s);
+  const errors = {};
+  document.querySelectorAll('#gpuquota-panel .gq-request-form .gq-field-error').forEach(e => {
+    if (!e.hidden) errors[e.dataset.field] = e.textContent;
+  });
+  return {message: q('.gq-form-message').textContent, kind: q('.gq-form-message').dataset.kind || '',
+          errors, sending: q('.gq-send').disabled};
 }"""
 
 RUN_JS = """async () => {
@@ -97,6 +120,36 @@ class Driver:
             "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'")
         return {}
 
+    def request(self, arg):
+        given = json.loads(arg)
+        panel = "#gpuquota-panel "
+        self.page.fill(panel + ".gq-hours", str(given.get("hours", "")))
+        self.page.select_option(panel + ".gq-for", given.get("for", "1d"))
+        self.page.fill(panel + ".gq-note-input", given.get("note", ""))
+        self.page.click(panel + ".gq-send")
+        self.page.wait_for_function(
+            "() => { const m = document.querySelector('#gpuquota-panel .gq-form-message');"
+            " const e = [...document.querySelectorAll('#gpuquota-panel .gq-request-form .gq-field-error')]"
+            ".some(x => !x.hidden);"
+            " return !document.querySelector('#gpuquota-panel .gq-send').disabled && (m.textContent || e); }")
+        return self.page.evaluate(FORM_JS)
+
+    def withdraw(self, arg):
+        given = json.loads(arg)
+        item = self.page.locator('#gpuquota-panel .gq-request[data-id="%d"]' % given["id"])
+        if item.locator(".gq-withdraw-start").is_visible():  # else open from a refused try
+            item.locator(".gq-withdraw-start").click()
+        item.locator(".gq-withdraw-note").fill(given.get("note", ""))
+        item.locator(".gq-withdraw-confirm").click()
+        self.page.wait_for_function(
+            "(id) => { const r = document.querySelector('#gpuquota-panel .gq-request[data-id=\"' + id + '\"]');"
+            " return r && (r.dataset.state !== 'pending' ||"
+            " [...r.querySelectorAll('.gq-field-error')].some(e => !e.hidden)); }", arg=given["id"])
+        item = self.page.locator('#gpuquota-panel .gq-request[data-id="%d"]' % given["id"])
+        return {"state": item.get_attribute("data-state"),
+                "error": item.locator(".gq-field-error").text_content() if item.get_attribute("data-state") == "pending"
+                else ""}
+
     def reload(self):
         self.load()
         return {}
@@ -135,6 +188,14 @@ def main():
                     answer = driver.run()
                 elif command == "reload":
                     answer = driver.reload()
+                elif command == "request":
+                    answer = driver.request(arg)
+                elif command == "withdraw":
+                    answer = driver.withdraw(arg)
+                elif command == "size":
+                    w, h = arg.split()
+                    driver.page.set_viewport_size({"width": int(w), "height": int(h)})
+                    answer = {}
                 elif command == "shot":
                     answer = driver.shot(arg)
                 else:

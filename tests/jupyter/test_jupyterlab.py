@@ -10,6 +10,16 @@ TokenReview and SubjectAccessReview and a usage database filled by the CLI:
 - over the limit, red with the grace end;
 - a rejected token (the token file rewritten: read on every request): grey with the
   controller's reason on hover;
+- "Request a boost" in the panel: a short note is refused inline under "Why" (the
+  controller's note rule) and nothing is stored; a request sent from the panel is the one
+  `gpuquota boost requests --pending -o json` lists; approved by another user with the CLI
+  the panel shows it approved with the admin's reason and the raised limit; a denied one
+  with the reason; a pending one withdrawn from the panel is withdrawn in the database;
+  in English and Chinese;
+- a newcomer: an unlimited allowance shows what was used, "no limit" and its last day,
+  green and without the 20 % prompt although the plain budget is 95 % spent; x3 shows the
+  raised remainder;
+- every string of the extension has its Chinese;
 - the controller stopped: grey with the reason on hover, and no popup.
 
 Run by ctest (tests/jupyter/CMakeLists.txt) with the venv of scripts/jupyterlab.sh:
@@ -34,6 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.environ.get("GQ_BIN_DIR", os.path.join(HERE, "..", "..", "build", "ci", "bin"))
 VENV_BIN = os.path.dirname(sys.executable)
 TOKEN = "tok-alice"
+SRC = os.path.join(HERE, "..", "..", "jupyterlab", "src")
 
 
 def free_port():
@@ -141,8 +152,10 @@ class TestJupyterLab(unittest.TestCase):
             subprocess.run(["kubectl", "--kubeconfig", cls.cluster.kubeconfig, "create", "namespace", ns],
                            check=True, capture_output=True, timeout=60)
         rule = {"namespaces": ["team-a"], "verbs": ["get"], "resources": ["resourcequotas"]}
-        assert cls.cluster.hook("POST", "/_gq/users",
-                                {"name": "alice", "token": TOKEN, "rules": [rule]}) in (200, 201)
+        may_request = {"namespaces": ["*"], "verbs": ["create"], "resources": ["boostrequests"]}
+        for name, token in (("alice", TOKEN), ("carol", "tok-carol")):
+            assert cls.cluster.hook("POST", "/_gq/users",
+                                    {"name": name, "token": token, "rules": [rule, may_request]}) in (200, 201)
         cls.gq("budget", "set", "--user", "alice", "--period", "day", "--limit", "10", "--grace", "4h",
                "--tz", cls.zone)
         cls.gq("budget", "set", "--namespace", "team-a", "--period", "day", "--limit", "40",
@@ -172,8 +185,17 @@ class TestJupyterLab(unittest.TestCase):
         return r.stdout
 
     @classmethod
-    def add_usage(cls, seconds):
-        """One finished pod of alice's in team-a with 1 GPU, ending 30 minutes ago."""
+    def gq_db_last(cls, *args):
+        """gpuquota ARGS --db DB (for verbs with a word after the second)."""
+        r = subprocess.run([os.path.join(BIN, "gpuquota"), *args, "--db", cls.db],
+                           capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            raise AssertionError("gpuquota %s: %s" % (" ".join(args), r.stderr))
+        return r.stdout
+
+    @classmethod
+    def add_usage(cls, seconds, user="alice"):
+        """One finished pod of USER's in team-a with 1 GPU, ending 30 minutes ago."""
         cls.pods += 1
         end = dt.datetime.now(dt.timezone.utc).replace(microsecond=0) - dt.timedelta(minutes=30)
         start = end - dt.timedelta(seconds=seconds)
@@ -181,8 +203,8 @@ class TestJupyterLab(unittest.TestCase):
         csv = os.path.join(cls.tmp, "usage-%d.csv" % cls.pods)
         with open(csv, "w") as f:
             f.write("cluster,namespace,user,pod_uid,pod_name,resource,gpus,start,end\n")
-            f.write("test,team-a,alice,uid-%d,train-%d,nvidia.com/gpu,1,%s,%s\n"
-                    % (cls.pods, cls.pods, start.strftime(fmt), end.strftime(fmt)))
+            f.write("test,team-a,%s,uid-%d,train-%d,nvidia.com/gpu,1,%s,%s\n"
+                    % (user, cls.pods, cls.pods, start.strftime(fmt), end.strftime(fmt)))
         cls.gq("import", csv)
 
     @classmethod
@@ -276,6 +298,29 @@ class TestJupyterLab(unittest.TestCase):
 
     def expected_line(self, b):
         return "%s GPU-h left of %s today" % (short_hours(b["remaining"]), short_hours(b["limit"]))
+
+    def test_0_every_string_translated(self):
+        """Each w.t('...') of the extension (and the spans and controller messages it
+        translates) has its Chinese in i18n.ts."""
+        import re
+        with open(os.path.join(SRC, "i18n.ts"), encoding="utf-8") as f:
+            zh = set(re.findall(r"^  '((?:[^'\\]|\\.)*)':", f.read(), re.M))
+        used = set()
+        for name in os.listdir(SRC):
+            with open(os.path.join(SRC, name), encoding="utf-8") as f:
+                text = f.read()
+            used |= {m.replace("\\'", "'") for m in re.findall(r"w\.t\(\s*'((?:[^'\\]|\\.)*)'", text)}
+            used |= set(re.findall(r'w\.t\(\s*"([^"]*)"', text))
+            for m in re.findall(r"w\.t\(\s*`([^`]*)`", text):
+                used |= {m.replace("${per}", p) for p in ("today", "this week", "this month")}
+            used |= set(re.findall(r"\['\d+[hd]', '([^']*)'\]", text))
+        with open(os.path.join(SRC, "requests.ts"), encoding="utf-8") as f:
+            known = re.search(r"const KNOWN = \[(.*?)\];", f.read(), re.S).group(1)
+        used |= set(re.findall(r"'([^']*)'", known))
+        used |= {"pending", "approved", "denied", "expired", "withdrawn", "Why"}
+        zh = {z.replace("\\'", "'") for z in zh}
+        self.assertGreater(len(used), 50)
+        self.assertEqual(sorted(used - zh), [])
 
     def test_1_panel_shows_budget_status(self):
         self.driver("open en-GB")
@@ -375,6 +420,133 @@ class TestJupyterLab(unittest.TestCase):
                 f.write(TOKEN + "\n")
         self.driver("run")
         self.state_until("the battery again", lambda s: s["user"]["state"] == "grace")
+
+    def requests_in_db(self, *flags):
+        return json.loads(self.gq("boost", "requests", *flags, "-o", "json"))["requests"]
+
+    def panel_request(self, state, rid):
+        found = [r for r in state["requests"] if r["id"] == rid]
+        return found[0] if found else None
+
+    def test_4b_request_from_the_panel(self):
+        self.driver("open en-GB")
+        self.driver("size 1280 1000")
+        self.state_until("the panel", lambda s: s["user"]["state"] == "grace")
+        # The controller's note rule, inline under "Why"; nothing stored.
+        answer = self.driver('request {"hours": 3, "for": "1d", "note": "short"}')
+        self.assertEqual(answer["errors"], {
+            "note": "Why: a note of at least 10 characters is required (why this boost?)"}, answer)
+        self.assertEqual(answer["message"], "")
+        self.assertEqual(self.requests_in_db(), [])
+        # Sent: the request `boost requests --pending` lists, with the notebook's identity.
+        note = "paper deadline on Friday, final runs"
+        sent_at = dt.datetime.now(dt.timezone.utc)
+        answer = self.driver("request " + json.dumps({"hours": 5, "for": "1d", "note": note}))
+        pending = self.requests_in_db("--pending")
+        self.assertEqual(len(pending), 1, pending)
+        r = pending[0]
+        self.assertEqual(answer["message"], "Request #%d sent: an admin approves or denies it." % r["id"])
+        self.assertEqual(answer["errors"], {})
+        self.assertEqual((r["requester"], r["budget"], r["hours"], r["note"], r["state"]),
+                         ("alice", "user:alice", 5, note, "pending"))
+        until = dt.datetime.fromisoformat(r["until"].replace("Z", "+00:00"))
+        self.assertLess(abs((until - sent_at - dt.timedelta(days=1)).total_seconds()), 120)
+        s = self.state_until("the pending request in the panel",
+                             lambda s: (self.panel_request(s, r["id"]) or {}).get("state") == "pending", 30)
+        mine = self.panel_request(s, r["id"])
+        self.assertTrue(mine["withdraw"])
+        self.assertEqual(mine["badge"], "pending")
+        self.assertRegex(mine["text"], r"^#%d: 5 GPU-h until \d\d-\d\d \d\d:\d\d$" % r["id"])
+        # Approved by bob with the CLI: the panel shows it, and the limit is 10 + 5.
+        self.gq("boost", "approve", str(r["id"]), "--note", "approved for the deadline", "--actor", "bob")
+        self.driver("run")
+        s = self.state_until("the approval in the panel",
+                             lambda s: (self.panel_request(s, r["id"]) or {}).get("state") == "approved")
+        mine = self.panel_request(s, r["id"])
+        self.assertEqual((mine["badge"], mine["decision"], mine["withdraw"]),
+                         ("approved", "bob: approved for the deadline", False))
+        budget = [b for b in self.budget("--user", "alice")["budgets"] if b["period"] == "day"][0]
+        self.assertAlmostEqual(budget["limit"], 15, delta=0.01)
+        s = self.state_until("the raised limit", lambda s: s["user"]["text"].endswith(" GPU-h left of 15 today"))
+        self.assertEqual(s["user"]["state"], "ok")
+        # Denied with a reason.
+        answer = self.driver('request ' + json.dumps({"hours": 2, "for": "6h", "note": "one more ablation run"}))
+        denied = self.requests_in_db("--pending")[0]
+        self.assertEqual(answer["message"], "Request #%d sent: an admin approves or denies it." % denied["id"])
+        self.gq("boost", "deny", str(denied["id"]), "--note", "the cluster is full this week", "--actor", "bob")
+        self.driver("run")
+        s = self.state_until("the denial in the panel",
+                             lambda s: (self.panel_request(s, denied["id"]) or {}).get("state") == "denied")
+        self.assertEqual(self.panel_request(s, denied["id"])["decision"], "bob: the cluster is full this week")
+        # Withdrawn from the panel (a reason first, the note rule again).
+        self.driver('request ' + json.dumps({"hours": 1, "for": "2h", "note": "a quick check of the loss"}))
+        third = self.requests_in_db("--pending")[0]
+        self.state_until("the third request", lambda s: self.panel_request(s, third["id"]) is not None, 30)
+        answer = self.driver("withdraw " + json.dumps({"id": third["id"], "note": "no"}))
+        self.assertEqual(answer["state"], "pending")
+        self.assertIn("Why: a note of at least 10 characters", answer["error"])
+        answer = self.driver("withdraw " + json.dumps({"id": third["id"], "note": "the loss is fine after all"}))
+        self.assertEqual(answer["state"], "withdrawn")
+        self.assertEqual(self.requests_in_db("--pending"), [])
+        self.assertEqual([x["state"] for x in self.requests_in_db("--state", "withdrawn")], ["withdrawn"])
+        s = self.state_until("the list", lambda s: len(s["requests"]) == 3)
+        self.assertEqual([x["state"] for x in s["requests"]].count("approved"), 1)
+        # The screenshots: the form with a decision in each language.
+        self.driver('request {"hours": 2, "for": "3d", "note": "x"}')  # an inline error in the shot
+        self.shot("jupyterlab-requests.png")
+        self.driver("open zh-CN")
+        self.driver("size 1280 1000")
+        s = self.state_until("the Chinese list", lambda s: len(s["requests"]) == 3)
+        self.assertEqual(self.panel_request(s, r["id"])["badge"], "已批准")
+        self.assertEqual(self.panel_request(s, denied["id"])["badge"], "已拒绝")
+        self.assertEqual(self.panel_request(s, r["id"])["text"][:len("#%d：5 GPU 小时，至 " % r["id"])],
+                         "#%d：5 GPU 小时，至 " % r["id"])
+        answer = self.driver('request {"hours": 2, "for": "3d", "note": "x"}')
+        self.assertEqual(answer["errors"]["note"], "原因：需要至少 10 个字符的说明（为什么需要提额？）")
+        self.shot("jupyterlab-requests-zh_CN.png")
+        self.driver("size 1280 720")
+
+    def test_4c_newcomer_allowance(self):
+        # carol: 1.9 of 2 GPU-h used (95 %: the plain budget would prompt), added as a newcomer.
+        # (Added before her first interval: the controller's sweep would add her as well.)
+        self.gq("budget", "set", "--user", "carol", "--period", "day", "--limit", "2", "--tz", self.zone)
+        self.gq_db_last("budget", "newcomer", "policy", "7d:unlimited", "--note", "first week free for new users")
+        self.gq_db_last("budget", "newcomer", "add", "carol", "--note", "joined the team today", "--actor", "bob")
+        self.add_usage(int(1.9 * 3600), user="carol")
+        carol = [b for b in self.budget("--user", "carol")["budgets"] if b["period"] == "day"][0]
+        self.assertTrue(carol["unlimited"], carol)
+        self.assertAlmostEqual(carol["used"], 1.9, delta=0.01)
+        end = dt.datetime.fromisoformat(carol["newcomerUntil"].replace("Z", "+00:00")) - dt.timedelta(seconds=1)
+        last_day = end.strftime("%m-%d")  # in the budget's zone: the offset is the instant's
+        with open(self.token_file, "w") as f:
+            f.write("tok-carol\n")
+        try:
+            self.driver("open en-GB")
+            s = self.state_until("carol's unlimited allowance",
+                                 lambda s: s["user"]["text"] == "No limit: 1.9 GPU-h used today")
+            self.assertEqual(s["user"]["label"], "You (carol)")
+            self.assertEqual(s["newcomer"], "newcomer: unlimited until %s" % last_day)
+            self.assertEqual(s["user"]["state"], "ok")
+            self.assertEqual(s["user"]["note"], "")
+            self.assertEqual(s["statusText"], "No limit: 1.9 GPU-h used today · newcomer: unlimited until %s"
+                             % last_day)
+            time.sleep(2)
+            self.assertEqual(self.ours(self.driver("state")), [])
+            self.shot("jupyterlab-newcomer.png")
+            # x3: the raised limit's remainder (6 - 1.9).
+            self.gq_db_last("budget", "newcomer", "policy", "7d:x3", "--note", "three times the budget now")
+            carol = [b for b in self.budget("--user", "carol")["budgets"] if b["period"] == "day"][0]
+            self.assertAlmostEqual(carol["limit"], 6, delta=0.01)
+            self.driver("run")
+            s = self.state_until("carol's x3 allowance", lambda s: s["user"]["text"] == "4.1 GPU-h left of 6 today")
+            self.assertEqual(s["newcomer"], "newcomer: x3 until %s" % last_day)
+            self.driver("open zh-CN")
+            s = self.state_until("the Chinese allowance", lambda s: s["newcomer"] == "新人额度：×3，至 %s" % last_day)
+            self.assertEqual(s["user"]["text"], "今日剩余 4.1 / 6 GPU 小时")
+        finally:
+            with open(self.token_file, "w") as f:
+                f.write(TOKEN + "\n")
+            self.driver("open en-GB")
 
     def test_5_grey_on_a_stopped_controller(self):
         self.stop_process(self.controller)
