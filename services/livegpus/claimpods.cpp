@@ -87,16 +87,7 @@ bool ClaimPodsWatch::ready() const {
 }
 
 QHash<QString, QStringList> ClaimPodsWatch::podsFor(const QStringList &claims) const {
-    if (!ready())
-        return {};
-    QHash<QString, QStringList> out;
-    for (const QString &key : claims) {
-        const auto claim =
-            m_informer->object(key.section(QLatin1Char('/'), 0, 0), key.section(QLatin1Char('/'), 1));
-        if (claim)
-            out.insert(key, dra::reservedPods(claim->object));
-    }
-    return out;
+    return ready() ? claimPods(m_informer->objectMap(), claims) : QHash<QString, QStringList>();
 }
 
 } // namespace gq

@@ -73,6 +73,7 @@ void GpuMonitor::setSource(Source source) {
     m_inFlight = false;
     m_source = std::move(source);
     m_read = {};
+    m_claims->stop(); // the next snapshot that needs the claims starts the watch again
     m_client.reset();
     m_discovered.reset();
     m_historyNotes.clear();

@@ -39,7 +39,7 @@ QJsonObject claim(const QString &name, const QStringList &pods) {
     QJsonArray reserved;
     for (const QString &pod : pods)
         reserved.append(
-            QJsonObject{{"resource", "pods"}, {"name", pod}, {"uid", pod + QStringLiteral("-uid")}});
+            QJsonObject{{"resource", "pods"}, {"name", pod}, {"uid", QString(pod + QStringLiteral("-uid"))}});
     return QJsonObject{
         {"apiVersion", "resource.k8s.io/v1"},
         {"kind", "ResourceClaim"},
