@@ -28,16 +28,18 @@ namespace {
 
 QByteArray page(const char *node) {
     QByteArray out;
-    for (int i = 0; i < 2; ++i)
-        out +=
-            QByteArray("DCGM_FI_DEV_GPU_UTIL{gpu=\"") + QByteArray::number(i) + "\",UUID=\"GPU-" + node +
-            QByteArray::number(i) + "\",modelName=\"NVIDIA L40S\",Hostname=\"" + node + "\"" +
-            (i == 0
-                 ? ",container=\"main\",namespace=\"team-a\",pod=\"train-1\""
-                 : ",dra_claim_name=\"train-2-gpu\",dra_claim_namespace=\"team-a\",dra_device_name=\"gpu-1\","
-                   "dra_driver_name=\"gpu.nvidia.com\",dra_pool_name=\"" +
-                       QByteArray(node) + "\"") +
-            "} " + QByteArray::number(i == 0 ? 55 : 0) + "\n";
+    for (int i = 0; i < 2; ++i) {
+        // GPU 0 names its pod; GPU 1 only its DRA claim.
+        QByteArray holder = ",container=\"main\",namespace=\"team-a\",pod=\"train-1\"";
+        if (i == 1)
+            holder =
+                QByteArray(",dra_claim_name=\"train-2-gpu\",dra_claim_namespace=\"team-a\","
+                           "dra_device_name=\"gpu-1\",dra_driver_name=\"gpu.nvidia.com\",dra_pool_name=\"") +
+                node + '"';
+        out += QByteArray("DCGM_FI_DEV_GPU_UTIL{gpu=\"") + QByteArray::number(i) + "\",UUID=\"GPU-" + node +
+               QByteArray::number(i) + "\",modelName=\"NVIDIA L40S\",Hostname=\"" + node + "\"" + holder +
+               "} " + QByteArray::number(i == 0 ? 55 : 0) + "\n";
+    }
     return out;
 }
 
