@@ -52,7 +52,8 @@ QList<Gpu> demoGpus() {
     };
     addNodes("gpu-node-", 1, 4, "NVIDIA H100 80GB HBM3");
     addNodes("gpu-node-", 5, 6, "NVIDIA A100-SXM4-80GB");
-    addNodes("gpu-node-", 7, 10, "NVIDIA L40S");
+    addNodes("gpu-node-", 7, 9, "NVIDIA L40S");
+    addNodes("gpu-node-", 10, 10, "NVIDIA H100 80GB HBM3"); // demo::kDraNode: DRA only
     QList<Gpu> mig;
     for (int g = 0; g < 8; ++g)
         for (int i = 1; i <= 2; ++i)
@@ -100,8 +101,12 @@ QList<Gpu> demoGpus() {
                             gpu = &slot;
                         }
                     }
-                } else if (nextWhole < whole.size()) {
-                    gpu = &whole[nextWhole++];
+                } else {
+                    // The device plugin's GPUs: never the DRA node's.
+                    while (nextWhole < whole.size() && whole[nextWhole].node == demo::kDraNode)
+                        ++nextWhole;
+                    if (nextWhole < whole.size())
+                        gpu = &whole[nextWhole++];
                 }
                 if (!gpu)
                     continue;

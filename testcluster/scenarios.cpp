@@ -120,6 +120,10 @@ struct NodeShape {
     const char *migProfile = nullptr; // mixed MIG strategy: every GPU split into this profile
     int migPerGpu = 0;
     int replicas = 0; // time-slicing with renamed resources (nvidia.com/gpu.shared)
+    // GPUs handed out by a DRA driver (ResourceSlices, drademo.h), not the device plugin:
+    // no nvidia.com/gpu capacity (else the same GPUs count twice) and no product label
+    // (the model is the slice's productName).
+    bool dra = false;
 };
 
 QJsonObject nodeObject(const NodeShape &n, qint64 age) {
@@ -134,7 +138,9 @@ QJsonObject nodeObject(const NodeShape &n, qint64 age) {
         QString product = QLatin1String(n.product);
         labels.insert(QLatin1String("nvidia.com/gpu.present"), QLatin1String("true"));
         labels.insert(QLatin1String("nvidia.com/gpu.count"), QString::number(n.gpus));
-        if (n.replicas > 0) {
+        if (n.dra) {
+            product.clear();
+        } else if (n.replicas > 0) {
             product += QStringLiteral("-SHARED");
             labels.insert(QLatin1String("nvidia.com/gpu.replicas"), QString::number(n.replicas));
             labels.insert(QLatin1String("nvidia.com/gpu.sharing-strategy"), QLatin1String("time-slicing"));
@@ -149,7 +155,8 @@ QJsonObject nodeObject(const NodeShape &n, qint64 age) {
         } else {
             capacity.insert(QLatin1String("nvidia.com/gpu"), QString::number(n.gpus));
         }
-        labels.insert(QLatin1String("nvidia.com/gpu.product"), product);
+        if (!product.isEmpty())
+            labels.insert(QLatin1String("nvidia.com/gpu.product"), product);
     }
     QJsonObject status;
     status.insert(QLatin1String("capacity"), capacity);
@@ -159,8 +166,9 @@ QJsonObject nodeObject(const NodeShape &n, qint64 age) {
     return o;
 }
 
-// Room for the demo's 61 running whole GPUs and the pods tests add: 80 whole GPUs of three
-// models, 16 MIG 3g.40gb slices, 16 time-sliced L4 replicas, and a CPU node.
+// Room for the demo's running whole GPUs and the pods tests add: 72 whole GPUs of three
+// models through nvidia.com/gpu, 8 H100s of gpu-node-10 through DRA only (demo::kDraNode),
+// 16 MIG 3g.40gb slices, 16 time-sliced L4 replicas, and a CPU node.
 void gpuNodes(ApiServer &server) {
     const qint64 day = 86400;
     static const NodeShape shapes[] = {
@@ -174,7 +182,7 @@ void gpuNodes(ApiServer &server) {
         {"gpu-node-7", "NVIDIA-L40S", 8, "192", "1536Gi", "g6e.48xlarge"},
         {"gpu-node-8", "NVIDIA-L40S", 8, "192", "1536Gi", "g6e.48xlarge"},
         {"gpu-node-9", "NVIDIA-L40S", 8, "192", "1536Gi", "g6e.48xlarge"},
-        {"gpu-node-10", "NVIDIA-L40S", 8, "192", "1536Gi", "g6e.48xlarge"},
+        {"gpu-node-10", "NVIDIA-H100-80GB-HBM3", 8, "192", "2Ti", "p5.48xlarge", nullptr, 0, 0, true},
         {"gpu-node-mig-1", "NVIDIA-A100-SXM4-80GB", 8, "96", "1152Gi", "p4de.24xlarge", "3g.40gb", 2},
         {"gpu-node-shared-1", "NVIDIA-L4", 4, "48", "192Gi", "g6.12xlarge", nullptr, 0, 4},
     };

@@ -1,6 +1,7 @@
 // `gpuquota gpus`: what every GPU and MIG instance is doing now, from Prometheus, straight
 // from dcgm-exporter endpoints, or from the exporter pods found through the cluster and
 // read through its API server's pod proxy.
+#include "claimpods.h"
 #include "clioutput.h"
 #include "exporterdiscovery.h"
 #include "gpuverbs.h"
@@ -37,9 +38,37 @@ const char kGpusHelp[] =
     "                        holders (namespace, pod, container, claim: the DRA\n"
     "                        ResourceClaim held through, else null); null where the\n"
     "                        source reports nothing\n"
-    "Warnings (Prometheus' own, malformed lines, exporters that did not answer) go to\n"
-    "standard error.\n"
+    "A GPU dcgm-exporter names only by its DRA ResourceClaim (dra_claim_* labels, no pod\n"
+    "label) is shown held by the claim's pods (status.reservedFor), read from the cluster\n"
+    "(--kubeconfig F --context C; needs list resourceclaims.resource.k8s.io); without it\n"
+    "the holder stays ns/? with its claim, and a warning says why.\n"
+    "Warnings (Prometheus' own, malformed lines, exporters that did not answer, claims that\n"
+    "could not be read) go to standard error.\n"
     "Exit codes: 0 read, 1 a source (or one of several pages) could not be read, 2 usage.\n";
+
+// DRA: holders known only by their claim get the claim's pods, through `client` or the
+// kubeconfig's cluster. The readings stand without them: a failure is a warning.
+void nameClaimPods(GpuSnapshot &snap, const GpuArgs &a, std::shared_ptr<KubeClient> client = {}) {
+    const QStringList claims = claimsWithoutPods(snap.gpus);
+    if (claims.isEmpty())
+        return;
+    if (!client) {
+        auto made = KubeClient::fromKubeconfig(a.kubeconfig, a.context);
+        if (!made) {
+            err() << "warning: the pods of DRA claims " << claims.join(QStringLiteral(", "))
+                  << " are not known (no cluster to read them from: " << made.error().toString() << ")\n";
+            return;
+        }
+        client = *made;
+    }
+    auto pods = readClaimPods(*client, claims);
+    if (!pods) {
+        err() << "warning: the pods of DRA claims " << claims.join(QStringLiteral(", "))
+              << " are not known (reading ResourceClaims failed: " << pods.error().toString() << ")\n";
+        return;
+    }
+    resolveClaimHolders(snap.gpus, *pods);
+}
 
 void printGpus(const GpuSnapshot &snap, const QString &format) {
     if (format == QLatin1String("json")) {
@@ -96,8 +125,9 @@ int fromPrometheus(const GpuArgs &a) {
     const Result<PromResult> r = f.result();
     if (!r)
         return failWith(r.error());
-    const GpuSnapshot snap = gpusFromVector(*r);
+    GpuSnapshot snap = gpusFromVector(*r);
     printWarnings(snap.warnings, QStringLiteral("Prometheus: "));
+    nameClaimPods(snap, a);
     printGpus(snap, a.output);
     return Ok;
 }
@@ -118,8 +148,9 @@ int fromPages(const GpuArgs &a) {
         err() << "error: " << e.toString() << '\n';
     if (round.pages.isEmpty())
         return Failed;
-    const GpuSnapshot snap = snapshotFromScrapes(round.pages);
+    GpuSnapshot snap = snapshotFromScrapes(round.pages);
     printWarnings(snap.warnings, QString());
+    nameClaimPods(snap, a);
     printGpus(snap, a.output);
     return round.failures.isEmpty() ? Ok : Failed;
 }
@@ -141,6 +172,7 @@ int fromDiscovery(const GpuArgs &a) {
         return failWith(r.error());
     // Pods that did not answer are warnings and exit 1, as unreadable --scrape pages are.
     printWarnings(r->snapshot.warnings, QString());
+    nameClaimPods(r->snapshot, a, *client);
     printGpus(r->snapshot, a.output);
     return r->answered == r->asked ? Ok : Failed;
 }

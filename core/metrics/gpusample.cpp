@@ -389,4 +389,15 @@ void resolveClaimHolders(QList<GpuSample> &gpus, const QHash<QString, QStringLis
     }
 }
 
+QStringList claimsWithoutPods(const QList<GpuSample> &gpus) {
+    QStringList out;
+    for (const GpuSample &g : gpus)
+        for (const GpuHolder &h : g.holders)
+            if (h.pod.isEmpty() && !h.claim.isEmpty())
+                out << h.claim;
+    out.sort();
+    out.removeDuplicates();
+    return out;
+}
+
 } // namespace gq::metrics

@@ -53,6 +53,9 @@ struct GpuSample {
 // is reserved for (podsByClaim: "ns/claim" -> pod names, from status.reservedFor); a
 // claim not found stays as it is. Marks a GPU shared when it then has several holders.
 void resolveClaimHolders(QList<GpuSample> &gpus, const QHash<QString, QStringList> &podsByClaim);
+// The claims ("ns/claim", sorted, once each) of the holders known only by their claim:
+// what resolveClaimHolders() needs to know. Empty for most snapshots.
+[[nodiscard]] QStringList claimsWithoutPods(const QList<GpuSample> &gpus);
 
 // What the mapping found out about the source, for a "how was this read" line.
 struct DcgmVariants {

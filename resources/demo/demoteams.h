@@ -161,6 +161,7 @@ inline constexpr std::array<Team, 9> kTeams{{
 
 // The DRA team's device class, driver and node: the demo publishes a ResourceSlice of
 // kDraNode's eight H100s (gpu-0..gpu-7) for the driver; its claims take them in order.
+// The node advertises no nvidia.com/gpu: its GPUs are the driver's alone.
 inline constexpr const char *kDraClass = "gpu.nvidia.com";
 inline constexpr const char *kDraDriver = "gpu.nvidia.com";
 inline constexpr const char *kDraNode = "gpu-node-10";

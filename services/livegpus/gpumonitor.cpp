@@ -1,5 +1,6 @@
 #include "gpumonitor.h"
 
+#include "claimpods.h"
 #include "exporterdiscovery.h"
 #include "httptransport.h"
 #include "idlespans.h"
@@ -54,8 +55,10 @@ QThreadPool *networkPool() {
 
 GpuMonitor::GpuMonitor(QObject *parent)
     : QObject(parent)
-    , m_transport(std::make_shared<HttpTransport>()) {
+    , m_transport(std::make_shared<HttpTransport>())
+    , m_claims(new ClaimPodsWatch(this)) {
     connect(&m_timer, &QTimer::timeout, this, &GpuMonitor::refresh);
+    connect(m_claims, &ClaimPodsWatch::changed, this, &GpuMonitor::onClaimsChanged);
 }
 
 GpuMonitor::~GpuMonitor() {
@@ -69,6 +72,8 @@ void GpuMonitor::setSource(Source source) {
     m_jobs.cancel();
     m_inFlight = false;
     m_source = std::move(source);
+    m_read = {};
+    m_claims->stop(); // the next snapshot that needs the claims starts the watch again
     m_client.reset();
     m_discovered.reset();
     m_historyNotes.clear();
@@ -157,7 +162,30 @@ void GpuMonitor::deliverSnapshot(Result<GpuSnapshot> r) {
         emit failed(r.error());
         return;
     }
-    m_last = std::move(*r);
+    m_read = claimsWithoutPods(r->gpus).isEmpty() ? GpuSnapshot() : *r;
+    m_last = m_read.gpus.isEmpty() ? std::move(*r) : withClaimPods();
+    emit snapshotAvailable(m_last);
+}
+
+GpuSnapshot GpuMonitor::withClaimPods() {
+    m_claims->follow(m_clusterClient ? m_clusterClient() : nullptr);
+    GpuSnapshot snap = m_read;
+    resolveClaimHolders(snap.gpus, m_claims->podsFor(claimsWithoutPods(snap.gpus)));
+    return snap;
+}
+
+// The claims' list came in, or a claim changed: show the pods without waiting for the
+// next refresh when that names a holder differently.
+void GpuMonitor::onClaimsChanged() {
+    if (m_read.gpus.isEmpty() || !isConfigured())
+        return;
+    GpuSnapshot snap = withClaimPods();
+    bool same = snap.gpus.size() == m_last.gpus.size();
+    for (qsizetype i = 0; same && i < snap.gpus.size(); ++i)
+        same = snap.gpus[i].holders == m_last.gpus[i].holders;
+    if (same)
+        return;
+    m_last = std::move(snap);
     emit snapshotAvailable(m_last);
 }
 

@@ -17,6 +17,7 @@
 
 namespace gq {
 
+class ClaimPodsWatch;
 class HttpTransport;
 class KubeClient;
 namespace exporters {
@@ -70,8 +71,10 @@ public:
     [[nodiscard]] bool keepsHistory() const { return m_source.kind == Source::Kind::Prometheus; }
 
     // The current context's Kubernetes client, asked on every refresh (it changes with
-    // the context and the credentials): the Discover source reads through it, and the
-    // holders' users come from its pods (label gpuquota.io/user).
+    // the context and the credentials): the Discover source reads through it, the
+    // holders' users come from its pods (label gpuquota.io/user), and a GPU dcgm-exporter
+    // names only by its DRA claim gets the claim's pods (claimpods.h: a watch of the
+    // ResourceClaims, started by the first such GPU).
     void setClusterClient(ClientProvider provider);
     // What "now" is for idle detection and history (second precision). Default: the
     // system clock. `clock` must outlive this object.
@@ -114,6 +117,9 @@ signals:
 
 private:
     void deliverSnapshot(Result<metrics::GpuSnapshot> r);
+    // m_read with its claim-only holders named by the claims' pods where they are known.
+    [[nodiscard]] metrics::GpuSnapshot withClaimPods();
+    void onClaimsChanged();
     void refreshUsers();
     [[nodiscard]] bool needsPrometheus(const char *what);
 
@@ -125,6 +131,8 @@ private:
     qint64 m_usersAskedMs = 0;
     bool m_usersInFlight = false;
     metrics::GpuSnapshot m_last;
+    metrics::GpuSnapshot m_read; // as read, when it has claim-only holders (else empty)
+    ClaimPodsWatch *m_claims;
     QTimer m_timer;
     bool m_inFlight = false;
     int m_skipped = 0;

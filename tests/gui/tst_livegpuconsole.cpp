@@ -1,9 +1,12 @@
 // The Live GPUs tab in the whole console window against the test cluster: a context
 // whose metrics source is "discover dcgm-exporter through the cluster" fills the page
 // from exporter pods read through the API server's pod proxy (with the holders' users
-// from their pods), the Connections tab's Test button says how many GPUs it really read,
-// and the page's layout (its splitter, tiles or table) is there again in a new window.
+// from their pods; a GPU the exporter names only by its DRA claim shows the claim's
+// pods, from the cluster's ResourceClaims), the Connections tab's Test button says how
+// many GPUs it really read, and the page's layout (its splitter, tiles or table) is there
+// again in a new window.
 #include "consolefixture.h"
+#include "dra.h"
 #include "exporterpods.h"
 #include "livegpumodel.h"
 #include "livegpupage.h"
@@ -25,11 +28,18 @@ namespace {
 
 QByteArray page(const char *node) {
     QByteArray out;
-    for (int i = 0; i < 2; ++i)
+    for (int i = 0; i < 2; ++i) {
+        // GPU 0 names its pod; GPU 1 only its DRA claim.
+        QByteArray holder = ",container=\"main\",namespace=\"team-a\",pod=\"train-1\"";
+        if (i == 1)
+            holder =
+                QByteArray(",dra_claim_name=\"train-2-gpu\",dra_claim_namespace=\"team-a\","
+                           "dra_device_name=\"gpu-1\",dra_driver_name=\"gpu.nvidia.com\",dra_pool_name=\"") +
+                node + '"';
         out += QByteArray("DCGM_FI_DEV_GPU_UTIL{gpu=\"") + QByteArray::number(i) + "\",UUID=\"GPU-" + node +
-               QByteArray::number(i) + "\",modelName=\"NVIDIA L40S\",Hostname=\"" + node + "\"" +
-               (i == 0 ? ",container=\"main\",namespace=\"team-a\",pod=\"train-1\"" : "") + "} " +
-               QByteArray::number(i == 0 ? 55 : 0) + "\n";
+               QByteArray::number(i) + "\",modelName=\"NVIDIA L40S\",Hostname=\"" + node + "\"" + holder +
+               "} " + QByteArray::number(i == 0 ? 55 : 0) + "\n";
+    }
     return out;
 }
 
@@ -79,6 +89,25 @@ void TestLiveGpuConsole::initTestCase() {
                                              {"labels", QJsonObject{{"gpuquota.io/user", "alice"}}}}},
                     {"spec", QJsonObject{{"containers",
                                           QJsonArray{QJsonObject{{"name", "main"}, {"image", "x"}}}}}}})));
+    QVERIFY(wait((*client)->create(
+        KubeResource::pods(), QStringLiteral("team-a"),
+        QJsonObject{{"metadata",
+                     QJsonObject{{"name", "train-2"}, {"labels", QJsonObject{{"gpuquota.io/user", "bob"}}}}},
+                    {"spec", QJsonObject{{"containers",
+                                          QJsonArray{QJsonObject{{"name", "main"}, {"image", "x"}}}}}}})));
+    // GPU 1's claim, reserved for train-2 (dcgm-exporter's series names no pod for it).
+    QVERIFY(wait((*client)->create(
+        dra::resourceClaims(), QStringLiteral("team-a"),
+        QJsonObject{
+            {"metadata", QJsonObject{{"name", "train-2-gpu"}}},
+            {"spec",
+             QJsonObject{
+                 {"devices", QJsonObject{{"requests", QJsonArray{QJsonObject{
+                                                          {"name", "gpu"},
+                                                          {"exactly", QJsonObject{{"deviceClassName",
+                                                                                   "gpu.nvidia.com"}}}}}}}}}},
+            {"status", QJsonObject{{"reservedFor",
+                                    QJsonArray{QJsonObject{{"resource", "pods"}, {"name", "train-2"}}}}}}})));
     QVERIFY(gq::test::waitPodRunning(**client, QStringLiteral("gpu-operator"),
                                      QStringLiteral("nvidia-dcgm-exporter-x")));
 
@@ -113,6 +142,15 @@ void TestLiveGpuConsole::discoverThroughTheCluster() {
     // The holder's user, from its pod's gpuquota.io/user label.
     QTRY_COMPARE_WITH_TIMEOUT(model->index(0, LiveGpuModel::UserColumn).data().toString(),
                               QStringLiteral("alice"), 20000);
+    // DRA: GPU 1 is held through the claim train-2-gpu; its pod comes from the claim's
+    // reservedFor (the series has no pod label), with the pod's user.
+    QTRY_COMPARE_WITH_TIMEOUT(model->gpuAt(1).holders.value(0).pod, QStringLiteral("train-2"), 20000);
+    QCOMPARE(model->gpuAt(1).holders.value(0).ns, QStringLiteral("team-a"));
+    QCOMPARE(model->gpuAt(1).holders.value(0).claim, QStringLiteral("team-a/train-2-gpu"));
+    QTRY_COMPARE_WITH_TIMEOUT(model->index(1, LiveGpuModel::UserColumn).data().toString(),
+                              QStringLiteral("bob"), 20000);
+    const QString holderText = model->index(1, LiveGpuModel::HolderColumn).data().toString();
+    QVERIFY2(holderText.contains(QLatin1String("train-2")), qPrintable(holderText));
     // No history from exporters: the idle tab says it needs Prometheus.
     QVERIFY(m_fx.find<QLabel>(QStringLiteral("idleGpuHeader"))
                 ->text()

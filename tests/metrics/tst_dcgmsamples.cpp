@@ -168,9 +168,12 @@ void TestDcgmSamples::draClaimLabelsNameTheClaim() {
     QCOMPARE(claimOnly.gpus[0].holders.size(), 1);
     QCOMPARE(claimOnly.gpus[0].holders[0].ns, QStringLiteral("ml"));
     QVERIFY(claimOnly.gpus[0].holders[0].pod.isEmpty());
+    QCOMPARE(claimsWithoutPods(claimOnly.gpus), QStringList{QStringLiteral("ml/team-gpu")});
+    QVERIFY(claimsWithoutPods(s.gpus).isEmpty()); // claim and pod labels: nothing to look up
     QHash<QString, QStringList> podsByClaim;
     podsByClaim.insert(QStringLiteral("ml/team-gpu"), {QStringLiteral("train-a"), QStringLiteral("train-b")});
     resolveClaimHolders(claimOnly.gpus, podsByClaim);
+    QVERIFY(claimsWithoutPods(claimOnly.gpus).isEmpty());
     QCOMPARE(claimOnly.gpus[0].holders.size(), 2);
     QCOMPARE(claimOnly.gpus[0].holders[1].pod, QStringLiteral("train-b"));
     QCOMPARE(claimOnly.gpus[0].holders[1].claim, QStringLiteral("ml/team-gpu"));
