@@ -27,6 +27,7 @@
 #include "startpage.h"
 #include "templatedialog.h"
 #include "usagechartservice.h"
+#include "usagedatabase.h"
 #include "usagerangebar.h"
 #include "usageservice.h"
 #include "userusagedialog.h"
@@ -57,7 +58,8 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     , m_model(new NamespaceListModel(this))
     , m_session(new ClusterConnection(this))
     , m_auditModel(new AuditModel(this))
-    , m_db(new UsageService(this))
+    , m_database(new UsageDatabase(this))
+    , m_db(new UsageService(m_database, this))
     , m_demoBanner(new MessageBanner(this))
     , m_banner(new ConnectionBanner(this))
     , m_contexts(new QComboBox(this))
@@ -67,8 +69,8 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     , m_quotaPage(new QuotaPage(drafts, m_tabs))
     , m_limitPage(new LimitRangePage(drafts, m_tabs))
     , m_auditPage(new AuditPage(m_auditModel, m_tabs))
-    , m_charts(new UsageChartService(this))
-    , m_budgets(new BudgetService(this))
+    , m_charts(new UsageChartService(m_database, this))
+    , m_budgets(new BudgetService(m_database, this))
     , m_budgetsPage(new BudgetsPage(m_budgets, m_tabs))
     , m_clusterLabel(new QLabel(this))
     , m_identityLabel(new QLabel(this))
@@ -118,7 +120,7 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     addPage(m_budgetsPage, QStringLiteral("budgets"), tr("Budgets"),
             usageGate(m_budgetsPage, QStringLiteral("budgets")));
     // Boosts: recorded in the usage database (own thread), applied through the connection.
-    m_boosts = new BoostService(this);
+    m_boosts = new BoostService(m_database, this);
     m_boostsPage = new BoostsPage(m_boosts, m_tabs);
     addPage(m_boostsPage, QStringLiteral("boosts"), tr("Boosts"),
             usageGate(m_boostsPage, QStringLiteral("boosts")));

@@ -46,6 +46,7 @@ class Page;
 class QuotaPage;
 class QueuesPage;
 class UsageChartService;
+class UsageDatabase;
 class SourceGate;
 class StartPage;
 class UsageService;
@@ -168,6 +169,7 @@ private:
     NamespaceListModel *m_model;
     ClusterConnection *m_session;
     AuditModel *m_auditModel;
+    UsageDatabase *m_database; // every service below reaches the usage database through it
     UsageService *m_db;
 
     MessageBanner *m_demoBanner;

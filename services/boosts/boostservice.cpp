@@ -15,8 +15,8 @@ namespace {
 constexpr int kDecidedRequestsShown = 20;
 } // namespace
 
-BoostService::BoostService(QObject *parent)
-    : StoreService(new StoreWorker, QStringLiteral("boosts-db"), {}, false, parent) {}
+BoostService::BoostService(UsageDatabase *database, QObject *parent)
+    : StoreService(new StoreWorker, QStringLiteral("boosts-db"), {}, false, database, parent) {}
 
 BoostService::~BoostService() {
     // Reconcilers still running are children of the worker: they go before the store.

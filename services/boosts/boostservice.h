@@ -38,7 +38,10 @@ struct BoostRequestRow {
 class BoostService final : public StoreService {
     Q_OBJECT
 public:
-    explicit BoostService(QObject *parent = nullptr);
+    explicit BoostService(QObject *parent = nullptr)
+        : BoostService(nullptr, parent) {}
+    // On a lane of `database` (null: a database of its own).
+    explicit BoostService(UsageDatabase *database, QObject *parent = nullptr);
     ~BoostService() override;
 
     // listed() follows with every boost, newest first (also after each open()).

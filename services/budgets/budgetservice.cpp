@@ -45,8 +45,8 @@ Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now) {
     return o;
 }
 
-BudgetService::BudgetService(QObject *parent)
-    : StoreService(new StoreWorker, QStringLiteral("budgets-db"), {}, true, parent) {}
+BudgetService::BudgetService(UsageDatabase *database, QObject *parent)
+    : StoreService(new StoreWorker, QStringLiteral("budgets-db"), {}, true, database, parent) {}
 
 BudgetService::~BudgetService() = default;
 

@@ -57,7 +57,10 @@ struct AdmissionAnswer {
 class BudgetService final : public StoreService {
     Q_OBJECT
 public:
-    explicit BudgetService(QObject *parent = nullptr);
+    explicit BudgetService(QObject *parent = nullptr)
+        : BudgetService(nullptr, parent) {}
+    // On a lane of `database` (null: a database of its own).
+    explicit BudgetService(UsageDatabase *database, QObject *parent = nullptr);
     ~BudgetService() override;
 
     // overviewLoaded() follows.

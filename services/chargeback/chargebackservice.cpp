@@ -3,15 +3,24 @@
 #include "chargebackquery.h"
 #include "clock.h"
 #include "ratecard.h"
+#include "storeworker.h"
 #include "timewindow.h"
+#include "usagedatabase.h"
 #include "usagestore.h"
 
 #include <QFileInfo>
 
 namespace gq {
 
-Result<ChargebackReport> readChargeback(const QString &url, const QString &password,
-                                        const ChargebackRequest &r, qint64 now) {
+namespace {
+UsageStore::Options readOnly() {
+    UsageStore::Options options;
+    options.readOnly = true;
+    return options;
+}
+
+// With `store`, or one opened here by `open`.
+template <typename Open> Result<ChargebackReport> read(const ChargebackRequest &r, qint64 now, Open open) {
     auto tz = parseZone(r.zone, QStringLiteral("zone"));
     if (!tz)
         return tz.error();
@@ -35,36 +44,57 @@ Result<ChargebackReport> readChargeback(const QString &url, const QString &passw
     }
     if (rates.currency.isEmpty())
         rates.currency = r.currency;
-    UsageStore::Options options;
-    options.readOnly = true;
-    options.password = password;
-    auto store = UsageStore::open(url, options);
-    if (!store)
-        return store.error();
-    return queryChargeback(**store, r.by, *month, rates, now);
+    return open([&](const UsageStore &store) { return queryChargeback(store, r.by, *month, rates, now); });
+}
+} // namespace
+
+Result<ChargebackReport> readChargeback(const UsageStore &store, const ChargebackRequest &r, qint64 now) {
+    return read(r, now, [&store](const auto &query) -> Result<ChargebackReport> { return query(store); });
 }
 
-ChargebackService::ChargebackService(QObject *parent)
-    : QObject(parent) {}
+ChargebackService::ChargebackService(UsageDatabase *database, QObject *parent)
+    : QObject(parent)
+    , m_database(database ? database : new UsageDatabase(this))
+    , m_lane(m_database->lane(new StoreWorker, QStringLiteral("gq-chargeback"), readOnly()))
+    , m_worker(m_lane->worker()) {}
+
+ChargebackService::~ChargebackService() {
+    m_jobs.cancel();
+    m_lane->shutDown();
+}
 
 void ChargebackService::setDatabase(const QString &url, const QString &password) {
     m_jobs.cancel(); // an answer from the previous database must not land
     m_url = url;
-    m_password = password;
+    if (!url.isEmpty())
+        m_database->open(url, password);
 }
 
 void ChargebackService::load(const ChargebackRequest &request) {
     m_jobs.cancel(); // a newer request replaces the one still out
     if (m_url.isEmpty())
         return;
-    m_jobs.run([url = m_url, password = m_password,
-                request] { return readChargeback(url, password, request, Clock::system().nowSecs()); },
-               [this](const Result<ChargebackReport> &report) {
-                   if (report)
-                       emit reportReady(*report);
-                   else
-                       emit failed(report.error());
-               });
+    m_jobs.runOn(
+        m_worker,
+        [w = m_worker, request](const JobToken &token) -> Result<ChargebackReport> {
+            if (token.isCancelled()) // replaced before it started: dropped anyway
+                return ChargebackReport{};
+            return read(request, Clock::system().nowSecs(),
+                        [w](const auto &query) -> Result<ChargebackReport> {
+                            // As `gpuquota report chargeback`: a database that did not open is tried
+                            // again at each report, and its own error shown.
+                            if (!w->ready())
+                                if (auto opened = w->open(); !opened)
+                                    return opened.error();
+                            return query(*w->store);
+                        });
+        },
+        [this](const Result<ChargebackReport> &report) {
+            if (report)
+                emit reportReady(*report);
+            else
+                emit failed(report.error());
+        });
 }
 
 } // namespace gq

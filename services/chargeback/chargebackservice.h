@@ -7,7 +7,14 @@
 #include <QObject>
 #include <QString>
 
+#include <memory>
+
 namespace gq {
+
+class StoreWorker;
+class UsageDatabase;
+class UsageLane;
+class UsageStore;
 
 // What the Chargeback page asks for: a calendar month in a zone, grouped by namespace
 // or user, at one rate or from a rates file (its currency, or `currency` when it
@@ -24,13 +31,18 @@ struct ChargebackRequest {
 
 // The console's access to the chargeback: the month's report read from the usage
 // database (core/report's queryChargeback, the query behind `gpuquota report
-// chargeback`) on a pool thread with a read-only store of its own, opened and closed
-// there (Qt SQL connections belong to the thread that opens them). A newer request
-// replaces the one still out; answers come back as signals through one JobTracker.
+// chargeback`) on a lane of a UsageDatabase (a thread with a read-only connection of its
+// own, opened there at the first report and reused). A newer request replaces the one
+// still out (a report not started yet is skipped); answers come back as signals through
+// one JobTracker.
 class ChargebackService final : public QObject {
     Q_OBJECT
 public:
-    explicit ChargebackService(QObject *parent = nullptr);
+    explicit ChargebackService(QObject *parent = nullptr)
+        : ChargebackService(nullptr, parent) {}
+    // On a lane of `database` (null: a database of its own).
+    explicit ChargebackService(UsageDatabase *database, QObject *parent = nullptr);
+    ~ChargebackService() override;
 
     // The usage database to read; empty: none (load() then does nothing).
     // `password`: PostgreSQL's, from the keychain (empty: PGPASSWORD / ~/.pgpass); kept
@@ -48,13 +60,15 @@ signals:
 
 private:
     QString m_url;
-    QString m_password;
+    UsageDatabase *m_database; // the given one, or a child of this object
+    std::unique_ptr<UsageLane> m_lane;
+    StoreWorker *m_worker; // the lane's
     JobTracker m_jobs{this};
 };
 
-// The report for `request` from the database at `url` (blocking; what load() runs on
-// a pool thread). Public for tests.
-[[nodiscard]] Result<ChargebackReport> readChargeback(const QString &url, const QString &password,
+// The report for `request` from `store` (blocking, on the store's thread; what load() runs on
+// its lane). Public for tests.
+[[nodiscard]] Result<ChargebackReport> readChargeback(const UsageStore &store,
                                                       const ChargebackRequest &request, qint64 now);
 
 } // namespace gq

@@ -3,13 +3,12 @@
 #include "configreader.h"
 #include "httptransport.h"
 #include "idlequery.h"
+#include "idlespanstore.h"
 #include "scrape.h"
 #include "timewindow.h"
-#include "usageconnection.h"
 #include "yamldoc.h"
 
 #include <QFile>
-#include <QSqlQuery>
 
 #include <cmath>
 
@@ -131,82 +130,21 @@ parseIdleRecorderConfig(const YamlNode &metrics, const YamlNode &idle, const QSt
 }
 
 Result<int> idlespans::upsert(UsageStore &store, const QList<IdleGpu> &idle, qint64 tolerance) {
-    UsageConnection &conn = store.connection();
-    UsageTx tx(conn);
-    if (auto r = tx.begin(); !r)
-        return r.error();
-    QSqlQuery find(conn.database()), update(conn.database()), insert(conn.database());
-    if (auto r =
-            conn.prepare(find, QStringLiteral("SELECT id, start_s, end_s FROM idle_spans WHERE node = ? AND "
-                                              "gpu_uuid = ? AND ns = ? AND pod_name = ? AND end_s >= ? AND "
-                                              "start_s <= ? ORDER BY start_s"));
-        !r)
-        return r.error();
-    if (auto r = conn.prepare(update, QStringLiteral("UPDATE idle_spans SET start_s = ?, end_s = ?, "
-                                                     "wasted_gpu_seconds = ? WHERE id = ?"));
-        !r)
-        return r.error();
-    if (auto r =
-            conn.prepare(insert, QStringLiteral("INSERT INTO idle_spans (ns, pod_name, node, gpu_uuid, "
-                                                "start_s, end_s, wasted_gpu_seconds) VALUES (?, ?, ?, ?, ?, "
-                                                "?, ?)"));
-        !r)
-        return r.error();
-    int written = 0;
+    QList<IdleSpan> spans;
+    spans.reserve(idle.size());
     for (const IdleGpu &g : idle) {
         const GpuHolder holder = rowHolder(g);
-        const QString node = g.gpu.hostname, key = gpuKey(g.gpu);
-        qint64 start = g.sinceMs / 1000, end = (g.lastMs + 999) / 1000;
-        if (end <= start)
-            continue;
-        find.addBindValue(node);
-        find.addBindValue(key);
-        find.addBindValue(holder.ns);
-        find.addBindValue(holder.pod);
-        find.addBindValue(start - tolerance);
-        find.addBindValue(end + tolerance);
-        if (auto r = conn.exec(find, QStringLiteral("reading idle spans")); !r)
-            return r.error();
-        QList<qint64> ids;
-        while (find.next()) {
-            ids << find.value(0).toLongLong();
-            start = std::min(start, find.value(1).toLongLong());
-            end = std::max(end, find.value(2).toLongLong());
-        }
-        find.finish();
-        // Rows this span touches become one (a span first seen in two pieces).
-        for (qsizetype i = 1; i < ids.size(); ++i) {
-            QSqlQuery drop(conn.database());
-            if (auto r = conn.prepare(drop, QStringLiteral("DELETE FROM idle_spans WHERE id = ?")); !r)
-                return r.error();
-            drop.addBindValue(ids.at(i));
-            if (auto r = conn.exec(drop, QStringLiteral("merging idle spans")); !r)
-                return r.error();
-        }
-        const std::optional<qint64> id = ids.isEmpty() ? std::nullopt : std::optional<qint64>(ids.first());
-        const double wasted = double(end - start) * weightOf(g);
-        QSqlQuery &q = id ? update : insert;
-        if (id) {
-            q.addBindValue(start);
-            q.addBindValue(end);
-            q.addBindValue(wasted);
-            q.addBindValue(*id);
-        } else {
-            q.addBindValue(holder.ns);
-            q.addBindValue(holder.pod);
-            q.addBindValue(node);
-            q.addBindValue(key);
-            q.addBindValue(start);
-            q.addBindValue(end);
-            q.addBindValue(wasted);
-        }
-        if (auto r = conn.exec(q, QStringLiteral("writing an idle span")); !r)
-            return r.error();
-        ++written;
+        IdleSpan s;
+        s.ns = holder.ns;
+        s.pod = holder.pod;
+        s.node = g.gpu.hostname;
+        s.gpuKey = gpuKey(g.gpu);
+        s.start = g.sinceMs / 1000;
+        s.end = (g.lastMs + 999) / 1000;
+        s.weight = weightOf(g);
+        spans.append(std::move(s));
     }
-    if (auto r = tx.commit(); !r)
-        return r.error();
-    return written;
+    return IdleSpanStore(store).upsert(spans, tolerance);
 }
 
 QList<IdleHold> idlespans::idleHolds(const QList<IdleGpu> &idle,

@@ -1,14 +1,13 @@
 #include "webhookhealth.h"
 
 #include "metricsregistry.h"
+#include "storesettings.h"
 #include "storethread.h"
-#include "usageconnection.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
-#include <QSqlQuery>
 
 namespace gq {
 
@@ -149,28 +148,18 @@ void ReviewBeacon::loop() {
 }
 
 Result<void> ReviewBeacon::publish(UsageStore &store, const QString &replica, qint64 at) {
-    UsageConnection &conn = store.connection();
-    QSqlQuery q(conn.database());
-    if (auto r = conn.prepare(q, QStringLiteral("INSERT INTO store_settings (name, value) VALUES (?, ?) "
-                                                "ON CONFLICT (name) DO UPDATE SET value = excluded.value"));
-        !r)
-        return r;
-    q.addBindValue(QString(kBeaconPrefix + replica));
-    q.addBindValue(QString::number(at));
-    return conn.exec(q, QStringLiteral("recording the webhook's last review"));
+    return storesettings::put(store, kBeaconPrefix + replica, QString::number(at),
+                              QStringLiteral("recording the webhook's last review"));
 }
 
 Result<qint64> ReviewBeacon::latest(UsageStore &store) {
-    UsageConnection &conn = store.connection();
-    QSqlQuery q(conn.database());
-    if (auto r = conn.prepare(q, QStringLiteral("SELECT value FROM store_settings WHERE name LIKE ?")); !r)
-        return r.error();
-    q.addBindValue(QString(kBeaconPrefix + QLatin1Char('%')));
-    if (auto r = conn.exec(q, QStringLiteral("reading the webhooks' last reviews")); !r)
-        return r.error();
+    auto values = storesettings::valuesLike(store, kBeaconPrefix + QLatin1Char('%'),
+                                            QStringLiteral("reading the webhooks' last reviews"));
+    if (!values)
+        return values.error();
     qint64 latest = 0;
-    while (q.next())
-        latest = std::max(latest, q.value(0).toString().toLongLong());
+    for (const QString &v : std::as_const(*values))
+        latest = std::max(latest, v.toLongLong());
     return latest;
 }
 

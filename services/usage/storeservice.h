@@ -5,24 +5,28 @@
 #include "usagestore.h"
 
 #include <QObject>
-#include <QThread>
+
+#include <memory>
 
 namespace gq {
 
 class Clock;
 class StoreWorker;
+class UsageDatabase;
+class UsageLane;
 
-// A service over a usage database of its own: a UsageStore on a thread of its own (a
-// store belongs to the thread that opened it, and no page waits behind another's
-// queries), opened on request, the clock that says what "now" is, and one JobTracker
-// that brings the answers back as signals. BoostService, BudgetService and
-// UsageService add their jobs.
+// A service over the usage database: a lane of the console's UsageDatabase (a thread
+// with a UsageStore of its own: a store belongs to the thread that opened it, and no page
+// waits behind another's queries), the clock that says what "now" is, and one JobTracker
+// that brings the answers back as signals. BoostService, BudgetService and UsageService
+// add their jobs. Without a database given, the service makes one of its own.
 class StoreService : public QObject {
     Q_OBJECT
 public:
     ~StoreService() override;
 
-    // opened() or failed() follows.
+    // Points the database at `url` (every lane follows at its next job) and connects this
+    // service's lane now; opened() or failed() follows.
     // `password`: PostgreSQL's, from the keychain (empty: PGPASSWORD / ~/.pgpass).
     void open(const QString &url, const QString &password = {});
     [[nodiscard]] bool isOpen() const { return m_open; }
@@ -35,14 +39,15 @@ signals:
     void failed(const gq::Error &error);
 
 protected:
-    // `worker` (owned from here on) lives on a thread named `threadName`; open() opens
-    // its store with `options` and, with `withAudit`, an audit log over it.
+    // `worker` (owned from here on) lives on a lane of `database` (null: one of its own)
+    // named `threadName`; its store opens with `options` and, with `withAudit`, an audit
+    // log over it.
     StoreService(StoreWorker *worker, const QString &threadName, const UsageStore::Options &options,
-                 bool withAudit, QObject *parent);
+                 bool withAudit, UsageDatabase *database, QObject *parent);
     // After opened(), on this object's thread.
     virtual void whenOpened() {}
     // Nothing still out is delivered any more, and the store is closed on its thread and
-    // the thread stopped. A derived class calls it first in its destructor, before its
+    // the lane stopped. A derived class calls it first in its destructor, before its
     // own members go; again, it does nothing.
     void shutDown();
 
@@ -52,10 +57,8 @@ protected:
     JobTracker m_jobs{this};
 
 private:
-    QThread m_thread;
-    const UsageStore::Options m_options;
-    const bool m_withAudit;
-    bool m_shutDown = false;
+    UsageDatabase *m_database; // the given one, or a child of this object
+    std::unique_ptr<UsageLane> m_lane;
 };
 
 } // namespace gq

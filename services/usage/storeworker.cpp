@@ -1,32 +1,68 @@
 #include "storeworker.h"
 
+#include "usagedatabase.h"
+
 #include <QCoreApplication>
 
 namespace gq {
 
-Result<void> StoreWorker::ready() const {
-    if (!store)
-        return Error::make(
-            Error::Kind::Database,
-            QCoreApplication::translate("gq::BudgetService", "The usage database is not open."));
+namespace {
+Error notOpen() {
+    return Error::make(Error::Kind::Database,
+                       QCoreApplication::translate("gq::BudgetService", "The usage database is not open."));
+}
+} // namespace
+
+void StoreWorker::connectTo(std::shared_ptr<UsageTarget> target, const UsageStore::Options &options,
+                            bool withAudit) {
+    m_target = std::move(target);
+    m_options = options;
+    m_withAudit = withAudit;
+}
+
+Result<void> StoreWorker::ready() {
+    if (m_closed || !m_target)
+        return notOpen();
+    const quint64 epoch = m_target->get().epoch;
+    if (epoch == m_epoch && (store || m_failed))
+        return store ? Result<void>() : Result<void>(notOpen()); // a failed open is not retried per job
+    if (auto r = open(); !r)
+        return notOpen();
     return {};
 }
 
-Result<void> StoreWorker::open(const QString &url, const UsageStore::Options &options, bool withAudit) {
-    auto opened = UsageStore::open(url, options);
+Result<void> StoreWorker::open() {
+    if (!m_target)
+        return notOpen();
+    const UsageTarget::Snapshot target = m_target->get();
+    release();
+    m_closed = false;
+    m_epoch = target.epoch;
+    m_failed = true;
+    if (target.url.isEmpty())
+        return notOpen();
+    UsageStore::Options options = m_options;
+    options.password = target.password;
+    auto opened = UsageStore::open(target.url, options);
     if (!opened)
         return opened.error();
     store = std::move(*opened);
-    if (withAudit)
+    m_failed = false;
+    if (m_withAudit)
         audit = std::make_unique<AuditLog>(*store);
     return {};
 }
 
-void StoreWorker::close() {
+void StoreWorker::release() {
     const QObjectList kids = children(); // a copy: each delete shortens children()
     qDeleteAll(kids);
     audit.reset();
     store.reset();
+}
+
+void StoreWorker::close() {
+    release();
+    m_closed = true;
 }
 
 } // namespace gq

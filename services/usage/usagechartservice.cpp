@@ -1,6 +1,8 @@
 #include "usagechartservice.h"
 
+#include "storeworker.h"
 #include "subjectintervals.h"
+#include "usagedatabase.h"
 #include "usagestore.h"
 
 #include <QElapsedTimer>
@@ -184,42 +186,23 @@ Result<DrillData> computeDrillDown(const UsageStore &store, const DrillQuery &qu
     return data;
 }
 
-// Lives on m_thread; owns the store.
-class UsageChartService::Worker final : public QObject {
-public:
-    std::unique_ptr<UsageStore> store;
-};
-
-UsageChartService::UsageChartService(QObject *parent)
+UsageChartService::UsageChartService(UsageDatabase *database, QObject *parent)
     : QObject(parent)
-    , m_worker(new Worker) {
-    m_thread.setObjectName(QStringLiteral("gq-usage-charts"));
-    m_worker->moveToThread(&m_thread);
-    m_thread.start();
-}
+    , m_database(database ? database : new UsageDatabase(this))
+    , m_lane(m_database->lane(new StoreWorker, QStringLiteral("gq-usage-charts")))
+    , m_worker(m_lane->worker()) {}
 
 UsageChartService::~UsageChartService() {
-    // The store must go on the thread that opened it.
-    QMetaObject::invokeMethod(
-        m_worker, [w = m_worker] { w->store.reset(); }, Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
-    delete m_worker;
+    m_jobs.cancel();
+    for (auto &[channel, tracker] : m_channels)
+        tracker->cancel();
+    m_lane->shutDown(); // the store goes on the thread that opened it
 }
 
 void UsageChartService::open(const QString &url, const QString &password) {
+    m_database->open(url, password);
     m_jobs.runOn(
-        m_worker,
-        [w = m_worker, url, password]() -> Result<void> {
-            w->store.reset();
-            UsageStore::Options options;
-            options.password = password;
-            auto store = UsageStore::open(url, options);
-            if (!store)
-                return store.error();
-            w->store = std::move(*store);
-            return {};
-        },
+        m_worker, [w = m_worker]() -> Result<void> { return w->open(); },
         [this](const Result<void> &r) {
             if (!r) {
                 emit failed(r.error());
@@ -261,7 +244,7 @@ QFuture<Result<T>> runOnWorker(QObject *worker, const JobToken &token, Compute c
 
 QFuture<Result<ChartData>> UsageChartService::chart(const QString &channel, const ChartQuery &query) {
     return runOnWorker<ChartData>(m_worker, supersede(channel), [w = m_worker, query]() -> Result<ChartData> {
-        if (!w->store)
+        if (!w->ready())
             return Error::make(Error::Kind::Database, QStringLiteral("the usage database is not open"));
         return computeChart(*w->store, query);
     });
@@ -269,7 +252,7 @@ QFuture<Result<ChartData>> UsageChartService::chart(const QString &channel, cons
 
 QFuture<Result<DrillData>> UsageChartService::drillDown(const QString &channel, const DrillQuery &query) {
     return runOnWorker<DrillData>(m_worker, supersede(channel), [w = m_worker, query]() -> Result<DrillData> {
-        if (!w->store)
+        if (!w->ready())
             return Error::make(Error::Kind::Database, QStringLiteral("the usage database is not open"));
         return computeDrillDown(*w->store, query);
     });

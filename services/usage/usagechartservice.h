@@ -8,15 +8,18 @@
 #include <QFuture>
 #include <QObject>
 #include <QString>
-#include <QThread>
 
 #include <map>
 #include <memory>
 
 namespace gq {
 
-// The usage charts' reads on a database thread of their own (a connection of its
-// own, so a chart never waits behind a budget refresh and vice versa). Each request
+class StoreWorker;
+class UsageDatabase;
+class UsageLane;
+
+// The usage charts' reads on a lane of the console's UsageDatabase (a thread with a
+// connection of its own, so a chart never waits behind a budget refresh and vice versa). Each request
 // names a channel (one per chart model, a JobTracker each): a newer request on the same
 // channel cancels the older ones, so one that has not started yet is skipped, and its
 // future is cancelled, so
@@ -25,7 +28,10 @@ namespace gq {
 class UsageChartService final : public QObject {
     Q_OBJECT
 public:
-    explicit UsageChartService(QObject *parent = nullptr);
+    explicit UsageChartService(QObject *parent = nullptr)
+        : UsageChartService(nullptr, parent) {}
+    // On a lane of `database` (null: a database of its own).
+    explicit UsageChartService(UsageDatabase *database, QObject *parent = nullptr);
     ~UsageChartService() override;
 
     // Opens the database (already created by the console's UsageService); opened()
@@ -42,12 +48,12 @@ signals:
     void failed(const gq::Error &error);
 
 private:
-    class Worker;
     // A token for a new request on `channel`, every older one there cancelled.
     JobToken supersede(const QString &channel);
 
-    QThread m_thread;
-    Worker *m_worker = nullptr;
+    UsageDatabase *m_database; // the given one, or a child of this object
+    std::unique_ptr<UsageLane> m_lane;
+    StoreWorker *m_worker; // the lane's
     bool m_open = false;
     std::map<QString, std::unique_ptr<JobTracker>> m_channels; // on this object's thread only
     JobTracker m_jobs{this};                                   // open()'s answer

@@ -50,7 +50,7 @@ public:
     // behind whatever was requested meanwhile; `done` gets the finished job.
     void refresh(const std::shared_ptr<Refresh> &job,
                  const std::function<void(const std::shared_ptr<Refresh> &)> &done) {
-        if (!store) { // closed under a running refresh
+        if (!ready()) { // closed under a running refresh
             done(job);
             return;
         }
@@ -145,8 +145,8 @@ UsageStore::Options cachingChecks() {
 }
 } // namespace
 
-UsageService::UsageService(QObject *parent)
-    : StoreService(new Worker, QStringLiteral("usage-db"), cachingChecks(), true, parent)
+UsageService::UsageService(UsageDatabase *database, QObject *parent)
+    : StoreService(new Worker, QStringLiteral("usage-db"), cachingChecks(), true, database, parent)
     , m_budgetTimer(new QTimer(this))
     , m_graceTimer(new QTimer(this)) {
     m_budgetTimer->setInterval(30000);
@@ -196,7 +196,7 @@ void UsageService::appendAudit(const QString &actor, const QString &action, cons
     m_jobs.runOn(
         m_worker,
         [w = m_worker, actor, action, target, before, after, note]() -> Result<AuditEntry> {
-            if (!w->audit)
+            if (!w->ready() || !w->audit)
                 return Error::make(Error::Kind::Database,
                                    tr("The usage database is not open; the change "
                                       "was applied but not recorded in the audit log."));
@@ -217,7 +217,7 @@ void UsageService::loadAudit(int limit) {
     m_jobs.runOn(
         m_worker,
         [w = m_worker, limit]() -> std::optional<Result<QList<AuditEntry>>> {
-            if (!w->audit)
+            if (!w->ready() || !w->audit)
                 return std::nullopt;
             AuditLog::Filter f;
             f.limit = limit;
@@ -241,7 +241,7 @@ void UsageService::verifyAudit() {
     m_jobs.runOn(
         m_worker,
         [w = m_worker]() -> Result<AuditChainReport> {
-            if (!w->audit)
+            if (!w->ready() || !w->audit)
                 return Error::make(Error::Kind::Database, tr("The usage database is not open."));
             AuditAnchor anchor;
             const QString cp = qEnvironmentVariable("GQ_AUDIT_CHECKPOINT");
@@ -278,7 +278,7 @@ void UsageService::setBudget(const Budget &budget) {
     m_jobs.runOn(
         m_worker,
         [w = m_worker, budget]() -> Result<void> {
-            if (!w->store)
+            if (!w->ready())
                 return Error::make(Error::Kind::Database,
                                    tr("The usage database is not open; the budget was not saved."));
             if (auto saved = w->store->setBudget(budget); !saved)

@@ -33,7 +33,10 @@ class Clock;
 class UsageService final : public StoreService {
     Q_OBJECT
 public:
-    explicit UsageService(QObject *parent = nullptr);
+    explicit UsageService(QObject *parent = nullptr)
+        : UsageService(nullptr, parent) {}
+    // On a lane of `database` (null: a database of its own).
+    explicit UsageService(UsageDatabase *database, QObject *parent = nullptr);
     ~UsageService() override;
 
     // "sqlite:///abs/path.db", "postgresql://..."; opened() or failed() follows.

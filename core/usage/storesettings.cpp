@@ -1,0 +1,38 @@
+#include "storesettings.h"
+
+#include "usageconnection.h"
+#include "usagestore.h"
+
+#include <QSqlQuery>
+
+namespace gq {
+
+Result<void> storesettings::put(UsageStore &store, const QString &name, const QString &value,
+                                const QString &what) {
+    UsageConnection &conn = store.connection();
+    QSqlQuery q(conn.database());
+    if (auto r = conn.prepare(q, QStringLiteral("INSERT INTO store_settings (name, value) VALUES (?, ?) "
+                                                "ON CONFLICT (name) DO UPDATE SET value = excluded.value"));
+        !r)
+        return r;
+    q.addBindValue(name);
+    q.addBindValue(value);
+    return conn.exec(q, what);
+}
+
+Result<QStringList> storesettings::valuesLike(UsageStore &store, const QString &pattern,
+                                              const QString &what) {
+    UsageConnection &conn = store.connection();
+    QSqlQuery q(conn.database());
+    if (auto r = conn.prepare(q, QStringLiteral("SELECT value FROM store_settings WHERE name LIKE ?")); !r)
+        return r.error();
+    q.addBindValue(pattern);
+    if (auto r = conn.exec(q, what); !r)
+        return r.error();
+    QStringList values;
+    while (q.next())
+        values << q.value(0).toString();
+    return values;
+}
+
+} // namespace gq

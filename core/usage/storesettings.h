@@ -1,0 +1,24 @@
+#pragma once
+
+#include "result.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace gq {
+
+class UsageStore;
+
+// The store_settings table (name → value) for settings kept by one feature each (the
+// webhook replicas' last reviews; the newcomer policy has its own ledger). On the store's
+// thread.
+namespace storesettings {
+// Sets `name` to `value`, inserting or replacing; `what` names the write in an error.
+[[nodiscard]] Result<void> put(UsageStore &store, const QString &name, const QString &value,
+                               const QString &what);
+// The values of the settings whose name matches the SQL LIKE `pattern`; `what` names the
+// read in an error.
+[[nodiscard]] Result<QStringList> valuesLike(UsageStore &store, const QString &pattern, const QString &what);
+} // namespace storesettings
+
+} // namespace gq
