@@ -41,7 +41,7 @@ Result<ChargebackReport> readChargeback(const QString &url, const QString &passw
     auto store = UsageStore::open(url, options);
     if (!store)
         return store.error();
-    return queryChargeback(**store, r.by, *month, rates, now);
+    return queryChargeback(**store, r.by, *month, rates, now, r.regroup);
 }
 
 ChargebackService::ChargebackService(QObject *parent)
