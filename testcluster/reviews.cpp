@@ -4,7 +4,8 @@
 
 // The review endpoints: SelfSubjectReview (kubectl auth whoami), SelfSubjectAccessReview
 // (kubectl auth can-i) and SelfSubjectRulesReview (can-i --list), answered from the
-// two built-in roles: the admin may do anything, the viewer may read. TokenReview and
+// two built-in roles: the admin may do anything, the viewer may read; a user a test added
+// may also do what its rules grant (SelfSubjectAccessReview). TokenReview and
 // SubjectAccessReview, which a server (the controller's self-service endpoints) asks
 // about someone else, also know the users tests add with `/_gq/users`.
 
@@ -86,10 +87,25 @@ void ApiServer::handleReview(ApiCall &call) {
     const QString resource = attrs.value(QLatin1String("resource")).toString();
     const bool reviewResource =
         resource.startsWith(QLatin1String("selfsubject")) && verb == QLatin1String("create");
-    const bool allowed = user.admin || read || reviewResource;
+    // A user a test added answers by its rules (a Role in one namespace is not the cluster scope).
+    std::optional<AccessVerdict> added;
+    if (!user.admin && !attrs.isEmpty()) {
+        AccessAttributes a;
+        a.user = user.name;
+        a.groups = user.groups;
+        a.ns = attrs.value(QLatin1String("namespace")).toString();
+        a.verb = verb;
+        a.group = attrs.value(QLatin1String("group")).toString();
+        a.plural = resource;
+        added = m_users.authorize(a);
+    }
+    const bool grantedByRule = added && added->allowed;
+    const bool allowed = user.admin || read || reviewResource || grantedByRule;
     QJsonObject status;
     status.insert(QLatin1String("allowed"), allowed);
-    if (allowed)
+    if (grantedByRule && !read)
+        status.insert(QLatin1String("reason"), added->reason);
+    else if (allowed)
         status.insert(QLatin1String("reason"),
                       user.admin ? QStringLiteral("RBAC: allowed by ClusterRoleBinding \"gq-admins\" of "
                                                   "ClusterRole \"cluster-admin\" to %1")

@@ -127,12 +127,22 @@ QString verbOf(const std::string &method, bool collection, bool watch) {
     return {};
 }
 
-std::optional<ApiError> forbidden(const ApiCall &call) {
+// A user a test added (`/_gq/users`) writes what its rules grant, as RBAC would.
+std::optional<ApiError> forbidden(const ApiCall &call, const TestUsers &users) {
     const bool readVerb = call.verb == QLatin1String("get") || call.verb == QLatin1String("list") ||
                           call.verb == QLatin1String("watch");
     if (call.user.admin || readVerb)
         return std::nullopt;
     const ResourceInfo &info = resourceInfo(call.resource);
+    AccessAttributes attrs;
+    attrs.user = call.user.name;
+    attrs.groups = call.user.groups;
+    attrs.ns = call.ns;
+    attrs.verb = call.verb;
+    attrs.group = info.group;
+    attrs.plural = info.plural;
+    if (const std::optional<AccessVerdict> v = users.authorize(attrs); v && v->allowed)
+        return std::nullopt;
     const QString resource =
         call.subresource.isEmpty() ? info.plural : info.plural + QLatin1Char('/') + call.subresource;
     QString why = QStringLiteral("User \"%1\" cannot %2 resource \"%3\" in API group \"%4\"")
@@ -199,7 +209,7 @@ void ApiServer::handleApi(ApiCall &call) {
     if (call.verb.isEmpty() ||
         (call.resource == Resource::Namespace && call.verb == QLatin1String("deletecollection")))
         return sendError(res, ApiError::methodNotAllowed());
-    if (auto denied = forbidden(call))
+    if (auto denied = forbidden(call, m_users))
         return sendError(res, *denied);
     if (req.has_param("dryRun")) {
         const QString dry = param(req, "dryRun");

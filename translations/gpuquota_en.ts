@@ -1052,6 +1052,26 @@ Every change applied from this console is listed here with who made it and why.<
         <source>Say whose budget: a user or namespace name.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Kueue queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No ClusterQueue flavor selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a ClusterQueue flavor.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 %3:  %4 → %5 → %6</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::BoostListModel</name>
@@ -1846,6 +1866,14 @@ Every change applied from this console is listed here with who made it and why.<
         <source>Cost (%1)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LocalQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::ChargebackPage</name>
@@ -2003,6 +2031,18 @@ Every change applied from this console is listed here with who made it and why.<
         <source>&lt;b&gt;%1&lt;/b&gt;: %2 to %3 (%4) · Rate: %5&lt;br&gt;Charged: GPU-hours held (allocated). %6</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LocalQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kueue queues: each namespace&apos;s GPU-hours go to its LocalQueue and that queue&apos;s ClusterQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::ChargebackPdf</name>
@@ -2106,6 +2146,22 @@ Every change applied from this console is listed here with who made it and why.<
         <source>* effective rate (cost / GPU-hours) of a subject charged several rates</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LocalQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kueue ClusterQueue (each namespace&apos;s usage to its LocalQueue&apos;s ClusterQueue)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kueue LocalQueue (each namespace&apos;s usage to its LocalQueue)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::ClusterDiscovery</name>
@@ -2186,6 +2242,34 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>&lt;b&gt;%1 GPU-h&lt;/b&gt; in the range &amp;middot; %2 namespaces &amp;middot; %3 users &amp;middot; GPUs allocated now: &lt;b&gt;%4&lt;/b&gt;%5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LocalQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kueue queues: each namespace&apos;s GPU-hours go to its LocalQueue and that queue&apos;s ClusterQueue (a namespace with several LocalQueues to all of them jointly; one without any to &quot;(no queue)&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Group by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hours by Kueue ClusterQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hours by Kueue LocalQueue</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5719,6 +5803,18 @@ Every change applied from this console is listed here with who made it and why.<
             <numerusform>Kueue API kueue.x-k8s.io/%1 · ClusterQueues: %n</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Checking whether you may edit the LocalQueues of %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only: you may not update LocalQueues in %1 (SelfSubjectAccessReview denied update localqueues.kueue.x-k8s.io there).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only: you may not update LocalQueues in %1 (SelfSubjectAccessReview denied update localqueues.kueue.x-k8s.io there: %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::QueueQuotaDialog</name>
@@ -5863,6 +5959,53 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>The object changed on the server; your edit is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gq::QueueBoostTarget</name>
+    <message>
+        <source>nominalQuota</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>borrowingLimit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nominalQuota: the queue&apos;s own GPUs; borrowingLimit: how many more it may borrow from its cohort</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ClusterQueue:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flavor:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resource:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Field:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No cluster connection to read Kueue&apos;s ClusterQueues from.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading Kueue&apos;s ClusterQueues…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read Kueue&apos;s ClusterQueues: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cluster has no Kueue ClusterQueue.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1052,6 +1052,26 @@ Every change applied from this console is listed here with who made it and why.<
         <source>Say whose budget: a user or namespace name.</source>
         <translation>请说明是谁的预算：用户名或命名空间名。</translation>
     </message>
+    <message>
+        <source>Kueue queue</source>
+        <translation>Kueue 队列</translation>
+    </message>
+    <message>
+        <source>No ClusterQueue flavor selected</source>
+        <translation>未选择 ClusterQueue 规格</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3</source>
+        <translation>%1 %2 %3</translation>
+    </message>
+    <message>
+        <source>Choose a ClusterQueue flavor.</source>
+        <translation>请选择一个 ClusterQueue 规格。</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3:  %4 → %5 → %6</source>
+        <translation>%1 %2 %3：  %4 → %5 → %6</translation>
+    </message>
 </context>
 <context>
     <name>gq::BoostListModel</name>
@@ -1847,6 +1867,14 @@ Every change applied from this console is listed here with who made it and why.<
         <source>Cost (%1)</source>
         <translation>费用（%1）</translation>
     </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation>ClusterQueue（集群队列）</translation>
+    </message>
+    <message>
+        <source>LocalQueue</source>
+        <translation>LocalQueue（本地队列）</translation>
+    </message>
 </context>
 <context>
     <name>gq::ChargebackPage</name>
@@ -2002,6 +2030,18 @@ Every change applied from this console is listed here with who made it and why.<
         <source>&lt;b&gt;%1&lt;/b&gt;: %2 to %3 (%4) · Rate: %5&lt;br&gt;Charged: GPU-hours held (allocated). %6</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;：%2 至 %3（%4）· 单价：%5&lt;br&gt;计费依据：占用（已分配）的 GPU 小时。%6</translation>
     </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation>ClusterQueue（集群队列）</translation>
+    </message>
+    <message>
+        <source>LocalQueue</source>
+        <translation>LocalQueue（本地队列）</translation>
+    </message>
+    <message>
+        <source>Kueue queues: each namespace&apos;s GPU-hours go to its LocalQueue and that queue&apos;s ClusterQueue</source>
+        <translation>Kueue 队列：每个命名空间的 GPU 小时计入其 LocalQueue 及该队列的 ClusterQueue</translation>
+    </message>
 </context>
 <context>
     <name>gq::ChargebackPdf</name>
@@ -2105,6 +2145,22 @@ Every change applied from this console is listed here with who made it and why.<
         <source>* effective rate (cost / GPU-hours) of a subject charged several rates</source>
         <translation>* 按多种单价计费的对象的有效单价（费用 / GPU 小时）</translation>
     </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation>ClusterQueue（集群队列）</translation>
+    </message>
+    <message>
+        <source>LocalQueue</source>
+        <translation>LocalQueue（本地队列）</translation>
+    </message>
+    <message>
+        <source>Kueue ClusterQueue (each namespace&apos;s usage to its LocalQueue&apos;s ClusterQueue)</source>
+        <translation>Kueue ClusterQueue（每个命名空间的用量计入其 LocalQueue 的 ClusterQueue）</translation>
+    </message>
+    <message>
+        <source>Kueue LocalQueue (each namespace&apos;s usage to its LocalQueue)</source>
+        <translation>Kueue LocalQueue（每个命名空间的用量计入其 LocalQueue）</translation>
+    </message>
 </context>
 <context>
     <name>gq::ClusterDiscovery</name>
@@ -2186,6 +2242,34 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>&lt;b&gt;%1 GPU-h&lt;/b&gt; in the range &amp;middot; %2 namespaces &amp;middot; %3 users &amp;middot; GPUs allocated now: &lt;b&gt;%4&lt;/b&gt;%5</source>
         <translation>范围内共 &lt;b&gt;%1 GPU 小时&lt;/b&gt; &amp;middot; %2 个命名空间 &amp;middot; %3 个用户 &amp;middot; 当前已分配 GPU：&lt;b&gt;%4&lt;/b&gt;%5</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation>ClusterQueue（集群队列）</translation>
+    </message>
+    <message>
+        <source>LocalQueue</source>
+        <translation>LocalQueue（本地队列）</translation>
+    </message>
+    <message>
+        <source>Kueue queues: each namespace&apos;s GPU-hours go to its LocalQueue and that queue&apos;s ClusterQueue (a namespace with several LocalQueues to all of them jointly; one without any to &quot;(no queue)&quot;)</source>
+        <translation>Kueue 队列：每个命名空间的 GPU 小时计入其 LocalQueue 及该队列的 ClusterQueue（有多个 LocalQueue 的命名空间计入它们的合计；没有 LocalQueue 的计入“(no queue)”）</translation>
+    </message>
+    <message>
+        <source>&amp;Group by</source>
+        <translation>分组方式(&amp;G)</translation>
+    </message>
+    <message>
+        <source>GPU-hours by Kueue ClusterQueue</source>
+        <translation>按 Kueue ClusterQueue 的 GPU 小时</translation>
+    </message>
+    <message>
+        <source>GPU-hours by Kueue LocalQueue</source>
+        <translation>按 Kueue LocalQueue 的 GPU 小时</translation>
     </message>
 </context>
 <context>
@@ -5696,6 +5780,18 @@ Every change applied from this console is listed here with who made it and why.<
             <numerusform>Kueue API kueue.x-k8s.io/%1 · ClusterQueue：%n 个</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Checking whether you may edit the LocalQueues of %1…</source>
+        <translation>正在检查你是否可以编辑 %1 的 LocalQueue…</translation>
+    </message>
+    <message>
+        <source>Read-only: you may not update LocalQueues in %1 (SelfSubjectAccessReview denied update localqueues.kueue.x-k8s.io there).</source>
+        <translation>只读：你不能更新 %1 中的 LocalQueue（SelfSubjectAccessReview 拒绝了该命名空间中的 update localqueues.kueue.x-k8s.io）。</translation>
+    </message>
+    <message>
+        <source>Read-only: you may not update LocalQueues in %1 (SelfSubjectAccessReview denied update localqueues.kueue.x-k8s.io there: %2).</source>
+        <translation>只读：你不能更新 %1 中的 LocalQueue（SelfSubjectAccessReview 拒绝了该命名空间中的 update localqueues.kueue.x-k8s.io：%2）。</translation>
+    </message>
 </context>
 <context>
     <name>gq::QueueQuotaDialog</name>
@@ -5841,6 +5937,53 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>The object changed on the server; your edit is kept.</source>
         <translation>该对象已在服务器上被修改；你的修改已保留。</translation>
+    </message>
+</context>
+<context>
+    <name>gq::QueueBoostTarget</name>
+    <message>
+        <source>nominalQuota</source>
+        <translation>nominalQuota（名义配额）</translation>
+    </message>
+    <message>
+        <source>borrowingLimit</source>
+        <translation>borrowingLimit（借用上限）</translation>
+    </message>
+    <message>
+        <source>nominalQuota: the queue&apos;s own GPUs; borrowingLimit: how many more it may borrow from its cohort</source>
+        <translation>nominalQuota：队列自己的 GPU；borrowingLimit：它最多还能从所属 cohort 借用多少</translation>
+    </message>
+    <message>
+        <source>ClusterQueue:</source>
+        <translation>ClusterQueue：</translation>
+    </message>
+    <message>
+        <source>Flavor:</source>
+        <translation>规格（Flavor）：</translation>
+    </message>
+    <message>
+        <source>Resource:</source>
+        <translation>资源：</translation>
+    </message>
+    <message>
+        <source>Field:</source>
+        <translation>字段：</translation>
+    </message>
+    <message>
+        <source>No cluster connection to read Kueue&apos;s ClusterQueues from.</source>
+        <translation>没有可读取 Kueue ClusterQueue 的集群连接。</translation>
+    </message>
+    <message>
+        <source>Reading Kueue&apos;s ClusterQueues…</source>
+        <translation>正在读取 Kueue 的 ClusterQueue…</translation>
+    </message>
+    <message>
+        <source>Cannot read Kueue&apos;s ClusterQueues: %1</source>
+        <translation>无法读取 Kueue 的 ClusterQueue：%1</translation>
+    </message>
+    <message>
+        <source>The cluster has no Kueue ClusterQueue.</source>
+        <translation>该集群没有 Kueue ClusterQueue。</translation>
     </message>
 </context>
 </TS>

@@ -5,6 +5,7 @@
 #include "clioutput.h"
 #include "kubeclient.h"
 #include "kueuereader.h"
+#include "queuegrouping.h"
 #include "usageverbs.h"
 #include "verbs.h"
 
@@ -68,12 +69,9 @@ QString ageText(qint64 ms, qint64 nowMs) {
 }
 
 Result<Snapshot> readFromCluster(const Args &a, const QString &ns) {
-    auto client =
-        KubeClient::fromKubeconfig(a.value(QStringLiteral("kubeconfig")), a.value(QStringLiteral("context")));
+    auto client = kueueCluster(a);
     if (!client)
         return client.error();
-    if (const QString clear = (*client)->clearTextWarning(); !clear.isEmpty())
-        err() << clear << '\n';
     return readSnapshot(**client, ns);
 }
 

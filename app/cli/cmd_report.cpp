@@ -1,8 +1,10 @@
-// `gpuquota report chargeback`: a month's GPU-hours per namespace or user times a rate,
+// `gpuquota report chargeback`: a month's GPU-hours per namespace, user or Kueue queue
+// (the namespaces' hours to their LocalQueue / ClusterQueue) times a rate,
 // as a table, CSV, JSON or (with the console's layers built) a PDF.
 #include "chargebackformat.h"
 #include "chargebackquery.h"
 #include "money.h"
+#include "queuegrouping.h"
 #include "usageverbs.h"
 
 #include "atomicfile.h"
@@ -73,8 +75,11 @@ int runChargeback(const QStringList &argv) {
     if (!month)
         return failWith(usage(month.error()));
     const QString by = a.value(QStringLiteral("by"), QStringLiteral("namespace"));
-    if (by != QLatin1String("namespace") && by != QLatin1String("user"))
-        return fail(QStringLiteral("--by must be namespace or user, got '%1'").arg(elided(by)), UsageError);
+    const std::optional<kueue::QueueLevel> queueLevel = kueue::parseQueueLevel(by);
+    if (by != QLatin1String("namespace") && by != QLatin1String("user") && !queueLevel)
+        return fail(QStringLiteral("--by must be namespace, user, clusterqueue or localqueue, got '%1'")
+                        .arg(elided(by)),
+                    UsageError);
     const GroupBy groupBy = by == QLatin1String("user") ? GroupBy::User : GroupBy::Namespace;
     const QString format = outputFormat(a);
     if (format != QLatin1String("table") && format != QLatin1String("csv") &&
@@ -116,10 +121,20 @@ int runChargeback(const QStringList &argv) {
         rates = *card;
     }
 
+    ChargebackRegroup regroup;
+    if (queueLevel) {
+        auto queues = readQueueAttribution(a);
+        if (!queues)
+            return failWith(queues.error());
+        regroup.name = kueue::queueLevelName(*queueLevel);
+        regroup.subjectOf = [attribution = std::move(*queues), level = *queueLevel](const QString &ns) {
+            return attribution.subjectOf(ns, level);
+        };
+    }
     auto db = openDb(a, DbAccess::ReadOnly);
     if (!db)
         return failWith(db.error());
-    auto report = queryChargeback(**db, groupBy, *month, rates, Clock::system().nowSecs());
+    auto report = queryChargeback(**db, groupBy, *month, rates, Clock::system().nowSecs(), regroup);
     if (!report)
         return failWith(report.error());
 
@@ -157,9 +172,11 @@ int runReport(const QStringList &argv) {
 
 } // namespace
 
-GQ_REGISTER_VERB(QStringLiteral("report"), QStringLiteral("report chargeback --db URL --month YYYY-MM"),
-                 QStringLiteral("GPU-hours x rate per namespace|user for a month [--tz Z] [--by B] "
-                                "[--rate R|--rates F] [-o table|csv|json|pdf] [--out F]"),
-                 65, runReport, wantsPdf);
+GQ_REGISTER_VERB(
+    QStringLiteral("report"), QStringLiteral("report chargeback --db URL --month YYYY-MM"),
+    QStringLiteral("GPU-hours x rate per namespace|user|clusterqueue|localqueue for a month [--tz Z] "
+                   "[--by B] "
+                   "[--rate R|--rates F] [-o table|csv|json|pdf] [--out F]"),
+    65, runReport, wantsPdf);
 
 } // namespace gq::cli

@@ -4,6 +4,7 @@
 #include "boosts.h"
 #include "budgetedit.h"
 #include "budgetstatus.h"
+#include "queuegrouping.h"
 #include "usageconnection.h"
 #include "usageverbs.h"
 
@@ -18,15 +19,32 @@ using namespace usageverbs;
 
 // --- usage ---------------------------------------------------------------------------
 
+// Per-namespace points summed into their Kueue queues, bucket by bucket (in bucket, then
+// subject order like the store's).
+std::vector<UsageStore::SeriesPoint> regroupSeries(const std::vector<UsageStore::SeriesPoint> &perNamespace,
+                                                   const kueue::QueueAttribution &queues,
+                                                   kueue::QueueLevel level) {
+    QMap<qint64, QMap<QString, double>> sums;
+    for (const UsageStore::SeriesPoint &p : perNamespace)
+        sums[p.bucketStart][queues.subjectOf(p.subject, level)] += p.gpuHours;
+    std::vector<UsageStore::SeriesPoint> out;
+    for (auto b = sums.cbegin(); b != sums.cend(); ++b)
+        for (auto s = b->cbegin(); s != b->cend(); ++s)
+            out.push_back(UsageStore::SeriesPoint{b.key(), s.key(), s.value()});
+    return out;
+}
+
 int runUsage(const QStringList &argv) {
     const Args a = parseArgs(argv, {QStringLiteral("db"), QStringLiteral("by"), QStringLiteral("period"),
                                     QStringLiteral("from"), QStringLiteral("to"), QStringLiteral("tz"),
                                     QStringLiteral("now"), QStringLiteral("output")});
     if (!a.error.isEmpty())
         return fail(a.error, UsageError);
-    auto by = parseGroupBy(a.value(QStringLiteral("by"), QStringLiteral("namespace")));
+    const QString byText = a.value(QStringLiteral("by"), QStringLiteral("namespace"));
+    const std::optional<kueue::QueueLevel> queueLevel = kueue::parseQueueLevel(byText);
+    auto by = queueLevel ? Result<GroupBy>(GroupBy::Namespace) : parseGroupBy(byText);
     if (!by)
-        return fail(by.error().message, UsageError);
+        return fail(by.error().message + QStringLiteral(", clusterqueue or localqueue"), UsageError);
     auto period =
         parsePeriod(a.value(QStringLiteral("period"), QStringLiteral("day")), QStringLiteral("--period"));
     if (!period)
@@ -57,13 +75,24 @@ int runUsage(const QStringList &argv) {
     const QString format = a.value(QStringLiteral("output"), QStringLiteral("table"));
     if (format != QLatin1String("table") && format != QLatin1String("csv") && format != QLatin1String("json"))
         return fail(QStringLiteral("-o must be table, csv or json"), UsageError);
+    kueue::QueueAttribution queues;
+    if (queueLevel) {
+        auto read = readQueueAttribution(a);
+        if (!read)
+            return failWith(read.error());
+        queues = std::move(*read);
+    }
     auto db = openDb(a, DbAccess::ReadOnly);
     if (!db)
         return failWith(db.error());
     auto series = (*db)->gpuHoursSeries(*by, *period, *from, *to, *tz, now);
     if (!series)
         return failWith(series.error());
-    const QString subjectName = *by == GroupBy::User ? QStringLiteral("user") : QStringLiteral("namespace");
+    if (queueLevel)
+        *series = regroupSeries(*series, queues, *queueLevel);
+    const QString subjectName = queueLevel             ? kueue::queueLevelName(*queueLevel)
+                                : *by == GroupBy::User ? QStringLiteral("user")
+                                                       : QStringLiteral("namespace");
     if (format == QLatin1String("csv")) {
         out() << "bucket_start,subject,gpu_hours\n";
         for (const auto &p : *series)
@@ -71,10 +100,14 @@ int runUsage(const QStringList &argv) {
                   << QString::number(p.gpuHours, 'f', 4) << '\n';
     } else if (format == QLatin1String("json")) {
         QJsonArray rows;
-        for (const auto &p : *series)
-            rows.append(QJsonObject{{QStringLiteral("bucket_start"), formatInstant(p.bucketStart, *tz)},
-                                    {QStringLiteral("subject"), p.subject},
-                                    {QStringLiteral("gpu_hours"), p.gpuHours}});
+        for (const auto &p : *series) {
+            QJsonObject row{{QStringLiteral("bucket_start"), formatInstant(p.bucketStart, *tz)},
+                            {QStringLiteral("subject"), p.subject},
+                            {QStringLiteral("gpu_hours"), p.gpuHours}};
+            if (queueLevel)
+                row.insert(kueue::queueLevelKey(*queueLevel), p.subject);
+            rows.append(row);
+        }
         const QJsonObject doc{{QStringLiteral("by"), subjectName},
                               {QStringLiteral("period"), periodName(*period)},
                               {QStringLiteral("tz"), QString::fromUtf8(tz->id())},
@@ -360,8 +393,9 @@ int runBudget(const QStringList &argv) {
 
 GQ_REGISTER_VERB(
     QStringLiteral("usage"), QStringLiteral("usage --db URL --by B --period P --from T --to T"),
-    QStringLiteral("GPU-hours per namespace|user per hour|day|week|month [--tz Z] [-o csv|json]"), 62,
-    runUsage);
+    QStringLiteral("GPU-hours per namespace|user|clusterqueue|localqueue per hour|day|week|month [--tz Z] "
+                   "[-o csv|json]"),
+    62, runUsage);
 GQ_REGISTER_VERB(QStringLiteral("check"), QStringLiteral("check --db URL --user U --gpus G --hours H"),
                  QStringLiteral("may this job run? exit 0 allowed, 1 denied or no answer, 2 usage error"), 63,
                  runCheck);

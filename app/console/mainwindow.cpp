@@ -150,6 +150,13 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
             [this, chargeback] { chargeback->setDatabaseUrl(m_db->url(), m_db->password()); });
     connect(chargeback, &ChargebackPage::statusMessage, this,
             [this](const QString &m) { showStatus(m, 8000); });
+    // Usage and chargeback grouped by Kueue queue: the same LocalQueues.
+    connect(queueFeed, &NamespaceQueueFeed::queuesChanged, this,
+            [dashboard, chargeback](const NamespaceQueueMap &queues) {
+                const kueue::QueueAttribution attribution = queueAttribution(queues);
+                dashboard->setQueues(attribution);
+                chargeback->setQueues(attribution);
+            });
     buildLiveGpus();
     addPage(m_liveGpuPage, QStringLiteral("gpus"), tr("Live GPUs"), m_gpuGate);
     // Kueue's queues, cohorts and workloads (read through the connection's client).

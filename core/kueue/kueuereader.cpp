@@ -98,4 +98,17 @@ Result<Snapshot> readSnapshot(KubeClient &client, const QString &ns) {
     return s;
 }
 
+Result<std::vector<LocalQueue>> readLocalQueues(KubeClient &client) {
+    auto version = detectVersion(client);
+    if (!version)
+        return version.error();
+    auto lqs = listAll(client, QStringLiteral("localqueues"), *version, QString());
+    if (!lqs)
+        return lqs.error();
+    std::vector<LocalQueue> out;
+    for (const QJsonObject &o : std::as_const(*lqs))
+        out.push_back(parseLocalQueue(o));
+    return out;
+}
+
 } // namespace gq::kueue

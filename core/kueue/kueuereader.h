@@ -28,4 +28,7 @@ KubeResource resource(const QString &plural, const QString &version);
 // without the Cohort API, or no RBAC for them) are left empty, not an error.
 Result<Snapshot> readSnapshot(KubeClient &client, const QString &ns = {});
 
+// Every namespace's LocalQueues (one list): what grouping usage by queue needs.
+Result<std::vector<LocalQueue>> readLocalQueues(KubeClient &client);
+
 } // namespace gq::kueue

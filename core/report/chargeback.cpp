@@ -97,6 +97,34 @@ void price(ChargebackLine &line, const RateCard &rates) {
 
 } // namespace
 
+ChargebackInputs regroupInputs(const ChargebackInputs &perNamespace,
+                               const std::function<QString(const QString &)> &subjectOf) {
+    ChargebackInputs out;
+    for (auto it = perNamespace.gpuHours.cbegin(); it != perNamespace.gpuHours.cend(); ++it)
+        out.gpuHours[subjectOf(it.key())] += it.value();
+    for (auto it = perNamespace.idleGpuHours.cbegin(); it != perNamespace.idleGpuHours.cend(); ++it)
+        out.idleGpuHours[subjectOf(it.key())] += it.value();
+    for (auto it = perNamespace.parts.cbegin(); it != perNamespace.parts.cend(); ++it) {
+        QList<RatedHours> &merged = out.parts[subjectOf(it.key())];
+        for (const RatedHours &p : it.value()) {
+            const auto same = std::find_if(merged.begin(), merged.end(), [&](const RatedHours &m) {
+                return m.resource == p.resource && m.model == p.model;
+            });
+            if (same == merged.end())
+                merged << p;
+            else
+                same->gpuHours += p.gpuHours;
+        }
+    }
+    return out;
+}
+
+QString subjectKind(const ChargebackReport &report) {
+    if (!report.regroupedBy.isEmpty())
+        return report.regroupedBy;
+    return report.by == GroupBy::User ? QStringLiteral("user") : QStringLiteral("namespace");
+}
+
 ChargebackReport computeChargeback(GroupBy by, const ChargebackMonth &month, const RateCard &rates,
                                    const ChargebackInputs &inputs, qint64 generatedAt) {
     ChargebackReport report;

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QTimeZone>
 
+#include <functional>
 #include <optional>
 
 namespace gq {
@@ -69,6 +70,9 @@ struct ChargebackLine {
 // total on paper.
 struct ChargebackReport {
     GroupBy by = GroupBy::Namespace;
+    // "clusterqueue" | "localqueue" when the namespaces' lines were summed into Kueue
+    // queues (ChargebackRegroup); `by` is Namespace then. Empty otherwise.
+    QString regroupedBy;
     ChargebackMonth month;
     RateCard rates;
     QList<ChargebackLine> lines;
@@ -91,6 +95,20 @@ struct ChargebackInputs {
     // Idle GPU-hours in the month per subject with idle spans.
     QMap<QString, double> idleGpuHours;
 };
+
+// Per-namespace lines summed into other subjects (Kueue queues, core/kueue's
+// QueueAttribution): `name` says which ("clusterqueue"), `subjectOf` maps a namespace.
+struct ChargebackRegroup {
+    QString name;
+    std::function<QString(const QString &)> subjectOf;
+    [[nodiscard]] bool isSet() const { return bool(subjectOf); }
+};
+// The inputs of namespaces summed per `subjectOf`: GPU-hours, idle GPU-hours and the
+// (resource, GPU model) parts (merged where two namespaces share one).
+[[nodiscard]] ChargebackInputs regroupInputs(const ChargebackInputs &perNamespace,
+                                             const std::function<QString(const QString &)> &subjectOf);
+// What the subject column holds: "namespace" | "user" | "clusterqueue" | "localqueue".
+[[nodiscard]] QString subjectKind(const ChargebackReport &report);
 
 [[nodiscard]] ChargebackReport computeChargeback(GroupBy by, const ChargebackMonth &month,
                                                  const RateCard &rates, const ChargebackInputs &inputs,

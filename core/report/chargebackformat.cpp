@@ -61,6 +61,10 @@ QJsonObject chargebackJson(const ChargebackReport &report) {
                         {QStringLiteral("idle_share"), l.idleE4 && l.hoursE4 > 0
                                                            ? QJsonValue(double(*l.idleE4) / double(l.hoursE4))
                                                            : QJsonValue(QJsonValue::Null)}};
+        if (report.regroupedBy == QLatin1String("clusterqueue"))
+            row.insert(QStringLiteral("clusterQueue"), l.subject);
+        else if (report.regroupedBy == QLatin1String("localqueue"))
+            row.insert(QStringLiteral("localQueue"), l.subject);
         if (!l.parts.isEmpty()) {
             QJsonObject res;
             QJsonArray parts;
@@ -87,7 +91,7 @@ QJsonObject chargebackJson(const ChargebackReport &report) {
                        {QStringLiteral("tz"), QString::fromUtf8(tz.id())},
                        {QStringLiteral("from"), formatInstant(report.month.range.start, tz)},
                        {QStringLiteral("to"), formatInstant(report.month.range.end, tz)},
-                       {QStringLiteral("by"), groupByName(report.by)},
+                       {QStringLiteral("by"), subjectKind(report)},
                        {QStringLiteral("currency"), report.rates.currency.isEmpty()
                                                         ? QJsonValue(QJsonValue::Null)
                                                         : QJsonValue(report.rates.currency)},
@@ -110,7 +114,7 @@ QString chargebackTable(const ChargebackReport &report) {
     const QTimeZone &tz = report.month.tz;
     QString out;
     out += QStringLiteral("Chargeback %1 by %2, %3 .. %4 (%5)\n")
-               .arg(report.month.label(), groupByName(report.by), formatInstant(report.month.range.start, tz),
+               .arg(report.month.label(), subjectKind(report), formatInstant(report.month.range.start, tz),
                     formatInstant(report.month.range.end, tz), QString::fromUtf8(tz.id()));
     out += QStringLiteral("Rate: %1 (%2)\n").arg(rateSummary(report.rates), report.rates.source);
     out +=
@@ -119,7 +123,7 @@ QString chargebackTable(const ChargebackReport &report) {
                              "the controller recorded; not recorded where a subject has none.\n\n")
             : QStringLiteral("Charged: GPU-hours held (allocated). Used and idle share: not recorded (no "
                              "idle spans in the usage database for this month).\n\n");
-    QList<QStringList> rows{{groupByName(report.by).toUpper(), QStringLiteral("GPU-HOURS"),
+    QList<QStringList> rows{{subjectKind(report).toUpper(), QStringLiteral("GPU-HOURS"),
                              QStringLiteral("RATE"), QStringLiteral("COST"), QStringLiteral("USED"),
                              QStringLiteral("IDLE")}};
     for (const ChargebackLine &l : report.lines) {

@@ -6,7 +6,17 @@
 namespace gq {
 
 Result<ChargebackReport> queryChargeback(const UsageStore &store, GroupBy by, const ChargebackMonth &month,
-                                         const RateCard &rates, qint64 now) {
+                                         const RateCard &rates, qint64 now,
+                                         const ChargebackRegroup &regroup) {
+    if (regroup.isSet() && by != GroupBy::Namespace)
+        return Error::make(Error::Kind::Invalid, QStringLiteral("only namespaces are regrouped into queues"),
+                           QStringLiteral("by"));
+    const auto priced = [&](const ChargebackInputs &in) {
+        ChargebackReport r = computeChargeback(
+            by, month, rates, regroup.isSet() ? regroupInputs(in, regroup.subjectOf) : in, now);
+        r.regroupedBy = regroup.name;
+        return r;
+    };
     auto series = store.gpuHoursSeries(by, Period::Month, month.range.start, month.range.end, month.tz, now);
     if (!series)
         return series.error();
@@ -14,7 +24,7 @@ Result<ChargebackReport> queryChargeback(const UsageStore &store, GroupBy by, co
     for (const UsageStore::SeriesPoint &p : *series)
         inputs.gpuHours[p.subject] += p.gpuHours;
     if (inputs.gpuHours.isEmpty())
-        return computeChargeback(by, month, rates, inputs, now);
+        return priced(inputs);
     if (!rates.isFlat()) {
         auto r = chargebackreads::hoursByRate(store, by, month.range, now);
         if (!r)
@@ -31,7 +41,7 @@ Result<ChargebackReport> queryChargeback(const UsageStore &store, GroupBy by, co
     if (!idle)
         return idle.error();
     inputs.idleGpuHours = std::move(*idle);
-    return computeChargeback(by, month, rates, inputs, now);
+    return priced(inputs);
 }
 
 } // namespace gq

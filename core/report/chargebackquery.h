@@ -12,9 +12,10 @@ class UsageStore;
 // a rate card that is not flat adds one grouped read of the month's intervals, for
 // each subject's hours per resource and GPU model; one grouped read of idle_spans
 // gives the idle GPU-hours (used = held - idle where a subject has idle spans). Runs
-// on the store's thread; running intervals count up to `now`.
+// on the store's thread; running intervals count up to `now`. With `regroup` set (`by`
+// Namespace), the namespaces' inputs are summed into its subjects before pricing.
 [[nodiscard]] Result<ChargebackReport> queryChargeback(const UsageStore &store, GroupBy by,
                                                        const ChargebackMonth &month, const RateCard &rates,
-                                                       qint64 now);
+                                                       qint64 now, const ChargebackRegroup &regroup = {});
 
 } // namespace gq

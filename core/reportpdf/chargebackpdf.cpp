@@ -52,6 +52,15 @@ struct Column {
 class Painter {
     Q_DECLARE_TR_FUNCTIONS(gq::ChargebackPdf)
 public:
+    QString chargedPer() const {
+        const QString kind = subjectKind(m_report);
+        if (kind == QLatin1String("clusterqueue"))
+            return tr("Kueue ClusterQueue (each namespace's usage to its LocalQueue's ClusterQueue)");
+        if (kind == QLatin1String("localqueue"))
+            return tr("Kueue LocalQueue (each namespace's usage to its LocalQueue)");
+        return m_report.by == GroupBy::User ? tr("user") : tr("namespace");
+    }
+
     static QString rateText(const RateCard &rates) {
         const QString cur = rates.currency.isEmpty() ? QString() : QLatin1Char(' ') + rates.currency;
         if (rates.isFlat())
@@ -69,7 +78,11 @@ public:
         // DejaVu for Latin, Noto CJK SC for Chinese (both installed by scripts/install-deps.sh).
         m_base.setFamilies({QStringLiteral("DejaVu Sans"), QStringLiteral("Noto Sans CJK SC")});
         m_base.setPointSizeF(9);
-        const QString subject = report.by == GroupBy::User ? tr("User") : tr("Namespace");
+        const QString kind = subjectKind(report);
+        const QString subject = kind == QLatin1String("clusterqueue") ? tr("ClusterQueue")
+                                : kind == QLatin1String("localqueue") ? tr("LocalQueue")
+                                : report.by == GroupBy::User          ? tr("User")
+                                                                      : tr("Namespace");
         m_columns = {
             {subject, 50, false},
             {tr("GPU-hours"), 24, true},
@@ -126,7 +139,7 @@ private:
             tr("Period: %1 to %2 (%3)")
                 .arg(localTime(m_report.month.range.start, tz), localTime(m_report.month.range.end, tz),
                      QString::fromUtf8(tz.id())),
-            tr("Charged per %1").arg(m_report.by == GroupBy::User ? tr("user") : tr("namespace")),
+            tr("Charged per %1").arg(chargedPer()),
             tr("Rate: %1").arg(rateText(m_report.rates)),
             tr("Charged: GPU-hours held (allocated), whether or not the GPUs were busy."),
             m_report.utilizationRecorded

@@ -83,7 +83,14 @@ QVariant ChargebackModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case SubjectColumn: return m_report.by == GroupBy::User ? tr("User") : tr("Namespace");
+    case SubjectColumn: {
+        const QString kind = subjectKind(m_report);
+        if (kind == QLatin1String("clusterqueue"))
+            return tr("ClusterQueue");
+        if (kind == QLatin1String("localqueue"))
+            return tr("LocalQueue");
+        return m_report.by == GroupBy::User ? tr("User") : tr("Namespace");
+    }
     case GpuHoursColumn: return tr("GPU-hours held");
     case RateColumn: return tr("Rate");
     case CostColumn:

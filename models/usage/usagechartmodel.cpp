@@ -2,6 +2,8 @@
 
 #include "usagechartservice.h"
 
+#include <algorithm>
+
 namespace gq {
 
 UsageChartModel::UsageChartModel(const QString &channel, QObject *parent)
@@ -37,10 +39,54 @@ void UsageChartModel::deliver(const Result<ChartData> &result) {
         emit failed(result.error());
         return;
     }
-    m_data = *result;
+    m_raw = *result;
     m_hasData = true;
+    show();
+}
+
+void UsageChartModel::setRegroup(std::function<QString(const QString &)> subjectOf,
+                                 const QString &subjectHeader) {
+    m_regroup = std::move(subjectOf);
+    m_regroupHeader = subjectHeader;
+    if (m_hasData)
+        show();
+}
+
+QStringList UsageChartModel::namespacesOf(const QStringList &subjects) const {
+    if (m_members.isEmpty())
+        return subjects;
+    QStringList out;
+    for (const QString &s : subjects)
+        out += m_members.value(s);
+    return out;
+}
+
+void UsageChartModel::show() {
+    m_data = m_raw;
+    m_members.clear();
+    const bool regrouped = m_regroup && m_raw.query.kind == ChartQuery::Kind::Cluster;
+    if (regrouped) {
+        for (auto &bucket : m_data.values) {
+            QHash<QString, double> sums;
+            for (auto it = bucket.cbegin(); it != bucket.cend(); ++it)
+                sums[m_regroup(it.key())] += it.value();
+            bucket = std::move(sums);
+        }
+        QHash<QString, double> totals;
+        for (const auto &[ns, hours] : std::as_const(m_raw.totals)) {
+            const QString subject = m_regroup(ns);
+            totals[subject] += hours;
+            m_members[subject] << ns;
+        }
+        m_data.totals.clear();
+        for (auto it = totals.cbegin(); it != totals.cend(); ++it)
+            m_data.totals.append({it.key(), it.value()});
+        std::sort(m_data.totals.begin(), m_data.totals.end(), [](const auto &a, const auto &b) {
+            return a.second != b.second ? a.second > b.second : a.first < b.first;
+        });
+    }
     const bool perUser = m_data.query.kind == ChartQuery::Kind::Namespace;
-    m_subjects->setSubjectHeader(perUser ? tr("User") : tr("Namespace"));
+    m_subjects->setSubjectHeader(perUser ? tr("User") : regrouped ? m_regroupHeader : tr("Namespace"));
     m_subjects->setRows(m_data.totals, m_data.subjectBudgets, perUser);
     m_users->setRows(m_data.topUsers);
     emit loaded();

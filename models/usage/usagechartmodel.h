@@ -12,6 +12,7 @@
 #include <QPointer>
 
 #include <chrono>
+#include <functional>
 
 namespace gq {
 
@@ -36,6 +37,14 @@ public:
     // When the newest result reached this thread (the benchmark's "data arrived").
     [[nodiscard]] std::chrono::steady_clock::time_point arrivedAt() const { return m_arrivedAt; }
 
+    // Cluster charts: each namespace's GPU-hours summed into the subject `subjectOf`
+    // names (a Kueue queue), under the header `subjectHeader`; empty: per namespace.
+    // Applies to the data shown now too.
+    void setRegroup(std::function<QString(const QString &)> subjectOf, const QString &subjectHeader = {});
+    // The namespaces behind `subjects` of the chart shown (themselves when not regrouped):
+    // what a drill-down into a regrouped band reads.
+    [[nodiscard]] QStringList namespacesOf(const QStringList &subjects) const;
+
     void setTopN(int n);
     [[nodiscard]] int topN() const { return m_topN; }
     // The chart as drawn: the top N and "others".
@@ -52,10 +61,15 @@ signals:
 
 private:
     void deliver(const Result<ChartData> &result);
+    void show();
 
     QString m_channel;
     QPointer<UsageChartService> m_service;
-    ChartData m_data;
+    ChartData m_raw;  // as the service answered
+    ChartData m_data; // as shown: m_raw regrouped
+    std::function<QString(const QString &)> m_regroup;
+    QString m_regroupHeader;
+    QHash<QString, QStringList> m_members; // regrouped subject -> its namespaces
     RankingModel *m_subjects;
     RankingModel *m_users;
     QElapsedTimer m_since;

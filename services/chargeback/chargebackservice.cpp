@@ -44,7 +44,8 @@ template <typename Open> Result<ChargebackReport> read(const ChargebackRequest &
     }
     if (rates.currency.isEmpty())
         rates.currency = r.currency;
-    return open([&](const UsageStore &store) { return queryChargeback(store, r.by, *month, rates, now); });
+    return open(
+        [&](const UsageStore &store) { return queryChargeback(store, r.by, *month, rates, now, r.regroup); });
 }
 } // namespace
 

@@ -24,6 +24,8 @@ struct ChargebackRequest {
     int month = 0;
     QString zone;
     GroupBy by = GroupBy::Namespace;
+    // Set: the namespaces' lines summed into Kueue queues (`by` Namespace).
+    ChargebackRegroup regroup;
     qint64 rateMicros = 0;
     QString ratesFile;
     QString currency;

@@ -82,4 +82,12 @@ void NamespaceQueueFeed::refresh() {
                });
 }
 
+kueue::QueueAttribution queueAttribution(const NamespaceQueueMap &queues) {
+    std::vector<kueue::LocalQueue> list;
+    for (auto it = queues.cbegin(); it != queues.cend(); ++it)
+        for (const NamespaceQueue &q : it.value())
+            list.push_back(kueue::LocalQueue{it.key(), q.localQueue, q.clusterQueue, 0, 0});
+    return kueue::QueueAttribution(list);
+}
+
 } // namespace gq

@@ -6,6 +6,7 @@
 
 #include "jobtracker.h"
 #include "kueueoverview.h"
+#include "queueattribution.h"
 
 #include <QHash>
 #include <QList>
@@ -31,6 +32,8 @@ using NamespaceQueueMap = QHash<QString, QList<NamespaceQueue>>;
 
 // Namespace -> its LocalQueues (by name), from one read of Kueue's objects.
 [[nodiscard]] NamespaceQueueMap namespaceQueues(const kueue::Snapshot &snapshot);
+// Where each namespace's GPU-hours go when usage is grouped by queue (charts, chargeback).
+[[nodiscard]] kueue::QueueAttribution queueAttribution(const NamespaceQueueMap &queues);
 
 // Reads Kueue's objects on the thread pool when the connection syncs and every 30 s,
 // and emits what changed. Without Kueue (or without the right to read it) the map is empty.

@@ -4,6 +4,7 @@
 #include "clock.h"
 #include "clusterconnection.h"
 #include "gpuquotakeys.h"
+#include "queueboosttarget.h"
 #include "timewindow.h"
 
 #include <QButtonGroup>
@@ -54,6 +55,8 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
     , m_clock(clock)
     , m_quotaKind(new QRadioButton(tr("Namespace quota"), this))
     , m_budgetKind(new QRadioButton(tr("GPU-hour budget"), this))
+    , m_queueKind(new QRadioButton(tr("Kueue queue"), this))
+    , m_queueTarget(new QueueBoostTarget(this))
     , m_targetStack(new QStackedWidget(this))
     , m_namespace(new QComboBox(this))
     , m_quota(new QComboBox(this))
@@ -88,6 +91,7 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
     setWindowTitle(tr("Grant a boost"));
     m_quotaKind->setObjectName(QStringLiteral("boostKindQuota"));
     m_budgetKind->setObjectName(QStringLiteral("boostKindBudget"));
+    m_queueKind->setObjectName(QStringLiteral("boostKindQueue"));
     m_namespace->setObjectName(QStringLiteral("boostNamespace"));
     m_quota->setObjectName(QStringLiteral("boostQuota"));
     m_resource->setObjectName(QStringLiteral("boostResource"));
@@ -120,6 +124,7 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
     auto *kinds = new QButtonGroup(this);
     kinds->addButton(m_quotaKind);
     kinds->addButton(m_budgetKind);
+    kinds->addButton(m_queueKind);
     m_quotaKind->setChecked(true);
     m_namespace->setMinimumContentsLength(16);
     m_quota->setMinimumContentsLength(12);
@@ -139,6 +144,7 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
     bf->addRow(tr("Budget of:"), row(budgetPage, {m_budgetScope, m_budgetSubject}, false));
     m_targetStack->addWidget(quotaPage);
     m_targetStack->addWidget(budgetPage);
+    m_targetStack->addWidget(m_queueTarget);
 
     // Change.
     auto *modes = new QButtonGroup(this);
@@ -215,7 +221,7 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
     m_why->setStyleSheet(QStringLiteral("color: #b03a2e;"));
 
     auto *form = new QFormLayout;
-    form->addRow(tr("Boost:"), row(this, {m_quotaKind, m_budgetKind}));
+    form->addRow(tr("Boost:"), row(this, {m_quotaKind, m_queueKind, m_budgetKind}));
     form->addRow(QString(), m_targetStack);
     form->addRow(tr("Change:"), m_changeStack);
     form->addRow(tr("Starts:"), row(this, {m_startNow, m_startAt, m_start}));
@@ -236,14 +242,12 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
             accept();
     });
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_quotaKind, &QRadioButton::toggled, this, [this](bool quota) {
-        m_targetStack->setCurrentIndex(quota ? 0 : 1);
-        m_changeStack->setCurrentIndex(quota ? 0 : 1);
-        m_recur->setEnabled(quota); // budget boosts do not recur
-        if (!quota)
-            m_recur->setChecked(false);
-        replan();
-    });
+    for (QRadioButton *kind : {m_quotaKind, m_queueKind, m_budgetKind})
+        connect(kind, &QRadioButton::toggled, this, [this](bool on) {
+            if (on)
+                kindChanged();
+        });
+    connect(m_queueTarget, &QueueBoostTarget::changed, this, &BoostGrantDialog::replan);
     connect(m_namespace, &QComboBox::currentTextChanged, this, &BoostGrantDialog::fillQuotas);
     connect(m_quota, &QComboBox::currentTextChanged, this, &BoostGrantDialog::fillResources);
     connect(m_resource, &QComboBox::currentTextChanged, this, &BoostGrantDialog::replan);
@@ -276,6 +280,29 @@ void BoostGrantDialog::setQuotaTarget(const QString &ns, const QString &quota, c
         m_quota->setCurrentText(quota);
     if (!resource.isEmpty())
         m_resource->setCurrentText(resource);
+    replan();
+}
+
+void BoostGrantDialog::kindChanged() {
+    const bool budget = m_budgetKind->isChecked(), queue = m_queueKind->isChecked();
+    m_targetStack->setCurrentIndex(budget ? 1 : queue ? 2 : 0);
+    m_changeStack->setCurrentIndex(budget ? 1 : 0);
+    m_recur->setEnabled(!budget); // budget boosts do not recur
+    if (budget)
+        m_recur->setChecked(false);
+    // A queue boost adds to the field (`--add N`), like the CLI's.
+    if (queue)
+        m_addMode->setChecked(true);
+    m_setMode->setEnabled(!queue);
+    if (queue && m_session)
+        m_queueTarget->load(m_session->client());
+    replan();
+}
+
+void BoostGrantDialog::setQueueTarget(const QString &clusterQueue, const QString &flavor,
+                                      const QString &resource, const QString &field) {
+    m_queueKind->setChecked(true);
+    m_queueTarget->select(clusterQueue, flavor, resource, field);
     replan();
 }
 
@@ -380,7 +407,9 @@ void BoostGrantDialog::replan() {
     const BoostWhen w = when(&problem);
     const QString note = m_note->toPlainText();
 
-    if (m_quotaKind->isChecked()) {
+    if (m_queueKind->isChecked()) {
+        replanQueue(w, problem, now);
+    } else if (m_quotaKind->isChecked()) {
         const QString ns = m_namespace->currentText();
         QList<QJsonObject> quotas;
         if (m_session)
@@ -467,6 +496,48 @@ void BoostGrantDialog::replan() {
     m_why->setText(problem);
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(m_plan.has_value());
     m_buttons->button(QDialogButtonBox::Ok)->setToolTip(problem);
+}
+
+void BoostGrantDialog::replanQueue(const BoostWhen &w, QString &problem, qint64 now) {
+    QueueGrantRequest req = m_queueTarget->request();
+    m_preview->setText(req.flavor.isEmpty() ? tr("No ClusterQueue flavor selected")
+                                            : tr("%1 %2 %3").arg(req.clusterQueue, req.flavor, req.field));
+    m_previewWhen->setText(m_queueTarget->status());
+    if (!problem.isEmpty() || req.flavor.isEmpty()) {
+        if (problem.isEmpty())
+            problem = m_queueTarget->status().isEmpty() ? tr("Choose a ClusterQueue flavor.")
+                                                        : m_queueTarget->status();
+        return;
+    }
+    req.add = m_add->text().trimmed();
+    req.when = w;
+    req.note = m_note->toPlainText();
+    req.actor = m_actor;
+    const bool noteOk = bool(checkBoostNote(req.note));
+    if (!noteOk)
+        req.note = QString(kBoostMinNoteLength, QLatin1Char('x'));
+    auto plan = planQueueBoost(req, m_queueTarget->queue(), now);
+    if (!plan) {
+        problem = plan.error().field == QLatin1String("note") ? QStringLiteral("note") : plan.error().message;
+        return;
+    }
+    const Boost &b = plan->boost;
+    m_preview->setText(tr("%1 %2 %3:  %4 \u2192 %5 \u2192 %6")
+                           .arg(req.clusterQueue, req.flavor, req.field, plan->before.toString(),
+                                plan->during.toString(), plan->after.toString()));
+    m_previewWhen->setText(
+        (b.recurrence.recurs()
+             ? tr("First window %1 to %2, then every window until %3.")
+                   .arg(timeText(b.start), timeText(b.expiry), timeText(b.recurrence.until))
+             : tr("%1 from %2 until %3, then back to %4.")
+                   .arg(plan->during.toString(), b.start <= now ? tr("now") : timeText(b.start),
+                        timeText(b.expiry), plan->after.toString())) +
+        QLatin1Char(' ') +
+        tr("Only this boost's delta is taken back, so changes others make meanwhile stay."));
+    if (!noteOk)
+        problem = QStringLiteral("note");
+    else
+        m_plan = b;
 }
 
 void BoostGrantDialog::showPlanError(const Error &e) {

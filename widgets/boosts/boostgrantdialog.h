@@ -24,9 +24,11 @@ namespace gq {
 
 class ClusterConnection;
 class Clock;
+class QueueBoostTarget;
 
 // Grants a boost: the target (a namespace's ResourceQuota entry, which quota object
-// when several list it, or a user/namespace GPU-hour budget), a delta or a new value,
+// when several list it, a Kueue ClusterQueue flavor's nominalQuota or borrowingLimit,
+// or a user/namespace GPU-hour budget), a delta or a new value,
 // start now or later, a duration or an end, an optional recurring window, and the
 // mandatory note. Every change re-plans with planQuotaBoost / planBudgetBoost (the
 // CLI's own checks, against the connection's cached quotas) and shows the preview
@@ -39,6 +41,10 @@ public:
 
     void setQuotaTarget(const QString &ns, const QString &quota = {}, const QString &resource = {});
     void setBudgetTarget(BudgetScope scope, const QString &subject);
+    // A Kueue ClusterQueue flavor (read through the connection's client).
+    void setQueueTarget(const QString &clusterQueue, const QString &flavor = {}, const QString &resource = {},
+                        const QString &field = {});
+    [[nodiscard]] QueueBoostTarget *queueTarget() const { return m_queueTarget; }
     void setActor(const QString &actor) { m_actor = actor; }
 
     // The boost to record (valid once accepted, or while canGrant()).
@@ -51,7 +57,10 @@ private:
     void fillNamespaces();
     void fillQuotas();
     void fillResources();
+    void kindChanged();
     void replan();
+    // The queue target's plan (planQueueBoost, as `boost grant --clusterqueue`).
+    void replanQueue(const BoostWhen &when, QString &problem, qint64 now);
     void showPlanError(const Error &e);
     [[nodiscard]] BoostWhen when(QString *problem) const;
     [[nodiscard]] QString timeText(qint64 t) const;
@@ -63,6 +72,8 @@ private:
 
     QRadioButton *m_quotaKind;
     QRadioButton *m_budgetKind;
+    QRadioButton *m_queueKind;
+    QueueBoostTarget *m_queueTarget;
     QStackedWidget *m_targetStack;
     QComboBox *m_namespace;
     QComboBox *m_quota;

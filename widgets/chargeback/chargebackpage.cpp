@@ -67,8 +67,12 @@ ChargebackPage::ChargebackPage(QWidget *parent)
     m_zone->setToolTip(tr("Time zone of the month's first and last day (IANA name)"));
 
     m_by->setObjectName(QStringLiteral("chargebackBy"));
-    m_by->addItem(tr("Namespace"), int(GroupBy::Namespace));
-    m_by->addItem(tr("User"), int(GroupBy::User));
+    m_by->addItem(tr("Namespace"), QStringLiteral("namespace"));
+    m_by->addItem(tr("User"), QStringLiteral("user"));
+    m_by->addItem(tr("ClusterQueue"), QStringLiteral("clusterqueue"));
+    m_by->addItem(tr("LocalQueue"), QStringLiteral("localqueue"));
+    m_by->setToolTip(tr("Kueue queues: each namespace's GPU-hours go to its LocalQueue and that queue's "
+                        "ClusterQueue"));
 
     m_rate->setObjectName(QStringLiteral("chargebackRate"));
     m_rate->setRange(0, 1000000);
@@ -199,6 +203,12 @@ void ChargebackPage::setDatabaseUrl(const QString &url, const QString &password)
     refresh();
 }
 
+void ChargebackPage::setQueues(const kueue::QueueAttribution &queues) {
+    m_queues = queues;
+    if (kueue::parseQueueLevel(m_by->currentData().toString()))
+        refresh();
+}
+
 void ChargebackPage::setPreferences(const PagePreferences &preferences) {
     {
         // One query for the three changes, not one each.
@@ -217,7 +227,8 @@ void ChargebackPage::setNamespace(const QString &ns) {
 }
 
 void ChargebackPage::selectNamespaceRow() {
-    if (!m_model->hasReport() || m_model->report().by != GroupBy::Namespace || m_ns.isEmpty())
+    if (!m_model->hasReport() || subjectKind(m_model->report()) != QLatin1String("namespace") ||
+        m_ns.isEmpty())
         return;
     for (int row = 0; row < m_proxy->rowCount(); ++row) {
         const QModelIndex idx = m_proxy->index(row, ChargebackModel::SubjectColumn);
@@ -239,7 +250,14 @@ void ChargebackPage::refresh() {
     r.year = m_month->date().year();
     r.month = m_month->date().month();
     r.zone = m_zone->currentText().trimmed();
-    r.by = GroupBy(m_by->currentData().toInt());
+    const QString by = m_by->currentData().toString();
+    r.by = by == QLatin1String("user") ? GroupBy::User : GroupBy::Namespace;
+    if (const auto level = kueue::parseQueueLevel(by)) {
+        r.regroup.name = kueue::queueLevelName(*level);
+        r.regroup.subjectOf = [queues = m_queues, l = *level](const QString &ns) {
+            return queues.subjectOf(ns, l);
+        };
+    }
     r.rateMicros = std::llround(m_rate->value() * 1e6);
     r.ratesFile = m_ratesFile->text().trimmed();
     r.currency = m_currency;
@@ -318,7 +336,7 @@ void ChargebackPage::chooseExport(bool pdf) {
     const ChargebackReport &r = m_model->report();
     const QString name =
         QStringLiteral("chargeback-%1-%2.%3")
-            .arg(r.month.label(), groupByName(r.by), pdf ? QStringLiteral("pdf") : QStringLiteral("csv"));
+            .arg(r.month.label(), subjectKind(r), pdf ? QStringLiteral("pdf") : QStringLiteral("csv"));
     auto *dialog = new QFileDialog(
         window(), pdf ? tr("Export the chargeback as PDF") : tr("Export the chargeback as CSV"), name,
         pdf ? tr("PDF files (*.pdf)") : tr("CSV files (*.csv)"));

@@ -3,6 +3,7 @@
 #include "chargeback.h"
 #include "jobtracker.h"
 #include "page.h"
+#include "queueattribution.h"
 
 #include <QWidget>
 
@@ -20,7 +21,7 @@ namespace gq {
 class ChargebackModel;
 class ChargebackService;
 
-// The Chargeback tab: a month's GPU-hours per namespace or user times a rate (one
+// The Chargeback tab: a month's GPU-hours per namespace, user or Kueue queue times a rate (one
 // rate, or a rates file), with the period, zone and rate stated above the table and
 // the totals below; exported as CSV or PDF, the same files `gpuquota report
 // chargeback` writes. The report comes from the usage database through a
@@ -39,6 +40,8 @@ public:
     // The usage database to read; empty shows nothing. Loads the report.
     // `password`: PostgreSQL's, from the keychain (empty: PGPASSWORD / ~/.pgpass).
     void setDatabaseUrl(const QString &url, const QString &password = {});
+    // The cluster's LocalQueues, for charging per ClusterQueue / LocalQueue.
+    void setQueues(const kueue::QueueAttribution &queues);
 
     // What the export buttons do after their file dialog; exportFinished() follows.
     void exportCsv(const QString &path);
@@ -78,6 +81,7 @@ private:
     QLabel *m_total;
     QLabel *m_status;
     QString m_ns;
+    kueue::QueueAttribution m_queues;
     QString m_currency;
     bool m_loading = false;
     JobTracker m_exports{this};

@@ -117,6 +117,7 @@ void QueuesPage::setConnection(ClusterConnection *connection) {
     m_error.reset();
     m_reviewJobs.cancel();
     m_canEdit.reset();
+    m_localQueueAccess.clear();
     m_denyReason.clear();
     m_tree->setSnapshot({});
     m_workloads->setSnapshot({}, {}, 0);
@@ -145,7 +146,53 @@ void QueuesPage::refresh() {
     m_jobs.run([client] { return kueue::readSnapshot(*client); },
                [this](const Result<kueue::Snapshot> &result) { showResult(result); });
     checkPermissions(client);
+    for (auto it = m_localQueueAccess.cbegin(); it != m_localQueueAccess.cend(); ++it)
+        checkLocalQueueAccess(it.key()); // the answer shown stays until the new one comes
     retranslate();
+}
+
+std::optional<bool> QueuesPage::canEditLocalQueues(const QString &ns) const {
+    return m_localQueueAccess.value(ns).allowed;
+}
+
+// Namespaced, as RBAC grants a team its own LocalQueue with a Role in its namespace.
+void QueuesPage::checkLocalQueueAccess(const QString &ns) {
+    const std::shared_ptr<KubeClient> client = m_connection ? m_connection->client() : nullptr;
+    if (!client || ns.isEmpty())
+        return;
+    if (!m_localQueueAccess.contains(ns))
+        m_localQueueAccess.insert(ns, {});
+    m_reviewJobs.watch(client->canI(QStringLiteral("update"), QStringLiteral("localqueues"), ns,
+                                    QString::fromUtf16(kueue::kGroup)),
+                       [this, ns](const Result<AccessReview> &review) {
+                           LocalQueueAccess &a = m_localQueueAccess[ns];
+                           a.allowed = review && review->allowed;
+                           a.reason = review ? review->reason : review.error().message;
+                           updateActions();
+                           emit permissionsKnown();
+                       });
+}
+
+QString QueuesPage::localQueueReason(const QString &ns) const {
+    const LocalQueueAccess a = m_localQueueAccess.value(ns);
+    if (!a.allowed)
+        return tr("Checking whether you may edit the LocalQueues of %1…").arg(ns);
+    return a.reason.isEmpty()
+               ? tr("Read-only: you may not update LocalQueues in %1 (SelfSubjectAccessReview denied "
+                    "update localqueues.kueue.x-k8s.io there).")
+                     .arg(ns)
+               : tr("Read-only: you may not update LocalQueues in %1 (SelfSubjectAccessReview denied "
+                    "update localqueues.kueue.x-k8s.io there: %2).")
+                     .arg(ns, a.reason);
+}
+
+bool QueuesPage::mayEditYaml(const QModelIndex &index) const {
+    if (!m_snapshot)
+        return false;
+    if (index.data(QueueTreeModel::KindRole).toString() == QLatin1String("localqueue"))
+        return canEditLocalQueues(index.data(QueueTreeModel::ObjectNameRole).toString().section(u'/', 0, 0))
+            .value_or(false);
+    return m_canEdit.value_or(false);
 }
 
 // As the quota pages ask before they offer an edit; a failed review leaves editing off.
@@ -176,16 +223,23 @@ void QueuesPage::updateActions() {
     const QModelIndex index = m_treeView->currentIndex().siblingAtColumn(QueueTreeModel::NameColumn);
     const QString kind = index.data(QueueTreeModel::KindRole).toString();
     const bool allowed = m_canEdit.value_or(false) && m_snapshot;
+    const bool localQueue = kind == QLatin1String("localqueue");
+    const QString lqNs =
+        localQueue ? index.data(QueueTreeModel::ObjectNameRole).toString().section(u'/', 0, 0) : QString();
+    if (localQueue && !m_localQueueAccess.contains(lqNs))
+        checkLocalQueueAccess(lqNs);
+    const bool yamlAllowed = mayEditYaml(index);
     m_editQuotaButton->setEnabled(allowed && kind == QLatin1String("flavor"));
-    m_editYamlButton->setEnabled(allowed && !kind.isEmpty());
+    m_editYamlButton->setEnabled(yamlAllowed && !kind.isEmpty());
     const QString why = allowed ? QString() : readOnlyReason();
+    const QString yamlWhy = yamlAllowed ? QString() : localQueue ? localQueueReason(lqNs) : readOnlyReason();
     m_editQuotaButton->setToolTip(why.isEmpty()
                                       ? tr("Edit the selected flavor's GPU nominal quota, borrowing "
                                            "or lending limit (or double-click a number)")
                                       : why);
-    m_editYamlButton->setToolTip(why.isEmpty() ? tr("Edit the selected Cohort, ClusterQueue, ResourceFlavor "
-                                                    "or LocalQueue as YAML")
-                                               : why);
+    m_editYamlButton->setToolTip(yamlWhy.isEmpty() ? tr("Edit the selected Cohort, ClusterQueue, "
+                                                        "ResourceFlavor or LocalQueue as YAML")
+                                                   : yamlWhy);
 }
 
 QDialog *QueuesPage::editQuota(const QModelIndex &at) {
@@ -217,7 +271,7 @@ QDialog *QueuesPage::editQuota(const QModelIndex &at) {
 QDialog *QueuesPage::editYaml(const QModelIndex &at) {
     const QModelIndex index = at.siblingAtColumn(QueueTreeModel::NameColumn);
     const std::shared_ptr<KubeClient> client = m_connection ? m_connection->client() : nullptr;
-    if (!client || !m_snapshot || !m_canEdit.value_or(false))
+    if (!client || !mayEditYaml(index))
         return nullptr;
     static const QHash<QString, QString> plurals{
         {QStringLiteral("cohort"), QStringLiteral("cohorts")},

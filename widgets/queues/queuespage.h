@@ -6,6 +6,7 @@
 #include "page.h"
 #include "result.h"
 
+#include <QHash>
 #include <QPointer>
 #include <QWidget>
 
@@ -38,7 +39,9 @@ class WorkloadListModel;
 // (QueueQuotaDialog; double-click a number, or "Edit GPU quota…") and the YAML of the
 // selected Cohort, ClusterQueue, ResourceFlavor or LocalQueue (QueueYamlDialog), both with
 // the quotas' write protocol. Whether they are offered is SelfSubjectAccessReview's
-// `update clusterqueues.kueue.x-k8s.io`: read-only users get them disabled with the reason.
+// `update clusterqueues.kueue.x-k8s.io`, and for a LocalQueue `update localqueues` in its
+// namespace (a team may edit its own LocalQueue only): users who may not get them disabled
+// with the reason.
 // Reads run on the thread pool; the page refreshes while shown.
 class QueuesPage final : public QWidget, public Page {
     Q_OBJECT
@@ -59,6 +62,9 @@ public:
     void setAuditSink(std::shared_ptr<ChangeAuditSink> sink) { m_auditSink = std::move(sink); }
     // Whether the access review allowed editing (nullopt until it answered).
     [[nodiscard]] std::optional<bool> canEdit() const { return m_canEdit; }
+    // Whether you may update the LocalQueues of `ns`: a SelfSubjectAccessReview in that
+    // namespace, asked when one of its LocalQueues is selected (nullopt until it answered).
+    [[nodiscard]] std::optional<bool> canEditLocalQueues(const QString &ns) const;
     [[nodiscard]] QTreeView *treeView() const { return m_treeView; }
     // The editors for the selected row; the dialog is returned open (nullptr when the
     // row has nothing to edit or editing is not allowed).
@@ -84,8 +90,13 @@ private:
     void showResult(const Result<kueue::Snapshot> &result);
     void retranslate();
     void checkPermissions(const std::shared_ptr<KubeClient> &client);
+    void checkLocalQueueAccess(const QString &ns);
     void updateActions();
     [[nodiscard]] QString readOnlyReason() const;
+    [[nodiscard]] QString localQueueReason(const QString &ns) const;
+    // Whether the row may be edited as YAML: a LocalQueue by its namespace's review, the
+    // other kinds by the cluster-wide one.
+    [[nodiscard]] bool mayEditYaml(const QModelIndex &nameIndex) const;
 
     QPointer<ClusterConnection> m_connection;
     QueueTreeModel *m_tree;
@@ -104,6 +115,11 @@ private:
     bool m_loading = false;
     std::optional<bool> m_canEdit;
     QString m_denyReason;
+    struct LocalQueueAccess {
+        std::optional<bool> allowed;
+        QString reason;
+    };
+    QHash<QString, LocalQueueAccess> m_localQueueAccess; // namespace -> its review's answer
     std::function<AuditHead()> m_auditHead;
     std::shared_ptr<ChangeAuditSink> m_auditSink;
     JobTracker m_reviewJobs{this};

@@ -7,7 +7,9 @@
 #include "usagechartservice.h"
 #include "usagerangebar.h"
 
+#include <QComboBox>
 #include <QDateTime>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -31,6 +33,13 @@ QTableView *rankingView(QAbstractItemModel *model, const QString &name, QWidget 
     v->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     return v;
 }
+// Namespaces with use in the range, also when the chart groups them into queues.
+qsizetype namespaceCount(const UsageChartModel &model) {
+    QStringList subjects;
+    for (const auto &t : model.data().totals)
+        subjects << t.first;
+    return model.namespacesOf(subjects).size();
+}
 } // namespace
 
 ClusterUsagePage::ClusterUsagePage(UsageChartService *service, QWidget *parent)
@@ -38,6 +47,7 @@ ClusterUsagePage::ClusterUsagePage(UsageChartService *service, QWidget *parent)
     , m_service(service)
     , m_model(new UsageChartModel(QStringLiteral("cluster"), this))
     , m_range(new UsageRangeBar(this))
+    , m_groupBy(new QComboBox(this))
     , m_usage(new UsageChartPanel(m_model, this))
     , m_allocation(new UsageChartPanel(m_model, this))
     , m_totals(new QLabel(this))
@@ -84,12 +94,27 @@ ClusterUsagePage::ClusterUsagePage(UsageChartService *service, QWidget *parent)
     split->setSizes({900, 380});
     split->setChildrenCollapsible(false);
 
+    m_groupBy->setObjectName(QStringLiteral("clusterUsageGroupBy"));
+    m_groupBy->addItem(tr("Namespace"), QStringLiteral("namespace"));
+    m_groupBy->addItem(tr("ClusterQueue"), QStringLiteral("clusterqueue"));
+    m_groupBy->addItem(tr("LocalQueue"), QStringLiteral("localqueue"));
+    m_groupBy->setToolTip(tr("Kueue queues: each namespace's GPU-hours go to its LocalQueue and that "
+                             "queue's ClusterQueue (a namespace with several LocalQueues to all of them "
+                             "jointly; one without any to \"(no queue)\")"));
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_range, 1);
+    auto *groupLabel = new QLabel(tr("&Group by"), this);
+    groupLabel->setBuddy(m_groupBy);
+    top->addWidget(groupLabel);
+    top->addWidget(m_groupBy);
+
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_range);
+    layout->addLayout(top);
     layout->addWidget(m_totals);
     layout->addWidget(split, 1);
 
     connect(m_range, &UsageRangeBar::changed, this, &ClusterUsagePage::reload);
+    connect(m_groupBy, &QComboBox::currentIndexChanged, this, &ClusterUsagePage::applyGrouping);
     connect(m_model, &UsageChartModel::loaded, this, &ClusterUsagePage::onLoaded);
     connect(service, &UsageChartService::opened, this, &ClusterUsagePage::reload);
     connect(m_usage, &UsageChartPanel::statusMessage, this, &ClusterUsagePage::statusMessage);
@@ -97,7 +122,8 @@ ClusterUsagePage::ClusterUsagePage(UsageChartService *service, QWidget *parent)
     connect(m_users, &QTableView::activated, this,
             [this](const QModelIndex &i) { emit userActivated(m_model->users()->subjectAt(i.row())); });
     connect(m_namespaces, &QTableView::activated, this, [this](const QModelIndex &i) {
-        emit namespaceActivated(m_model->subjects()->subjectAt(i.row()));
+        if (m_groupBy->currentIndex() == 0)
+            emit namespaceActivated(m_model->subjects()->subjectAt(i.row()));
     });
     m_users->setToolTip(tr("Double-click a user for their usage across namespaces"));
     m_namespaces->setToolTip(tr("Double-click a namespace for its usage by user"));
@@ -143,6 +169,29 @@ double ClusterUsagePage::quotaGpus() const {
     return hard;
 }
 
+void ClusterUsagePage::setQueues(const kueue::QueueAttribution &queues) {
+    m_queues = queues;
+    if (m_groupBy->currentIndex() != 0)
+        applyGrouping();
+}
+
+void ClusterUsagePage::applyGrouping() {
+    const std::optional<kueue::QueueLevel> level =
+        kueue::parseQueueLevel(m_groupBy->currentData().toString());
+    if (!level) {
+        m_usage->setTitle(tr("GPU-hours by namespace"));
+        m_model->setRegroup({});
+    } else {
+        const bool cq = *level == kueue::QueueLevel::ClusterQueue;
+        m_usage->setTitle(cq ? tr("GPU-hours by Kueue ClusterQueue") : tr("GPU-hours by Kueue LocalQueue"));
+        m_model->setRegroup(
+            [queues = m_queues, l = *level](const QString &ns) { return queues.subjectOf(ns, l); },
+            cq ? tr("ClusterQueue") : tr("LocalQueue"));
+    }
+    m_usage->redraw();
+    onLoaded();
+}
+
 void ClusterUsagePage::reload() {
     m_model->request(
         m_range->query(ChartQuery::Kind::Cluster, QString(), QDateTime::currentSecsSinceEpoch()));
@@ -176,7 +225,7 @@ void ClusterUsagePage::onLoaded() {
     m_totals->setText(tr("<b>%1 GPU-h</b> in the range &middot; %2 namespaces &middot; %3 users &middot; "
                          "GPUs allocated now: <b>%4</b>%5")
                           .arg(locale.toString(d.total(), 'f', 1))
-                          .arg(d.totals.size())
+                          .arg(namespaceCount(*m_model))
                           .arg(d.topUsers.size())
                           .arg(locale.toString(d.runningGpusNow, 'f', 1), quota));
 }

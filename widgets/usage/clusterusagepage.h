@@ -2,11 +2,13 @@
 
 #include "namespacesummary.h"
 #include "page.h"
+#include "queueattribution.h"
 
 #include <QHash>
 #include <QPointer>
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QTableView;
 
@@ -18,9 +20,10 @@ class UsageChartPanel;
 class UsageChartService;
 class UsageRangeBar;
 
-// The cluster dashboard: GPU-hours per bucket stacked by namespace (top 10 and
-// others), GPUs allocated per bucket against the cluster's GPU quota, the top users,
-// every namespace's total, and the range's totals. The first page after connecting.
+// The cluster dashboard: GPU-hours per bucket stacked by namespace, or by Kueue
+// ClusterQueue / LocalQueue (each namespace's hours to its queue), top 10 and others, GPUs allocated per
+// bucket against the cluster's GPU quota, the top users, every namespace's total, and the range's totals. The
+// first page after connecting.
 class ClusterUsagePage final : public QWidget, public Page {
     Q_OBJECT
 public:
@@ -31,6 +34,9 @@ public:
     void setPreferences(const PagePreferences &preferences) override;
     // Reads again with the bar's range at the current time.
     void reload();
+    // The cluster's LocalQueues, for the "Group by" ClusterQueue / LocalQueue choices.
+    void setQueues(const kueue::QueueAttribution &queues);
+    [[nodiscard]] QComboBox *groupBy() const { return m_groupBy; }
     [[nodiscard]] UsageRangeBar *rangeBar() const { return m_range; }
     [[nodiscard]] UsageChartPanel *usagePanel() const { return m_usage; }
     [[nodiscard]] UsageChartPanel *allocationPanel() const { return m_allocation; }
@@ -47,11 +53,14 @@ signals:
 
 private:
     void onLoaded();
+    void applyGrouping();
     void decorateAllocation(StackedChart &chart) const;
 
     UsageChartService *m_service;
     UsageChartModel *m_model;
     UsageRangeBar *m_range;
+    QComboBox *m_groupBy;
+    kueue::QueueAttribution m_queues;
     UsageChartPanel *m_usage;
     UsageChartPanel *m_allocation;
     QLabel *m_totals;

@@ -108,7 +108,7 @@ DrillDownDialog *UsageChartPanel::openDrillDown(int bucket, int band) {
         !m_model->service())
         return nullptr;
     const StackedChart::Band &b = c.bands.at(band);
-    DrillQuery q{data.query, data.buckets[size_t(bucket)], b.members};
+    DrillQuery q{data.query, data.buckets[size_t(bucket)], m_model->namespacesOf(b.members)};
     const QString title = b.others ? tr("%1, %2 (%n subjects)", nullptr, int(b.members.size()))
                                          .arg(c.categoryTitles.value(bucket), b.label)
                                    : tr("%1, %2").arg(c.categoryTitles.value(bucket), b.label);
