@@ -32,6 +32,28 @@ constexpr qint64 kDropIndexesFrom = 100000;
 constexpr int kSqliteSortThreads = 2;
 // Partial rollup flush of a bulk load beyond this many cells (~50 bytes each).
 constexpr size_t kMaxRollupCells = 8000000;
+
+// ResourceWeights::weight() matches a regular expression per call; the rows of a load
+// mostly repeat one resource.
+class WeightCache {
+public:
+    explicit WeightCache(const ResourceWeights &weights)
+        : m_weights(weights) {}
+    double operator()(const QString &resource) {
+        if (!m_known || resource != m_resource) {
+            m_resource = resource;
+            m_weight = m_weights.weight(resource);
+            m_known = true;
+        }
+        return m_weight;
+    }
+
+private:
+    const ResourceWeights &m_weights;
+    QString m_resource;
+    double m_weight = 1.0;
+    bool m_known = false;
+};
 } // namespace
 
 BulkLoader::BulkLoader(UsageConnection &conn, const ResourceWeights &weights, DayIndex &days,
@@ -137,13 +159,11 @@ UsageStore::BulkLoad::~BulkLoad() {
 Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) {
     if (m_done || m_failed)
         return Error::make(Error::Kind::Internal, QStringLiteral("the bulk load has already ended"));
-    const ResourceWeights &weights = m_loader.m_weights;
     std::optional<PhaseTimes::Scope> phase(std::in_place, PhaseTimes::Rollups);
     // Each row's GPU weight, computed here: ResourceWeights matches a regular expression,
-    // which the helper thread below should not share. Rows mostly repeat one resource.
+    // which the helper thread below should not share.
     std::vector<double> gpuWeights(chunk.size());
-    const QString *lastResource = nullptr;
-    double lastWeight = 1.0;
+    WeightCache weightOf(m_loader.m_weights);
     for (size_t k = 0; k < chunk.size(); ++k) {
         const UsageInterval &iv = chunk[k];
         if (auto v = validateInterval(iv); !v) {
@@ -152,11 +172,7 @@ Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) 
             e.message = QStringLiteral("interval %1: %2").arg(m_added + qint64(k)).arg(e.message);
             return e;
         }
-        if (!lastResource || *lastResource != iv.resource) {
-            lastResource = &iv.resource;
-            lastWeight = weights.weight(iv.resource);
-        }
-        gpuWeights[k] = iv.gpus * lastWeight;
+        gpuWeights[k] = iv.gpus * weightOf(iv.resource);
     }
     // The rollup cells are gathered on a helper thread while this one writes the rows
     // (#31 item 7: on two cores the cells cost no wall time). Only that thread touches
@@ -277,6 +293,7 @@ Result<void> BulkLoader::copyIntervals(const std::vector<UsageInterval> &rows, s
         QByteArrayLiteral("COPY usage_intervals (") + kIntervalColumns + QByteArrayLiteral(") FROM STDIN");
     QByteArray data;
     data.reserve(qsizetype(to - from) * 128);
+    WeightCache weightOf(m_weights);
     for (size_t k = from; k < to; ++k) {
         const UsageInterval &iv = rows[k];
         for (const QString *t : {&iv.cluster, &iv.ns, &iv.user, &iv.podUid, &iv.podName, &iv.resource}) {
@@ -285,7 +302,7 @@ Result<void> BulkLoader::copyIntervals(const std::vector<UsageInterval> &rows, s
         }
         PgCopy::appendNumber(data, qint64(iv.gpus));
         data += '\t';
-        PgCopy::appendNumber(data, m_weights.weight(iv.resource));
+        PgCopy::appendNumber(data, weightOf(iv.resource));
         data += '\t';
         PgCopy::appendNumber(data, iv.start);
         data += '\t';
@@ -330,6 +347,7 @@ Result<void> BulkLoader::writeIntervals(const std::vector<UsageInterval> &rows, 
     // batches.
     std::unique_ptr<SqliteStatement> many, one;
     QByteArray scratch[kSqliteBulkIntervalRows][7];
+    WeightCache weightOf(m_weights);
     auto prepare = [&](int rows) -> Result<void> {
         sqlite3 *h = m_conn.sqliteHandle();
         if (!h)
@@ -373,7 +391,7 @@ Result<void> BulkLoader::writeIntervals(const std::vector<UsageInterval> &rows, 
                 appendPgText(cols[4], iv.podName);
                 appendPgText(cols[5], iv.resource);
                 cols[6] += QString::number(iv.gpus);
-                cols[7] += QString::number(m_weights.weight(iv.resource), 'g', 17);
+                cols[7] += QString::number(weightOf(iv.resource), 'g', 17);
                 cols[8] += QString::number(iv.start);
                 cols[9] += iv.end ? QString::number(*iv.end) : QStringLiteral("NULL");
                 appendPgText(cols[10], iv.source);
@@ -405,7 +423,7 @@ Result<void> BulkLoader::writeIntervals(const std::vector<UsageInterval> &rows, 
                     st.text(p + 5, iv.podName, buf[4]);
                     st.text(p + 6, iv.resource, buf[5]);
                     st.integer(p + 7, iv.gpus);
-                    st.real(p + 8, m_weights.weight(iv.resource));
+                    st.real(p + 8, weightOf(iv.resource));
                     st.integer(p + 9, iv.start);
                     if (iv.end)
                         st.integer(p + 10, *iv.end);
