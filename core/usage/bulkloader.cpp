@@ -15,6 +15,7 @@
 #include <future>
 #include <memory>
 #include <optional>
+#include <system_error>
 
 namespace gq {
 
@@ -189,9 +190,14 @@ Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) 
     constexpr size_t kThreadFrom = 2000;
     std::future<bool> cells;
     bool gathered = true;
-    if (chunk.size() >= kThreadFrom)
-        cells = std::async(std::launch::async, gather);
-    else
+    if (chunk.size() >= kThreadFrom) {
+        try {
+            cells = std::async(std::launch::async, gather);
+        } catch (const std::system_error &) {
+            // No thread to be had (resource limits): gather on this one.
+        }
+    }
+    if (!cells.valid())
         gathered = gather();
     phase.emplace(PhaseTimes::Intervals);
     auto written = m_loader.writeIntervals(chunk, 0, chunk.size(), m_streaming);

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <future>
 #include <memory>
+#include <system_error>
 
 namespace gq {
 
@@ -229,8 +230,13 @@ Result<void> RollupWriter::writeSqlite(const RollupAccumulator &acc, Mode mode) 
         int following = t + 1;
         while (following < 4 && acc.cells(following).empty())
             ++following;
-        if (following < 4)
-            next = std::async(std::launch::async, ordered, following);
+        if (following < 4) {
+            try {
+                next = std::async(std::launch::async, ordered, following);
+            } catch (const std::system_error &) {
+                // No thread to be had: the next table is ordered when its turn comes.
+            }
+        }
         if (auto r = writeSqlite(t, acc, cells, mode); !r) {
             if (next.valid())
                 next.wait();
