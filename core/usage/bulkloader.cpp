@@ -12,8 +12,10 @@
 #include <QSqlQuery>
 
 #include <algorithm>
+#include <future>
 #include <memory>
 #include <optional>
+#include <system_error>
 
 namespace gq {
 
@@ -31,6 +33,28 @@ constexpr qint64 kDropIndexesFrom = 100000;
 constexpr int kSqliteSortThreads = 2;
 // Partial rollup flush of a bulk load beyond this many cells (~50 bytes each).
 constexpr size_t kMaxRollupCells = 8000000;
+
+// ResourceWeights::weight() matches a regular expression per call; the rows of a load
+// mostly repeat one resource.
+class WeightCache {
+public:
+    explicit WeightCache(const ResourceWeights &weights)
+        : m_weights(weights) {}
+    double operator()(const QString &resource) {
+        if (!m_known || resource != m_resource) {
+            m_resource = resource;
+            m_weight = m_weights.weight(resource);
+            m_known = true;
+        }
+        return m_weight;
+    }
+
+private:
+    const ResourceWeights &m_weights;
+    QString m_resource;
+    double m_weight = 1.0;
+    bool m_known = false;
+};
 } // namespace
 
 BulkLoader::BulkLoader(UsageConnection &conn, const ResourceWeights &weights, DayIndex &days,
@@ -136,8 +160,11 @@ UsageStore::BulkLoad::~BulkLoad() {
 Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) {
     if (m_done || m_failed)
         return Error::make(Error::Kind::Internal, QStringLiteral("the bulk load has already ended"));
-    const ResourceWeights &weights = m_loader.m_weights;
     std::optional<PhaseTimes::Scope> phase(std::in_place, PhaseTimes::Rollups);
+    // Each row's GPU weight, computed here: ResourceWeights matches a regular expression,
+    // which the helper thread below should not share.
+    std::vector<double> gpuWeights(chunk.size());
+    WeightCache weightOf(m_loader.m_weights);
     for (size_t k = 0; k < chunk.size(); ++k) {
         const UsageInterval &iv = chunk[k];
         if (auto v = validateInterval(iv); !v) {
@@ -146,16 +173,45 @@ Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) 
             e.message = QStringLiteral("interval %1: %2").arg(m_added + qint64(k)).arg(e.message);
             return e;
         }
-        if (iv.end && !m_acc->add(iv.ns, iv.user, iv.start, *iv.end, iv.gpus * weights.weight(iv.resource))) {
-            m_failed = true;
-            return Error::make(Error::Kind::Invalid, QStringLiteral("more than 16 million distinct subjects"),
-                               QStringLiteral("user"));
+        gpuWeights[k] = iv.gpus * weightOf(iv.resource);
+    }
+    // The rollup cells are gathered on a helper thread while this one writes the rows
+    // (#31 item 7: on two cores the cells cost no wall time). Only that thread touches
+    // the accumulator (and its DayIndex) until get(); small chunks stay on this thread.
+    RollupAccumulator &acc = *m_acc;
+    auto gather = [&chunk, &gpuWeights, &acc]() {
+        for (size_t k = 0; k < chunk.size(); ++k) {
+            const UsageInterval &iv = chunk[k];
+            if (iv.end && !acc.add(iv.ns, iv.user, iv.start, *iv.end, gpuWeights[k]))
+                return false;
+        }
+        return true;
+    };
+    constexpr size_t kThreadFrom = 2000;
+    std::future<bool> cells;
+    bool gathered = true;
+    if (chunk.size() >= kThreadFrom) {
+        try {
+            cells = std::async(std::launch::async, gather);
+        } catch (const std::system_error &) {
+            // No thread to be had (resource limits): gather on this one.
         }
     }
+    if (!cells.valid())
+        gathered = gather();
     phase.emplace(PhaseTimes::Intervals);
-    if (auto r = m_loader.writeIntervals(chunk, 0, chunk.size(), m_streaming); !r) {
+    auto written = m_loader.writeIntervals(chunk, 0, chunk.size(), m_streaming);
+    phase.emplace(PhaseTimes::Rollups);
+    if (cells.valid())
+        gathered = cells.get();
+    if (!written) {
         m_failed = true;
-        return r;
+        return written;
+    }
+    if (!gathered) {
+        m_failed = true;
+        return Error::make(Error::Kind::Invalid, QStringLiteral("more than 16 million distinct subjects"),
+                           QStringLiteral("user"));
     }
     m_added += qint64(chunk.size());
     // Bound the client's memory on very large loads; the rollups stay in this
@@ -243,6 +299,7 @@ Result<void> BulkLoader::copyIntervals(const std::vector<UsageInterval> &rows, s
         QByteArrayLiteral("COPY usage_intervals (") + kIntervalColumns + QByteArrayLiteral(") FROM STDIN");
     QByteArray data;
     data.reserve(qsizetype(to - from) * 128);
+    WeightCache weightOf(m_weights);
     for (size_t k = from; k < to; ++k) {
         const UsageInterval &iv = rows[k];
         for (const QString *t : {&iv.cluster, &iv.ns, &iv.user, &iv.podUid, &iv.podName, &iv.resource}) {
@@ -251,7 +308,7 @@ Result<void> BulkLoader::copyIntervals(const std::vector<UsageInterval> &rows, s
         }
         PgCopy::appendNumber(data, qint64(iv.gpus));
         data += '\t';
-        PgCopy::appendNumber(data, m_weights.weight(iv.resource));
+        PgCopy::appendNumber(data, weightOf(iv.resource));
         data += '\t';
         PgCopy::appendNumber(data, iv.start);
         data += '\t';
@@ -296,6 +353,7 @@ Result<void> BulkLoader::writeIntervals(const std::vector<UsageInterval> &rows, 
     // batches.
     std::unique_ptr<SqliteStatement> many, one;
     QByteArray scratch[kSqliteBulkIntervalRows][7];
+    WeightCache weightOf(m_weights);
     auto prepare = [&](int rows) -> Result<void> {
         sqlite3 *h = m_conn.sqliteHandle();
         if (!h)
@@ -339,7 +397,7 @@ Result<void> BulkLoader::writeIntervals(const std::vector<UsageInterval> &rows, 
                 appendPgText(cols[4], iv.podName);
                 appendPgText(cols[5], iv.resource);
                 cols[6] += QString::number(iv.gpus);
-                cols[7] += QString::number(m_weights.weight(iv.resource), 'g', 17);
+                cols[7] += QString::number(weightOf(iv.resource), 'g', 17);
                 cols[8] += QString::number(iv.start);
                 cols[9] += iv.end ? QString::number(*iv.end) : QStringLiteral("NULL");
                 appendPgText(cols[10], iv.source);
@@ -371,7 +429,7 @@ Result<void> BulkLoader::writeIntervals(const std::vector<UsageInterval> &rows, 
                     st.text(p + 5, iv.podName, buf[4]);
                     st.text(p + 6, iv.resource, buf[5]);
                     st.integer(p + 7, iv.gpus);
-                    st.real(p + 8, m_weights.weight(iv.resource));
+                    st.real(p + 8, weightOf(iv.resource));
                     st.integer(p + 9, iv.start);
                     if (iv.end)
                         st.integer(p + 10, *iv.end);

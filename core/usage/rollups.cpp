@@ -112,16 +112,24 @@ std::vector<std::pair<quint64, double>> RollupCells::sorted() const {
 
 std::vector<std::pair<quint64, double>>
 RollupAccumulator::cellsInOrder(int table, const std::vector<quint32> &order) const {
-    std::vector<quint32> rank(order.size());
-    for (size_t r = 0; r < order.size(); ++r)
-        rank[order[r]] = quint32(r);
-    std::vector<std::pair<quint64, double>> out;
-    out.reserve(m_cells[table].size());
-    m_cells[table].forEach(
-        [&](quint64 key, double v) { out.emplace_back(keyOf(rank[size_t(key >> 40)], timeOf(key)), v); });
-    std::sort(out.begin(), out.end());
-    for (auto &cell : out)
-        cell.first = keyOf(order[size_t(cell.first >> 40)], timeOf(cell.first));
+    // A counting sort by the subject's rank, then each subject's cells by time: a few
+    // hundred cells per sort rather than one sort of millions (#31 item 7).
+    std::vector<size_t> start(order.size() + 1, 0);
+    m_cells[table].forEach([&](quint64 key, double) { ++start[size_t(key >> 40) + 1]; });
+    std::vector<size_t> at(order.size());
+    size_t next = 0;
+    for (const quint32 id : order) {
+        at[id] = next;
+        next += start[size_t(id) + 1];
+    }
+    std::vector<std::pair<quint64, double>> out(next);
+    m_cells[table].forEach([&](quint64 key, double v) { out[at[size_t(key >> 40)]++] = {key, v}; });
+    // Each subject's cells now end at at[id], in rank order.
+    size_t from = 0;
+    for (const quint32 id : order) {
+        std::sort(out.begin() + qsizetype(from), out.begin() + qsizetype(at[id]));
+        from = at[id];
+    }
     return out;
 }
 

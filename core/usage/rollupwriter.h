@@ -49,6 +49,8 @@ private:
     Result<void> copyRows(int table, const RollupAccumulator &acc, PgCopy &copy);
     // The order the server sorts `names` in (its collation): indexes into `names`.
     Result<std::vector<quint32>> serverOrder(const std::vector<QString> &names);
+    // All tables of `acc` on SQLite (the next one ordered while one is written).
+    Result<void> writeSqlite(const RollupAccumulator &acc, Mode mode);
     Result<void> writeSqlite(int table, const RollupAccumulator &acc,
                              const std::vector<std::pair<quint64, double>> &sorted, Mode mode);
 

@@ -1,0 +1,102 @@
+#include "usage/usagestoresuite.h"
+
+#include <QRandomGenerator>
+#include <QSqlQuery>
+#include <QTest>
+
+#include <cmath>
+
+using namespace gq;
+
+// Bulk loads of multi-hour intervals in chunks large enough that their rollup cells are
+// gathered on a helper thread and each table's cells are ordered while another is
+// written (PostgreSQL: binary COPY into rollup tables without their key). The rollups
+// must be exact: equal to a rebuild from the raw rows and, per table, to the sum of
+// GPU-seconds the rows hold. Runs on SQLite and PostgreSQL (usage/usagebackend.h).
+class TestUsageStoreBulk : public test::UsageStoreSuite {
+    Q_OBJECT
+public:
+    TestUsageStoreBulk()
+        : UsageStoreSuite("gq_usbk") {}
+
+private slots:
+    void largeChunksAreExact();
+};
+
+namespace {
+
+// `n` multi-hour intervals (1-30 h on 1-8 GPUs, a few starting mid-hour) of 40 users in
+// 7 namespaces over 20 days; names with quotes, tabs, backslashes and non-ASCII text.
+std::vector<UsageInterval> longRows(QRandomGenerator &rng, int from, int n, qint64 t0) {
+    std::vector<UsageInterval> out;
+    out.reserve(size_t(n));
+    for (int i = from; i < from + n; ++i) {
+        UsageInterval u;
+        u.cluster = QStringLiteral("prod");
+        u.ns = QStringLiteral("ns-%1\t\"\\").arg(rng.bounded(7));
+        u.user = QStringLiteral("用户-%1'").arg(rng.bounded(40));
+        u.podUid = QStringLiteral("uid-%1").arg(i);
+        u.podName = QStringLiteral("train-%1").arg(i);
+        u.resource = QStringLiteral("nvidia.com/gpu");
+        u.gpus = 1 + int(rng.bounded(8));
+        u.start = t0 + qint64(rng.bounded(20 * 24)) * 3600 + (i % 5 == 0 ? qint64(rng.bounded(3600)) : 0);
+        u.end = u.start + 3600 + qint64(rng.bounded(29 * 3600));
+        out.push_back(u);
+    }
+    return out;
+}
+
+} // namespace
+
+// A huge load (indexes dropped; on PostgreSQL the rollup keys too) into an empty store,
+// then an ordinary load onto the filled tables (upserts), each in chunks of 3,000 rows.
+void TestUsageStoreBulk::largeChunksAreExact() {
+    auto s = openStore();
+    QVERIFY(s);
+    const qint64 t0 = t("2026-03-01T00:00:00Z");
+    QRandomGenerator rng(31);
+    double expected = 0; // GPU-seconds of every stored row (integers: exact in a double)
+    for (int round = 0; round < 2; ++round) {
+        auto load = s->beginBulk(round == 0 ? 5'000'000 : 0);
+        QVERIFY2(load, load ? "" : qPrintable(load.error().message));
+        for (int c = 0; c < 3; ++c) {
+            const std::vector<UsageInterval> chunk = longRows(rng, round * 10000 + c * 3000, 3000, t0);
+            for (const UsageInterval &iv : chunk)
+                expected += double(iv.gpus) * double(*iv.end - iv.start);
+            auto added = (*load)->add(chunk);
+            QVERIFY2(added, added ? "" : qPrintable(added.error().message));
+        }
+        auto n = (*load)->finish();
+        QVERIFY2(n, n ? "" : qPrintable(n.error().message));
+        QCOMPARE(*n, qint64(9000));
+        for (const char *table : {"rollup_ns_hour", "rollup_user_hour", "rollup_ns_day", "rollup_user_day"}) {
+            QSqlQuery q(s->database());
+            QVERIFY(q.exec(QStringLiteral("SELECT SUM(gpu_seconds) FROM %1").arg(QLatin1String(table))));
+            QVERIFY(q.next());
+            QCOMPARE(q.value(0).toDouble(), expected);
+        }
+        auto check = s->rebuildRollups();
+        QVERIFY2(check, check ? "" : qPrintable(check.error().message));
+        for (const auto &tr : check->tables)
+            QVERIFY2(!tr.added && !tr.changed && !tr.removed,
+                     qPrintable(QStringLiteral("round %1, %2: %3 added, %4 changed, %5 removed")
+                                    .arg(round)
+                                    .arg(tr.table)
+                                    .arg(tr.added)
+                                    .arg(tr.changed)
+                                    .arg(tr.removed)));
+    }
+    QCOMPARE(*s->intervalCount(), qint64(18000));
+    // Names came back as written (binary COPY sends them as they are).
+    QSqlQuery q(s->database());
+    QVERIFY(
+        q.exec(QStringLiteral("SELECT (SELECT COUNT(DISTINCT user_name) FROM rollup_user_day), (SELECT "
+                              "MIN(user_name) FROM rollup_user_hour), (SELECT MIN(ns) FROM rollup_ns_day)")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toInt(), 40);
+    QCOMPARE(q.value(1).toString(), QStringLiteral("用户-0'"));
+    QCOMPARE(q.value(2).toString(), QStringLiteral("ns-0\t\"\\"));
+}
+
+QTEST_GUILESS_MAIN(TestUsageStoreBulk)
+#include "tst_usagestore_bulk.moc"
