@@ -72,11 +72,15 @@ CLI_FORBIDDEN = ("gqwidgets", "gqmodels", "gqcharts", "gqconsole", "gqcontroller
 # The HTTP server is the controller's: the CLI and the console never link it.
 SERVER_FREE_TARGETS = ("bin/gpuquota", "bin/gpuquota-console")
 SERVER_LIBS = ("gqhttpd",)
+# The demo generators (app/demo) are no part of the controller.
+DEMO_FREE_TARGETS = ("bin/gpuquota-controller",)
+DEMO_LIBS = ("gqdemo",)
 
 RULE_NET = "ui-no-transport"
 RULE_DB = "ui-no-usage-database"
 RULE_CLI = "cli-links-no-console-or-controller"
 RULE_SERVER = "only-the-controller-links-the-server"
+RULE_DEMO = "no-demo-generators-in-the-controller"
 
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"', re.MULTILINE)
 
@@ -130,6 +134,7 @@ def link_breaches(build: Path) -> list[str]:
     text = ninja.read_text(encoding="utf-8", errors="replace")
     out = []
     rules = [(CLI_TARGET, CLI_FORBIDDEN, RULE_CLI)] + [(t, SERVER_LIBS, RULE_SERVER) for t in SERVER_FREE_TARGETS]
+    rules += [(t, DEMO_LIBS, RULE_DEMO) for t in DEMO_FREE_TARGETS]
     for target, forbidden, rule in rules:
         libs = link_libraries(text, target)
         if libs is None:

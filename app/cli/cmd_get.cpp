@@ -1,6 +1,7 @@
 // Cluster verbs that read: `gpuquota get` and `gpuquota whoami`. They talk to the API
 // server through core's KubeClient; output mirrors kubectl's so scripts can switch.
 #include "clioutput.h"
+#include "clock.h"
 #include "kubeverbs.h"
 #include "quotaowners.h"
 #include "verbs.h"
@@ -20,7 +21,7 @@ QString humanAge(const QString &timestamp) {
     const QDateTime t = QDateTime::fromString(timestamp, Qt::ISODate);
     if (!t.isValid())
         return QStringLiteral("<unknown>");
-    const qint64 s = std::max<qint64>(0, t.secsTo(QDateTime::currentDateTimeUtc()));
+    const qint64 s = std::max<qint64>(0, t.secsTo(Clock::system().nowUtc()));
     if (s < 120)
         return QStringLiteral("%1s").arg(s);
     const qint64 m = s / 60;

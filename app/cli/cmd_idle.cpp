@@ -3,6 +3,7 @@
 // (looking back up to a week, idlequery.h), or read from the spans the controller's idle
 // recorder wrote to the usage database.
 #include "clioutput.h"
+#include "clock.h"
 #include "gpuverbs.h"
 #include "idlequery.h"
 #include "idlespans.h"
@@ -101,7 +102,7 @@ int fromDatabase(const GpuArgs &a, const IdleOptions &o) {
     auto store = usageverbs::openDb(dbArgs, usageverbs::DbAccess::ReadOnly);
     if (!store)
         return failWith(store.error());
-    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    const qint64 now = Clock::system().nowSecs();
     auto idle = idlespans::current(**store, now, o.minIdleMs / 1000, idlespans::kFreshSeconds);
     if (!idle)
         return failWith(idle.error());
@@ -150,7 +151,7 @@ int runIdle(const QStringList &argv) {
     if (!config)
         return failWith(config.error(), UsageError);
     PrometheusClient client(*config);
-    auto report = findIdleThroughPrometheus(client, o, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
+    auto report = findIdleThroughPrometheus(client, o, double(Clock::system().nowMSecs()) / 1000.0);
     if (!report)
         return failWith(report.error());
     printWarnings(report->warnings, QStringLiteral("Prometheus: "));

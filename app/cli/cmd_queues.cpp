@@ -3,6 +3,7 @@
 // with the reason a pending one waits, read through the cluster's API server at the
 // kueue.x-k8s.io version discovery offers (core/kueue).
 #include "clioutput.h"
+#include "clock.h"
 #include "kubeclient.h"
 #include "kueuereader.h"
 #include "queuegrouping.h"
@@ -213,7 +214,7 @@ int runWorkloads(QStringList argv) {
                                                     : failWith(s.error());
     const std::vector<Workload> pending = pendingInOrder(*s, ns);
     const std::vector<Workload> holding = pendingOnly ? std::vector<Workload>{} : holdingQuota(*s, ns);
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 now = Clock::system().nowMSecs();
     const std::vector<WorkloadLine> lines = workloadLines(*s, pending, holding);
     if (format == QLatin1String("json")) {
         QJsonArray array;

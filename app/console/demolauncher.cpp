@@ -1,6 +1,7 @@
 #include "demolauncher.h"
 
 #include "childguard.h"
+#include "clock.h"
 #include "demousage.h"
 #include "usagestore.h"
 
@@ -138,7 +139,7 @@ void DemoLauncher::start(const QStringList &extraArgs) {
     m_jobs.run(
         [url, options] {
             const auto seeded =
-                seedDemoUsage(url, QDateTime::currentSecsSinceEpoch(), QTimeZone::systemTimeZone(), options);
+                seedDemoUsage(url, Clock::system().nowSecs(), QTimeZone::systemTimeZone(), options);
             return seeded ? QString() : seeded.error().message;
         },
         [this](const QString &error) {
@@ -222,7 +223,7 @@ void DemoLauncher::pollController() {
             auto store = UsageStore::open(url, options);
             if (!store)
                 return false;
-            auto running = (*store)->runningNow(QDateTime::currentSecsSinceEpoch());
+            auto running = (*store)->runningNow(Clock::system().nowSecs());
             return running && !running->empty();
         },
         [this](bool recorded) {

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "aboutdialog.h"
+#include "clock.h"
 
 #include "auditmodel.h"
 #include "auditpage.h"
@@ -556,7 +557,7 @@ void MainWindow::updateStatus() {
     }
     const QDateTime last = m_session->lastUpdate();
     if (last.isValid()) {
-        const qint64 secs = last.secsTo(QDateTime::currentDateTimeUtc());
+        const qint64 secs = last.secsTo(Clock::system().nowUtc());
         m_updateLabel->setText(secs < 2 ? tr("updated just now") : tr("updated %1 s ago").arg(secs));
     } else {
         m_updateLabel->clear();

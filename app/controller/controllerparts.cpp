@@ -303,7 +303,7 @@ void ControllerParts::onDatabaseReady() {
 
 void ControllerParts::onDatabaseLost(const Error &error) {
     if (m_alerts) {
-        m_alerts->setDatabaseDown(QDateTime::currentSecsSinceEpoch(), error.message);
+        m_alerts->setDatabaseDown(Clock::system().nowSecs(), error.message);
         m_alerts->setStore(nullptr);
     }
     // Parts hold references to the store: they go first.
@@ -338,7 +338,7 @@ void ControllerParts::buildLeaderParts() {
             [](const BoostTransition &t) { qCInfo(lcParts).noquote() << "boost" << t.line(); });
     connect(m_boosts.get(), &BoostReconciler::finished, this, [this](const ReconcileReport &report) {
         if (!report.error)
-            m_lastReconcile = QDateTime::currentSecsSinceEpoch();
+            m_lastReconcile = Clock::system().nowSecs();
     });
     if (m_alerts)
         m_alerts->setStore(m_store.get());
@@ -403,7 +403,7 @@ void ControllerParts::feedMetrics() {
     m_metrics->set(QString::fromLatin1(metricnames::kLeader), {}, m_leading ? 1 : 0);
     if (m_lastReconcile)
         m_metrics->set(QString::fromLatin1(metricnames::kReconcileLag), {},
-                       double(QDateTime::currentSecsSinceEpoch() - m_lastReconcile));
+                       double(Clock::system().nowSecs() - m_lastReconcile));
     checkWebhookCalls();
 }
 

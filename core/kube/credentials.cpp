@@ -1,5 +1,7 @@
 #include "credentials.h"
 
+#include "clock.h"
+
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
@@ -52,9 +54,7 @@ struct CredentialProvider::State {
     QPair<qint64, qint64> cachedStamp; // of the token file the cache was read from
     std::thread worker;                // started on the first resolution
 
-    bool fresh() const {
-        return cached && (!validUntil.isValid() || QDateTime::currentDateTimeUtc() < validUntil);
-    }
+    bool fresh() const { return cached && (!validUntil.isValid() || Clock::system().nowUtc() < validUntil); }
 
     // Provider thread, no lock held: the slow part.
     Result<Credentials> resolve(QDateTime *validUntilOut, QPair<qint64, qint64> *stampOut) {
@@ -73,7 +73,7 @@ struct CredentialProvider::State {
                                    QStringLiteral("cannot read %1: %2").arg(conn.tokenFile, f.errorString()),
                                    QStringLiteral("users[%1].user.tokenFile").arg(conn.userName));
             c.bearerToken = QString::fromUtf8(f.readAll().trimmed());
-            *validUntilOut = QDateTime::currentDateTimeUtc().addSecs(kTokenFileTtlSecs);
+            *validUntilOut = Clock::system().nowUtc().addSecs(kTokenFileTtlSecs);
             return c;
         }
         {

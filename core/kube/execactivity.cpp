@@ -1,5 +1,7 @@
 #include "execactivity.h"
 
+#include "clock.h"
+
 #include <QDateTime>
 
 #include <map>
@@ -36,7 +38,7 @@ Scope::Scope(const QString &command, bool interactive) {
     Registry &r = registry();
     std::lock_guard lock(r.mutex);
     m_id = r.next++;
-    r.running.emplace(m_id, Waiting{command, QDateTime::currentMSecsSinceEpoch(), interactive, 0});
+    r.running.emplace(m_id, Waiting{command, Clock::system().nowMSecs(), interactive, 0});
 }
 
 Scope::~Scope() {

@@ -12,7 +12,7 @@ namespace gq::execactivity {
 // Thread-safe.
 struct Waiting {
     QString command;          // the plugin as written ("kubelogin")
-    qint64 sinceMs = 0;       // QDateTime::currentMSecsSinceEpoch() when it started
+    qint64 sinceMs = 0;       // Clock::system().nowMSecs() when it started
     bool interactive = false; // interactiveMode IfAvailable or Always
     int count = 0;            // plugins running now (this is the oldest)
 };

@@ -76,7 +76,7 @@ struct WatchHandlers {
 // worker thread owned by the client). Credentials come from a CredentialProvider on a
 // thread of its own, so a slow exec plugin delays only the requests that wait for its
 // token, never a running watch. Nothing here blocks the caller; results arrive as
-// QFutures. Receive them with gq::JobTracker::watch (services/platform/jobtracker.h); not with
+// QFutures. Receive them with gq::JobTracker::watch (core/jobs/jobtracker.h); not with
 // `.then(contextObject, ...)`, which on Qt 6.4 can miss a future that finishes on the
 // worker thread meanwhile. A CLI may waitForFinished(). Safe to call from any thread.
 //

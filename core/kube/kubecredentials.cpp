@@ -1,5 +1,6 @@
 // Credentials at run time: exec credential plugins and KubeCredentials, which hands
 // every request the current token or client certificate.
+#include "clock.h"
 #include "execactivity.h"
 #include "kubeconfig.h"
 
@@ -140,7 +141,7 @@ Result<KubeCredentials::Material> KubeCredentials::current() {
         return m;
     std::lock_guard lock(m_mutex);
     // A little margin so a token does not expire between check and use.
-    const QDateTime now = QDateTime::currentDateTimeUtc().addSecs(10);
+    const QDateTime now = Clock::system().nowUtc().addSecs(10);
     if (!m_cached || (m_cached->expiry.isValid() && m_cached->expiry <= now)) {
         m_cached.reset();
         ++m_execRuns;

@@ -1,5 +1,7 @@
 #include "httprequest.h"
 
+#include "clock.h"
+
 #include <QDateTime>
 #include <QRandomGenerator>
 #include <QUrl>
@@ -64,7 +66,7 @@ int parseRetryAfterMs(const QByteArray &value) {
     const QDateTime when = QDateTime::fromString(text, Qt::RFC2822Date);
     if (!when.isValid())
         return -1;
-    return int(std::max<qint64>(0, QDateTime::currentDateTimeUtc().msecsTo(when)));
+    return int(std::max<qint64>(0, Clock::system().nowUtc().msecsTo(when)));
 }
 
 int backoffDelayMs(const RetryPolicy &policy, int attempt) {

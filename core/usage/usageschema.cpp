@@ -3,6 +3,7 @@
 #include "alertschema.h"
 #include "boostrequests.h"
 #include "boostschema.h"
+#include "clock.h"
 #include "newcomerledger.h"
 #include "timewindow.h"
 #include "usageconnection.h"
@@ -312,7 +313,7 @@ Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone
             !r)
             return r;
         ins.addBindValue(target);
-        ins.addBindValue(QDateTime::currentSecsSinceEpoch());
+        ins.addBindValue(Clock::system().nowSecs());
         if (auto r = conn.exec(ins, QStringLiteral("recording the schema version")); !r)
             return r;
     }

@@ -1,6 +1,7 @@
 #include "boostlistmodel.h"
 
 #include "budget.h"
+#include "clock.h"
 
 #include <QDateTime>
 #include <QLocale>
@@ -82,8 +83,7 @@ QString BoostListModel::timeText(qint64 t) const {
         return {};
     // This year's dates without the year: the columns stay narrow enough to read at once.
     const QDateTime at = QDateTime::fromSecsSinceEpoch(t, m_zone);
-    const bool thisYear =
-        at.date().year() == QDateTime::currentDateTimeUtc().toTimeZone(m_zone).date().year();
+    const bool thisYear = at.date().year() == Clock::system().nowUtc().toTimeZone(m_zone).date().year();
     return at.toString(thisYear ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("yyyy-MM-dd HH:mm"));
 }
 

@@ -1,5 +1,6 @@
 #include "clusterconnection.h"
 
+#include "clock.h"
 #include "dra.h"
 
 #include <QJsonObject>
@@ -74,7 +75,7 @@ void ClusterConnection::setState(State s) {
 }
 
 void ClusterConnection::touch() {
-    m_lastUpdate = QDateTime::currentDateTimeUtc();
+    m_lastUpdate = Clock::system().nowUtc();
     emit lastUpdateChanged(m_lastUpdate);
 }
 

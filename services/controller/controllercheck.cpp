@@ -1,6 +1,7 @@
 #include "controllercheck.h"
 
 #include "alertchannels.h"
+#include "clock.h"
 #include "controllerruntime.h"
 #include "httpserver.h"
 #include "kubeclient.h"
@@ -211,7 +212,7 @@ void checkEnvironment(const ControllerConfig &cfg, const QList<Error> &found, Pr
                                          .arg(cfg.webhook.tlsCert, cfg.webhook.tlsKey, v.error().message)),
                          QStringLiteral("webhook.tlsCert"));
         else if (auto c = httpd::checkServingCertificate(tls->certPem, tls->keyPem, cfg.webhook.names,
-                                                         QDateTime::currentSecsSinceEpoch());
+                                                         Clock::system().nowSecs());
                  !c)
             problems.add(Error::make(Error::Kind::Config,
                                      QStringLiteral("%1: %2").arg(cfg.webhook.tlsCert, c.error().message)),

@@ -97,15 +97,6 @@ double weightOf(const IdleGpu &g) {
     return gpuWeight(g.gpu);
 }
 
-// The holder a row names: the first by namespace and pod.
-GpuHolder rowHolder(const IdleGpu &g) {
-    GpuHolder first = g.holders.value(0);
-    for (const GpuHolder &h : g.holders)
-        if (std::tie(h.ns, h.pod) < std::tie(first.ns, first.pod))
-            first = h;
-    return first;
-}
-
 } // namespace
 
 Result<std::optional<IdleRecorderConfig>>

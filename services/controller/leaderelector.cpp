@@ -1,5 +1,6 @@
 #include "leaderelector.h"
 
+#include "clock.h"
 #include "kubeclient.h"
 
 #include <QCoreApplication>
@@ -48,7 +49,7 @@ QString LeaderElector::defaultIdentity() {
 }
 
 QString LeaderElector::microTimeNow() {
-    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime now = Clock::system().nowUtc();
     return now.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzz")) + QStringLiteral("000Z");
 }
 

@@ -1,5 +1,6 @@
 #include "exporterdiscovery.h"
 
+#include "clock.h"
 #include "clusterdiscovery.h"
 #include "kubeclient.h"
 
@@ -156,7 +157,7 @@ Result<ProxyScrape> scrapeAll(KubeClient &client, const ExporterPods &pods) {
         return snap.error();
     out.snapshot = std::move(*snap);
     out.snapshot.warnings += pods.notes;
-    out.snapshot.takenAtMs = QDateTime::currentMSecsSinceEpoch();
+    out.snapshot.takenAtMs = Clock::system().nowMSecs();
     return out;
 }
 
@@ -201,7 +202,7 @@ Result<GpuSnapshot> DiscoveredExporters::snapshot(const std::shared_ptr<KubeClie
     ExporterPods pods;
     {
         std::lock_guard lock(m_mutex);
-        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const qint64 now = Clock::system().nowMSecs();
         if (m_stale || m_listedWith.lock() != client || now - m_listedAtMs > m_relistMs) {
             auto found = findExporterPods(*client);
             if (!found)

@@ -128,14 +128,14 @@ void GpuMonitor::refresh() {
     if (m_source.kind == Source::Kind::Prometheus) {
         auto client = m_client;
         m_jobs.run(
-            [client]() -> Result<GpuSnapshot> {
+            [client, clock = m_clock]() -> Result<GpuSnapshot> {
                 auto f = client->query(gpuSnapshotQuery());
                 f.waitForFinished(); // a pool thread, never the receiver's
                 Result<PromResult> r = f.result();
                 if (!r)
                     return r.error();
                 GpuSnapshot snap = gpusFromVector(*r);
-                snap.takenAtMs = QDateTime::currentMSecsSinceEpoch();
+                snap.takenAtMs = clock->nowMSecs();
                 return snap;
             },
             [this](Result<GpuSnapshot> r) { deliverSnapshot(std::move(r)); }, networkPool());
@@ -144,13 +144,13 @@ void GpuMonitor::refresh() {
     auto transport = m_transport;
     const QList<ScrapeTarget> targets = m_source.targets;
     m_jobs.run(
-        [transport, targets]() -> Result<GpuSnapshot> {
+        [transport, targets, clock = m_clock]() -> Result<GpuSnapshot> {
             QList<QFuture<Result<ScrapedText>>> pending;
             for (const ScrapeTarget &t : targets)
                 pending.append(scrape(*transport, t));
             Result<GpuSnapshot> snap = snapshotFromRound(collectScrapes(std::move(pending)));
             if (snap)
-                snap->takenAtMs = QDateTime::currentMSecsSinceEpoch();
+                snap->takenAtMs = clock->nowMSecs();
             return snap;
         },
         [this](Result<GpuSnapshot> r) { deliverSnapshot(std::move(r)); }, networkPool());
@@ -276,7 +276,7 @@ void GpuMonitor::fetchHistory(int seconds, int stepSeconds) {
 void GpuMonitor::refreshUsers() {
     if (!m_clusterClient || m_usersInFlight)
         return;
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 now = m_clock->nowMSecs();
     if (m_usersAskedMs && now - m_usersAskedMs < kUsersEveryMs)
         return;
     std::shared_ptr<KubeClient> client = m_clusterClient();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "idle.h"
+#include "idlespanrows.h"
 #include "result.h"
 #include "usagestore.h"
 
@@ -17,9 +18,7 @@ namespace idlespans {
 // writes every idle.interval, one minute by default).
 inline constexpr qint64 kFreshSeconds = 10 * 60;
 
-// node, gpu_uuid, ns, pod_name of an idle GPU's row, and back.
-[[nodiscard]] QString gpuKey(const metrics::GpuSample &gpu);
-[[nodiscard]] metrics::GpuSample gpuFromKey(const QString &node, const QString &key);
+// A row's identity (gpuKey, gpuFromKey, rowHolder): idlespanrows.h (core/metrics).
 
 // The spans going on at nowS (their end within freshSeconds of it) that lasted at least
 // minIdleSeconds, largest waste first, as IdleGpus: identity from node and gpu_uuid

@@ -1,6 +1,7 @@
 #include "draftstore.h"
 
 #include "atomicfile.h"
+#include "clock.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -88,7 +89,7 @@ Result<void> DraftStore::save(const Draft &draft) {
         return Error::make(Error::Kind::Io, QStringLiteral("cannot create the drafts folder %1").arg(m_dir));
     Draft stamped = draft;
     if (!stamped.savedAt.isValid())
-        stamped.savedAt = QDateTime::currentDateTimeUtc();
+        stamped.savedAt = Clock::system().nowUtc();
     const QString path = pathFor(draft.key);
     if (auto w = writeFileAtomically(path, QJsonDocument(toJson(stamped)).toJson(QJsonDocument::Indented));
         !w)
@@ -101,7 +102,7 @@ Result<void> DraftStore::save(const Draft &draft) {
 
 void DraftStore::scheduleSave(const Draft &draft) {
     Draft d = draft;
-    d.savedAt = QDateTime::currentDateTimeUtc();
+    d.savedAt = Clock::system().nowUtc();
     m_pending.insert(d.key.fileName(), d);
     m_timer.start();
 }

@@ -260,7 +260,8 @@ private slots:
                        QStringLiteral("-I"), src, src + QLatin1String("/services"),
                        src + QLatin1String("/models"), src + QLatin1String("/widgets"),
                        src + QLatin1String("/app/console"), src + QLatin1String("/core/alerts"),
-                       src + QLatin1String("/core/reportpdf"), QStringLiteral("-ts"), copy});
+                       src + QLatin1String("/core/reportpdf"), src + QLatin1String("/core/quotas"),
+                       QStringLiteral("-ts"), copy});
         QVERIFY2(lupdate.waitForFinished(120000), "lupdate did not finish");
         QVERIFY2(lupdate.exitCode() == 0, lupdate.readAll().constData());
         const auto committed = readTs(kTsDir + QLatin1String("/gpuquota_zh_CN.ts"));

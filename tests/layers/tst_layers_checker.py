@@ -103,6 +103,13 @@ class LayerCheckerTest(unittest.TestCase):
         self.assertIn("bin/gpuquota-console (build.ninja): only-the-controller-links-the-server: links gqhttpd",
                       r.stdout)
 
+    def test_the_controller_linking_the_demo_generators_fails(self):
+        inject_link(self.build / "build.ninja", "bin/gpuquota-controller", ["app/demo/libgqdemo.a"])
+        r = run(ARGS.checker, self.src, self.build)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("bin/gpuquota-controller (build.ninja): no-demo-generators-in-the-controller: links gqdemo",
+                      r.stdout)
+
     def test_no_build_is_an_error_not_a_pass(self):
         (self.build / "build.ninja").unlink()
         r = run(ARGS.checker, self.src, self.build)

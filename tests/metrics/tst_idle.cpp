@@ -4,6 +4,7 @@
 // (idlequery.h), and the incremental tracker for sources without history.
 #include "idle.h"
 #include "idlequery.h"
+#include "idlespanrows.h"
 
 #include <QTest>
 
@@ -70,6 +71,7 @@ private slots:
     void otherHoldersEndTheSpanInAnOlderWindow();
     void historyQueryAndItsAnswer();
     void trackerAgreesWithTheTimelineRule();
+    void spanRowIdentityRoundTrips();
 };
 
 void TestIdle::idleSinceTheLastBusyReading() {
@@ -469,6 +471,43 @@ void TestIdle::trackerAgreesWithTheTimelineRule() {
     QCOMPARE(got[0].sinceMs, 50 * kMin); // after the gap
     QCOMPARE(got[1].sinceMs, 60 * kMin); // the new pod
     QVERIFY(tracker.trackedSpans() == 2);
+}
+
+// An idle span's row names its GPU by UUID (with the MIG instance) or by index, and the
+// first holder by namespace and pod; reading the key back gives the same identity.
+void TestIdle::spanRowIdentityRoundTrips() {
+    GpuSample whole;
+    whole.hostname = QStringLiteral("gpu-node-1");
+    whole.uuid = QStringLiteral("GPU-aaaa");
+    whole.gpu = 3;
+    QCOMPARE(gq::idlespans::gpuKey(whole), QStringLiteral("GPU-aaaa"));
+    GpuSample mig = whole;
+    mig.gpuInstance = QStringLiteral("7");
+    mig.migProfile = QStringLiteral("1g.10gb");
+    QVERIFY(mig.isMigInstance());
+    QCOMPARE(gq::idlespans::gpuKey(mig), QStringLiteral("GPU-aaaa/7"));
+    GpuSample anonymous;
+    anonymous.gpu = 2;
+    QCOMPARE(gq::idlespans::gpuKey(anonymous), QStringLiteral("#2"));
+
+    const GpuSample back =
+        gq::idlespans::gpuFromKey(QStringLiteral("gpu-node-1"), QStringLiteral("GPU-aaaa/7"));
+    QCOMPARE(back.hostname, QStringLiteral("gpu-node-1"));
+    QCOMPARE(back.uuid, QStringLiteral("GPU-aaaa"));
+    QCOMPARE(back.gpuInstance, QStringLiteral("7"));
+    const GpuSample byIndex = gq::idlespans::gpuFromKey(QStringLiteral("n"), QStringLiteral("#2"));
+    QVERIFY(byIndex.uuid.isEmpty());
+    QCOMPARE(byIndex.gpu, std::optional<int>(2));
+    QVERIFY(!gq::idlespans::gpuFromKey(QStringLiteral("n"), QStringLiteral("#x")).gpu);
+
+    IdleGpu shared;
+    shared.holders = {GpuHolder{QStringLiteral("nlp"), QStringLiteral("train-b"), QString(), QString()},
+                      GpuHolder{QStringLiteral("cv"), QStringLiteral("train-z"), QString(), QString()},
+                      GpuHolder{QStringLiteral("nlp"), QStringLiteral("train-a"), QString(), QString()}};
+    QCOMPARE(gq::idlespans::rowHolder(shared).ns, QStringLiteral("cv"));
+    shared.holders.removeAt(1);
+    QCOMPARE(gq::idlespans::rowHolder(shared).pod, QStringLiteral("train-a"));
+    QCOMPARE(gq::idlespans::rowHolder(IdleGpu{}).pod, QString());
 }
 
 QTEST_GUILESS_MAIN(TestIdle)

@@ -4,6 +4,7 @@
 #include "auditcsv.h"
 #include "auditfiltermodel.h"
 #include "auditmodel.h"
+#include "clock.h"
 #include "usageservice.h"
 
 #include <QCheckBox>
@@ -83,7 +84,7 @@ AuditPage::AuditPage(AuditModel *model, QWidget *parent)
     m_verify->setToolTip(tr("Recompute the hash chain of the whole audit log and report the first entry that "
                             "does not match"));
     m_export->setToolTip(tr("Save the entries shown (with these filters) as CSV"));
-    const QDateTime now = QDateTime::currentDateTime();
+    const QDateTime now = Clock::system().nowUtc().toLocalTime();
     for (QDateTimeEdit *e : {m_from, m_to}) {
         e->setCalendarPopup(true);
         e->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm"));

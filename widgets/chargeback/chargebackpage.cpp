@@ -5,6 +5,7 @@
 #include "chargebackmodel.h"
 #include "chargebackpdf.h"
 #include "chargebackservice.h"
+#include "clock.h"
 #include "money.h"
 
 #include <QComboBox>
@@ -46,7 +47,7 @@ ChargebackPage::ChargebackPage(QWidget *parent)
     , m_status(new QLabel(this)) {
     const PagePreferences defaults;
     const QTimeZone local(defaults.zone().toUtf8());
-    const ChargebackMonth last = previousMonth(QDateTime::currentSecsSinceEpoch(), local);
+    const ChargebackMonth last = previousMonth(Clock::system().nowSecs(), local);
 
     m_month->setObjectName(QStringLiteral("chargebackMonth"));
     m_month->setDisplayFormat(QStringLiteral("yyyy-MM"));

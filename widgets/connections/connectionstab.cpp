@@ -1,5 +1,6 @@
 #include "connectionstab.h"
 
+#include "clock.h"
 #include "clusterdiscovery.h"
 #include "connectionprobe.h"
 #include "consolesettings.h"
@@ -423,7 +424,7 @@ void ConnectionsTab::runTest(Section section) {
                 const UrlPassword typed = splitUrlPassword(url);
                 return connectiontests::usageDatabase(typed.url,
                                                       typed.password.isEmpty() ? password : typed.password,
-                                                      QDateTime::currentSecsSinceEpoch());
+                                                      Clock::system().nowSecs());
             },
             deliver);
         return;

@@ -1,5 +1,6 @@
 #include "signinindicator.h"
 
+#include "clock.h"
 #include "execactivity.h"
 
 #include <QDateTime>
@@ -31,7 +32,7 @@ void SignInIndicator::setInterval(int ms) {
 
 void SignInIndicator::refresh() {
     const auto waiting = execactivity::oldest();
-    const qint64 elapsed = waiting ? QDateTime::currentMSecsSinceEpoch() - waiting->sinceMs : 0;
+    const qint64 elapsed = waiting ? Clock::system().nowMSecs() - waiting->sinceMs : 0;
     if (!waiting || elapsed < kShowAfterMs) {
         hide();
         return;

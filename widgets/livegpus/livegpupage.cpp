@@ -1,5 +1,6 @@
 #include "livegpupage.h"
 
+#include "clock.h"
 #include "gpumonitor.h"
 #include "livegpudelegates.h"
 #include "livegpumodel.h"
@@ -364,7 +365,7 @@ void LiveGpuPage::updateStatus() {
 }
 
 void LiveGpuPage::onHistory(const QList<GpuTimeline> &history) {
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 now = Clock::system().nowMSecs();
     m_model->setHistory(history, now - kSparklineSeconds * 1000);
     const StackedChart chart =
         namespaceUtilizationChart(history, now - kChartSeconds * 1000, now, kChartBuckets, 8);

@@ -1,5 +1,6 @@
 #include "queuespage.h"
 
+#include "clock.h"
 #include "clusterconnection.h"
 #include "kubeclient.h"
 #include "kueuereader.h"
@@ -305,7 +306,7 @@ void QueuesPage::showResult(const Result<kueue::Snapshot> &result) {
         m_snapshot = *result;
         m_error.reset();
         m_tree->setSnapshot(*result);
-        m_workloads->setSnapshot(*result, {}, QDateTime::currentMSecsSinceEpoch());
+        m_workloads->setSnapshot(*result, {}, Clock::system().nowMSecs());
         m_treeView->expandAll();
         for (int c = 1; c < QueueTreeModel::ColumnCount; ++c)
             m_treeView->resizeColumnToContents(c);

@@ -1,5 +1,6 @@
 #include "clusterusagepage.h"
 
+#include "clock.h"
 #include "clusterconnection.h"
 #include "usagechart.h"
 #include "usagechartmodel.h"
@@ -193,8 +194,7 @@ void ClusterUsagePage::applyGrouping() {
 }
 
 void ClusterUsagePage::reload() {
-    m_model->request(
-        m_range->query(ChartQuery::Kind::Cluster, QString(), QDateTime::currentSecsSinceEpoch()));
+    m_model->request(m_range->query(ChartQuery::Kind::Cluster, QString(), Clock::system().nowSecs()));
 }
 
 void ClusterUsagePage::decorateAllocation(StackedChart &c) const {

@@ -1,5 +1,6 @@
 #include "namespaceusagepage.h"
 
+#include "clock.h"
 #include "rankingmodel.h"
 #include "usagechartmodel.h"
 #include "usagechartpanel.h"
@@ -97,7 +98,7 @@ void NamespaceUsagePage::reload() {
     if (m_ns.isEmpty())
         return;
     m_panel->setTitle(tr("GPU-hours in %1 by user").arg(m_ns));
-    m_model->request(m_range->query(ChartQuery::Kind::Namespace, m_ns, QDateTime::currentSecsSinceEpoch()));
+    m_model->request(m_range->query(ChartQuery::Kind::Namespace, m_ns, Clock::system().nowSecs()));
 }
 
 void NamespaceUsagePage::showBudgetPeriod() {

@@ -1,5 +1,7 @@
 #include "usagerangebar.h"
 
+#include "clock.h"
+
 #include <QComboBox>
 #include <QCompleter>
 #include <QDateEdit>
@@ -163,7 +165,7 @@ bool UsageRangeBar::setZone(const QString &id) {
     const QSignalBlocker block(m_zoneBox);
     m_zoneBox->setCurrentText(id);
     const QTimeZone tz(id.toUtf8());
-    const int offset = tz.offsetFromUtc(QDateTime::currentDateTimeUtc());
+    const int offset = tz.offsetFromUtc(Clock::system().nowUtc());
     m_zoneNote->setText(tr("UTC%1%2:%3")
                             .arg(offset < 0 ? QLatin1Char('-') : QLatin1Char('+'))
                             .arg(std::abs(offset) / 3600, 2, 10, QLatin1Char('0'))

@@ -1,5 +1,6 @@
 #include "userusagedialog.h"
 
+#include "clock.h"
 #include "rankingmodel.h"
 #include "usagechartmodel.h"
 #include "usagechartpanel.h"
@@ -60,7 +61,7 @@ UserUsageDialog::UserUsageDialog(UsageChartService *service, const QString &user
 }
 
 void UserUsageDialog::reload() {
-    m_model->request(m_range->query(ChartQuery::Kind::User, m_user, QDateTime::currentSecsSinceEpoch()));
+    m_model->request(m_range->query(ChartQuery::Kind::User, m_user, Clock::system().nowSecs()));
 }
 
 } // namespace gq
