@@ -5,21 +5,16 @@
 // allowance's last day is exact there, and the row is gone the first second after it. A
 // brand-new user with no interval and no sweep shows the allowance too. With
 // GQ_SCREENSHOT_DIR set the pages are saved as selfservice-newcomer{,-zh_CN}.png.
-#include "kube/kubetestutil.h"
+#include "chromiumpage.h"
 #include "newcomerledger.h"
 #include "quotastatus.h"
 #include "selfservicepage.h"
 #include "usagestore.h"
 #include "usagetestdata.h"
 
-#include <QDir>
-#include <QFile>
-#include <QImage>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
-#include <QUrl>
 
 using namespace gq;
 using namespace gq::test;
@@ -133,52 +128,15 @@ private slots:
         QFETCH(QString, lang);
         QFETCH(QStringList, texts);
         QFETCH(QString, shot);
-        const QString chromium = QStandardPaths::findExecutable(QStringLiteral("chromium"));
-        if (chromium.isEmpty())
-            QFAIL("chromium is not installed (scripts/install-deps.sh installs it)");
         const QString body = render(QStringLiteral("nina"), instant("2026-10-26T12:00:00+01:00"), lang);
         QVERIFY(!body.isEmpty());
-        QTemporaryDir dir;
-        const QString html = dir.filePath(QStringLiteral("quota.html"));
-        QFile f(html);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(body.toUtf8());
-        f.close();
-        const QStringList common{QStringLiteral("--headless"), QStringLiteral("--no-sandbox"),
-                                 QStringLiteral("--disable-gpu"), QStringLiteral("--hide-scrollbars"),
-                                 QStringLiteral("--user-data-dir=") +
-                                     dir.filePath(QStringLiteral("profile"))};
-        const ToolRun dom = runTool(
-            chromium,
-            common + QStringList{QStringLiteral("--dump-dom"), QUrl::fromLocalFile(html).toString()}, 120000);
-        QCOMPARE(dom.exitCode, 0);
-        const QString text = QString::fromUtf8(dom.out);
+        const ChromiumPage page = openInChromium(body.toUtf8(), shot, QSize(800, 900));
+        QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
         for (const QString &t : texts)
-            QVERIFY2(text.contains(t), qPrintable(t + QLatin1Char('\n') + text));
-        const QString png = dir.filePath(shot);
-        const ToolRun s = runTool(chromium,
-                                  common + QStringList{QStringLiteral("--screenshot=") + png,
-                                                       QStringLiteral("--window-size=800,900"),
-                                                       QUrl::fromLocalFile(html).toString()},
-                                  120000);
-        QCOMPARE(s.exitCode, 0);
-        QImage image(png);
-        QVERIFY(!image.isNull());
-        QCOMPARE(image.size(), QSize(800, 900));
-        // Drawn, not blank: the card's white and the page's grey.
-        int white = 0, background = 0;
-        for (int y = 0; y < image.height(); y += 2)
-            for (int x = 0; x < image.width(); x += 2) {
-                const QColor c = image.pixelColor(x, y);
-                white += c == QColor(Qt::white);
-                background += c == QColor(0xf4, 0xf6, 0xf8);
-            }
-        QVERIFY(white > 10000);
-        QVERIFY(background > 1000);
-        if (const QString out = qEnvironmentVariable("GQ_SCREENSHOT_DIR"); !out.isEmpty()) {
-            QFile::remove(QDir(out).filePath(shot));
-            QVERIFY(QFile::copy(png, QDir(out).filePath(shot)));
-        }
+            QVERIFY2(page.dom.contains(t), qPrintable(t + QLatin1Char('\n') + page.dom));
+        QCOMPARE(page.image.size(), QSize(800, 900));
+        QVERIFY(pixelsOf(page.image, Qt::white) > 10000);               // the cards
+        QVERIFY(pixelsOf(page.image, QColor(0xf4, 0xf6, 0xf8)) > 1000); // the page
     }
 };
 
