@@ -140,7 +140,7 @@ Result<QList<Decision>> BudgetStore::status(BudgetScope scope, const QString &su
         return extra.error();
     NewcomerTerms newcomer;
     if (scope == BudgetScope::User) {
-        auto terms = readNewcomerTerms(m_conn, subject);
+        auto terms = readNewcomerTerms(m_conn, subject, now);
         if (!terms)
             return terms.error();
         newcomer = *terms;

@@ -90,7 +90,7 @@ Result<void> CheckInputReader::readNewcomer(const QString &user, bool loadUser, 
                                             CheckSubject &out) const {
     if (user.isEmpty() || !loadUser || out.budgets.isEmpty())
         return {};
-    auto terms = readNewcomerTerms(m_conn, user);
+    auto terms = readNewcomerTerms(m_conn, user, now);
     if (!terms)
         return terms.error();
     out.newcomer = *terms;

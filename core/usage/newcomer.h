@@ -33,6 +33,10 @@ struct NewcomerAllowance {
     qint64 since = 0;   // the first interval's start, or when the admin added the user
     qint64 until = 0;   // the end by itself (exclusive): see newcomerEnd()
     qint64 endedAt = 0; // ended early by an admin (0: not)
+    // Not in the newcomers table yet: a user first seen after the policy was set, judged
+    // from their first interval (or from now, before they have one) until the sweep or an
+    // admin records them (readNewcomerTerms).
+    bool provisional = false;
 
     // Where it ends, early or by itself.
     [[nodiscard]] qint64 end() const { return endedAt > 0 && endedAt < until ? endedAt : until; }

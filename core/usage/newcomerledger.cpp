@@ -85,28 +85,53 @@ Result<void> migrateNewcomersToV9(UsageConnection &conn) {
     return {};
 }
 
-Result<NewcomerTerms> readNewcomerTerms(const UsageConnection &conn, const QString &user) {
-    auto stmt = conn.cached(
-        QStringLiteral("SELECT s.value, n.user_name, n.since_s, n.until_s, n.ended_s FROM store_settings s"
-                       " LEFT JOIN newcomers n ON n.user_name = ? WHERE s.name = 'newcomer_policy'"));
+Result<NewcomerTerms> readNewcomerTerms(const UsageConnection &conn, const QString &user, qint64 now) {
+    // One kept statement: the policy, the user's row, and for a user with no row while a
+    // policy is on, when they were first seen (the moment the policy was set, the zone of
+    // the calendar days and their first interval's start: an index seek).
+    auto stmt = conn.cached(QStringLiteral(
+        "SELECT s.value, n.user_name, n.since_s, n.until_s, n.ended_s,"
+        " (SELECT value FROM store_settings WHERE name = 'newcomer_policy_since'),"
+        " (SELECT value FROM store_settings WHERE name = 'rollup_tz'),"
+        " CASE WHEN n.user_name IS NULL AND s.value <> 'off' THEN"
+        " (SELECT MIN(start_s) FROM usage_intervals WHERE user_name = ?) END"
+        " FROM store_settings s LEFT JOIN newcomers n ON n.user_name = ? WHERE s.name = 'newcomer_policy'"));
     if (!stmt)
         return stmt.error();
     QSqlQuery &q = **stmt;
     q.bindValue(0, user);
+    q.bindValue(1, user);
     if (auto r = conn.exec(q, QStringLiteral("reading the newcomer allowance")); !r)
         return r.error();
     NewcomerTerms terms;
-    if (q.next()) {
-        auto policy = NewcomerPolicy::parse(q.value(0).toString());
-        if (!policy) {
-            q.finish();
-            return policy.error();
-        }
-        terms.policy = *policy;
-        if (!q.value(1).isNull() && !user.isEmpty())
-            terms.allowance = fromRow(q, 1);
+    if (!q.next() || user.isEmpty()) {
+        q.finish();
+        return terms;
     }
+    auto policy = NewcomerPolicy::parse(q.value(0).toString());
+    if (!policy) {
+        q.finish();
+        return policy.error();
+    }
+    terms.policy = *policy;
+    if (!q.value(1).isNull()) {
+        terms.allowance = fromRow(q, 1);
+        q.finish();
+        return terms;
+    }
+    const qint64 policySince = q.value(5).toLongLong();
+    const QString zoneId = q.value(6).isNull() ? QStringLiteral("UTC") : q.value(6).toString();
+    // No interval yet: the job being judged is their first, from now.
+    const qint64 firstSeen = q.value(7).isNull() ? now : q.value(7).toLongLong();
     q.finish();
+    // Seen before the policy was set: no newcomer (the sweep's rule).
+    if (!terms.policy.enabled() || firstSeen < policySince)
+        return terms;
+    const auto zone = parseZone(zoneId, QStringLiteral("rollup_tz"));
+    if (!zone)
+        return zone.error();
+    terms.allowance = newcomerAllowance(user, firstSeen, terms.policy, *zone);
+    terms.allowance->provisional = true;
     return terms;
 }
 
@@ -202,7 +227,7 @@ Result<NewcomerAllowance> NewcomerLedger::end(const QString &user, const QString
     UsageTx tx(conn);
     if (auto r = tx.begin(); !r)
         return r.error();
-    auto terms = readNewcomerTerms(conn, user.trimmed());
+    auto terms = readNewcomerTerms(conn, user.trimmed(), now);
     if (!terms)
         return terms.error();
     if (!terms->allowance || !terms->allowance->activeAt(now))
@@ -210,6 +235,11 @@ Result<NewcomerAllowance> NewcomerLedger::end(const QString &user, const QString
                            QStringLiteral("%1 has no newcomer allowance in force").arg(user.trimmed()),
                            QStringLiteral("user"));
     NewcomerAllowance a = *terms->allowance;
+    // In force but not yet swept: record it first, so its start and end are both audited.
+    if (a.provisional)
+        if (auto inserted = insert(a); !inserted)
+            return inserted.error();
+    a.provisional = false;
     // A start nobody has audited yet goes first, so the chain reads start, end.
     if (auto r = auditOnce(a, true, actor, QString()); !r)
         return r.error();
@@ -285,38 +315,32 @@ Result<int> NewcomerLedger::addFirstSeen(const NewcomerPolicy &policy, qint64 po
         return zone.error();
     // A user first seen more than the allowance's days ago has no allowance left.
     const qint64 from = std::max(policySince, now - qint64(policy.days + 2) * 86400);
+    // One statement: the users seen lately and not recorded yet (the start index), with
+    // their first interval ever (the user index); those seen before the policy drop out.
     QSqlQuery q(conn.database());
-    if (auto r =
-            conn.prepare(q, QStringLiteral("SELECT DISTINCT user_name FROM usage_intervals WHERE start_s >= ?"
-                                           " AND start_s <= ? AND user_name <> '' AND user_name NOT IN"
-                                           " (SELECT user_name FROM newcomers)"));
+    if (auto r = conn.prepare(
+            q, QStringLiteral("SELECT user_name, MIN(start_s) FROM usage_intervals WHERE user_name IN"
+                              " (SELECT DISTINCT user_name FROM usage_intervals WHERE start_s >= ?"
+                              " AND start_s <= ? AND user_name <> '') AND user_name NOT IN"
+                              " (SELECT user_name FROM newcomers) GROUP BY user_name"
+                              " HAVING MIN(start_s) >= ? ORDER BY user_name"));
         !r)
         return r.error();
     q.addBindValue(from);
     q.addBindValue(now);
+    q.addBindValue(policySince);
     if (auto r = conn.exec(q, QStringLiteral("finding users seen for the first time")); !r)
         return r.error();
-    QStringList users;
+    QList<NewcomerAllowance> found;
     while (q.next())
-        users << q.value(0).toString();
+        found << newcomerAllowance(q.value(0).toString(), q.value(1).toLongLong(), policy, *zone);
+    // Read to the end before writing: an unfinished read keeps SQLite's shared lock, and
+    // another replica's writer waiting for it while this insert waits for theirs would be a
+    // deadlock ("database is locked").
     q.finish();
     int added = 0;
-    for (const QString &user : std::as_const(users)) {
-        QSqlQuery first(conn.database());
-        if (auto r = conn.prepare(
-                first, QStringLiteral("SELECT MIN(start_s) FROM usage_intervals WHERE user_name = ?"));
-            !r)
-            return r.error();
-        first.addBindValue(user);
-        if (auto r = conn.exec(first, QStringLiteral("reading a user's first interval")); !r)
-            return r.error();
-        const qint64 since = first.next() ? first.value(0).toLongLong() : 0;
-        // An unfinished read keeps SQLite's shared lock: another replica's writer waiting for
-        // it and this insert waiting for theirs would be a deadlock ("database is locked").
-        first.finish();
-        if (since < policySince)
-            continue; // seen before the policy: no newcomer
-        auto inserted = insert(newcomerAllowance(user, since, policy, *zone));
+    for (const NewcomerAllowance &a : std::as_const(found)) {
+        auto inserted = insert(a);
         if (!inserted)
             return inserted.error();
         added += *inserted ? 1 : 0;

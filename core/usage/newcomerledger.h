@@ -17,9 +17,14 @@ class UsageStore;
 // runs inside migrateUsageSchema's transaction, both dialects; renumber freely.
 Result<void> migrateNewcomersToV9(UsageConnection &conn);
 
-// The policy and the user's allowance, as the budget decisions read them (the admission
-// check, BudgetStore::status). No allowance for an empty user.
-[[nodiscard]] Result<NewcomerTerms> readNewcomerTerms(const UsageConnection &conn, const QString &user);
+// The policy and the user's allowance at `now`, as the budget decisions read them (the
+// admission check, BudgetStore::status). No allowance for an empty user. A user not yet
+// in the newcomers table, with no interval before the moment the policy was set, is a
+// newcomer already (provisional): from their first interval, or from `now` when they have
+// none, so their first job is judged under the allowance without waiting for the sweep,
+// which records them and audits the start once.
+[[nodiscard]] Result<NewcomerTerms> readNewcomerTerms(const UsageConnection &conn, const QString &user,
+                                                      qint64 now);
 
 // The store side of the newcomer allowance (issue #30). One policy per database, for
 // every user budget (store_settings "newcomer_policy", e.g. "7d:x3"; `gpuquota budget

@@ -110,21 +110,28 @@ private slots:
             QStringLiteral("Denied: need 4.00 GPU-h, only 0.50 left (limit 8.00 per day) for user alice"));
     }
 
-    // Issue 30: a newcomer (x3 for 7 days) is admitted over the plain budget, and denied
-    // the same pod once the allowance has ended by itself.
+    // Issue 30: a newcomer (x3 for 7 days) is admitted over the plain budget, her very first
+    // pod too (no interval yet, no sweep yet), and denied the same pod once the allowance
+    // has ended by itself.
     void newcomerAdmittedUntilTheAllowanceEnds() {
         const ManualClock policyAt(kDayStart - 60);
         QVERIFY(NewcomerLedger(*m_store, policyAt)
                     .setPolicy(*NewcomerPolicy::parse(QStringLiteral("7d:x3")), QStringLiteral("admin"),
                                QStringLiteral("first week")));
         QVERIFY(m_store->setBudget(budget(QStringLiteral("nina"))));
+        const QByteArray first = // 10 GPUs for an hour: over 8, within 24
+            reviewJson(QStringLiteral("uid-n0"), QStringLiteral("shared"), QStringLiteral("nina"), 10);
+        QJsonObject resp = responseOf(call(first, kDayStart + 3000).body);
+        QVERIFY2(resp.value(QLatin1String("allowed")).toBool(), qPrintable(messageOf(resp)));
         QVERIFY(m_store->upsertInterval(sharedPod("nina", "uid-n", "first", 1, 3600))); // 1 GPU-h used
-        const ManualClock sweepAt(kNoon);
-        QVERIFY(NewcomerLedger(*m_store, sweepAt).sweep());
-        // 9 GPUs for an hour: 10 > 8, but <= 24.
+        // 9 GPUs for an hour: 10 > 8, but <= 24; still before any sweep.
         const QByteArray body =
             reviewJson(QStringLiteral("uid-n1"), QStringLiteral("shared"), QStringLiteral("nina"), 9);
-        QJsonObject resp = responseOf(call(body).body);
+        resp = responseOf(call(body).body);
+        QVERIFY(resp.value(QLatin1String("allowed")).toBool());
+        const ManualClock sweepAt(kNoon);
+        QVERIFY(NewcomerLedger(*m_store, sweepAt).sweep());
+        resp = responseOf(call(body).body);
         QVERIFY(resp.value(QLatin1String("allowed")).toBool());
         resp = responseOf(call(body, kNoon + 7 * 86400).body); // 12-08: ended with 12-07
         QCOMPARE(resp.value(QLatin1String("allowed")).toBool(true), false);

@@ -5,6 +5,7 @@
 // across Berlin's autumn DST day (manual clock); 401/403; the page in headless Chromium
 // in English and Chinese; /metrics through promtool and our own exposition parser.
 #include "boosts.h"
+#include "chromiumpage.h"
 #include "exposition.h"
 #include "httpserver.h"
 #include "httptransport.h"
@@ -16,7 +17,6 @@
 #include "usage/usagebackend.h"
 #include "usagestore.h"
 
-#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QStandardPaths>
@@ -494,60 +494,24 @@ private slots:
         QFETCH(QByteArray, language);
         QFETCH(QStringList, texts);
         QFETCH(QString, shot);
-        const QString chromium = QStandardPaths::findExecutable(QStringLiteral("chromium"));
-        if (chromium.isEmpty())
-            QFAIL("chromium is not installed (scripts/install-deps.sh installs it)");
         m_clock.set(at("2026-10-25T15:00:00+01:00"));
         const Reply r = get(QStringLiteral("/quota?user=alice"), "tok-alice", language);
         QCOMPARE(r.status, 200);
         QVERIFY(r.header("content-type").startsWith("text/html"));
         QVERIFY(!r.body.contains("<script"));
         QVERIFY(!r.body.contains("http://") && !r.body.contains("https://")); // no external asset
-        QTemporaryDir dir;
-        const QString html = dir.filePath(QStringLiteral("quota.html"));
-        QFile f(html);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(r.body);
-        f.close();
-        const QStringList common{QStringLiteral("--headless"), QStringLiteral("--no-sandbox"),
-                                 QStringLiteral("--disable-gpu"), QStringLiteral("--hide-scrollbars"),
-                                 QStringLiteral("--user-data-dir=") +
-                                     dir.filePath(QStringLiteral("profile"))};
-        const ToolRun dom = runTool(
-            chromium,
-            common + QStringList{QStringLiteral("--dump-dom"), QUrl::fromLocalFile(html).toString()}, 120000);
-        QCOMPARE(dom.exitCode, 0);
-        const QString text = QString::fromUtf8(dom.out);
+        const ChromiumPage page = openInChromium(r.body, shot, QSize(800, 1000));
+        QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
         for (const QString &t : texts)
-            QVERIFY2(text.contains(t), qPrintable(t));
-        QVERIFY(text.contains(QStringLiteral("<svg")));
-        const QString png = dir.filePath(shot);
-        const ToolRun s = runTool(chromium,
-                                  common + QStringList{QStringLiteral("--screenshot=") + png,
-                                                       QStringLiteral("--window-size=800,1000"),
-                                                       QUrl::fromLocalFile(html).toString()},
-                                  120000);
-        QCOMPARE(s.exitCode, 0);
-        QImage image(png);
-        QVERIFY(!image.isNull());
-        QCOMPARE(image.size(), QSize(800, 1000));
+            QVERIFY2(page.dom.contains(t), qPrintable(t));
+        QVERIFY(page.dom.contains(QStringLiteral("<svg")));
+        QCOMPARE(page.image.size(), QSize(800, 1000));
         // Not blank: the battery's colour (alice is near her limit: amber), the card's white
         // and the page's grey are all there.
-        int battery = 0, white = 0, background = 0;
-        for (int y = 0; y < image.height(); y += 2)
-            for (int x = 0; x < image.width(); x += 2) {
-                const QColor c = image.pixelColor(x, y);
-                battery += c == QColor(0xf9, 0xa8, 0x25);
-                white += c == QColor(Qt::white);
-                background += c == QColor(0xf4, 0xf6, 0xf8);
-            }
+        const int battery = pixelsOf(page.image, QColor(0xf9, 0xa8, 0x25));
         QVERIFY2(battery > 200, qPrintable(QString::number(battery)));
-        QVERIFY(white > 10000);
-        QVERIFY(background > 1000);
-        if (const QString out = qEnvironmentVariable("GQ_SCREENSHOT_DIR"); !out.isEmpty()) {
-            QFile::remove(QDir(out).filePath(shot));
-            QVERIFY(QFile::copy(png, QDir(out).filePath(shot)));
-        }
+        QVERIFY(pixelsOf(page.image, Qt::white) > 10000);
+        QVERIFY(pixelsOf(page.image, QColor(0xf4, 0xf6, 0xf8)) > 1000);
     }
 
     void metricsPassPromtool() {

@@ -134,6 +134,56 @@ private slots:
         QCOMPARE(newcomerLimit(5, p, a, e), 5.0);
     }
 
+    // The decision itself at the allowance's edges when a DST change lies inside it, in the
+    // budget's zone (Berlin): the end is local midnight, so a 24-hour-step end would be an
+    // hour early in autumn and an hour late in spring.
+    void decisionAcrossDst_data() {
+        QTest::addColumn<QString>("since");
+        QTest::addColumn<QString>("t");
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<double>("limit");
+        QTest::addColumn<QString>("text");
+        const QString autumn = QStringLiteral("2026-10-20T15:00:00+02:00");
+        const QString spring = QStringLiteral("2027-03-25T09:00:00+01:00");
+        QTest::newRow("autumn: its first second") << autumn << "2026-10-20T15:00:00+02:00"
+                                                  << "allowed" << 24.0 << "newcomer allowance until 10-26";
+        QTest::newRow("autumn: 23:30 on 10-26, past 168 h from the first midnight")
+            << autumn << "2026-10-26T23:30:00+01:00"
+            << "allowed" << 24.0 << "newcomer allowance until 10-26";
+        QTest::newRow("autumn: its last second") << autumn << "2026-10-26T23:59:59+01:00"
+                                                 << "allowed" << 24.0 << "newcomer allowance until 10-26";
+        QTest::newRow("autumn: local midnight") << autumn << "2026-10-27T00:00:00+01:00"
+                                                << "denied" << 8.0 << "";
+        QTest::newRow("spring: its last second") << spring << "2027-03-31T23:59:59+02:00"
+                                                 << "allowed" << 24.0 << "newcomer allowance until 03-31";
+        QTest::newRow("spring: local midnight, 167 h after the first")
+            << spring << "2027-04-01T00:00:00+02:00"
+            << "denied" << 8.0 << "";
+        QTest::newRow("spring: before the first interval") << spring << "2027-03-25T08:59:59+01:00"
+                                                           << "denied" << 8.0 << "";
+    }
+    void decisionAcrossDst() {
+        QFETCH(QString, since);
+        QFETCH(QString, t);
+        QFETCH(QString, outcome);
+        QFETCH(double, limit);
+        QFETCH(QString, text);
+        Budget b;
+        b.subject = QStringLiteral("erin");
+        b.limitGpuHours = 8;
+        b.tz = QStringLiteral("Europe/Berlin");
+        NewcomerTerms terms;
+        terms.policy = *NewcomerPolicy::parse(QStringLiteral("7d:x3"));
+        terms.allowance = newcomerAllowance(b.subject, parseInstant(since).value(), terms.policy, kBerlin);
+        const qint64 now = parseInstant(t).value();
+        const Decision d =
+            decideNewcomer(b, periodContaining(now, Period::Day, kBerlin), 2, 0,
+                           AdmissionRequest{AdmissionRequest::Kind::NewJob, 4, 4}, 0, terms, now);
+        QCOMPARE(outcomeName(d.outcome), outcome);
+        QCOMPARE(d.limit, limit);
+        QCOMPARE(newcomerText(d), text);
+    }
+
     void eventsToAudit_data() {
         QTest::addColumn<QString>("from");
         QTest::addColumn<QString>("to");

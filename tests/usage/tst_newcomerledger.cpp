@@ -73,10 +73,12 @@ private slots:
     void admitsOverThePlainBudgetThenDenies() {
         seed("7d:x3");
         NewcomerLedger ledger(*m_store, m_clock);
-        // Before the sweep nina is not known as a newcomer: the plain budget decides.
-        auto plain = m_store->check(nina, QString(), job(4, 4), utc(2, 11));
-        QVERIFY(plain);
-        QCOMPARE(plain->outcome, Decision::Outcome::Denied);
+        // Before any sweep nina is a newcomer already: her first interval is after the policy.
+        auto early = m_store->check(nina, QString(), job(4, 4), utc(2, 11));
+        QVERIFY2(early, qPrintable(early ? QString() : early.error().toString()));
+        QCOMPARE(early->outcome, Decision::Outcome::Allowed);
+        QCOMPARE(early->newcomerUntil, utc(9, 0));
+        QCOMPARE(entries("budget.newcomer.start"), 0); // the sweep audits it
         m_clock.set(utc(2, 10, 30));
         auto swept = ledger.sweep();
         QVERIFY2(swept, qPrintable(swept ? QString() : swept.error().toString()));
@@ -145,18 +147,93 @@ private slots:
     }
 
     void usersSeenBeforeThePolicyAreNoNewcomers() {
-        QVERIFY(m_store->upsertInterval(interval(QStringLiteral("ml"), QStringLiteral("olga"),
-                                                 QStringLiteral("o"), 1, utc(1, 0) - 3600, utc(1, 0) - 60)));
+        const QString olga = QStringLiteral("olga");
+        const QString ulf = QStringLiteral("ulf");
+        QVERIFY(m_store->upsertInterval(
+            interval(QStringLiteral("ml"), olga, QStringLiteral("o"), 1, utc(1, 0) - 3600, utc(1, 0) - 60)));
         seed("7d:x3");
-        QVERIFY(m_store->upsertInterval(interval(QStringLiteral("ml"), QStringLiteral("olga"),
-                                                 QStringLiteral("o2"), 1, utc(2, 9), utc(2, 10))));
+        QVERIFY(m_store->setBudget(budget(BudgetScope::User, olga, 8)));
+        // olga again, and ulf twice: the first interval ever counts, not the latest.
+        QVERIFY(m_store->upsertInterval(
+            interval(QStringLiteral("ml"), olga, QStringLiteral("o2"), 1, utc(2, 9), utc(2, 10))));
+        QVERIFY(m_store->upsertInterval(
+            interval(QStringLiteral("ml"), ulf, QStringLiteral("u1"), 1, utc(1, 6), utc(1, 7))));
+        QVERIFY(m_store->upsertInterval(
+            interval(QStringLiteral("ml"), ulf, QStringLiteral("u2"), 1, utc(2, 9), utc(2, 10))));
+        // Before the sweep too, olga is judged on the plain budget.
+        auto plain = m_store->check(olga, QString(), job(4, 4), utc(2, 11));
+        QVERIFY(plain);
+        QCOMPARE(plain->outcome, Decision::Outcome::Denied);
+        QCOMPARE(plain->newcomerUntil, 0);
         m_clock.set(utc(2, 12));
         auto swept = NewcomerLedger(*m_store, m_clock).sweep();
         QVERIFY(swept);
-        QCOMPARE(swept->added, 1); // nina only
+        QCOMPARE(swept->added, 2); // nina and ulf, in one statement
         auto list = NewcomerLedger(*m_store, m_clock).list();
-        QVERIFY(list && list->size() == 1);
-        QCOMPARE(list->first().user, nina);
+        QVERIFY(list && list->size() == 2);
+        QCOMPARE(list->at(0).user, nina);
+        QCOMPARE(list->at(0).since, utc(2, 9));
+        QCOMPARE(list->at(1).user, ulf);
+        QCOMPARE(list->at(1).since, utc(1, 6));
+        QCOMPARE(list->at(1).until, utc(8, 0));
+    }
+
+    // Issue 30: a brand-new user's first pod, before they have any interval and before any
+    // sweep, is judged under the allowance from now (the kept inputs of the webhook's
+    // store too); the sweep then records them from their first interval and audits the
+    // start once; an admin can end a not yet swept allowance (start and end audited).
+    void firstJobBeforeAnySweep() {
+        seed("7d:x3");
+        const QString pia = QStringLiteral("pia");
+        const QString tom = QStringLiteral("tom");
+        for (const QString &u : {pia, tom})
+            QVERIFY(m_store->setBudget(budget(BudgetScope::User, u, 8)));
+        auto first = m_store->check(pia, QString(), job(4, 4), utc(3, 10)); // 16 > 8, <= 24
+        QVERIFY2(first, qPrintable(first ? QString() : first.error().toString()));
+        QCOMPARE(first->outcome, Decision::Outcome::Allowed);
+        QCOMPARE(first->limit, 24.0);
+        QCOMPARE(first->newcomerUntil, utc(10, 0));
+        QCOMPARE(newcomerText(*first), QStringLiteral("newcomer allowance until 03-09"));
+        auto status = m_store->budgetStatus(BudgetScope::User, pia, utc(3, 10));
+        QVERIFY(status && status->size() == 1);
+        QCOMPARE(status->first().allowanceLimit, 24.0);
+        QCOMPARE(status->first().newcomerUntil, utc(10, 0));
+        auto tooMuch = m_store->check(pia, QString(), job(8, 4), utc(3, 10)); // 32 > 24
+        QVERIFY(tooMuch);
+        QCOMPARE(tooMuch->outcome, Decision::Outcome::Denied);
+        QCOMPARE(entries("budget.newcomer.start"), 0);
+        // The pod runs; the sweep records pia from it, once.
+        QVERIFY(m_store->upsertInterval(
+            interval(QStringLiteral("ml"), pia, QStringLiteral("p1"), 4, utc(3, 10, 1), std::nullopt)));
+        m_clock.set(utc(3, 11));
+        NewcomerLedger ledger(*m_store, m_clock);
+        auto swept = ledger.sweep();
+        QVERIFY(swept);
+        QCOMPARE(swept->added, 2); // pia and nina
+        QCOMPARE(swept->started, 2);
+        QCOMPARE(entries("budget.newcomer.start"), 2);
+        auto list = ledger.list();
+        QVERIFY(list && list->size() == 2);
+        QCOMPARE(list->first().user, pia);
+        QCOMPARE(list->first().since, utc(3, 10, 1));
+        QVERIFY(!list->first().provisional);
+        auto after = m_store->check(pia, QString(), job(1, 1), utc(3, 11));
+        QVERIFY(after && after->allowed());
+        QCOMPARE(after->newcomerUntil, utc(10, 0));
+        // tom, never seen and never swept: the admin's early end records and ends it.
+        m_clock.set(utc(3, 12));
+        auto ended = ledger.end(tom, QStringLiteral("admin"), QStringLiteral("a contractor"));
+        QVERIFY2(ended, qPrintable(ended ? QString() : ended.error().toString()));
+        QCOMPARE(ended->since, utc(3, 12));
+        QCOMPARE(ended->endedAt, utc(3, 12));
+        QCOMPARE(entries("budget.newcomer.start"), 3);
+        QCOMPARE(entries("budget.newcomer.end"), 1);
+        auto plain = m_store->check(tom, QString(), job(4, 4), utc(3, 13));
+        QVERIFY(plain);
+        QCOMPARE(plain->outcome, Decision::Outcome::Denied);
+        AuditLog log(*m_store);
+        auto chain = log.verifyChain();
+        QVERIFY(chain && chain->ok);
     }
 
     void auditedOnceWithTwoReplicas() {
