@@ -75,7 +75,9 @@ constexpr qint64 kNoon = 1796126400;
 constexpr qint64 kDayStart = kNoon - 12 * 3600;
 
 QList<AuditEntry> logOf(UsageStore &store, const QString &action) {
-    auto all = AuditLog(store).list(AuditLog::Filter{.action = action});
+    AuditLog::Filter filter;
+    filter.action = action;
+    auto all = AuditLog(store).list(filter);
     return all ? *all : QList<AuditEntry>{};
 }
 
