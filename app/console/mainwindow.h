@@ -81,6 +81,8 @@ public:
     PreferencesDialog *
     openPreferences(PreferencesDialog::Tab tab = PreferencesDialog::Tab::General,
                     ConnectionsTab::Section section = ConnectionsTab::Section::UsageDatabase);
+    [[nodiscard]] BoostsPage *boostsPage() const { return m_boostsPage; } // the screenshots (bench/gui)
+    [[nodiscard]] AuditPage *auditPage() const { return m_auditPage; }
     [[nodiscard]] LiveGpuPage *liveGpuPage() const { return m_liveGpuPage; }
     [[nodiscard]] QueuesPage *queuesPage() const { return m_queuesPage; }
 
