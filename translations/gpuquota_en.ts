@@ -3585,6 +3585,13 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
+    <name>gq::ContextServices</name>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>gq::MainWindow</name>
     <message>
         <source>Queues</source>
@@ -3660,10 +3667,6 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>GPU Quota Console — demo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unknown</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -3575,6 +3575,13 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
 </context>
 <context>
+    <name>gq::ContextServices</name>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+</context>
+<context>
     <name>gq::MainWindow</name>
     <message>
         <source>Queues</source>
@@ -3651,10 +3658,6 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>GPU Quota Console — demo</source>
         <translation>GPU 配额控制台 — 演示</translation>
-    </message>
-    <message>
-        <source>unknown</source>
-        <translation>未知</translation>
     </message>
     <message>
         <source>Applied; no usage database is open, so no audit entry was written.</source>

@@ -56,11 +56,7 @@ Result<AuditHead> ApplyAudit::head() const {
 Result<void> ApplyAudit::append(const ChangeAuditEntry &entry) {
     if (!m_store)
         return {};
-    AuditLog log(*m_store);
-    auto r = log.append(m_actor, entry.action, entry.target, entry.before, entry.after, entry.note);
-    if (!r)
-        return r.error();
-    return {};
+    return AuditLogSink(*m_store, m_actor).append(entry);
 }
 
 } // namespace gq::cli

@@ -12,7 +12,6 @@
 #include "chargebackpage.h"
 #include "clusterusagepage.h"
 #include "connectionbanner.h"
-#include "consoleauditsink.h"
 #include "consolesettings.h"
 #include "errorbanner.h"
 #include "limitrangepage.h"
@@ -56,11 +55,11 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     : QMainWindow(parent)
     , m_settings(settings)
     , m_drafts(drafts)
+    , m_services(new ContextServices(settings, this))
+    , m_session(m_services->connection())
+    , m_db(m_services->database())
     , m_model(new NamespaceListModel(this))
-    , m_session(new ClusterConnection(this))
     , m_auditModel(new AuditModel(this))
-    , m_database(new UsageDatabase(this))
-    , m_db(new UsageService(m_database, this))
     , m_demoBanner(new MessageBanner(this))
     , m_banner(new ConnectionBanner(this))
     , m_contexts(new QComboBox(this))
@@ -70,9 +69,7 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     , m_quotaPage(new QuotaPage(drafts, m_tabs))
     , m_limitPage(new LimitRangePage(drafts, m_tabs))
     , m_auditPage(new AuditPage(m_auditModel, m_tabs))
-    , m_charts(new UsageChartService(m_database, this))
-    , m_budgets(new BudgetService(m_database, this))
-    , m_budgetsPage(new BudgetsPage(m_budgets, m_tabs))
+    , m_budgetsPage(new BudgetsPage(m_services->budgets(), m_tabs))
     , m_clusterLabel(new QLabel(this))
     , m_identityLabel(new QLabel(this))
     , m_stateLabel(new QLabel(this))
@@ -93,8 +90,8 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
 
     // The cluster dashboard comes first: it is what the window shows after connecting.
-    auto *dashboard = new ClusterUsagePage(m_charts, m_tabs);
-    auto *nsUsage = new NamespaceUsagePage(m_charts, m_tabs);
+    auto *dashboard = new ClusterUsagePage(m_services->charts(), m_tabs);
+    auto *nsUsage = new NamespaceUsagePage(m_services->charts(), m_tabs);
     // Pages of the usage database sit behind a gate that says what to configure.
     auto *dashboardTab = usageGate(dashboard, QStringLiteral("dashboard"));
     auto *nsUsageTab = usageGate(nsUsage, QStringLiteral("usage"));
@@ -114,22 +111,17 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
                                  m_tabs->currentWidget() != m_gpuGate);
     });
     connect(nsUsage, &NamespaceUsagePage::userActivated, this, &MainWindow::openUserUsage);
-    connect(dashboard, &ClusterUsagePage::statusMessage, this,
-            [this](const QString &m) { showStatus(m, 8000); });
-    connect(nsUsage, &NamespaceUsagePage::statusMessage, this,
-            [this](const QString &m) { showStatus(m, 8000); });
+    connect(dashboard, &ClusterUsagePage::statusMessage, this, &MainWindow::showPageStatus);
+    connect(nsUsage, &NamespaceUsagePage::statusMessage, this, &MainWindow::showPageStatus);
     addPage(m_budgetsPage, QStringLiteral("budgets"), tr("Budgets"),
             usageGate(m_budgetsPage, QStringLiteral("budgets")));
     // Boosts: recorded in the usage database (own thread), applied through the connection.
-    m_boosts = new BoostService(m_database, this);
-    m_boostsPage = new BoostsPage(m_boosts, m_tabs);
+    m_boostsPage = new BoostsPage(m_services->boosts(), m_tabs);
     addPage(m_boostsPage, QStringLiteral("boosts"), tr("Boosts"),
             usageGate(m_boostsPage, QStringLiteral("boosts")));
     m_boostsPage->setActorSource([this] { return m_session->identity(); });
-    connect(m_db, &UsageService::opened, m_boosts, [this] { m_boosts->open(m_db->url(), m_db->password()); });
     connect(m_boostsPage, &BoostsPage::boostsChanged, m_db, [this] { m_db->loadAudit(); });
-    connect(m_boostsPage, &BoostsPage::statusMessage, this,
-            [this](const QString &m) { showStatus(m, 8000); });
+    connect(m_boostsPage, &BoostsPage::statusMessage, this, &MainWindow::showPageStatus);
     connect(m_quotaPage, &QuotaPage::boostRequested, m_boostsPage,
             [this](const QString &ns, const QString &quota, const QString &resource) {
                 m_boostsPage->openGrantDialog(ns, quota, resource);
@@ -142,15 +134,14 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     addPage(m_auditPage, QStringLiteral("audit"), tr("Audit"),
             usageGate(m_auditPage, QStringLiteral("audit")));
     m_auditPage->setUsageService(m_db);
-    connect(m_auditPage, &AuditPage::statusMessage, this, [this](const QString &m) { showStatus(m, 8000); });
+    connect(m_auditPage, &AuditPage::statusMessage, this, &MainWindow::showPageStatus);
     auto *chargeback = new ChargebackPage(m_tabs);
     chargeback->setObjectName(QStringLiteral("chargebackPage"));
     addPage(chargeback, QStringLiteral("chargeback"), tr("Chargeback"),
             usageGate(chargeback, QStringLiteral("chargeback")));
     connect(m_db, &UsageService::opened, chargeback,
             [this, chargeback] { chargeback->setDatabaseUrl(m_db->url(), m_db->password()); });
-    connect(chargeback, &ChargebackPage::statusMessage, this,
-            [this](const QString &m) { showStatus(m, 8000); });
+    connect(chargeback, &ChargebackPage::statusMessage, this, &MainWindow::showPageStatus);
     // Usage and chargeback grouped by Kueue queue: the same LocalQueues.
     connect(queueFeed, &NamespaceQueueFeed::queuesChanged, this,
             [dashboard, chargeback](const NamespaceQueueMap &queues) {
@@ -163,10 +154,10 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     // Kueue's queues, cohorts and workloads (read through the connection's client).
     m_queuesPage = new QueuesPage(m_tabs);
     addPage(m_queuesPage, QStringLiteral("queues"), tr("Queues"));
-    m_queuesPage->setAuditHeadSource([this] { return m_db->isOpen() ? m_db->auditHead() : AuditHead{}; });
+    m_queuesPage->setAuditHeadSource([this] { return m_services->auditHead(); });
+    m_queuesPage->setAuditSink(m_services->auditSink());
     connect(m_queuesPage, &QueuesPage::applied, this, &MainWindow::onApplied);
-    connect(m_queuesPage, &QueuesPage::statusMessage, this,
-            [this](const QString &m) { showStatus(m, 8000); });
+    connect(m_queuesPage, &QueuesPage::statusMessage, this, &MainWindow::showPageStatus);
     m_splitter->addWidget(m_namespaces);
     m_splitter->addWidget(m_tabs);
     m_splitter->setStretchFactor(0, 2);
@@ -225,7 +216,7 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     connect(m_session, &ClusterConnection::kubeconfigUnreadable, this, &MainWindow::onKubeconfigUnreadable);
     connect(m_session, &ClusterConnection::contextResolved, this, [this](const QString &context) {
         m_settings->setLastContext(m_kubeconfig, context);
-        applyContextConnections(context);
+        m_services->applyConnections(context);
     });
     connect(m_banner, &ConnectionBanner::retryRequested, m_session, &ClusterConnection::retryNow);
     connect(m_banner, &ConnectionBanner::statusMessage, this, &MainWindow::showStatus);
@@ -237,35 +228,24 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
         if (!m_namespaces->selectNamespace(ns))
             m_namespaces->selectFirstNamespace();
         m_pendingNamespace.clear();
-        m_db->checkBudgets();
         emit dataShown();
     });
-    m_auditSink = std::make_shared<ConsoleAuditSink>(
-        m_db, [this] { return m_session->identity().isEmpty() ? tr("unknown") : m_session->identity(); });
-    m_queuesPage->setAuditSink(m_auditSink);
     for (ObjectPage *page :
          {static_cast<ObjectPage *>(m_quotaPage), static_cast<ObjectPage *>(m_limitPage)}) {
         connect(page, &ObjectPage::applied, this, &MainWindow::onApplied);
-        page->setAuditHeadSource([this] { return m_db->isOpen() ? m_db->auditHead() : AuditHead{}; });
-        page->setAuditSink(m_auditSink);
-        connect(page, &ObjectPage::statusMessage, this, [this](const QString &m) { showStatus(m, 8000); });
+        page->setAuditHeadSource([this] { return m_services->auditHead(); });
+        page->setAuditSink(m_services->auditSink());
+        connect(page, &ObjectPage::statusMessage, this, &MainWindow::showPageStatus);
         connect(page, &ObjectPage::errorMessage, this, &MainWindow::showError);
         connect(page, &ObjectPage::templateRequested, this, &MainWindow::openTemplates);
     }
     connect(m_contexts, &QComboBox::activated, this,
             [this](int i) { switchContext(m_contexts->itemText(i)); });
 
-    connect(m_db, &UsageService::opened, m_db, [this] { m_db->loadAudit(); });
-    // The charts' own connection, once the database exists (the service creates it).
-    connect(m_db, &UsageService::opened, m_charts, [this] { m_charts->open(m_db->url(), m_db->password()); });
-    // The Budgets page reads the same database on a thread of its own; its changes
-    // show in the audit tab and the namespace list's budget badges at once.
-    connect(m_db, &UsageService::opened, m_budgets,
-            [this] { m_budgets->open(m_db->url(), m_db->password()); });
-    connect(m_budgets, &BudgetService::changed, m_auditModel, &AuditModel::prependEntry);
-    connect(m_budgets, &BudgetService::changed, m_db, [this] { m_db->checkBudgets(); });
-    connect(m_budgetsPage, &BudgetsPage::statusMessage, this,
-            [this](const QString &m) { showStatus(m, 8000); });
+    // The Budgets page's changes show in the audit tab at once (and, through the
+    // services, in the namespace list's budget badges).
+    connect(m_services->budgets(), &BudgetService::changed, m_auditModel, &AuditModel::prependEntry);
+    connect(m_budgetsPage, &BudgetsPage::statusMessage, this, &MainWindow::showPageStatus);
     m_budgetsPage->setActorSource([this] { return m_session->identity(); });
     connect(m_db, &UsageService::auditLoaded, m_auditModel, &AuditModel::loadEntries);
     connect(m_db, &UsageService::auditAppended, m_auditModel, &AuditModel::prependEntry);
@@ -294,6 +274,9 @@ void MainWindow::addPage(P *page, const QString &key, const QString &title, QWid
     shown->setProperty(kPageKeyProperty, key);
     m_tabs->addTab(shown, title);
     m_pages << page;
+    page->setPreferences(pagePreferences());
+    connect(m_settings, &ConsoleSettings::preferencesChanged, page,
+            [this, page] { page->setPreferences(pagePreferences()); });
 }
 
 int MainWindow::tabIndex(const QString &key) const {
@@ -402,15 +385,12 @@ void MainWindow::switchContext(const QString &context) {
     m_pendingNamespace.clear();
     m_settings->setLastContext(m_kubeconfig, context);
     m_session->connectTo(m_kubeconfig, context);
-    applyContextConnections(context);
+    m_services->applyConnections(context);
     updateStatus();
 }
 
 void MainWindow::openUsageDatabase(const QString &url) {
-    m_usageDbOverride = url;
-    m_usageOffer->clear();
-    showUsageGates(QString());
-    m_db->open(url);
+    m_services->openUsageDatabase(url);
 }
 
 void MainWindow::setDemoMode(const QString &description) {
@@ -427,7 +407,7 @@ void MainWindow::setDemoMode(const QString &description) {
 void MainWindow::openUserUsage(const QString &user) {
     if (user.isEmpty())
         return;
-    auto *dialog = new UserUsageDialog(m_charts, user, this);
+    auto *dialog = new UserUsageDialog(m_services->charts(), user, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->rangeBar()->applyZone(pagePreferences().zone());
     dialog->show();
@@ -468,15 +448,12 @@ void MainWindow::onContextsChanged(const QStringList &contexts) {
     }
 }
 
-void MainWindow::onApplied(const QString &ns, const QString &object, const QString &beforeYaml,
-                           const QString &afterYaml, const QString &diffText, const QString &note) {
-    Q_UNUSED(ns)
-    Q_UNUSED(object)
-    Q_UNUSED(beforeYaml)
-    Q_UNUSED(afterYaml)
-    Q_UNUSED(diffText)
-    Q_UNUSED(note)
-    // The writer has recorded the audit entry through m_auditSink (changeaudit.h).
+void MainWindow::showPageStatus(const QString &message) {
+    showStatus(message, 8000);
+}
+
+void MainWindow::onApplied() {
+    // The writer has recorded the audit entry through the context's audit sink (changeaudit.h).
     if (!m_db->isOpen())
         statusBar()->showMessage(tr("Applied; no usage database is open, so no audit entry was written."),
                                  10000);
@@ -491,9 +468,8 @@ void MainWindow::openTemplates() {
     auto *dialog = new TemplateDialog(m_session, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setTargets(targets);
-    if (m_db->isOpen())
-        dialog->setAuditHead(m_db->auditHead());
-    dialog->setAuditSink(m_auditSink);
+    dialog->setAuditHead(m_services->auditHead());
+    dialog->setAuditSink(m_services->auditSink());
     connect(dialog, &TemplateDialog::applied, this, &MainWindow::onApplied);
     dialog->open();
 }

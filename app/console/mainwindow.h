@@ -3,8 +3,7 @@
 #include "clusterconnection.h"
 #include "connectionsettings.h"
 #include "connectionstab.h"
-#include "gpumonitor.h"
-#include "jobtracker.h"
+#include "contextservices.h"
 #include "page.h"
 #include "preferencesdialog.h"
 
@@ -12,9 +11,6 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <QSet>
-
-#include <memory>
-#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -26,14 +22,10 @@ class QTimer;
 namespace gq {
 
 class AuditModel;
-class ChangeAuditSink;
 class AuditPage;
-class BudgetService;
 class BudgetsPage;
-class BoostService;
 class BoostsPage;
 class ConnectionBanner;
-class ConnectionProbe;
 class ControllerIndicator;
 class ConsoleSettings;
 class DraftStore;
@@ -45,17 +37,16 @@ class NamespacePanel;
 class Page;
 class QuotaPage;
 class QueuesPage;
-class UsageChartService;
-class UsageDatabase;
 class SourceGate;
 class StartPage;
 class UsageService;
 
 // The console window. It only composes: the namespace panel on the left, the detail
-// tabs on the right (Quotas, Limit ranges, Audit; Usage and Boosts come later and
-// slot into the same tab widget), the context picker, banners and the status bar,
-// and wires them to one ClusterConnection and the usage database. What the banner says
-// about the connection is ConnectionBanner's; what a page shows is the page's.
+// tabs on the right (the cluster dashboard, quotas, limit ranges, usage, budgets,
+// boosts, audit, chargeback, live GPUs, queues), the context picker, banners and the
+// status bar, on top of the current context's ContextServices (the connection, the
+// usage database, metrics and the controller, wired to each other there). What the
+// banner says about the connection is ConnectionBanner's; what a page shows is the page's.
 class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
@@ -79,27 +70,21 @@ public:
     [[nodiscard]] ClusterConnection *session() const { return m_session; }
     [[nodiscard]] NamespacePanel *namespacePanel() const { return m_namespaces; }
     [[nodiscard]] QuotaPage *quotaPage() const { return m_quotaPage; }
-    [[nodiscard]] LimitRangePage *limitRangePage() const { return m_limitPage; }
     [[nodiscard]] UsageService *usageDatabase() const { return m_db; }
-    [[nodiscard]] UsageChartService *usageCharts() const { return m_charts; }
     [[nodiscard]] StartPage *startPage() const { return m_startPage; }
     // What the current context connects to besides the API server (the metrics and
     // controller settings are for the pages that use them).
-    [[nodiscard]] const ContextConnections &connections() const { return m_connections; }
+    [[nodiscard]] const ContextConnections &connections() const { return m_services->connections(); }
     // Where embedded SQLite databases are created (default: the app data directory).
     void setDataDirectory(const QString &dir) { m_dataDir = dir; }
-    [[nodiscard]] QString dataDirectory() const { return m_dataDir; }
     // Opens the Preferences at `tab` (the Connections tab at `section`). Non-modal.
     PreferencesDialog *
     openPreferences(PreferencesDialog::Tab tab = PreferencesDialog::Tab::General,
                     ConnectionsTab::Section section = ConnectionsTab::Section::UsageDatabase);
-    [[nodiscard]] BudgetsPage *budgetsPage() const { return m_budgetsPage; }
-    [[nodiscard]] BoostsPage *boostsPage() const { return m_boostsPage; }
+    [[nodiscard]] BoostsPage *boostsPage() const { return m_boostsPage; } // the screenshots (bench/gui)
     [[nodiscard]] AuditPage *auditPage() const { return m_auditPage; }
     [[nodiscard]] LiveGpuPage *liveGpuPage() const { return m_liveGpuPage; }
     [[nodiscard]] QueuesPage *queuesPage() const { return m_queuesPage; }
-    [[nodiscard]] GpuMonitor *gpuMonitor() const { return m_gpuMonitor; }
-    [[nodiscard]] ControllerIndicator *controllerIndicator() const { return m_controllerIndicator; }
 
 signals:
     // The namespace list shows the first full sync of a context.
@@ -115,7 +100,7 @@ protected:
 private:
     void buildActions();
     // A detail tab (`tab`: what holds the page, e.g. a SourceGate); the pages learn the connection and the
-    // namespace in updatePages().
+    // namespace in updatePages(), the Preferences from ConsoleSettings::preferencesChanged.
     // `key` names the page in the settings (start page, the page last open).
     template <typename P>
     void addPage(P *page, const QString &key, const QString &title, QWidget *tab = nullptr);
@@ -126,8 +111,10 @@ private:
     void onNamespaceChanged(const QString &ns);
     void onContextsChanged(const QStringList &contexts);
     void showStatus(const QString &message, int timeoutMs);
-    void onApplied(const QString &ns, const QString &object, const QString &beforeYaml,
-                   const QString &afterYaml, const QString &diffText, const QString &note);
+    // A page's or dialog's own status message, for 8 s.
+    void showPageStatus(const QString &message);
+    // A change was applied and its entry handed to the audit sink.
+    void onApplied();
     void openTemplates();
     void applyCurrentTab();
     void updateStatus();
@@ -135,22 +122,20 @@ private:
     void restoreLayout();
     // mainwindow_connections.cpp: connections per context and the guided start.
     void buildGuidedStart();
-    void applyContextConnections(const QString &context);
-    // The context as its connections are kept (name and API server).
-    [[nodiscard]] ContextId contextId(const QString &context) const;
+    // What the window shows of the context's usage database: its pages, or what to set up.
+    void showUsageDatabaseMissing(const QString &context);
+    void showUsageDatabaseSet(bool changed);
     void onKubeconfigUnreadable(const Error &error);
     void showStartPage(bool show);
     void chooseKubeconfig();
     void createEmbeddedDatabase();
-    void applyPreferences(const QStringList &changedContexts);
-    // The Preferences' zone, rate and currency to every page; budget alerts where the
-    // Preferences say (banner, status bar or nowhere).
-    void applyPagePreferences();
+    // The Preferences' zone, rate and currency, as the pages take them.
     [[nodiscard]] PagePreferences pagePreferences() const;
     // A tab for `page` that needs the usage database: the page, or what to configure.
     [[nodiscard]] SourceGate *usageGate(QWidget *page, const QString &key);
     // `missing` empty: every such tab shows its page; else the notice saying it.
     void showUsageGates(const QString &missing);
+    // Budget alerts where the Preferences say (banner, status bar or nowhere).
     void showBudgetAlerts(const QSet<QString> &overBudget);
     // The controller URL of the context: the status bar indicator and the Budgets
     // page's self-service link (for the signed-in user).
@@ -160,17 +145,16 @@ private:
     // "Plan a fine-tune…" (mainwindow_fitplan.cpp): from a namespace or the Budgets tab.
     void openFitPlan(const QString &user, const QString &ns);
     void applyLiveGpuPreferences();
-    void applyMetricsSource(const QString &context);
     void showMetricsMissing(const QString &context);
-    void startMonitor(GpuMonitor::Source source);
+    void showMetricsStarted();
 
     ConsoleSettings *m_settings;
     DraftStore *m_drafts;
+    ContextServices *m_services;
+    ClusterConnection *m_session; // m_services' connection and database, named as the
+    UsageService *m_db;           // window uses them most
     NamespaceListModel *m_model;
-    ClusterConnection *m_session;
     AuditModel *m_auditModel;
-    UsageDatabase *m_database; // every service below reaches the usage database through it
-    UsageService *m_db;
 
     MessageBanner *m_demoBanner;
     ConnectionBanner *m_banner;
@@ -181,10 +165,7 @@ private:
     QuotaPage *m_quotaPage;
     LimitRangePage *m_limitPage;
     AuditPage *m_auditPage;
-    UsageChartService *m_charts;
-    BudgetService *m_budgets;
     BudgetsPage *m_budgetsPage;
-    BoostService *m_boosts = nullptr;
     BoostsPage *m_boostsPage = nullptr;
     QList<Page *> m_pages; // in tab order
     QLabel *m_clusterLabel;
@@ -205,23 +186,11 @@ private:
     QLabel *m_alertLabel = nullptr;         // the same in the status bar
     QSet<QString> m_overBudget;
     ControllerIndicator *m_controllerIndicator = nullptr; // the context's controller, /readyz
-    // The one transport of the controller indicator and the Connections tab's Test buttons.
-    std::shared_ptr<ConnectionProbe> m_probe;
-    std::shared_ptr<ChangeAuditSink> m_auditSink; // applied changes' audit entries (changeaudit.h)
     QPointer<PreferencesDialog> m_preferences;
-    ContextConnections m_connections;
-    std::optional<ContextConnections> m_fixedConnections; // setFixedConnections()
-    QString m_connectionsContext;                         // whose connections m_connections holds
-    QString m_usageDbOverride;
     QString m_dataDir;
-    JobTracker m_jobs{this}; // secrets read for the current context
-    GpuMonitor *m_gpuMonitor = nullptr;
     LiveGpuPage *m_liveGpuPage = nullptr;
     QueuesPage *m_queuesPage = nullptr;
     SourceGate *m_gpuGate = nullptr;
-    JobTracker m_metricsJobs{this};   // the metrics token and CA of the current context
-    JobTracker m_urlSecretJobs{this}; // the password of the context's Prometheus URL
-    QString m_prometheusUrlPassword;  // from the keychain; joined to the URL when used
 };
 
 } // namespace gq

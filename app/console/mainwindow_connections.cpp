@@ -89,7 +89,15 @@ void MainWindow::buildGuidedStart() {
             showStartPage(false);
     });
     connect(m_usageOffer, &MessageBanner::actionTriggered, this, &MainWindow::createEmbeddedDatabase);
-    m_db->setBudgetRefreshInterval(m_settings->value(settings::budgetRefreshSeconds) * 1000);
+    connect(m_services, &ContextServices::usageDatabaseMissing, this, &MainWindow::showUsageDatabaseMissing);
+    connect(m_services, &ContextServices::usageDatabaseSet, this, &MainWindow::showUsageDatabaseSet);
+    connect(m_services, &ContextServices::connectionsChanged, this,
+            [this](const QString &context, const ContextConnections &connections) {
+                emit connectionsChanged(context, connections);
+                applyControllerUrl();
+                if (m_preferences)
+                    m_preferences->connections()->setClient(m_session->client(), context);
+            });
 
     // Budget alerts: namespaces over their GPU-hour budget, shown as the Preferences say.
     m_alertBanner = new MessageBanner(m_usageOffer->parentWidget());
@@ -103,7 +111,9 @@ void MainWindow::buildGuidedStart() {
     m_alertLabel->hide();
     statusBar()->addWidget(m_alertLabel);
     connect(m_db, &UsageService::overBudgetChanged, this, &MainWindow::showBudgetAlerts);
-    applyPagePreferences();
+    connect(m_settings, &ConsoleSettings::preferencesChanged, this,
+            [this] { showBudgetAlerts(m_overBudget); });
+    showBudgetAlerts(m_overBudget);
 
     // RBAC allows this user only their namespace: say what is shown and why.
     m_scopeBanner = new MessageBanner(m_usageOffer->parentWidget());
@@ -121,8 +131,7 @@ void MainWindow::buildGuidedStart() {
             });
     connect(m_session, &ClusterConnection::contextResolved, m_scopeBanner, &MessageBanner::clear);
 
-    m_probe = std::make_shared<ConnectionProbe>();
-    m_controllerIndicator = new ControllerIndicator(m_probe, this);
+    m_controllerIndicator = new ControllerIndicator(m_services->probe(), this);
     statusBar()->addPermanentWidget(m_controllerIndicator);
     connect(m_session, &ClusterConnection::identityChanged, this, &MainWindow::applyControllerUrl);
     // An exec plugin's login (kubelogin, gke-gcloud-auth-plugin...) in progress.
@@ -130,14 +139,13 @@ void MainWindow::buildGuidedStart() {
 }
 
 void MainWindow::setFixedConnections(const ContextConnections &connections) {
-    m_fixedConnections = connections;
-    if (!m_connectionsContext.isEmpty())
-        applyContextConnections(m_connectionsContext);
+    m_services->setFixedConnections(connections);
 }
 
 void MainWindow::applyControllerUrl() {
-    m_controllerIndicator->setUrl(m_connections.controllerUrl);
-    m_budgetsPage->setSelfService(m_connections.controllerUrl, m_session->identity());
+    const QString url = m_services->connections().controllerUrl;
+    m_controllerIndicator->setUrl(url);
+    m_budgetsPage->setSelfService(url, m_session->identity());
 }
 
 PagePreferences MainWindow::pagePreferences() const {
@@ -146,13 +154,6 @@ PagePreferences MainWindow::pagePreferences() const {
     p.chargebackRateMicros = std::llround(m_settings->value(settings::chargebackRate) * 1e6);
     p.currency = m_settings->value(settings::chargebackCurrency);
     return p;
-}
-
-void MainWindow::applyPagePreferences() {
-    const PagePreferences p = pagePreferences();
-    for (Page *page : std::as_const(m_pages))
-        page->setPreferences(p);
-    showBudgetAlerts(m_overBudget);
 }
 
 void MainWindow::showBudgetAlerts(const QSet<QString> &overBudget) {
@@ -233,61 +234,27 @@ void MainWindow::chooseKubeconfig() {
     dialog->open();
 }
 
-ContextId MainWindow::contextId(const QString &context) const {
-    return {context, m_session->kubeconfig()->serverOf(context)};
+void MainWindow::showUsageDatabaseMissing(const QString &context) {
+    m_auditModel->loadEntries({});
+    showUsageGates(tr("The context \"%1\" has no usage database yet. GPU-hours, budgets, boosts, the "
+                      "audit trail and the chargeback are kept there.")
+                       .arg(context));
+    m_usageOffer->showMessage(
+        MessageBanner::Level::Info,
+        tr("The context \"%1\" has no usage database. Create an embedded SQLite database for it, so that "
+           "quota edits are audited and budgets can be set at once? GPU-hours are recorded by the "
+           "gpuquota "
+           "controller into the database it is given; point this context at that one under Connections "
+           "when it runs.")
+            .arg(context),
+        true, tr("Create embedded database"));
 }
 
-void MainWindow::applyContextConnections(const QString &context) {
-    m_connections =
-        m_fixedConnections ? *m_fixedConnections : takeConnections(*m_settings, contextId(context));
-    m_connectionsContext = context;
-    m_prometheusUrlPassword.clear();
-    m_urlSecretJobs.cancel();
-    if (m_connections.metricsSource == MetricsSource::Prometheus &&
-        !QUrl(m_connections.prometheusUrl).userName().isEmpty()) {
-        // https://user@prom: its password is in the keychain (moved out of the URL on save).
-        m_urlSecretJobs.watch(contextSecret(*m_settings, settings::prometheusUrlPassword, contextId(context)),
-                              [this, context](const Result<QString> &password) {
-                                  m_prometheusUrlPassword = password.value_or(QString());
-                                  applyMetricsSource(context);
-                              });
-    } else {
-        applyMetricsSource(context);
-    }
-    emit connectionsChanged(context, m_connections);
-    applyControllerUrl();
-    if (m_preferences)
-        m_preferences->connections()->setClient(m_session->client(), context);
-    if (!m_usageDbOverride.isEmpty())
-        return; // one database for every context (--usage-db, the demo)
-    const QString url = m_connections.usageDatabaseUrl;
-    if (url.isEmpty()) {
-        m_db->close();
-        m_auditModel->loadEntries({});
-        showUsageGates(tr("The context \"%1\" has no usage database yet. GPU-hours, budgets, boosts, the "
-                          "audit trail and the chargeback are kept there.")
-                           .arg(context));
-        m_usageOffer->showMessage(
-            MessageBanner::Level::Info,
-            tr("The context \"%1\" has no usage database. Create an embedded SQLite database for it, so that "
-               "quota edits are audited and budgets can be set at once? GPU-hours are recorded by the "
-               "gpuquota "
-               "controller into the database it is given; point this context at that one under Connections "
-               "when it runs.")
-                .arg(context),
-            true, tr("Create embedded database"));
-        return;
-    }
+void MainWindow::showUsageDatabaseSet(bool changed) {
     m_usageOffer->clear();
     showUsageGates(QString());
-    if (url == m_db->url())
-        return;
-    m_auditModel->loadEntries({});
-    // The password (PostgreSQL) is in the keychain; the database opens once it is read.
-    m_jobs.cancel();
-    m_jobs.watch(
-        contextSecret(*m_settings, settings::usageDatabaseSecret, contextId(context)),
-        [this, url](const Result<QString> &password) { m_db->open(url, password.value_or(QString())); });
+    if (changed)
+        m_auditModel->loadEntries({});
 }
 
 void MainWindow::createEmbeddedDatabase() {
@@ -295,11 +262,12 @@ void MainWindow::createEmbeddedDatabase() {
     if (context.isEmpty())
         return;
     QDir().mkpath(m_dataDir);
-    ContextConnections c = takeConnections(*m_settings, contextId(context));
+    const ContextId id = m_services->contextId(context);
+    ContextConnections c = takeConnections(*m_settings, id);
     c.usageDatabaseUrl = embeddedDatabaseUrl(m_dataDir, context);
-    saveConnections(*m_settings, contextId(context), c);
+    saveConnections(*m_settings, id, c);
     m_settings->sync();
-    applyContextConnections(context);
+    m_services->applyConnections(context);
     statusBar()->showMessage(tr("Created the usage database %1 for \"%2\".")
                                  .arg(c.usageDatabaseUrl.mid(int(qstrlen("sqlite://"))), context),
                              10000);
@@ -307,7 +275,7 @@ void MainWindow::createEmbeddedDatabase() {
 
 PreferencesDialog *MainWindow::openPreferences(PreferencesDialog::Tab tab, ConnectionsTab::Section section) {
     if (!m_preferences) {
-        m_preferences = new PreferencesDialog(m_settings, m_probe, this);
+        m_preferences = new PreferencesDialog(m_settings, m_services->probe(), this);
         m_preferences->setAttribute(Qt::WA_DeleteOnClose);
         m_preferences->connections()->setDataDirectory(m_dataDir);
         QStringList contexts;
@@ -316,7 +284,6 @@ PreferencesDialog *MainWindow::openPreferences(PreferencesDialog::Tab tab, Conne
         m_preferences->connections()->setContexts(contexts, m_session->contextName(),
                                                   m_session->kubeconfig()->servers());
         m_preferences->connections()->setClient(m_session->client(), m_session->contextName());
-        connect(m_preferences, &PreferencesDialog::applied, this, &MainWindow::applyPreferences);
     }
     m_preferences->showTab(tab);
     if (tab == PreferencesDialog::Tab::Connections)
@@ -324,18 +291,6 @@ PreferencesDialog *MainWindow::openPreferences(PreferencesDialog::Tab tab, Conne
     m_preferences->open();
     m_preferences->raise();
     return m_preferences;
-}
-
-void MainWindow::applyPreferences(const QStringList &changedContexts) {
-    m_db->setBudgetRefreshInterval(m_settings->value(settings::budgetRefreshSeconds) * 1000);
-    applyPagePreferences();
-    applyLiveGpuPreferences();
-    const QString current = m_session->contextName();
-    if (changedContexts.contains(current)) {
-        // A changed password for the same URL must reopen too.
-        m_db->close();
-        applyContextConnections(current);
-    }
 }
 
 } // namespace gq

@@ -8,7 +8,7 @@
 namespace gq {
 
 void MainWindow::openFitPlan(const QString &user, const QString &ns) {
-    auto *dialog = new FitPlanDialog(m_session->client(), m_budgets, this);
+    auto *dialog = new FitPlanDialog(m_session->client(), m_services->budgets(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     if (!user.isEmpty())
         dialog->setUser(user);

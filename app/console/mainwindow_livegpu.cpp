@@ -1,7 +1,7 @@
-// MainWindow's part in the live GPU monitor: one GpuMonitor for the current context's
-// metrics source, the Live GPUs tab (or, without a source, what to configure), the
-// namespace list's live utilization, and the refresh interval and idle thresholds from
-// the Preferences.
+// MainWindow's part in the live GPU monitor (ContextServices runs it on the current
+// context's metrics source): the Live GPUs tab (or, without a source, what to
+// configure), the namespace list's live utilization, and the idle thresholds from the
+// Preferences.
 #include "mainwindow.h"
 
 #include "clusterconnection.h"
@@ -15,27 +15,24 @@
 #include "startpage.h"
 #include "usageservice.h"
 
-#include <QFile>
-#include <QPointer>
 #include <QTabWidget>
 
 namespace gq {
 
 void MainWindow::buildLiveGpus() {
-    m_gpuMonitor = new GpuMonitor(this);
-    // The Discover source and the holders' users go through the current context's client.
-    m_gpuMonitor->setClusterClient(
-        [session = QPointer<ClusterConnection>(m_session)] { return session ? session->client() : nullptr; });
-    m_liveGpuPage = new LiveGpuPage(m_gpuMonitor, m_tabs);
+    GpuMonitor *monitor = m_services->gpuMonitor();
+    m_liveGpuPage = new LiveGpuPage(monitor, m_tabs);
     m_gpuGate = new SourceGate(m_liveGpuPage, m_tabs);
     m_gpuGate->setObjectName(QStringLiteral("liveGpuGate"));
     connect(m_gpuGate, &SourceGate::configureRequested, this, [this] {
         openPreferences(PreferencesDialog::Tab::Connections, ConnectionsTab::Section::Metrics);
     });
-    connect(m_gpuMonitor, &GpuMonitor::snapshotAvailable, this, [this](const metrics::GpuSnapshot &snap) {
+    connect(monitor, &GpuMonitor::snapshotAvailable, this, [this](const metrics::GpuSnapshot &snap) {
         m_model->setLiveGpus(namespaceGpuLive(snap));
         m_namespaces->setLiveGpusShown(true);
     });
+    connect(m_services, &ContextServices::metricsStarted, this, &MainWindow::showMetricsStarted);
+    connect(m_services, &ContextServices::metricsMissing, this, &MainWindow::showMetricsMissing);
     // The page's layout as the user left it.
     m_liveGpuPage->restoreSplitterState(m_settings->value(settings::liveGpuSplitter));
     m_liveGpuPage->setTileView(m_settings->value(settings::liveGpuTiles));
@@ -56,23 +53,20 @@ void MainWindow::buildLiveGpus() {
         if (!m_db->isOpen()) // not a failed query of an open database
             m_liveGpuPage->setDatabaseUrl(QString());
     });
+    connect(m_settings, &ConsoleSettings::preferencesChanged, this, &MainWindow::applyLiveGpuPreferences);
     applyLiveGpuPreferences();
     showMetricsMissing(QString());
 }
 
+// The idle thresholds of the Preferences (the monitor's refresh interval is the services').
 void MainWindow::applyLiveGpuPreferences() {
-    const int seconds = std::max(1, m_settings->value(settings::metricsRefreshSeconds));
     metrics::IdleOptions idle;
     idle.thresholdPct = m_settings->value(settings::idleUtilizationPercent);
     idle.minIdleMs = qint64(m_settings->value(settings::idleMinutes)) * 60000;
     m_liveGpuPage->setIdleOptions(idle);
-    if (m_gpuMonitor->isConfigured())
-        m_gpuMonitor->start(seconds * 1000);
 }
 
 void MainWindow::showMetricsMissing(const QString &context) {
-    m_gpuMonitor->stop();
-    m_gpuMonitor->setSource({});
     m_model->setLiveGpus({});
     m_namespaces->setLiveGpusShown(false);
     const QString who = context.isEmpty() ? tr("This context") : tr("The context \"%1\"").arg(context);
@@ -86,56 +80,7 @@ void MainWindow::showMetricsMissing(const QString &context) {
         tr("Configure the metrics source..."));
 }
 
-// The source of the context's connections: Prometheus (its token from the keychain, its
-// CA read off the GUI thread), the exporters' endpoints, or the exporter pods found
-// through the cluster.
-void MainWindow::applyMetricsSource(const QString &context) {
-    m_metricsJobs.cancel();
-    const ContextConnections c = m_connections;
-    switch (c.metricsSource) {
-    case MetricsSource::Prometheus: {
-        if (c.prometheusUrl.isEmpty())
-            break;
-        m_metricsJobs.watch(
-            contextSecret(*m_settings, settings::prometheusToken, contextId(context)),
-            [this, c](const Result<QString> &t) {
-                const QByteArray token = t ? t->toUtf8() : QByteArray();
-                m_metricsJobs.run(
-                    [file = c.prometheusCaFile]() -> QByteArray {
-                        QFile f(file);
-                        return !file.isEmpty() && f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-                    },
-                    [this, c, token](const QByteArray &ca) {
-                        metrics::PrometheusConfig config;
-                        config.url = withUrlPassword(c.prometheusUrl, m_prometheusUrlPassword);
-                        config.bearerToken = token;
-                        config.caPem = ca;
-                        startMonitor(GpuMonitor::Source::prometheusAt(config));
-                    });
-            });
-        return;
-    }
-    case MetricsSource::Exporters: {
-        QList<metrics::ScrapeTarget> targets;
-        for (const QString &url : c.exporterEndpoints)
-            if (!url.trimmed().isEmpty())
-                targets.append(metrics::ScrapeTarget{url.trimmed(), {}, false, 10000});
-        if (targets.isEmpty())
-            break;
-        startMonitor(GpuMonitor::Source::scrape(targets));
-        return;
-    }
-    case MetricsSource::Discover:
-        // dcgm-exporter's pods, each read through the API server's pod proxy.
-        startMonitor(GpuMonitor::Source::discover());
-        return;
-    case MetricsSource::None: break;
-    }
-    showMetricsMissing(context);
-}
-
-void MainWindow::startMonitor(GpuMonitor::Source source) {
-    m_gpuMonitor->setSource(std::move(source));
+void MainWindow::showMetricsStarted() {
     m_gpuGate->showPage();
     applyLiveGpuPreferences();
     if (m_liveGpuPage->isVisible())

@@ -1,5 +1,9 @@
 #include "changeaudit.h"
 
+#include "auditlog.h"
+#include "boostledger.h"
+#include "timewindow.h"
+#include "usagestore.h"
 #include "yamldoc.h"
 
 namespace gq::changeaudit {
@@ -38,4 +42,76 @@ ChangeAuditEntry entryFor(const QString &kind, const QString &ns, const QString 
     return e;
 }
 
+ChangeAuditEntry clampEntry(ClampStep step, const QString &ns, const QString &quota, const QString &before,
+                            const QString &after, const QString &note) {
+    ChangeAuditEntry e;
+    switch (step) {
+    case ClampStep::Applied: e.action = QStringLiteral("quota.clamp"); break;
+    case ClampStep::Adjusted: e.action = QStringLiteral("quota.clamp.adjust"); break;
+    case ClampStep::Lifted: e.action = QStringLiteral("quota.unclamp"); break;
+    case ClampStep::Reverted: e.action = QStringLiteral("quota.clamp.reverted"); break;
+    }
+    e.target = QStringLiteral("%1/ResourceQuota/%2").arg(ns, quota);
+    e.before = before;
+    e.after = after;
+    e.note = note;
+    return e;
+}
+
+namespace {
+
+// "boost 7: scheduled", with the window of a recurring boost that goes on.
+QString lifeOf(const Boost &b) {
+    QString s = QStringLiteral("boost %1: %2").arg(b.id).arg(boostStateName(b.state));
+    if (b.recurrence.recurs() && !b.isFinal())
+        s += QStringLiteral(" %1 to %2").arg(formatInstantUtc(b.start), formatInstantUtc(b.expiry));
+    return s;
+}
+
+} // namespace
+
+ChangeAuditEntry boostStepEntry(const QString &action, const Boost &was, const Boost &now,
+                                const QString &before, const QString &after, const QString &note) {
+    const bool budget = was.target.kind == BoostTarget::Kind::Budget;
+    const QString delta = budget ? QStringLiteral("%1 GPU-hours").arg(was.delta) : was.delta;
+    // Budget boosts and windows that passed change no object: their texts say what the
+    // boost was and is.
+    const bool noValues = budget || (before.isEmpty() && after.isEmpty());
+    ChangeAuditEntry e;
+    e.action = action;
+    e.target = BoostLedger::auditTarget(was.target);
+    e.before = noValues ? lifeOf(was) : before;
+    e.after = noValues ? lifeOf(now) + (budget ? QStringLiteral(" (%1)").arg(delta) : QString()) : after;
+    e.note = QStringLiteral("boost %1 (%2): %3").arg(was.id).arg(delta, was.note) + note;
+    return e;
+}
+
+ChangeAuditEntry boostFailureEntry(const Boost &was, const QString &reason, qint64 retryAt) {
+    ChangeAuditEntry e;
+    e.action = QStringLiteral("boost.fail");
+    e.target = BoostLedger::auditTarget(was.target);
+    e.before = QStringLiteral("boost %1: %2").arg(was.id).arg(boostStateName(was.state));
+    e.after = QStringLiteral("boost %1: failed: %2; retry at %3")
+                  .arg(was.id)
+                  .arg(reason, formatInstantUtc(retryAt));
+    e.note = was.note;
+    return e;
+}
+
 } // namespace gq::changeaudit
+
+namespace gq {
+
+AuditLogSink::AuditLogSink(UsageStore &store, QString actor)
+    : m_store(store)
+    , m_actor(std::move(actor)) {}
+
+Result<void> AuditLogSink::append(const ChangeAuditEntry &entry) {
+    auto r =
+        AuditLog(m_store).append(m_actor, entry.action, entry.target, entry.before, entry.after, entry.note);
+    if (!r)
+        return r.error();
+    return {};
+}
+
+} // namespace gq

@@ -3,6 +3,7 @@
 #include "auditlog.h"
 #include "boostannotation.h"
 #include "boostledger.h"
+#include "changeaudit.h"
 #include "kubeclient.h"
 #include "managedfields.h"
 #include "platform.h"
@@ -75,6 +76,12 @@ BoostReconciler::BoostReconciler(UsageStore &store, std::shared_ptr<KubeClient> 
         m_opt.owner = defaultOwner();
     if (m_opt.actor.isEmpty())
         m_opt.actor = QStringLiteral("reconcile");
+    m_auditSink = std::make_shared<AuditLogSink>(m_store, m_opt.actor);
+}
+
+void BoostReconciler::setAuditSink(std::shared_ptr<ChangeAuditSink> sink) {
+    if (sink)
+        m_auditSink = std::move(sink);
 }
 
 BoostReconciler::~BoostReconciler() = default;
@@ -420,29 +427,13 @@ void BoostReconciler::complete(const QString &before, const QString &after) {
     }
     if (m_op == Op::PassWindow && m_claimed.recurrence.recurs())
         ++missed; // the window that ended unapplied counts too
-    const auto recorded = record(n, [&](AuditLog &log) {
-        const bool budget = m_claimed.target.kind == BoostTarget::Kind::Budget;
-        const QString delta = budget ? QStringLiteral("%1 GPU-hours").arg(m_claimed.delta) : m_claimed.delta;
-        // Budget boosts and windows that passed change no object: their texts say what
-        // the boost was and is.
-        const bool noValues = budget || (before.isEmpty() && after.isEmpty());
-        auto lifeOf = [](const Boost &b) {
-            QString s = QStringLiteral("boost %1: %2").arg(b.id).arg(boostStateName(b.state));
-            if (b.recurrence.recurs() && !b.isFinal())
-                s += QStringLiteral(" %1 to %2").arg(formatInstantUtc(b.start), formatInstantUtc(b.expiry));
-            return s;
-        };
-        QString why = QStringLiteral("boost %1 (%2): %3").arg(m_claimed.id).arg(delta, m_claimed.note);
-        why += m_note + m_enforcement;
-        if (missed > 0)
-            why += QStringLiteral(" [%1 missed while no reconcile ran, %2 to %3]")
-                       .arg(windowsText(missed), formatInstantUtc(m_claimed.expiry), formatInstantUtc(m_now));
-        Boost was = m_claimed;
-        was.state = m_from; // not the claim
-        return log.append(
-            m_opt.actor, action, BoostLedger::auditTarget(m_claimed.target), noValues ? lifeOf(was) : before,
-            noValues ? lifeOf(n) + (budget ? QStringLiteral(" (%1)").arg(delta) : QString()) : after, why);
-    });
+    QString why = m_note + m_enforcement;
+    if (missed > 0)
+        why += QStringLiteral(" [%1 missed while no reconcile ran, %2 to %3]")
+                   .arg(windowsText(missed), formatInstantUtc(m_claimed.expiry), formatInstantUtc(m_now));
+    Boost was = m_claimed;
+    was.state = m_from; // not the claim
+    const auto recorded = record(n, changeaudit::boostStepEntry(action, was, n, before, after, why));
     if (!recorded) {
         m_report.error = recorded.error();
         return finishPass();
@@ -502,15 +493,9 @@ void BoostReconciler::failCurrent(const QString &reason) {
     n.retryOp = m_op == Op::Apply ? QStringLiteral("apply") : QStringLiteral("revert");
     n.claimOwner.clear();
     n.claimUntil = 0;
-    const auto recorded = record(n, [&](AuditLog &log) {
-        return log.append(m_opt.actor, QStringLiteral("boost.fail"),
-                          BoostLedger::auditTarget(m_claimed.target),
-                          QStringLiteral("boost %1: %2").arg(m_claimed.id).arg(boostStateName(m_from)),
-                          QStringLiteral("boost %1: failed: %2; retry at %3")
-                              .arg(m_claimed.id)
-                              .arg(reason, formatInstantUtc(n.nextRetry)),
-                          m_claimed.note);
-    });
+    Boost was = m_claimed;
+    was.state = m_from;
+    const auto recorded = record(n, changeaudit::boostFailureEntry(was, reason, n.nextRetry));
     if (!recorded) {
         m_report.error = recorded.error();
         return finishPass();
@@ -524,8 +509,7 @@ void BoostReconciler::failCurrent(const QString &reason) {
     m_jobs.post([this] { next(); });
 }
 
-Result<bool> BoostReconciler::record(const Boost &n,
-                                     const std::function<Result<AuditEntry>(AuditLog &)> &audit) {
+Result<bool> BoostReconciler::record(const Boost &n, const ChangeAuditEntry &entry) {
     UsageConnection &conn = m_store.connection();
     UsageTx tx(conn);
     auto ok = tx.begin();
@@ -534,9 +518,8 @@ Result<bool> BoostReconciler::record(const Boost &n,
         ok ? boosts.update(n, m_claimed.state, m_claimed.claimOwner) : Result<bool>(ok.error());
     if (!done || !*done)
         return done;
-    AuditLog log(m_store);
-    const Result<AuditEntry> entry = audit(log);
-    if (auto c = entry ? tx.commit() : Result<void>(entry.error()); !c)
+    const Result<void> audited = m_auditSink->append(entry);
+    if (auto c = audited ? tx.commit() : audited; !c)
         return c.error();
     return true;
 }

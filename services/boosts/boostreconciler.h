@@ -17,6 +17,8 @@
 namespace gq {
 
 class KubeClient;
+class ChangeAuditSink;
+struct ChangeAuditEntry;
 class QuotaWriter;
 class UsageStore;
 
@@ -117,6 +119,11 @@ public:
     [[nodiscard]] static qint64 retryDelay(int attempt);
     [[nodiscard]] static QString defaultOwner();
 
+    // Where the steps' audit entries go (changeaudit.h decides them). Default: the log
+    // of the store, by the actor of the options, in the transaction of the step's
+    // record. Another sink (a test's) appends outside that transaction.
+    void setAuditSink(std::shared_ptr<ChangeAuditSink> sink);
+
 signals:
     void transitionMade(const gq::BoostTransition &transition);
     void finished(const gq::ReconcileReport &report);
@@ -143,10 +150,11 @@ private:
     void complete(const QString &before, const QString &after);
     void completeAnnotation(const QString &before, const QString &after);
     void failCurrent(const QString &reason);
-    // Writes `n` over the claimed boost and, while this run still holds the claim, the
-    // audit entry `audit` appends, in one transaction: false when the claim was taken
-    // over meanwhile (nothing written), the error when a step fails.
-    Result<bool> record(const Boost &n, const std::function<Result<AuditEntry>(AuditLog &)> &audit);
+    // Writes `n` over the claimed boost and, while this run still holds the claim, appends
+    // `entry` through the audit sink, in one transaction (the default sink writes on the
+    // store's connection): false when the claim was taken over meanwhile (nothing
+    // written), the error when a step fails.
+    Result<bool> record(const Boost &n, const ChangeAuditEntry &entry);
     [[nodiscard]] bool claimIsStale(const Boost &b) const;
     [[nodiscard]] Boost finalState(const Boost &claimed, int *missed) const;
     BoostTransition transition(Boost::State to) const;
@@ -167,6 +175,7 @@ private:
     int m_conflicts = 0;
     QString m_note;        // added to the transition's audit text (another owner of the key)
     QString m_enforcement; // "; effective" / "; pending enforcement" of a value written
+    std::shared_ptr<ChangeAuditSink> m_auditSink;
     std::unique_ptr<QuotaWriter> m_writer;
     std::unique_ptr<QuotaWriter> m_retiredWriter; // the one before m_writer
     QString m_kueueVersion;                       // "v1beta1", ...: found on the first queue boost

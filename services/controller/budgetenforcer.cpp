@@ -1,6 +1,7 @@
 #include "budgetenforcer.h"
 
 #include "auditlog.h"
+#include "changeaudit.h"
 #include "clampscope.h"
 #include "kubeclient.h"
 #include "newcomerledger.h"
@@ -79,7 +80,13 @@ BudgetEnforcer::BudgetEnforcer(UsageStore &store, std::shared_ptr<KubeClient> cl
     , m_store(store)
     , m_client(std::move(client))
     , m_opt(std::move(options))
-    , m_audit(std::make_unique<AuditLog>(store)) {}
+    , m_audit(std::make_unique<AuditLog>(store))
+    , m_auditSink(std::make_shared<AuditLogSink>(store, m_opt.actor)) {}
+
+void BudgetEnforcer::setAuditSink(std::shared_ptr<ChangeAuditSink> sink) {
+    if (sink)
+        m_auditSink = std::move(sink);
+}
 
 BudgetEnforcer::~BudgetEnforcer() = default;
 
@@ -272,9 +279,8 @@ void BudgetEnforcer::reportRevert(const QJsonObject &quota, const Plan &p, const
                               "Give the controller its own quota object or let GitOps ignore this "
                               "key (README: GitOps)")
                    .arg(e.revertedBy, v.owner ? v.owner->operation : QString());
-    if (auto a = m_audit->append(m_opt.actor, QStringLiteral("quota.clamp.reverted"),
-                                 QStringLiteral("%1/ResourceQuota/%2").arg(e.ns, e.quota), compact(e.before),
-                                 compact(e.after), e.reason);
+    if (auto a = m_auditSink->append(changeaudit::clampEntry(changeaudit::ClampStep::Reverted, e.ns, e.quota,
+                                                             compact(e.before), compact(e.after), e.reason));
         !a)
         m_report.errors << tr("%1/%2: audit: %3").arg(e.ns, e.quota, a.error().message);
     qCWarning(lcEnforcer).noquote() << e.line();
@@ -353,9 +359,10 @@ void BudgetEnforcer::stepDone() {
     e.createdQuota = p.action == Plan::Action::Create || p.action == Plan::Action::Delete;
     e.adminEdit = p.adminEdit;
     e.at = m_now;
-    const QString action = e.kind == ClampEvent::Kind::Lifted     ? QStringLiteral("quota.unclamp")
-                           : e.kind == ClampEvent::Kind::Adjusted ? QStringLiteral("quota.clamp.adjust")
-                                                                  : QStringLiteral("quota.clamp");
+    const changeaudit::ClampStep step = e.kind == ClampEvent::Kind::Lifted ? changeaudit::ClampStep::Lifted
+                                        : e.kind == ClampEvent::Kind::Adjusted
+                                            ? changeaudit::ClampStep::Adjusted
+                                            : changeaudit::ClampStep::Applied;
     QString note = e.reason;
     if (e.adminEdit)
         note += QStringLiteral("; an admin's value set during the clamp was kept");
@@ -364,9 +371,8 @@ void BudgetEnforcer::stepDone() {
         note += QStringLiteral("; ") + clampplan::enforcementWord(clampplan::shows(p.server, e.after));
     if (p.action != Plan::Action::Delete && e.kind != ClampEvent::Kind::Lifted)
         m_backoff.wrote(ClampBackoff::keyOf(p.quota));
-    if (auto a =
-            m_audit->append(m_opt.actor, action, QStringLiteral("%1/ResourceQuota/%2").arg(e.ns, e.quota),
-                            compact(e.before), compact(e.after), note);
+    if (auto a = m_auditSink->append(
+            changeaudit::clampEntry(step, e.ns, e.quota, compact(e.before), compact(e.after), note));
         !a)
         m_report.errors << tr("%1/%2: audit: %3").arg(e.ns, e.quota, a.error().message);
     m_report.events << e;

@@ -20,6 +20,7 @@
 namespace gq {
 
 class AuditLog;
+class ChangeAuditSink;
 class KubeClient;
 class QuotaWriter;
 class UsageStore;
@@ -109,6 +110,10 @@ public:
     // loop): for tests and a CLI. The controller uses tick() on a timer.
     EnforceReport runNow(qint64 now);
 
+    // Where the clamp's audit entries go (changeaudit.h decides them). Default: the log
+    // of the store, by the actor of the options.
+    void setAuditSink(std::shared_ptr<ChangeAuditSink> sink);
+
 signals:
     void clampApplied(const gq::ClampEvent &event); // Applied, Adjusted and Reverted
     void clampLifted(const gq::ClampEvent &event);
@@ -139,7 +144,8 @@ private:
     UsageStore &m_store;
     std::shared_ptr<KubeClient> m_client;
     Options m_opt;
-    std::unique_ptr<AuditLog> m_audit;
+    std::unique_ptr<AuditLog> m_audit;            // the head published with each write
+    std::shared_ptr<ChangeAuditSink> m_auditSink; // where the steps' entries go
     QList<Listener> m_listeners;
     bool m_running = false;
     qint64 m_now = 0;

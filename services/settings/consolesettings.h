@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QFuture>
+#include <QObject>
 #include <QString>
 #include <QStringList>
 #include <QVariant>
@@ -92,7 +93,10 @@ inline const Setting<QString> chargebackCurrency{"chargeback/currency", QStringL
 // One typed facade over QSettings for everything the console remembers: window
 // layout, last context and namespace, language; and over the SecretStore for what
 // must not be written to a file. Keys and defaults live in `settings::` only.
-class ConsoleSettings final {
+// preferencesChanged() tells whoever shows a preference (pages, services) that the
+// Preferences were applied: each reads what it uses again.
+class ConsoleSettings final : public QObject {
+    Q_OBJECT
 public:
     // Default: the console's settings file (defaultFilePath(), the same for the console
     // and the CLI) and the OS keychain (memory where there is none, see
@@ -156,11 +160,17 @@ public:
     void setLanguage(const QString &v) { setValue(settings::language, v); }
 
     void sync();
+    // After the Preferences wrote their values: emits preferencesChanged(`contexts`).
+    void announcePreferences(const QStringList &contexts) { emit preferencesChanged(contexts); }
     // Where this instance reads and writes.
     [[nodiscard]] QString fileName() const;
     // ~/.config/gpuquota/gpuquota-console.conf on Linux (QSettings' user scope for
     // organization "gpuquota", application "gpuquota-console").
     [[nodiscard]] static QString defaultFilePath();
+
+signals:
+    // The Preferences were applied; `contexts`: those whose connections were edited.
+    void preferencesChanged(const QStringList &contexts);
 
 private:
     [[nodiscard]] static QString keyFor(const char *prefix, const QString &name);

@@ -3,9 +3,17 @@
 // entry through ConsoleAuditSink into the UsageService the window has open) and once with
 // `gpuquota apply -f FILE --db URL --note TEXT`, against the real test cluster, gives the
 // same audit entries apart from actor and time: action, target, before, after, note.
+// The machine writes take the same path: a boost's step (BoostReconciler) and the
+// controller's clamp (BudgetEnforcer) hand their entries to the injected sink, and with
+// the default sink the same entries land in the store's audit log.
+#include "auditlog.h"
+#include "boostledger.h"
+#include "boostreconciler.h"
+#include "budgetenforcer.h"
 #include "consoleauditsink.h"
 #include "quotawriter.h"
 #include "usageservice.h"
+#include "usagestore.h"
 
 #include "kube/kubeclienttestutil.h"
 
@@ -49,6 +57,36 @@ QList<QJsonObject> entriesOf(const QString &bin, const QString &db) {
         for (const char *key : {"actor", "at", "prev_hash", "hash", "mac"})
             e.remove(QLatin1String(key));
     return out;
+}
+
+// A sink that keeps what it is given (the entries a tool decided), and the actor it
+// would name.
+class RecordingSink final : public ChangeAuditSink {
+public:
+    Result<void> append(const ChangeAuditEntry &entry) override {
+        entries << entry;
+        return {};
+    }
+    QList<ChangeAuditEntry> entries;
+};
+
+// 2026-12-01 12:00:00 UTC and the start of that day.
+constexpr qint64 kNoon = 1796126400;
+constexpr qint64 kDayStart = kNoon - 12 * 3600;
+
+QList<AuditEntry> logOf(UsageStore &store, const QString &action) {
+    AuditLog::Filter filter;
+    filter.action = action;
+    auto all = AuditLog(store).list(filter);
+    return all ? *all : QList<AuditEntry>{};
+}
+
+void compareEntry(const ChangeAuditEntry &sent, const AuditEntry &stored) {
+    QCOMPARE(stored.action, sent.action);
+    QCOMPARE(stored.target, sent.target);
+    QCOMPARE(stored.before, sent.before);
+    QCOMPARE(stored.after, sent.after);
+    QCOMPARE(stored.note, sent.note);
 }
 
 } // namespace
@@ -149,6 +187,135 @@ private slots:
         QVERIFY(cli.at(1).value(QLatin1String("after")).toString().contains(QLatin1Char('6')));
         QCOMPARE(cli.at(1).value(QLatin1String("note")).toString(), QStringLiteral("more"));
     }
+
+    // A namespace `ns` with the quota `quota` of `gpus` GPUs, created by the admin.
+    void makeQuota(const QString &ns, const QString &quota, int gpus) {
+        QVERIFY(await(m_admin->create(KubeResource::namespaces(), {}, namespaceObject(ns))));
+        QJsonObject q{
+            {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+            {QStringLiteral("kind"), QStringLiteral("ResourceQuota")},
+            {QStringLiteral("metadata"),
+             QJsonObject{{QStringLiteral("name"), quota}, {QStringLiteral("namespace"), ns}}},
+            {QStringLiteral("spec"),
+             QJsonObject{{QStringLiteral("hard"),
+                          QJsonObject{{QStringLiteral("requests.nvidia.com/gpu"), QString::number(gpus)}}}}}};
+        QVERIFY(await(m_admin->create(KubeResource::resourceQuotas(), ns, q)));
+    }
+    std::unique_ptr<UsageStore> openStore(const QString &file) {
+        auto s = UsageStore::open(QStringLiteral("sqlite://") + m_dir.filePath(file));
+        if (!s)
+            qWarning("%s", qPrintable(s.error().toString()));
+        return s ? std::move(*s) : nullptr;
+    }
+
+    // A boost's apply: one boost.apply entry through the injected sink and none in the
+    // log; the same step with the default sink writes that entry into the log.
+    void boostStepThroughTheSink() {
+        for (const bool injected : {true, false}) {
+            const QString ns = injected ? QStringLiteral("boost-sink") : QStringLiteral("boost-log");
+            makeQuota(ns, QStringLiteral("gpus"), 4);
+            auto store = openStore(ns + QStringLiteral(".db"));
+            QVERIFY(store);
+            Boost b;
+            b.target = BoostTarget::quotaEntry(ns, QStringLiteral("gpus"),
+                                               QStringLiteral("requests.nvidia.com/gpu"));
+            b.delta = QStringLiteral("4");
+            b.start = kNoon - 60;
+            b.expiry = kNoon + 3600;
+            b.note = QStringLiteral("paper deadline on Friday");
+            b.actor = QStringLiteral("alice");
+            const ManualClock grantedAt(kNoon - 3600);
+            auto granted = BoostLedger(*store, grantedAt).grant(b);
+            QVERIFY2(granted, qPrintable(granted ? QString() : granted.error().toString()));
+
+            BoostReconciler::Options options;
+            options.actor = QStringLiteral("reconcile-test");
+            BoostReconciler reconciler(*store, m_admin, options);
+            auto sink = std::make_shared<RecordingSink>();
+            if (injected)
+                reconciler.setAuditSink(sink);
+            const ReconcileReport report = reconciler.runNow(kNoon);
+            QVERIFY2(!report.error, qPrintable(report.error ? report.error->toString() : QString()));
+            const QString target = ns + QStringLiteral("/ResourceQuota/gpus/requests.nvidia.com/gpu");
+            const QList<AuditEntry> logged = logOf(*store, QStringLiteral("boost.apply"));
+            if (injected) {
+                QCOMPARE(sink->entries.size(), 1);
+                const ChangeAuditEntry &e = sink->entries.first();
+                QCOMPARE(e.action, QStringLiteral("boost.apply"));
+                QCOMPARE(e.target, target);
+                QCOMPARE(e.before, QStringLiteral("4"));
+                QCOMPARE(e.after, QStringLiteral("8"));
+                QVERIFY2(e.note.startsWith(
+                             QStringLiteral("boost %1 (4): paper deadline on Friday").arg(granted->id)),
+                         qPrintable(e.note));
+                QVERIFY(logged.isEmpty());
+                m_boostEntry = e;
+            } else {
+                QCOMPARE(logged.size(), 1);
+                QCOMPARE(logged.first().actor, QStringLiteral("reconcile-test"));
+                ChangeAuditEntry expected = m_boostEntry;
+                expected.target = target;
+                // Both stores are fresh: the boost is number 1 in each, so the note is the same.
+                compareEntry(expected, logged.first());
+            }
+        }
+    }
+
+    // The controller's clamp of a namespace over its budget: one quota.clamp entry
+    // through the injected sink and none in the log; with the default sink, in the log.
+    void clampThroughTheSink() {
+        for (const bool injected : {true, false}) {
+            const QString ns = injected ? QStringLiteral("clamp-sink") : QStringLiteral("clamp-log");
+            makeQuota(ns, QStringLiteral("gpu-quota"), 8);
+            auto store = openStore(ns + QStringLiteral(".db"));
+            QVERIFY(store);
+            Budget budget;
+            budget.scope = BudgetScope::Namespace;
+            budget.subject = ns;
+            budget.period = Period::Day;
+            budget.limitGpuHours = 1;
+            QVERIFY(store->setBudget(budget));
+            UsageInterval iv;
+            iv.cluster = QStringLiteral("test");
+            iv.ns = ns;
+            iv.user = QStringLiteral("alice");
+            iv.podUid = QStringLiteral("uid-") + ns;
+            iv.podName = QStringLiteral("done");
+            iv.gpus = 4;
+            iv.start = kDayStart + 3600;
+            iv.end = iv.start + 2 * 3600; // 8 GPU-hours
+            iv.source = QStringLiteral("test");
+            QVERIFY(store->upsertInterval(iv));
+
+            BudgetEnforcer enforcer(*store, m_admin);
+            auto sink = std::make_shared<RecordingSink>();
+            if (injected)
+                enforcer.setAuditSink(sink);
+            const EnforceReport report = enforcer.runNow(kNoon);
+            QVERIFY2(report.errors.isEmpty(), qPrintable(report.errors.join(QLatin1Char('\n'))));
+            const QList<AuditEntry> logged = logOf(*store, QStringLiteral("quota.clamp"));
+            if (injected) {
+                QCOMPARE(sink->entries.size(), 1);
+                const ChangeAuditEntry &e = sink->entries.first();
+                QCOMPARE(e.action, QStringLiteral("quota.clamp"));
+                QCOMPARE(e.target, ns + QStringLiteral("/ResourceQuota/gpu-quota"));
+                QVERIFY2(e.before.contains(QStringLiteral("\"8\"")), qPrintable(e.before));
+                QVERIFY(logged.isEmpty());
+                m_clampEntry = e;
+            } else {
+                QCOMPARE(logged.size(), 1);
+                QCOMPARE(logged.first().actor, QStringLiteral("gpuquota-controller"));
+                ChangeAuditEntry expected = m_clampEntry;
+                expected.target = ns + QStringLiteral("/ResourceQuota/gpu-quota");
+                expected.note.replace(QStringLiteral("clamp-sink"), ns);
+                compareEntry(expected, logged.first());
+            }
+        }
+    }
+
+private:
+    ChangeAuditEntry m_boostEntry;
+    ChangeAuditEntry m_clampEntry;
 };
 
 QTEST_GUILESS_MAIN(TestChangeAudit)

@@ -62,7 +62,7 @@ void ApplyFlow::onStateChanged(QuotaWriter::State state) {
     case QuotaWriter::State::Applied: {
         m_running = false;
         const QJsonObject &after = m_writer->result();
-        emit applied(after, m_req.baseYaml, editable(after), m_writer->preview().diffText, m_note);
+        emit applied(after);
         break;
     }
     case QuotaWriter::State::Conflict: showConflict(m_writer->conflict()); break;
@@ -87,8 +87,7 @@ void ApplyFlow::askConfirmation(const QuotaWriter::Preview &preview) {
     dialog->setChanges(preview.diffText);
     dialog->setWarnings(m_req.extraWarnings);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        m_note = dialog->note();
-        m_writer->setAuditNote(m_note);
+        m_writer->setAuditNote(dialog->note());
         m_writer->confirm();
     });
     connect(dialog, &QDialog::rejected, m_writer, &QuotaWriter::cancel);

@@ -56,9 +56,8 @@ public:
 signals:
     // Stage changes, for the status line ("Checking with the server...").
     void progress(const QString &message);
-    // The object is written. before/after are editable YAML; diff is the spec diff.
-    void applied(const QJsonObject &after, const QString &beforeYaml, const QString &afterYaml,
-                 const QString &diffText, const QString &note);
+    // The object is written (its audit entry went to the writer's sink): as the server has it now.
+    void applied(const QJsonObject &after);
     void failed(const gq::Error &error);
     // The user cancelled at the confirmation.
     void cancelled();
@@ -78,7 +77,6 @@ private:
     QPointer<QWidget> m_dialogParent;
     Request m_req;
     KubeResource m_resource; // what m_writer writes (its request points here)
-    QString m_note;          // from the confirmation, for the audit entry
     // From start() until a signal above ends the apply: unlike the writer's run, this
     // includes the time the conflict view is open.
     bool m_running = false;

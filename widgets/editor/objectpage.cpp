@@ -437,17 +437,14 @@ void ObjectPage::apply() {
         emit statusMessage(tr("Apply cancelled; your edit is kept."));
         updateControls();
     });
-    connect(flow, &ApplyFlow::applied, this,
-            [this, flow](const QJsonObject &after, const QString &beforeYaml, const QString &afterYaml,
-                         const QString &diffText, const QString &note) {
-                flow->deleteLater();
-                emit applied(m_ns, kindName() + QLatin1Char('/') + m_name, beforeYaml, afterYaml, diffText,
-                             note);
-                forgetDraft();
-                adopt(after);
-                emit statusMessage(tr("Applied %1/%2").arg(m_ns, m_name));
-                updateControls();
-            });
+    connect(flow, &ApplyFlow::applied, this, [this, flow](const QJsonObject &after) {
+        flow->deleteLater();
+        emit applied(m_ns, kindName() + QLatin1Char('/') + m_name);
+        forgetDraft();
+        adopt(after);
+        emit statusMessage(tr("Applied %1/%2").arg(m_ns, m_name));
+        updateControls();
+    });
     connect(flow, &ApplyFlow::conflictResolved, this,
             [this, flow](ConflictDialog::Resolution res, const QString &text, const QJsonObject &server) {
                 flow->deleteLater();

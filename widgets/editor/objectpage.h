@@ -75,9 +75,8 @@ public slots:
     void discardDraft();
 
 signals:
-    // A change was written; the window records it in the audit log.
-    void applied(const QString &ns, const QString &object, const QString &beforeYaml,
-                 const QString &afterYaml, const QString &diffText, const QString &note);
+    // A change was written ("Kind/name" in ns); its audit entry went to the audit sink.
+    void applied(const QString &ns, const QString &object);
     void templateRequested();
     void statusMessage(const QString &message);
     void errorMessage(const QString &message);

@@ -237,15 +237,13 @@ void QueueQuotaDialog::startFlow(const QJsonObject &base, const QString &mineYam
         m_status->setText(tr("Apply cancelled; nothing was written."));
         revalidate();
     });
-    connect(flow, &ApplyFlow::applied, this,
-            [this, flow](const QJsonObject &after, const QString &beforeYaml, const QString &afterYaml,
-                         const QString &diffText, const QString &note) {
-                flow->deleteLater();
-                m_object = after;
-                emit applied({}, m_resource.kind + u'/' + m_queue, beforeYaml, afterYaml, diffText, note);
-                emit statusMessage(tr("Applied ClusterQueue %1").arg(m_queue));
-                accept();
-            });
+    connect(flow, &ApplyFlow::applied, this, [this, flow](const QJsonObject &after) {
+        flow->deleteLater();
+        m_object = after;
+        emit applied({}, m_resource.kind + u'/' + m_queue);
+        emit statusMessage(tr("Applied ClusterQueue %1").arg(m_queue));
+        accept();
+    });
     connect(flow, &ApplyFlow::conflictResolved, this,
             [this, flow](ConflictDialog::Resolution res, const QString &text, const QJsonObject &server) {
                 flow->deleteLater();

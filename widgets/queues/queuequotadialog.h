@@ -48,8 +48,7 @@ public:
 signals:
     void loaded();
     // As ObjectPage::applied: the object is "ClusterQueue/NAME", ns empty.
-    void applied(const QString &ns, const QString &object, const QString &beforeYaml,
-                 const QString &afterYaml, const QString &diffText, const QString &note);
+    void applied(const QString &ns, const QString &object);
     void statusMessage(const QString &message);
 
 protected:

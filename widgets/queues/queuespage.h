@@ -76,9 +76,8 @@ signals:
     void done();
     // The access review answered (canEdit() says what).
     void permissionsKnown();
-    // As ObjectPage::applied, for the audit log.
-    void applied(const QString &ns, const QString &object, const QString &beforeYaml,
-                 const QString &afterYaml, const QString &diffText, const QString &note);
+    // As ObjectPage::applied.
+    void applied(const QString &ns, const QString &object);
     void statusMessage(const QString &message);
 
 protected:

@@ -122,19 +122,17 @@ void QueueYamlDialog::apply() {
         m_status->setText(tr("Apply cancelled; your edit is kept."));
         updateControls();
     });
-    connect(flow, &ApplyFlow::applied, this,
-            [this, flow](const QJsonObject &after, const QString &beforeYaml, const QString &afterYaml,
-                         const QString &diffText, const QString &note) {
-                flow->deleteLater();
-                m_flow.clear();
-                m_base = after;
-                m_baseYaml = editableYaml(after);
-                m_editor->setYaml(m_baseYaml);
-                emit applied(m_ns, m_resource.kind + u'/' + m_name, beforeYaml, afterYaml, diffText, note);
-                m_status->setText(tr("Applied %1 %2").arg(m_resource.kind, m_name));
-                emit statusMessage(m_status->text());
-                updateControls();
-            });
+    connect(flow, &ApplyFlow::applied, this, [this, flow](const QJsonObject &after) {
+        flow->deleteLater();
+        m_flow.clear();
+        m_base = after;
+        m_baseYaml = editableYaml(after);
+        m_editor->setYaml(m_baseYaml);
+        emit applied(m_ns, m_resource.kind + u'/' + m_name);
+        m_status->setText(tr("Applied %1 %2").arg(m_resource.kind, m_name));
+        emit statusMessage(m_status->text());
+        updateControls();
+    });
     connect(flow, &ApplyFlow::conflictResolved, this,
             [this, flow](ConflictDialog::Resolution res, const QString &text, const QJsonObject &server) {
                 flow->deleteLater();

@@ -42,8 +42,7 @@ public:
 signals:
     void loaded();
     // As ObjectPage::applied: object is "Kind/NAME".
-    void applied(const QString &ns, const QString &object, const QString &beforeYaml,
-                 const QString &afterYaml, const QString &diffText, const QString &note);
+    void applied(const QString &ns, const QString &object);
     void statusMessage(const QString &message);
 
 private:

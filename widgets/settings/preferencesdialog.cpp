@@ -194,6 +194,7 @@ void PreferencesDialog::apply() {
     const QStringList contexts = m_connections->save();
     m_settings->sync();
     emit applied(contexts);
+    m_settings->announcePreferences(contexts);
 }
 
 } // namespace gq
