@@ -394,6 +394,20 @@ QString BoostGrantDialog::timeText(qint64 t) const {
     return QDateTime::fromSecsSinceEpoch(t).toString(QStringLiteral("yyyy-MM-dd HH:mm"));
 }
 
+// When the planned boost applies and how it ends, under the preview of its values.
+QString BoostGrantDialog::whenText(const BoostPlan &plan, qint64 now) const {
+    const Boost &b = plan.boost;
+    const QString when =
+        b.recurrence.recurs()
+            ? tr("First window %1 to %2, then every window until %3.")
+                  .arg(timeText(b.start), timeText(b.expiry), timeText(b.recurrence.until))
+            : tr("%1 from %2 until %3, then back to %4.")
+                  .arg(plan.during.toString(), b.start <= now ? tr("now") : timeText(b.start),
+                       timeText(b.expiry), plan.after.toString());
+    return when + QLatin1Char(' ') +
+           tr("Only this boost's delta is taken back, so changes others make meanwhile stay.");
+}
+
 void BoostGrantDialog::replan() {
     m_plan.reset();
     m_start->setEnabled(m_startAt->isChecked());
@@ -444,15 +458,7 @@ void BoostGrantDialog::replan() {
                                        .arg(req.resource, plan->before.toString(), plan->during.toString(),
                                             plan->after.toString()));
                 const Boost &b = plan->boost;
-                m_previewWhen->setText(
-                    (b.recurrence.recurs()
-                         ? tr("First window %1 to %2, then every window until %3.")
-                               .arg(timeText(b.start), timeText(b.expiry), timeText(b.recurrence.until))
-                         : tr("%1 from %2 until %3, then back to %4.")
-                               .arg(plan->during.toString(), b.start <= now ? tr("now") : timeText(b.start),
-                                    timeText(b.expiry), plan->after.toString())) +
-                    QLatin1Char(' ') +
-                    tr("Only this boost's delta is taken back, so changes others make meanwhile stay."));
+                m_previewWhen->setText(whenText(*plan, now));
                 if (problem.isEmpty())
                     m_plan = b;
             } else {
@@ -525,15 +531,7 @@ void BoostGrantDialog::replanQueue(const BoostWhen &w, QString &problem, qint64 
     m_preview->setText(tr("%1 %2 %3:  %4 \u2192 %5 \u2192 %6")
                            .arg(req.clusterQueue, req.flavor, req.field, plan->before.toString(),
                                 plan->during.toString(), plan->after.toString()));
-    m_previewWhen->setText(
-        (b.recurrence.recurs()
-             ? tr("First window %1 to %2, then every window until %3.")
-                   .arg(timeText(b.start), timeText(b.expiry), timeText(b.recurrence.until))
-             : tr("%1 from %2 until %3, then back to %4.")
-                   .arg(plan->during.toString(), b.start <= now ? tr("now") : timeText(b.start),
-                        timeText(b.expiry), plan->after.toString())) +
-        QLatin1Char(' ') +
-        tr("Only this boost's delta is taken back, so changes others make meanwhile stay."));
+    m_previewWhen->setText(whenText(*plan, now));
     if (!noteOk)
         problem = QStringLiteral("note");
     else

@@ -64,6 +64,7 @@ private:
     void showPlanError(const Error &e);
     [[nodiscard]] BoostWhen when(QString *problem) const;
     [[nodiscard]] QString timeText(qint64 t) const;
+    [[nodiscard]] QString whenText(const BoostPlan &plan, qint64 now) const;
 
     ClusterConnection *m_session;
     const Clock &m_clock;
