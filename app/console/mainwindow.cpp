@@ -89,6 +89,37 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     m_tabs->setObjectName(QStringLiteral("detailsTabs"));
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
 
+    ClusterUsagePage *dashboard = addUsagePages();
+    addBudgetAndBoostPages();
+    ChargebackPage *chargeback = addAuditAndChargebackPages();
+    // Usage and chargeback grouped by Kueue queue: the same LocalQueues.
+    connect(queueFeed, &NamespaceQueueFeed::queuesChanged, this,
+            [dashboard, chargeback](const NamespaceQueueMap &queues) {
+                const kueue::QueueAttribution attribution = queueAttribution(queues);
+                dashboard->setQueues(attribution);
+                chargeback->setQueues(attribution);
+            });
+    addLiveAndQueuePages();
+    layOut();
+    buildActions();
+    connectSession();
+    connectPagesAndDatabase();
+
+    m_statusTimer->setInterval(1000);
+    connect(m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
+    m_statusTimer->start();
+
+    buildGuidedStart();
+    updatePages(QString());
+    resize(1280, 800);
+    restoreLayout();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+// The cluster dashboard, the quota and limit pages and a namespace's usage, in tab order.
+ClusterUsagePage *MainWindow::addUsagePages() {
     // The cluster dashboard comes first: it is what the window shows after connecting.
     auto *dashboard = new ClusterUsagePage(m_services->charts(), m_tabs);
     auto *nsUsage = new NamespaceUsagePage(m_services->charts(), m_tabs);
@@ -113,6 +144,10 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     connect(nsUsage, &NamespaceUsagePage::userActivated, this, &MainWindow::openUserUsage);
     connect(dashboard, &ClusterUsagePage::statusMessage, this, &MainWindow::showPageStatus);
     connect(nsUsage, &NamespaceUsagePage::statusMessage, this, &MainWindow::showPageStatus);
+    return dashboard;
+}
+
+void MainWindow::addBudgetAndBoostPages() {
     addPage(m_budgetsPage, QStringLiteral("budgets"), tr("Budgets"),
             usageGate(m_budgetsPage, QStringLiteral("budgets")));
     // Boosts: recorded in the usage database (own thread), applied through the connection.
@@ -131,6 +166,9 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     connect(m_namespaces, &NamespacePanel::planRequested, this,
             [this](const QString &ns) { openFitPlan(QString(), ns); });
     connect(m_budgetsPage, &BudgetsPage::planRequested, this, &MainWindow::openFitPlan);
+}
+
+ChargebackPage *MainWindow::addAuditAndChargebackPages() {
     addPage(m_auditPage, QStringLiteral("audit"), tr("Audit"),
             usageGate(m_auditPage, QStringLiteral("audit")));
     m_auditPage->setUsageService(m_db);
@@ -142,13 +180,10 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     connect(m_db, &UsageService::opened, chargeback,
             [this, chargeback] { chargeback->setDatabaseUrl(m_db->url(), m_db->password()); });
     connect(chargeback, &ChargebackPage::statusMessage, this, &MainWindow::showPageStatus);
-    // Usage and chargeback grouped by Kueue queue: the same LocalQueues.
-    connect(queueFeed, &NamespaceQueueFeed::queuesChanged, this,
-            [dashboard, chargeback](const NamespaceQueueMap &queues) {
-                const kueue::QueueAttribution attribution = queueAttribution(queues);
-                dashboard->setQueues(attribution);
-                chargeback->setQueues(attribution);
-            });
+    return chargeback;
+}
+
+void MainWindow::addLiveAndQueuePages() {
     buildLiveGpus();
     addPage(m_liveGpuPage, QStringLiteral("gpus"), tr("Live GPUs"), m_gpuGate);
     // Kueue's queues, cohorts and workloads (read through the connection's client).
@@ -158,6 +193,10 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     m_queuesPage->setAuditSink(m_services->auditSink());
     connect(m_queuesPage, &QueuesPage::applied, this, &MainWindow::onApplied);
     connect(m_queuesPage, &QueuesPage::statusMessage, this, &MainWindow::showPageStatus);
+}
+
+// The splitter of the namespace list and the tabs under the banners, and the status bar.
+void MainWindow::layOut() {
     m_splitter->addWidget(m_namespaces);
     m_splitter->addWidget(m_tabs);
     m_splitter->setStretchFactor(0, 2);
@@ -187,49 +226,11 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     m_identityLabel->setObjectName(QStringLiteral("identityLabel"));
     m_stateLabel->setObjectName(QStringLiteral("connectionLabel"));
     m_updateLabel->setObjectName(QStringLiteral("lastUpdateLabel"));
+}
 
-    buildActions();
-
-    connect(m_namespaces, &NamespacePanel::currentNamespaceChanged, this, &MainWindow::onNamespaceChanged);
-    connect(m_namespaces, &NamespacePanel::templateRequested, this, &MainWindow::openTemplates);
-    m_banner->setFactsSource([this] {
-        return ConnectionBanner::Facts{.state = m_session->state(),
-                                       .nextAttempt = m_session->nextAttempt(),
-                                       .server = m_session->server(),
-                                       .context = m_session->contextName(),
-                                       .listShown = m_model->rowCount() > 0,
-                                       .insecure = m_session->insecure()};
-    });
-    connect(m_session, &ClusterConnection::stateChanged, m_banner, &ConnectionBanner::onStateChanged);
-    connect(m_session, &ClusterConnection::stateChanged, this, &MainWindow::updateStatus);
-    connect(m_session, &ClusterConnection::errorOccurred, m_banner, &ConnectionBanner::onConnectionError);
-    connect(m_session, &ClusterConnection::nextAttemptChanged, m_banner,
-            &ConnectionBanner::onNextAttemptChanged);
-    connect(m_session, &ClusterConnection::kubeconfigProblem, m_banner,
-            &ConnectionBanner::onKubeconfigProblem);
-    connect(m_session, &ClusterConnection::kubeconfigOk, m_banner, &ConnectionBanner::onKubeconfigOk);
-    connect(m_session, &ClusterConnection::kubeconfigOk, m_contexts,
-            [this] { m_contexts->setPlaceholderText(QString()); });
-    connect(m_session, &ClusterConnection::contextsChanged, this, &MainWindow::onContextsChanged);
-    // A first run without a cluster: say what to do next; it connects by itself once
-    // the file is there or fixed.
-    connect(m_session, &ClusterConnection::kubeconfigUnreadable, this, &MainWindow::onKubeconfigUnreadable);
-    connect(m_session, &ClusterConnection::contextResolved, this, [this](const QString &context) {
-        m_settings->setLastContext(m_kubeconfig, context);
-        m_services->applyConnections(context);
-    });
-    connect(m_banner, &ConnectionBanner::retryRequested, m_session, &ClusterConnection::retryNow);
-    connect(m_banner, &ConnectionBanner::statusMessage, this, &MainWindow::showStatus);
-    connect(m_session, &ClusterConnection::identityChanged, this, &MainWindow::updateStatus);
-    connect(m_session, &ClusterConnection::lastUpdateChanged, this, &MainWindow::updateStatus);
-    connect(m_session, &ClusterConnection::synced, this, [this] {
-        const QString ns = m_pendingNamespace.isEmpty() ? m_settings->lastNamespace(m_session->contextName())
-                                                        : m_pendingNamespace;
-        if (!m_namespaces->selectNamespace(ns))
-            m_namespaces->selectFirstNamespace();
-        m_pendingNamespace.clear();
-        emit dataShown();
-    });
+// The object pages' writes and audit, the context switcher, and what the usage database
+// tells the budgets page, the audit tab and the namespace list.
+void MainWindow::connectPagesAndDatabase() {
     for (ObjectPage *page :
          {static_cast<ObjectPage *>(m_quotaPage), static_cast<ObjectPage *>(m_limitPage)}) {
         connect(page, &ObjectPage::applied, this, &MainWindow::onApplied);
@@ -253,19 +254,7 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     connect(m_db, &UsageService::usersOverBudgetChanged, m_model, &NamespaceListModel::setUsersOverBudget);
     connect(m_db, &UsageService::failed, this,
             [this](const Error &e) { showError(tr("Usage database: %1").arg(e.message)); });
-
-    m_statusTimer->setInterval(1000);
-    connect(m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
-    m_statusTimer->start();
-
-    buildGuidedStart();
-    updatePages(QString());
-    resize(1280, 800);
-    restoreLayout();
-    updateStatus();
 }
-
-MainWindow::~MainWindow() = default;
 
 template <typename P>
 void MainWindow::addPage(P *page, const QString &key, const QString &title, QWidget *tab) {

@@ -34,6 +34,8 @@ class LiveGpuPage;
 class MessageBanner;
 class NamespaceListModel;
 class NamespacePanel;
+class ChargebackPage;
+class ClusterUsagePage;
 class Page;
 class QuotaPage;
 class QueuesPage;
@@ -99,6 +101,13 @@ protected:
 
 private:
     void buildActions();
+    ClusterUsagePage *addUsagePages();
+    void addBudgetAndBoostPages();
+    ChargebackPage *addAuditAndChargebackPages();
+    void addLiveAndQueuePages();
+    void layOut();
+    void connectSession();
+    void connectPagesAndDatabase();
     // A detail tab (`tab`: what holds the page, e.g. a SourceGate); the pages learn the connection and the
     // namespace in updatePages(), the Preferences from ConsoleSettings::preferencesChanged.
     // `key` names the page in the settings (start page, the page last open).

@@ -6,12 +6,15 @@
 
 #include "auditmodel.h"
 #include "budgetspage.h"
+#include "clusterconnection.h"
 #include "connectionbanner.h"
 #include "connectionprobe.h"
 #include "consolesettings.h"
 #include "controllerindicator.h"
 #include "errorbanner.h"
 #include "kubeconfigwatcher.h"
+#include "namespacelistmodel.h"
+#include "namespacepanel.h"
 #include "page.h"
 #include "signinindicator.h"
 #include "startpage.h"
@@ -291,6 +294,50 @@ PreferencesDialog *MainWindow::openPreferences(PreferencesDialog::Tab tab, Conne
     m_preferences->open();
     m_preferences->raise();
     return m_preferences;
+}
+
+// What the connection says shows in the banner, the status bar and the list.
+void MainWindow::connectSession() {
+    connect(m_namespaces, &NamespacePanel::currentNamespaceChanged, this, &MainWindow::onNamespaceChanged);
+    connect(m_namespaces, &NamespacePanel::templateRequested, this, &MainWindow::openTemplates);
+    m_banner->setFactsSource([this] {
+        return ConnectionBanner::Facts{.state = m_session->state(),
+                                       .nextAttempt = m_session->nextAttempt(),
+                                       .server = m_session->server(),
+                                       .context = m_session->contextName(),
+                                       .listShown = m_model->rowCount() > 0,
+                                       .insecure = m_session->insecure()};
+    });
+    connect(m_session, &ClusterConnection::stateChanged, m_banner, &ConnectionBanner::onStateChanged);
+    connect(m_session, &ClusterConnection::stateChanged, this, &MainWindow::updateStatus);
+    connect(m_session, &ClusterConnection::errorOccurred, m_banner, &ConnectionBanner::onConnectionError);
+    connect(m_session, &ClusterConnection::nextAttemptChanged, m_banner,
+            &ConnectionBanner::onNextAttemptChanged);
+    connect(m_session, &ClusterConnection::kubeconfigProblem, m_banner,
+            &ConnectionBanner::onKubeconfigProblem);
+    connect(m_session, &ClusterConnection::kubeconfigOk, m_banner, &ConnectionBanner::onKubeconfigOk);
+    connect(m_session, &ClusterConnection::kubeconfigOk, m_contexts,
+            [this] { m_contexts->setPlaceholderText(QString()); });
+    connect(m_session, &ClusterConnection::contextsChanged, this, &MainWindow::onContextsChanged);
+    // A first run without a cluster: say what to do next; it connects by itself once
+    // the file is there or fixed.
+    connect(m_session, &ClusterConnection::kubeconfigUnreadable, this, &MainWindow::onKubeconfigUnreadable);
+    connect(m_session, &ClusterConnection::contextResolved, this, [this](const QString &context) {
+        m_settings->setLastContext(m_kubeconfig, context);
+        m_services->applyConnections(context);
+    });
+    connect(m_banner, &ConnectionBanner::retryRequested, m_session, &ClusterConnection::retryNow);
+    connect(m_banner, &ConnectionBanner::statusMessage, this, &MainWindow::showStatus);
+    connect(m_session, &ClusterConnection::identityChanged, this, &MainWindow::updateStatus);
+    connect(m_session, &ClusterConnection::lastUpdateChanged, this, &MainWindow::updateStatus);
+    connect(m_session, &ClusterConnection::synced, this, [this] {
+        const QString ns = m_pendingNamespace.isEmpty() ? m_settings->lastNamespace(m_session->contextName())
+                                                        : m_pendingNamespace;
+        if (!m_namespaces->selectNamespace(ns))
+            m_namespaces->selectFirstNamespace();
+        m_pendingNamespace.clear();
+        emit dataShown();
+    });
 }
 
 } // namespace gq
