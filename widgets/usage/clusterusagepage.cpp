@@ -66,6 +66,7 @@ ClusterUsagePage::ClusterUsagePage(UsageChartService *service, QWidget *parent)
     m_allocation->setDecorate([this](StackedChart &c) { decorateAllocation(c); });
     m_totals->setObjectName(QStringLiteral("usageTotals"));
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_totals->setWordWrap(true); // it shares its row with "Group by" and must not widen the page
 
     auto *charts = new QWidget(this);
     auto *chartsLayout = new QVBoxLayout(charts);
@@ -102,16 +103,17 @@ ClusterUsagePage::ClusterUsagePage(UsageChartService *service, QWidget *parent)
     m_groupBy->setToolTip(tr("Kueue queues: each namespace's GPU-hours go to its LocalQueue and that "
                              "queue's ClusterQueue (a namespace with several LocalQueues to all of them "
                              "jointly; one without any to \"(no queue)\")"));
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_range, 1);
+    // Beside the totals, not the range bar: the page must fit a 1200-pixel window.
+    auto *totalsRow = new QHBoxLayout;
+    totalsRow->addWidget(m_totals, 1);
     auto *groupLabel = new QLabel(tr("&Group by"), this);
     groupLabel->setBuddy(m_groupBy);
-    top->addWidget(groupLabel);
-    top->addWidget(m_groupBy);
+    totalsRow->addWidget(groupLabel);
+    totalsRow->addWidget(m_groupBy);
 
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addWidget(m_totals);
+    layout->addWidget(m_range);
+    layout->addLayout(totalsRow);
     layout->addWidget(split, 1);
 
     connect(m_range, &UsageRangeBar::changed, this, &ClusterUsagePage::reload);
