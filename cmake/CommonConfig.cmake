@@ -2,8 +2,11 @@
 # warnings, and the Qt strictness defines. Change policy here, nowhere else.
 add_library(gq_common INTERFACE)
 target_compile_features(gq_common INTERFACE cxx_std_20)
-# Generated headers (gq_version.h) are the only include root every target shares.
-target_include_directories(gq_common INTERFACE "${PROJECT_BINARY_DIR}/generated")
+# Two include roots for every target: the repository, so an include names its header's
+# path from there ("core/usage/budget.h", "services/quotas/quotawriter.h"; README
+# "Layout", checked by scripts/qualify-includes.py in tst_layers), and the generated
+# headers (gq_version.h).
+target_include_directories(gq_common INTERFACE "${PROJECT_SOURCE_DIR}" "${PROJECT_BINARY_DIR}/generated")
 set(CMAKE_CXX_EXTENSIONS OFF)
 
 option(GQ_WERROR "Treat warnings as errors (CI)" OFF)

@@ -15,6 +15,7 @@ generated build shows.
 """
 
 import argparse
+import importlib.util
 import re
 import shlex
 import sys
@@ -76,11 +77,51 @@ SERVER_LIBS = ("gqhttpd",)
 DEMO_FREE_TARGETS = ("bin/gpuquota-controller",)
 DEMO_LIBS = ("gqdemo",)
 
+# Which libraries a library's files may include (README "Layout", its "may depend on"
+# column), by the include's path from the repository root. A library always sees its
+# own headers; tests/, bench/ and fuzz/ see everything.
+CORE = {"core/domain", "core/net", "core/kube", "core/metrics", "core/httpd", "core/usage",
+        "core/advisor", "core/kueue", "core/report", "core/reportpdf", "core/alerts", "core/jobs",
+        "core/quotas", "core/boosts"}
+CORE_NO_SERVER = CORE - {"core/httpd"}
+CORE_FOR_UI = CORE - {"core/httpd", "core/net"}
+ALLOWED = {
+    "core/domain": set(),
+    "core/net": {"core/domain"},
+    "core/kube": {"core/domain", "core/net"},
+    "core/metrics": {"core/domain", "core/net"},
+    "core/httpd": {"core/domain"},
+    "core/usage": {"core/domain"},
+    "core/advisor": {"core/domain"},
+    "core/kueue": {"core/domain", "core/kube", "core/net"},
+    "core/report": {"core/domain", "core/usage"},
+    "core/reportpdf": {"core/domain", "core/usage", "core/report"},
+    "core/alerts": {"core/domain", "core/usage", "core/net"},
+    "core/jobs": set(),
+    "core/quotas": {"core/domain", "core/usage", "core/kube", "core/net"},
+    "core/boosts": {"core/domain", "core/usage", "core/kueue", "core/kube", "core/net"},
+    "services": CORE_NO_SERVER,
+    "services/controller": CORE | {"services"},
+    "models": CORE_FOR_UI | {"services"},
+    "widgets/charts": CORE_FOR_UI | {"services", "models"},
+    "widgets": CORE_FOR_UI | {"services", "models", "widgets/charts"},
+    "app/console": CORE_FOR_UI | {"services", "models", "widgets", "widgets/charts", "resources", "app/demo"},
+    "app/controller": CORE | {"services", "services/controller"},
+    "app/cli": CORE_NO_SERVER | {"services", "app/demo"},
+    "app/demo": {"core/domain", "core/usage", "core/metrics", "core/boosts", "core/kueue", "core/kube",
+                 "core/net", "resources"},
+    "testcluster": {"core/domain", "core/httpd", "core/metrics", "core/net", "resources", "app/demo"},
+    "resources": set(),
+}
+OURS = ("core/", "services/", "models/", "widgets/", "app/", "testcluster/", "resources/",
+        "tests/", "bench/", "fuzz/")
+
 RULE_NET = "ui-no-transport"
 RULE_DB = "ui-no-usage-database"
 RULE_CLI = "cli-links-no-console-or-controller"
 RULE_SERVER = "only-the-controller-links-the-server"
 RULE_DEMO = "no-demo-generators-in-the-controller"
+RULE_LAYER = "include-outside-its-layer"
 
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"', re.MULTILINE)
 
@@ -105,6 +146,57 @@ def include_breaches(src: Path) -> list[str]:
                     out.append(f"{rel}:{line}: {RULE_DB}: includes {DB_HEADERS[name]}/{name}; "
                                f"{folder}/ reads the usage database through a service")
     return out
+
+
+def library_of(path: str) -> str | None:
+    """The library a repository path belongs to (a key of ALLOWED), None for tests etc."""
+    parts = path.split("/")
+    if len(parts) < 2:
+        return None
+    if parts[0] == "core":
+        return f"core/{parts[1]}"
+    if parts[0] == "services":
+        return "services/controller" if parts[1] == "controller" else "services"
+    if parts[0] == "widgets":
+        return "widgets/charts" if parts[1] == "charts" else "widgets"
+    if parts[0] == "app":
+        return f"app/{parts[1]}"
+    return parts[0] if parts[0] in ALLOWED else None
+
+
+def layer_breaches(src: Path) -> list[str]:
+    out = []
+    for folder in ("core", "services", "models", "widgets", "app", "testcluster", "resources"):
+        base = src / folder
+        if not base.is_dir():
+            continue
+        for f in sorted(list(base.rglob("*.h")) + list(base.rglob("*.cpp"))):
+            rel = f.relative_to(src).as_posix()
+            own = library_of(rel)
+            if own is None or own not in ALLOWED:
+                continue
+            text = f.read_text(encoding="utf-8", errors="replace")
+            for m in INCLUDE_RE.finditer(text):
+                written = m.group(1)
+                if not written.startswith(OURS):
+                    continue
+                target = library_of(written)
+                if target == own or target in ALLOWED[own]:
+                    continue
+                line = text.count("\n", 0, m.start()) + 1
+                out.append(f"{rel}:{line}: {RULE_LAYER}: {own}/ includes {written}; it may include "
+                           f"{', '.join(sorted(ALLOWED[own])) or 'nothing of ours'}")
+    return out
+
+
+def qualified_include_breaches(src: Path) -> list[str]:
+    """Every include of one of our headers names its path from the repository root
+    (scripts/qualify-includes.py, which also rewrites them)."""
+    spec = importlib.util.spec_from_file_location(
+        "qualify_includes", Path(__file__).with_name("qualify-includes.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.bare_includes(src)
 
 
 def link_libraries(ninja_text: str, target: str) -> list[str] | None:
@@ -155,7 +247,9 @@ def main(argv: list[str]) -> int:
         print(f"check-layers: no build.ninja in {a.build_dir} (configure with a Ninja preset first)",
               file=sys.stderr)
         return 2
-    breaches = include_breaches(a.source_dir) + link_breaches(a.build_dir)
+    breaches = (include_breaches(a.source_dir) + layer_breaches(a.source_dir)
+                + qualified_include_breaches(a.source_dir)
+                + link_breaches(a.build_dir))
     for b in breaches:
         print(b)
     if breaches:

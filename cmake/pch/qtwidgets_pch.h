@@ -2,7 +2,7 @@
 // set plus the Qt Widgets headers most pages and dialogs include.
 #pragma once
 
-#include "qtcore_pch.h"
+#include "cmake/pch/qtcore_pch.h"
 
 #include <QAbstractItemModel>
 #include <QComboBox>

@@ -2,7 +2,8 @@
 """The layer check must catch what it is there for. On a copy of the pages' and models'
 sources and of the generated build.ninja it first passes (the tree as it is), then
 fails, naming the file and the rule, once a page includes the HTTP transport, a model
-includes the usage store, the CLI links the console's widgets and the controller, and
+includes the usage store, an include of ours does not name its path from the repository
+root, the CLI links the console's widgets and the controller, and
 the console links the HTTP server.
 
   tst_layers_checker.py --checker scripts/check-layers.py --source-dir SRC --build-dir BUILD
@@ -66,15 +67,15 @@ class LayerCheckerTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
 
     def test_a_page_including_the_transport_fails(self):
-        line = inject_include(self.src / "widgets/connections/controllerindicator.cpp", "httptransport.h")
+        line = inject_include(self.src / "widgets/connections/controllerindicator.cpp", "core/net/httptransport.h")
         r = run(ARGS.checker, self.src, self.build)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         self.assertIn(f"widgets/connections/controllerindicator.cpp:{line}: ui-no-transport: includes core/net/httptransport.h",
                       r.stdout)
 
     def test_a_model_or_chart_including_the_store_fails(self):
-        line = inject_include(self.src / "models/chargeback/chargebackmodel.h", "usagestore.h")
-        inject_include(self.src / "widgets/charts/usagechart.cpp", "auditlog.h")
+        line = inject_include(self.src / "models/chargeback/chargebackmodel.h", "core/usage/usagestore.h")
+        inject_include(self.src / "widgets/charts/usagechart.cpp", "core/usage/auditlog.h")
         r = run(ARGS.checker, self.src, self.build)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         self.assertIn(f"models/chargeback/chargebackmodel.h:{line}: ui-no-usage-database: includes core/usage/usagestore.h",
@@ -83,10 +84,36 @@ class LayerCheckerTest(unittest.TestCase):
                       r.stdout)
 
     def test_a_value_type_of_usage_passes(self):
-        inject_include(self.src / "widgets/chargeback/chargebackpage.cpp", "budget.h")
-        inject_include(self.src / "models/audit/auditmodel.h", "auditentry.h")
+        inject_include(self.src / "widgets/chargeback/chargebackpage.cpp", "core/usage/budget.h")
+        inject_include(self.src / "models/audit/auditmodel.h", "core/usage/auditentry.h")
         r = run(ARGS.checker, self.src, self.build)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def test_a_bare_include_of_ours_fails(self):
+        line = inject_include(self.src / "widgets/quotas/namespacepanel.cpp", "chargebackmodel.h")
+        inject_include(self.src / "models/audit/auditmodel.cpp", "../chargeback/chargebackmodel.h")
+        r = run(ARGS.checker, self.src, self.build)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn(f'widgets/quotas/namespacepanel.cpp:{line}: include-by-repository-path: '
+                      f'"chargebackmodel.h" is written "models/chargeback/chargebackmodel.h"', r.stdout)
+        self.assertIn('models/audit/auditmodel.cpp:2: include-by-repository-path: '
+                      '"../chargeback/chargebackmodel.h" is written "models/chargeback/chargebackmodel.h"',
+                      r.stdout)
+
+    def test_an_include_from_a_higher_layer_fails(self):
+        line = inject_include(self.src / "models/audit/auditmodel.h", "widgets/common/pageinterface.h")
+        inject_include(self.src / "widgets/charts/usagechart.cpp", "widgets/quotas/quotapage.h")
+        core = self.src / "core/domain/leak.cpp"
+        core.parent.mkdir(parents=True)
+        core.write_text('// a core file\n#include "services/quotas/quotawriter.h"\n', encoding="utf-8")
+        r = run(ARGS.checker, self.src, self.build)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn(f"models/audit/auditmodel.h:{line}: include-outside-its-layer: models/ includes "
+                      "widgets/common/pageinterface.h", r.stdout)
+        self.assertIn("widgets/charts/usagechart.cpp:2: include-outside-its-layer: widgets/charts/ includes "
+                      "widgets/quotas/quotapage.h", r.stdout)
+        self.assertIn("core/domain/leak.cpp:2: include-outside-its-layer: core/domain/ includes "
+                      "services/quotas/quotawriter.h; it may include nothing of ours", r.stdout)
 
     def test_the_cli_linking_widgets_or_the_controller_fails(self):
         inject_link(self.build / "build.ninja", "bin/gpuquota",
