@@ -4,8 +4,8 @@
 // the dcgm-exporter mapping. Shared by the libFuzzer target (fuzz/fuzz_exposition.cpp,
 // which aborts on a violation) and the regression replay (tests/metrics/tst_exposition.cpp,
 // which reports it).
-#include "exposition.h"
-#include "gpusample.h"
+#include "core/metrics/exposition.h"
+#include "core/metrics/gpusample.h"
 
 #include <QString>
 

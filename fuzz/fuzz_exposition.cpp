@@ -2,7 +2,7 @@
 // mapping on top. Besides "does not crash or trip a sanitizer", it checks the
 // properties in exposition_properties.h (kept samples round-trip, issue positions in
 // range); a violation aborts so libFuzzer keeps the input as a crasher.
-#include "exposition_properties.h"
+#include "fuzz/exposition_properties.h"
 
 #include <cstdint>
 #include <cstdio>

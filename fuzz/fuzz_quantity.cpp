@@ -1,7 +1,7 @@
 // libFuzzer target for the Quantity parser. Besides "does not crash or trip a
 // sanitizer", it checks the properties in quantity_properties.h (canonical round trip,
 // exact arithmetic); a violation aborts so libFuzzer keeps the input as a crasher.
-#include "quantity_properties.h"
+#include "fuzz/quantity_properties.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // libFuzzer target for the YAML loader, the ResourceQuota / LimitRange validator and
 // `gpuquota fmt`. Besides "does not crash, leak or trip a sanitizer" it checks the
 // properties in yaml_properties.h; a violation aborts so libFuzzer keeps the input.
-#include "yaml_properties.h"
+#include "fuzz/yaml_properties.h"
 
 #include <cstdint>
 #include <cstdio>

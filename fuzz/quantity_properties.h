@@ -3,7 +3,7 @@
 // The properties every parsed Quantity must have. Shared by the libFuzzer target
 // (fuzz/fuzz_quantity.cpp, which aborts on a violation) and the regression replay test
 // (tests/core/tst_fuzzregressions.cpp, which reports it), so both check the same thing.
-#include "quantity.h"
+#include "core/domain/quantity.h"
 
 #include <QString>
 #include <QStringBuilder>

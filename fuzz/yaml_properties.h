@@ -4,9 +4,9 @@
 // validator and `fmt`. Shared by the libFuzzer target (fuzz/fuzz_yaml.cpp, which
 // aborts on a violation) and the regression replay (tests/core/tst_yamldoc.cpp,
 // which reports it), so both check the same thing.
-#include "specformat.h"
-#include "validation.h"
-#include "yamldoc.h"
+#include "core/domain/specformat.h"
+#include "core/domain/validation.h"
+#include "core/domain/yamldoc.h"
 
 #include <QString>
 #include <QStringBuilder>

@@ -1,5 +1,5 @@
-#include "admission.h"
-#include "resourcemath.h"
+#include "testcluster/admission.h"
+#include "testcluster/resourcemath.h"
 
 #include <QJsonDocument>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "apierror.h"
-#include "store.h"
+#include "testcluster/apierror.h"
+#include "testcluster/store.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,8 +1,8 @@
-#include "apicall.h"
+#include "testcluster/apicall.h"
 
-#include "protobuf.h"
-#include "queryparams.h"
-#include "store.h"
+#include "testcluster/protobuf.h"
+#include "testcluster/queryparams.h"
+#include "testcluster/store.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "apierror.h"
-#include "apiserver.h"
-#include "result.h"
-#include "selectors.h"
+#include "testcluster/apierror.h"
+#include "testcluster/apiserver.h"
+#include "core/domain/result.h"
+#include "testcluster/selectors.h"
 
 #include <httplib.h>
 

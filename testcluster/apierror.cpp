@@ -1,6 +1,6 @@
-#include "apierror.h"
+#include "testcluster/apierror.h"
 
-#include "store.h"
+#include "testcluster/store.h"
 
 #include <QJsonDocument>
 #include <QStringList>

@@ -1,7 +1,7 @@
-#include "apiserver.h"
+#include "testcluster/apiserver.h"
 
-#include "apicall.h"
-#include "httpcompression.h"
+#include "testcluster/apicall.h"
+#include "core/httpd/httpcompression.h"
 
 #include <openssl/ssl.h>
 #include <openssl/x509.h>

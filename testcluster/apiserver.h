@@ -1,11 +1,11 @@
 #pragma once
 
-#include "apierror.h"
-#include "openapischema.h"
-#include "result.h"
-#include "store.h"
-#include "testusers.h"
-#include "tls.h"
+#include "testcluster/apierror.h"
+#include "testcluster/openapischema.h"
+#include "core/domain/result.h"
+#include "testcluster/store.h"
+#include "testcluster/testusers.h"
+#include "testcluster/tls.h"
 
 #include <QByteArray>
 #include <QJsonObject>

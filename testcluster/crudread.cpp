@@ -1,6 +1,6 @@
-#include "apicall.h"
-#include "queryparams.h"
-#include "tables.h"
+#include "testcluster/apicall.h"
+#include "testcluster/queryparams.h"
+#include "testcluster/tables.h"
 
 #include <QDateTime>
 #include <QJsonArray>

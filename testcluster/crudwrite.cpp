@@ -1,8 +1,8 @@
-#include "admission.h"
-#include "apicall.h"
-#include "kubelet.h"
-#include "patch.h"
-#include "webhooks.h"
+#include "testcluster/admission.h"
+#include "testcluster/apicall.h"
+#include "testcluster/kubelet.h"
+#include "testcluster/patch.h"
+#include "testcluster/webhooks.h"
 
 #include <cstdio>
 

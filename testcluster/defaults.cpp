@@ -1,7 +1,7 @@
-#include "admission.h"
-#include "resourcemath.h"
-#include "scheduler.h"
-#include "webhooks.h"
+#include "testcluster/admission.h"
+#include "testcluster/resourcemath.h"
+#include "testcluster/scheduler.h"
+#include "testcluster/webhooks.h"
 
 // Decoding checks and defaulting, before validation and admission.
 

@@ -1,7 +1,7 @@
-#include "demoexposition.h"
+#include "testcluster/demoexposition.h"
 
-#include "demoteams.h"
-#include "syntheticfleet.h"
+#include "resources/demo/demoteams.h"
+#include "app/demo/syntheticfleet.h"
 
 #include <QList>
 #include <QString>

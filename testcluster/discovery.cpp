@@ -1,5 +1,5 @@
-#include "apicall.h"
-#include "protobuf.h"
+#include "testcluster/apicall.h"
+#include "testcluster/protobuf.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>

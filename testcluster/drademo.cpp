@@ -1,7 +1,7 @@
-#include "drademo.h"
+#include "testcluster/drademo.h"
 
-#include "apiserver.h"
-#include "demoteams.h"
+#include "testcluster/apiserver.h"
+#include "resources/demo/demoteams.h"
 
 #include <QJsonArray>
 

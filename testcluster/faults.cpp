@@ -1,4 +1,4 @@
-#include "apicall.h"
+#include "testcluster/apicall.h"
 
 #include <chrono>
 #include <thread>

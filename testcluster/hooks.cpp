@@ -1,6 +1,6 @@
-#include "admission.h"
-#include "apicall.h"
-#include "kubelet.h"
+#include "testcluster/admission.h"
+#include "testcluster/apicall.h"
+#include "testcluster/kubelet.h"
 
 #include <QUuid>
 

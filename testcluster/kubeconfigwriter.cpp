@@ -1,4 +1,4 @@
-#include "kubeconfigwriter.h"
+#include "testcluster/kubeconfigwriter.h"
 
 #include <QFile>
 #include <QSaveFile>

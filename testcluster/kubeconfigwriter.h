@@ -1,7 +1,7 @@
 #pragma once
 
-#include "result.h"
-#include "tls.h"
+#include "core/domain/result.h"
+#include "testcluster/tls.h"
 
 #include <QString>
 

@@ -1,8 +1,8 @@
-#include "kubelet.h"
+#include "testcluster/kubelet.h"
 
-#include "admission.h"
-#include "apicall.h"
-#include "scheduler.h"
+#include "testcluster/admission.h"
+#include "testcluster/apicall.h"
+#include "testcluster/scheduler.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>

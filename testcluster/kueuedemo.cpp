@@ -4,8 +4,8 @@
 // Kueue writes. No Kueue runs here: the ClusterQueues' status (flavorsReservation,
 // flavorsUsage, borrowed, workload counts) is computed once from the Workloads below,
 // as Kueue would have written it.
-#include "kueuedemo.h"
-#include "apiserver.h"
+#include "testcluster/kueuedemo.h"
+#include "testcluster/apiserver.h"
 
 #include <QDateTime>
 #include <QJsonArray>

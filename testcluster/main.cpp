@@ -1,12 +1,12 @@
 // gpuquota-testcluster: a Kubernetes-API-compatible HTTPS server for tests and
 // the console's --demo mode. See testcluster/README.md for the command line.
 
-#include "apiserver.h"
-#include "kubeconfigwriter.h"
-#include "scenarios.h"
-#include "stopsignal.h"
-#include "store.h"
-#include "tls.h"
+#include "testcluster/apiserver.h"
+#include "testcluster/kubeconfigwriter.h"
+#include "testcluster/scenarios.h"
+#include "testcluster/stopsignal.h"
+#include "testcluster/store.h"
+#include "testcluster/tls.h"
 
 #include "gq_version.h"
 

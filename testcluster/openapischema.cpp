@@ -1,4 +1,4 @@
-#include "openapischema.h"
+#include "testcluster/openapischema.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "patch.h"
+#include "testcluster/patch.h"
 
 #include <QHash>
 

@@ -1,4 +1,4 @@
-#include "protobuf.h"
+#include "testcluster/protobuf.h"
 
 #include <QDateTime>
 #include <QJsonArray>

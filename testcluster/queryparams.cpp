@@ -1,6 +1,6 @@
-#include "queryparams.h"
+#include "testcluster/queryparams.h"
 
-#include "store.h"
+#include "testcluster/store.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,6 +1,6 @@
-#include "quotascopes.h"
+#include "testcluster/quotascopes.h"
 
-#include "quantity.h"
+#include "core/domain/quantity.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

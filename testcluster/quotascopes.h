@@ -1,6 +1,6 @@
 #pragma once
 
-#include "apierror.h"
+#include "testcluster/apierror.h"
 
 #include <QJsonObject>
 #include <QList>

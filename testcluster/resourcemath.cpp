@@ -1,4 +1,4 @@
-#include "resourcemath.h"
+#include "testcluster/resourcemath.h"
 
 namespace gq::tc {
 

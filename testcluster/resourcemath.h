@@ -1,8 +1,8 @@
 #pragma once
 
-#include "apierror.h"
-#include "quantity.h"
-#include "store.h"
+#include "testcluster/apierror.h"
+#include "core/domain/quantity.h"
+#include "testcluster/store.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,10 +1,10 @@
-#include "scenarios.h"
+#include "testcluster/scenarios.h"
 
-#include "apiserver.h"
-#include "demoteams.h"
-#include "drademo.h"
-#include "kueuedemo.h"
-#include "store.h"
+#include "testcluster/apiserver.h"
+#include "resources/demo/demoteams.h"
+#include "testcluster/drademo.h"
+#include "testcluster/kueuedemo.h"
+#include "testcluster/store.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -1,8 +1,8 @@
-#include "scheduler.h"
+#include "testcluster/scheduler.h"
 
-#include "admission.h"
-#include "apicall.h"
-#include "resourcemath.h"
+#include "testcluster/admission.h"
+#include "testcluster/apicall.h"
+#include "testcluster/resourcemath.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

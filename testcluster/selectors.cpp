@@ -1,4 +1,4 @@
-#include "selectors.h"
+#include "testcluster/selectors.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

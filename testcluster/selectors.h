@@ -1,7 +1,7 @@
 #pragma once
 
-#include "result.h"
-#include "store.h"
+#include "core/domain/result.h"
+#include "testcluster/store.h"
 
 #include <QString>
 #include <QStringList>

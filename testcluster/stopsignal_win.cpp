@@ -1,4 +1,4 @@
-#include "stopsignal.h"
+#include "testcluster/stopsignal.h"
 
 #include <windows.h>
 

@@ -1,6 +1,6 @@
-#include "store.h"
+#include "testcluster/store.h"
 
-#include "admission.h"
+#include "testcluster/admission.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

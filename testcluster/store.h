@@ -1,8 +1,8 @@
 #pragma once
 
-#include "quantity.h"
-#include "quotascopes.h"
-#include "result.h"
+#include "core/domain/quantity.h"
+#include "testcluster/quotascopes.h"
+#include "core/domain/result.h"
 
 #include <QByteArray>
 #include <QJsonObject>

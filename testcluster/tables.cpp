@@ -1,4 +1,4 @@
-#include "tables.h"
+#include "testcluster/tables.h"
 
 #include <QStringList>
 

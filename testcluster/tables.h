@@ -1,6 +1,6 @@
 #pragma once
 
-#include "store.h"
+#include "testcluster/store.h"
 
 #include <QDateTime>
 #include <QJsonArray>

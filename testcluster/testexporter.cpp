@@ -9,9 +9,9 @@
 //                        pods (one of them idle), readings changing over time
 // and listens on --host (127.0.0.1) --port (0: any free one). Prints "ready URL" on
 // standard output once listening.
-#include "demoexposition.h"
-#include "httpserver.h"
-#include "syntheticfleet.h"
+#include "testcluster/demoexposition.h"
+#include "core/httpd/httpserver.h"
+#include "app/demo/syntheticfleet.h"
 
 #include <QByteArray>
 #include <QCoreApplication>

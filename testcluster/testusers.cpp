@@ -1,4 +1,4 @@
-#include "testusers.h"
+#include "testcluster/testusers.h"
 
 #include <QCryptographicHash>
 

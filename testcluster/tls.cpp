@@ -1,5 +1,5 @@
-#include "tls.h"
-#include "testcerts.h"
+#include "testcluster/tls.h"
+#include "testcluster/testcerts.h"
 
 #include <QStringList>
 

@@ -1,7 +1,7 @@
-#include "admission.h"
-#include "resourcemath.h"
-#include "webhooks.h"
-#include "workloads.h"
+#include "testcluster/admission.h"
+#include "testcluster/resourcemath.h"
+#include "testcluster/webhooks.h"
+#include "testcluster/workloads.h"
 
 #include <QRegularExpression>
 

@@ -1,5 +1,5 @@
-#include "apicall.h"
-#include "tables.h"
+#include "testcluster/apicall.h"
+#include "testcluster/tables.h"
 
 #include <QDateTime>
 #include <QJsonArray>

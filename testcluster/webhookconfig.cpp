@@ -1,7 +1,7 @@
-#include "webhooks.h"
+#include "testcluster/webhooks.h"
 
-#include "resourcemath.h"
-#include "selectors.h"
+#include "testcluster/resourcemath.h"
+#include "testcluster/selectors.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
-#include "webhooks.h"
+#include "testcluster/webhooks.h"
 
-#include "store.h"
+#include "testcluster/store.h"
 
 #include <httplib.h>
 

@@ -1,6 +1,6 @@
-#include "workloads.h"
+#include "testcluster/workloads.h"
 
-#include "resourcemath.h"
+#include "testcluster/resourcemath.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -5,7 +5,7 @@
 // `shot` when that is set. Chromium missing is an error (scripts/install-deps.sh installs
 // it), never a skip.
 
-#include "kube/kubetestutil.h"
+#include "tests/kube/kubetestutil.h"
 
 #include <QDir>
 #include <QFile>

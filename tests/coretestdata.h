@@ -3,7 +3,7 @@
 // Inputs shared by the core domain suites (tests/core): spec fixture files, the
 // inputs kept in fuzz/regressions/, and quantities written as text.
 
-#include "quantity.h"
+#include "core/domain/quantity.h"
 
 #include <QByteArray>
 #include <QDir>

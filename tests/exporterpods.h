@@ -8,7 +8,7 @@
 //                    exporterPodJson("dcgm-exporter-a", {{"app", "nvidia-dcgm-exporter"}}, localPort));
 //     QVERIFY(waitPodRunning(*client, "gpu-operator", "dcgm-exporter-a"));
 
-#include "kubeclient.h"
+#include "core/kube/kubeclient.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

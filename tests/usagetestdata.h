@@ -4,9 +4,9 @@
 // (tst_usagedatabase, the tst_usagestore_* suites, tst_boosttarget, tst_overbudget), on a fixed day so
 // that "today" holds them whatever the machine's clock says.
 
-#include "boosts.h"
-#include "budget.h"
-#include "ledger.h"
+#include "core/usage/boosts.h"
+#include "core/usage/budget.h"
+#include "core/usage/ledger.h"
 
 #include <QDate>
 #include <QDateTime>

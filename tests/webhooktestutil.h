@@ -16,7 +16,7 @@
 //
 // Header-only; link gqtestcluster (it brings cpp-httplib and OpenSSL).
 
-#include "tls.h"
+#include "testcluster/tls.h"
 
 #include <httplib.h>
 

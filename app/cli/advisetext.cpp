@@ -1,5 +1,5 @@
 // `gpuquota advise`: the table it prints and its help (cmd_advise.cpp runs it).
-#include "advisetext.h"
+#include "app/cli/advisetext.h"
 
 namespace gq::cli {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "fitadvisor.h"
+#include "services/advisor/fitadvisor.h"
 
 #include <QString>
 

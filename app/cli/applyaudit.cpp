@@ -1,10 +1,10 @@
-#include "applyaudit.h"
+#include "app/cli/applyaudit.h"
 
-#include "auditlog.h"
-#include "dburl.h"
-#include "platform.h"
-#include "settingsdefaults.h"
-#include "usagestore.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/dburl.h"
+#include "services/platform/platform.h"
+#include "app/cli/settingsdefaults.h"
+#include "core/usage/usagestore.h"
 
 namespace gq::cli {
 

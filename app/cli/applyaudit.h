@@ -5,9 +5,9 @@
 // settings. A change the audit log cannot take is not made: the database is opened
 // (and the actor found) before anything is sent.
 
-#include "auditanchor.h"
-#include "changeaudit.h"
-#include "result.h"
+#include "core/usage/auditanchor.h"
+#include "services/audit/changeaudit.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QString>

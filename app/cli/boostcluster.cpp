@@ -1,6 +1,6 @@
-#include "boostcluster.h"
+#include "app/cli/boostcluster.h"
 
-#include "kubeclient.h"
+#include "core/kube/kubeclient.h"
 
 namespace gq::cli::boostcluster {
 

@@ -4,8 +4,8 @@
 // one --kubeconfig / --context pick, who the audit log names, and a reconcile pass that
 // prints its transitions.
 
-#include "boostreconciler.h"
-#include "usageverbs.h"
+#include "services/boosts/boostreconciler.h"
+#include "app/cli/usageverbs.h"
 
 #include <QTextStream>
 

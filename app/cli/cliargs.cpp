@@ -1,4 +1,4 @@
-#include "cliargs.h"
+#include "app/cli/cliargs.h"
 
 namespace gq::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "clioutput.h"
+#include "app/cli/clioutput.h"
 
 namespace gq::cli {
 

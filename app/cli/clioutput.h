@@ -4,8 +4,8 @@
 // as "error: ..." with the exit code to return; and the one way verbs with
 // subcommands find theirs.
 
-#include "error.h"
-#include "verbs.h"
+#include "core/domain/error.h"
+#include "app/cli/verbs.h"
 
 #include <QStringList>
 #include <QTextStream>

@@ -1,10 +1,10 @@
 // `gpuquota advise`: will this fine-tune fit what the team has left? The estimate and
 // the recommendation are core/advisor's; the cluster facts, the budget decision and the
 // JSON document services/advisor/fitadvisor.h's, shared with the console and the self-service page.
-#include "advisetext.h"
-#include "kubeclient.h"
-#include "quantity.h"
-#include "usageverbs.h"
+#include "app/cli/advisetext.h"
+#include "core/kube/kubeclient.h"
+#include "core/domain/quantity.h"
+#include "app/cli/usageverbs.h"
 
 #include <QJsonDocument>
 

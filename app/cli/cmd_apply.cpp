@@ -2,17 +2,17 @@
 // way kubectl apply does (three-way, through the shared QuotaWriter protocol), and
 // records each change in the audit log. The writes run on the application's one event
 // loop (QCoreApplication::exec, started here once), never in a nested one.
-#include "applyaudit.h"
-#include "boundedread.h"
-#include "clioutput.h"
-#include "kubeverbs.h"
-#include "quotaowners.h"
-#include "verbs.h"
+#include "app/cli/applyaudit.h"
+#include "core/domain/boundedread.h"
+#include "app/cli/clioutput.h"
+#include "app/cli/kubeverbs.h"
+#include "app/cli/quotaowners.h"
+#include "app/cli/verbs.h"
 
-#include "kubeclient.h"
-#include "quotawriter.h"
-#include "validation.h"
-#include "yamldoc.h"
+#include "core/kube/kubeclient.h"
+#include "services/quotas/quotawriter.h"
+#include "core/domain/validation.h"
+#include "core/domain/yamldoc.h"
 
 #include <QCoreApplication>
 

@@ -2,12 +2,12 @@
 // filters and prints entries (table, CSV, JSON); verify walks the chain against its
 // MACs and an anchor kept outside the database (exit 0 intact, 1 broken); checkpoint
 // exports a signed head to keep elsewhere.
-#include "auditcsv.h"
-#include "auditheads.h"
-#include "auditlog.h"
-#include "boostcluster.h"
-#include "timewindow.h"
-#include "usageverbs.h"
+#include "core/usage/auditcsv.h"
+#include "services/audit/auditheads.h"
+#include "core/usage/auditlog.h"
+#include "app/cli/boostcluster.h"
+#include "core/usage/timewindow.h"
+#include "app/cli/usageverbs.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

@@ -4,13 +4,13 @@
 // step fails is finished by the next `gpuquota reconcile` (cmd_reconcile.cpp). The
 // audit log names the same actor for the change and its cluster step: --actor, else the
 // SelfSubjectReview name when the cluster is involved (quota boosts), else the OS user.
-#include "boostcluster.h"
-#include "boostledger.h"
-#include "boostplanner.h"
-#include "boostrequestverbs.h"
-#include "kubeclient.h"
-#include "kueuereader.h"
-#include "timewindow.h"
+#include "app/cli/boostcluster.h"
+#include "core/usage/boostledger.h"
+#include "core/boosts/boostplanner.h"
+#include "app/cli/boostrequestverbs.h"
+#include "core/kube/kubeclient.h"
+#include "core/kueue/kueuereader.h"
+#include "core/usage/timewindow.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,12 +3,12 @@
 // the RBAC check the controller's); an admin lists and decides in the usage database
 // (`boost requests --db`, `boost approve|deny ID`), where an approval grants the boost
 // through BoostLedger::grant exactly as `boost grant --budget` does.
-#include "boostcluster.h"
-#include "boostrequests.h"
-#include "boostrequestverbs.h"
-#include "controllercall.h"
-#include "timewindow.h"
-#include "usagestore.h"
+#include "app/cli/boostcluster.h"
+#include "core/usage/boostrequests.h"
+#include "app/cli/boostrequestverbs.h"
+#include "app/cli/controllercall.h"
+#include "core/usage/timewindow.h"
+#include "core/usage/usagestore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,10 +1,10 @@
 // `gpuquota budget status`: where one user's or namespace's budgets stand now, with
 // the forecast of when they run out at the current rate (core/usage/forecast.h, the
 // same function the console's Budgets page uses).
-#include "budgetstatus.h"
-#include "forecast.h"
-#include "newcomer.h"
-#include "usageverbs.h"
+#include "app/cli/budgetstatus.h"
+#include "core/usage/forecast.h"
+#include "core/usage/newcomer.h"
+#include "app/cli/usageverbs.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,10 +1,10 @@
 // Cluster verbs that read: `gpuquota get` and `gpuquota whoami`. They talk to the API
 // server through core's KubeClient; output mirrors kubectl's so scripts can switch.
-#include "clioutput.h"
-#include "clock.h"
-#include "kubeverbs.h"
-#include "quotaowners.h"
-#include "verbs.h"
+#include "app/cli/clioutput.h"
+#include "core/domain/clock.h"
+#include "app/cli/kubeverbs.h"
+#include "app/cli/quotaowners.h"
+#include "app/cli/verbs.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -1,16 +1,16 @@
 // `gpuquota gpus`: what every GPU and MIG instance is doing now, from Prometheus, straight
 // from dcgm-exporter endpoints, or from the exporter pods found through the cluster and
 // read through its API server's pod proxy.
-#include "claimpods.h"
-#include "clioutput.h"
-#include "exporterdiscovery.h"
-#include "gpuverbs.h"
-#include "httptransport.h"
-#include "idle.h"
-#include "kubeclient.h"
-#include "scrape.h"
-#include "usageverbs.h"
-#include "verbs.h"
+#include "services/livegpus/claimpods.h"
+#include "app/cli/clioutput.h"
+#include "services/livegpus/exporterdiscovery.h"
+#include "app/cli/gpuverbs.h"
+#include "core/net/httptransport.h"
+#include "core/metrics/idle.h"
+#include "core/kube/kubeclient.h"
+#include "core/metrics/scrape.h"
+#include "app/cli/usageverbs.h"
+#include "app/cli/verbs.h"
 
 #include <QJsonDocument>
 

@@ -2,9 +2,9 @@
 // username (the budget user or namespace self-service shows as "your own"), with the
 // same function and the same `identity:` section of the controller's configuration
 // (core/usage/identitymapping.h), so an admin can try a mapping before deploying it.
-#include "identitymapping.h"
-#include "usageverbs.h"
-#include "yamldoc.h"
+#include "core/usage/identitymapping.h"
+#include "app/cli/usageverbs.h"
+#include "core/domain/yamldoc.h"
 
 #include <QFile>
 #include <QJsonArray>

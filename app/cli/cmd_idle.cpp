@@ -2,14 +2,14 @@
 // a duration, with since when and the GPU-hours wasted: found in Prometheus' history
 // (looking back up to a week, idlequery.h), or read from the spans the controller's idle
 // recorder wrote to the usage database.
-#include "clioutput.h"
-#include "clock.h"
-#include "gpuverbs.h"
-#include "idlequery.h"
-#include "idlespans.h"
-#include "timewindow.h"
-#include "usageverbs.h"
-#include "verbs.h"
+#include "app/cli/clioutput.h"
+#include "core/domain/clock.h"
+#include "app/cli/gpuverbs.h"
+#include "core/metrics/idlequery.h"
+#include "services/livegpus/idlespans.h"
+#include "core/usage/timewindow.h"
+#include "app/cli/usageverbs.h"
+#include "app/cli/verbs.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

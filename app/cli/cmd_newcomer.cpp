@@ -1,10 +1,10 @@
 // `gpuquota budget newcomer ...`: the newcomer allowance (core/usage/newcomerledger.h):
 // the database's policy, the allowances, an admin's add and early end, and the sweep the
 // controller runs (for a database without a controller).
-#include "budgetstatus.h"
-#include "newcomerledger.h"
-#include "timewindow.h"
-#include "usageverbs.h"
+#include "app/cli/budgetstatus.h"
+#include "core/usage/newcomerledger.h"
+#include "core/usage/timewindow.h"
+#include "app/cli/usageverbs.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

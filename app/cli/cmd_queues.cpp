@@ -2,13 +2,13 @@
 // per flavor (nominal, limits, reserved, used, borrowed, lent, pending) and its Workloads
 // with the reason a pending one waits, read through the cluster's API server at the
 // kueue.x-k8s.io version discovery offers (core/kueue).
-#include "clioutput.h"
-#include "clock.h"
-#include "kubeclient.h"
-#include "kueuereader.h"
-#include "queuegrouping.h"
-#include "usageverbs.h"
-#include "verbs.h"
+#include "app/cli/clioutput.h"
+#include "core/domain/clock.h"
+#include "core/kube/kubeclient.h"
+#include "core/kueue/kueuereader.h"
+#include "app/cli/queuegrouping.h"
+#include "app/cli/usageverbs.h"
+#include "app/cli/verbs.h"
 
 #include <QDateTime>
 #include <QJsonArray>

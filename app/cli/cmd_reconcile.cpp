@@ -3,8 +3,8 @@
 // asked for with --kubeconfig / --context must be usable, or nothing is done: exit 2
 // for a context the kubeconfig does not have, 1 when it cannot be loaded or reached.
 // Without one, budget boosts are reconciled and due quota boosts wait (exit 1).
-#include "boostcluster.h"
-#include "kubeclient.h"
+#include "app/cli/boostcluster.h"
+#include "core/kube/kubeclient.h"
 
 namespace gq::cli {
 namespace {

@@ -1,17 +1,17 @@
 // `gpuquota report chargeback`: a month's GPU-hours per namespace, user or Kueue queue
 // (the namespaces' hours to their LocalQueue / ClusterQueue) times a rate,
 // as a table, CSV, JSON or (with the console's layers built) a PDF.
-#include "chargebackformat.h"
-#include "chargebackquery.h"
-#include "money.h"
-#include "queuegrouping.h"
-#include "usageverbs.h"
+#include "core/report/chargebackformat.h"
+#include "core/report/chargebackquery.h"
+#include "core/report/money.h"
+#include "app/cli/queuegrouping.h"
+#include "app/cli/usageverbs.h"
 
-#include "atomicfile.h"
+#include "core/domain/atomicfile.h"
 
 #include <QJsonDocument>
 #ifdef GQ_CLI_GUI
-#include "chargebackpdf.h"
+#include "core/reportpdf/chargebackpdf.h"
 
 #include <QCoreApplication>
 #include <QTranslator>

@@ -1,13 +1,13 @@
 // `gpuquota validate` and `gpuquota fmt`: offline checks of ResourceQuota / LimitRange
 // manifests, the same rules the console applies before anything is sent to a cluster.
-#include "cliargs.h"
-#include "verbs.h"
+#include "app/cli/cliargs.h"
+#include "app/cli/verbs.h"
 
-#include "atomicfile.h"
-#include "boundedread.h"
-#include "specformat.h"
-#include "validation.h"
-#include "yamldoc.h"
+#include "core/domain/atomicfile.h"
+#include "core/domain/boundedread.h"
+#include "core/domain/specformat.h"
+#include "core/domain/validation.h"
+#include "core/domain/yamldoc.h"
 
 #include <QFile>
 

@@ -2,10 +2,10 @@
 // battery line of their budget and the last 7 days, from the controller's
 // /quota/status (services/controller/selfservice.h) or, for admins, straight from the database
 // with the same function (quotaStatus()).
-#include "controllercall.h"
-#include "quotastatus.h"
-#include "selfservicepage.h"
-#include "usageverbs.h"
+#include "app/cli/controllercall.h"
+#include "services/quotas/quotastatus.h"
+#include "services/selfservice/selfservicepage.h"
+#include "app/cli/usageverbs.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,8 +1,8 @@
 // GPU-hour verbs that fill and maintain the usage database: `gpuquota
 // import|export|demo-data|rollup` (sqlite:///path or postgresql://user@host:port/db,
 // through core's UsageStore); CSV in and out, plain text or JSON reports.
-#include "demodata.h"
-#include "usageverbs.h"
+#include "app/demo/demodata.h"
+#include "app/cli/usageverbs.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -1,12 +1,12 @@
 // GPU-hour verbs that read the usage database: `gpuquota usage|check|budget`
 // (GPU-hours per period, the admission check, budgets); plain text, CSV or JSON for
 // scripts.
-#include "boosts.h"
-#include "budgetedit.h"
-#include "budgetstatus.h"
-#include "queuegrouping.h"
-#include "usageconnection.h"
-#include "usageverbs.h"
+#include "core/usage/boosts.h"
+#include "core/usage/budgetedit.h"
+#include "app/cli/budgetstatus.h"
+#include "app/cli/queuegrouping.h"
+#include "core/usage/usageconnection.h"
+#include "app/cli/usageverbs.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,9 +1,9 @@
 // One call to the controller's self-service API with the caller's bearer token (see
 // controllercall.h).
-#include "controllercall.h"
+#include "app/cli/controllercall.h"
 
-#include "httptransport.h"
-#include "plainhttp.h"
+#include "core/net/httptransport.h"
+#include "core/kube/plainhttp.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "httprequest.h"
-#include "result.h"
-#include "usageverbs.h"
+#include "core/net/httprequest.h"
+#include "core/domain/result.h"
+#include "app/cli/usageverbs.h"
 
 #include <QJsonObject>
 #include <QUrlQuery>

@@ -1,8 +1,8 @@
-#include "gpuverbs.h"
+#include "app/cli/gpuverbs.h"
 
-#include "cliargs.h"
-#include "clioutput.h"
-#include "settingsdefaults.h"
+#include "app/cli/cliargs.h"
+#include "app/cli/clioutput.h"
+#include "app/cli/settingsdefaults.h"
 
 #include <QFile>
 

@@ -4,9 +4,9 @@
 // flags, the console-settings defaults, the Prometheus configuration from flags, and
 // the JSON and table pieces both print.
 
-#include "gpusample.h"
-#include "prometheusclient.h"
-#include "result.h"
+#include "core/metrics/gpusample.h"
+#include "core/metrics/prometheusclient.h"
+#include "core/domain/result.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,11 +1,11 @@
-#include "kubeverbs.h"
+#include "app/cli/kubeverbs.h"
 
-#include "cliargs.h"
-#include "clioutput.h"
-#include "usageverbs.h"
+#include "app/cli/cliargs.h"
+#include "app/cli/clioutput.h"
+#include "app/cli/usageverbs.h"
 
-#include "requesttimeout.h"
-#include "yamldoc.h"
+#include "core/kube/requesttimeout.h"
+#include "core/domain/yamldoc.h"
 
 #include <QJsonDocument>
 

@@ -4,8 +4,8 @@
 // their flags, the connection to the API server, waiting for one answer, and
 // kubectl-shaped output.
 
-#include "kubeclient.h"
-#include "result.h"
+#include "core/kube/kubeclient.h"
+#include "core/domain/result.h"
 
 #include <QFuture>
 #include <QJsonObject>

@@ -1,12 +1,12 @@
 // gpuquota: the command-line companion of the console (also installed as
 // kubectl-gpuquota). main() only dispatches; every verb is in its own cmd_*.cpp.
-#include "cliargs.h"
-#include "settingsdefaults.h"
-#include "verbs.h"
+#include "app/cli/cliargs.h"
+#include "app/cli/settingsdefaults.h"
+#include "app/cli/verbs.h"
 
-#include "consolesettings.h"
+#include "services/settings/consolesettings.h"
 #include "gq_version.h"
-#include "processguard.h"
+#include "core/domain/processguard.h"
 
 #include <QCoreApplication>
 #include <QTextStream>

@@ -1,8 +1,8 @@
-#include "queuegrouping.h"
+#include "app/cli/queuegrouping.h"
 
-#include "clioutput.h"
-#include "kubeclient.h"
-#include "kueuereader.h"
+#include "app/cli/clioutput.h"
+#include "core/kube/kubeclient.h"
+#include "core/kueue/kueuereader.h"
 
 namespace gq::cli {
 

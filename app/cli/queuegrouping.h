@@ -5,9 +5,9 @@
 // --kubeconfig/--context) say which queue each namespace's GPU-hours go to
 // (core/kueue/queueattribution.h).
 
-#include "cliargs.h"
-#include "queueattribution.h"
-#include "result.h"
+#include "app/cli/cliargs.h"
+#include "core/kueue/queueattribution.h"
+#include "core/domain/result.h"
 
 #include <memory>
 

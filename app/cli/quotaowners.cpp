@@ -1,7 +1,7 @@
-#include "quotaowners.h"
+#include "app/cli/quotaowners.h"
 
-#include "clioutput.h"
-#include "managedfields.h"
+#include "app/cli/clioutput.h"
+#include "core/kube/managedfields.h"
 
 namespace gq::cli {
 

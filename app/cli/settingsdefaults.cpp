@@ -1,8 +1,8 @@
-#include "settingsdefaults.h"
+#include "app/cli/settingsdefaults.h"
 
-#include "connectionsettings.h"
-#include "consolesettings.h"
-#include "kubeconfig.h"
+#include "services/settings/connectionsettings.h"
+#include "services/settings/consolesettings.h"
+#include "core/kube/kubeconfig.h"
 
 namespace gq::cli {
 

@@ -1,8 +1,8 @@
-#include "usageverbs.h"
+#include "app/cli/usageverbs.h"
 
-#include "auditlog.h"
-#include "platform.h"
-#include "settingsdefaults.h"
+#include "core/usage/auditlog.h"
+#include "services/platform/platform.h"
+#include "app/cli/settingsdefaults.h"
 
 #include <cmath>
 

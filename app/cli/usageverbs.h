@@ -3,10 +3,10 @@
 // What the usage verbs (cmd_usagedata.cpp, cmd_usagereport.cpp) share: output
 // streams, errors, flag parsing and opening the database named by --db.
 
-#include "cliargs.h"
-#include "clioutput.h"
-#include "usagestore.h"
-#include "verbs.h"
+#include "app/cli/cliargs.h"
+#include "app/cli/clioutput.h"
+#include "core/usage/usagestore.h"
+#include "app/cli/verbs.h"
 
 #include <QHash>
 #include <QTextStream>

@@ -1,6 +1,6 @@
-#include "aboutdialog.h"
+#include "app/console/aboutdialog.h"
 
-#include "buildinfo.h"
+#include "app/console/buildinfo.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,4 +1,4 @@
-#include "buildinfo.h"
+#include "app/console/buildinfo.h"
 
 #include "gq_version.h"
 

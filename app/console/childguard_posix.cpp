@@ -1,4 +1,4 @@
-#include "childguard.h"
+#include "app/console/childguard.h"
 
 #include <QProcess>
 

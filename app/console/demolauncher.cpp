@@ -1,9 +1,9 @@
-#include "demolauncher.h"
+#include "app/console/demolauncher.h"
 
-#include "childguard.h"
-#include "clock.h"
-#include "demousage.h"
-#include "usagestore.h"
+#include "app/console/childguard.h"
+#include "core/domain/clock.h"
+#include "app/demo/demousage.h"
+#include "core/usage/usagestore.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,11 +1,11 @@
-#include "consolesettings.h"
-#include "demolauncher.h"
-#include "draftstore.h"
-#include "mainwindow.h"
-#include "processguard.h"
-#include "quitonsignal.h"
-#include "selftest.h"
-#include "startupclock.h"
+#include "services/settings/consolesettings.h"
+#include "app/console/demolauncher.h"
+#include "services/quotas/draftstore.h"
+#include "app/console/mainwindow.h"
+#include "core/domain/processguard.h"
+#include "services/platform/quitonsignal.h"
+#include "app/console/selftest.h"
+#include "app/console/startupclock.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

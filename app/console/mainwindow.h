@@ -1,11 +1,11 @@
 #pragma once
 
-#include "clusterconnection.h"
-#include "connectionsettings.h"
-#include "connectionstab.h"
-#include "contextservices.h"
-#include "page.h"
-#include "preferencesdialog.h"
+#include "services/cluster/clusterconnection.h"
+#include "services/settings/connectionsettings.h"
+#include "widgets/connections/connectionstab.h"
+#include "services/cluster/contextservices.h"
+#include "widgets/common/page.h"
+#include "widgets/settings/preferencesdialog.h"
 
 #include <QList>
 #include <QMainWindow>

@@ -2,23 +2,23 @@
 // database a context uses (and the offer of an embedded one), what pages without a
 // source say, the Preferences dialog, and the start page shown when there is no
 // kubeconfig at all.
-#include "mainwindow.h"
+#include "app/console/mainwindow.h"
 
-#include "auditmodel.h"
-#include "budgetspage.h"
-#include "clusterconnection.h"
-#include "connectionbanner.h"
-#include "connectionprobe.h"
-#include "consolesettings.h"
-#include "controllerindicator.h"
-#include "errorbanner.h"
-#include "kubeconfigwatcher.h"
-#include "namespacelistmodel.h"
-#include "namespacepanel.h"
-#include "page.h"
-#include "signinindicator.h"
-#include "startpage.h"
-#include "usageservice.h"
+#include "models/audit/auditmodel.h"
+#include "widgets/budgets/budgetspage.h"
+#include "services/cluster/clusterconnection.h"
+#include "widgets/connections/connectionbanner.h"
+#include "services/cluster/connectionprobe.h"
+#include "services/settings/consolesettings.h"
+#include "widgets/connections/controllerindicator.h"
+#include "widgets/common/errorbanner.h"
+#include "services/cluster/kubeconfigwatcher.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "widgets/quotas/namespacepanel.h"
+#include "widgets/common/page.h"
+#include "widgets/connections/signinindicator.h"
+#include "widgets/connections/startpage.h"
+#include "services/usage/usageservice.h"
 
 #include <QAction>
 #include <QComboBox>

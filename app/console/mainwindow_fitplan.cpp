@@ -1,9 +1,9 @@
 // MainWindow's "Plan a fine-tune…": the fit advisor's dialog for a namespace (its context
 // menu) or for the user and namespace of the Budgets tab's "Can this run?".
-#include "mainwindow.h"
+#include "app/console/mainwindow.h"
 
-#include "clusterconnection.h"
-#include "fitplandialog.h"
+#include "services/cluster/clusterconnection.h"
+#include "widgets/advisor/fitplandialog.h"
 
 namespace gq {
 

@@ -2,18 +2,18 @@
 // context's metrics source): the Live GPUs tab (or, without a source, what to
 // configure), the namespace list's live utilization, and the idle thresholds from the
 // Preferences.
-#include "mainwindow.h"
+#include "app/console/mainwindow.h"
 
-#include "clusterconnection.h"
-#include "consolesettings.h"
-#include "gpumonitor.h"
-#include "livegpumodel.h"
-#include "livegpupage.h"
-#include "namespacelistmodel.h"
-#include "namespacepanel.h"
-#include "quotapage.h"
-#include "startpage.h"
-#include "usageservice.h"
+#include "services/cluster/clusterconnection.h"
+#include "services/settings/consolesettings.h"
+#include "services/livegpus/gpumonitor.h"
+#include "models/livegpus/livegpumodel.h"
+#include "widgets/livegpus/livegpupage.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "widgets/quotas/namespacepanel.h"
+#include "widgets/quotas/quotapage.h"
+#include "widgets/connections/startpage.h"
+#include "services/usage/usageservice.h"
 
 #include <QTabWidget>
 

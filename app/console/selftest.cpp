@@ -1,9 +1,9 @@
-#include "selftest.h"
+#include "app/console/selftest.h"
 
-#include "buildinfo.h"
-#include "stackedchart.h"
-#include "usagechart.h"
-#include "usagestore.h"
+#include "app/console/buildinfo.h"
+#include "models/usage/stackedchart.h"
+#include "widgets/charts/usagechart.h"
+#include "core/usage/usagestore.h"
 
 #include <QApplication>
 #include <QColor>

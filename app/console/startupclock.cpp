@@ -1,4 +1,4 @@
-#include "startupclock.h"
+#include "app/console/startupclock.h"
 
 #include <QElapsedTimer>
 #include <QFile>

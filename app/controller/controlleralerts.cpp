@@ -1,10 +1,10 @@
-#include "controlleralerts.h"
+#include "app/controller/controlleralerts.h"
 
-#include "budgetenforcer.h"
-#include "clock.h"
-#include "httptransport.h"
-#include "informer.h"
-#include "metricsregistry.h"
+#include "services/controller/budgetenforcer.h"
+#include "core/domain/clock.h"
+#include "core/net/httptransport.h"
+#include "core/kube/informer.h"
+#include "services/controller/metricsregistry.h"
 
 #include <QLoggingCategory>
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "alertconfig.h"
-#include "alertrecipients.h"
-#include "alertservice.h"
-#include "result.h"
+#include "core/alerts/alertconfig.h"
+#include "core/alerts/alertrecipients.h"
+#include "services/controller/alertservice.h"
+#include "core/domain/result.h"
 
 #include <QObject>
 #include <QPointer>

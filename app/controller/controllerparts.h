@@ -1,8 +1,8 @@
 #pragma once
 
-#include "controllercheck.h"
-#include "httpserver.h"
-#include "result.h"
+#include "services/controller/controllercheck.h"
+#include "core/httpd/httpserver.h"
+#include "core/domain/result.h"
 
 #include <QObject>
 #include <QTimer>

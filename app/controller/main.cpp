@@ -1,12 +1,12 @@
 // gpuquota-controller: records GPU usage from the cluster into the usage database
 // (and, through the hook points of ControllerRuntime, enforces budgets). main() only
 // reads the options and composes; the logic is in services/.
-#include "controllercheck.h"
-#include "controllerparts.h"
-#include "controllerruntime.h"
+#include "services/controller/controllercheck.h"
+#include "app/controller/controllerparts.h"
+#include "services/controller/controllerruntime.h"
 #include "gq_version.h"
-#include "processguard.h"
-#include "quitonsignal.h"
+#include "core/domain/processguard.h"
+#include "services/platform/quitonsignal.h"
 
 #include <QCoreApplication>
 #include <QTextStream>

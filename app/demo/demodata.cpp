@@ -1,4 +1,4 @@
-#include "demodata.h"
+#include "app/demo/demodata.h"
 
 #include <QRandomGenerator>
 

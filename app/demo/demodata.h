@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ledger.h"
+#include "core/usage/ledger.h"
 
 #include <QtGlobal>
 

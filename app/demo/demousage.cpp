@@ -1,12 +1,12 @@
-#include "demousage.h"
+#include "app/demo/demousage.h"
 
-#include "auditlog.h"
-#include "boostledger.h"
-#include "boostplanner.h"
-#include "budgetedit.h"
-#include "clock.h"
-#include "demoteams.h"
-#include "usagestore.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/boostledger.h"
+#include "core/boosts/boostplanner.h"
+#include "core/usage/budgetedit.h"
+#include "core/domain/clock.h"
+#include "resources/demo/demoteams.h"
+#include "core/usage/usagestore.h"
 
 #include <QDateTime>
 #include <QHash>

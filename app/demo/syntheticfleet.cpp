@@ -1,4 +1,4 @@
-#include "syntheticfleet.h"
+#include "app/demo/syntheticfleet.h"
 
 #include <cmath>
 

@@ -14,11 +14,11 @@
 //
 //   bench_webhook [--concurrency 1,8,32] [--seconds 5] [--db sqlite:///path]
 //   bench_webhook --rate 500 [--connections 25,200] [--seconds 10] [--url URL | --fixed 1]
-#include "admissionwebhook.h"
-#include "httpserver.h"
-#include "testcerts.h"
-#include "usagestore.h"
-#include "webhookload.h"
+#include "services/controller/admissionwebhook.h"
+#include "core/httpd/httpserver.h"
+#include "testcluster/testcerts.h"
+#include "core/usage/usagestore.h"
+#include "bench/controller/webhookload.h"
 
 #include <httplib.h>
 

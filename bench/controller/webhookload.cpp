@@ -1,5 +1,5 @@
-#include "webhookload.h"
-#include "rawhttpclient.h"
+#include "bench/controller/webhookload.h"
+#include "tests/rawhttpclient.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,7 +1,7 @@
 // Throughput of Quantity parsing and canonical printing on a mix shaped like real quota
 // documents: CPU in cores and millicores, memory in binary and decimal units, GPU counts,
 // a few exponent and sub-milli forms that force rounding.
-#include "quantity.h"
+#include "core/domain/quantity.h"
 
 #include <benchmark/benchmark.h>
 

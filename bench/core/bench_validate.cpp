@@ -2,9 +2,9 @@
 // `gpuquota validate` and the console's editor pay per manifest.
 //   <build>/bin/bench_validate --benchmark_min_time=2
 // Reports items_per_second (documents/s) and bytes_per_second (MB/s).
-#include "specformat.h"
-#include "validation.h"
-#include "yamldoc.h"
+#include "core/domain/specformat.h"
+#include "core/domain/validation.h"
+#include "core/domain/yamldoc.h"
 
 #include <benchmark/benchmark.h>
 

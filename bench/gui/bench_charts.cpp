@@ -11,13 +11,13 @@
 // The database is generated on first use (the same generator and spec as bench_usage,
 // ending 2026-06-01, rollups in UTC) and reused with --reuse.
 
-#include "clusterusagepage.h"
-#include "demodata.h"
-#include "namespaceusagepage.h"
-#include "usagechartmodel.h"
-#include "usagechartservice.h"
-#include "usagerangebar.h"
-#include "usagestore.h"
+#include "widgets/usage/clusterusagepage.h"
+#include "app/demo/demodata.h"
+#include "widgets/usage/namespaceusagepage.h"
+#include "models/usage/usagechartmodel.h"
+#include "services/usage/usagechartservice.h"
+#include "widgets/usage/usagerangebar.h"
+#include "core/usage/usagestore.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

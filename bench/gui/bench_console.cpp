@@ -14,10 +14,10 @@
 // --server-nice runs the test cluster (the stand-in for a remote API server) at a
 // lower priority, so it does not compete with the console for the same two cores.
 
-#include "clusterconnection.h"
-#include "namespacelistmodel.h"
-#include "namespacepanel.h"
-#include "testclusterprocess.h"
+#include "services/cluster/clusterconnection.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "widgets/quotas/namespacepanel.h"
+#include "tests/testclusterprocess.h"
 
 #include <QApplication>
 #include <QDir>

@@ -16,15 +16,15 @@
 // CPU time of this process (all threads) per refresh, median; the share of one core at
 // the 5 s interval; the parser's MB/s on the same pages.
 //   QT_QPA_PLATFORM=offscreen <build>/bin/bench_livegpu [--nodes 125] [--refreshes 24]
-#include "exposition.h"
-#include "gpumonitor.h"
-#include "gpusample.h"
-#include "idle.h"
-#include "livegpumodel.h"
-#include "livegpupage.h"
-#include "namespacelistmodel.h"
-#include "prometheusclient.h"
-#include "syntheticfleet.h"
+#include "core/metrics/exposition.h"
+#include "services/livegpus/gpumonitor.h"
+#include "core/metrics/gpusample.h"
+#include "core/metrics/idle.h"
+#include "models/livegpus/livegpumodel.h"
+#include "widgets/livegpus/livegpupage.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "core/metrics/prometheusclient.h"
+#include "app/demo/syntheticfleet.h"
 
 #include <QApplication>
 #include <QDir>

@@ -6,19 +6,19 @@
 //
 //   xvfb-run -a -s "-screen 0 1400x900x24" boost_screenshots --out docs/screenshots --lang zh_CN
 
-#include "auditpage.h"
-#include "boostgrantdialog.h"
-#include "boostlistmodel.h"
-#include "boostplanner.h"
-#include "boostrequestmodel.h"
-#include "boostrequests.h"
-#include "boostrequestspanel.h"
-#include "boostservice.h"
-#include "boostspage.h"
-#include "democonsole.h"
-#include "namespacepanel.h"
-#include "usageservice.h"
-#include "usagestore.h"
+#include "widgets/audit/auditpage.h"
+#include "widgets/boosts/boostgrantdialog.h"
+#include "models/boosts/boostlistmodel.h"
+#include "core/boosts/boostplanner.h"
+#include "models/boosts/boostrequestmodel.h"
+#include "core/usage/boostrequests.h"
+#include "widgets/boosts/boostrequestspanel.h"
+#include "services/boosts/boostservice.h"
+#include "widgets/boosts/boostspage.h"
+#include "bench/gui/democonsole.h"
+#include "widgets/quotas/namespacepanel.h"
+#include "services/usage/usageservice.h"
+#include "core/usage/usagestore.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -5,9 +5,9 @@
 //
 //   xvfb-run -a -s "-screen 0 1400x900x24" chargeback_screenshots --out docs/screenshots --lang zh_CN
 
-#include "chargebackmodel.h"
-#include "chargebackpage.h"
-#include "democonsole.h"
+#include "models/chargeback/chargebackmodel.h"
+#include "widgets/chargeback/chargebackpage.h"
+#include "bench/gui/democonsole.h"
 
 #include <QApplication>
 #include <QComboBox>

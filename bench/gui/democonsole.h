@@ -5,12 +5,12 @@
 // and the real MainWindow against the demo test cluster and a demo usage database, in
 // a temporary folder that goes with it.
 
-#include "consolesettings.h"
-#include "demousage.h"
-#include "draftstore.h"
-#include "mainwindow.h"
-#include "shotsetup.h"
-#include "testclusterprocess.h"
+#include "services/settings/consolesettings.h"
+#include "app/demo/demousage.h"
+#include "services/quotas/draftstore.h"
+#include "app/console/mainwindow.h"
+#include "bench/gui/shotsetup.h"
+#include "tests/testclusterprocess.h"
 
 #include <QDateTime>
 #include <QTabWidget>

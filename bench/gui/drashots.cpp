@@ -4,10 +4,10 @@
 //
 //   xvfb-run -a -s "-screen 0 1400x900x24" dra_screenshots --out docs/screenshots [--lang zh_CN]
 
-#include "democonsole.h"
-#include "namespacepanel.h"
-#include "quotapage.h"
-#include "quotatablemodel.h"
+#include "bench/gui/democonsole.h"
+#include "widgets/quotas/namespacepanel.h"
+#include "widgets/quotas/quotapage.h"
+#include "models/quotas/quotatablemodel.h"
 
 #include <QApplication>
 #include <QDateTime>

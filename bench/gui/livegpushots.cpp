@@ -8,10 +8,10 @@
 // The Prometheus needs some minutes of history for the sparklines and the idle list
 // (docs/screenshots/README.md says how the shots were taken).
 
-#include "gpumonitor.h"
-#include "livegpumodel.h"
-#include "livegpupage.h"
-#include "shotsetup.h"
+#include "services/livegpus/gpumonitor.h"
+#include "models/livegpus/livegpumodel.h"
+#include "widgets/livegpus/livegpupage.h"
+#include "bench/gui/shotsetup.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -5,14 +5,14 @@
 //
 //   xvfb-run -a -s "-screen 0 1400x900x24" console_screenshots --out docs/screenshots --lang zh_CN
 
-#include "applyconfirmdialog.h"
-#include "conflictdialog.h"
-#include "democonsole.h"
-#include "namespacelistmodel.h"
-#include "namespacepanel.h"
-#include "quotapage.h"
-#include "quotatablemodel.h"
-#include "yamleditor.h"
+#include "widgets/editor/applyconfirmdialog.h"
+#include "widgets/editor/conflictdialog.h"
+#include "bench/gui/democonsole.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "widgets/quotas/namespacepanel.h"
+#include "widgets/quotas/quotapage.h"
+#include "models/quotas/quotatablemodel.h"
+#include "widgets/editor/yamleditor.h"
 
 #include <QApplication>
 #include <QDateTime>

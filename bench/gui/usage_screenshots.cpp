@@ -5,15 +5,15 @@
 //
 //   xvfb-run -a -s "-screen 0 1400x900x24" usage_screenshots --out docs/screenshots --lang zh_CN
 
-#include "clusterusagepage.h"
-#include "democonsole.h"
-#include "drilldowndialog.h"
-#include "namespacepanel.h"
-#include "namespaceusagepage.h"
-#include "usagechart.h"
-#include "usagechartmodel.h"
-#include "usagechartpanel.h"
-#include "usagerangebar.h"
+#include "widgets/usage/clusterusagepage.h"
+#include "bench/gui/democonsole.h"
+#include "widgets/usage/drilldowndialog.h"
+#include "widgets/quotas/namespacepanel.h"
+#include "widgets/usage/namespaceusagepage.h"
+#include "widgets/charts/usagechart.h"
+#include "models/usage/usagechartmodel.h"
+#include "widgets/usage/usagechartpanel.h"
+#include "widgets/usage/usagerangebar.h"
 
 #include <QApplication>
 #include <QDateTime>

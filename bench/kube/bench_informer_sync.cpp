@@ -4,10 +4,10 @@
 //   bench_informer_sync [--namespaces 20000] [--pods 50000] [--page-size 500]
 //
 // Goals (issue #3): sync under 10 s, under 300 MB resident.
-#include "informer.h"
-#include "kubeclient.h"
+#include "core/kube/informer.h"
+#include "core/kube/kubeclient.h"
 
-#include "testclusterprocess.h"
+#include "tests/testclusterprocess.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

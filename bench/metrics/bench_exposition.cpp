@@ -3,9 +3,9 @@
 // exporter's default counters (one scrape of all of them ~ 8 MB), parsed again and
 // again. Prints the median of the runs.
 //   <build>/bin/bench_exposition [--nodes 125] [--runs 15]
-#include "exposition.h"
-#include "gpusample.h"
-#include "syntheticfleet.h"
+#include "core/metrics/exposition.h"
+#include "core/metrics/gpusample.h"
+#include "app/demo/syntheticfleet.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

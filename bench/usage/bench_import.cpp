@@ -17,8 +17,8 @@
 // side by side (e.g. one built from an older commit). --db defaults to a SQLite file in
 // /tmp and, when set, GQ_TEST_PG_URL; a PostgreSQL URL gets a schema of its own per
 // run (bench_import_PID_K), dropped before and after.
-#include "dburl.h"
-#include "demodata.h"
+#include "core/usage/dburl.h"
+#include "app/demo/demodata.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

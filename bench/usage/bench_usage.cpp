@@ -10,8 +10,8 @@
 //
 // Without --db it uses a SQLite file in the current directory and, when set,
 // GQ_TEST_PG_URL (with a fresh schema). --reuse keeps an already filled database.
-#include "demodata.h"
-#include "usagestore.h"
+#include "app/demo/demodata.h"
+#include "core/usage/usagestore.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-#include "fitadvice.h"
+#include "core/advisor/fitadvice.h"
 
 #include <QHash>
 

@@ -1,4 +1,4 @@
-#include "fitestimate.h"
+#include "core/advisor/fitestimate.h"
 
 #include <cmath>
 

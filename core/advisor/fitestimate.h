@@ -1,6 +1,6 @@
 #pragma once
 
-#include "modelcatalog.h"
+#include "core/advisor/modelcatalog.h"
 
 #include <QString>
 

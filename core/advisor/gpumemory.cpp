@@ -1,6 +1,6 @@
-#include "gpumemory.h"
+#include "core/advisor/gpumemory.h"
 
-#include "quantity.h"
+#include "core/domain/quantity.h"
 
 #include <QJsonArray>
 #include <QMap>

@@ -1,4 +1,4 @@
-#include "modelcatalog.h"
+#include "core/advisor/modelcatalog.h"
 
 #include <QRegularExpression>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "alert.h"
+#include "core/alerts/alert.h"
 
 #include <array>
 #include <utility>

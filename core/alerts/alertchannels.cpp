@@ -1,6 +1,6 @@
-#include "alertchannels.h"
+#include "core/alerts/alertchannels.h"
 
-#include "alerttext.h"
+#include "core/alerts/alerttext.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "alert.h"
-#include "httprequest.h"
-#include "result.h"
+#include "core/alerts/alert.h"
+#include "core/net/httprequest.h"
+#include "core/domain/result.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,9 +1,9 @@
-#include "alertconfig.h"
+#include "core/alerts/alertconfig.h"
 
 #include <algorithm>
 
-#include "timewindow.h"
-#include "yamldoc.h"
+#include "core/usage/timewindow.h"
+#include "core/domain/yamldoc.h"
 
 #include <QSet>
 #include <QUrl>

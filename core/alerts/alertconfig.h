@@ -1,9 +1,9 @@
 #pragma once
 
-#include "alertchannels.h"
-#include "alertrecipients.h"
-#include "alertrules.h"
-#include "result.h"
+#include "core/alerts/alertchannels.h"
+#include "core/alerts/alertrecipients.h"
+#include "core/alerts/alertrules.h"
+#include "core/domain/result.h"
 
 #include <QString>
 #include <QStringList>

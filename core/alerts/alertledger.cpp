@@ -1,6 +1,6 @@
-#include "alertledger.h"
+#include "core/alerts/alertledger.h"
 
-#include "usageconnection.h"
+#include "core/usage/usageconnection.h"
 
 #include <QJsonDocument>
 #include <QSqlQuery>

@@ -1,6 +1,6 @@
-#include "alertrecipients.h"
+#include "core/alerts/alertrecipients.h"
 
-#include "yamldoc.h"
+#include "core/domain/yamldoc.h"
 
 #include <QFile>
 #include <QRegularExpression>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "alert.h"
-#include "result.h"
+#include "core/alerts/alert.h"
+#include "core/domain/result.h"
 
 #include <QHash>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "alertrules.h"
+#include "core/alerts/alertrules.h"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "alert.h"
-#include "boostrequests.h"
-#include "boosts.h"
-#include "budget.h"
+#include "core/alerts/alert.h"
+#include "core/usage/boostrequests.h"
+#include "core/usage/boosts.h"
+#include "core/usage/budget.h"
 
 #include <QHash>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "alerttext.h"
+#include "core/alerts/alerttext.h"
 
 #include <QDateTime>
 

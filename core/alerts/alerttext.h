@@ -1,6 +1,6 @@
 #pragma once
 
-#include "alert.h"
+#include "core/alerts/alert.h"
 
 #include <QCoreApplication>
 #include <QString>

@@ -1,7 +1,7 @@
-#include "boostannotation.h"
+#include "core/boosts/boostannotation.h"
 
-#include "quantity.h"
-#include "timewindow.h"
+#include "core/domain/quantity.h"
+#include "core/usage/timewindow.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
-#include "boostplanner.h"
+#include "core/boosts/boostplanner.h"
 
-#include "boostledger.h"
-#include "kueueedit.h"
-#include "timewindow.h"
+#include "core/usage/boostledger.h"
+#include "core/kueue/kueueedit.h"
+#include "core/usage/timewindow.h"
 
 #include <QJsonValue>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "boosts.h"
-#include "quantity.h"
-#include "result.h"
+#include "core/usage/boosts.h"
+#include "core/domain/quantity.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "atomicfile.h"
+#include "core/domain/atomicfile.h"
 
 #include <QFileInfo>
 #include <QSaveFile>

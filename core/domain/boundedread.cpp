@@ -1,4 +1,4 @@
-#include "boundedread.h"
+#include "core/domain/boundedread.h"
 
 #include <QFile>
 

@@ -1,4 +1,4 @@
-#include "csvfield.h"
+#include "core/domain/csvfield.h"
 
 namespace gq {
 

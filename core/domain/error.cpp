@@ -1,4 +1,4 @@
-#include "error.h"
+#include "core/domain/error.h"
 
 namespace gq {
 

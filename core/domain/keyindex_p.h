@@ -3,8 +3,8 @@
 // The key index of big YAML maps, and from what size maps and lists get one. Not
 // public API.
 
-#include "positionindex_p.h"
-#include "yamldoc.h"
+#include "core/domain/positionindex_p.h"
+#include "core/domain/yamldoc.h"
 
 #include <cstddef>
 #include <memory>

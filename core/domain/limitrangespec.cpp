@@ -1,6 +1,6 @@
-#include "limitrangespec.h"
+#include "core/domain/limitrangespec.h"
 
-#include "specio_p.h"
+#include "core/domain/specio_p.h"
 
 namespace gq {
 

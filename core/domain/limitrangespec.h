@@ -1,9 +1,9 @@
 #pragma once
 
-#include "objectmeta.h"
-#include "resourcelist.h"
-#include "result.h"
-#include "yamldoc.h"
+#include "core/domain/objectmeta.h"
+#include "core/domain/resourcelist.h"
+#include "core/domain/result.h"
+#include "core/domain/yamldoc.h"
 
 #include <QByteArray>
 #include <QJsonObject>

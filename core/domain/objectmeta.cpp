@@ -1,4 +1,4 @@
-#include "objectmeta.h"
+#include "core/domain/objectmeta.h"
 
 namespace gq {
 

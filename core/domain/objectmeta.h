@@ -1,6 +1,6 @@
 #pragma once
 
-#include "yamldoc.h"
+#include "core/domain/yamldoc.h"
 
 #include <QMap>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "processguard.h"
+#include "core/domain/processguard.h"
 
 #include <QString>
 #include <QtGlobal>

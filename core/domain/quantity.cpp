@@ -1,4 +1,4 @@
-#include "quantity.h"
+#include "core/domain/quantity.h"
 
 #include <QStringBuilder>
 

@@ -1,6 +1,6 @@
-#include "quotaspec.h"
+#include "core/domain/quotaspec.h"
 
-#include "specio_p.h"
+#include "core/domain/specio_p.h"
 
 namespace gq {
 

@@ -1,7 +1,7 @@
-#include "resourcelist.h"
+#include "core/domain/resourcelist.h"
 
-#include "keyindex_p.h"
-#include "positionindex_p.h"
+#include "core/domain/keyindex_p.h"
+#include "core/domain/positionindex_p.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "resourcenames.h"
+#include "core/domain/resourcenames.h"
 
 #include <array>
 

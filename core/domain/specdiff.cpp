@@ -1,4 +1,4 @@
-#include "specdiff.h"
+#include "core/domain/specdiff.h"
 
 namespace gq {
 

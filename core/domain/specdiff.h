@@ -1,8 +1,8 @@
 #pragma once
 
-#include "limitrangespec.h"
-#include "quantity.h"
-#include "quotaspec.h"
+#include "core/domain/limitrangespec.h"
+#include "core/domain/quantity.h"
+#include "core/domain/quotaspec.h"
 
 #include <QList>
 #include <QString>

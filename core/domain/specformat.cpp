@@ -1,7 +1,7 @@
-#include "specformat.h"
+#include "core/domain/specformat.h"
 
-#include "quantity.h"
-#include "yamldoc.h"
+#include "core/domain/quantity.h"
+#include "core/domain/yamldoc.h"
 
 #include <QSet>
 

@@ -1,4 +1,4 @@
-#include "specio_p.h"
+#include "core/domain/specio_p.h"
 
 namespace gq::detail {
 

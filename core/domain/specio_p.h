@@ -4,11 +4,11 @@
 // and writing resource lists in a YamlNode tree, and building field errors in the
 // API server's wording. Not part of the public core API.
 
-#include "error.h"
-#include "objectmeta.h"
-#include "resourcelist.h"
-#include "result.h"
-#include "yamldoc.h"
+#include "core/domain/error.h"
+#include "core/domain/objectmeta.h"
+#include "core/domain/resourcelist.h"
+#include "core/domain/result.h"
+#include "core/domain/yamldoc.h"
 
 #include <QList>
 #include <QString>

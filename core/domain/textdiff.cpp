@@ -1,4 +1,4 @@
-#include "textdiff.h"
+#include "core/domain/textdiff.h"
 
 #include <QHash>
 

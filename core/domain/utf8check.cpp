@@ -1,4 +1,4 @@
-#include "utf8check.h"
+#include "core/domain/utf8check.h"
 
 #include <QtGlobal>
 

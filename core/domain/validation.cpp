@@ -1,7 +1,7 @@
-#include "validation.h"
+#include "core/domain/validation.h"
 
-#include "resourcenames.h"
-#include "specio_p.h"
+#include "core/domain/resourcenames.h"
+#include "core/domain/specio_p.h"
 
 #include <QHash>
 #include <QSet>

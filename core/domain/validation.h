@@ -1,9 +1,9 @@
 #pragma once
 
-#include "error.h"
-#include "limitrangespec.h"
-#include "quotaspec.h"
-#include "yamldoc.h"
+#include "core/domain/error.h"
+#include "core/domain/limitrangespec.h"
+#include "core/domain/quotaspec.h"
+#include "core/domain/yamldoc.h"
 
 #include <QList>
 

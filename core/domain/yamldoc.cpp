@@ -1,6 +1,6 @@
-#include "yamldoc.h"
+#include "core/domain/yamldoc.h"
 
-#include "keyindex_p.h"
+#include "core/domain/keyindex_p.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "yamldoc.h"
+#include "core/domain/yamldoc.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
-#include "yamldoc.h"
-#include "yamlscalar_p.h"
+#include "core/domain/yamldoc.h"
+#include "core/domain/yamlscalar_p.h"
 
 #include <yaml-cpp/emitter.h>
 #include <yaml-cpp/emittermanip.h>

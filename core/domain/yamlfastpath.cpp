@@ -1,6 +1,6 @@
-#include "yamlfastpath_p.h"
+#include "core/domain/yamlfastpath_p.h"
 
-#include "keyindex_p.h"
+#include "core/domain/keyindex_p.h"
 
 #include <iterator>
 #include <limits>

@@ -2,8 +2,8 @@
 
 // The plain block YAML reader beside yaml-cpp (see yamlfastpath.cpp). Not public API.
 
-#include "yamldoc.h"
-#include "yamlintern_p.h"
+#include "core/domain/yamldoc.h"
+#include "core/domain/yamlintern_p.h"
 
 #include <QByteArray>
 

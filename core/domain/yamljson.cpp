@@ -1,6 +1,6 @@
-#include "keyindex_p.h"
-#include "yamldoc.h"
-#include "yamlscalar_p.h"
+#include "core/domain/keyindex_p.h"
+#include "core/domain/yamldoc.h"
+#include "core/domain/yamlscalar_p.h"
 
 #include <QJsonArray>
 

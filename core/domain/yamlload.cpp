@@ -1,7 +1,7 @@
-#include "utf8check.h"
-#include "yamldoc.h"
-#include "yamlfastpath_p.h"
-#include "yamltreebuilder_p.h"
+#include "core/domain/utf8check.h"
+#include "core/domain/yamldoc.h"
+#include "core/domain/yamlfastpath_p.h"
+#include "core/domain/yamltreebuilder_p.h"
 
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>

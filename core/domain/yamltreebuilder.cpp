@@ -1,4 +1,4 @@
-#include "yamltreebuilder_p.h"
+#include "core/domain/yamltreebuilder_p.h"
 
 #include <algorithm>
 #include <iterator>

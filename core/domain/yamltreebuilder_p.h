@@ -4,10 +4,10 @@
 // source positions, under the load limits (depth, nodes added by aliases) and
 // kubectl's strict keys (no duplicates, scalars only). Not public API.
 
-#include "error.h"
-#include "keyindex_p.h"
-#include "yamldoc.h"
-#include "yamlintern_p.h"
+#include "core/domain/error.h"
+#include "core/domain/keyindex_p.h"
+#include "core/domain/yamldoc.h"
+#include "core/domain/yamlintern_p.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "eventserver.h"
-#include "httpwire.h"
-#include "serversocket.h"
+#include "core/httpd/eventserver.h"
+#include "core/httpd/httpwire.h"
+#include "core/httpd/serversocket.h"
 
 #include <openssl/err.h>
 

@@ -9,7 +9,7 @@
 // closes the connection that has been idle longest; idle connections close after
 // `idleTimeoutSeconds`, a request must arrive whole within `readTimeoutSeconds` of
 // its first byte, and a connection serves any number of requests.
-#include "httpserver.h"
+#include "core/httpd/httpserver.h"
 
 #include <openssl/ssl.h>
 

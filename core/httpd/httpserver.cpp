@@ -1,5 +1,5 @@
-#include "httpserver.h"
-#include "eventserver.h"
+#include "core/httpd/httpserver.h"
+#include "core/httpd/eventserver.h"
 
 #include <openssl/err.h>
 #include <openssl/pem.h>

@@ -1,4 +1,4 @@
-#include "httpwire.h"
+#include "core/httpd/httpwire.h"
 
 #include <QUrl>
 

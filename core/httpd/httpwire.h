@@ -3,7 +3,7 @@
 // The HTTP/1.1 wire format of the event-driven server (eventserver.h): parsing one
 // request out of a connection's read buffer, and writing one response. Internal to
 // gqhttpd.
-#include "httpserver.h"
+#include "core/httpd/httpserver.h"
 
 #include <QByteArray>
 

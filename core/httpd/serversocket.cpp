@@ -1,4 +1,4 @@
-#include "serversocket.h"
+#include "core/httpd/serversocket.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>

@@ -1,7 +1,7 @@
 #pragma once
 
 // Socket helpers of the event-driven server (internal to gqhttpd).
-#include "httpserver.h"
+#include "core/httpd/httpserver.h"
 
 #include <QString>
 

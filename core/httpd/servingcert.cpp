@@ -1,4 +1,4 @@
-#include "servingcert.h"
+#include "core/httpd/servingcert.h"
 
 #include <QDateTime>
 

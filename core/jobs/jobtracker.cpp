@@ -1,4 +1,4 @@
-#include "jobtracker.h"
+#include "core/jobs/jobtracker.h"
 
 #include <QDeadlineTimer>
 #include <QHash>

@@ -1,6 +1,6 @@
-#include "credentials.h"
+#include "core/kube/credentials.h"
 
-#include "clock.h"
+#include "core/domain/clock.h"
 
 #include <QDateTime>
 #include <QFile>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "kubeconfig.h"
-#include "result.h"
+#include "core/kube/kubeconfig.h"
+#include "core/domain/result.h"
 
 #include <QtGlobal>
 

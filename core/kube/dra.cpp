@@ -1,9 +1,9 @@
-#include "dra.h"
+#include "core/kube/dra.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
 
-#include "quantity.h"
+#include "core/domain/quantity.h"
 
 #include <algorithm>
 

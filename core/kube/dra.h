@@ -4,9 +4,9 @@
 // and the ResourceSlices say about the GPUs a pod holds. Pure functions over the JSON
 // the API server serves (informers keep the objects whole).
 
-#include "dragpuclasses.h"
-#include "informer.h"
-#include "kuberequest.h"
+#include "core/kube/dragpuclasses.h"
+#include "core/kube/informer.h"
+#include "core/kube/kuberequest.h"
 
 #include <QHash>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "dragpuclasses.h"
+#include "core/kube/dragpuclasses.h"
 
 #include <QJsonArray>
 #include <QMutex>

@@ -1,6 +1,6 @@
-#include "execactivity.h"
+#include "core/kube/execactivity.h"
 
-#include "clock.h"
+#include "core/domain/clock.h"
 
 #include <QDateTime>
 

@@ -1,7 +1,7 @@
 // The informer's facade: construction, settings, the state it reports, and the
 // batching of changes into signals. Listing is in informerlist.cpp, the watch and
 // the backoff in informerwatch.cpp, the typed caches in informerkinds.cpp.
-#include "informer_p.h"
+#include "core/kube/informer_p.h"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "error.h"
-#include "kuberequest.h"
-#include "quantity.h"
-#include "result.h"
+#include "core/domain/error.h"
+#include "core/kube/kuberequest.h"
+#include "core/domain/quantity.h"
+#include "core/domain/result.h"
 
 #include <QDateTime>
 #include <QDeadlineTimer>

@@ -4,8 +4,8 @@
 // the pending-change set, the typed-cache interface, the anchor that lets worker
 // threads post back, and the private state). Not part of gqkube's public API.
 
-#include "informer.h"
-#include "kubeclient.h"
+#include "core/kube/informer.h"
+#include "core/kube/kubeclient.h"
 
 #include <QDeadlineTimer>
 #include <QHash>

@@ -1,5 +1,5 @@
 // JSON to the informer's compact views, and the pure functions informer.h exposes.
-#include "informer_p.h"
+#include "core/kube/informer_p.h"
 
 #include <QJsonArray>
 

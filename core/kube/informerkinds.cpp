@@ -1,6 +1,6 @@
 // The typed caches behind the informer kinds, and the kinds themselves
 // (NamespaceInformer, PodInformer, ObjectInformer).
-#include "informer_p.h"
+#include "core/kube/informer_p.h"
 
 #include <QThreadPool>
 

@@ -1,6 +1,6 @@
 // Listing: a paged list, decoded on the thread pool while the next page is already
 // requested, built into a replacement cache on a worker and swapped in.
-#include "informer_p.h"
+#include "core/kube/informer_p.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 // The watch that follows a list: its stream's events, stalls and failures; the
 // backoff between reconnect attempts, and retryNow().
-#include "informer_p.h"
+#include "core/kube/informer_p.h"
 
 #include <QRandomGenerator>
 

@@ -1,7 +1,7 @@
 // KubeClient's verbs: requests built from resources and options, answers decoded
 // into objects and lists. Transport and credentials: kubeclient_private.cpp; watches:
 // kubeclient_watch.cpp.
-#include "kubeclient_p.h"
+#include "core/kube/kubeclient_p.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "kubeconfig.h"
-#include "kuberequest.h"
-#include "plainhttp.h"
-#include "result.h"
+#include "core/kube/kubeconfig.h"
+#include "core/kube/kuberequest.h"
+#include "core/kube/plainhttp.h"
+#include "core/domain/result.h"
 
 #include <QDeadlineTimer>
 #include <QFuture>

@@ -3,9 +3,9 @@
 // KubeClient's internals, shared by its translation units (kubeclient.cpp: the verbs;
 // kubeclient_private.cpp: requests on the transport; kubeclient_watch.cpp: watches).
 
-#include "credentials.h"
-#include "httptransport.h"
-#include "kubeclient.h"
+#include "core/kube/credentials.h"
+#include "core/net/httptransport.h"
+#include "core/kube/kubeclient.h"
 
 #include <QPromise>
 

@@ -1,6 +1,6 @@
 // KubeClient requests on the shared transport: credentials first (off the loop), then
 // the HTTP exchange, then the answer decoded into a KubeResponse or an Error.
-#include "kubeclient_p.h"
+#include "core/kube/kubeclient_p.h"
 
 #include "gq_version.h"
 

@@ -1,7 +1,7 @@
 // KubeClient watches: a stream of JSON events on the transport, split into objects,
 // re-opened from the last resourceVersion with backoff after the server ends it or
 // the connection drops.
-#include "kubeclient_p.h"
+#include "core/kube/kubeclient_p.h"
 
 #include <QJsonDocument>
 

@@ -1,9 +1,9 @@
 // Reading kubeconfig files: the YAML of one file, merging several with kubectl's
 // rules, finding the files to read, and looking entries up. Turning a context into a
 // connection is in kubeconnection.cpp, the credentials at run time in kubecredentials.cpp.
-#include "kubeconfig.h"
+#include "core/kube/kubeconfig.h"
 
-#include "kubeconfig_p.h"
+#include "core/kube/kubeconfig_p.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,8 +3,8 @@
 // Internal to the kubeconfig code: what parsing, connection resolving and the
 // credential supply share. Not part of gqkube's public API.
 
-#include "error.h"
-#include "result.h"
+#include "core/domain/error.h"
+#include "core/domain/result.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,8 +1,8 @@
 // A context resolved into a KubeConnection: certificate and key files read, PEM
 // material checked, and the contradictions kubectl would reject reported by field.
-#include "kubeconfig.h"
+#include "core/kube/kubeconfig.h"
 
-#include "kubeconfig_p.h"
+#include "core/kube/kubeconfig_p.h"
 
 #include <QFile>
 

@@ -1,10 +1,10 @@
 // Credentials at run time: exec credential plugins and KubeCredentials, which hands
 // every request the current token or client certificate.
-#include "clock.h"
-#include "execactivity.h"
-#include "kubeconfig.h"
+#include "core/domain/clock.h"
+#include "core/kube/execactivity.h"
+#include "core/kube/kubeconfig.h"
 
-#include "kubeconfig_p.h"
+#include "core/kube/kubeconfig_p.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "kuberequest.h"
+#include "core/kube/kuberequest.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "httprequest.h" // HttpMethod, methodName()
+#include "core/net/httprequest.h" // HttpMethod, methodName()
 
 #include <QByteArray>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "kubespecs.h"
+#include "core/kube/kubespecs.h"
 
 namespace gq {
 

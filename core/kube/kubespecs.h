@@ -1,8 +1,8 @@
 #pragma once
 
-#include "kubeclient.h"
-#include "limitrangespec.h"
-#include "quotaspec.h"
+#include "core/kube/kubeclient.h"
+#include "core/domain/limitrangespec.h"
+#include "core/domain/quotaspec.h"
 
 #include <QFuture>
 #include <QList>

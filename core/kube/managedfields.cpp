@@ -1,4 +1,4 @@
-#include "managedfields.h"
+#include "core/kube/managedfields.h"
 
 #include <QJsonArray>
 

@@ -1,6 +1,6 @@
-#include "plainhttp.h"
+#include "core/kube/plainhttp.h"
 
-#include "httprequest.h"
+#include "core/net/httprequest.h"
 
 #include <QStringList>
 #include <QUrl>

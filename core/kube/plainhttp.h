@@ -1,7 +1,7 @@
 #pragma once
 
-#include "error.h"
-#include "kubeconfig.h"
+#include "core/domain/error.h"
+#include "core/kube/kubeconfig.h"
 
 #include <QString>
 

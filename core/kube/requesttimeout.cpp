@@ -1,4 +1,4 @@
-#include "requesttimeout.h"
+#include "core/kube/requesttimeout.h"
 
 #include <algorithm>
 #include <climits>

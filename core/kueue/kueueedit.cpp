@@ -1,4 +1,4 @@
-#include "kueueedit.h"
+#include "core/kueue/kueueedit.h"
 
 #include <cstdlib>
 

@@ -5,7 +5,7 @@
 // dry run, the diff and a PUT with its resourceVersion), or a JSON patch that tests the
 // old value first (a concurrent change makes it fail instead of being overwritten).
 
-#include "kueuemodel.h"
+#include "core/kueue/kueuemodel.h"
 
 #include <QJsonArray>
 

@@ -1,4 +1,4 @@
-#include "kueuemodel.h"
+#include "core/kueue/kueuemodel.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -8,8 +8,8 @@
 //
 // Pure JSON in, values out (Qt Core only); the GPU numbers are whole devices.
 
-#include "quantity.h"
-#include "result.h"
+#include "core/domain/quantity.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "kueueoverview.h"
+#include "core/kueue/kueueoverview.h"
 
 #include <QSet>
 

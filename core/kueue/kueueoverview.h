@@ -5,7 +5,7 @@
 // reserved and used, borrowed and lent; the cohort tree; the pending Workloads in the
 // order Kueue considers them.
 
-#include "kueuemodel.h"
+#include "core/kueue/kueuemodel.h"
 
 namespace gq::kueue {
 

@@ -1,6 +1,6 @@
-#include "kueuereader.h"
+#include "core/kueue/kueuereader.h"
 
-#include "kubeclient.h"
+#include "core/kube/kubeclient.h"
 
 #include <QHash>
 #include <QJsonArray>

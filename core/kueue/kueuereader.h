@@ -4,7 +4,7 @@
 // list of each kind. Blocking: call it from the CLI or a worker thread, never from the
 // GUI thread (services wrap it in a future).
 
-#include "kueueoverview.h"
+#include "core/kueue/kueueoverview.h"
 
 #include <memory>
 

@@ -2,7 +2,7 @@
 // (pkg/webhooks/clusterqueue_webhook.go and cohort_webhook.go): the rules an edit made in
 // the console or the CLI should fail locally, with the field named, before the API server
 // is asked.
-#include "kueuemodel.h"
+#include "core/kueue/kueuemodel.h"
 
 #include <QJsonArray>
 #include <QSet>

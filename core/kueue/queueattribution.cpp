@@ -1,4 +1,4 @@
-#include "queueattribution.h"
+#include "core/kueue/queueattribution.h"
 
 #include <QStringList>
 

@@ -8,7 +8,7 @@
 // when they all point at the same one (otherwise to the joint "cq-a+cq-b"). A namespace
 // without a LocalQueue is "(no queue)". Pure (Qt Core).
 
-#include "kueuemodel.h"
+#include "core/kueue/kueuemodel.h"
 
 #include <QHash>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "exposition.h"
+#include "core/metrics/exposition.h"
 
-#include "utf8check.h"
+#include "core/domain/utf8check.h"
 
 #include <charconv>
 #include <cmath>

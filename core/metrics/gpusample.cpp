@@ -1,4 +1,4 @@
-#include "gpusample.h"
+#include "core/metrics/gpusample.h"
 
 #include <QRegularExpression>
 #include <QSet>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "exposition.h"
+#include "core/metrics/exposition.h"
 
 #include <QHash>
 #include <QList>

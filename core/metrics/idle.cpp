@@ -1,4 +1,4 @@
-#include "idle.h"
+#include "core/metrics/idle.h"
 
 #include <QMap>
 #include <QRegularExpression>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "gpusample.h"
-#include "prometheusclient.h"
+#include "core/metrics/gpusample.h"
+#include "core/metrics/prometheusclient.h"
 
 #include <QHash>
 #include <QList>

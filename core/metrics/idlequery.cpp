@@ -1,4 +1,4 @@
-#include "idlequery.h"
+#include "core/metrics/idlequery.h"
 
 #include <QRegularExpression>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "idle.h"
-#include "prometheusclient.h"
-#include "result.h"
+#include "core/metrics/idle.h"
+#include "core/metrics/prometheusclient.h"
+#include "core/domain/result.h"
 
 #include <QList>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "idlespanrows.h"
+#include "core/metrics/idlespanrows.h"
 
 #include <tuple>
 

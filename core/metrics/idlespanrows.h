@@ -1,6 +1,6 @@
 #pragma once
 
-#include "idle.h"
+#include "core/metrics/idle.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
-#include "prometheusclient.h"
+#include "core/metrics/prometheusclient.h"
 
-#include "httptransport.h"
+#include "core/net/httptransport.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "exposition.h"
-#include "result.h"
+#include "core/metrics/exposition.h"
+#include "core/domain/result.h"
 
 #include <QByteArray>
 #include <QFuture>

@@ -1,6 +1,6 @@
-#include "scrape.h"
+#include "core/metrics/scrape.h"
 
-#include "httptransport.h"
+#include "core/net/httptransport.h"
 
 #include <QFile>
 #include <QFileInfo>

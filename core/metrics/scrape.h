@@ -1,8 +1,8 @@
 #pragma once
 
-#include "exposition.h"
-#include "gpusample.h"
-#include "result.h"
+#include "core/metrics/exposition.h"
+#include "core/metrics/gpusample.h"
+#include "core/domain/result.h"
 
 #include <QFuture>
 #include <QList>

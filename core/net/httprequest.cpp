@@ -1,6 +1,6 @@
-#include "httprequest.h"
+#include "core/net/httprequest.h"
 
-#include "clock.h"
+#include "core/domain/clock.h"
 
 #include <QDateTime>
 #include <QRandomGenerator>

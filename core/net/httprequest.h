@@ -1,6 +1,6 @@
 #pragma once
 
-#include "error.h"
+#include "core/domain/error.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "httptransport_p.h"
+#include "core/net/httptransport_p.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,5 +1,5 @@
-#include "httptransport.h"
-#include "httptransport_p.h"
+#include "core/net/httptransport.h"
+#include "core/net/httptransport_p.h"
 
 #include <QPromise>
 

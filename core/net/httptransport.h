@@ -1,6 +1,6 @@
 #pragma once
 
-#include "httprequest.h"
+#include "core/net/httprequest.h"
 
 #include <QFuture>
 #include <QtGlobal>

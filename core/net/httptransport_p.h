@@ -3,7 +3,7 @@
 // Internal to the HTTP transport: one request in flight, shared by the multi loop
 // (httptransport.cpp) and the SMTP set-up (httpsmtp.cpp). Not part of gqnet's public API.
 
-#include "httptransport.h"
+#include "core/net/httptransport.h"
 
 #include <curl/curl.h>
 

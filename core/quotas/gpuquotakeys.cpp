@@ -1,6 +1,6 @@
-#include "gpuquotakeys.h"
+#include "core/quotas/gpuquotakeys.h"
 
-#include "dra.h"
+#include "core/kube/dra.h"
 
 namespace gq::gpukeys {
 

@@ -1,6 +1,6 @@
-#include "lastapplied.h"
+#include "core/quotas/lastapplied.h"
 
-#include "quantity.h"
+#include "core/domain/quantity.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
-#include "namespacesummary.h"
+#include "core/quotas/namespacesummary.h"
 
-#include "gpuquotakeys.h"
+#include "core/quotas/gpuquotakeys.h"
 
 #include <QCoreApplication>
 #include <QLocale>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "budget.h"
-#include "quantity.h"
+#include "core/usage/budget.h"
+#include "core/domain/quantity.h"
 
 #include <QHash>
 #include <QList>

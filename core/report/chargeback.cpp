@@ -1,6 +1,6 @@
-#include "chargeback.h"
+#include "core/report/chargeback.h"
 
-#include "money.h"
+#include "core/report/money.h"
 
 #include <QDateTime>
 #include <QRegularExpression>

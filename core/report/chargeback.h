@@ -1,9 +1,9 @@
 #pragma once
 
-#include "ledger.h"
-#include "ratecard.h"
-#include "result.h"
-#include "timewindow.h"
+#include "core/usage/ledger.h"
+#include "core/report/ratecard.h"
+#include "core/domain/result.h"
+#include "core/usage/timewindow.h"
 
 #include <QList>
 #include <QMap>

@@ -1,7 +1,7 @@
-#include "chargebackformat.h"
+#include "core/report/chargebackformat.h"
 
-#include "csvfield.h"
-#include "money.h"
+#include "core/domain/csvfield.h"
+#include "core/report/money.h"
 
 #include <QJsonArray>
 

@@ -1,7 +1,7 @@
-#include "chargebackquery.h"
+#include "core/report/chargebackquery.h"
 
-#include "chargebackreads.h"
-#include "usagestore.h"
+#include "core/usage/chargebackreads.h"
+#include "core/usage/usagestore.h"
 
 namespace gq {
 

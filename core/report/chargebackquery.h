@@ -1,6 +1,6 @@
 #pragma once
 
-#include "chargeback.h"
+#include "core/report/chargeback.h"
 
 namespace gq {
 

@@ -1,4 +1,4 @@
-#include "money.h"
+#include "core/report/money.h"
 
 #include <QRegularExpression>
 

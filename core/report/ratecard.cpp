@@ -1,8 +1,8 @@
-#include "ratecard.h"
+#include "core/report/ratecard.h"
 
-#include "boundedread.h"
-#include "money.h"
-#include "yamldoc.h"
+#include "core/domain/boundedread.h"
+#include "core/report/money.h"
+#include "core/domain/yamldoc.h"
 
 #include <QFileInfo>
 

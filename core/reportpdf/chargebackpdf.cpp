@@ -1,8 +1,8 @@
-#include "chargebackpdf.h"
+#include "core/reportpdf/chargebackpdf.h"
 
-#include "atomicfile.h"
-#include "chargebackformat.h"
-#include "money.h"
+#include "core/domain/atomicfile.h"
+#include "core/report/chargebackformat.h"
+#include "core/report/money.h"
 
 #include <QBuffer>
 #include <QCoreApplication>

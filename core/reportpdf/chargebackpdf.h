@@ -1,7 +1,7 @@
 #pragma once
 
-#include "chargeback.h"
-#include "result.h"
+#include "core/report/chargeback.h"
+#include "core/domain/result.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,7 +1,7 @@
-#include "admissionchecker.h"
+#include "core/usage/admissionchecker.h"
 
-#include "changemonitor.h"
-#include "checkinputs.h"
+#include "core/usage/changemonitor.h"
+#include "core/usage/checkinputs.h"
 
 #include <QHash>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "result.h"
-#include "usagestore.h"
+#include "core/domain/result.h"
+#include "core/usage/usagestore.h"
 
 #include <memory>
 

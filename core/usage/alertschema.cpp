@@ -1,6 +1,6 @@
-#include "alertschema.h"
+#include "core/usage/alertschema.h"
 
-#include "usageconnection.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
 #include <QStringList>

@@ -1,6 +1,6 @@
-#include "auditanchor.h"
+#include "core/usage/auditanchor.h"
 
-#include "atomicfile.h"
+#include "core/domain/atomicfile.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
-#include "auditcsv.h"
+#include "core/usage/auditcsv.h"
 
-#include "csvfield.h"
-#include "timewindow.h"
+#include "core/domain/csvfield.h"
+#include "core/usage/timewindow.h"
 
 namespace gq {
 

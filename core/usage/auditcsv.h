@@ -1,6 +1,6 @@
 #pragma once
 
-#include "auditentry.h"
+#include "core/usage/auditentry.h"
 
 #include <QByteArray>
 #include <QList>

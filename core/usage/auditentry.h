@@ -1,6 +1,6 @@
 #pragma once
 
-#include "auditanchor.h"
+#include "core/usage/auditanchor.h"
 
 #include <QByteArray>
 #include <QList>

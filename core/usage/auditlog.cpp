@@ -1,8 +1,8 @@
-#include "auditlog.h"
+#include "core/usage/auditlog.h"
 
-#include "auditverifier.h"
-#include "usageconnection.h"
-#include "usagestore.h"
+#include "core/usage/auditverifier.h"
+#include "core/usage/usageconnection.h"
+#include "core/usage/usagestore.h"
 
 #include <QCryptographicHash>
 #include <QSqlQuery>

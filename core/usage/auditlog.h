@@ -1,9 +1,9 @@
 #pragma once
 
-#include "auditanchor.h"
-#include "auditentry.h"
-#include "clock.h"
-#include "result.h"
+#include "core/usage/auditanchor.h"
+#include "core/usage/auditentry.h"
+#include "core/domain/clock.h"
+#include "core/domain/result.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,6 +1,6 @@
-#include "auditschema.h"
+#include "core/usage/auditschema.h"
 
-#include "usageconnection.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
 

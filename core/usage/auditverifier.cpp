@@ -1,6 +1,6 @@
-#include "auditverifier.h"
+#include "core/usage/auditverifier.h"
 
-#include "timewindow.h"
+#include "core/usage/timewindow.h"
 
 namespace gq {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "auditlog.h"
+#include "core/usage/auditlog.h"
 
 namespace gq {
 

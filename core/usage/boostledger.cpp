@@ -1,9 +1,9 @@
-#include "boostledger.h"
+#include "core/usage/boostledger.h"
 
-#include "auditlog.h"
-#include "timewindow.h"
-#include "usageconnection.h"
-#include "usagestore.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/timewindow.h"
+#include "core/usage/usageconnection.h"
+#include "core/usage/usagestore.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "boosts.h"
-#include "clock.h"
-#include "result.h"
+#include "core/usage/boosts.h"
+#include "core/domain/clock.h"
+#include "core/domain/result.h"
 
 #include <QList>
 #include <QString>

@@ -1,10 +1,10 @@
-#include "boostrequests.h"
+#include "core/usage/boostrequests.h"
 
-#include "auditlog.h"
-#include "boostledger.h"
-#include "timewindow.h"
-#include "usageconnection.h"
-#include "usagestore.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/boostledger.h"
+#include "core/usage/timewindow.h"
+#include "core/usage/usageconnection.h"
+#include "core/usage/usagestore.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "boosts.h"
-#include "budget.h"
-#include "clock.h"
-#include "result.h"
+#include "core/usage/boosts.h"
+#include "core/usage/budget.h"
+#include "core/domain/clock.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,6 +1,6 @@
-#include "boosts.h"
+#include "core/usage/boosts.h"
 
-#include "usageconnection.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
 

@@ -1,6 +1,6 @@
-#include "boostschema.h"
+#include "core/usage/boostschema.h"
 
-#include "usageconnection.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "result.h"
-#include "timewindow.h"
+#include "core/domain/result.h"
+#include "core/usage/timewindow.h"
 
 #include <QList>
 #include <QString>

@@ -1,8 +1,8 @@
-#include "budgetedit.h"
+#include "core/usage/budgetedit.h"
 
-#include "boosts.h"
-#include "usageconnection.h"
-#include "usagestore.h"
+#include "core/usage/boosts.h"
+#include "core/usage/usageconnection.h"
+#include "core/usage/usagestore.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "auditlog.h"
-#include "budget.h"
-#include "result.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/budget.h"
+#include "core/domain/result.h"
 
 #include <optional>
 

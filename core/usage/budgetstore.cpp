@@ -1,10 +1,10 @@
-#include "budgetstore.h"
+#include "core/usage/budgetstore.h"
 
-#include "boosts.h"
-#include "chartqueries.h"
-#include "intervalqueries.h"
-#include "newcomerledger.h"
-#include "usageconnection.h"
+#include "core/usage/boosts.h"
+#include "core/usage/chartqueries.h"
+#include "core/usage/intervalqueries.h"
+#include "core/usage/newcomerledger.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
 

@@ -1,13 +1,13 @@
-#include "bulkloader.h"
+#include "core/usage/bulkloader.h"
 
-#include "bulkstatements.h"
-#include "intervalqueries.h"
-#include "pgcopy.h"
-#include "phasetimes.h"
-#include "rollups.h"
-#include "rollupwriter.h"
-#include "usageconnection.h"
-#include "usageschema.h"
+#include "core/usage/bulkstatements.h"
+#include "core/usage/intervalqueries.h"
+#include "core/usage/pgcopy.h"
+#include "core/usage/phasetimes.h"
+#include "core/usage/rollups.h"
+#include "core/usage/rollupwriter.h"
+#include "core/usage/usageconnection.h"
+#include "core/usage/usageschema.h"
 
 #include <QSqlQuery>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "result.h"
-#include "rollupwriter.h"
-#include "usagestore.h"
+#include "core/domain/result.h"
+#include "core/usage/rollupwriter.h"
+#include "core/usage/usagestore.h"
 
 #include <optional>
 #include <vector>

@@ -1,10 +1,10 @@
 // BulkLoader::merge: the idempotent half of a CSV import (see bulkloader.h).
-#include "bulkloader.h"
+#include "core/usage/bulkloader.h"
 
-#include "bulkstatements.h"
-#include "phasetimes.h"
-#include "rollups.h"
-#include "usageconnection.h"
+#include "core/usage/bulkstatements.h"
+#include "core/usage/phasetimes.h"
+#include "core/usage/rollups.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
 

@@ -1,10 +1,10 @@
 // BulkLoader's rollup tables without their primary key (PostgreSQL, huge loads into
 // empty rollup tables); see bulkloader.h.
-#include "bulkloader.h"
+#include "core/usage/bulkloader.h"
 
-#include "pgcopy.h"
-#include "rollups.h"
-#include "usageconnection.h"
+#include "core/usage/pgcopy.h"
+#include "core/usage/rollups.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
 

@@ -1,7 +1,7 @@
-#include "changemonitor.h"
+#include "core/usage/changemonitor.h"
 
-#include "driverlibpq.h"
-#include "usageconnection.h"
+#include "core/usage/driverlibpq.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlDriver>
 #include <QSqlQuery>

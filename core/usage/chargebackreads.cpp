@@ -1,7 +1,7 @@
-#include "chargebackreads.h"
+#include "core/usage/chargebackreads.h"
 
-#include "usageconnection.h"
-#include "usagestore.h"
+#include "core/usage/usageconnection.h"
+#include "core/usage/usagestore.h"
 
 #include <QSqlQuery>
 

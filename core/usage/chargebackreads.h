@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ledger.h"
-#include "result.h"
-#include "timewindow.h"
+#include "core/usage/ledger.h"
+#include "core/domain/result.h"
+#include "core/usage/timewindow.h"
 
 #include <QList>
 #include <QMap>

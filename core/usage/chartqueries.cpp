@@ -1,8 +1,8 @@
-#include "chartqueries.h"
+#include "core/usage/chartqueries.h"
 
-#include "intervalqueries.h"
-#include "rollups.h"
-#include "usageconnection.h"
+#include "core/usage/intervalqueries.h"
+#include "core/usage/rollups.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
 

@@ -1,10 +1,10 @@
-#include "checkinputs.h"
+#include "core/usage/checkinputs.h"
 
-#include "boosts.h"
-#include "intervalqueries.h"
-#include "newcomerledger.h"
-#include "rollups.h"
-#include "usageconnection.h"
+#include "core/usage/boosts.h"
+#include "core/usage/intervalqueries.h"
+#include "core/usage/newcomerledger.h"
+#include "core/usage/rollups.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "budget.h"
-#include "ledger.h"
-#include "newcomer.h"
-#include "result.h"
-#include "timewindow.h"
+#include "core/usage/budget.h"
+#include "core/usage/ledger.h"
+#include "core/usage/newcomer.h"
+#include "core/domain/result.h"
+#include "core/usage/timewindow.h"
 
 #include <QList>
 #include <QString>

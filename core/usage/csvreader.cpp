@@ -1,7 +1,7 @@
-#include "csvreader.h"
+#include "core/usage/csvreader.h"
 
-#include "csvfield.h"
-#include "utf8check.h"
+#include "core/domain/csvfield.h"
+#include "core/domain/utf8check.h"
 
 #include <QDate>
 #include <QIODevice>

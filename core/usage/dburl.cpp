@@ -1,6 +1,6 @@
-#include "dburl.h"
+#include "core/usage/dburl.h"
 
-#include "timewindow.h"
+#include "core/usage/timewindow.h"
 
 #include <QRegularExpression>
 #include <QUrl>

@@ -1,7 +1,7 @@
-#include "driverlibpq.h"
+#include "core/usage/driverlibpq.h"
 
-#include "loadedlibpq.h"
-#include "usageconnection.h"
+#include "core/usage/loadedlibpq.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlDriver>
 #include <QVariant>

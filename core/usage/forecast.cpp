@@ -1,4 +1,4 @@
-#include "forecast.h"
+#include "core/usage/forecast.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
-#include "identitymapping.h"
+#include "core/usage/identitymapping.h"
 
-#include "yamldoc.h"
+#include "core/domain/yamldoc.h"
 
 #include <optional>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "budget.h"
-#include "error.h"
-#include "result.h"
+#include "core/usage/budget.h"
+#include "core/domain/error.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QList>

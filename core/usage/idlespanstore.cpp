@@ -1,7 +1,7 @@
-#include "idlespanstore.h"
+#include "core/usage/idlespanstore.h"
 
-#include "usageconnection.h"
-#include "usagestore.h"
+#include "core/usage/usageconnection.h"
+#include "core/usage/usagestore.h"
 
 #include <QSqlQuery>
 

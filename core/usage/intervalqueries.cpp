@@ -1,6 +1,6 @@
-#include "intervalqueries.h"
+#include "core/usage/intervalqueries.h"
 
-#include "usageconnection.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
 

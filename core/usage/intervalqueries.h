@@ -1,8 +1,8 @@
 #pragma once
 
-#include "budget.h"
-#include "ledger.h"
-#include "result.h"
+#include "core/usage/budget.h"
+#include "core/usage/ledger.h"
+#include "core/domain/result.h"
 
 #include <QList>
 #include <QPair>

@@ -1,9 +1,9 @@
-#include "intervalwriter.h"
+#include "core/usage/intervalwriter.h"
 
-#include "intervalqueries.h"
-#include "rollups.h"
-#include "rollupwriter.h"
-#include "usageconnection.h"
+#include "core/usage/intervalqueries.h"
+#include "core/usage/rollups.h"
+#include "core/usage/rollupwriter.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
 

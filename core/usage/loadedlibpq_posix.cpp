@@ -1,4 +1,4 @@
-#include "loadedlibpq.h"
+#include "core/usage/loadedlibpq.h"
 
 #include <dlfcn.h>
 

@@ -1,6 +1,6 @@
 // Windows version of loadedlibpq.h. Not compiled on this project's CI (Debian); built by
 // .github/workflows/windows.yml with MSVC.
-#include "loadedlibpq.h"
+#include "core/usage/loadedlibpq.h"
 
 #include <windows.h>
 

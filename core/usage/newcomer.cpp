@@ -1,4 +1,4 @@
-#include "newcomer.h"
+#include "core/usage/newcomer.h"
 
 #include <QDateTime>
 #include <QRegularExpression>

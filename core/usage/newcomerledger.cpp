@@ -1,11 +1,11 @@
-#include "newcomerledger.h"
+#include "core/usage/newcomerledger.h"
 
-#include "auditlog.h"
-#include "boosts.h"
-#include "timewindow.h"
-#include "usageconnection.h"
-#include "usageschema.h"
-#include "usagestore.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/boosts.h"
+#include "core/usage/timewindow.h"
+#include "core/usage/usageconnection.h"
+#include "core/usage/usageschema.h"
+#include "core/usage/usagestore.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

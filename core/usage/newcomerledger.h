@@ -1,8 +1,8 @@
 #pragma once
 
-#include "clock.h"
-#include "newcomer.h"
-#include "result.h"
+#include "core/domain/clock.h"
+#include "core/usage/newcomer.h"
+#include "core/domain/result.h"
 
 #include <QList>
 #include <QString>

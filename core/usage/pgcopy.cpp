@@ -1,7 +1,7 @@
-#include "pgcopy.h"
+#include "core/usage/pgcopy.h"
 
-#include "driverlibpq.h"
-#include "usageconnection.h"
+#include "core/usage/driverlibpq.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlDriver>
 #include <QVariant>

@@ -1,7 +1,7 @@
-#include "pgping.h"
+#include "core/usage/pgping.h"
 
-#include "driverlibpq.h"
-#include "usageconnection.h"
+#include "core/usage/driverlibpq.h"
+#include "core/usage/usageconnection.h"
 
 #include <QDeadlineTimer>
 #include <QSqlDriver>

@@ -1,4 +1,4 @@
-#include "rollups.h"
+#include "core/usage/rollups.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "rollupcells.h"
-#include "timewindow.h"
+#include "core/usage/rollupcells.h"
+#include "core/usage/timewindow.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -1,9 +1,9 @@
-#include "rollupwriter.h"
+#include "core/usage/rollupwriter.h"
 
-#include "bulkstatements.h"
-#include "pgcopy.h"
-#include "rollups.h"
-#include "usageconnection.h"
+#include "core/usage/bulkstatements.h"
+#include "core/usage/pgcopy.h"
+#include "core/usage/rollups.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
 #include <QtEndian>

@@ -1,7 +1,7 @@
-#include "storesettings.h"
+#include "core/usage/storesettings.h"
 
-#include "usageconnection.h"
-#include "usagestore.h"
+#include "core/usage/usageconnection.h"
+#include "core/usage/usagestore.h"
 
 #include <QSqlQuery>
 

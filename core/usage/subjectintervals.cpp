@@ -1,8 +1,8 @@
-#include "subjectintervals.h"
+#include "core/usage/subjectintervals.h"
 
-#include "intervalqueries.h"
-#include "usageconnection.h"
-#include "usagestore.h"
+#include "core/usage/intervalqueries.h"
+#include "core/usage/usageconnection.h"
+#include "core/usage/usagestore.h"
 
 #include <QSqlQuery>
 

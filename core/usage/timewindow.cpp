@@ -1,4 +1,4 @@
-#include "timewindow.h"
+#include "core/usage/timewindow.h"
 
 #include <QDateTime>
 #include <QRegularExpression>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "result.h"
+#include "core/domain/result.h"
 
 #include <QString>
 #include <QTimeZone>

@@ -1,4 +1,4 @@
-#include "usagecharts.h"
+#include "core/usage/usagecharts.h"
 
 #include <QDateTime>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "budget.h"
-#include "ledger.h"
-#include "timewindow.h"
+#include "core/usage/budget.h"
+#include "core/usage/ledger.h"
+#include "core/usage/timewindow.h"
 
 #include <QHash>
 #include <QList>

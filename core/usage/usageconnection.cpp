@@ -1,6 +1,6 @@
-#include "usageconnection.h"
+#include "core/usage/usageconnection.h"
 
-#include "timewindow.h"
+#include "core/usage/timewindow.h"
 
 #include <QAtomicInt>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dburl.h"
-#include "result.h"
+#include "core/usage/dburl.h"
+#include "core/domain/result.h"
 
 #include <QHash>
 #include <QSqlDatabase>

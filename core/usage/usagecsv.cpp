@@ -1,12 +1,12 @@
-#include "usagecsv.h"
+#include "core/usage/usagecsv.h"
 
-#include "bulkloader.h"
-#include "csvfield.h"
-#include "csvreader.h"
-#include "intervalqueries.h"
-#include "intervalwriter.h"
-#include "phasetimes.h"
-#include "usageconnection.h"
+#include "core/usage/bulkloader.h"
+#include "core/domain/csvfield.h"
+#include "core/usage/csvreader.h"
+#include "core/usage/intervalqueries.h"
+#include "core/usage/intervalwriter.h"
+#include "core/usage/phasetimes.h"
+#include "core/usage/usageconnection.h"
 
 #include <QElapsedTimer>
 #include <QIODevice>

@@ -1,12 +1,12 @@
-#include "usageschema.h"
+#include "core/usage/usageschema.h"
 
-#include "alertschema.h"
-#include "boostrequests.h"
-#include "boostschema.h"
-#include "clock.h"
-#include "newcomerledger.h"
-#include "timewindow.h"
-#include "usageconnection.h"
+#include "core/usage/alertschema.h"
+#include "core/usage/boostrequests.h"
+#include "core/usage/boostschema.h"
+#include "core/domain/clock.h"
+#include "core/usage/newcomerledger.h"
+#include "core/usage/timewindow.h"
+#include "core/usage/usageconnection.h"
 
 #include <QDateTime>
 #include <QSqlQuery>

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "boosts.h"
-#include "budget.h"
-#include "clock.h"
-#include "dburl.h"
-#include "ledger.h"
-#include "result.h"
-#include "timewindow.h"
-#include "usageschema.h"
+#include "core/usage/boosts.h"
+#include "core/usage/budget.h"
+#include "core/domain/clock.h"
+#include "core/usage/dburl.h"
+#include "core/usage/ledger.h"
+#include "core/domain/result.h"
+#include "core/usage/timewindow.h"
+#include "core/usage/usageschema.h"
 
 #include <QHash>
 #include <QMap>

@@ -1,6 +1,6 @@
-#include "auditfiltermodel.h"
+#include "models/audit/auditfiltermodel.h"
 
-#include "auditmodel.h"
+#include "models/audit/auditmodel.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#include "auditmodel.h"
+#include "models/audit/auditmodel.h"
 
-#include "limitrangespec.h"
-#include "quotaspec.h"
-#include "specdiff.h"
+#include "core/domain/limitrangespec.h"
+#include "core/domain/quotaspec.h"
+#include "core/domain/specdiff.h"
 
 namespace gq {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "auditentry.h"
-#include "jobtracker.h"
+#include "core/usage/auditentry.h"
+#include "core/jobs/jobtracker.h"
 
 #include <QAbstractTableModel>
 #include <QDateTime>

@@ -1,7 +1,7 @@
-#include "boostlistmodel.h"
+#include "models/boosts/boostlistmodel.h"
 
-#include "budget.h"
-#include "clock.h"
+#include "core/usage/budget.h"
+#include "core/domain/clock.h"
 
 #include <QDateTime>
 #include <QLocale>

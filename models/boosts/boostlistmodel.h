@@ -1,6 +1,6 @@
 #pragma once
 
-#include "boosts.h"
+#include "core/usage/boosts.h"
 
 #include <QAbstractTableModel>
 #include <QList>

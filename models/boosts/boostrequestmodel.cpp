@@ -1,6 +1,6 @@
-#include "boostrequestmodel.h"
+#include "models/boosts/boostrequestmodel.h"
 
-#include "budgetlistmodel.h"
+#include "models/budgets/budgetlistmodel.h"
 
 #include <QBrush>
 #include <QColor>

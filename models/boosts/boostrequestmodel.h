@@ -1,6 +1,6 @@
 #pragma once
 
-#include "boostservice.h"
+#include "services/boosts/boostservice.h"
 
 #include <QAbstractTableModel>
 #include <QList>

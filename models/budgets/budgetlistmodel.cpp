@@ -1,7 +1,7 @@
-#include "budgetlistmodel.h"
+#include "models/budgets/budgetlistmodel.h"
 
-#include "namespacelistmodel.h"
-#include "newcomer.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "core/usage/newcomer.h"
 
 #include <QLocale>
 

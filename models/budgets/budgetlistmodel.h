@@ -1,6 +1,6 @@
 #pragma once
 
-#include "budgetservice.h"
+#include "services/budgets/budgetservice.h"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
-#include "chargebackmodel.h"
+#include "models/chargeback/chargebackmodel.h"
 
-#include "chargebackformat.h"
-#include "money.h"
+#include "core/report/chargebackformat.h"
+#include "core/report/money.h"
 
 #include <QColor>
 #include <QGuiApplication>

@@ -1,4 +1,4 @@
-#include "quantityformat.h"
+#include "models/common/quantityformat.h"
 
 #include <QLocale>
 

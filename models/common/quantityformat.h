@@ -1,6 +1,6 @@
 #pragma once
 
-#include "quantity.h"
+#include "core/domain/quantity.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "livegpumodel.h"
+#include "models/livegpus/livegpumodel.h"
 
 #include <QBrush>
 #include <QDateTime>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "gpusample.h"
-#include "idle.h"
+#include "core/metrics/gpusample.h"
+#include "core/metrics/idle.h"
 
-#include "stackedchart.h"
+#include "models/usage/stackedchart.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

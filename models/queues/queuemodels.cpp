@@ -1,4 +1,4 @@
-#include "queuemodels.h"
+#include "models/queues/queuemodels.h"
 
 #include <algorithm>
 #include <map>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "kueueoverview.h"
+#include "core/kueue/kueueoverview.h"
 
 #include <QStandardItemModel>
 

@@ -1,4 +1,4 @@
-#include "limitrangemodel.h"
+#include "models/quotas/limitrangemodel.h"
 
 namespace gq {
 

@@ -1,9 +1,9 @@
-#include "namespacelistmodel.h"
+#include "models/quotas/namespacelistmodel.h"
 
-#include "clusterconnection.h"
-#include "gpuquotakeys.h"
+#include "services/cluster/clusterconnection.h"
+#include "core/quotas/gpuquotakeys.h"
 
-#include "quantityformat.h"
+#include "models/common/quantityformat.h"
 
 #include <QBrush>
 #include <QColor>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "livegpumodel.h"
-#include "namespacequeues.h"
-#include "namespacesummary.h"
+#include "models/livegpus/livegpumodel.h"
+#include "services/queues/namespacequeues.h"
+#include "core/quotas/namespacesummary.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

@@ -1,6 +1,6 @@
 // NamespaceListModel's Kueue column: each namespace's LocalQueues and the GPU state of
 // the ClusterQueue each one points at.
-#include "namespacelistmodel.h"
+#include "models/quotas/namespacelistmodel.h"
 
 namespace gq {
 

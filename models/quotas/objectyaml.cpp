@@ -1,6 +1,6 @@
-#include "objectyaml.h"
+#include "models/quotas/objectyaml.h"
 
-#include "yamldoc.h"
+#include "core/domain/yamldoc.h"
 
 namespace gq {
 

@@ -1,6 +1,6 @@
-#include "quotatablemodel.h"
+#include "models/quotas/quotatablemodel.h"
 
-#include "resourcenames.h"
+#include "core/domain/resourcenames.h"
 
 #include <QColor>
 #include <QFont>

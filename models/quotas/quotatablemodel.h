@@ -1,7 +1,7 @@
 #pragma once
 
-#include "quantity.h"
-#include "quantityformat.h"
+#include "core/domain/quantity.h"
+#include "models/common/quantityformat.h"
 
 #include <QAbstractTableModel>
 #include <QMap>

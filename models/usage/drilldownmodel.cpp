@@ -1,4 +1,4 @@
-#include "drilldownmodel.h"
+#include "models/usage/drilldownmodel.h"
 
 #include <QDateTime>
 #include <QLocale>

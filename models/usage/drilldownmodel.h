@@ -1,6 +1,6 @@
 #pragma once
 
-#include "usagecharts.h"
+#include "core/usage/usagecharts.h"
 
 #include <QAbstractTableModel>
 

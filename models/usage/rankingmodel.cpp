@@ -1,7 +1,7 @@
-#include "rankingmodel.h"
+#include "models/usage/rankingmodel.h"
 
-#include "namespacesummary.h"
-#include "stackedchart.h"
+#include "core/quotas/namespacesummary.h"
+#include "models/usage/stackedchart.h"
 
 #include <QBrush>
 #include <QLocale>

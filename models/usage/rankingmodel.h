@@ -1,6 +1,6 @@
 #pragma once
 
-#include "budget.h"
+#include "core/usage/budget.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

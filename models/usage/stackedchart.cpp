@@ -1,6 +1,6 @@
-#include "stackedchart.h"
+#include "models/usage/stackedchart.h"
 
-#include "csvfield.h"
+#include "core/domain/csvfield.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,6 +1,6 @@
-#include "usagechartmodel.h"
+#include "models/usage/usagechartmodel.h"
 
-#include "usagechartservice.h"
+#include "services/usage/usagechartservice.h"
 
 #include <algorithm>
 

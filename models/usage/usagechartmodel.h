@@ -1,11 +1,11 @@
 #pragma once
 
-#include "error.h"
-#include "jobtracker.h"
-#include "rankingmodel.h"
-#include "stackedchart.h"
-#include "usagecharts.h"
-#include "usagechartservice.h"
+#include "core/domain/error.h"
+#include "core/jobs/jobtracker.h"
+#include "models/usage/rankingmodel.h"
+#include "models/usage/stackedchart.h"
+#include "core/usage/usagecharts.h"
+#include "services/usage/usagechartservice.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -1,8 +1,8 @@
-#include "fitadvisor.h"
+#include "services/advisor/fitadvisor.h"
 
-#include "gpumemory.h"
-#include "kubeclient.h"
-#include "kueuereader.h"
+#include "core/advisor/gpumemory.h"
+#include "core/kube/kubeclient.h"
+#include "core/kueue/kueuereader.h"
 
 #include <QJsonArray>
 

@@ -5,9 +5,9 @@
 // namespace's free quota GPUs, the GPU nodes' memory), the budget's decision on the
 // GPU-hours, and the estimate (core/advisor), in the one JSON document all three show.
 
-#include "budget.h"
-#include "fitadvice.h"
-#include "result.h"
+#include "core/usage/budget.h"
+#include "core/advisor/fitadvice.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "fitadvisorform.h"
+#include "services/advisor/fitadvisorform.h"
 
-#include "quantity.h"
+#include "core/domain/quantity.h"
 
 #include <QTranslator>
 

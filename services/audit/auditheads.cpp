@@ -1,6 +1,6 @@
-#include "auditheads.h"
+#include "services/audit/auditheads.h"
 
-#include "kubeclient.h"
+#include "core/kube/kubeclient.h"
 
 namespace gq::auditheads {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "auditanchor.h"
-#include "result.h"
+#include "core/usage/auditanchor.h"
+#include "core/domain/result.h"
 
 #include <QFuture>
 #include <QJsonObject>

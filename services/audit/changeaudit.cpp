@@ -1,10 +1,10 @@
-#include "changeaudit.h"
+#include "services/audit/changeaudit.h"
 
-#include "auditlog.h"
-#include "boostledger.h"
-#include "timewindow.h"
-#include "usagestore.h"
-#include "yamldoc.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/boostledger.h"
+#include "core/usage/timewindow.h"
+#include "core/usage/usagestore.h"
+#include "core/domain/yamldoc.h"
 
 namespace gq::changeaudit {
 

@@ -9,8 +9,8 @@
 // the controller alike) and the controller's clamp (BudgetEnforcer) take their entries
 // from here and append them through a ChangeAuditSink too.
 
-#include "boosts.h"
-#include "result.h"
+#include "core/usage/boosts.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "consoleauditsink.h"
+#include "services/audit/consoleauditsink.h"
 
-#include "usageservice.h"
+#include "services/usage/usageservice.h"
 
 namespace gq {
 

@@ -1,7 +1,7 @@
-#include "boostqueuestep.h"
+#include "services/boosts/boostqueuestep.h"
 
-#include "boostannotation.h"
-#include "kueueedit.h"
+#include "core/boosts/boostannotation.h"
+#include "core/kueue/kueueedit.h"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
 // BoostReconciler's steps for a boost on a Kueue ClusterQueue flavor (the decisions are
 // queueBoostStep()'s; boostreconciler.cpp has the lifecycle they plug into).
-#include "boostqueuestep.h"
-#include "boostreconciler.h"
-#include "kubeclient.h"
-#include "kueuereader.h"
+#include "services/boosts/boostqueuestep.h"
+#include "services/boosts/boostreconciler.h"
+#include "core/kube/kubeclient.h"
+#include "core/kueue/kueuereader.h"
 
 #include <QJsonArray>
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "auditlog.h"
-#include "boosts.h"
-#include "clock.h"
-#include "error.h"
-#include "jobtracker.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/boosts.h"
+#include "core/domain/clock.h"
+#include "core/domain/error.h"
+#include "core/jobs/jobtracker.h"
 
 #include <QJsonObject>
 #include <QList>

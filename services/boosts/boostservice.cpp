@@ -1,11 +1,11 @@
-#include "boostservice.h"
+#include "services/boosts/boostservice.h"
 
-#include "boostledger.h"
-#include "boostrequests.h"
-#include "clock.h"
-#include "kubeclient.h"
-#include "storeworker.h"
-#include "usagestore.h"
+#include "core/usage/boostledger.h"
+#include "core/usage/boostrequests.h"
+#include "core/domain/clock.h"
+#include "core/kube/kubeclient.h"
+#include "services/usage/storeworker.h"
+#include "core/usage/usagestore.h"
 
 #include <algorithm>
 

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "auditlog.h"
-#include "boostreconciler.h"
-#include "boostrequests.h"
-#include "boosts.h"
-#include "budgetservice.h"
-#include "error.h"
-#include "jobtracker.h"
-#include "storeservice.h"
+#include "core/usage/auditlog.h"
+#include "services/boosts/boostreconciler.h"
+#include "core/usage/boostrequests.h"
+#include "core/usage/boosts.h"
+#include "services/budgets/budgetservice.h"
+#include "core/domain/error.h"
+#include "core/jobs/jobtracker.h"
+#include "services/usage/storeservice.h"
 
 #include <QList>
 #include <QObject>

@@ -1,9 +1,9 @@
-#include "budgetservice.h"
+#include "services/budgets/budgetservice.h"
 
-#include "budgetedit.h"
-#include "clock.h"
-#include "storeworker.h"
-#include "usagestore.h"
+#include "core/usage/budgetedit.h"
+#include "core/domain/clock.h"
+#include "services/usage/storeworker.h"
+#include "core/usage/usagestore.h"
 
 #include <memory>
 

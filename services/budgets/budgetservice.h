@@ -1,12 +1,12 @@
 #pragma once
 
-#include "alertledger.h"
-#include "auditlog.h"
-#include "budget.h"
-#include "error.h"
-#include "forecast.h"
-#include "jobtracker.h"
-#include "storeservice.h"
+#include "core/alerts/alertledger.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/budget.h"
+#include "core/domain/error.h"
+#include "core/usage/forecast.h"
+#include "core/jobs/jobtracker.h"
+#include "services/usage/storeservice.h"
 
 #include <QList>
 #include <QObject>

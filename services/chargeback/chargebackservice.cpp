@@ -1,12 +1,12 @@
-#include "chargebackservice.h"
+#include "services/chargeback/chargebackservice.h"
 
-#include "chargebackquery.h"
-#include "clock.h"
-#include "ratecard.h"
-#include "storeworker.h"
-#include "timewindow.h"
-#include "usagedatabase.h"
-#include "usagestore.h"
+#include "core/report/chargebackquery.h"
+#include "core/domain/clock.h"
+#include "core/report/ratecard.h"
+#include "services/usage/storeworker.h"
+#include "core/usage/timewindow.h"
+#include "services/usage/usagedatabase.h"
+#include "core/usage/usagestore.h"
 
 #include <QFileInfo>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "chargeback.h"
-#include "error.h"
-#include "jobtracker.h"
+#include "core/report/chargeback.h"
+#include "core/domain/error.h"
+#include "core/jobs/jobtracker.h"
 
 #include <QObject>
 #include <QString>

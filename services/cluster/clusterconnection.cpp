@@ -1,7 +1,7 @@
-#include "clusterconnection.h"
+#include "services/cluster/clusterconnection.h"
 
-#include "clock.h"
-#include "dra.h"
+#include "core/domain/clock.h"
+#include "core/kube/dra.h"
 
 #include <QJsonObject>
 #include <QSet>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "error.h"
-#include "informer.h"
-#include "jobtracker.h"
-#include "kubeclient.h"
-#include "kubeconfigwatcher.h"
-#include "namespacesummary.h"
+#include "core/domain/error.h"
+#include "core/kube/informer.h"
+#include "core/jobs/jobtracker.h"
+#include "core/kube/kubeclient.h"
+#include "services/cluster/kubeconfigwatcher.h"
+#include "core/quotas/namespacesummary.h"
 
 #include <QDateTime>
 #include <QDeadlineTimer>

@@ -1,7 +1,7 @@
-#include "clusterdiscovery.h"
+#include "services/cluster/clusterdiscovery.h"
 
-#include "exporterdiscovery.h"
-#include "kubeclient.h"
+#include "services/livegpus/exporterdiscovery.h"
+#include "core/kube/kubeclient.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "connectionsettings.h"
-#include "result.h"
+#include "services/settings/connectionsettings.h"
+#include "core/domain/result.h"
 
 #include <QStringList>
 

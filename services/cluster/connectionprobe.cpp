@@ -1,6 +1,6 @@
-#include "connectionprobe.h"
+#include "services/cluster/connectionprobe.h"
 
-#include "httptransport.h"
+#include "core/net/httptransport.h"
 
 namespace gq {
 

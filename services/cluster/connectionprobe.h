@@ -1,7 +1,7 @@
 #pragma once
 
-#include "connectiontests.h"
-#include "result.h"
+#include "services/cluster/connectiontests.h"
+#include "core/domain/result.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,11 +1,11 @@
-#include "connectiontests.h"
+#include "services/cluster/connectiontests.h"
 
-#include "exposition.h"
-#include "gpusample.h"
-#include "httptransport.h"
-#include "idle.h"
-#include "scrape.h"
-#include "usagestore.h"
+#include "core/metrics/exposition.h"
+#include "core/metrics/gpusample.h"
+#include "core/net/httptransport.h"
+#include "core/metrics/idle.h"
+#include "core/metrics/scrape.h"
+#include "core/usage/usagestore.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

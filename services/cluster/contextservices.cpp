@@ -1,16 +1,16 @@
-#include "contextservices.h"
+#include "services/cluster/contextservices.h"
 
-#include "usagedatabase.h"
+#include "services/usage/usagedatabase.h"
 
-#include "boostservice.h"
-#include "budgetservice.h"
-#include "clusterconnection.h"
-#include "connectionprobe.h"
-#include "consoleauditsink.h"
-#include "consolesettings.h"
-#include "kubeconfigwatcher.h"
-#include "usagechartservice.h"
-#include "usageservice.h"
+#include "services/boosts/boostservice.h"
+#include "services/budgets/budgetservice.h"
+#include "services/cluster/clusterconnection.h"
+#include "services/cluster/connectionprobe.h"
+#include "services/audit/consoleauditsink.h"
+#include "services/settings/consolesettings.h"
+#include "services/cluster/kubeconfigwatcher.h"
+#include "services/usage/usagechartservice.h"
+#include "services/usage/usageservice.h"
 
 #include <QFile>
 #include <QPointer>

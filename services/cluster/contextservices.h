@@ -9,10 +9,10 @@
 // thread). The window composes pages on top of this and holds no feature logic; what
 // it shows of a missing source follows the signals below.
 
-#include "auditanchor.h"
-#include "connectionsettings.h"
-#include "gpumonitor.h"
-#include "jobtracker.h"
+#include "core/usage/auditanchor.h"
+#include "services/settings/connectionsettings.h"
+#include "services/livegpus/gpumonitor.h"
+#include "core/jobs/jobtracker.h"
 
 #include <QObject>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "kubeconfigwatcher.h"
+#include "services/cluster/kubeconfigwatcher.h"
 
 #include <QCryptographicHash>
 #include <QDir>

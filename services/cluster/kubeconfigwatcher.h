@@ -1,8 +1,8 @@
 #pragma once
 
-#include "error.h"
-#include "jobtracker.h"
-#include "kubeconfig.h"
+#include "core/domain/error.h"
+#include "core/jobs/jobtracker.h"
+#include "core/kube/kubeconfig.h"
 
 #include <QByteArray>
 #include <QHash>

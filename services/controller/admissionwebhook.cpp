@@ -1,9 +1,9 @@
-#include "admissionwebhook.h"
+#include "services/controller/admissionwebhook.h"
 
-#include "clampplan.h"
-#include "logthrottle.h"
-#include "podtrust.h"
-#include "storethread.h"
+#include "services/controller/clampplan.h"
+#include "services/controller/logthrottle.h"
+#include "services/controller/podtrust.h"
+#include "services/controller/storethread.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "clock.h"
-#include "denialevents.h"
-#include "httpserver.h"
-#include "identitymapping.h"
-#include "ledger.h"
-#include "podtrust.h"
-#include "result.h"
-#include "usagestore.h"
+#include "core/domain/clock.h"
+#include "services/controller/denialevents.h"
+#include "core/httpd/httpserver.h"
+#include "core/usage/identitymapping.h"
+#include "core/usage/ledger.h"
+#include "services/controller/podtrust.h"
+#include "core/domain/result.h"
+#include "core/usage/usagestore.h"
 
 #include <QByteArray>
 #include <QJsonObject>

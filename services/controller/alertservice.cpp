@@ -1,8 +1,8 @@
-#include "alertservice.h"
+#include "services/controller/alertservice.h"
 
-#include "alertchannels.h"
-#include "httptransport.h"
-#include "usagestore.h"
+#include "core/alerts/alertchannels.h"
+#include "core/net/httptransport.h"
+#include "core/usage/usagestore.h"
 
 #include <QCoreApplication>
 #include <QRandomGenerator>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "alertconfig.h"
-#include "alertledger.h"
-#include "alertrecipients.h"
-#include "alertrules.h"
-#include "jobtracker.h"
+#include "core/alerts/alertconfig.h"
+#include "core/alerts/alertledger.h"
+#include "core/alerts/alertrecipients.h"
+#include "core/alerts/alertrules.h"
+#include "core/jobs/jobtracker.h"
 
 #include <QObject>
 #include <QSet>

@@ -1,9 +1,9 @@
-#include "auditheadpublisher.h"
+#include "services/controller/auditheadpublisher.h"
 
-#include "auditheads.h"
-#include "auditlog.h"
-#include "kubeclient.h"
-#include "usagestore.h"
+#include "services/audit/auditheads.h"
+#include "core/usage/auditlog.h"
+#include "core/kube/kubeclient.h"
+#include "core/usage/usagestore.h"
 
 #include <QLoggingCategory>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "auditanchor.h"
-#include "jobtracker.h"
+#include "core/usage/auditanchor.h"
+#include "core/jobs/jobtracker.h"
 
 #include <QObject>
 #include <QTimer>

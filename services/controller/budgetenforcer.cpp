@@ -1,12 +1,12 @@
-#include "budgetenforcer.h"
+#include "services/controller/budgetenforcer.h"
 
-#include "auditlog.h"
-#include "changeaudit.h"
-#include "clampscope.h"
-#include "kubeclient.h"
-#include "newcomerledger.h"
-#include "quotawriter.h"
-#include "usagestore.h"
+#include "core/usage/auditlog.h"
+#include "services/audit/changeaudit.h"
+#include "services/controller/clampscope.h"
+#include "core/kube/kubeclient.h"
+#include "core/usage/newcomerledger.h"
+#include "services/quotas/quotawriter.h"
+#include "core/usage/usagestore.h"
 
 #include <QJsonDocument>
 #include <QLoggingCategory>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "clampbackoff.h"
-#include "clampplan.h"
-#include "error.h"
-#include "jobtracker.h"
-#include "kuberequest.h"
-#include "result.h"
+#include "services/controller/clampbackoff.h"
+#include "services/controller/clampplan.h"
+#include "core/domain/error.h"
+#include "core/jobs/jobtracker.h"
+#include "core/kube/kuberequest.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QList>

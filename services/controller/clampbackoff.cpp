@@ -1,4 +1,4 @@
-#include "clampbackoff.h"
+#include "services/controller/clampbackoff.h"
 
 #include <algorithm>
 

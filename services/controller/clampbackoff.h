@@ -1,6 +1,6 @@
 #pragma once
 
-#include "managedfields.h"
+#include "core/kube/managedfields.h"
 
 #include <QHash>
 #include <QJsonObject>

@@ -1,10 +1,10 @@
-#include "clampplan.h"
+#include "services/controller/clampplan.h"
 
-#include "budget.h"
-#include "dra.h"
-#include "quantity.h"
-#include "resourcenames.h"
-#include "timewindow.h"
+#include "core/usage/budget.h"
+#include "core/kube/dra.h"
+#include "core/domain/quantity.h"
+#include "core/domain/resourcenames.h"
+#include "core/usage/timewindow.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
-#include "clampscope.h"
+#include "services/controller/clampscope.h"
 
-#include "clampplan.h"
-#include "quantity.h"
+#include "services/controller/clampplan.h"
+#include "core/domain/quantity.h"
 
 #include <QJsonArray>
 

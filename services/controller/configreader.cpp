@@ -1,6 +1,6 @@
-#include "configreader.h"
+#include "services/controller/configreader.h"
 
-#include "timewindow.h"
+#include "core/usage/timewindow.h"
 
 #include <QDir>
 #include <QFileInfo>

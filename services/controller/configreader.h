@@ -1,7 +1,7 @@
 #pragma once
 
-#include "error.h"
-#include "yamldoc.h"
+#include "core/domain/error.h"
+#include "core/domain/yamldoc.h"
 
 #include <QList>
 #include <QString>

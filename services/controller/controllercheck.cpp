@@ -1,12 +1,12 @@
-#include "controllercheck.h"
+#include "services/controller/controllercheck.h"
 
-#include "alertchannels.h"
-#include "clock.h"
-#include "controllerruntime.h"
-#include "httpserver.h"
-#include "kubeclient.h"
-#include "servingcert.h"
-#include "yamldoc.h"
+#include "core/alerts/alertchannels.h"
+#include "core/domain/clock.h"
+#include "services/controller/controllerruntime.h"
+#include "core/httpd/httpserver.h"
+#include "core/kube/kubeclient.h"
+#include "core/httpd/servingcert.h"
+#include "core/domain/yamldoc.h"
 
 #include <QDateTime>
 #include <QDir>

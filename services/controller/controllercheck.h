@@ -1,10 +1,10 @@
 #pragma once
 
-#include "alertconfig.h"
-#include "alertrecipients.h"
-#include "controllerconfig.h"
-#include "error.h"
-#include "idlerecorder.h"
+#include "core/alerts/alertconfig.h"
+#include "core/alerts/alertrecipients.h"
+#include "services/controller/controllerconfig.h"
+#include "core/domain/error.h"
+#include "services/controller/idlerecorder.h"
 
 #include <QList>
 #include <QString>

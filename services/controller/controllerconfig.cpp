@@ -1,9 +1,9 @@
-#include "controllerconfig.h"
+#include "services/controller/controllerconfig.h"
 
-#include "configreader.h"
-#include "dburl.h"
-#include "informer.h"
-#include "timewindow.h"
+#include "services/controller/configreader.h"
+#include "core/usage/dburl.h"
+#include "core/kube/informer.h"
+#include "core/usage/timewindow.h"
 
 #include <QFile>
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "error.h"
-#include "identitymapping.h"
-#include "ledger.h"
-#include "podtrust.h"
-#include "yamldoc.h"
+#include "core/domain/error.h"
+#include "core/usage/identitymapping.h"
+#include "core/usage/ledger.h"
+#include "services/controller/podtrust.h"
+#include "core/domain/yamldoc.h"
 
 #include <QByteArray>
 #include <QHash>

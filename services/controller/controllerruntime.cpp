@@ -1,8 +1,8 @@
-#include "controllerruntime.h"
+#include "services/controller/controllerruntime.h"
 
-#include "kubeclient.h"
-#include "ledgerwriter.h"
-#include "usagerecorder.h"
+#include "core/kube/kubeclient.h"
+#include "services/controller/ledgerwriter.h"
+#include "services/controller/usagerecorder.h"
 
 #include <QDateTime>
 #include <QDeadlineTimer>

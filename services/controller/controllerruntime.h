@@ -1,8 +1,8 @@
 #pragma once
 
-#include "controllerconfig.h"
-#include "httpserver.h"
-#include "result.h"
+#include "services/controller/controllerconfig.h"
+#include "core/httpd/httpserver.h"
+#include "core/domain/result.h"
 
 #include <QObject>
 

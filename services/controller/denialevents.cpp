@@ -1,6 +1,6 @@
-#include "denialevents.h"
+#include "services/controller/denialevents.h"
 
-#include "kubeclient.h"
+#include "core/kube/kubeclient.h"
 
 #include <QDateTime>
 #include <QJsonArray>

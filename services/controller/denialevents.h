@@ -1,7 +1,7 @@
 #pragma once
 
-#include "clock.h"
-#include "jobtracker.h"
+#include "core/domain/clock.h"
+#include "core/jobs/jobtracker.h"
 
 #include <QHash>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "draholdings.h"
+#include "services/controller/draholdings.h"
 
 #include <QJsonArray>
 #include <QLoggingCategory>

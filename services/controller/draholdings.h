@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dra.h"
-#include "informer.h"
+#include "core/kube/dra.h"
+#include "core/kube/informer.h"
 
 #include <QHash>
 #include <QJsonObject>

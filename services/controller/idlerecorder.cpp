@@ -1,12 +1,12 @@
-#include "idlerecorder.h"
+#include "services/controller/idlerecorder.h"
 
-#include "configreader.h"
-#include "httptransport.h"
-#include "idlequery.h"
-#include "idlespanstore.h"
-#include "scrape.h"
-#include "timewindow.h"
-#include "yamldoc.h"
+#include "services/controller/configreader.h"
+#include "core/net/httptransport.h"
+#include "core/metrics/idlequery.h"
+#include "core/usage/idlespanstore.h"
+#include "core/metrics/scrape.h"
+#include "core/usage/timewindow.h"
+#include "core/domain/yamldoc.h"
 
 #include <QFile>
 

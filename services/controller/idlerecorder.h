@@ -1,12 +1,12 @@
 #pragma once
 
-#include "alertrules.h"
-#include "idle.h"
-#include "idlespans.h"
-#include "jobtracker.h"
-#include "prometheusclient.h"
-#include "result.h"
-#include "usagestore.h"
+#include "core/alerts/alertrules.h"
+#include "core/metrics/idle.h"
+#include "services/livegpus/idlespans.h"
+#include "core/jobs/jobtracker.h"
+#include "core/metrics/prometheusclient.h"
+#include "core/domain/result.h"
+#include "core/usage/usagestore.h"
 
 #include <QObject>
 #include <QStringList>

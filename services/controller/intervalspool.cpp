@@ -1,6 +1,6 @@
-#include "intervalspool.h"
+#include "services/controller/intervalspool.h"
 
-#include "platform.h"
+#include "services/platform/platform.h"
 
 #include <QCryptographicHash>
 #include <QDir>

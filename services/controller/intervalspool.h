@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ledger.h"
-#include "result.h"
+#include "core/usage/ledger.h"
+#include "core/domain/result.h"
 
 #include <QString>
 

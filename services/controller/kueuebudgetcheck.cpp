@@ -1,8 +1,8 @@
-#include "kueuebudgetcheck.h"
+#include "services/controller/kueuebudgetcheck.h"
 
-#include "kubeclient.h"
-#include "kueueworkload.h"
-#include "usagestore.h"
+#include "core/kube/kubeclient.h"
+#include "services/controller/kueueworkload.h"
+#include "core/usage/usagestore.h"
 
 #include <QJsonDocument>
 #include <QLoggingCategory>

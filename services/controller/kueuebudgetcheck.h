@@ -1,9 +1,9 @@
 #pragma once
 
-#include "jobtracker.h"
-#include "kuberequest.h"
-#include "ledger.h"
-#include "result.h"
+#include "core/jobs/jobtracker.h"
+#include "core/kube/kuberequest.h"
+#include "core/usage/ledger.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QObject>

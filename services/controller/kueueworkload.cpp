@@ -1,7 +1,7 @@
-#include "kueueworkload.h"
+#include "services/controller/kueueworkload.h"
 
-#include "clampplan.h"
-#include "timewindow.h"
+#include "services/controller/clampplan.h"
+#include "core/usage/timewindow.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "budget.h"
-#include "ledger.h"
+#include "core/usage/budget.h"
+#include "core/usage/ledger.h"
 
 #include <QHash>
 #include <QJsonObject>

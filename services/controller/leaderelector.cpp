@@ -1,7 +1,7 @@
-#include "leaderelector.h"
+#include "services/controller/leaderelector.h"
 
-#include "clock.h"
-#include "kubeclient.h"
+#include "core/domain/clock.h"
+#include "core/kube/kubeclient.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "error.h"
-#include "jobtracker.h"
-#include "logthrottle.h"
-#include "result.h"
+#include "core/domain/error.h"
+#include "core/jobs/jobtracker.h"
+#include "services/controller/logthrottle.h"
+#include "core/domain/result.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>

@@ -1,7 +1,7 @@
-#include "ledgerwriter.h"
+#include "services/controller/ledgerwriter.h"
 
-#include "pgping.h"
-#include "usageconnection.h"
+#include "core/usage/pgping.h"
+#include "core/usage/usageconnection.h"
 
 #include <QLoggingCategory>
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "clock.h"
-#include "intervalspool.h"
-#include "ledger.h"
-#include "result.h"
-#include "usagestore.h"
+#include "core/domain/clock.h"
+#include "services/controller/intervalspool.h"
+#include "core/usage/ledger.h"
+#include "core/domain/result.h"
+#include "core/usage/usagestore.h"
 
 #include <QObject>
 #include <QTimer>

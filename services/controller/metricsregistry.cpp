@@ -1,4 +1,4 @@
-#include "metricsregistry.h"
+#include "services/controller/metricsregistry.h"
 
 #include <QLocale>
 #include <QRegularExpression>

@@ -1,6 +1,6 @@
-#include "podtrust.h"
+#include "services/controller/podtrust.h"
 
-#include "yamldoc.h"
+#include "core/domain/yamldoc.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "httpserver.h"
-#include "identitymapping.h"
-#include "result.h"
+#include "core/httpd/httpserver.h"
+#include "core/usage/identitymapping.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QList>

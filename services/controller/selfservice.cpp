@@ -1,14 +1,14 @@
-#include "selfserviceprivate.h"
+#include "services/controller/selfserviceprivate.h"
 
-#include "fitadvisorform.h"
+#include "services/advisor/fitadvisorform.h"
 
-#include "boosts.h"
-#include "kubeclient.h"
-#include "logthrottle.h"
-#include "metricsregistry.h"
-#include "selfservicepage.h"
-#include "storethread.h"
-#include "usagestore.h"
+#include "core/usage/boosts.h"
+#include "core/kube/kubeclient.h"
+#include "services/controller/logthrottle.h"
+#include "services/controller/metricsregistry.h"
+#include "services/selfservice/selfservicepage.h"
+#include "services/controller/storethread.h"
+#include "core/usage/usagestore.h"
 
 #include <QCryptographicHash>
 #include <QDeadlineTimer>

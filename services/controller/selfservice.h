@@ -1,11 +1,11 @@
 #pragma once
 
-#include "budget.h"
-#include "clock.h"
-#include "httpserver.h"
-#include "identitymapping.h"
-#include "quotastatus.h"
-#include "result.h"
+#include "core/usage/budget.h"
+#include "core/domain/clock.h"
+#include "core/httpd/httpserver.h"
+#include "core/usage/identitymapping.h"
+#include "services/quotas/quotastatus.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QMap>

@@ -2,12 +2,12 @@
 
 // The self-service endpoints' shared inside (selfservice.cpp, selfservicerequests.cpp):
 // token and access reviews with their caches, and who the caller may see.
-#include "selfservice.h"
+#include "services/controller/selfservice.h"
 
-#include "kubeclient.h"
-#include "logthrottle.h"
-#include "metricsregistry.h"
-#include "storethread.h"
+#include "core/kube/kubeclient.h"
+#include "services/controller/logthrottle.h"
+#include "services/controller/metricsregistry.h"
+#include "services/controller/storethread.h"
 
 #include <QCryptographicHash>
 #include <QDeadlineTimer>

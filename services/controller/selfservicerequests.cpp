@@ -1,12 +1,12 @@
 // The self-service boost requests (see selfservice.h): a user asks for extra GPU-hours on a
 // budget they may see, with the identity their token has; an admin decides with
 // `gpuquota boost approve|deny` or the console's Boosts tab (BoostRequestLedger).
-#include "selfserviceprivate.h"
+#include "services/controller/selfserviceprivate.h"
 
-#include "boostrequestform.h"
-#include "boostrequests.h"
-#include "timewindow.h"
-#include "usagestore.h"
+#include "services/selfservice/boostrequestform.h"
+#include "core/usage/boostrequests.h"
+#include "core/usage/timewindow.h"
+#include "core/usage/usagestore.h"
 
 #include <QUrl>
 #include <QUrlQuery>

@@ -1,6 +1,6 @@
-#include "uncheckedpods.h"
+#include "services/controller/uncheckedpods.h"
 
-#include "informer.h"
+#include "core/kube/informer.h"
 
 namespace gq {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "alertrules.h"
+#include "core/alerts/alertrules.h"
 
 #include <QList>
 #include <QObject>

@@ -1,6 +1,6 @@
-#include "usagerecorder.h"
+#include "services/controller/usagerecorder.h"
 
-#include "ledgerwriter.h"
+#include "services/controller/ledgerwriter.h"
 
 #include <QLoggingCategory>
 #include <QSet>

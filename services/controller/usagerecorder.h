@@ -1,10 +1,10 @@
 #pragma once
 
-#include "clock.h"
-#include "draholdings.h"
-#include "informer.h"
-#include "ledger.h"
-#include "usagestore.h"
+#include "core/domain/clock.h"
+#include "services/controller/draholdings.h"
+#include "core/kube/informer.h"
+#include "core/usage/ledger.h"
+#include "core/usage/usagestore.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,5 +1,5 @@
 // The usage recorder's DRA part: which pod a claim's GPUs are charged to.
-#include "usagerecorder.h"
+#include "services/controller/usagerecorder.h"
 
 namespace gq {
 

@@ -1,8 +1,8 @@
-#include "webhookhealth.h"
+#include "services/controller/webhookhealth.h"
 
-#include "metricsregistry.h"
-#include "storesettings.h"
-#include "storethread.h"
+#include "services/controller/metricsregistry.h"
+#include "core/usage/storesettings.h"
+#include "services/controller/storethread.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "clock.h"
-#include "httpserver.h"
-#include "servingcert.h"
-#include "usagestore.h"
+#include "core/domain/clock.h"
+#include "core/httpd/httpserver.h"
+#include "core/httpd/servingcert.h"
+#include "core/usage/usagestore.h"
 
 #include <QString>
 

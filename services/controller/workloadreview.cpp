@@ -2,9 +2,9 @@
 // checked against the creator when the template is written (podtrust.h), so that the
 // controllers that later create its pods (trusted) cannot be used to label pods for
 // someone else.
-#include "admissionwebhook.h"
-#include "clampplan.h"
-#include "podtrust.h"
+#include "services/controller/admissionwebhook.h"
+#include "services/controller/clampplan.h"
+#include "services/controller/podtrust.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

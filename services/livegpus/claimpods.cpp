@@ -1,7 +1,7 @@
-#include "claimpods.h"
+#include "services/livegpus/claimpods.h"
 
-#include "dra.h"
-#include "kubeclient.h"
+#include "core/kube/dra.h"
+#include "core/kube/kubeclient.h"
 
 #include <QSet>
 

@@ -6,8 +6,8 @@
 // place of the claim-only holder. Claims are read as the recorder reads them:
 // resource.k8s.io/v1 (dra::resourceClaims()), the only version the product supports.
 
-#include "informer.h"
-#include "result.h"
+#include "core/kube/informer.h"
+#include "core/domain/result.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,8 +1,8 @@
-#include "exporterdiscovery.h"
+#include "services/livegpus/exporterdiscovery.h"
 
-#include "clock.h"
-#include "clusterdiscovery.h"
-#include "kubeclient.h"
+#include "core/domain/clock.h"
+#include "services/cluster/clusterdiscovery.h"
+#include "core/kube/kubeclient.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "gpusample.h"
-#include "result.h"
-#include "scrape.h"
+#include "core/metrics/gpusample.h"
+#include "core/domain/result.h"
+#include "core/metrics/scrape.h"
 
 #include <QFuture>
 #include <QList>

@@ -1,11 +1,11 @@
-#include "gpumonitor.h"
+#include "services/livegpus/gpumonitor.h"
 
-#include "claimpods.h"
-#include "exporterdiscovery.h"
-#include "httptransport.h"
-#include "idlespans.h"
-#include "kubeclient.h"
-#include "ledger.h"
+#include "services/livegpus/claimpods.h"
+#include "services/livegpus/exporterdiscovery.h"
+#include "core/net/httptransport.h"
+#include "services/livegpus/idlespans.h"
+#include "core/kube/kubeclient.h"
+#include "core/usage/ledger.h"
 
 #include <QDateTime>
 #include <QJsonObject>

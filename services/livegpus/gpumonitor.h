@@ -1,12 +1,12 @@
 #pragma once
 
-#include "clock.h"
-#include "gpusample.h"
-#include "idle.h"
-#include "idlequery.h"
-#include "jobtracker.h"
-#include "prometheusclient.h"
-#include "scrape.h"
+#include "core/domain/clock.h"
+#include "core/metrics/gpusample.h"
+#include "core/metrics/idle.h"
+#include "core/metrics/idlequery.h"
+#include "core/jobs/jobtracker.h"
+#include "core/metrics/prometheusclient.h"
+#include "core/metrics/scrape.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,6 +1,6 @@
-#include "idlespans.h"
+#include "services/livegpus/idlespans.h"
 
-#include "idlespanstore.h"
+#include "core/usage/idlespanstore.h"
 
 #include <limits>
 

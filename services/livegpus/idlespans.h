@@ -1,9 +1,9 @@
 #pragma once
 
-#include "idle.h"
-#include "idlespanrows.h"
-#include "result.h"
-#include "usagestore.h"
+#include "core/metrics/idle.h"
+#include "core/metrics/idlespanrows.h"
+#include "core/domain/result.h"
+#include "core/usage/usagestore.h"
 
 #include <QList>
 #include <QString>

@@ -4,7 +4,7 @@
 // one implementation per platform: platform_posix.cpp (Linux, the BSDs, macOS) and
 // platform_win.cpp, chosen in CMake like quitonsignal_*.cpp.
 
-#include "result.h"
+#include "core/domain/result.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "platform.h"
+#include "services/platform/platform.h"
 
 #include <QFile>
 

@@ -1,6 +1,6 @@
 // Windows versions of platform.h. Not compiled on this project's CI (Debian); built by
 // .github/workflows/windows.yml with MSVC.
-#include "platform.h"
+#include "services/platform/platform.h"
 
 #include <QFile>
 

@@ -1,4 +1,4 @@
-#include "quitonsignal.h"
+#include "services/platform/quitonsignal.h"
 
 #include <QCoreApplication>
 #include <QSocketNotifier>

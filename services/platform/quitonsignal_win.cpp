@@ -1,6 +1,6 @@
 // Windows: Ctrl+C, Ctrl+Break and a closing console window or session arrive as
 // console control events on a thread of their own; they become a queued deliver().
-#include "quitonsignal.h"
+#include "services/platform/quitonsignal.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>

@@ -1,7 +1,7 @@
-#include "kueuewrite.h"
+#include "services/queues/kueuewrite.h"
 
-#include "kueuemodel.h"
-#include "yamldoc.h"
+#include "core/kueue/kueuemodel.h"
+#include "core/domain/yamldoc.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

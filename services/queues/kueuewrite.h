@@ -5,8 +5,8 @@
 // (kueue::validateQueueSpec) checked before the server is asked, and the list of changed
 // fields the confirmation shows.
 
-#include "kuberequest.h"
-#include "result.h"
+#include "core/kube/kuberequest.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,8 +1,8 @@
-#include "namespacequeues.h"
+#include "services/queues/namespacequeues.h"
 
-#include "clusterconnection.h"
-#include "kubeclient.h"
-#include "kueuereader.h"
+#include "services/cluster/clusterconnection.h"
+#include "core/kube/kubeclient.h"
+#include "core/kueue/kueuereader.h"
 
 #include <QTimer>
 

@@ -4,9 +4,9 @@
 // namespace list ("nlp → cq-nlp 20/16": the LocalQueue, its ClusterQueue, the GPUs it
 // has reserved of its nominal quota), read beside the ResourceQuotas while connected.
 
-#include "jobtracker.h"
-#include "kueueoverview.h"
-#include "queueattribution.h"
+#include "core/jobs/jobtracker.h"
+#include "core/kueue/kueueoverview.h"
+#include "core/kueue/queueattribution.h"
 
 #include <QHash>
 #include <QList>

@@ -1,7 +1,7 @@
-#include "draftstore.h"
+#include "services/quotas/draftstore.h"
 
-#include "atomicfile.h"
-#include "clock.h"
+#include "core/domain/atomicfile.h"
+#include "core/domain/clock.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

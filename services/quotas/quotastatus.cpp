@@ -1,9 +1,9 @@
-#include "quotastatus.h"
+#include "services/quotas/quotastatus.h"
 
-#include "boosts.h"
-#include "forecast.h"
-#include "newcomer.h"
-#include "usagestore.h"
+#include "core/usage/boosts.h"
+#include "core/usage/forecast.h"
+#include "core/usage/newcomer.h"
+#include "core/usage/usagestore.h"
 
 #include <QJsonArray>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "budget.h"
-#include "result.h"
+#include "core/usage/budget.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QString>

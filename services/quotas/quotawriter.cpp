@@ -1,11 +1,11 @@
-#include "quotawriter.h"
+#include "services/quotas/quotawriter.h"
 
-#include "kubeclient.h"
-#include "kueuewrite.h"
-#include "limitrangespec.h"
-#include "quotaspec.h"
-#include "specdiff.h"
-#include "validation.h"
+#include "core/kube/kubeclient.h"
+#include "services/queues/kueuewrite.h"
+#include "core/domain/limitrangespec.h"
+#include "core/domain/quotaspec.h"
+#include "core/domain/specdiff.h"
+#include "core/domain/validation.h"
 
 namespace gq {
 

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "auditanchor.h"
-#include "changeaudit.h"
-#include "error.h"
-#include "jobtracker.h"
-#include "kuberequest.h"
-#include "lastapplied.h"
-#include "result.h"
+#include "core/usage/auditanchor.h"
+#include "services/audit/changeaudit.h"
+#include "core/domain/error.h"
+#include "core/jobs/jobtracker.h"
+#include "core/kube/kuberequest.h"
+#include "core/quotas/lastapplied.h"
+#include "core/domain/result.h"
 
 #include <QJsonObject>
 #include <QObject>

@@ -1,8 +1,8 @@
-#include "templatestore.h"
+#include "services/quotas/templatestore.h"
 
-#include "atomicfile.h"
+#include "core/domain/atomicfile.h"
 
-#include "yamldoc.h"
+#include "core/domain/yamldoc.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "boostrequestform.h"
+#include "services/selfservice/boostrequestform.h"
 
 #include <QJsonObject>
 #include <QTranslator>

@@ -1,4 +1,4 @@
-#include "selfservicepage.h"
+#include "services/selfservice/selfservicepage.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
-#include "connectionsettings.h"
+#include "services/settings/connectionsettings.h"
 
-#include "consolesettings.h"
+#include "services/settings/consolesettings.h"
 
 #include <QCryptographicHash>
 #include <QDir>

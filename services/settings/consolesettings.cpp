@@ -1,4 +1,4 @@
-#include "consolesettings.h"
+#include "services/settings/consolesettings.h"
 
 #include <QCryptographicHash>
 #include <QSettings>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "result.h"
-#include "secretstore.h"
+#include "core/domain/result.h"
+#include "services/settings/secretstore.h"
 
 #include <QByteArray>
 #include <QFuture>

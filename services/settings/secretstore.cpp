@@ -1,4 +1,4 @@
-#include "secretstore.h"
+#include "services/settings/secretstore.h"
 
 #include <qt6keychain/keychain.h>
 

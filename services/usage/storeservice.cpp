@@ -1,8 +1,8 @@
-#include "storeservice.h"
+#include "services/usage/storeservice.h"
 
-#include "clock.h"
-#include "storeworker.h"
-#include "usagedatabase.h"
+#include "core/domain/clock.h"
+#include "services/usage/storeworker.h"
+#include "services/usage/usagedatabase.h"
 
 namespace gq {
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "error.h"
-#include "jobtracker.h"
-#include "usagestore.h"
+#include "core/domain/error.h"
+#include "core/jobs/jobtracker.h"
+#include "core/usage/usagestore.h"
 
 #include <QObject>
 

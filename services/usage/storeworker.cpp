@@ -1,6 +1,6 @@
-#include "storeworker.h"
+#include "services/usage/storeworker.h"
 
-#include "usagedatabase.h"
+#include "services/usage/usagedatabase.h"
 
 #include <QCoreApplication>
 

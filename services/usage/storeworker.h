@@ -1,8 +1,8 @@
 #pragma once
 
-#include "auditlog.h"
-#include "error.h"
-#include "usagestore.h"
+#include "core/usage/auditlog.h"
+#include "core/domain/error.h"
+#include "core/usage/usagestore.h"
 
 #include <QObject>
 

@@ -1,9 +1,9 @@
-#include "usagechartservice.h"
+#include "services/usage/usagechartservice.h"
 
-#include "storeworker.h"
-#include "subjectintervals.h"
-#include "usagedatabase.h"
-#include "usagestore.h"
+#include "services/usage/storeworker.h"
+#include "core/usage/subjectintervals.h"
+#include "services/usage/usagedatabase.h"
+#include "core/usage/usagestore.h"
 
 #include <QElapsedTimer>
 #include <QPromise>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "error.h"
-#include "jobtracker.h"
-#include "result.h"
-#include "usagecharts.h"
+#include "core/domain/error.h"
+#include "core/jobs/jobtracker.h"
+#include "core/domain/result.h"
+#include "core/usage/usagecharts.h"
 
 #include <QFuture>
 #include <QObject>

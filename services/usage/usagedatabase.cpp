@@ -1,6 +1,6 @@
-#include "usagedatabase.h"
+#include "services/usage/usagedatabase.h"
 
-#include "storeworker.h"
+#include "services/usage/storeworker.h"
 
 namespace gq {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "error.h"
-#include "usagestore.h"
+#include "core/domain/error.h"
+#include "core/usage/usagestore.h"
 
 #include <QMutex>
 #include <QObject>

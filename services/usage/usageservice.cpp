@@ -1,7 +1,7 @@
-#include "usageservice.h"
+#include "services/usage/usageservice.h"
 
-#include "clock.h"
-#include "storeworker.h"
+#include "core/domain/clock.h"
+#include "services/usage/storeworker.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "auditlog.h"
-#include "budget.h"
-#include "error.h"
-#include "jobtracker.h"
-#include "namespacesummary.h"
-#include "storeservice.h"
-#include "usagestore.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/budget.h"
+#include "core/domain/error.h"
+#include "core/jobs/jobtracker.h"
+#include "core/quotas/namespacesummary.h"
+#include "services/usage/storeservice.h"
+#include "core/usage/usagestore.h"
 
 #include <QObject>
 #include <QSet>

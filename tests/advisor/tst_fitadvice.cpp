@@ -1,6 +1,6 @@
 // The recommendation: first that fits of full (ZeRO-3 on more than one GPU), LoRA, QLoRA.
-#include "fitadvice.h"
-#include "gpumemory.h"
+#include "core/advisor/fitadvice.h"
+#include "core/advisor/gpumemory.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

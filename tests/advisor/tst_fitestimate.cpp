@@ -1,6 +1,6 @@
 // The memory estimate against the figures its sources publish.
-#include "fitestimate.h"
-#include "modelcatalog.h"
+#include "core/advisor/fitestimate.h"
+#include "core/advisor/modelcatalog.h"
 
 #include <QTest>
 

@@ -5,7 +5,7 @@
 // GQ_PYTHON (Debian's python3, where python3-aiosmtpd lives) and GQ_ALERT_SINKS (the
 // script's path).
 
-#include "freeport.h"
+#include "tests/freeport.h"
 
 #include <QByteArray>
 #include <QDir>

@@ -3,12 +3,12 @@
 // built twice). Exactly one email and one webhook per threshold, nothing twice after a
 // restart, a failed delivery retried and delivered once.
 
-#include "alertledger.h"
-#include "alertservice.h"
-#include "alertsink.h"
-#include "httptransport.h"
-#include "usage/usagebackend.h"
-#include "usagestore.h"
+#include "core/alerts/alertledger.h"
+#include "services/controller/alertservice.h"
+#include "tests/alerts/alertsink.h"
+#include "core/net/httptransport.h"
+#include "tests/usage/usagebackend.h"
+#include "core/usage/usagestore.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,11 +1,11 @@
 // The alert rules, messages, channels' payloads, recipients and the `alerts:` section,
 // as pure functions.
 
-#include "alertchannels.h"
-#include "alertconfig.h"
-#include "alertrecipients.h"
-#include "alertrules.h"
-#include "alerttext.h"
+#include "core/alerts/alertchannels.h"
+#include "core/alerts/alertconfig.h"
+#include "core/alerts/alertrecipients.h"
+#include "core/alerts/alertrules.h"
+#include "core/alerts/alerttext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,13 +3,13 @@
 // each send one email to the requester (the recipients' user mapping) and one webhook,
 // once whatever the number of ticks; a decision older than the look-back is not sent.
 
-#include "alertservice.h"
-#include "alertsink.h"
-#include "boostrequests.h"
-#include "clock.h"
-#include "httptransport.h"
-#include "usage/usagebackend.h"
-#include "usagestore.h"
+#include "services/controller/alertservice.h"
+#include "tests/alerts/alertsink.h"
+#include "core/usage/boostrequests.h"
+#include "core/domain/clock.h"
+#include "core/net/httptransport.h"
+#include "tests/usage/usagebackend.h"
+#include "core/usage/usagestore.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,8 @@
 // `gpuquota advise`: the contract of issue 29 (flags, JSON keys, exit codes), against the
 // built binary; --namespace against gpuquota-testcluster's demo scenario, --db against a
 // real SQLite usage database written by `gpuquota budget set`.
-#include "clirun.h"
-#include "testclusterprocess.h"
+#include "tests/clirun.h"
+#include "tests/testclusterprocess.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

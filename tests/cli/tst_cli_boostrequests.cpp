@@ -5,17 +5,17 @@
 // built binary on the suite's database (SQLite and PostgreSQL). Nobody decides their own
 // request; RBAC (`create boostrequests.gpuquota.io`, or a configured group) decides who
 // may ask; an approval raises the budget exactly as `boost grant --budget` does.
-#include "boostrequests.h"
-#include "clirun.h"
-#include "httpserver.h"
-#include "httptransport.h"
-#include "kubeclient.h"
-#include "selfservice.h"
-#include "testclusterprocess.h"
-#include "timewindow.h"
-#include "usage/usagebackend.h"
-#include "usagestore.h"
-#include "usagetestdata.h"
+#include "core/usage/boostrequests.h"
+#include "tests/clirun.h"
+#include "core/httpd/httpserver.h"
+#include "core/net/httptransport.h"
+#include "core/kube/kubeclient.h"
+#include "services/controller/selfservice.h"
+#include "tests/testclusterprocess.h"
+#include "core/usage/timewindow.h"
+#include "tests/usage/usagebackend.h"
+#include "core/usage/usagestore.h"
+#include "tests/usagetestdata.h"
 
 #include <QImage>
 #include <QJsonArray>

@@ -2,10 +2,10 @@
 // set for the context in use (--context, else the kubeconfig's current-context), read
 // from the console's settings file (--settings-file). A --db flag still wins, and a
 // context without a database is told what to do.
-#include "connectionsettings.h"
-#include "consolesettings.h"
-#include "secretstore.h"
-#include "usagestore.h"
+#include "services/settings/connectionsettings.h"
+#include "services/settings/consolesettings.h"
+#include "services/settings/secretstore.h"
+#include "core/usage/usagestore.h"
 
 #include <QFile>
 #include <QProcess>

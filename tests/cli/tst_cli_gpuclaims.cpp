@@ -3,10 +3,10 @@
 // read from the test cluster's resource.k8s.io/v1 ResourceClaims, through the real
 // Prometheus of scripts/start-services.sh and by a direct scrape of gq-test-exporter, in
 // both output formats. Without a cluster the holder stays "ns/?" and a warning says why.
-#include "dra.h"
-#include "kubeclient.h"
-#include "metrics/promtestutil.h"
-#include "testclusterprocess.h"
+#include "core/kube/dra.h"
+#include "core/kube/kubeclient.h"
+#include "tests/metrics/promtestutil.h"
+#include "tests/testclusterprocess.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

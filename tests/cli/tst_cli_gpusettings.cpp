@@ -1,9 +1,9 @@
 // `gpuquota gpus` and `idle` without --prometheus or --scrape: the metrics source the
 // console's Preferences > Connections set for the context (--settings-file, --context),
 // as --db already is for the usage verbs.
-#include "connectionsettings.h"
-#include "consolesettings.h"
-#include "secretstore.h"
+#include "services/settings/connectionsettings.h"
+#include "services/settings/consolesettings.h"
+#include "services/settings/secretstore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

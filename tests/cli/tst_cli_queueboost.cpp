@@ -4,8 +4,8 @@
 // queue raised at once, `boost list` naming the target, the reconcile at the end taking
 // back only the boost's delta (an edit made meanwhile stays), the audit trail, and the
 // flags a queue boost refuses.
-#include "clirun.h"
-#include "testclusterprocess.h"
+#include "tests/clirun.h"
+#include "tests/testclusterprocess.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -3,8 +3,8 @@
 // (testcluster/kueuedemo.cpp): the GPU numbers per ClusterQueue flavor, the cohort tree,
 // pending Workloads in order with Kueue's reasons, a namespace filter, a cluster without
 // Kueue, and usage errors.
-#include "clirun.h"
-#include "testclusterprocess.h"
+#include "tests/clirun.h"
+#include "tests/testclusterprocess.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

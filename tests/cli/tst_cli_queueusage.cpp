@@ -3,11 +3,11 @@
 // real SQLite ledger with November's GPU-hours of four namespaces, grouped through the
 // LocalQueues of the test cluster's demo scenario (team-speech and team-recsys both
 // point at cq-serving, team-nlp at cq-nlp; scratch has none).
-#include "clirun.h"
-#include "testclusterprocess.h"
+#include "tests/clirun.h"
+#include "tests/testclusterprocess.h"
 
-#include "usagestore.h"
-#include "usagetestdata.h"
+#include "core/usage/usagestore.h"
+#include "tests/usagetestdata.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

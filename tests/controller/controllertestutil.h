@@ -4,8 +4,8 @@
 // a PostgreSQL server of the suite's own (so it may stop and start it), a controller
 // process, and curl for its HTTP endpoints. Needs Qt6::Network (freeport.h).
 
-#include "freeport.h"
-#include "kube/kubetestutil.h"
+#include "tests/freeport.h"
+#include "tests/kube/kubetestutil.h"
 
 #include <QDir>
 #include <QElapsedTimer>

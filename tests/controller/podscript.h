@@ -5,11 +5,11 @@
 // phase hook (start it with --pods-stay-pending), the ground truth kept beside them, and
 // the usage database's ledger read back in the same form to compare.
 
-#include "controllertestutil.h"
-#include "kube/kubetestutil.h"
-#include "testclusterprocess.h"
-#include "timewindow.h"
-#include "usagestore.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/kube/kubetestutil.h"
+#include "tests/testclusterprocess.h"
+#include "core/usage/timewindow.h"
+#include "core/usage/usagestore.h"
 
 #include <QDateTime>
 #include <QJsonObject>

@@ -2,18 +2,18 @@
 // as a pure function over the usage database (SQLite, or PostgreSQL from
 // GQ_TEST_PG_URL) and served over TLS by core/httpd, called by the real HTTP client;
 // denials of controller-made pods recorded as Events on their owners (DenialEvents).
-#include "admissionwebhook.h"
-#include "draholdings.h"
-#include "httptransport.h"
-#include "newcomerledger.h"
-#include "tls.h"
+#include "services/controller/admissionwebhook.h"
+#include "services/controller/draholdings.h"
+#include "core/net/httptransport.h"
+#include "core/usage/newcomerledger.h"
+#include "testcluster/tls.h"
 
-#include "kube/kubeclienttestutil.h"
-#include "kube/kubetestutil.h"
-#include "rawhttpclient.h"
-#include "testclusterprocess.h"
-#include "usage/usagebackend.h"
-#include "webhooktestutil.h"
+#include "tests/kube/kubeclienttestutil.h"
+#include "tests/kube/kubetestutil.h"
+#include "tests/rawhttpclient.h"
+#include "tests/testclusterprocess.h"
+#include "tests/usage/usagebackend.h"
+#include "tests/webhooktestutil.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -3,13 +3,13 @@
 // the next GPU pod is refused by the API server (`kubectl create`: exceeded quota);
 // the rollover (a pinned `now`), a raised budget and an admin's edits during the clamp;
 // a namespace in Terminating is left alone.
-#include "auditanchor.h"
-#include "auditlog.h"
-#include "budgetenforcer.h"
-#include "usagestore.h"
+#include "core/usage/auditanchor.h"
+#include "core/usage/auditlog.h"
+#include "services/controller/budgetenforcer.h"
+#include "core/usage/usagestore.h"
 
-#include "kube/kubeclienttestutil.h"
-#include "usage/usagebackend.h"
+#include "tests/kube/kubeclienttestutil.h"
+#include "tests/usage/usagebackend.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -2,10 +2,10 @@
 // one report per episode, judged from metadata.managedFields; a scoped quota clamped by
 // its own status.used; "effective" only when status.hard shows the clamp. The real API
 // server's managedFields end to end: tst_realcluster_gitops.
-#include "budgetenforcer.h"
-#include "clampbackoff.h"
-#include "clampplan.h"
-#include "clampscope.h"
+#include "services/controller/budgetenforcer.h"
+#include "services/controller/clampbackoff.h"
+#include "services/controller/clampplan.h"
+#include "services/controller/clampscope.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

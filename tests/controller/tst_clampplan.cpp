@@ -1,7 +1,7 @@
 // clampplan, the pure half of budget enforcement: which namespaces the enforcer leaves
 // alone (being deleted), whether a quota's clamp is enforced yet, a DRA key's clamp. The
 // clamp and lift plans are exercised end to end in tst_budgetenforcer.
-#include "clampplan.h"
+#include "services/controller/clampplan.h"
 
 #include <QJsonDocument>
 #include <QtTest>

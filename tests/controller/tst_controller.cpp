@@ -5,12 +5,12 @@
 // equal the script to the second, across a SIGKILL of the controller, a pod's containers
 // restarting while it is down, and while the database is away (the spool), and
 // `gpuquota usage` must show the same GPU-hours.
-#include "controllertestutil.h"
-#include "podscript.h"
-#include "testclusterprocess.h"
-#include "timewindow.h"
-#include "usage/usagebackend.h"
-#include "usagestore.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/controller/podscript.h"
+#include "tests/testclusterprocess.h"
+#include "core/usage/timewindow.h"
+#include "tests/usage/usagebackend.h"
+#include "core/usage/usagestore.h"
 
 #include <QDateTime>
 #include <QDir>

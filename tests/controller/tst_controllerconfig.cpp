@@ -1,8 +1,8 @@
 // The controller's configuration: a good file read whole, and every kind of bad file
 // refused with one error per problem naming the key and line, by the parser and by
 // `gpuquota-controller --check-config` (exit 2, nothing started).
-#include "controllercheck.h"
-#include "controllerconfig.h"
+#include "services/controller/controllercheck.h"
+#include "services/controller/controllerconfig.h"
 
 #include <QProcess>
 #include <QTemporaryDir>

@@ -7,9 +7,9 @@
 //    relay forwards again;
 //  * a wrong password at start is logged, with the server's words and without the
 //    password, although the database was never available.
-#include "controllertestutil.h"
-#include "podscript.h"
-#include "tcprelay.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/controller/podscript.h"
+#include "tests/tcprelay.h"
 
 #include <QElapsedTimer>
 #include <QUrl>

@@ -4,8 +4,8 @@
 // since when, /metrics counts them; once the disk has room they go to the spool, and
 // once PostgreSQL is back the ledger equals the scripted pods' history to the second.
 // A second outage with the disk still full: the held states go straight to the database.
-#include "controllertestutil.h"
-#include "podscript.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/controller/podscript.h"
 
 #include <QtTest>
 

@@ -3,10 +3,10 @@
 // come and go; the leader is SIGKILLed (it cannot give its Lease up); the other takes
 // the Lease over once it has run out and records from there. Afterwards the ledger
 // equals the script to the second: nothing lost in the gap, nothing counted twice.
-#include "controllertestutil.h"
-#include "podscript.h"
-#include "testclusterprocess.h"
-#include "usagestore.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/controller/podscript.h"
+#include "tests/testclusterprocess.h"
+#include "core/usage/usagestore.h"
 
 #include <QElapsedTimer>
 #include <QtTest>

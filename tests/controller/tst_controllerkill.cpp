@@ -4,9 +4,9 @@
 // there is closed from its own status (finishedAt, exact), a pod gone is closed at the
 // last time a controller saw it running (the recorders' seen_s heartbeat) and marked
 // end_estimated. The heartbeat itself is seen moving while the controller runs.
-#include "controllertestutil.h"
-#include "podscript.h"
-#include "usagestore.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/controller/podscript.h"
+#include "core/usage/usagestore.h"
 
 #include <QtTest>
 

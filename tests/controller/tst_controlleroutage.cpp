@@ -9,14 +9,14 @@
 //  * budget alerts reach the people the cluster names: the namespace annotation
 //    gpuquota.io/alert-recipients and the user's email on the pod, counted per channel
 //    in /metrics.
-#include "alertledger.h"
-#include "alerts/alertsink.h"
-#include "controllertestutil.h"
-#include "podscript.h"
-#include "testcerts.h"
-#include "testclusterprocess.h"
-#include "usagestore.h"
-#include "webhooktestutil.h"
+#include "core/alerts/alertledger.h"
+#include "tests/alerts/alertsink.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/controller/podscript.h"
+#include "testcluster/testcerts.h"
+#include "tests/testclusterprocess.h"
+#include "core/usage/usagestore.h"
+#include "tests/webhooktestutil.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

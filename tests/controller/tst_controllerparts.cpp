@@ -6,11 +6,11 @@
 // anything starts. Each part has its own suite; this one checks they are wired, that
 // --check-config finds what a start would, and that the process goes when it must:
 // on SIGTERM in every state, and when it can no longer renew its Lease.
-#include "controllertestutil.h"
-#include "rawhttpclient.h"
-#include "testcerts.h"
-#include "testclusterprocess.h"
-#include "usagestore.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/rawhttpclient.h"
+#include "testcluster/testcerts.h"
+#include "tests/testclusterprocess.h"
+#include "core/usage/usagestore.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,6 +1,6 @@
 // DenialEvents' pure half: which owner a denied pod names, the Event made for it and the
 // once-a-minute rule. Against the test cluster and the webhook: tst_admissionwebhook.
-#include "denialevents.h"
+#include "services/controller/denialevents.h"
 
 #include <QJsonDocument>
 #include <QtTest>

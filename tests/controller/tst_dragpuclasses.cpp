@@ -1,10 +1,10 @@
 // Which DRA device classes are GPUs (dra::GpuClasses: configuration, DeviceClass selectors
 // and extended resource names, the name rule), the quota key forms the API server counts
 // for DRA, and a device shared by capacity recorded as its fraction (consumedCapacity).
-#include "dra.h"
-#include "dragpuclasses.h"
-#include "draholdings.h"
-#include "usagerecorder.h"
+#include "core/kube/dra.h"
+#include "core/kube/dragpuclasses.h"
+#include "services/controller/draholdings.h"
+#include "services/controller/usagerecorder.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

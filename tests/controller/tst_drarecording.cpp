@@ -1,9 +1,9 @@
 // DRA claims as the usage recorder charges them (pure parts): a pod's spec.resourceClaims
 // and the claim names status gives for templates, the devices a claim's allocation holds,
 // their GPU model and fraction from the ResourceSlice, and the intervals they become.
-#include "dra.h"
-#include "draholdings.h"
-#include "usagerecorder.h"
+#include "core/kube/dra.h"
+#include "services/controller/draholdings.h"
+#include "services/controller/usagerecorder.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -4,12 +4,12 @@
 // the real Prometheus of scripts/start-services.sh and straight from our test exporter;
 // `gpuquota idle --db` reading them back; and the controller itself recording with the
 // sections in its file.
-#include "idlerecorder.h"
-#include "testclusterprocess.h"
-#include "usage/usagebackend.h"
-#include "yamldoc.h"
+#include "services/controller/idlerecorder.h"
+#include "tests/testclusterprocess.h"
+#include "tests/usage/usagebackend.h"
+#include "core/domain/yamldoc.h"
 
-#include "../metrics/promtestutil.h"
+#include "tests/metrics/promtestutil.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -5,12 +5,12 @@
 // admission webhook over a broken database (nothing listening; a real PostgreSQL
 // without that database): the 500 names no host, port, database or user; the details
 // are logged on the controller's side.
-#include "admissionwebhook.h"
-#include "httpserver.h"
-#include "httptransport.h"
-#include "kubeclient.h"
-#include "selfservice.h"
-#include "webhooktestutil.h"
+#include "services/controller/admissionwebhook.h"
+#include "core/httpd/httpserver.h"
+#include "core/net/httptransport.h"
+#include "core/kube/kubeclient.h"
+#include "services/controller/selfservice.h"
+#include "tests/webhooktestutil.h"
 
 #include <QElapsedTimer>
 #include <QRegularExpression>

@@ -4,10 +4,10 @@
 // and when it is removed after a replay (else a crash can lose a spool that existed, or
 // bring back one that was replayed). The syscalls are observed with strace on a child
 // run of this binary (`--spool-child DIR`), not assumed.
-#include "intervalspool.h"
-#include "kube/kubetestutil.h"
-#include "ledgerwriter.h"
-#include "usagetestdata.h"
+#include "services/controller/intervalspool.h"
+#include "tests/kube/kubetestutil.h"
+#include "services/controller/ledgerwriter.h"
+#include "tests/usagetestdata.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 // kueueworkload, the pure half of the Kueue AdmissionCheck gpuquota.io/budget: what a
 // Workload asks, the state and message it gets, the server-side apply bodies. The check
 // against real Kueue is tst_realcluster_kueue.
-#include "kueueworkload.h"
+#include "services/controller/kueueworkload.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,9 +3,9 @@
 // two, a killed leader replaced within the lease duration, never two leaders at once
 // (sampled from both electors and from the Lease's holder), a clean release, and a
 // leader that cannot renew stepping down.
-#include "leaderelector.h"
+#include "services/controller/leaderelector.h"
 
-#include "kube/kubeclienttestutil.h"
+#include "tests/kube/kubeclienttestutil.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>

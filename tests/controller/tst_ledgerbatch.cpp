@@ -3,10 +3,10 @@
 // the event loop goes on; states submitted meanwhile wait behind the batch, in order; a
 // writer destroyed mid-batch spools what it did not write. Real SQLite, the real test
 // cluster with scaled pods.
-#include "kube/kubeclienttestutil.h"
-#include "ledgerwriter.h"
-#include "testclusterprocess.h"
-#include "usagerecorder.h"
+#include "tests/kube/kubeclienttestutil.h"
+#include "services/controller/ledgerwriter.h"
+#include "tests/testclusterprocess.h"
+#include "services/controller/usagerecorder.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

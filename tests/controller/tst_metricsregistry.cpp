@@ -1,8 +1,8 @@
 // The metrics registry: names and escapes as the exposition format wants them, read
 // back by our own parser (core/metrics); promtool checks a whole scrape in
 // tst_selfservice.
-#include "exposition.h"
-#include "metricsregistry.h"
+#include "core/metrics/exposition.h"
+#include "services/controller/metricsregistry.h"
 
 #include <QtTest>
 

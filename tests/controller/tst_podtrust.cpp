@@ -1,9 +1,9 @@
 // The trust model of the admission webhook (services/controller/podtrust.h): who may
 // label a GPU pod or a workload's GPU template for whom, the floor of the expected
 // hours, and the `trust:` configuration with its errors.
-#include "admissionwebhook.h"
-#include "podtrust.h"
-#include "yamldoc.h"
+#include "services/controller/admissionwebhook.h"
+#include "services/controller/podtrust.h"
+#include "core/domain/yamldoc.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -4,18 +4,18 @@
 // /quota/status equals `gpuquota budget status` and `gpuquota usage` for several users
 // across Berlin's autumn DST day (manual clock); 401/403; the page in headless Chromium
 // in English and Chinese; /metrics through promtool and our own exposition parser.
-#include "boosts.h"
-#include "chromiumpage.h"
-#include "exposition.h"
-#include "httpserver.h"
-#include "httptransport.h"
-#include "kube/kubetestutil.h"
-#include "kubeclient.h"
-#include "metricsregistry.h"
-#include "selfservice.h"
-#include "testclusterprocess.h"
-#include "usage/usagebackend.h"
-#include "usagestore.h"
+#include "core/usage/boosts.h"
+#include "tests/chromiumpage.h"
+#include "core/metrics/exposition.h"
+#include "core/httpd/httpserver.h"
+#include "core/net/httptransport.h"
+#include "tests/kube/kubetestutil.h"
+#include "core/kube/kubeclient.h"
+#include "services/controller/metricsregistry.h"
+#include "services/controller/selfservice.h"
+#include "tests/testclusterprocess.h"
+#include "tests/usage/usagebackend.h"
+#include "core/usage/usagestore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 // What the usage recorder makes of a pod (UsageRecorder::intervalsFor over the
 // informer's decoding): start and end from the container states, the scheduler's
 // count over init containers, the user fallback and the time-sliced replica weight.
-#include "usagerecorder.h"
+#include "services/controller/usagerecorder.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -2,15 +2,15 @@
 // server will judge it (subjectAltName, never the Common Name; expiry; key), at start-up
 // and by --check-config; the reviews counted by result for /metrics and /readyz; the
 // leader's "webhook not called" detection and its alert.
-#include "alertrules.h"
-#include "alerttext.h"
-#include "controller/controllertestutil.h"
-#include "metricsregistry.h"
-#include "servingcert.h"
-#include "testcerts.h"
-#include "uncheckedpods.h"
-#include "usagestore.h"
-#include "webhookhealth.h"
+#include "core/alerts/alertrules.h"
+#include "core/alerts/alerttext.h"
+#include "tests/controller/controllertestutil.h"
+#include "services/controller/metricsregistry.h"
+#include "core/httpd/servingcert.h"
+#include "testcluster/testcerts.h"
+#include "services/controller/uncheckedpods.h"
+#include "core/usage/usagestore.h"
+#include "services/controller/webhookhealth.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,6 +1,6 @@
 // The one CSV cell rule (core/domain/csvfield.h) every export uses: RFC 4180 quoting and
 // OWASP's defence against spreadsheet formula injection.
-#include "csvfield.h"
+#include "core/domain/csvfield.h"
 
 #include <QTest>
 

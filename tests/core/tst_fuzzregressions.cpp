@@ -1,8 +1,8 @@
 // Replays every input kept in fuzz/regressions/quantity/ (crashers the fuzzer found and
 // hand-picked edge cases) through the same property check the fuzzer runs, so a fixed
 // bug stays fixed in the ordinary test run, without clang or libFuzzer.
-#include "coretestdata.h"
-#include "quantity_properties.h"
+#include "tests/coretestdata.h"
+#include "fuzz/quantity_properties.h"
 
 #include <QFile>
 #include <QTest>

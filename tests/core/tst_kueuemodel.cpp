@@ -1,8 +1,8 @@
 // core/kueue: Kueue's objects at v1beta1 and v1beta2 parsed into values, Kueue's own
 // resourceGroups rules with the field named, the GPU overview (reserved, borrowed, the
 // lent estimate, pending counts), the cohort tree and the pending order.
-#include "kueueedit.h"
-#include "kueueoverview.h"
+#include "core/kueue/kueueedit.h"
+#include "core/kueue/kueueoverview.h"
 
 #include <QJsonArray>
 

@@ -1,6 +1,6 @@
 // LimitRangeSpec: typed view of a LimitRange that keeps what it does not model.
-#include "coretestdata.h"
-#include "limitrangespec.h"
+#include "tests/coretestdata.h"
+#include "core/domain/limitrangespec.h"
 
 #include <QJsonArray>
 #include <QTest>

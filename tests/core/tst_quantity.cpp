@@ -1,7 +1,7 @@
 // The Quantity suite (tst_quantity.h), part one: parsing and canonical text, invalid
 // input and its errors.
 
-#include "tst_quantity.h"
+#include "tests/core/tst_quantity.h"
 
 void TestQuantity::parseCanonical_data() {
     QTest::addColumn<QString>("input");

@@ -4,7 +4,7 @@
 // come from upstream's quantity_test.go (TestQuantityParse, TestQuantityString,
 // TestQuantityParseEmit, TestNegativeValueRoundsAwayFromZero, TestMul, ...) and from
 // working through ParseQuantity / CanonicalizeBytes by hand where upstream has no row.
-#include "quantity.h"
+#include "core/domain/quantity.h"
 
 #include <QRandomGenerator>
 #include <QTest>

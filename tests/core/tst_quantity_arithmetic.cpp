@@ -1,7 +1,7 @@
 // The Quantity suite (tst_quantity.h), part two: arithmetic, overflow, comparison,
 // rounding, constructors and round trips.
 
-#include "tst_quantity.h"
+#include "tests/core/tst_quantity.h"
 
 void TestQuantity::arithmetic_data() {
     QTest::addColumn<QString>("a");

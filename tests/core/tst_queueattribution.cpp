@@ -1,6 +1,6 @@
 // core/kueue/queueattribution: which Kueue queue a namespace's GPU-hours go to when usage is
 // grouped by ClusterQueue or LocalQueue, and the sums per queue.
-#include "queueattribution.h"
+#include "core/kueue/queueattribution.h"
 
 #include <QMap>
 #include <QTest>

@@ -1,6 +1,6 @@
 // QuotaSpec: typed view of a ResourceQuota that keeps what it does not model.
-#include "coretestdata.h"
-#include "quotaspec.h"
+#include "tests/coretestdata.h"
+#include "core/domain/quotaspec.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 // Resource-name classification and name grammars, checked against the behaviour of
 // the API server's helpers (pkg/apis/core/helper) and our GPU weights.
-#include "resourcenames.h"
+#include "core/domain/resourcenames.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 // Structured diffs of QuotaSpec / LimitRangeSpec, for editors and the audit log.
-#include "coretestdata.h"
-#include "specdiff.h"
+#include "tests/coretestdata.h"
+#include "core/domain/specdiff.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // Validation of ResourceQuota / LimitRange: every Kubernetes documentation example
 // must pass; every broken variant must fail with exactly the expected errors (field,
 // line, column, message); plus table-driven cases built in code.
-#include "validation.h"
+#include "core/domain/validation.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // The YAML suite (tst_yamldoc.h), part one: loading (documents, lists, positions,
 // errors, limits) and big maps.
 
-#include "tst_yamldoc.h"
+#include "tests/core/tst_yamldoc.h"
 
 void TestYamlDoc::singleDocument() {
     auto doc = loadYaml("apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: q\n  namespace: ns\n");

@@ -3,11 +3,11 @@
 // The YAML tree: loading (documents, lists, positions, errors, limits), emitting,
 // JSON conversion, field-path lookup, text edits and the text-preserving `fmt`.
 // Also replays fuzz/regressions/yaml through the fuzzer's property check.
-#include "coretestdata.h"
-#include "specformat.h"
-#include "validation.h"
-#include "yaml_properties.h"
-#include "yamldoc.h"
+#include "tests/coretestdata.h"
+#include "core/domain/specformat.h"
+#include "core/domain/validation.h"
+#include "fuzz/yaml_properties.h"
+#include "core/domain/yamldoc.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

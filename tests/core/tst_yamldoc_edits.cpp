@@ -1,7 +1,7 @@
 // The YAML suite (tst_yamldoc.h), part two: tree editing, emitting, JSON conversion,
 // field-path lookup, text edits, `fmt` and the fuzzer's kept regressions.
 
-#include "tst_yamldoc.h"
+#include "tests/core/tst_yamldoc.h"
 
 void TestYamlDoc::treeEditing() {
     YamlNode m = YamlNode::map();

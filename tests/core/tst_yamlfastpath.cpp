@@ -1,9 +1,9 @@
 // The plain block YAML reader beside yaml-cpp: whatever it reads must give the tree
 // yaml-cpp gives, positions included (fuzz_yaml checks the same property on random
 // input); what it is unsure about it must leave to yaml-cpp.
-#include "coretestdata.h"
-#include "yaml_properties.h"
-#include "yamlfastpath_p.h"
+#include "tests/coretestdata.h"
+#include "fuzz/yaml_properties.h"
+#include "core/domain/yamlfastpath_p.h"
 
 #include <QDirIterator>
 #include <QtTest>

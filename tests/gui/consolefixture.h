@@ -15,13 +15,13 @@
 // A test that needs something between the cluster and the window (a relay, a
 // seeded database, a clock) calls startCluster(), does its part, then openWindow().
 
-#include "clusterconnection.h"
-#include "consolesettings.h"
-#include "draftstore.h"
-#include "mainwindow.h"
-#include "quotapage.h"
-#include "testclusterprocess.h"
-#include "usageservice.h"
+#include "services/cluster/clusterconnection.h"
+#include "services/settings/consolesettings.h"
+#include "services/quotas/draftstore.h"
+#include "app/console/mainwindow.h"
+#include "widgets/quotas/quotapage.h"
+#include "tests/testclusterprocess.h"
+#include "services/usage/usageservice.h"
 
 #include <QSignalSpy>
 #include <QSize>

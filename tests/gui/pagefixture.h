@@ -4,10 +4,10 @@
 // cluster child, a session connected as "admin" and a draft store in a temporary
 // directory. Tests create the page they drive on top of it.
 
-#include "draftstore.h"
-#include "clusterconnection.h"
-#include "namespacelistmodel.h"
-#include "testclusterprocess.h"
+#include "services/quotas/draftstore.h"
+#include "services/cluster/clusterconnection.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "tests/testclusterprocess.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

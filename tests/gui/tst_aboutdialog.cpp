@@ -3,9 +3,9 @@
 // self-test passes in a plain offscreen build. With GQ_SCREENSHOT_DIR set it saves the
 // dialog there (GQ_SCREENSHOT_QM: a .qm to load first, GQ_SCREENSHOT_SUFFIX for the name).
 
-#include "aboutdialog.h"
-#include "buildinfo.h"
-#include "selftest.h"
+#include "app/console/aboutdialog.h"
+#include "app/console/buildinfo.h"
+#include "app/console/selftest.h"
 
 #include <QApplication>
 #include <QClipboard>

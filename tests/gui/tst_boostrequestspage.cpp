@@ -4,19 +4,19 @@
 // (BoostLedger::grant, the path of a grant) and audits both; Deny records the reason;
 // an admin's own request is refused with a clear message, by the panel before any
 // dialog and by the ledger behind it.
-#include "auditlog.h"
-#include "boostdecisiondialog.h"
-#include "boostledger.h"
-#include "boostlistmodel.h"
-#include "boostrequestmodel.h"
-#include "boostrequests.h"
-#include "boostrequestspanel.h"
-#include "boostservice.h"
-#include "boostspage.h"
-#include "clock.h"
-#include "clusterconnection.h"
-#include "usagestore.h"
-#include "usagetestdata.h"
+#include "core/usage/auditlog.h"
+#include "widgets/boosts/boostdecisiondialog.h"
+#include "core/usage/boostledger.h"
+#include "models/boosts/boostlistmodel.h"
+#include "models/boosts/boostrequestmodel.h"
+#include "core/usage/boostrequests.h"
+#include "widgets/boosts/boostrequestspanel.h"
+#include "services/boosts/boostservice.h"
+#include "widgets/boosts/boostspage.h"
+#include "core/domain/clock.h"
+#include "services/cluster/clusterconnection.h"
+#include "core/usage/usagestore.h"
+#include "tests/usagetestdata.h"
 
 #include <QDoubleSpinBox>
 #include <QLabel>

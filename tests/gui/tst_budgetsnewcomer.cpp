@@ -5,14 +5,14 @@
 // plain budget, and the row is plain again once the allowance has ended. In English and
 // in Chinese (the real catalogue); with GQ_SCREENSHOT_DIR set the tab is saved as
 // budgets-newcomer{,-zh_CN}.png.
-#include "budgetlistmodel.h"
-#include "budgetservice.h"
-#include "budgetspage.h"
-#include "clock.h"
-#include "guitestutil.h"
-#include "newcomerledger.h"
-#include "usagestore.h"
-#include "usagetestdata.h"
+#include "models/budgets/budgetlistmodel.h"
+#include "services/budgets/budgetservice.h"
+#include "widgets/budgets/budgetspage.h"
+#include "core/domain/clock.h"
+#include "tests/gui/guitestutil.h"
+#include "core/usage/newcomerledger.h"
+#include "core/usage/usagestore.h"
+#include "tests/usagetestdata.h"
 
 #include <QDir>
 #include <QSignalSpy>

@@ -1,10 +1,10 @@
-#include "chargebackformat.h"
-#include "chargebackmodel.h"
-#include "chargebackpage.h"
-#include "chargebackquery.h"
-#include "demodata.h"
-#include "money.h"
-#include "usagestore.h"
+#include "core/report/chargebackformat.h"
+#include "models/chargeback/chargebackmodel.h"
+#include "widgets/chargeback/chargebackpage.h"
+#include "core/report/chargebackquery.h"
+#include "app/demo/demodata.h"
+#include "core/report/money.h"
+#include "core/usage/usagestore.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

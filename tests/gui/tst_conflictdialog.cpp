@@ -1,6 +1,6 @@
-#include "conflictdialog.h"
-#include "diffview.h"
-#include "yamleditor.h"
+#include "widgets/editor/conflictdialog.h"
+#include "widgets/editor/diffview.h"
+#include "widgets/editor/yamleditor.h"
 
 #include <QApplication>
 #include <QFrame>

@@ -3,7 +3,7 @@
 // now, kubeconfig problems, and that another error ends the story. The full story
 // against a real cluster behind a relay is tst_reconnect and tst_kubeconfigreload.
 
-#include "connectionbanner.h"
+#include "widgets/connections/connectionbanner.h"
 
 #include <QPushButton>
 #include <QRegularExpression>

@@ -8,20 +8,20 @@
 // With GQ_SCREENSHOT_DIR set it also saves the README's screenshots there (and with
 // GQ_SCREENSHOT_QM, a .qm to load first, the translated ones, suffixed GQ_SCREENSHOT_SUFFIX).
 
-#include "consolefixture.h"
-#include "guitestutil.h"
+#include "tests/gui/consolefixture.h"
+#include "tests/gui/guitestutil.h"
 
-#include "connectionprobe.h"
-#include "connectionsettings.h"
-#include "connectionstab.h"
-#include "errorbanner.h"
-#include "kubeconfigwatcher.h"
-#include "namespacepanel.h"
-#include "preferencesdialog.h"
-#include "startpage.h"
-#include "usagestore.h"
+#include "services/cluster/connectionprobe.h"
+#include "services/settings/connectionsettings.h"
+#include "widgets/connections/connectionstab.h"
+#include "widgets/common/errorbanner.h"
+#include "services/cluster/kubeconfigwatcher.h"
+#include "widgets/quotas/namespacepanel.h"
+#include "widgets/settings/preferencesdialog.h"
+#include "widgets/connections/startpage.h"
+#include "core/usage/usagestore.h"
 
-#include "services/futurewait.h"
+#include "tests/services/futurewait.h"
 
 #include <QAction>
 #include <QComboBox>

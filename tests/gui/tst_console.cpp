@@ -4,19 +4,19 @@
 // in the list, and a read-only identity gets disabled controls. Widgets are found
 // by objectName, as a user would find them.
 
-#include "applyconfirmdialog.h"
-#include "auditmodel.h"
-#include "conflictdialog.h"
-#include "errorbanner.h"
-#include "gui/consolefixture.h"
-#include "gui/guitestutil.h"
-#include "mainwindow.h"
-#include "namespacelistmodel.h"
-#include "namespacepanel.h"
-#include "quotapage.h"
-#include "quotatablemodel.h"
-#include "templatedialog.h"
-#include "yamleditor.h"
+#include "widgets/editor/applyconfirmdialog.h"
+#include "models/audit/auditmodel.h"
+#include "widgets/editor/conflictdialog.h"
+#include "widgets/common/errorbanner.h"
+#include "tests/gui/consolefixture.h"
+#include "tests/gui/guitestutil.h"
+#include "app/console/mainwindow.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "widgets/quotas/namespacepanel.h"
+#include "widgets/quotas/quotapage.h"
+#include "models/quotas/quotatablemodel.h"
+#include "widgets/quotas/templatedialog.h"
+#include "widgets/editor/yamleditor.h"
 
 #include <QComboBox>
 #include <QLabel>

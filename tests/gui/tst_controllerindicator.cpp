@@ -4,11 +4,11 @@
 // ..." once nothing listens; hidden without a URL. And the Budgets page's link to the
 // controller's self-service page for the signed-in user, opened in the browser.
 
-#include "budgetservice.h"
-#include "budgetspage.h"
-#include "connectionprobe.h"
-#include "controllerindicator.h"
-#include "httpserver.h"
+#include "services/budgets/budgetservice.h"
+#include "widgets/budgets/budgetspage.h"
+#include "services/cluster/connectionprobe.h"
+#include "widgets/connections/controllerindicator.h"
+#include "core/httpd/httpserver.h"
 
 #include <QDesktopServices>
 #include <QLabel>

@@ -1,9 +1,9 @@
 // The demo's usage history must agree with the demo cluster it stands next to, and
 // must show what the demo promises: one team over its daily GPU-hour budget (past its
 // grace once the day is under way), one in grace and one within it, at any hour of the day.
-#include "demousage.h"
-#include "testclusterprocess.h"
-#include "usagestore.h"
+#include "app/demo/demousage.h"
+#include "tests/testclusterprocess.h"
+#include "core/usage/usagestore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

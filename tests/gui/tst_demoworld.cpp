@@ -4,11 +4,11 @@
 // scheduled boost (the active one on the ResourceQuota, applied by the demo
 // controller), audit entries, a live GPU feed with the demo's pods and an idle GPU, and
 // a pod started with kubectl recorded by the demo controller.
-#include "auditlog.h"
-#include "boostledger.h"
-#include "demolauncher.h"
-#include "demoteams.h"
-#include "usagestore.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/boostledger.h"
+#include "app/console/demolauncher.h"
+#include "resources/demo/demoteams.h"
+#include "core/usage/usagestore.h"
 
 #include <QDateTime>
 #include <QEventLoop>

@@ -1,4 +1,4 @@
-#include "diffview.h"
+#include "widgets/editor/diffview.h"
 
 #include <QApplication>
 #include <QLabel>

@@ -3,15 +3,15 @@
 // user answers, the editor shows the server's object and the draft file is left
 // alone. Against the real test cluster, through the Quotas page.
 
-#include "gui/guitestutil.h"
-#include "gui/pagefixture.h"
-#include "objectyaml.h"
-#include "quotatablemodel.h"
-#include "conflictdialog.h"
-#include "diffview.h"
-#include "limitrangepage.h"
-#include "quotapage.h"
-#include "yamleditor.h"
+#include "tests/gui/guitestutil.h"
+#include "tests/gui/pagefixture.h"
+#include "models/quotas/objectyaml.h"
+#include "models/quotas/quotatablemodel.h"
+#include "widgets/editor/conflictdialog.h"
+#include "widgets/editor/diffview.h"
+#include "widgets/quotas/limitrangepage.h"
+#include "widgets/quotas/quotapage.h"
+#include "widgets/editor/yamleditor.h"
 
 #include <QAction>
 #include <QDialog>

@@ -2,11 +2,11 @@
 // the namespace's free GPUs and GPU memory come from the real test cluster (read off the
 // GUI thread), and the ms-swift flags copy. With GQ_SCREENSHOT_DIR set it saves the dialog
 // there (GQ_SCREENSHOT_QM: a .qm to load first, GQ_SCREENSHOT_SUFFIX for the name).
-#include "clirun.h"
-#include "fitmemorybar.h"
-#include "fitplandialog.h"
-#include "kubeclient.h"
-#include "testclusterprocess.h"
+#include "tests/clirun.h"
+#include "widgets/advisor/fitmemorybar.h"
+#include "widgets/advisor/fitplandialog.h"
+#include "core/kube/kubeclient.h"
+#include "tests/testclusterprocess.h"
 
 #include <QApplication>
 #include <QCheckBox>

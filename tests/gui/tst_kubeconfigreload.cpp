@@ -9,16 +9,16 @@
 // second cluster), as after a CA rotation: the banner says so, and the rotated
 // kubeconfig, once saved, brings the console back.
 
-#include "consolesettings.h"
-#include "draftstore.h"
-#include "errorbanner.h"
-#include "gui/guitestutil.h"
-#include "tcprelay.h"
-#include "mainwindow.h"
-#include "namespacelistmodel.h"
-#include "namespacepanel.h"
-#include "quotapage.h"
-#include "testclusterprocess.h"
+#include "services/settings/consolesettings.h"
+#include "services/quotas/draftstore.h"
+#include "widgets/common/errorbanner.h"
+#include "tests/gui/guitestutil.h"
+#include "tests/tcprelay.h"
+#include "app/console/mainwindow.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "widgets/quotas/namespacepanel.h"
+#include "widgets/quotas/quotapage.h"
+#include "tests/testclusterprocess.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -5,13 +5,13 @@
 // pods, from the cluster's ResourceClaims), the Connections tab's Test button says how
 // many GPUs it really read, and the page's layout (its splitter, tiles or table) is there
 // again in a new window.
-#include "consolefixture.h"
-#include "dra.h"
-#include "exporterpods.h"
-#include "livegpumodel.h"
-#include "livegpupage.h"
-#include "preferencesdialog.h"
-#include "startpage.h"
+#include "tests/gui/consolefixture.h"
+#include "core/kube/dra.h"
+#include "tests/exporterpods.h"
+#include "models/livegpus/livegpumodel.h"
+#include "widgets/livegpus/livegpupage.h"
+#include "widgets/settings/preferencesdialog.h"
+#include "widgets/connections/startpage.h"
 
 #include <QJsonArray>
 #include <QLabel>

@@ -3,18 +3,18 @@
 // of that exporter: the table holds what `gpuquota gpus -o json` prints, the idle list
 // what `gpuquota idle` finds, the namespace list shows the live utilization; and a
 // context without a metrics source says how to configure one.
-#include "consolesettings.h"
-#include "draftstore.h"
-#include "gpumonitor.h"
-#include "livegpudelegates.h"
-#include "livegpumodel.h"
-#include "livegpupage.h"
-#include "mainwindow.h"
-#include "namespacelistmodel.h"
-#include "preferencesdialog.h"
-#include "startpage.h"
+#include "services/settings/consolesettings.h"
+#include "services/quotas/draftstore.h"
+#include "services/livegpus/gpumonitor.h"
+#include "widgets/livegpus/livegpudelegates.h"
+#include "models/livegpus/livegpumodel.h"
+#include "widgets/livegpus/livegpupage.h"
+#include "app/console/mainwindow.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "widgets/settings/preferencesdialog.h"
+#include "widgets/connections/startpage.h"
 
-#include "metrics/promtestutil.h"
+#include "tests/metrics/promtestutil.h"
 
 #include <QAbstractItemModelTester>
 #include <QFont>

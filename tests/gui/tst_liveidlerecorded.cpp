@@ -1,11 +1,11 @@
 // The Live GPUs page's idle list without Prometheus: what the controller's idle recorder
 // wrote to the usage database (idle_spans), read back on a worker and shown with the
 // recorder's rule; a database that cannot be read is said in the idle header.
-#include "gpumonitor.h"
-#include "livegpumodel.h"
-#include "livegpupage.h"
-#include "usageconnection.h"
-#include "usagestore.h"
+#include "services/livegpus/gpumonitor.h"
+#include "models/livegpus/livegpumodel.h"
+#include "widgets/livegpus/livegpupage.h"
+#include "core/usage/usageconnection.h"
+#include "core/usage/usagestore.h"
 
 #include <QDateTime>
 #include <QLabel>

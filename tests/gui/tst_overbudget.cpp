@@ -1,6 +1,6 @@
 // The over-budget suite (tst_overbudget.h), part one: the badges of the models.
 
-#include "tst_overbudget.h"
+#include "tests/gui/tst_overbudget.h"
 
 void TestOverBudget::initTestCase() {
     QVERIFY(m_dir.isValid());

@@ -1,7 +1,7 @@
 // The over-budget suite (tst_overbudget.h), part two: the real window against the test
 // cluster.
 
-#include "tst_overbudget.h"
+#include "tests/gui/tst_overbudget.h"
 
 void TestOverBudget::startWindow() {
     TestClusterProcess::Options opts;

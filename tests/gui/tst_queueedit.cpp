@@ -4,20 +4,20 @@
 // field; a change on the server between the dry run and the write opens the three-way view;
 // the YAML editor marks Kueue's errors at their line and applies; a read-only user gets the
 // edits disabled with the reason; the namespace list shows each namespace's LocalQueue.
-#include "applyconfirmdialog.h"
-#include "auditmodel.h"
-#include "conflictdialog.h"
-#include "consolefixture.h"
-#include "guitestutil.h"
-#include "kubeclient.h"
-#include "kueueedit.h"
-#include "kueuereader.h"
-#include "namespacelistmodel.h"
-#include "queuemodels.h"
-#include "queuequotadialog.h"
-#include "queuespage.h"
-#include "queueyamldialog.h"
-#include "yamleditor.h"
+#include "widgets/editor/applyconfirmdialog.h"
+#include "models/audit/auditmodel.h"
+#include "widgets/editor/conflictdialog.h"
+#include "tests/gui/consolefixture.h"
+#include "tests/gui/guitestutil.h"
+#include "core/kube/kubeclient.h"
+#include "core/kueue/kueueedit.h"
+#include "core/kueue/kueuereader.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "models/queues/queuemodels.h"
+#include "widgets/queues/queuequotadialog.h"
+#include "widgets/queues/queuespage.h"
+#include "widgets/queues/queueyamldialog.h"
+#include "widgets/editor/yamleditor.h"
 
 #include <QCheckBox>
 #include <QComboBox>

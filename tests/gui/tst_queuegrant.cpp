@@ -3,16 +3,16 @@
 // Kueue's kinds), the preview before -> during -> after, and a grant that goes through
 // BoostService (the ledger, then the reconciler's conditional PUT, as `gpuquota boost grant
 // --clusterqueue`): the server's nominalQuota rises by the boost, the ledger has its target.
-#include "boostgrantdialog.h"
-#include "boostledger.h"
-#include "boostservice.h"
-#include "boostspage.h"
-#include "kubeclient.h"
-#include "kueuemodel.h"
-#include "kueuereader.h"
-#include "pagefixture.h"
-#include "queueboosttarget.h"
-#include "usagestore.h"
+#include "widgets/boosts/boostgrantdialog.h"
+#include "core/usage/boostledger.h"
+#include "services/boosts/boostservice.h"
+#include "widgets/boosts/boostspage.h"
+#include "core/kube/kubeclient.h"
+#include "core/kueue/kueuemodel.h"
+#include "core/kueue/kueuereader.h"
+#include "tests/gui/pagefixture.h"
+#include "widgets/boosts/queueboosttarget.h"
+#include "core/usage/usagestore.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -4,18 +4,18 @@
 // each queue's band and line is the sum of its namespaces' GPU-hours as the database answers,
 // and a drill-down into a queue's band lists its namespaces' intervals.
 // GQ_SCREENSHOT_DIR (+ GQ_SCREENSHOT_SUFFIX, GQ_SCREENSHOT_QM) saves the README's screenshot.
-#include "chargebackmodel.h"
-#include "chargebackpage.h"
-#include "clusterusagepage.h"
-#include "drilldowndialog.h"
-#include "drilldownmodel.h"
-#include "rankingmodel.h"
-#include "usagechart.h"
-#include "usagechartmodel.h"
-#include "usagechartpanel.h"
-#include "usagechartservice.h"
-#include "usagerangebar.h"
-#include "usagestore.h"
+#include "models/chargeback/chargebackmodel.h"
+#include "widgets/chargeback/chargebackpage.h"
+#include "widgets/usage/clusterusagepage.h"
+#include "widgets/usage/drilldowndialog.h"
+#include "models/usage/drilldownmodel.h"
+#include "models/usage/rankingmodel.h"
+#include "widgets/charts/usagechart.h"
+#include "models/usage/usagechartmodel.h"
+#include "widgets/usage/usagechartpanel.h"
+#include "services/usage/usagechartservice.h"
+#include "widgets/usage/usagerangebar.h"
+#include "core/usage/usagestore.h"
 
 #include <QComboBox>
 #include <QDateEdit>

@@ -2,15 +2,15 @@
 // localqueues` in team-nlp only (a Role there; the test cluster's `/_gq/users` rules answer
 // SelfSubjectAccessReview and authorize writes like RBAC) may open and apply the YAML of
 // team-nlp's LocalQueue, not team-vision's, and not a ClusterQueue.
-#include "applyconfirmdialog.h"
-#include "clusterconnection.h"
-#include "kubeclient.h"
-#include "kueuereader.h"
-#include "queuemodels.h"
-#include "queuespage.h"
-#include "queueyamldialog.h"
-#include "testclusterprocess.h"
-#include "yamleditor.h"
+#include "widgets/editor/applyconfirmdialog.h"
+#include "services/cluster/clusterconnection.h"
+#include "core/kube/kubeclient.h"
+#include "core/kueue/kueuereader.h"
+#include "models/queues/queuemodels.h"
+#include "widgets/queues/queuespage.h"
+#include "widgets/queues/queueyamldialog.h"
+#include "tests/testclusterprocess.h"
+#include "widgets/editor/yamleditor.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -3,9 +3,9 @@
 // cohort tree with its ClusterQueues, the GPU numbers per flavor and the LocalQueues; the
 // pending Workloads in order with Kueue's reason, then the admitted ones; the version
 // found from discovery in the status line; and what it says without a connection.
-#include "pagefixture.h"
-#include "queuemodels.h"
-#include "queuespage.h"
+#include "tests/gui/pagefixture.h"
+#include "models/queues/queuemodels.h"
+#include "widgets/queues/queuespage.h"
 
 #include <QApplication>
 #include <QDir>

@@ -3,11 +3,11 @@
 // highlight follows; a successful apply starts a fresh history. Against the real
 // test cluster, through the page a user sees.
 
-#include "gui/guitestutil.h"
-#include "gui/pagefixture.h"
-#include "quotatablemodel.h"
-#include "applyconfirmdialog.h"
-#include "quotapage.h"
+#include "tests/gui/guitestutil.h"
+#include "tests/gui/pagefixture.h"
+#include "models/quotas/quotatablemodel.h"
+#include "widgets/editor/applyconfirmdialog.h"
+#include "widgets/quotas/quotapage.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

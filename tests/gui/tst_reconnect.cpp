@@ -6,16 +6,16 @@
 // keep its event loop running, retry with backoff, and, once the server answers
 // again, show what kubectl changed during the outage and clear the banner.
 
-#include "mainwindow.h"
-#include "quotapage.h"
-#include "draftstore.h"
-#include "gui/guitestutil.h"
-#include "tcprelay.h"
-#include "namespacelistmodel.h"
-#include "testclusterprocess.h"
-#include "consolesettings.h"
-#include "errorbanner.h"
-#include "namespacepanel.h"
+#include "app/console/mainwindow.h"
+#include "widgets/quotas/quotapage.h"
+#include "services/quotas/draftstore.h"
+#include "tests/gui/guitestutil.h"
+#include "tests/tcprelay.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "tests/testclusterprocess.h"
+#include "services/settings/consolesettings.h"
+#include "widgets/common/errorbanner.h"
+#include "widgets/quotas/namespacepanel.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -1,8 +1,8 @@
 // "Waiting for sign-in" in the status bar while a real exec credential plugin (a shell
 // script that takes its time, as a browser login does) runs through runExecPlugin on
 // another thread; gone once it returned.
-#include "kubeconfig.h"
-#include "signinindicator.h"
+#include "core/kube/kubeconfig.h"
+#include "widgets/connections/signinindicator.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -4,9 +4,9 @@
 // diff handed to the audit entry), and an object changed on the server after the
 // preview ends its row in a conflict instead of being overwritten.
 
-#include "gui/guitestutil.h"
-#include "gui/pagefixture.h"
-#include "templatedialog.h"
+#include "tests/gui/guitestutil.h"
+#include "tests/gui/pagefixture.h"
+#include "widgets/quotas/templatedialog.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -4,17 +4,17 @@
 // blank, has a segment of each expected subject in that subject's colour, and the
 // value the hover reports equals the SQL sum for that bucket and subject.
 
-#include "clusterusagepage.h"
-#include "drilldowndialog.h"
-#include "drilldownmodel.h"
-#include "namespaceusagepage.h"
-#include "usagechart.h"
-#include "usagechartmodel.h"
-#include "usagechartpanel.h"
-#include "usagechartservice.h"
-#include "usagerangebar.h"
-#include "usagestore.h"
-#include "userusagedialog.h"
+#include "widgets/usage/clusterusagepage.h"
+#include "widgets/usage/drilldowndialog.h"
+#include "models/usage/drilldownmodel.h"
+#include "widgets/usage/namespaceusagepage.h"
+#include "widgets/charts/usagechart.h"
+#include "models/usage/usagechartmodel.h"
+#include "widgets/usage/usagechartpanel.h"
+#include "services/usage/usagechartservice.h"
+#include "widgets/usage/usagerangebar.h"
+#include "core/usage/usagestore.h"
+#include "widgets/usage/userusagedialog.h"
 
 #include <QApplication>
 #include <QDateTime>

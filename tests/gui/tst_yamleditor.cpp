@@ -1,7 +1,7 @@
-#include "draftstore.h"
-#include "findbar.h"
-#include "yamleditor.h"
-#include "yamlhighlighter.h"
+#include "services/quotas/draftstore.h"
+#include "widgets/editor/findbar.h"
+#include "widgets/editor/yamleditor.h"
+#include "widgets/editor/yamlhighlighter.h"
 
 #include <QAction>
 #include <QApplication>

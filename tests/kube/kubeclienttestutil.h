@@ -2,10 +2,10 @@
 
 // Helpers for suites that drive KubeClient against the real gpuquota-testcluster.
 
-#include "kubeclient.h"
+#include "core/kube/kubeclient.h"
 
-#include "kubetestutil.h"
-#include "testclusterprocess.h"
+#include "tests/kube/kubetestutil.h"
+#include "tests/testclusterprocess.h"
 
 #include <QEventLoop>
 #include <QFutureWatcher>

@@ -2,10 +2,10 @@
 // cluster: a slow exec plugin delays only the requests that wait for its token, never
 // a running watch; concurrent requests share one plugin run; a token file is cached
 // and re-read when it changes or after a 401.
-#include "credentials.h"
-#include "kubeclient.h"
+#include "core/kube/credentials.h"
+#include "core/kube/kubeclient.h"
 
-#include "kubeclienttestutil.h"
+#include "tests/kube/kubeclienttestutil.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -1,10 +1,10 @@
 // Informers against the real gpuquota-testcluster, once per fault knob (see
 // tst_kubeclient): the cache must converge to what the server holds, whatever the
 // faults, and changes must be reported by key.
-#include "informer.h"
-#include "kubeclient.h"
+#include "core/kube/informer.h"
+#include "core/kube/kubeclient.h"
 
-#include "kubeclienttestutil.h"
+#include "tests/kube/kubeclienttestutil.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 // `gpuquota get|apply|whoami` against the real test cluster, checked against what the
 // real kubectl says about the same objects.
-#include "kubetestutil.h"
-#include "testclusterprocess.h"
+#include "tests/kube/kubetestutil.h"
+#include "tests/testclusterprocess.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

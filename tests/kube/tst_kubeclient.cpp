@@ -1,10 +1,10 @@
 // KubeClient against the real gpuquota-testcluster. ctest runs this suite once per
 // fault knob (GQ_KUBE_FAULTS = none, latency, errors, throttle, drops, stall): every
 // run must finish (no hang) with every update observed (no loss).
-#include "kubeclient.h"
-#include "kubespecs.h"
+#include "core/kube/kubeclient.h"
+#include "core/kube/kubespecs.h"
 
-#include "kubeclienttestutil.h"
+#include "tests/kube/kubeclienttestutil.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -1,8 +1,8 @@
 // kubeconfig loading, merging and credential plugins. Every kubeconfig here is
 // written by the real `kubectl config ...` commands, so we read what users have.
-#include "kubeconfig.h"
+#include "core/kube/kubeconfig.h"
 
-#include "kubetestutil.h"
+#include "tests/kube/kubetestutil.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,11 +1,11 @@
 // The client's safety bounds (#14): kubectl's --request-timeout syntax, no credentials
 // over plain http:// to another host, and response bodies and watch events bounded in
 // size, against the real test cluster.
-#include "kubeclient.h"
-#include "plainhttp.h"
-#include "requesttimeout.h"
+#include "core/kube/kubeclient.h"
+#include "core/kube/plainhttp.h"
+#include "core/kube/requesttimeout.h"
 
-#include "kubeclienttestutil.h"
+#include "tests/kube/kubeclienttestutil.h"
 
 #include <QElapsedTimer>
 #include <QtTest>

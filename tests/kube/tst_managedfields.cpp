@@ -1,8 +1,8 @@
 // metadata.managedFields read as the real API server writes them: who owns
 // spec.hard[<key>] of a ResourceQuota (issue #26: a GitOps tool that owns the key undoes
 // a clamp or a boost on its next sync).
-#include "kuberequest.h"
-#include "managedfields.h"
+#include "core/kube/kuberequest.h"
+#include "core/kube/managedfields.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

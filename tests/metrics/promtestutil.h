@@ -12,7 +12,7 @@
 //     QVERIFY(exporter.start(env.ports[0], gq::test::dcgmFrame("node-a", {{"GPU-a", 37, "ns", "pod"}})));
 //     QVERIFY(gq::test::waitForPromValue(env.url, "DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-a\"}", 37));
 
-#include "prometheusclient.h"
+#include "core/metrics/prometheusclient.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

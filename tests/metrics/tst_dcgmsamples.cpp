@@ -1,8 +1,8 @@
 // The dcgm-exporter mapping on every real sample in tests/fixtures/dcgm/ (expected
 // values written by hand from the files), and every variant of labels and units giving
 // the same numbers.
-#include "exposition.h"
-#include "gpusample.h"
+#include "core/metrics/exposition.h"
+#include "core/metrics/gpusample.h"
 
 #include <QFile>
 #include <QTest>

@@ -1,8 +1,8 @@
 // The text exposition parser: what it reads, what it reports and where, and the
 // fuzzer's properties on every input kept in fuzz/regressions/exposition/.
-#include "coretestdata.h"
-#include "exposition.h"
-#include "exposition_properties.h"
+#include "tests/coretestdata.h"
+#include "core/metrics/exposition.h"
+#include "fuzz/exposition_properties.h"
 
 #include <QTest>
 

@@ -2,9 +2,9 @@
 // data, pods restarted on the same GPU, shared GPUs, MIG weights, a Prometheus matrix
 // turned into timelines, the look-back in windows for spans that began long ago
 // (idlequery.h), and the incremental tracker for sources without history.
-#include "idle.h"
-#include "idlequery.h"
-#include "idlespanrows.h"
+#include "core/metrics/idle.h"
+#include "core/metrics/idlequery.h"
+#include "core/metrics/idlespanrows.h"
 
 #include <QTest>
 

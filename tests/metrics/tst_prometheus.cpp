@@ -3,9 +3,9 @@
 // our test exporter, which serves exposition text the test changes over time. Error
 // paths that a real Prometheus cannot be made to produce on demand (5xx, warnings) go
 // to a small local HTTP server in this suite.
-#include "idle.h"
-#include "prometheusclient.h"
-#include "promtestutil.h"
+#include "core/metrics/idle.h"
+#include "core/metrics/prometheusclient.h"
+#include "tests/metrics/promtestutil.h"
 
 #include <QElapsedTimer>
 #include <QFile>

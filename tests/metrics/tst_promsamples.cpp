@@ -5,8 +5,8 @@
 // `gpuquota gpus --scrape file://FILE`. The one difference allowed is said out loud: a
 // page without a Hostname label names its GPUs after its scrape instance, which is the
 // file's name when read from disk and host:port when Prometheus scraped it.
-#include "httptransport.h"
-#include "promtestutil.h"
+#include "core/net/httptransport.h"
+#include "tests/metrics/promtestutil.h"
 
 #include <QDir>
 #include <QJsonArray>

@@ -1,9 +1,9 @@
 // DRA in the console's models: the GPU column counts the DRA quota keys of GPU classes
 // as the cluster's DeviceClasses decide (dra::GpuClasses, all three key forms) and names
 // the device class in its tooltip; the one-click GPU edit and a boost pick the DRA key.
-#include "dragpuclasses.h"
-#include "gpuquotakeys.h"
-#include "namespacelistmodel.h"
+#include "core/kube/dragpuclasses.h"
+#include "core/quotas/gpuquotakeys.h"
+#include "models/quotas/namespacelistmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>

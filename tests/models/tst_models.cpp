@@ -1,10 +1,10 @@
-#include "auditmodel.h"
-#include "limitrangemodel.h"
-#include "models/modelsnapshot.h"
-#include "namespacelistmodel.h"
-#include "objectyaml.h"
-#include "quotatablemodel.h"
-#include "templatestore.h"
+#include "models/audit/auditmodel.h"
+#include "models/quotas/limitrangemodel.h"
+#include "tests/models/modelsnapshot.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "models/quotas/objectyaml.h"
+#include "models/quotas/quotatablemodel.h"
+#include "services/quotas/templatestore.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>

@@ -2,7 +2,7 @@
 // (nvidia.com/gpu without `requests.`, limits.nvidia.com/gpu) show "not counted" instead
 // of a use of 0 that looks like room; keys another manager re-applies (Argo CD) warn that
 // a change will be reverted on its next sync.
-#include "quotatablemodel.h"
+#include "models/quotas/quotatablemodel.h"
 
 #include <QtTest>
 

@@ -6,11 +6,11 @@
 // Europe/Berlin and America/New_York are the calendar's (23 h and 25 h days), with
 // rollups kept in UTC and in the zone itself; the model drops a replaced request.
 
-#include "stackedchart.h"
-#include "usage/usagebackend.h"
-#include "usagechartmodel.h"
-#include "usagechartservice.h"
-#include "usagestore.h"
+#include "models/usage/stackedchart.h"
+#include "tests/usage/usagebackend.h"
+#include "models/usage/usagechartmodel.h"
+#include "services/usage/usagechartservice.h"
+#include "core/usage/usagestore.h"
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>

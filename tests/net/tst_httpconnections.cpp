@@ -4,8 +4,8 @@
 // serves many requests; 200 keep-alive TLS connections are all served. Clients are
 // raw sockets and OpenSSL with a receive timeout, so a starved server fails the
 // test instead of hanging it.
-#include "httpserver.h"
-#include "rawhttpclient.h"
+#include "core/httpd/httpserver.h"
+#include "tests/rawhttpclient.h"
 
 #include <QElapsedTimer>
 #include <QTest>

@@ -1,9 +1,9 @@
 // gqhttpd served to gqnet: routing, methods, query and headers, body limits,
 // concurrent handlers, TLS from memory verified by the client, and stop() with a
 // handler still running.
-#include "httpserver.h"
-#include "httptransport.h"
-#include "tls.h"
+#include "core/httpd/httpserver.h"
+#include "core/net/httptransport.h"
+#include "testcluster/tls.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>

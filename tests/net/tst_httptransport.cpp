@@ -1,10 +1,10 @@
 // HttpTransport against real servers: a small HTTP/1.1 server in this process for
 // retries, Retry-After, timeouts, cancel and streams; the test cluster for TLS with
 // a CA handed over in memory.
-#include "httptransport.h"
-#include "kubeconfig.h"
+#include "core/net/httptransport.h"
+#include "core/kube/kubeconfig.h"
 
-#include "testclusterprocess.h"
+#include "tests/testclusterprocess.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

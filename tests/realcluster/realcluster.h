@@ -16,7 +16,7 @@
 // GQ_REAL_K8S_VERSION picks the minor (1.35 by default; 1.33 is the oldest supported).
 // Header-only: needs Qt Core and QtTest.
 
-#include "kube/kubetestutil.h"
+#include "tests/kube/kubetestutil.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -3,7 +3,7 @@
 // from the node labels the GPU operator sets, and — for a namespace without a GPU quota —
 // the free nominal quota of the Kueue ClusterQueue its LocalQueue points to (Kueue's
 // resources as CRDs served by the real API server; the usage in the status as Kueue writes it).
-#include "realcluster.h"
+#include "tests/realcluster/realcluster.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -3,8 +3,8 @@
 // checkpoint alone; the head the controller's leader republishes in the ConfigMap
 // gpuquota-audit-head (and the quotas' gpuquota.io/audit-head annotations) make
 // `audit verify --head cluster` find it: "truncated", exit 1.
-#include "controller/controllertestutil.h"
-#include "realcluster.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/realcluster/realcluster.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>

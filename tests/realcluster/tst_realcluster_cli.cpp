@@ -2,7 +2,7 @@
 // kube-controller-manager filling quota status), checked against what kubectl says about
 // the same objects. The same verbs are tested against the test cluster in
 // tests/kube/tst_kubecli.cpp; here nothing of the server is ours.
-#include "realcluster.h"
+#include "tests/realcluster/realcluster.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,17 +3,17 @@
 // table goes through server dry run -> diff -> apply with its resourceVersion, a
 // concurrent kubectl change opens the conflict view, and a user whose RBAC covers one
 // namespace only still gets a working console for what they may read.
-#include "applyconfirmdialog.h"
-#include "conflictdialog.h"
-#include "errorbanner.h"
-#include "gui/consolefixture.h"
-#include "gui/guitestutil.h"
-#include "mainwindow.h"
-#include "namespacelistmodel.h"
-#include "namespacepanel.h"
-#include "quotapage.h"
-#include "quotatablemodel.h"
-#include "realcluster.h"
+#include "widgets/editor/applyconfirmdialog.h"
+#include "widgets/editor/conflictdialog.h"
+#include "widgets/common/errorbanner.h"
+#include "tests/gui/consolefixture.h"
+#include "tests/gui/guitestutil.h"
+#include "app/console/mainwindow.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "widgets/quotas/namespacepanel.h"
+#include "widgets/quotas/quotapage.h"
+#include "models/quotas/quotatablemodel.h"
+#include "tests/realcluster/realcluster.h"
 
 #include <QLabel>
 #include <QPushButton>

@@ -2,10 +2,10 @@
 // to kwok GPU nodes and kwok runs (status.startTime and the containers' startedAt as a
 // kubelet reports them), into a SQLite usage database: rows exact to the second from
 // the pods' own status, closed on deletion, whole across a SIGKILL and restart.
-#include "controller/controllertestutil.h"
-#include "realcluster.h"
-#include "timewindow.h"
-#include "usagestore.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/realcluster/realcluster.h"
+#include "core/usage/timewindow.h"
+#include "core/usage/usagestore.h"
 
 #include <QDateTime>
 #include <QJsonArray>

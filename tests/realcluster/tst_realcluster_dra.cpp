@@ -5,9 +5,9 @@
 // from templates). The built gpuquota-controller records them into SQLite: to the second,
 // a partition as its fraction, a shared claim once; and the API server's quota key
 // <class>.deviceclass.resource.k8s.io/devices refuses a claim over it.
-#include "clampplan.h"
-#include "controller/controllertestutil.h"
-#include "realcluster.h"
+#include "services/controller/clampplan.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/realcluster/realcluster.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

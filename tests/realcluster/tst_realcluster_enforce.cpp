@@ -4,11 +4,11 @@
 // webhook called by the real API server over TLS (Go's client, a certificate with SANs,
 // the caBundle); self-service with TokenReview and SubjectAccessReview answered by the real
 // API server, for a static-token user and for a ServiceAccount token.
-#include "controller/controllertestutil.h"
-#include "realcluster.h"
-#include "testcerts.h"
-#include "usagestore.h"
-#include "webhooktestutil.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/realcluster/realcluster.h"
+#include "testcluster/testcerts.h"
+#include "core/usage/usagestore.h"
+#include "tests/webhooktestutil.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -5,9 +5,9 @@
 // deletion) against both, and every fact the product reads must be the same: status
 // codes, reasons, messages, the fields. A difference fails the test unless it is listed
 // in kKnownDifferences with the reason it is harmless (the README repeats the list).
-#include "kube/kubetestutil.h"
-#include "realcluster.h"
-#include "testclusterprocess.h"
+#include "tests/kube/kubetestutil.h"
+#include "tests/realcluster/realcluster.h"
+#include "tests/testclusterprocess.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

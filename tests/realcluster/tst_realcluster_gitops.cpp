@@ -6,12 +6,12 @@
 // back-off, not every tick; `gpuquota get quotas` names the manager; a boost reverted by
 // the re-apply takes nothing back when it ends. A scoped quota (scopeSelector on a
 // PriorityClass) is clamped to what its own scope holds (its status.used).
-#include "auditlog.h"
-#include "boostreconciler.h"
-#include "budgetenforcer.h"
-#include "kubeclient.h"
-#include "realcluster.h"
-#include "usagestore.h"
+#include "core/usage/auditlog.h"
+#include "services/boosts/boostreconciler.h"
+#include "services/controller/budgetenforcer.h"
+#include "core/kube/kubeclient.h"
+#include "tests/realcluster/realcluster.h"
+#include "core/usage/usagestore.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

@@ -3,9 +3,9 @@
 // the standby takes the Lease once it expires, and the pods that started meanwhile are
 // recorded from their real start (kwok's startedAt), once; a pod that ran and was deleted
 // before the standby led is recorded too (every replica records).
-#include "controller/controllertestutil.h"
-#include "realcluster.h"
-#include "usagestore.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/realcluster/realcluster.h"
+#include "core/usage/usagestore.h"
 
 #include <QDateTime>
 #include <QJsonArray>

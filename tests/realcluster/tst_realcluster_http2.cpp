@@ -5,9 +5,9 @@
 // API server sends GOAWAY on 2 % of its HTTP/2 requests (--goaway-chance, as HA
 // clusters set it to rebalance clients): bursts of multiplexed reads and writes must
 // all succeed, each write exactly once.
-#include "kube/kubeclienttestutil.h"
-#include "kubeconfig.h"
-#include "realcluster.h"
+#include "tests/kube/kubeclienttestutil.h"
+#include "core/kube/kubeconfig.h"
+#include "tests/realcluster/realcluster.h"
 
 #include <QtTest>
 

@@ -3,8 +3,8 @@
 // kube-apiserver: the same exit codes and the same server messages, word for word. Where
 // a real cluster is asynchronous (quota status filled by kube-controller-manager, pods
 // counted until their deletion finishes) the workflow waits for it, as a user would.
-#include "realcluster.h"
-#include "testcluster/kubectlrun.h"
+#include "tests/realcluster/realcluster.h"
+#include "tests/testcluster/kubectlrun.h"
 
 #include <QRegularExpression>
 #include <QtTest>

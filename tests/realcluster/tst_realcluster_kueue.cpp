@@ -6,11 +6,11 @@
 // queues: a boost of cq-a's nominal quota lets its pending Workload in and expires back to
 // the nominal; a budget boost and (with an injectable clock) the period's rollover release
 // Workloads the budget check holds.
-#include "controller/controllertestutil.h"
-#include "kubeclient.h"
-#include "kueuebudgetcheck.h"
-#include "realcluster.h"
-#include "usagestore.h"
+#include "tests/controller/controllertestutil.h"
+#include "core/kube/kubeclient.h"
+#include "services/controller/kueuebudgetcheck.h"
+#include "tests/realcluster/realcluster.h"
+#include "core/usage/usagestore.h"
 
 #include <QtTest>
 

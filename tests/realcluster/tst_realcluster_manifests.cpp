@@ -4,7 +4,7 @@
 // admitted there: the ReplicaSet controller creates them, the restricted profile lets
 // them in, kwok runs them. (The webhook registration is only dry-run: its Service would
 // route to a cluster IP, which nothing here may call.)
-#include "realcluster.h"
+#include "tests/realcluster/realcluster.h"
 
 #include <QtTest>
 

@@ -4,11 +4,11 @@
 // the wrong port under failurePolicy Ignore admits GPU pods unchecked and the controller
 // says so (gpuquota_webhook_unchecked_pods, the webhook-not-called alert) while the right
 // one raises nothing, and the real Go client refuses a certificate with only a Common Name.
-#include "controller/controllertestutil.h"
-#include "realcluster.h"
-#include "testcerts.h"
-#include "usagestore.h"
-#include "webhooktestutil.h"
+#include "tests/controller/controllertestutil.h"
+#include "tests/realcluster/realcluster.h"
+#include "testcluster/testcerts.h"
+#include "core/usage/usagestore.h"
+#include "tests/webhooktestutil.h"
 
 #include <QRegularExpression>
 #include <QSqlDatabase>

@@ -1,7 +1,7 @@
-#include "chargeback.h"
-#include "chargebackformat.h"
-#include "money.h"
-#include "ratecard.h"
+#include "core/report/chargeback.h"
+#include "core/report/chargebackformat.h"
+#include "core/report/money.h"
+#include "core/report/ratecard.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>

@@ -1,12 +1,12 @@
-#include "../usage/usagebackend.h"
-#include "clirun.h"
+#include "tests/usage/usagebackend.h"
+#include "tests/clirun.h"
 
-#include "demodata.h"
-#include "timewindow.h"
-#include "usagestore.h"
-#include "usagetestdata.h"
+#include "app/demo/demodata.h"
+#include "core/usage/timewindow.h"
+#include "core/usage/usagestore.h"
+#include "tests/usagetestdata.h"
 #ifdef GQ_WITH_PDF
-#include "chargebackpdf.h"
+#include "core/reportpdf/chargebackpdf.h"
 #endif
 
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "badinputs.h"
+#include "tests/robustness/badinputs.h"
 
 namespace gq::test::badinputs {
 

@@ -2,7 +2,7 @@
 // LimitRanges, Lists and documents, encodings, and legitimate edge values (see
 // badinputs.h; the big, deep, malformed and quantity rows are in badinputs.cpp).
 
-#include "badinputs.h"
+#include "tests/robustness/badinputs.h"
 
 namespace gq::test::badinputs {
 

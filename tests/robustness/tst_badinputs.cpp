@@ -8,8 +8,8 @@
 // Time is measured as the child's CPU time (user + system, from wait4()): the test
 // machine is shared, and wall time there measures the neighbours. A child that does
 // not end within kHangSeconds of wall time is killed and fails the case.
-#include "badinputs.h"
-#include "testclusterprocess.h"
+#include "tests/robustness/badinputs.h"
+#include "tests/testclusterprocess.h"
 
 #include <QCoreApplication>
 #include <QFile>

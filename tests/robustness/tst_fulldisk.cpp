@@ -1,8 +1,8 @@
 // Every save path on a full disk: the write fails with the OS's own words and the
 // original file is left exactly as it was (the break-test found `fmt -w` truncating
 // files under 16 KiB to 0 or 8,192 bytes and exiting 0).
-#include "atomicfile.h"
-#include "robustness/fulldisk.h"
+#include "core/domain/atomicfile.h"
+#include "tests/robustness/fulldisk.h"
 
 #include <QProcess>
 #include <QtTest>

@@ -2,8 +2,8 @@
 // checkpoint (343 -> 0 bytes) and exiting 0 when the disk filled up. A checkpoint is
 // replaced all or nothing: the command fails with the system's reason and the previous
 // checkpoint is still there, byte for byte, and still anchors the chain.
-#include "auditanchor.h"
-#include "robustness/fulldisk.h"
+#include "core/usage/auditanchor.h"
+#include "tests/robustness/fulldisk.h"
 
 #include <QProcess>
 #include <QTemporaryDir>

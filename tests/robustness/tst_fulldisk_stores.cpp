@@ -1,9 +1,9 @@
 // The console's own save paths on a full disk: drafts and templates are written all or
 // nothing, the error names the file and the system's reason, and what was there before
 // (an earlier draft, an earlier template) is still there.
-#include "draftstore.h"
-#include "robustness/fulldisk.h"
-#include "templatestore.h"
+#include "services/quotas/draftstore.h"
+#include "tests/robustness/fulldisk.h"
+#include "services/quotas/templatestore.h"
 
 #include <QtTest>
 

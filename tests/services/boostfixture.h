@@ -6,10 +6,10 @@
 // the way an admin would (kubectl for the cluster, `gpuquota boost list` and `audit
 // list` for the database). Times are pinned with --now.
 
-#include "kube/kubetestutil.h"
-#include "testclusterprocess.h"
-#include "usage/usagebackend.h"
-#include "usagestore.h"
+#include "tests/kube/kubetestutil.h"
+#include "tests/testclusterprocess.h"
+#include "tests/usage/usagebackend.h"
+#include "core/usage/usagestore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -2,10 +2,10 @@
 // (checked against the queue as read and Kueue's rules), and each reconcile step as
 // queueBoostStep() decides it from the queue it reads (apply, a revert that keeps a
 // concurrent edit, a crash between the write and the record, an extend).
-#include "boostannotation.h"
-#include "boostplanner.h"
-#include "boostqueuestep.h"
-#include "kueueedit.h"
+#include "core/boosts/boostannotation.h"
+#include "core/boosts/boostplanner.h"
+#include "services/boosts/boostqueuestep.h"
+#include "core/kueue/kueueedit.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,7 +3,7 @@
 // outage in one run, an extend rewrites the quota's annotation, revoke and extend are
 // recorded under the cluster's name for us, a cluster asked for and unusable stops
 // `reconcile`, and every write we make publishes the audit log's head on the object.
-#include "services/boostfixture.h"
+#include "tests/services/boostfixture.h"
 
 using namespace gq;
 using namespace gq::test;

@@ -1,7 +1,7 @@
 // Boosts end to end: the built `gpuquota` (boost grant|list|revoke|extend, reconcile,
 // audit) against the real test cluster, the real kubectl and the usage database of the
 // build (SQLite, or PostgreSQL from GQ_TEST_PG_URL). Times are pinned with --now.
-#include "services/boostfixture.h"
+#include "tests/services/boostfixture.h"
 
 #include <QSysInfo>
 

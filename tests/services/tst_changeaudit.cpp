@@ -6,16 +6,16 @@
 // The machine writes take the same path: a boost's step (BoostReconciler) and the
 // controller's clamp (BudgetEnforcer) hand their entries to the injected sink, and with
 // the default sink the same entries land in the store's audit log.
-#include "auditlog.h"
-#include "boostledger.h"
-#include "boostreconciler.h"
-#include "budgetenforcer.h"
-#include "consoleauditsink.h"
-#include "quotawriter.h"
-#include "usageservice.h"
-#include "usagestore.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/boostledger.h"
+#include "services/boosts/boostreconciler.h"
+#include "services/controller/budgetenforcer.h"
+#include "services/audit/consoleauditsink.h"
+#include "services/quotas/quotawriter.h"
+#include "services/usage/usageservice.h"
+#include "core/usage/usagestore.h"
 
-#include "kube/kubeclienttestutil.h"
+#include "tests/kube/kubeclienttestutil.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

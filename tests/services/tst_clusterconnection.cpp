@@ -3,8 +3,8 @@
 // then one namespace at a time), the state reaches Live with an identity, and a
 // kubeconfig that cannot be read is told apart from a failure.
 
-#include "clusterconnection.h"
-#include "testclusterprocess.h"
+#include "services/cluster/clusterconnection.h"
+#include "tests/testclusterprocess.h"
 
 #include <QJsonObject>
 #include <QSignalSpy>

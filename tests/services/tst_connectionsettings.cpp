@@ -3,16 +3,16 @@
 // it falls back to memory) and never into the settings file, which is read back and
 // searched for them.
 
-#include "connectionsettings.h"
-#include "consolesettings.h"
+#include "services/settings/connectionsettings.h"
+#include "services/settings/consolesettings.h"
 
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "services/futurewait.h"
-#include "services/nosessionbus.h"
+#include "tests/services/futurewait.h"
+#include "tests/services/nosessionbus.h"
 
 using namespace gq;
 using gq::test::waitFor;

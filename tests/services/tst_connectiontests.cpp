@@ -4,12 +4,12 @@
 // basic auth (a bearer token is refused with 401), and discovery on the real test
 // cluster. Every failure case checks its words.
 
-#include "clusterdiscovery.h"
-#include "connectiontests.h"
-#include "httptransport.h"
-#include "kubeclient.h"
-#include "testclusterprocess.h"
-#include "usagestore.h"
+#include "services/cluster/clusterdiscovery.h"
+#include "services/cluster/connectiontests.h"
+#include "core/net/httptransport.h"
+#include "core/kube/kubeclient.h"
+#include "tests/testclusterprocess.h"
+#include "core/usage/usagestore.h"
 
 #include <QDir>
 #include <QFile>
@@ -26,8 +26,8 @@
 #include <chrono>
 #include <future>
 
-#include "services/futurewait.h"
-#include "usage/usagebackend.h"
+#include "tests/services/futurewait.h"
+#include "tests/usage/usagebackend.h"
 
 using namespace gq;
 using gq::test::waitFor;

@@ -2,14 +2,14 @@
 // instance on the same file, per-name keys keep names apart, and secrets go to the
 // SecretStore, never into the settings file (the file is read back and searched).
 
-#include "consolesettings.h"
+#include "services/settings/consolesettings.h"
 
 #include <QFile>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "services/futurewait.h"
+#include "tests/services/futurewait.h"
 
 using namespace gq;
 

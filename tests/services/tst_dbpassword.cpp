@@ -1,9 +1,9 @@
 // The keychain's PostgreSQL password reaches every service that opens the usage
 // database (usage, charts, budgets), against a real server whose role needs it
 // (scripts/start-services.sh: GQ_TEST_PG_PASSWORD_URL, GQ_TEST_PG_PASSWORD).
-#include "budgetservice.h"
-#include "usagechartservice.h"
-#include "usageservice.h"
+#include "services/budgets/budgetservice.h"
+#include "services/usage/usagechartservice.h"
+#include "services/usage/usageservice.h"
 
 #include <QSignalSpy>
 #include <QTest>

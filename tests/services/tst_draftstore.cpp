@@ -1,4 +1,4 @@
-#include "draftstore.h"
+#include "services/quotas/draftstore.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,14 +5,14 @@
 // through the pod proxy by kubectl, by the service (exporterdiscovery.h), by the
 // monitor, by the Test button's check and by `gpuquota gpus --discover` (flags and the
 // console's settings), which must print what `--scrape` of the same exporters prints.
-#include "connectionsettings.h"
-#include "consolesettings.h"
-#include "exporterdiscovery.h"
-#include "exporterpods.h"
-#include "gpumonitor.h"
-#include "kubeclient.h"
-#include "secretstore.h"
-#include "testclusterprocess.h"
+#include "services/settings/connectionsettings.h"
+#include "services/settings/consolesettings.h"
+#include "services/livegpus/exporterdiscovery.h"
+#include "tests/exporterpods.h"
+#include "services/livegpus/gpumonitor.h"
+#include "core/kube/kubeclient.h"
+#include "services/settings/secretstore.h"
+#include "tests/testclusterprocess.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,7 +22,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "services/futurewait.h"
+#include "tests/services/futurewait.h"
 
 using namespace gq;
 using namespace gq::metrics;

@@ -1,7 +1,7 @@
 // The GPU monitor service: snapshots from saved exporter pages (file:// targets),
 // failures reported as values, Prometheus-only features refused for direct scrapes,
 // and a replaced source dropping what the old one still had out.
-#include "gpumonitor.h"
+#include "services/livegpus/gpumonitor.h"
 
 #include <QSignalSpy>
 #include <QTcpServer>

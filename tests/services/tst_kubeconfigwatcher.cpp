@@ -3,7 +3,7 @@
 // change, keeps quiet about unrelated edits, and reports a broken or shrunken file
 // while a connection is in use instead of dropping it.
 
-#include "kubeconfigwatcher.h"
+#include "services/cluster/kubeconfigwatcher.h"
 
 #include <QFile>
 #include <QSaveFile>

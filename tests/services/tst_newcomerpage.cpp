@@ -5,12 +5,12 @@
 // allowance's last day is exact there, and the row is gone the first second after it. A
 // brand-new user with no interval and no sweep shows the allowance too. With
 // GQ_SCREENSHOT_DIR set the pages are saved as selfservice-newcomer{,-zh_CN}.png.
-#include "chromiumpage.h"
-#include "newcomerledger.h"
-#include "quotastatus.h"
-#include "selfservicepage.h"
-#include "usagestore.h"
-#include "usagetestdata.h"
+#include "tests/chromiumpage.h"
+#include "core/usage/newcomerledger.h"
+#include "services/quotas/quotastatus.h"
+#include "services/selfservice/selfservicepage.h"
+#include "core/usage/usagestore.h"
+#include "tests/usagetestdata.h"
 
 #include <QTemporaryDir>
 #include <QTest>

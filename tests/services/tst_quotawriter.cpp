@@ -2,9 +2,9 @@
 // a write that goes through, a bad edit that never leaves the machine, a server that
 // says no at the dry run, someone else's write between dry run and apply, and a
 // cancel at the confirmation.
-#include "quotawriter.h"
+#include "services/quotas/quotawriter.h"
 
-#include "kube/kubeclienttestutil.h"
+#include "tests/kube/kubeclienttestutil.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -2,13 +2,13 @@
 // with a message that says so. This machine has no D-Bus session (as CI and headless
 // runs), so the keychain store is exercised for its fallback, for real.
 
-#include "secretstore.h"
+#include "services/settings/secretstore.h"
 
 #include <QSignalSpy>
 #include <QTest>
 
-#include "services/futurewait.h"
-#include "services/nosessionbus.h"
+#include "tests/services/futurewait.h"
+#include "tests/services/nosessionbus.h"
 
 using namespace gq;
 

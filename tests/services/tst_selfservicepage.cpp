@@ -1,7 +1,7 @@
 // The self-service page's battery under a newcomer's allowance (issue #30): an unlimited
 // allowance shows what was used and "no limit", never the plain remainder nor an amber or
 // red state; an x3 allowance shows the raised limit's remainder and the allowance's end.
-#include "selfservicepage.h"
+#include "services/selfservice/selfservicepage.h"
 
 #include <QJsonArray>
 #include <QTest>

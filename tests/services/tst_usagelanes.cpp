@@ -4,13 +4,13 @@
 // it through its token and its answer is dropped; services sharing one database need no
 // open() of their own.
 
-#include "budgetservice.h"
-#include "jobtracker.h"
-#include "storeworker.h"
-#include "usagechartservice.h"
-#include "usagedatabase.h"
-#include "usageservice.h"
-#include "usagestore.h"
+#include "services/budgets/budgetservice.h"
+#include "core/jobs/jobtracker.h"
+#include "services/usage/storeworker.h"
+#include "services/usage/usagechartservice.h"
+#include "services/usage/usagedatabase.h"
+#include "services/usage/usageservice.h"
+#include "core/usage/usagestore.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

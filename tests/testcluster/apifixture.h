@@ -4,8 +4,8 @@
 // gpuquota-testcluster, requests over Qt Network as a client library sends them, the
 // Kubernetes OpenAPI schema every answer is checked against, and object builders.
 
-#include "openapischema.h"
-#include "testclusterprocess.h"
+#include "testcluster/openapischema.h"
+#include "tests/testclusterprocess.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

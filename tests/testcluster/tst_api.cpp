@@ -3,7 +3,7 @@
 // conflicts, patches and validation — and every kind of response
 // checked against the Kubernetes OpenAPI schema.
 
-#include "apifixture.h"
+#include "tests/testcluster/apifixture.h"
 
 using namespace apitest;
 

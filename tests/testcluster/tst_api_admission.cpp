@@ -3,7 +3,7 @@
 // boolean query parameters, namespace deletion, fault knobs and persistence, every
 // answer checked against the Kubernetes OpenAPI schema (see apifixture.h).
 
-#include "apifixture.h"
+#include "tests/testcluster/apifixture.h"
 
 using namespace apitest;
 

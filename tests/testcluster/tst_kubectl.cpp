@@ -3,8 +3,8 @@
 // quota admission (scoped quotas too), server-side dry run and watch must behave as
 // on a real cluster.
 
-#include "kubectlrun.h"
-#include "testclusterprocess.h"
+#include "tests/testcluster/kubectlrun.h"
+#include "tests/testclusterprocess.h"
 
 #include <QElapsedTimer>
 #include <QProcess>

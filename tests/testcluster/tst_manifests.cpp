@@ -8,13 +8,13 @@
 // records that as an Event on the ReplicaSet) against a test cluster that logs every request,
 // and the grants must equal the requests it made, verb by verb.
 
-#include "clusterdiscovery.h"
-#include "controller/controllertestutil.h"
-#include "kubeclient.h"
-#include "kubectlrun.h"
-#include "testcerts.h"
-#include "testclusterprocess.h"
-#include "webhooktestutil.h"
+#include "services/cluster/clusterdiscovery.h"
+#include "tests/controller/controllertestutil.h"
+#include "core/kube/kubeclient.h"
+#include "tests/testcluster/kubectlrun.h"
+#include "testcluster/testcerts.h"
+#include "tests/testclusterprocess.h"
+#include "tests/webhooktestutil.h"
 
 #include <QDir>
 #include <QFileInfo>

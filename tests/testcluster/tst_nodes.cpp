@@ -4,8 +4,8 @@
 // node with room (GPU counts, MIG, time-sliced replicas, nodeSelector), Pending with the
 // scheduler's FitError message when nothing fits, and bound once room appears.
 
-#include "kubectlrun.h"
-#include "testclusterprocess.h"
+#include "tests/testcluster/kubectlrun.h"
+#include "tests/testclusterprocess.h"
 
 #include <QRegularExpression>
 #include <QStandardPaths>

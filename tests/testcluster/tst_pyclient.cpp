@@ -6,9 +6,9 @@
 // With GQ_REAL_CLUSTER=1 (ctest's tst_realcluster_pyclient) the same script runs against
 // the real kube-apiserver of scripts/real-cluster.sh and must report the same facts.
 
-#include "kube/kubetestutil.h"
-#include "realcluster/realcluster.h"
-#include "testclusterprocess.h"
+#include "tests/kube/kubetestutil.h"
+#include "tests/realcluster/realcluster.h"
+#include "tests/testclusterprocess.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

@@ -2,14 +2,14 @@
 // patches, printing, protobuf decoding, schema pruning and the admission
 // messages, each against the upstream behaviour it imitates.
 
-#include "admission.h"
-#include "openapischema.h"
-#include "patch.h"
-#include "protobuf.h"
-#include "queryparams.h"
-#include "selectors.h"
-#include "store.h"
-#include "tables.h"
+#include "testcluster/admission.h"
+#include "testcluster/openapischema.h"
+#include "testcluster/patch.h"
+#include "testcluster/protobuf.h"
+#include "testcluster/queryparams.h"
+#include "testcluster/selectors.h"
+#include "testcluster/store.h"
+#include "testcluster/tables.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -4,10 +4,10 @@
 // the failure policies, the timeout, the CA check, the selectors and clientConfig.service
 // must reach kubectl worded as kube-apiserver words them.
 
-#include "kubectlrun.h"
-#include "testcerts.h"
-#include "testclusterprocess.h"
-#include "webhooktestutil.h"
+#include "tests/testcluster/kubectlrun.h"
+#include "testcluster/testcerts.h"
+#include "tests/testclusterprocess.h"
+#include "tests/webhooktestutil.h"
 
 #include <QStandardPaths>
 #include <QTemporaryDir>

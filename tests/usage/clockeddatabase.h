@@ -3,8 +3,8 @@
 // The console's usage database (UsageService) on a manual clock, for the suites that
 // move time by hand: tst_usagedatabase and tst_overbudget.
 
-#include "clock.h"
-#include "usageservice.h"
+#include "core/domain/clock.h"
+#include "services/usage/usageservice.h"
 
 namespace gq::test {
 

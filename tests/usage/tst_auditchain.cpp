@@ -1,7 +1,7 @@
 // The audit chain suite (tst_auditchain.h), part one: the fixture, the verifier alone,
 // and tampering with the rows (edits, deletions, truncation, recomputed hashes).
 
-#include "tst_auditchain.h"
+#include "tests/usage/tst_auditchain.h"
 
 void TestAuditChain::initTestCase() {
     GQ_PREPARE_USAGE_BACKEND(m_backend);

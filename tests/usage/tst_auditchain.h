@@ -1,12 +1,12 @@
 #pragma once
 
-#include "auditlog.h"
-#include "auditverifier.h"
-#include "clirun.h"
-#include "timewindow.h"
-#include "usage/usagebackend.h"
-#include "usageconnection.h"
-#include "usagestore.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/auditverifier.h"
+#include "tests/clirun.h"
+#include "core/usage/timewindow.h"
+#include "tests/usage/usagebackend.h"
+#include "core/usage/usageconnection.h"
+#include "core/usage/usagestore.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -2,7 +2,7 @@
 // published head, the legacy table, appends inside a caller's transaction, list
 // filters and CSV cells.
 
-#include "tst_auditchain.h"
+#include "tests/usage/tst_auditchain.h"
 
 void TestAuditChain::forgedCheckpointRejected() {
     auto s = openStore();

@@ -1,5 +1,5 @@
-#include "boosts.h"
-#include "timewindow.h"
+#include "core/usage/boosts.h"
+#include "core/usage/timewindow.h"
 
 #include <QtTest>
 

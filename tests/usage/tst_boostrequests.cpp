@@ -3,12 +3,12 @@
 // (as asked, or with the admin's hours and end) in the same transaction, deny, withdraw
 // by the requester only, expiry of requests nobody decided, no self-approval, and every
 // step in the audit chain.
-#include "auditlog.h"
-#include "boostledger.h"
-#include "boostrequests.h"
-#include "usage/usagebackend.h"
-#include "usagestore.h"
-#include "usagetestdata.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/boostledger.h"
+#include "core/usage/boostrequests.h"
+#include "tests/usage/usagebackend.h"
+#include "core/usage/usagestore.h"
+#include "tests/usagetestdata.h"
 
 #include <QTest>
 

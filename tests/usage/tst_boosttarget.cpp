@@ -1,6 +1,6 @@
-#include "boosts.h"
-#include "usagestore.h"
-#include "usagetestdata.h"
+#include "core/usage/boosts.h"
+#include "core/usage/usagestore.h"
+#include "tests/usagetestdata.h"
 
 #include <QSqlQuery>
 #include <QTemporaryDir>

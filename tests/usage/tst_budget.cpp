@@ -1,4 +1,4 @@
-#include "budget.h"
+#include "core/usage/budget.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
-#include "clirun.h"
-#include "usagebackend.h"
-#include "usagestore.h"
-#include "usagetestdata.h"
+#include "tests/clirun.h"
+#include "tests/usage/usagebackend.h"
+#include "core/usage/usagestore.h"
+#include "tests/usagetestdata.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

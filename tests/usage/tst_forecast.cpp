@@ -1,6 +1,6 @@
-#include "clock.h"
-#include "forecast.h"
-#include "ledger.h"
+#include "core/domain/clock.h"
+#include "core/usage/forecast.h"
+#include "core/usage/ledger.h"
 
 #include <QTest>
 

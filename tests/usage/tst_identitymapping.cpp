@@ -1,5 +1,5 @@
-#include "identitymapping.h"
-#include "yamldoc.h"
+#include "core/usage/identitymapping.h"
+#include "core/domain/yamldoc.h"
 
 #include <QTest>
 

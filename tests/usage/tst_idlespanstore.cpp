@@ -3,9 +3,9 @@
 // length at the GPU's weight; current() keeps the spans still going on that lasted long
 // enough, largest waste first.
 
-#include "idlespanstore.h"
-#include "usage/usagebackend.h"
-#include "usagestore.h"
+#include "core/usage/idlespanstore.h"
+#include "tests/usage/usagebackend.h"
+#include "core/usage/usagestore.h"
 
 #include <QTest>
 

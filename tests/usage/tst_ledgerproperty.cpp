@@ -1,4 +1,4 @@
-#include "ledger.h"
+#include "core/usage/ledger.h"
 
 #include <QRandomGenerator>
 #include <QTest>

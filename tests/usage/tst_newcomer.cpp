@@ -3,8 +3,8 @@
 // changes in the budget's zone (calendar days, not 24-hour steps), the starts and ends a
 // pass audits, the policy's text form, and the budget decision under it (x factor,
 // unlimited).
-#include "newcomer.h"
-#include "timewindow.h"
+#include "core/usage/newcomer.h"
+#include "core/usage/timewindow.h"
 
 #include <QTest>
 

@@ -4,12 +4,12 @@
 // unlimited, the audit of each start and end exactly once also with two replicas
 // sweeping at the same time, an admin's add and early end, and `gpuquota budget status`
 // / `budget newcomer` of the real binary showing it.
-#include "auditlog.h"
-#include "clirun.h"
-#include "newcomerledger.h"
-#include "usage/usagebackend.h"
-#include "usagestore.h"
-#include "usagetestdata.h"
+#include "core/usage/auditlog.h"
+#include "tests/clirun.h"
+#include "core/usage/newcomerledger.h"
+#include "tests/usage/usagebackend.h"
+#include "core/usage/usagestore.h"
+#include "tests/usagetestdata.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

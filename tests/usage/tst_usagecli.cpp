@@ -1,7 +1,7 @@
 // The usage CLI suite (tst_usagecli.h), part one: import, usage, check, budgets, export
 // and the rollup rebuild.
 
-#include "tst_usagecli.h"
+#include "tests/usage/tst_usagecli.h"
 
 void TestUsageCli::initTestCase() {
     QVERIFY(m_dir.isValid());

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "clirun.h"
-#include "dburl.h"
-#include "usagebackend.h"
+#include "tests/clirun.h"
+#include "core/usage/dburl.h"
+#include "tests/usage/usagebackend.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -16,8 +16,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "auditlog.h"
-#include "usagestore.h"
+#include "core/usage/auditlog.h"
+#include "core/usage/usagestore.h"
 
 #include <cerrno>
 #include <cstring>

@@ -2,7 +2,7 @@
 // database another session holds locked ends as a runtime failure (exit 1, like every
 // other verb), not as a usage error (2); `budget set|delete --help` print the help.
 
-#include "tst_usagecli.h"
+#include "tests/usage/tst_usagecli.h"
 
 void TestUsageCli::checkOnALockedDatabaseIsARuntimeError() {
     const QString url = QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("locked.db"));

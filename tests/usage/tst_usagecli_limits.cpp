@@ -1,7 +1,7 @@
 // The usage CLI suite (tst_usagecli.h), part two: huge ranges, a read-only file system,
 // audited changes, bad rows and import limits, formula cells in exports.
 
-#include "tst_usagecli.h"
+#include "tests/usage/tst_usagecli.h"
 
 void TestUsageCli::hugeRangeAnswersQuickly_data() {
     QTest::addColumn<QString>("period");

@@ -7,12 +7,12 @@
 // - an audit write does not wait for a whole refresh of 2,000 budgets (prints the
 //   latency; no timed assertion).
 
-#include "clock.h"
-#include "usage/clockeddatabase.h"
-#include "usage/usagebackend.h"
-#include "usageservice.h"
-#include "usagestore.h"
-#include "usagetestdata.h"
+#include "core/domain/clock.h"
+#include "tests/usage/clockeddatabase.h"
+#include "tests/usage/usagebackend.h"
+#include "services/usage/usageservice.h"
+#include "core/usage/usagestore.h"
+#include "tests/usagetestdata.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

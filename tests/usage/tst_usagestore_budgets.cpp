@@ -1,4 +1,4 @@
-#include "usage/usagestoresuite.h"
+#include "tests/usage/usagestoresuite.h"
 
 #include <QRandomGenerator>
 #include <QSqlQuery>

@@ -1,8 +1,8 @@
-#include "usage/usagestoresuite.h"
+#include "tests/usage/usagestoresuite.h"
 
-#include "boostledger.h"
-#include "boostrequests.h"
-#include "usageconnection.h"
+#include "core/usage/boostledger.h"
+#include "core/usage/boostrequests.h"
+#include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
 #include <QTest>

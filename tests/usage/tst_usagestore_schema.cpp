@@ -1,5 +1,5 @@
-#include "auditlog.h"
-#include "usage/usagestoresuite.h"
+#include "core/usage/auditlog.h"
+#include "tests/usage/usagestoresuite.h"
 
 #include <QBuffer>
 #include <QElapsedTimer>

@@ -10,7 +10,7 @@
 //     void init() { m_url = m_backend.freshUrl(); }
 //     void cleanup() { const QString err = m_backend.dropSchemas(); QVERIFY2(err.isEmpty(), ...); }
 
-#include "dburl.h"
+#include "core/usage/dburl.h"
 
 #include <QCoreApplication>
 #include <QRandomGenerator>

@@ -6,9 +6,9 @@
 // the suites' instant and interval helpers. Each suite derives from UsageStoreSuite and
 // lists this header among its SOURCES, so that moc sees the fixture slots.
 
-#include "usage/usagebackend.h"
-#include "usagestore.h"
-#include "usagetestdata.h"
+#include "tests/usage/usagebackend.h"
+#include "core/usage/usagestore.h"
+#include "tests/usagetestdata.h"
 
 #include <QObject>
 #include <QSqlError>

@@ -1,6 +1,6 @@
-#include "canrunpanel.h"
+#include "widgets/advisor/canrunpanel.h"
 
-#include "budgetlistmodel.h"
+#include "models/budgets/budgetlistmodel.h"
 
 #include <QDoubleSpinBox>
 #include <QGridLayout>

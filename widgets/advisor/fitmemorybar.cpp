@@ -1,4 +1,4 @@
-#include "fitmemorybar.h"
+#include "widgets/advisor/fitmemorybar.h"
 
 #include <QPainter>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "fitestimate.h"
+#include "core/advisor/fitestimate.h"
 
 #include <QWidget>
 

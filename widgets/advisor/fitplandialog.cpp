@@ -1,7 +1,7 @@
-#include "fitplandialog.h"
+#include "widgets/advisor/fitplandialog.h"
 
-#include "fitmemorybar.h"
-#include "kubeclient.h"
+#include "widgets/advisor/fitmemorybar.h"
+#include "core/kube/kubeclient.h"
 
 #include <QApplication>
 #include <QCheckBox>

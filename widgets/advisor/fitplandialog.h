@@ -1,8 +1,8 @@
 #pragma once
 
-#include "budgetservice.h"
-#include "fitadvisor.h"
-#include "jobtracker.h"
+#include "services/budgets/budgetservice.h"
+#include "services/advisor/fitadvisor.h"
+#include "core/jobs/jobtracker.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
 // FitPlanDialog's results: the estimate of the inputs, shown (fitplandialog.cpp builds it).
-#include "fitmemorybar.h"
-#include "fitplandialog.h"
+#include "widgets/advisor/fitmemorybar.h"
+#include "widgets/advisor/fitplandialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>

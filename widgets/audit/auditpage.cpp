@@ -1,11 +1,11 @@
-#include "auditpage.h"
+#include "widgets/audit/auditpage.h"
 
-#include "atomicfile.h"
-#include "auditcsv.h"
-#include "auditfiltermodel.h"
-#include "auditmodel.h"
-#include "clock.h"
-#include "usageservice.h"
+#include "core/domain/atomicfile.h"
+#include "core/usage/auditcsv.h"
+#include "models/audit/auditfiltermodel.h"
+#include "models/audit/auditmodel.h"
+#include "core/domain/clock.h"
+#include "services/usage/usageservice.h"
 
 #include <QCheckBox>
 #include <QComboBox>

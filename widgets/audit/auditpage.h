@@ -1,8 +1,8 @@
 #pragma once
 
-#include "auditentry.h"
-#include "jobtracker.h"
-#include "page.h"
+#include "core/usage/auditentry.h"
+#include "core/jobs/jobtracker.h"
+#include "widgets/common/page.h"
 
 #include <QPointer>
 #include <QWidget>

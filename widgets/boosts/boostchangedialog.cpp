@@ -1,7 +1,7 @@
-#include "boostchangedialog.h"
+#include "widgets/boosts/boostchangedialog.h"
 
-#include "boostlistmodel.h"
-#include "boosts.h"
+#include "models/boosts/boostlistmodel.h"
+#include "core/usage/boosts.h"
 
 #include <QDateTimeEdit>
 #include <QFormLayout>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "boosts.h"
+#include "core/usage/boosts.h"
 
-#include "noteddialog.h"
+#include "widgets/common/noteddialog.h"
 
 class QDateTimeEdit;
 

@@ -1,7 +1,7 @@
-#include "boostdecisiondialog.h"
+#include "widgets/boosts/boostdecisiondialog.h"
 
-#include "boostrequestmodel.h"
-#include "budgetlistmodel.h"
+#include "models/boosts/boostrequestmodel.h"
+#include "models/budgets/budgetlistmodel.h"
 
 #include <QDateTimeEdit>
 #include <QDoubleSpinBox>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "boostrequests.h"
+#include "core/usage/boostrequests.h"
 
-#include "noteddialog.h"
+#include "widgets/common/noteddialog.h"
 
 class QDateTimeEdit;
 class QDoubleSpinBox;

@@ -1,11 +1,11 @@
-#include "boostgrantdialog.h"
+#include "widgets/boosts/boostgrantdialog.h"
 
-#include "boosts.h"
-#include "clock.h"
-#include "clusterconnection.h"
-#include "gpuquotakeys.h"
-#include "queueboosttarget.h"
-#include "timewindow.h"
+#include "core/usage/boosts.h"
+#include "core/domain/clock.h"
+#include "services/cluster/clusterconnection.h"
+#include "core/quotas/gpuquotakeys.h"
+#include "widgets/boosts/queueboosttarget.h"
+#include "core/usage/timewindow.h"
 
 #include <QButtonGroup>
 #include <QComboBox>

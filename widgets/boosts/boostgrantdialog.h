@@ -1,6 +1,6 @@
 #pragma once
 
-#include "boostplanner.h"
+#include "core/boosts/boostplanner.h"
 
 #include <QDialog>
 

@@ -1,9 +1,9 @@
-#include "boostrequestspanel.h"
+#include "widgets/boosts/boostrequestspanel.h"
 
-#include "boostdecisiondialog.h"
-#include "boostrequestmodel.h"
-#include "boostservice.h"
-#include "clock.h"
+#include "widgets/boosts/boostdecisiondialog.h"
+#include "models/boosts/boostrequestmodel.h"
+#include "services/boosts/boostservice.h"
+#include "core/domain/clock.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "boostrequests.h"
+#include "core/usage/boostrequests.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "boosts.h"
-#include "budget.h"
-#include "page.h"
+#include "core/usage/boosts.h"
+#include "core/usage/budget.h"
+#include "widgets/common/page.h"
 
 #include <QPointer>
 #include <QWidget>

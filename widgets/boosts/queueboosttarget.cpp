@@ -1,8 +1,8 @@
-#include "queueboosttarget.h"
+#include "widgets/boosts/queueboosttarget.h"
 
-#include "kubeclient.h"
-#include "kueuemodel.h"
-#include "kueuereader.h"
+#include "core/kube/kubeclient.h"
+#include "core/kueue/kueuemodel.h"
+#include "core/kueue/kueuereader.h"
 
 #include <QComboBox>
 #include <QFormLayout>

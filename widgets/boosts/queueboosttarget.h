@@ -1,7 +1,7 @@
 #pragma once
 
-#include "boostplanner.h"
-#include "jobtracker.h"
+#include "core/boosts/boostplanner.h"
+#include "core/jobs/jobtracker.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,7 +1,7 @@
-#include "batterydelegate.h"
+#include "widgets/budgets/batterydelegate.h"
 
-#include "budgetlistmodel.h"
-#include "cellpaint.h"
+#include "models/budgets/budgetlistmodel.h"
+#include "widgets/common/cellpaint.h"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "forecast.h"
+#include "core/usage/forecast.h"
 
 #include <QStyledItemDelegate>
 

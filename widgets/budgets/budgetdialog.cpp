@@ -1,4 +1,4 @@
-#include "budgetdialog.h"
+#include "widgets/budgets/budgetdialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

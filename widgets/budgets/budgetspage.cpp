@@ -1,10 +1,10 @@
-#include "budgetspage.h"
+#include "widgets/budgets/budgetspage.h"
 
-#include "batterydelegate.h"
-#include "budgetdialog.h"
-#include "budgetlistmodel.h"
-#include "budgetservice.h"
-#include "canrunpanel.h"
+#include "widgets/budgets/batterydelegate.h"
+#include "widgets/budgets/budgetdialog.h"
+#include "models/budgets/budgetlistmodel.h"
+#include "services/budgets/budgetservice.h"
+#include "widgets/advisor/canrunpanel.h"
 
 #include <QDesktopServices>
 #include <QHBoxLayout>

@@ -1,12 +1,12 @@
-#include "chargebackpage.h"
+#include "widgets/chargeback/chargebackpage.h"
 
-#include "atomicfile.h"
-#include "chargebackformat.h"
-#include "chargebackmodel.h"
-#include "chargebackpdf.h"
-#include "chargebackservice.h"
-#include "clock.h"
-#include "money.h"
+#include "core/domain/atomicfile.h"
+#include "core/report/chargebackformat.h"
+#include "models/chargeback/chargebackmodel.h"
+#include "core/reportpdf/chargebackpdf.h"
+#include "services/chargeback/chargebackservice.h"
+#include "core/domain/clock.h"
+#include "core/report/money.h"
 
 #include <QComboBox>
 #include <QCompleter>

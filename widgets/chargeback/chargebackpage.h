@@ -1,9 +1,9 @@
 #pragma once
 
-#include "chargeback.h"
-#include "jobtracker.h"
-#include "page.h"
-#include "queueattribution.h"
+#include "core/report/chargeback.h"
+#include "core/jobs/jobtracker.h"
+#include "widgets/common/page.h"
+#include "core/kueue/queueattribution.h"
 
 #include <QWidget>
 

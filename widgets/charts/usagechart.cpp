@@ -1,4 +1,4 @@
-#include "usagechart.h"
+#include "widgets/charts/usagechart.h"
 
 #include <QtCharts/QBarSet>
 #include <QtCharts/QCategoryAxis>

@@ -1,4 +1,4 @@
-#include "errorbanner.h"
+#include "widgets/common/errorbanner.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,4 +1,4 @@
-#include "noteddialog.h"
+#include "widgets/common/noteddialog.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

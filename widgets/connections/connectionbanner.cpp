@@ -1,4 +1,4 @@
-#include "connectionbanner.h"
+#include "widgets/connections/connectionbanner.h"
 
 #include <QPushButton>
 #include <QStringList>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "clusterconnection.h"
-#include "error.h"
-#include "errorbanner.h"
+#include "services/cluster/clusterconnection.h"
+#include "core/domain/error.h"
+#include "widgets/common/errorbanner.h"
 
 #include <QDeadlineTimer>
 #include <QString>

@@ -1,12 +1,12 @@
-#include "connectionstab.h"
+#include "widgets/connections/connectionstab.h"
 
-#include "clock.h"
-#include "clusterdiscovery.h"
-#include "connectionprobe.h"
-#include "consolesettings.h"
-#include "exporterdiscovery.h"
-#include "formlabels.h"
-#include "kubeclient.h"
+#include "core/domain/clock.h"
+#include "services/cluster/clusterdiscovery.h"
+#include "services/cluster/connectionprobe.h"
+#include "services/settings/consolesettings.h"
+#include "services/livegpus/exporterdiscovery.h"
+#include "widgets/common/formlabels.h"
+#include "core/kube/kubeclient.h"
 
 #include <QComboBox>
 #include <QCoreApplication>

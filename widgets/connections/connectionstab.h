@@ -1,8 +1,8 @@
 #pragma once
 
-#include "connectionsettings.h"
-#include "jobtracker.h"
-#include "result.h"
+#include "services/settings/connectionsettings.h"
+#include "core/jobs/jobtracker.h"
+#include "core/domain/result.h"
 
 #include <QHash>
 #include <QWidget>

@@ -1,6 +1,6 @@
-#include "controllerindicator.h"
+#include "widgets/connections/controllerindicator.h"
 
-#include "connectionprobe.h"
+#include "services/cluster/connectionprobe.h"
 
 #include <QTimer>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "jobtracker.h"
+#include "core/jobs/jobtracker.h"
 
 #include <QLabel>
 

@@ -1,7 +1,7 @@
-#include "signinindicator.h"
+#include "widgets/connections/signinindicator.h"
 
-#include "clock.h"
-#include "execactivity.h"
+#include "core/domain/clock.h"
+#include "core/kube/execactivity.h"
 
 #include <QDateTime>
 #include <QTimer>

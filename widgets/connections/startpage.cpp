@@ -1,4 +1,4 @@
-#include "startpage.h"
+#include "widgets/connections/startpage.h"
 
 #include <QFrame>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
-#include "applyconfirmdialog.h"
+#include "widgets/editor/applyconfirmdialog.h"
 
-#include "diffview.h"
+#include "widgets/editor/diffview.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

@@ -1,8 +1,8 @@
-#include "applyflow.h"
+#include "widgets/editor/applyflow.h"
 
-#include "applyconfirmdialog.h"
-#include "kubeclient.h"
-#include "objectyaml.h"
+#include "widgets/editor/applyconfirmdialog.h"
+#include "core/kube/kubeclient.h"
+#include "models/quotas/objectyaml.h"
 
 #include <QWidget>
 

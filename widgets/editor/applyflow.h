@@ -1,9 +1,9 @@
 #pragma once
 
-#include "conflictdialog.h"
-#include "error.h"
-#include "kuberequest.h"
-#include "quotawriter.h"
+#include "widgets/editor/conflictdialog.h"
+#include "core/domain/error.h"
+#include "core/kube/kuberequest.h"
+#include "services/quotas/quotawriter.h"
 
 #include <QJsonObject>
 #include <QObject>

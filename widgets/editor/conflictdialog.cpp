@@ -1,7 +1,7 @@
-#include "conflictdialog.h"
+#include "widgets/editor/conflictdialog.h"
 
-#include "diffview.h"
-#include "yamldoc.h"
+#include "widgets/editor/diffview.h"
+#include "core/domain/yamldoc.h"
 
 #include <QDialogButtonBox>
 #include <QFrame>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "textdiff.h"
+#include "core/domain/textdiff.h"
 
 #include <QDialog>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "findbar.h"
+#include "widgets/editor/findbar.h"
 
 #include <QHBoxLayout>
 #include <QKeyEvent>

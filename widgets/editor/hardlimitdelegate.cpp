@@ -1,7 +1,7 @@
-#include "hardlimitdelegate.h"
+#include "widgets/editor/hardlimitdelegate.h"
 
-#include "quantityformat.h"
-#include "quotatablemodel.h"
+#include "models/common/quantityformat.h"
+#include "models/quotas/quotatablemodel.h"
 
 #include <QDoubleSpinBox>
 #include <QLineEdit>

@@ -1,9 +1,9 @@
-#include "objectpage.h"
+#include "widgets/editor/objectpage.h"
 
-#include "diffview.h"
-#include "namespacelistmodel.h"
-#include "objectyaml.h"
-#include "yamleditor.h"
+#include "widgets/editor/diffview.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "models/quotas/objectyaml.h"
+#include "widgets/editor/yamleditor.h"
 
 #include <QComboBox>
 #include <QDialog>

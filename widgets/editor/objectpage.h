@@ -1,9 +1,9 @@
 #pragma once
 
-#include "applyflow.h"
-#include "clusterconnection.h"
-#include "draftstore.h"
-#include "page.h"
+#include "widgets/editor/applyflow.h"
+#include "services/cluster/clusterconnection.h"
+#include "services/quotas/draftstore.h"
+#include "widgets/common/page.h"
 
 #include <QFrame>
 #include <QJsonObject>

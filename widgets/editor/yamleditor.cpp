@@ -1,11 +1,11 @@
-#include "yamleditor.h"
-#include "yamleditor_p.h"
+#include "widgets/editor/yamleditor.h"
+#include "widgets/editor/yamleditor_p.h"
 
-#include "atomicfile.h"
-#include "findbar.h"
-#include "specformat.h"
-#include "textdiff.h"
-#include "yamlhighlighter.h"
+#include "core/domain/atomicfile.h"
+#include "widgets/editor/findbar.h"
+#include "core/domain/specformat.h"
+#include "core/domain/textdiff.h"
+#include "widgets/editor/yamlhighlighter.h"
 
 #include <QAction>
 #include <QContextMenuEvent>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "draftstore.h"
-#include "error.h"
-#include "jobtracker.h"
-#include "result.h"
+#include "services/quotas/draftstore.h"
+#include "core/domain/error.h"
+#include "core/jobs/jobtracker.h"
+#include "core/domain/result.h"
 
 #include <QList>
 #include <QPlainTextEdit>

@@ -3,7 +3,7 @@
 // Internal to the YAML editor's files (yamleditor*.cpp): the gutter widget and the
 // palette test they share. Not part of the widgets library's interface.
 
-#include "yamleditor.h"
+#include "widgets/editor/yamleditor.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>

@@ -1,8 +1,8 @@
-#include "yamleditor.h"
-#include "yamleditor_p.h"
+#include "widgets/editor/yamleditor.h"
+#include "widgets/editor/yamleditor_p.h"
 
-#include "findbar.h"
-#include "yamlhighlighter.h"
+#include "widgets/editor/findbar.h"
+#include "widgets/editor/yamlhighlighter.h"
 
 #include <QPaintEvent>
 #include <QPainter>

@@ -1,9 +1,9 @@
-#include "yamleditor.h"
-#include "yamleditor_p.h"
+#include "widgets/editor/yamleditor.h"
+#include "widgets/editor/yamleditor_p.h"
 
-#include "textdiff.h"
-#include "validation.h"
-#include "yamldoc.h"
+#include "core/domain/textdiff.h"
+#include "core/domain/validation.h"
+#include "core/domain/yamldoc.h"
 
 #include <QFontMetrics>
 #include <QLabel>

@@ -1,6 +1,6 @@
-#include "yamlhighlighter.h"
+#include "widgets/editor/yamlhighlighter.h"
 
-#include "textdiff.h"
+#include "core/domain/textdiff.h"
 
 #include <QRegularExpression>
 

@@ -1,6 +1,6 @@
-#include "livegpudelegates.h"
+#include "widgets/livegpus/livegpudelegates.h"
 
-#include "livegpumodel.h"
+#include "models/livegpus/livegpumodel.h"
 
 #include <QApplication>
 #include <QPainter>

@@ -1,10 +1,10 @@
-#include "livegpupage.h"
+#include "widgets/livegpus/livegpupage.h"
 
-#include "clock.h"
-#include "gpumonitor.h"
-#include "livegpudelegates.h"
-#include "livegpumodel.h"
-#include "usagechart.h"
+#include "core/domain/clock.h"
+#include "services/livegpus/gpumonitor.h"
+#include "widgets/livegpus/livegpudelegates.h"
+#include "models/livegpus/livegpumodel.h"
+#include "widgets/charts/usagechart.h"
 
 #include <QDateTime>
 #include <QEvent>

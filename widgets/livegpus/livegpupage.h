@@ -1,8 +1,8 @@
 #pragma once
 
-#include "idle.h"
-#include "page.h"
-#include "result.h"
+#include "core/metrics/idle.h"
+#include "widgets/common/page.h"
+#include "core/domain/result.h"
 
 #include <QWidget>
 

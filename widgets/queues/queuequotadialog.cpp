@@ -1,7 +1,7 @@
-#include "queuequotadialog.h"
+#include "widgets/queues/queuequotadialog.h"
 
-#include "kubeclient.h"
-#include "objectyaml.h"
+#include "core/kube/kubeclient.h"
+#include "models/quotas/objectyaml.h"
 
 #include <QCheckBox>
 #include <QComboBox>

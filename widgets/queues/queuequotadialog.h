@@ -1,8 +1,8 @@
 #pragma once
 
-#include "applyflow.h"
-#include "jobtracker.h"
-#include "kueueedit.h"
+#include "widgets/editor/applyflow.h"
+#include "core/jobs/jobtracker.h"
+#include "core/kueue/kueueedit.h"
 
 #include <QDialog>
 #include <QJsonObject>

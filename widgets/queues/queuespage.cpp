@@ -1,12 +1,12 @@
-#include "queuespage.h"
+#include "widgets/queues/queuespage.h"
 
-#include "clock.h"
-#include "clusterconnection.h"
-#include "kubeclient.h"
-#include "kueuereader.h"
-#include "queuemodels.h"
-#include "queuequotadialog.h"
-#include "queueyamldialog.h"
+#include "core/domain/clock.h"
+#include "services/cluster/clusterconnection.h"
+#include "core/kube/kubeclient.h"
+#include "core/kueue/kueuereader.h"
+#include "models/queues/queuemodels.h"
+#include "widgets/queues/queuequotadialog.h"
+#include "widgets/queues/queueyamldialog.h"
 
 #include <QDateTime>
 #include <QEvent>

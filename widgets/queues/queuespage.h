@@ -1,10 +1,10 @@
 #pragma once
 
-#include "auditanchor.h"
-#include "jobtracker.h"
-#include "kueueoverview.h"
-#include "page.h"
-#include "result.h"
+#include "core/usage/auditanchor.h"
+#include "core/jobs/jobtracker.h"
+#include "core/kueue/kueueoverview.h"
+#include "widgets/common/page.h"
+#include "core/domain/result.h"
 
 #include <QHash>
 #include <QPointer>

@@ -1,9 +1,9 @@
-#include "queueyamldialog.h"
+#include "widgets/queues/queueyamldialog.h"
 
-#include "kubeclient.h"
-#include "kueuewrite.h"
-#include "objectyaml.h"
-#include "yamleditor.h"
+#include "core/kube/kubeclient.h"
+#include "services/queues/kueuewrite.h"
+#include "models/quotas/objectyaml.h"
+#include "widgets/editor/yamleditor.h"
 
 #include <QDialogButtonBox>
 #include <QLabel>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "applyflow.h"
-#include "jobtracker.h"
+#include "widgets/editor/applyflow.h"
+#include "core/jobs/jobtracker.h"
 
 #include <QDialog>
 #include <QJsonObject>

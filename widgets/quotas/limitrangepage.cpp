@@ -1,8 +1,8 @@
-#include "limitrangepage.h"
+#include "widgets/quotas/limitrangepage.h"
 
-#include "limitrangemodel.h"
-#include "limitrangespec.h"
-#include "yamleditor.h"
+#include "models/quotas/limitrangemodel.h"
+#include "core/domain/limitrangespec.h"
+#include "widgets/editor/yamleditor.h"
 
 #include <QComboBox>
 #include <QHeaderView>

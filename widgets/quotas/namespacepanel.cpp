@@ -1,7 +1,7 @@
-#include "namespacepanel.h"
+#include "widgets/quotas/namespacepanel.h"
 
-#include "namespacelistmodel.h"
-#include "usagebardelegate.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "widgets/quotas/usagebardelegate.h"
 
 #include <QClipboard>
 #include <QEvent>

@@ -1,15 +1,15 @@
-#include "quotapage.h"
+#include "widgets/quotas/quotapage.h"
 
-#include "atomicfile.h"
-#include "gpuquotakeys.h"
+#include "core/domain/atomicfile.h"
+#include "core/quotas/gpuquotakeys.h"
 
-#include "hardlimitdelegate.h"
-#include "managedfields.h"
-#include "namespacesummary.h"
-#include "quotaspec.h"
-#include "quotatablemodel.h"
-#include "usagebardelegate.h"
-#include "yamleditor.h"
+#include "widgets/editor/hardlimitdelegate.h"
+#include "core/kube/managedfields.h"
+#include "core/quotas/namespacesummary.h"
+#include "core/domain/quotaspec.h"
+#include "models/quotas/quotatablemodel.h"
+#include "widgets/quotas/usagebardelegate.h"
+#include "widgets/editor/yamleditor.h"
 
 #include <QAction>
 #include <QComboBox>

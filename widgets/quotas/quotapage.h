@@ -1,6 +1,6 @@
 #pragma once
 
-#include "objectpage.h"
+#include "widgets/editor/objectpage.h"
 
 class QAction;
 class QLabel;

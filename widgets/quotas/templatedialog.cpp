@@ -1,9 +1,9 @@
-#include "templatedialog.h"
+#include "widgets/quotas/templatedialog.h"
 
-#include "clusterconnection.h"
-#include "kubeclient.h"
-#include "objectyaml.h"
-#include "yamleditor.h"
+#include "services/cluster/clusterconnection.h"
+#include "core/kube/kubeclient.h"
+#include "models/quotas/objectyaml.h"
+#include "widgets/editor/yamleditor.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

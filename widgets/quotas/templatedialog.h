@@ -1,9 +1,9 @@
 #pragma once
 
-#include "auditanchor.h"
-#include "jobtracker.h"
-#include "quotawriter.h"
-#include "templatestore.h"
+#include "core/usage/auditanchor.h"
+#include "core/jobs/jobtracker.h"
+#include "services/quotas/quotawriter.h"
+#include "services/quotas/templatestore.h"
 
 #include <QDialog>
 #include <QJsonObject>

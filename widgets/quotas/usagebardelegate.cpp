@@ -1,7 +1,7 @@
-#include "usagebardelegate.h"
+#include "widgets/quotas/usagebardelegate.h"
 
-#include "cellpaint.h"
-#include "namespacelistmodel.h"
+#include "widgets/common/cellpaint.h"
+#include "models/quotas/namespacelistmodel.h"
 
 #include <QAbstractItemView>
 #include <QApplication>

@@ -1,7 +1,7 @@
-#include "preferencesdialog.h"
+#include "widgets/settings/preferencesdialog.h"
 
-#include "consolesettings.h"
-#include "formlabels.h"
+#include "services/settings/consolesettings.h"
+#include "widgets/common/formlabels.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "connectionstab.h"
+#include "widgets/connections/connectionstab.h"
 
 #include <QDialog>
 

@@ -1,12 +1,12 @@
-#include "clusterusagepage.h"
+#include "widgets/usage/clusterusagepage.h"
 
-#include "clock.h"
-#include "clusterconnection.h"
-#include "usagechart.h"
-#include "usagechartmodel.h"
-#include "usagechartpanel.h"
-#include "usagechartservice.h"
-#include "usagerangebar.h"
+#include "core/domain/clock.h"
+#include "services/cluster/clusterconnection.h"
+#include "widgets/charts/usagechart.h"
+#include "models/usage/usagechartmodel.h"
+#include "widgets/usage/usagechartpanel.h"
+#include "services/usage/usagechartservice.h"
+#include "widgets/usage/usagerangebar.h"
 
 #include <QComboBox>
 #include <QDateTime>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "namespacesummary.h"
-#include "page.h"
-#include "queueattribution.h"
+#include "core/quotas/namespacesummary.h"
+#include "widgets/common/page.h"
+#include "core/kueue/queueattribution.h"
 
 #include <QHash>
 #include <QPointer>

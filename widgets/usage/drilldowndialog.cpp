@@ -1,9 +1,9 @@
-#include "drilldowndialog.h"
+#include "widgets/usage/drilldowndialog.h"
 
-#include "atomicfile.h"
-#include "drilldownmodel.h"
-#include "stackedchart.h"
-#include "usagechartservice.h"
+#include "core/domain/atomicfile.h"
+#include "models/usage/drilldownmodel.h"
+#include "models/usage/stackedchart.h"
+#include "services/usage/usagechartservice.h"
 
 #include <QDialogButtonBox>
 #include <QFileDialog>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "jobtracker.h"
-#include "usagecharts.h"
+#include "core/jobs/jobtracker.h"
+#include "core/usage/usagecharts.h"
 
 #include <QDialog>
 

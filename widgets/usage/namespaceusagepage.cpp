@@ -1,11 +1,11 @@
-#include "namespaceusagepage.h"
+#include "widgets/usage/namespaceusagepage.h"
 
-#include "clock.h"
-#include "rankingmodel.h"
-#include "usagechartmodel.h"
-#include "usagechartpanel.h"
-#include "usagechartservice.h"
-#include "usagerangebar.h"
+#include "core/domain/clock.h"
+#include "models/usage/rankingmodel.h"
+#include "models/usage/usagechartmodel.h"
+#include "widgets/usage/usagechartpanel.h"
+#include "services/usage/usagechartservice.h"
+#include "widgets/usage/usagerangebar.h"
 
 #include <QDateTime>
 #include <QHeaderView>

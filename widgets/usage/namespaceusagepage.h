@@ -1,6 +1,6 @@
 #pragma once
 
-#include "page.h"
+#include "widgets/common/page.h"
 
 #include <QWidget>
 

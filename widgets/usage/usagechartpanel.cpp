@@ -1,9 +1,9 @@
-#include "usagechartpanel.h"
+#include "widgets/usage/usagechartpanel.h"
 
-#include "atomicfile.h"
-#include "drilldowndialog.h"
-#include "usagechart.h"
-#include "usagechartmodel.h"
+#include "core/domain/atomicfile.h"
+#include "widgets/usage/drilldowndialog.h"
+#include "widgets/charts/usagechart.h"
+#include "models/usage/usagechartmodel.h"
 
 #include <QFileDialog>
 #include <QHBoxLayout>

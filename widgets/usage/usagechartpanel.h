@@ -1,6 +1,6 @@
 #pragma once
 
-#include "stackedchart.h"
+#include "models/usage/stackedchart.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "usagerangebar.h"
+#include "widgets/usage/usagerangebar.h"
 
-#include "clock.h"
+#include "core/domain/clock.h"
 
 #include <QComboBox>
 #include <QCompleter>

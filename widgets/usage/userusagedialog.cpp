@@ -1,10 +1,10 @@
-#include "userusagedialog.h"
+#include "widgets/usage/userusagedialog.h"
 
-#include "clock.h"
-#include "rankingmodel.h"
-#include "usagechartmodel.h"
-#include "usagechartpanel.h"
-#include "usagerangebar.h"
+#include "core/domain/clock.h"
+#include "models/usage/rankingmodel.h"
+#include "models/usage/usagechartmodel.h"
+#include "widgets/usage/usagechartpanel.h"
+#include "widgets/usage/usagerangebar.h"
 
 #include <QDateTime>
 #include <QDialogButtonBox>
