@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -46,14 +47,24 @@ NamespacePanel::NamespacePanel(NamespaceListModel *model, QWidget *parent)
     delegate->setBadgeColumn(NamespaceListModel::StatusColumn, NamespaceListModel::BadgesRole);
     m_view->setItemDelegate(delegate);
     m_view->setTextElideMode(Qt::ElideMiddle); // team-...-2026: both ends tell teams apart
+    // Rows come and go and change in bursts (watch events): one measurement per burst,
+    // not one scan of every row per event.
+    m_measureTimer = new QTimer(this);
+    m_measureTimer->setSingleShot(true);
+    m_measureTimer->setInterval(150);
+    connect(m_measureTimer, &QTimer::timeout, this, &NamespacePanel::measureTexts);
+    const auto measureSoon = [this] {
+        if (!m_measureTimer->isActive())
+            m_measureTimer->start();
+    };
     connect(m_model, &NamespaceListModel::queuesShownChanged, this, &NamespacePanel::measureTexts);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &NamespacePanel::measureTexts);
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, &NamespacePanel::measureTexts);
-    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &NamespacePanel::measureTexts);
+    connect(m_model, &QAbstractItemModel::modelReset, this, measureSoon);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, measureSoon);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, measureSoon);
     connect(m_model, &QAbstractItemModel::dataChanged, this,
-            [this](const QModelIndex &, const QModelIndex &, const QList<int> &roles) {
+            [measureSoon](const QModelIndex &, const QModelIndex &, const QList<int> &roles) {
                 if (roles.isEmpty() || roles.contains(Qt::DisplayRole))
-                    measureTexts();
+                    measureSoon();
             });
     applyColumnLayout();
 

@@ -5,6 +5,7 @@
 class QLineEdit;
 class QTreeView;
 class QLabel;
+class QTimer;
 class QItemSelection;
 
 namespace gq {
@@ -70,6 +71,7 @@ private:
     int m_nameMinWidth = 0; // the name column's minimum (room for the vertical scroll bar)
     int m_queueWidth = 0;   // the queue column's width, from its longest text
     int m_nameWidth = 0;    // room the longest name needs
+    QTimer *m_measureTimer = nullptr;
     void showContextMenu(const QPoint &pos);
 
     NamespaceListModel *m_model;
