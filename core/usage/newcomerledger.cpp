@@ -2,6 +2,7 @@
 
 #include "core/usage/auditlog.h"
 #include "core/usage/boosts.h"
+#include "core/usage/storesettings.h"
 #include "core/usage/timewindow.h"
 #include "core/usage/usageconnection.h"
 #include "core/usage/usageschema.h"
@@ -31,24 +32,11 @@ QString summary(const NewcomerAllowance &a, const NewcomerPolicy &policy) {
 }
 
 Result<QString> setting(const UsageConnection &conn, const QString &name) {
-    QSqlQuery q(conn.database());
-    if (auto r = conn.prepare(q, QStringLiteral("SELECT value FROM store_settings WHERE name = ?")); !r)
-        return r.error();
-    q.addBindValue(name);
-    if (auto r = conn.exec(q, QStringLiteral("reading a store setting")); !r)
-        return r.error();
-    return q.next() ? q.value(0).toString() : QString();
+    return storesettings::value(conn, name, QStringLiteral("reading a store setting"));
 }
 
 Result<void> putSetting(UsageConnection &conn, const QString &name, const QString &value) {
-    QSqlQuery q(conn.database());
-    if (auto r = conn.prepare(q, QStringLiteral("INSERT INTO store_settings (name, value) VALUES (?, ?)"
-                                                " ON CONFLICT (name) DO UPDATE SET value = excluded.value"));
-        !r)
-        return r;
-    q.addBindValue(name);
-    q.addBindValue(value);
-    return conn.exec(q, QStringLiteral("storing a store setting"));
+    return storesettings::put(conn, name, value, QStringLiteral("storing a store setting"));
 }
 
 NewcomerAllowance fromRow(const QSqlQuery &q, int first) {

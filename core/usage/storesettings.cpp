@@ -7,9 +7,8 @@
 
 namespace gq {
 
-Result<void> storesettings::put(UsageStore &store, const QString &name, const QString &value,
+Result<void> storesettings::put(UsageConnection &conn, const QString &name, const QString &value,
                                 const QString &what) {
-    UsageConnection &conn = store.connection();
     QSqlQuery q(conn.database());
     if (auto r = conn.prepare(q, QStringLiteral("INSERT INTO store_settings (name, value) VALUES (?, ?) "
                                                 "ON CONFLICT (name) DO UPDATE SET value = excluded.value"));
@@ -18,6 +17,21 @@ Result<void> storesettings::put(UsageStore &store, const QString &name, const QS
     q.addBindValue(name);
     q.addBindValue(value);
     return conn.exec(q, what);
+}
+
+Result<void> storesettings::put(UsageStore &store, const QString &name, const QString &value,
+                                const QString &what) {
+    return put(store.connection(), name, value, what);
+}
+
+Result<QString> storesettings::value(const UsageConnection &conn, const QString &name, const QString &what) {
+    QSqlQuery q(conn.database());
+    if (auto r = conn.prepare(q, QStringLiteral("SELECT value FROM store_settings WHERE name = ?")); !r)
+        return r.error();
+    q.addBindValue(name);
+    if (auto r = conn.exec(q, what); !r)
+        return r.error();
+    return q.next() ? q.value(0).toString() : QString();
 }
 
 Result<QStringList> storesettings::valuesLike(UsageStore &store, const QString &pattern,
