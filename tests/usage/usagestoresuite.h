@@ -6,8 +6,8 @@
 // the suites' instant and interval helpers. Each suite derives from UsageStoreSuite and
 // lists this header among its SOURCES, so that moc sees the fixture slots.
 
-#include "tests/usage/usagebackend.h"
 #include "core/usage/usagestore.h"
+#include "tests/usage/usagebackend.h"
 #include "tests/usagetestdata.h"
 
 #include <QObject>
@@ -39,6 +39,21 @@ protected:
         u.podUid = uid;
         u.resource = resource;
         return u;
+    }
+
+    // Rebuilds the rollups from the intervals and fails the test, naming the round and
+    // the table, when that changed any cell: what the loads wrote was exact.
+    static void verifyRollupsExact(UsageStore &s, int round) {
+        auto check = s.rebuildRollups();
+        QVERIFY2(check, check ? "" : qPrintable(check.error().message));
+        for (const auto &tr : check->tables)
+            QVERIFY2(!tr.added && !tr.changed && !tr.removed,
+                     qPrintable(QStringLiteral("round %1, %2: %3 added, %4 changed, %5 removed")
+                                    .arg(round)
+                                    .arg(tr.table)
+                                    .arg(tr.added)
+                                    .arg(tr.changed)
+                                    .arg(tr.removed)));
     }
 
     std::unique_ptr<UsageStore> openStore(bool cacheChecks = false) {
