@@ -173,7 +173,7 @@ ChargebackPage *MainWindow::addAuditAndChargebackPages() {
             usageGate(m_auditPage, QStringLiteral("audit")));
     m_auditPage->setUsageService(m_db);
     connect(m_auditPage, &AuditPage::statusMessage, this, &MainWindow::showPageStatus);
-    auto *chargeback = new ChargebackPage(m_tabs);
+    auto *chargeback = new ChargebackPage(m_services->chargeback(), m_tabs);
     chargeback->setObjectName(QStringLiteral("chargebackPage"));
     addPage(chargeback, QStringLiteral("chargeback"), tr("Chargeback"),
             usageGate(chargeback, QStringLiteral("chargeback")));

@@ -7,6 +7,7 @@
 #include "services/cluster/clusterconnection.h"
 #include "services/cluster/connectionprobe.h"
 #include "services/audit/consoleauditsink.h"
+#include "services/chargeback/chargebackservice.h"
 #include "services/settings/consolesettings.h"
 #include "services/cluster/kubeconfigwatcher.h"
 #include "services/usage/usagechartservice.h"
@@ -29,6 +30,7 @@ ContextServices::ContextServices(ConsoleSettings *settings, QObject *parent)
     , m_charts(new UsageChartService(m_usage, this))
     , m_budgets(new BudgetService(m_usage, this))
     , m_boosts(new BoostService(m_usage, this))
+    , m_chargeback(new ChargebackService(m_usage, this))
     , m_gpuMonitor(new GpuMonitor(this))
     , m_probe(std::make_shared<ConnectionProbe>()) {
     m_auditSink =

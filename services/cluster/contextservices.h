@@ -1,8 +1,8 @@
 #pragma once
 
 // The services of the kubeconfig context the console shows, and their wiring to each
-// other: the cluster connection, the context's usage database (with the charts, budgets
-// and boosts that read it), the GPU metrics monitor, the transport that probes the
+// other: the cluster connection, the context's usage database (with the charts, budgets,
+// boosts and chargeback that read it), the GPU metrics monitor, the transport that probes the
 // controller, and the audit sink of the changes made through the connection. Which
 // database, metrics source and controller a context uses comes from its connections in
 // the settings (connectionsettings.h), their secrets from the keychain (off the GUI
@@ -25,6 +25,7 @@ namespace gq {
 
 class BoostService;
 class BudgetService;
+class ChargebackService;
 class ChangeAuditSink;
 class ClusterConnection;
 class ConnectionProbe;
@@ -46,6 +47,7 @@ public:
     [[nodiscard]] UsageChartService *charts() const { return m_charts; }
     [[nodiscard]] BudgetService *budgets() const { return m_budgets; }
     [[nodiscard]] BoostService *boosts() const { return m_boosts; }
+    [[nodiscard]] ChargebackService *chargeback() const { return m_chargeback; }
     [[nodiscard]] GpuMonitor *gpuMonitor() const { return m_gpuMonitor; }
     // The one transport of the controller's status and the Connections tab's Test buttons.
     [[nodiscard]] const std::shared_ptr<ConnectionProbe> &probe() const { return m_probe; }
@@ -98,6 +100,7 @@ private:
     UsageChartService *m_charts;
     BudgetService *m_budgets;
     BoostService *m_boosts;
+    ChargebackService *m_chargeback;
     GpuMonitor *m_gpuMonitor;
     std::shared_ptr<ConnectionProbe> m_probe;
     std::shared_ptr<ChangeAuditSink> m_auditSink;

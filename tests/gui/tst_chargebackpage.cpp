@@ -5,6 +5,8 @@
 #include "app/demo/demodata.h"
 #include "core/report/money.h"
 #include "core/usage/usagestore.h"
+#include "services/chargeback/chargebackservice.h"
+#include "services/usage/usagedatabase.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -31,6 +33,7 @@ class TestChargebackPage : public QObject {
 private slots:
     void initTestCase();
     void showsTheCoreReport();
+    void readsThroughTheGivenDatabase();
     void followsTheControls();
     void badRatesFileIsNamed();
     void exportsTheCsv();
@@ -102,6 +105,23 @@ void TestChargebackPage::showsTheCoreReport() {
     QVERIFY(page.findChild<QLabel *>(QStringLiteral("chargebackHeader"))
                 ->text()
                 .contains(QStringLiteral("2026-11")));
+}
+
+// The console's page reads through the context's service, on a lane of the context's
+// one usage database: it opens none of its own.
+void TestChargebackPage::readsThroughTheGivenDatabase() {
+    UsageDatabase database;
+    ChargebackService service(&database);
+    ChargebackPage page(&service);
+    setMonth(page);
+    QSignalSpy shown(&page, &ChargebackPage::reportShown);
+    page.setDatabaseUrl(m_url);
+    QVERIFY(shown.wait(10000));
+    QCOMPARE(shown.last().first().toString(), QString());
+    QCOMPARE(page.model()->rowCount(),
+             int(expected(GroupBy::Namespace, RateCard::flat(2500000)).lines.size()));
+    QCOMPARE(database.url(), m_url);
+    QVERIFY(page.findChildren<UsageDatabase *>().isEmpty());
 }
 
 void TestChargebackPage::followsTheControls() {

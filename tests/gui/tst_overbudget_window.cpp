@@ -1,6 +1,8 @@
 // The over-budget suite (tst_overbudget.h), part two: the real window against the test
 // cluster.
 
+#include "services/usage/usagedatabase.h"
+
 #include "tests/gui/tst_overbudget.h"
 
 void TestOverBudget::startWindow() {
@@ -260,6 +262,8 @@ void TestOverBudget::preferencesReachThePages() {
     QCOMPARE(chargeback->model()->report().rates.currency, QStringLiteral("EUR"));
     QCOMPARE(chargeback->model()->report().rates.defaultMicros, qint64(3250000));
     QCOMPARE(QString::fromUtf8(chargeback->model()->report().month.tz.id()), QStringLiteral("Asia/Tokyo"));
+    // The page read that through the context's one usage database: the window has no other.
+    QCOMPARE(m_window->findChildren<UsageDatabase *>().size(), qsizetype(1));
 
     choose("alertDisplayCombo", QStringLiteral("off"));
     apply();

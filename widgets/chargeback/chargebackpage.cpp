@@ -28,9 +28,9 @@
 
 namespace gq {
 
-ChargebackPage::ChargebackPage(QWidget *parent)
+ChargebackPage::ChargebackPage(ChargebackService *service, QWidget *parent)
     : QWidget(parent)
-    , m_service(new ChargebackService(this))
+    , m_service(service ? service : new ChargebackService(this))
     , m_model(new ChargebackModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_month(new QDateEdit(this))
@@ -45,6 +45,16 @@ ChargebackPage::ChargebackPage(QWidget *parent)
     , m_view(new QTableView(this))
     , m_total(new QLabel(this))
     , m_status(new QLabel(this)) {
+    setUpPeriodControls();
+    setUpRateControls();
+    setUpTable();
+    connectControls(layOut());
+    m_csv->setEnabled(false);
+    m_pdf->setEnabled(false);
+    m_status->setText(tr("No usage database is open."));
+}
+
+void ChargebackPage::setUpPeriodControls() {
     const PagePreferences defaults;
     const QTimeZone local(defaults.zone().toUtf8());
     const ChargebackMonth last = previousMonth(Clock::system().nowSecs(), local);
@@ -74,7 +84,10 @@ ChargebackPage::ChargebackPage(QWidget *parent)
     m_by->addItem(tr("LocalQueue"), QStringLiteral("localqueue"));
     m_by->setToolTip(tr("Kueue queues: each namespace's GPU-hours go to its LocalQueue and that queue's "
                         "ClusterQueue"));
+}
 
+void ChargebackPage::setUpRateControls() {
+    const PagePreferences defaults;
     m_rate->setObjectName(QStringLiteral("chargebackRate"));
     m_rate->setRange(0, 1000000);
     m_rate->setDecimals(2);
@@ -91,7 +104,9 @@ ChargebackPage::ChargebackPage(QWidget *parent)
     m_browse->setObjectName(QStringLiteral("chargebackBrowse"));
     m_csv->setObjectName(QStringLiteral("chargebackExportCsv"));
     m_pdf->setObjectName(QStringLiteral("chargebackExportPdf"));
+}
 
+void ChargebackPage::setUpTable() {
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ChargebackModel::SortRole);
     m_view->setObjectName(QStringLiteral("chargebackView"));
@@ -117,7 +132,9 @@ ChargebackPage::ChargebackPage(QWidget *parent)
     m_total->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_status->setObjectName(QStringLiteral("chargebackStatus"));
     m_status->setWordWrap(true);
+}
 
+QLabel *ChargebackPage::layOut() {
     auto *controls = new QHBoxLayout;
     const auto field = [&](const QString &label, QWidget *w) {
         auto *l = new QLabel(label, this);
@@ -161,7 +178,10 @@ ChargebackPage::ChargebackPage(QWidget *parent)
     layout->addWidget(m_header);
     layout->addWidget(m_view, 1);
     layout->addLayout(bottom);
+    return rateLabel;
+}
 
+void ChargebackPage::connectControls(QLabel *rateLabel) {
     connect(m_month, &QDateEdit::dateChanged, this, &ChargebackPage::refresh);
     connect(m_zone, &QComboBox::currentTextChanged, this, [this](const QString &text) {
         // Only whole zone names: typing "Europe/Ber" must not query (or complain).
@@ -193,10 +213,6 @@ ChargebackPage::ChargebackPage(QWidget *parent)
         m_loading = false;
         showError(error.toString());
     });
-
-    m_csv->setEnabled(false);
-    m_pdf->setEnabled(false);
-    m_status->setText(tr("No usage database is open."));
 }
 
 void ChargebackPage::setDatabaseUrl(const QString &url, const QString &password) {

@@ -31,7 +31,11 @@ class ChargebackService;
 class ChargebackPage final : public QWidget, public Page {
     Q_OBJECT
 public:
-    explicit ChargebackPage(QWidget *parent = nullptr);
+    // On `service`, the context's (ContextServices::chargeback(), a lane of the context's
+    // one usage database); null: a service with a database of its own (tests).
+    explicit ChargebackPage(ChargebackService *service, QWidget *parent = nullptr);
+    explicit ChargebackPage(QWidget *parent = nullptr)
+        : ChargebackPage(nullptr, parent) {}
     void setConnection(ClusterConnection *connection) override { Q_UNUSED(connection) }
     void setNamespace(const QString &ns) override;
     // The month's zone, the rate (until a rates file replaces it) and the currency
@@ -57,6 +61,12 @@ signals:
     void statusMessage(const QString &message);
 
 private:
+    void setUpPeriodControls();
+    void setUpRateControls();
+    void setUpTable();
+    // Returns the rate's label, which hides with the rate while a rates file is set.
+    QLabel *layOut();
+    void connectControls(QLabel *rateLabel);
     void refresh();
     void showReport(const ChargebackReport &report);
     void showError(const QString &message);
