@@ -63,7 +63,7 @@ DB_HEADERS = {
     "alertschema.h": "core/usage",
     "usagecsv.h": "core/usage",
     "chargebackquery.h": "core/report",
-    "alertledger.h": "core/alerts",
+    "alertledger.h": "core/usage",
 }
 
 # The command line is headless and no controller: none of the console's layers, none
@@ -122,6 +122,13 @@ RULE_CLI = "cli-links-no-console-or-controller"
 RULE_SERVER = "only-the-controller-links-the-server"
 RULE_DEMO = "no-demo-generators-in-the-controller"
 RULE_LAYER = "include-outside-its-layer"
+RULE_CONN = "usage-connection-stays-in-core-usage"
+
+# The usage database's connection is core/usage's own: UsageStore has no public
+# connection() (a call does not compile), and its one way out for the stores and ledgers
+# of core/usage, storeConnection() (core/usage/storeconnection.h), is checked here.
+CONN_RE = re.compile(r"\bstoreConnection\s*\(|#[ \t]*include[ \t]+\"core/usage/storeconnection\.h\"")
+CONN_HOME = "core/usage/"
 
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"', re.MULTILINE)
 
@@ -148,6 +155,28 @@ def include_breaches(src: Path) -> list[str]:
     return out
 
 
+def sources(src: Path, folders: tuple[str, ...]):
+    """(path from the repository root, text) of every .h and .cpp below `folders`."""
+    for folder in folders:
+        base = src / folder
+        if not base.is_dir():
+            continue
+        for f in sorted(list(base.rglob("*.h")) + list(base.rglob("*.cpp"))):
+            yield f.relative_to(src).as_posix(), f.read_text(encoding="utf-8", errors="replace")
+
+
+def connection_breaches(src: Path) -> list[str]:
+    out = []
+    for rel, text in sources(src, ("core", "services", "models", "widgets", "app", "testcluster")):
+        if rel.startswith(CONN_HOME):
+            continue
+        for m in CONN_RE.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            out.append(f"{rel}:{line}: {RULE_CONN}: reaches the usage store's connection; "
+                       f"ask the UsageStore (transaction(), boostStore(), a ledger that takes the store)")
+    return out
+
+
 def library_of(path: str) -> str | None:
     """The library a repository path belongs to (a key of ALLOWED), None for tests etc."""
     parts = path.split("/")
@@ -166,26 +195,20 @@ def library_of(path: str) -> str | None:
 
 def layer_breaches(src: Path) -> list[str]:
     out = []
-    for folder in ("core", "services", "models", "widgets", "app", "testcluster", "resources"):
-        base = src / folder
-        if not base.is_dir():
+    for rel, text in sources(src, ("core", "services", "models", "widgets", "app", "testcluster", "resources")):
+        own = library_of(rel)
+        if own is None or own not in ALLOWED:
             continue
-        for f in sorted(list(base.rglob("*.h")) + list(base.rglob("*.cpp"))):
-            rel = f.relative_to(src).as_posix()
-            own = library_of(rel)
-            if own is None or own not in ALLOWED:
+        for m in INCLUDE_RE.finditer(text):
+            written = m.group(1)
+            if not written.startswith(OURS):
                 continue
-            text = f.read_text(encoding="utf-8", errors="replace")
-            for m in INCLUDE_RE.finditer(text):
-                written = m.group(1)
-                if not written.startswith(OURS):
-                    continue
-                target = library_of(written)
-                if target == own or target in ALLOWED[own]:
-                    continue
-                line = text.count("\n", 0, m.start()) + 1
-                out.append(f"{rel}:{line}: {RULE_LAYER}: {own}/ includes {written}; it may include "
-                           f"{', '.join(sorted(ALLOWED[own])) or 'nothing of ours'}")
+            target = library_of(written)
+            if target == own or target in ALLOWED[own]:
+                continue
+            line = text.count("\n", 0, m.start()) + 1
+            out.append(f"{rel}:{line}: {RULE_LAYER}: {own}/ includes {written}; it may include "
+                       f"{', '.join(sorted(ALLOWED[own])) or 'nothing of ours'}")
     return out
 
 
@@ -248,6 +271,7 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 2
     breaches = (include_breaches(a.source_dir) + layer_breaches(a.source_dir)
+                + connection_breaches(a.source_dir)
                 + qualified_include_breaches(a.source_dir)
                 + link_breaches(a.build_dir))
     for b in breaches:

@@ -220,7 +220,7 @@ QString budgetsText(const QList<Budget> &list, std::optional<Period> period) {
 template <typename Change>
 int auditedBudgetChange(UsageStore &store, const Args &a, BudgetScope scope, const QString &subject,
                         std::optional<Period> period, const QString &action, Change change) {
-    UsageTx tx(store.connection());
+    UsageTx tx = store.transaction();
     if (auto r = tx.begin(); !r)
         return failWith(r.error());
     auto before = store.budgetsFor(scope, subject);

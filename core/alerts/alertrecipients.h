@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/alerts/alert.h"
+#include "core/usage/alert.h"
 #include "core/domain/result.h"
 
 #include <QHash>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/alerts/alert.h"
+#include "core/usage/alert.h"
 #include "core/usage/boostrequests.h"
 #include "core/usage/boosts.h"
 #include "core/usage/budget.h"

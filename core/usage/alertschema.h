@@ -6,7 +6,7 @@ namespace gq {
 
 class UsageConnection;
 
-// Schema v5: the alert ledger (core/alerts/alertledger.h reads and writes it).
+// Schema v5: the alert ledger (alertledger.h reads and writes it).
 //  * alerts: one row per alert key ("budget/namespace/team-a/day/1764543600/80"), the
 //    primary key being the claim: whoever inserts it first owns the alert, so two
 //    controller replicas or a restarted one never raise it twice. The alert itself is

@@ -1,6 +1,7 @@
 #include "core/usage/auditlog.h"
 
 #include "core/usage/auditverifier.h"
+#include "core/usage/storeconnection.h"
 #include "core/usage/usageconnection.h"
 #include "core/usage/usagestore.h"
 
@@ -75,7 +76,7 @@ AuditLog::AuditLog(UsageConnection &conn, AuditSigning signing, const Clock &clo
     , m_signing(std::move(signing)) {}
 
 AuditLog::AuditLog(UsageStore &store, AuditSigning signing, const Clock &clock)
-    : AuditLog(store.connection(), std::move(signing), clock) {}
+    : AuditLog(storeConnection(store), std::move(signing), clock) {}
 
 AuditLog::AuditLog(UsageConnection &conn, const Clock &clock)
     : m_conn(conn)
@@ -88,7 +89,7 @@ AuditLog::AuditLog(UsageConnection &conn, const Clock &clock)
 }
 
 AuditLog::AuditLog(UsageStore &store, const Clock &clock)
-    : AuditLog(store.connection(), clock) {}
+    : AuditLog(storeConnection(store), clock) {}
 
 Result<AuditEntry> AuditLog::append(const QString &actor, const QString &action, const QString &target,
                                     const QString &before, const QString &after, const QString &note) {

@@ -1,6 +1,7 @@
 #include "core/usage/boostledger.h"
 
 #include "core/usage/auditlog.h"
+#include "core/usage/storeconnection.h"
 #include "core/usage/timewindow.h"
 #include "core/usage/usageconnection.h"
 #include "core/usage/usagestore.h"
@@ -70,7 +71,7 @@ Result<Boost> BoostLedger::grant(Boost boost) {
     boost.id = 0;
     boost.state = Boost::State::Scheduled;
     boost.createdAt = m_clock.nowSecs();
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     UsageTx tx(conn);
     if (auto r = tx.begin(); !r)
         return r.error();
@@ -88,7 +89,7 @@ Result<Boost> BoostLedger::grant(Boost boost) {
 }
 
 Result<Boost> BoostLedger::find(qint64 id) const {
-    BoostStore store(m_store.connection());
+    BoostStore store(storeConnection(m_store));
     auto b = store.find(id);
     if (!b)
         return b.error();
@@ -103,7 +104,7 @@ Result<Boost> BoostLedger::change(qint64 id, const QString &note, const QString 
                                   const std::function<QString(const Boost &)> &describeAfter) {
     if (auto r = checkNote(note); !r)
         return r.error();
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     UsageTx tx(conn);
     if (auto r = tx.begin(); !r)
         return r.error();

@@ -2,6 +2,7 @@
 
 #include "core/usage/auditlog.h"
 #include "core/usage/boostledger.h"
+#include "core/usage/storeconnection.h"
 #include "core/usage/timewindow.h"
 #include "core/usage/usageconnection.h"
 #include "core/usage/usagestore.h"
@@ -155,7 +156,7 @@ Result<BoostRequest> BoostRequestLedger::submit(BoostRequest request) {
     request.decisionNote.clear();
     request.decidedAt = 0;
     request.boostId = 0;
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     UsageTx tx(conn);
     if (auto r = tx.begin(); !r)
         return r.error();
@@ -190,7 +191,7 @@ Result<BoostRequest> BoostRequestLedger::submit(BoostRequest request) {
 }
 
 Result<BoostRequest> BoostRequestLedger::find(qint64 id) const {
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     QSqlQuery q(conn.database());
     if (auto r = conn.prepare(q, QStringLiteral("SELECT %1 FROM boost_requests WHERE id = ?").arg(kColumns));
         !r)
@@ -205,10 +206,10 @@ Result<BoostRequest> BoostRequestLedger::find(qint64 id) const {
 }
 
 Result<QList<BoostRequest>> BoostRequestLedger::list(const Filter &filter) {
-    if (!m_store.connection().isReadOnly())
+    if (!storeConnection(m_store).isReadOnly())
         if (auto r = expireDue(); !r)
             return r.error();
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     QSqlQuery q(conn.database());
     QString sql = QStringLiteral("SELECT %1 FROM boost_requests WHERE 1 = 1").arg(kColumns);
     if (filter.state)
@@ -231,7 +232,7 @@ Result<QList<BoostRequest>> BoostRequestLedger::list(const Filter &filter) {
 }
 
 Result<QList<BoostRequest>> BoostRequestLedger::decidedBetween(qint64 from, qint64 to) const {
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     QSqlQuery q(conn.database());
     if (auto r = conn.prepare(
             q, QStringLiteral("SELECT %1 FROM boost_requests WHERE state IN ('approved', 'denied')"
@@ -250,7 +251,7 @@ Result<QList<BoostRequest>> BoostRequestLedger::decidedBetween(qint64 from, qint
 }
 
 Result<void> BoostRequestLedger::store(const BoostRequest &r, BoostRequest::State from) {
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     QSqlQuery q(conn.database());
     if (auto e = conn.prepare(q, QStringLiteral("UPDATE boost_requests SET state = ?, decided_by = ?,"
                                                 " decision_note = ?, decided_s = ?, boost_id = ?, hours = ?,"
@@ -284,7 +285,7 @@ Result<BoostRequest> BoostRequestLedger::decide(qint64 id, BoostRequest::State t
     if (actor.trimmed().isEmpty())
         return invalid(QStringLiteral("must not be empty"), QStringLiteral("actor"));
     const qint64 now = m_clock.nowSecs();
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     UsageTx tx(conn);
     if (auto r = tx.begin(); !r)
         return r.error();
@@ -365,7 +366,7 @@ Result<BoostRequest> BoostRequestLedger::withdraw(qint64 id, const QString &note
 }
 
 Result<int> BoostRequestLedger::expireDue() {
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     QSqlQuery q(conn.database());
     if (auto r = conn.prepare(
             q, QStringLiteral("SELECT id FROM boost_requests WHERE state = 'pending' AND until_s <= ?"));

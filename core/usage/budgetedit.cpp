@@ -1,6 +1,7 @@
 #include "core/usage/budgetedit.h"
 
 #include "core/usage/boosts.h"
+#include "core/usage/storeconnection.h"
 #include "core/usage/usageconnection.h"
 #include "core/usage/usagestore.h"
 
@@ -48,7 +49,7 @@ Result<AuditEntry> setBudgetAudited(UsageStore &store, AuditLog &log, const Budg
         return r.error();
     if (auto v = validateBudget(budget); !v)
         return v.error();
-    UsageTx tx(store.connection());
+    UsageTx tx(storeConnection(store));
     if (auto r = tx.begin(); !r)
         return r.error();
     const bool moved = replaces && !sameKey(*replaces, budget);
@@ -79,7 +80,7 @@ Result<AuditEntry> deleteBudgetAudited(UsageStore &store, AuditLog &log, const B
                                        const QString &actor, const QString &note) {
     if (auto r = needNote(note); !r)
         return r.error();
-    UsageTx tx(store.connection());
+    UsageTx tx(storeConnection(store));
     if (auto r = tx.begin(); !r)
         return r.error();
     auto before = textOf(store, budget.scope, budget.subject, budget.period);

@@ -1,5 +1,6 @@
 #include "core/usage/chargebackreads.h"
 
+#include "core/usage/storeconnection.h"
 #include "core/usage/usageconnection.h"
 #include "core/usage/usagestore.h"
 
@@ -23,7 +24,7 @@ Result<QList<RateHours>> hoursByRate(const UsageStore &store, GroupBy by, const 
                        "gpus * weight) FROM usage_intervals WHERE start_s < ? AND COALESCE(end_s, ?) > ? "
                        "AND COALESCE(end_s, ?) > start_s GROUP BY %1, resource, gpu_model")
             .arg(col);
-    UsageConnection &conn = store.connection();
+    UsageConnection &conn = storeConnection(store);
     QSqlQuery q(conn.database());
     q.setForwardOnly(true);
     if (auto r = conn.prepare(q, sql); !r)
@@ -59,7 +60,7 @@ Result<QMap<QString, double>> idleHours(const UsageStore &store, GroupBy by, con
                                        "FROM idle_spans s WHERE s.start_s < ? AND s.end_s > ?) spans "
                                        "WHERE subject IS NOT NULL GROUP BY subject")
                             .arg(subject, overlap);
-    UsageConnection &conn = store.connection();
+    UsageConnection &conn = storeConnection(store);
     QSqlQuery q(conn.database());
     q.setForwardOnly(true);
     if (auto r = conn.prepare(q, sql); !r)

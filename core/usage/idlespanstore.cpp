@@ -1,5 +1,6 @@
 #include "core/usage/idlespanstore.h"
 
+#include "core/usage/storeconnection.h"
 #include "core/usage/usageconnection.h"
 #include "core/usage/usagestore.h"
 
@@ -11,7 +12,7 @@
 namespace gq {
 
 Result<QList<IdleSpan>> IdleSpanStore::current(qint64 endedFrom, qint64 minSeconds) const {
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     QSqlQuery q(conn.database());
     if (auto r =
             conn.prepare(q, QStringLiteral("SELECT ns, pod_name, node, gpu_uuid, start_s, end_s, "
@@ -55,7 +56,7 @@ Result<QList<qint64>> touching(UsageConnection &conn, QSqlQuery &find, IdleSpan 
 } // namespace
 
 Result<int> IdleSpanStore::upsert(const QList<IdleSpan> &spans, qint64 tolerance) {
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     UsageTx tx(conn);
     if (auto r = tx.begin(); !r)
         return r.error();

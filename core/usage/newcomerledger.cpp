@@ -2,6 +2,7 @@
 
 #include "core/usage/auditlog.h"
 #include "core/usage/boosts.h"
+#include "core/usage/storeconnection.h"
 #include "core/usage/storesettings.h"
 #include "core/usage/timewindow.h"
 #include "core/usage/usageconnection.h"
@@ -128,7 +129,7 @@ NewcomerLedger::NewcomerLedger(UsageStore &store, const Clock &clock)
     , m_clock(clock) {}
 
 Result<NewcomerPolicy> NewcomerLedger::policy() const {
-    auto text = setting(m_store.connection(), kPolicyKey);
+    auto text = setting(storeConnection(m_store), kPolicyKey);
     if (!text)
         return text.error();
     return NewcomerPolicy::parse(*text);
@@ -136,7 +137,7 @@ Result<NewcomerPolicy> NewcomerLedger::policy() const {
 
 Result<void> NewcomerLedger::setPolicy(const NewcomerPolicy &policy, const QString &actor,
                                        const QString &note) {
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     UsageTx tx(conn);
     if (auto r = tx.begin(); !r)
         return r;
@@ -158,7 +159,7 @@ Result<void> NewcomerLedger::setPolicy(const NewcomerPolicy &policy, const QStri
 }
 
 Result<bool> NewcomerLedger::insert(const NewcomerAllowance &a) const {
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     QSqlQuery q(conn.database());
     if (auto r = conn.prepare(q, QStringLiteral("INSERT INTO newcomers (user_name, since_s, until_s)"
                                                 " VALUES (?, ?, ?) ON CONFLICT (user_name) DO NOTHING"));
@@ -185,11 +186,11 @@ Result<NewcomerAllowance> NewcomerLedger::add(const QString &user, const QString
             Error::Kind::Invalid,
             QStringLiteral("no newcomer policy is set (gpuquota budget newcomer policy 7d:x3)"),
             QStringLiteral("newcomer"));
-    auto zone = storedRollupZone(m_store.connection());
+    auto zone = storedRollupZone(storeConnection(m_store));
     if (!zone)
         return zone.error();
     const NewcomerAllowance a = newcomerAllowance(name, m_clock.nowSecs(), *p, *zone);
-    UsageTx tx(m_store.connection());
+    UsageTx tx(storeConnection(m_store));
     if (auto r = tx.begin(); !r)
         return r.error();
     auto added = insert(a);
@@ -211,7 +212,7 @@ Result<NewcomerAllowance> NewcomerLedger::end(const QString &user, const QString
     if (auto r = checkBoostNote(note); !r)
         return r.error();
     const qint64 now = m_clock.nowSecs();
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     UsageTx tx(conn);
     if (auto r = tx.begin(); !r)
         return r.error();
@@ -262,7 +263,7 @@ Result<NewcomerAllowance> NewcomerLedger::end(const QString &user, const QString
 
 Result<bool> NewcomerLedger::auditOnce(const NewcomerAllowance &a, bool start, const QString &actor,
                                        const QString &note) {
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     UsageTx tx(conn);
     if (auto r = tx.begin(); !r)
         return r.error();
@@ -297,7 +298,7 @@ Result<bool> NewcomerLedger::auditOnce(const NewcomerAllowance &a, bool start, c
 }
 
 Result<int> NewcomerLedger::addFirstSeen(const NewcomerPolicy &policy, qint64 policySince, qint64 now) const {
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     auto zone = storedRollupZone(conn);
     if (!zone)
         return zone.error();
@@ -343,7 +344,7 @@ Result<NewcomerLedger::SweepReport> NewcomerLedger::sweep(const QString &actor) 
     if (!p)
         return p.error();
     if (p->enabled()) {
-        auto since = setting(m_store.connection(), kSinceKey);
+        auto since = setting(storeConnection(m_store), kSinceKey);
         if (!since)
             return since.error();
         auto added = addFirstSeen(*p, since->toLongLong(), now);
@@ -351,7 +352,7 @@ Result<NewcomerLedger::SweepReport> NewcomerLedger::sweep(const QString &actor) 
             return added.error();
         report.added = *added;
     }
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     QSqlQuery q(conn.database());
     if (auto r = conn.prepare(q, QStringLiteral("SELECT user_name, since_s, until_s, ended_s, start_audited,"
                                                 " end_audited FROM newcomers WHERE (start_audited = 0 AND"
@@ -386,7 +387,7 @@ Result<NewcomerLedger::SweepReport> NewcomerLedger::sweep(const QString &actor) 
 }
 
 Result<QList<NewcomerAllowance>> NewcomerLedger::list() const {
-    UsageConnection &conn = m_store.connection();
+    UsageConnection &conn = storeConnection(m_store);
     QSqlQuery q(conn.database());
     if (auto r = conn.execSql(q, QStringLiteral("SELECT user_name, since_s, until_s, ended_s FROM newcomers"
                                                 " ORDER BY since_s DESC, user_name"));

@@ -1,5 +1,6 @@
-#include "core/usage/storesettings.h"
+#include "core/usage/storeconnection.h"
 
+#include "core/usage/storesettings.h"
 #include "core/usage/usageconnection.h"
 #include "core/usage/usagestore.h"
 
@@ -21,7 +22,7 @@ Result<void> storesettings::put(UsageConnection &conn, const QString &name, cons
 
 Result<void> storesettings::put(UsageStore &store, const QString &name, const QString &value,
                                 const QString &what) {
-    return put(store.connection(), name, value, what);
+    return put(storeConnection(store), name, value, what);
 }
 
 Result<QString> storesettings::value(const UsageConnection &conn, const QString &name, const QString &what) {
@@ -36,7 +37,7 @@ Result<QString> storesettings::value(const UsageConnection &conn, const QString 
 
 Result<QStringList> storesettings::valuesLike(UsageStore &store, const QString &pattern,
                                               const QString &what) {
-    UsageConnection &conn = store.connection();
+    UsageConnection &conn = storeConnection(store);
     QSqlQuery q(conn.database());
     if (auto r = conn.prepare(q, QStringLiteral("SELECT value FROM store_settings WHERE name LIKE ?")); !r)
         return r.error();

@@ -1,6 +1,7 @@
 #include "core/usage/subjectintervals.h"
 
 #include "core/usage/intervalqueries.h"
+#include "core/usage/storeconnection.h"
 #include "core/usage/usageconnection.h"
 #include "core/usage/usagestore.h"
 
@@ -13,7 +14,7 @@ namespace gq {
 Result<std::vector<UsageInterval>> subjectIntervals(const UsageStore &store, BudgetScope scope,
                                                     const QString &subject, qint64 from, qint64 to,
                                                     qint64 now) {
-    const UsageConnection &conn = store.connection();
+    const UsageConnection &conn = storeConnection(store);
     QSqlQuery q(conn.database());
     q.setForwardOnly(true);
     if (auto r = conn.prepare(q, QStringLiteral("SELECT %1 FROM usage_intervals WHERE %2 = ? AND start_s < ? "

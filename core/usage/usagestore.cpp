@@ -10,8 +10,10 @@
 #include "core/usage/checkinputs.h"
 #include "core/usage/intervalqueries.h"
 #include "core/usage/intervalwriter.h"
+#include "core/usage/pgping.h"
 #include "core/usage/rollups.h"
 #include "core/usage/rollupwriter.h"
+#include "core/usage/storeconnection.h"
 #include "core/usage/usageconnection.h"
 #include "core/usage/usagecsv.h"
 
@@ -67,6 +69,18 @@ Result<std::unique_ptr<UsageStore>> UsageStore::open(const QString &urlText, Opt
     AdmissionChecker *checker = s.m_checker.get();
     s.m_conn->setWriteListener([checker] { checker->drop(); });
     return store;
+}
+
+UsageConnection &storeConnection(const UsageStore &store) {
+    return *store.m_conn;
+}
+
+UsageTx UsageStore::transaction() const {
+    return UsageTx(*m_conn);
+}
+
+Result<void> UsageStore::ping(int timeoutMs) const {
+    return pingConnection(*m_conn, timeoutMs);
 }
 
 const DbUrl &UsageStore::url() const {

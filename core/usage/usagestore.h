@@ -100,8 +100,15 @@ public:
     [[nodiscard]] const DbUrl &url() const;
     [[nodiscard]] bool isPostgres() const;
     [[nodiscard]] QSqlDatabase database() const;
-    // The connection the store's parts share (AuditLog works on it too).
-    [[nodiscard]] UsageConnection &connection() const { return *m_conn; }
+    // A transaction on the store's connection (nested ones join the outer one): the
+    // writes of this store and of the stores and ledgers built on it between begin()
+    // and commit() are one.
+    [[nodiscard]] UsageTx transaction() const;
+    // Whether the database still answers, waiting at most timeoutMs (see pgping.h).
+    [[nodiscard]] Result<void> ping(int timeoutMs) const;
+    // The boosts table on the store's connection, for the reconciler's compare-and-set
+    // steps (the audited changes go through BoostLedger).
+    [[nodiscard]] BoostStore &boostStore() const { return *m_boosts; }
     [[nodiscard]] const ResourceWeights &weights() const { return m_options.weights; }
     [[nodiscard]] Result<int> schemaVersion() const;
     [[nodiscard]] const QString &rollupZone() const { return m_rollupZone; }
@@ -290,6 +297,9 @@ public:
                                                    qint64 now) const;
 
 private:
+    // The connection itself is for core/usage only (storeconnection.h): the parts and
+    // ledgers in this folder build on it; everyone else asks the store.
+    friend UsageConnection &storeConnection(const UsageStore &store);
     explicit UsageStore(Options options);
 
     Options m_options;

@@ -107,7 +107,7 @@ bool BoostReconciler::start(qint64 now, qint64 onlyBoost) {
     m_now = now;
     m_report = {};
     m_queue.clear();
-    BoostStore boosts(m_store.connection());
+    BoostStore &boosts = m_store.boostStore();
     auto due = boosts.due(now);
     if (!due) {
         m_report.error = due.error();
@@ -144,7 +144,7 @@ void BoostReconciler::next() {
         return;
     }
     const qint64 id = m_queue.takeFirst();
-    BoostStore boosts(m_store.connection());
+    BoostStore &boosts = m_store.boostStore();
     auto b = boosts.find(id);
     if (!b) {
         m_report.error = b.error();
@@ -233,7 +233,7 @@ bool BoostReconciler::claim(Boost b, Op op) {
     b.state = op == Op::Apply ? Boost::State::Applying : Boost::State::Reverting;
     b.claimOwner = m_opt.owner;
     b.claimUntil = m_opt.clock->nowSecs() + m_opt.claimSeconds;
-    BoostStore boosts(m_store.connection());
+    BoostStore &boosts = m_store.boostStore();
     auto ok = boosts.update(b, from, fromOwner);
     if (!ok) {
         m_report.error = ok.error();
@@ -460,7 +460,7 @@ void BoostReconciler::continueWith(const Boost &updated) {
 }
 
 void BoostReconciler::completeAnnotation(const QString &before, const QString &after) {
-    BoostStore boosts(m_store.connection());
+    BoostStore &boosts = m_store.boostStore();
     auto cleared = boosts.clearAnnotateMark(m_claimed.id, m_claimed.expiry);
     if (!cleared) {
         m_report.error = cleared.error();
@@ -510,10 +510,9 @@ void BoostReconciler::failCurrent(const QString &reason) {
 }
 
 Result<bool> BoostReconciler::record(const Boost &n, const ChangeAuditEntry &entry) {
-    UsageConnection &conn = m_store.connection();
-    UsageTx tx(conn);
+    UsageTx tx = m_store.transaction();
     auto ok = tx.begin();
-    BoostStore boosts(conn);
+    BoostStore &boosts = m_store.boostStore();
     Result<bool> done =
         ok ? boosts.update(n, m_claimed.state, m_claimed.claimOwner) : Result<bool>(ok.error());
     if (!done || !*done)

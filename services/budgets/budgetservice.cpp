@@ -33,7 +33,7 @@ Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now) {
             row.graceEndsAt = graceEnd(d, now);
             // The alert ledger is the controller's; a database it never wrote to has
             // none to show, which is no reason to hide the budgets.
-            if (auto alerts = AlertLedger(store.connection()).budgetState(d.budget.id, d.period.start))
+            if (auto alerts = AlertLedger(store).budgetState(d.budget.id, d.period.start))
                 row.alerts = *alerts;
             o.rows << row;
         }

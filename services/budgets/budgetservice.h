@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/alerts/alertledger.h"
+#include "core/usage/alertledger.h"
 #include "core/usage/auditlog.h"
 #include "core/usage/budget.h"
 #include "core/domain/error.h"

@@ -69,7 +69,7 @@ Result<void> AlertService::loadSecrets() {
 
 void AlertService::setStore(UsageStore *store) {
     m_store = store;
-    m_ledger = store ? std::make_unique<AlertLedger>(store->connection()) : nullptr;
+    m_ledger = store ? std::make_unique<AlertLedger>(*store) : nullptr;
 }
 
 void AlertService::addClampEvent(const ClampNotice &event) {

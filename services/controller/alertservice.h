@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/alerts/alertconfig.h"
-#include "core/alerts/alertledger.h"
+#include "core/usage/alertledger.h"
 #include "core/alerts/alertrecipients.h"
 #include "core/alerts/alertrules.h"
 #include "core/jobs/jobtracker.h"

@@ -31,7 +31,7 @@ LedgerWriter::LedgerWriter(QString databaseUrl, UsageStore::Options options, QSt
         if (!m_store || !m_available.load())
             return;
         // Bounded: a silent network cut must not leave the ping (and readiness) waiting.
-        if (auto r = pingConnection(m_store->connection(), kPingTimeoutMs); !r)
+        if (auto r = m_store->ping(kPingTimeoutMs); !r)
             fail(r.error());
     });
     QObject::connect(&m_retry, &QTimer::timeout, this, [this] {
@@ -340,7 +340,7 @@ void LedgerWriter::runBatch(BatchJob &job) {
     std::size_t done = 0;
     while (done < total && !job.cancel.load()) {
         const std::size_t to = std::min(total, done + kBatchRows);
-        UsageTx tx((*store)->connection());
+        UsageTx tx = (*store)->transaction();
         Result<void> r = tx.begin();
         for (std::size_t i = done; r && i < to; ++i) {
             r = applyTo(**store, job.entries[i]);

@@ -3,7 +3,7 @@
 // built twice). Exactly one email and one webhook per threshold, nothing twice after a
 // restart, a failed delivery retried and delivered once.
 
-#include "core/alerts/alertledger.h"
+#include "core/usage/alertledger.h"
 #include "services/controller/alertservice.h"
 #include "tests/alerts/alertsink.h"
 #include "core/net/httptransport.h"
@@ -244,7 +244,7 @@ private slots:
         QCOMPARE(thresholds, (QList<int>{80, 100}));
 
         // The ledger: four deliveries, all sent once; the Budgets page's view of it.
-        AlertLedger ledger(store->connection());
+        AlertLedger ledger(*store);
         auto all = ledger.deliveries();
         QVERIFY(all);
         QCOMPARE(all->size(), 4);
@@ -284,7 +284,7 @@ private slots:
         QCOMPARE(r.raised, 1);
         QCOMPARE(r.attempted, 1);
         QCOMPARE(r.failed, 1);
-        AlertLedger ledger(store->connection());
+        AlertLedger ledger(*store);
         auto rows = ledger.deliveries();
         QVERIFY(rows);
         QCOMPARE(rows->size(), 1);
@@ -332,7 +332,7 @@ private slots:
         AlertTickReport r = tick(service, t0);
         QCOMPARE(r.attempted, 1);
         QCOMPARE(r.failed, 1);
-        AlertLedger ledger(store->connection());
+        AlertLedger ledger(*store);
         auto rows = ledger.deliveries();
         QVERIFY(rows);
         QCOMPARE(rows->size(), 1);
@@ -363,7 +363,7 @@ private slots:
         QCOMPARE(tick(service, t0).failed, 2); // 80% and 100% at once
         QCOMPARE(tick(service, t0 + 60).failed, 2);
         QCOMPARE(tick(service, t0 + 7200).attempted, 0);
-        auto rows = AlertLedger(store->connection()).deliveries();
+        auto rows = AlertLedger(*store).deliveries();
         QVERIFY(rows);
         for (const AlertDelivery &d : *rows) {
             QCOMPARE(d.state, AlertDelivery::State::Failed);
@@ -433,13 +433,13 @@ private slots:
         AlertService service(*store, m_transport, c, recipients());
         QVERIFY(service.loadSecrets());
         r = tick(service, kDay + 3 * kHour + 15 * 60 + c.retryInitialSeconds);
-        QVERIFY2(r.ok(), qPrintable(AlertLedger(store->connection()).deliveries()->first().lastError));
+        QVERIFY2(r.ok(), qPrintable(AlertLedger(*store).deliveries()->first().lastError));
         QCOMPARE(r.sent, 1);
         const QStringList meta = files(mailDir(), QStringLiteral("*.json"));
         QCOMPARE(meta.size(), 1);
         QCOMPARE(QJsonDocument::fromJson(readAll(meta[0])).object().value(QStringLiteral("auth")).toString(),
                  QStringLiteral("gq"));
-        auto rows = AlertLedger(store->connection()).deliveries();
+        auto rows = AlertLedger(*store).deliveries();
         for (const AlertDelivery &d : *rows)
             QVERIFY(!d.lastError.contains(QStringLiteral("s3cret-pw")));
 

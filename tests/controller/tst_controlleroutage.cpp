@@ -9,7 +9,7 @@
 //  * budget alerts reach the people the cluster names: the namespace annotation
 //    gpuquota.io/alert-recipients and the user's email on the pod, counted per channel
 //    in /metrics.
-#include "core/alerts/alertledger.h"
+#include "core/usage/alertledger.h"
 #include "tests/alerts/alertsink.h"
 #include "tests/controller/controllertestutil.h"
 #include "tests/controller/podscript.h"
@@ -86,7 +86,7 @@ class TestControllerOutage : public QObject {
         auto store = UsageStore::open(m_bed.pg->url);
         if (!store)
             return {store.error().message};
-        AlertLedger ledger((*store)->connection());
+        AlertLedger ledger(**store);
         auto all = ledger.deliveries();
         QStringList out;
         for (const AlertDelivery &d : all ? *all : QList<AlertDelivery>())

@@ -47,7 +47,7 @@ void TestLiveIdleRecorded::showsRecordedSpansWithoutPrometheus() {
         auto store = UsageStore::open(url);
         QVERIFY2(store, store ? "" : qPrintable(store.error().toString()));
         const qint64 now = QDateTime::currentSecsSinceEpoch();
-        QSqlQuery q((*store)->connection().database());
+        QSqlQuery q((*store)->database());
         QVERIFY(
             q.prepare(QStringLiteral("INSERT INTO idle_spans (ns, pod_name, node, gpu_uuid, start_s, end_s, "
                                      "wasted_gpu_seconds) VALUES (?, ?, ?, ?, ?, ?, ?)")));

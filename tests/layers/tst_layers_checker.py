@@ -4,7 +4,8 @@ sources and of the generated build.ninja it first passes (the tree as it is), th
 fails, naming the file and the rule, once a page includes the HTTP transport, a model
 includes the usage store, an include of ours does not name its path from the repository
 root, the CLI links the console's widgets and the controller, and
-the console links the HTTP server.
+the console links the HTTP server, and code outside core/usage reaches the usage
+store's connection.
 
   tst_layers_checker.py --checker scripts/check-layers.py --source-dir SRC --build-dir BUILD
 """
@@ -114,6 +115,21 @@ class LayerCheckerTest(unittest.TestCase):
                       "widgets/quotas/quotapage.h", r.stdout)
         self.assertIn("core/domain/leak.cpp:2: include-outside-its-layer: core/domain/ includes "
                       "services/quotas/quotawriter.h; it may include nothing of ours", r.stdout)
+
+    def test_the_usage_connection_outside_core_usage_fails(self):
+        service = self.src / "services/boosts/leak.cpp"
+        service.parent.mkdir(parents=True)
+        service.write_text('// a service\n#include "core/usage/storeconnection.h"\n'
+                           "void f(UsageStore &s) { UsageTx tx(gq::storeConnection(s)); }\n", encoding="utf-8")
+        inside = self.src / "core/usage/part.cpp"
+        inside.parent.mkdir(parents=True)
+        inside.write_text('#include "core/usage/storeconnection.h"\n'
+                          "void g(UsageStore &s) { UsageTx tx(storeConnection(s)); }\n", encoding="utf-8")
+        r = run(ARGS.checker, self.src, self.build)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("services/boosts/leak.cpp:2: usage-connection-stays-in-core-usage:", r.stdout)
+        self.assertIn("services/boosts/leak.cpp:3: usage-connection-stays-in-core-usage:", r.stdout)
+        self.assertNotIn("core/usage/part.cpp", r.stdout)
 
     def test_the_cli_linking_widgets_or_the_controller_fails(self):
         inject_link(self.build / "build.ninja", "bin/gpuquota",

@@ -177,7 +177,7 @@ void TestAuditChain::checkpointWaitsForTheOuterCommit() {
     QVERIFY(append(QStringLiteral("first")));
     QCOMPARE(AuditCheckpoint::readFile(checkpointFile())->count, qint64(1));
     {
-        UsageTx tx(s->connection());
+        UsageTx tx = s->transaction();
         QVERIFY(tx.begin());
         QVERIFY(append(QStringLiteral("rolled back")));
         QCOMPARE(AuditCheckpoint::readFile(checkpointFile())->count, qint64(1)); // not before the commit
@@ -187,7 +187,7 @@ void TestAuditChain::checkpointWaitsForTheOuterCommit() {
     const Run intact = gq(verifyArgs());
     QVERIFY2(intact.code == 0, qPrintable(intact.out));
     {
-        UsageTx tx(s->connection());
+        UsageTx tx = s->transaction();
         QVERIFY(tx.begin());
         QVERIFY(append(QStringLiteral("committed")));
         QVERIFY(tx.commit());

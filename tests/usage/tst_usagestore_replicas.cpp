@@ -2,6 +2,7 @@
 
 #include "core/usage/boostledger.h"
 #include "core/usage/boostrequests.h"
+#include "core/usage/storeconnection.h"
 #include "core/usage/usageconnection.h"
 
 #include <QSqlQuery>
@@ -190,12 +191,12 @@ void TestUsageStoreReplicas::insertedIdIsThisWritersOwn() {
         QVERIFY(conn.exec(q, QStringLiteral("test insert")));
     };
     {
-        UsageConnection &mine = a->connection();
+        UsageConnection &mine = storeConnection(*a);
         UsageTx tx(mine);
         QVERIFY(tx.begin());
         insert(mine, QStringLiteral("alice"));
         if (a->isPostgres()) // the other writer commits while our transaction is open
-            insert(b->connection(), QStringLiteral("bob"));
+            insert(storeConnection(*b), QStringLiteral("bob"));
         auto id = mine.lastInsertedId(QStringLiteral("boost_requests"));
         QVERIFY2(id, id ? "" : qPrintable(id.error().message));
         QSqlQuery q(mine.database());

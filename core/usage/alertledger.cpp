@@ -1,11 +1,15 @@
-#include "core/alerts/alertledger.h"
+#include "core/usage/alertledger.h"
 
+#include "core/usage/storeconnection.h"
 #include "core/usage/usageconnection.h"
 
 #include <QJsonDocument>
 #include <QSqlQuery>
 
 namespace gq {
+
+AlertLedger::AlertLedger(const UsageStore &store)
+    : m_conn(storeConnection(store)) {}
 
 QString channelName(AlertDelivery::Channel c) {
     return c == AlertDelivery::Channel::Email ? QStringLiteral("email") : QStringLiteral("webhook");

@@ -1,4 +1,4 @@
-#include "core/alerts/alert.h"
+#include "core/usage/alert.h"
 
 #include <array>
 #include <utility>

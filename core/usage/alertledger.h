@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/alerts/alert.h"
 #include "core/domain/result.h"
+#include "core/usage/alert.h"
 
 #include <QHash>
 #include <QList>
@@ -12,6 +12,7 @@
 namespace gq {
 
 class UsageConnection;
+class UsageStore;
 
 // One delivery of one alert: the row of alert_deliveries (schema v5, alertschema.h).
 struct AlertDelivery {
@@ -58,8 +59,8 @@ struct BudgetAlertState {
 // same, so mail clients show it once.
 class AlertLedger {
 public:
-    explicit AlertLedger(UsageConnection &conn)
-        : m_conn(conn) {}
+    // On the store's connection: its writes join the store's transactions.
+    explicit AlertLedger(const UsageStore &store);
     Q_DISABLE_COPY_MOVE(AlertLedger)
 
     struct Target {
