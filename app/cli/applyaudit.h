@@ -6,7 +6,7 @@
 // (and the actor found) before anything is sent.
 
 #include "core/usage/auditanchor.h"
-#include "services/audit/changeaudit.h"
+#include "core/usage/changeaudit.h"
 #include "core/domain/result.h"
 
 #include <QJsonObject>

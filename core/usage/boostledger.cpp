@@ -1,6 +1,6 @@
 #include "core/usage/boostledger.h"
 
-#include "core/usage/auditlog.h"
+#include "core/usage/changeaudit.h"
 #include "core/usage/storeconnection.h"
 #include "core/usage/timewindow.h"
 #include "core/usage/usageconnection.h"
@@ -16,19 +16,19 @@ Error invalid(const QString &message, const QString &field) {
     return Error::make(Error::Kind::Invalid, message, field);
 }
 
-// "boost 7: active until 2026-06-01T12:00:00Z", "boost 7: scheduled from ... until ...":
-// what a revoke or extend found and left, for its audit entry.
-QString lifeOf(const Boost &b) {
-    QString s = QStringLiteral("boost %1: %2").arg(b.id).arg(boostStateName(b.state));
-    if (b.state == Boost::State::Scheduled)
-        s += QStringLiteral(" from ") + formatInstantUtc(b.start);
-    return s + QStringLiteral(" until ") + formatInstantUtc(b.expiry);
-}
 } // namespace
 
 BoostLedger::BoostLedger(UsageStore &store, const Clock &clock)
     : m_store(store)
     , m_clock(clock) {}
+
+BoostLedger::~BoostLedger() = default;
+
+Result<void> BoostLedger::audit(const ChangeAuditEntry &entry, const QString &actor) {
+    if (m_auditSink)
+        return m_auditSink->append(entry);
+    return AuditLogSink(m_store, actor).append(entry);
+}
 
 Result<void> BoostLedger::checkNote(const QString &note) {
     return checkBoostNote(note);
@@ -78,10 +78,7 @@ Result<Boost> BoostLedger::grant(Boost boost) {
     auto added = m_store.addBoost(boost);
     if (!added)
         return added.error();
-    AuditLog log(m_store);
-    if (auto r = log.append(boost.actor, QStringLiteral("boost.grant"), auditTarget(boost.target), QString(),
-                            summary(*added), boost.note);
-        !r)
+    if (auto r = audit(changeaudit::boostGrantEntry(*added), boost.actor); !r)
         return r.error();
     if (auto r = tx.commit(); !r)
         return r.error();
@@ -99,9 +96,10 @@ Result<Boost> BoostLedger::find(qint64 id) const {
     return **b;
 }
 
-Result<Boost> BoostLedger::change(qint64 id, const QString &note, const QString &actor, const QString &action,
-                                  const std::function<Result<Boost>(const Boost &)> &edit,
-                                  const std::function<QString(const Boost &)> &describeAfter) {
+Result<Boost>
+BoostLedger::change(qint64 id, const QString &note, const QString &actor,
+                    const std::function<Result<Boost>(const Boost &)> &edit,
+                    const std::function<ChangeAuditEntry(const Boost &, const Boost &)> &entryFor) {
     if (auto r = checkNote(note); !r)
         return r.error();
     UsageConnection &conn = storeConnection(m_store);
@@ -133,10 +131,7 @@ Result<Boost> BoostLedger::change(qint64 id, const QString &note, const QString 
         return Error::make(Error::Kind::Conflict,
                            QStringLiteral("boost %1 changed while it was being edited; try again").arg(id),
                            QStringLiteral("id"));
-    AuditLog log(m_store);
-    if (auto r = log.append(actor, action, auditTarget(current->target), lifeOf(*current),
-                            describeAfter(*next), note);
-        !r)
+    if (auto r = audit(entryFor(*current, *next), actor); !r)
         return r.error();
     if (auto r = tx.commit(); !r)
         return r.error();
@@ -146,7 +141,7 @@ Result<Boost> BoostLedger::change(qint64 id, const QString &note, const QString 
 Result<Boost> BoostLedger::revoke(qint64 id, const QString &note, const QString &actor) {
     const qint64 now = m_clock.nowSecs();
     return change(
-        id, note, actor, QStringLiteral("boost.revoke"),
+        id, note, actor,
         [now](const Boost &cur) -> Result<Boost> {
             Boost b = cur;
             b.revokedAt = now;
@@ -166,20 +161,15 @@ Result<Boost> BoostLedger::revoke(qint64 id, const QString &note, const QString 
                 b.expiry = b.start + 1;
             return b;
         },
-        [now](const Boost &b) {
-            QString s = QStringLiteral("boost %1: revoked at %2").arg(b.id).arg(formatInstantUtc(now));
-            if (b.state != Boost::State::Revoked && b.target.onCluster())
-                s += b.target.kind == BoostTarget::Kind::Quota
-                         ? QStringLiteral(" (the quota is taken back by the next reconcile)")
-                         : QStringLiteral(" (the queue is taken back by the next reconcile)");
-            return s;
+        [now, note](const Boost &was, const Boost &next) {
+            return changeaudit::boostRevokeEntry(was, next, now, note);
         });
 }
 
 Result<Boost> BoostLedger::extend(qint64 id, qint64 newExpiry, const QString &note, const QString &actor) {
     const qint64 now = m_clock.nowSecs();
     return change(
-        id, note, actor, QStringLiteral("boost.extend"),
+        id, note, actor,
         [now, newExpiry](const Boost &cur) -> Result<Boost> {
             if (cur.recurrence.recurs())
                 return invalid(QStringLiteral("boost %1 recurs until %2; revoke it and grant a new one")
@@ -203,7 +193,9 @@ Result<Boost> BoostLedger::extend(qint64 id, qint64 newExpiry, const QString &no
                 b.retryOp = QString::fromLatin1(Boost::kAnnotateOp);
             return b;
         },
-        lifeOf);
+        [note](const Boost &was, const Boost &next) {
+            return changeaudit::boostExtendEntry(was, next, note);
+        });
 }
 
 Result<QList<Boost>> BoostLedger::list(const Filter &filter) const {

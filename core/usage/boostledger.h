@@ -8,14 +8,20 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace gq {
 
+class ChangeAuditSink;
+struct ChangeAuditEntry;
 class UsageStore;
 
 // The audited changes people make to boosts: grant, revoke, extend, each recorded with
-// its audit entry in one transaction, so a boost never exists without its "why". Only
+// its audit entry in one transaction, so a boost never exists without its "why". The
+// entries are the one audit policy's (changeaudit.h), appended through a ChangeAuditSink
+// like every other audited write: a grant from the console, the CLI or the controller's
+// self-service gives the same entry apart from actor and time. Only
 // the database is touched; the cluster follows through BoostReconciler
 // (services/boosts/boostreconciler.h). Errors name the field the way the CLI spells the flag
 // ("note", "until", "id", ...), Invalid for bad values and NotFound for an unknown id.
@@ -25,7 +31,13 @@ public:
     static constexpr int kMinNoteLength = kBoostMinNoteLength;
 
     explicit BoostLedger(UsageStore &store, const Clock &clock = Clock::system());
+    ~BoostLedger();
     Q_DISABLE_COPY_MOVE(BoostLedger)
+
+    // Where the entries go. Default (null): the store's audit log under the change's
+    // actor (the boost's, or the one given), inside the change's transaction. Another
+    // sink names its own actor; an error it returns rolls the change back.
+    void setAuditSink(std::shared_ptr<ChangeAuditSink> sink) { m_auditSink = std::move(sink); }
 
     // Stores `boost` as scheduled (createdAt = now) with a boost.grant entry by its actor.
     Result<Boost> grant(Boost boost);
@@ -51,14 +63,15 @@ public:
     [[nodiscard]] static QString summary(const Boost &boost);
 
 private:
-    // The audit entry's before is what the boost was ("boost 7: active until T"), its
-    // after describeAfter(the edited boost).
-    Result<Boost> change(qint64 id, const QString &note, const QString &actor, const QString &action,
+    // Edits the boost and appends entryFor(what it was, what it is now), in one transaction.
+    Result<Boost> change(qint64 id, const QString &note, const QString &actor,
                          const std::function<Result<Boost>(const Boost &)> &edit,
-                         const std::function<QString(const Boost &)> &describeAfter);
+                         const std::function<ChangeAuditEntry(const Boost &, const Boost &)> &entryFor);
+    [[nodiscard]] Result<void> audit(const ChangeAuditEntry &entry, const QString &actor);
 
     UsageStore &m_store;
     const Clock &m_clock;
+    std::shared_ptr<ChangeAuditSink> m_auditSink;
 };
 
 } // namespace gq

@@ -4,7 +4,7 @@
 // decides go to the usage database the window has open (UsageService, on its own
 // thread), naming the user the cluster says the console runs as.
 
-#include "services/audit/changeaudit.h"
+#include "core/usage/changeaudit.h"
 
 #include <QPointer>
 

@@ -3,7 +3,7 @@
 #include "core/usage/auditlog.h"
 #include "core/boosts/boostannotation.h"
 #include "core/usage/boostledger.h"
-#include "services/audit/changeaudit.h"
+#include "core/usage/changeaudit.h"
 #include "core/kube/kubeclient.h"
 #include "core/kube/managedfields.h"
 #include "services/platform/platform.h"

@@ -1,7 +1,7 @@
 #include "services/controller/budgetenforcer.h"
 
 #include "core/usage/auditlog.h"
-#include "services/audit/changeaudit.h"
+#include "core/usage/changeaudit.h"
 #include "services/controller/clampscope.h"
 #include "core/kube/kubeclient.h"
 #include "core/usage/newcomerledger.h"

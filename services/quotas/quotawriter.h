@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/usage/auditanchor.h"
-#include "services/audit/changeaudit.h"
+#include "core/usage/changeaudit.h"
 #include "core/domain/error.h"
 #include "core/jobs/jobtracker.h"
 #include "core/kube/kuberequest.h"

@@ -5,7 +5,10 @@
 // same audit entries apart from actor and time: action, target, before, after, note.
 // The machine writes take the same path: a boost's step (BoostReconciler) and the
 // controller's clamp (BudgetEnforcer) hand their entries to the injected sink, and with
-// the default sink the same entries land in the store's audit log.
+// the default sink the same entries land in the store's audit log. So do the changes
+// people make to boosts (BoostLedger's grant, revoke and extend), and a grant from the
+// console (BoostService) and from `gpuquota boost grant` gives the same entry.
+#include "core/boosts/boostplanner.h"
 #include "core/usage/auditlog.h"
 #include "core/usage/boostledger.h"
 #include "services/boosts/boostreconciler.h"
@@ -14,6 +17,7 @@
 #include "services/quotas/quotawriter.h"
 #include "services/usage/usageservice.h"
 #include "core/usage/usagestore.h"
+#include "services/boosts/boostservice.h"
 
 #include "tests/kube/kubeclienttestutil.h"
 
@@ -259,6 +263,109 @@ private slots:
                 compareEntry(expected, logged.first());
             }
         }
+    }
+
+    // A boost's grant, extend and revoke: their three entries through the injected sink
+    // and none in the log; with the default sink the same entries in the log, each under
+    // the actor of its change.
+    void boostChangesThroughTheSink() {
+        QList<ChangeAuditEntry> sent;
+        for (const bool injected : {true, false}) {
+            auto store =
+                openStore(injected ? QStringLiteral("ledger-sink.db") : QStringLiteral("ledger-log.db"));
+            QVERIFY(store);
+            const ManualClock clock(kNoon - 3600);
+            BoostLedger ledger(*store, clock);
+            auto sink = std::make_shared<RecordingSink>();
+            if (injected)
+                ledger.setAuditSink(sink);
+            Boost b;
+            b.target = BoostTarget::budget(BudgetScope::User, QStringLiteral("alice"));
+            b.delta = QStringLiteral("5");
+            b.start = kNoon;
+            b.expiry = kNoon + 3600;
+            b.note = QStringLiteral("paper deadline on Friday");
+            b.actor = QStringLiteral("alice");
+            auto granted = ledger.grant(b);
+            QVERIFY2(granted, qPrintable(granted ? QString() : granted.error().toString()));
+            QVERIFY(ledger.extend(granted->id, kNoon + 7200, QStringLiteral("the reviewers want more"),
+                                  QStringLiteral("bob")));
+            QVERIFY(ledger.revoke(granted->id, QStringLiteral("the paper was withdrawn"),
+                                  QStringLiteral("carol")));
+            const QStringList actions{QStringLiteral("boost.grant"), QStringLiteral("boost.extend"),
+                                      QStringLiteral("boost.revoke")};
+            if (injected) {
+                QCOMPARE(sink->entries.size(), 3);
+                for (int i = 0; i < 3; ++i) {
+                    QCOMPARE(sink->entries.at(i).action, actions.at(i));
+                    QCOMPARE(sink->entries.at(i).target, QStringLiteral("budget/user/alice"));
+                    QVERIFY(logOf(*store, actions.at(i)).isEmpty());
+                }
+                QVERIFY(sink->entries.at(0).before.isEmpty());
+                QCOMPARE(sink->entries.at(0).after, BoostLedger::summary(*granted));
+                QCOMPARE(sink->entries.at(0).note, b.note);
+                QCOMPARE(
+                    sink->entries.at(1).before,
+                    QStringLiteral("boost %1: scheduled from 2026-12-01T12:00:00Z until 2026-12-01T13:00:00Z")
+                        .arg(granted->id));
+                QCOMPARE(sink->entries.at(2).note, QStringLiteral("the paper was withdrawn"));
+                sent = sink->entries;
+            } else {
+                const QStringList actors{QStringLiteral("alice"), QStringLiteral("bob"),
+                                         QStringLiteral("carol")};
+                for (int i = 0; i < 3; ++i) {
+                    const QList<AuditEntry> logged = logOf(*store, actions.at(i));
+                    QCOMPARE(logged.size(), 1);
+                    QCOMPARE(logged.first().actor, actors.at(i));
+                    compareEntry(sent.at(i), logged.first()); // both stores fresh: boost 1 in each
+                }
+            }
+        }
+    }
+
+    // The same budget boost granted from the console (BoostService, on its own thread)
+    // and with `gpuquota boost grant`: the same entry apart from actor and time.
+    void boostGrantSameFromConsoleAndCli() {
+        const QString consoleDb =
+            QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("grant-console.db"));
+        const QString cliDb = QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("grant-cli.db"));
+        const QString note = QStringLiteral("paper deadline on Friday");
+        {
+            const ManualClock clock(kNoon - 3600);
+            BoostService service;
+            service.setClock(&clock);
+            QSignalSpy opened(&service, &BoostService::opened);
+            service.open(consoleDb);
+            QVERIFY(opened.wait(10000));
+            BudgetGrantRequest req;
+            req.scope = BudgetScope::User;
+            req.subject = QStringLiteral("alice");
+            req.hours = 5;
+            req.when.start = kNoon;
+            req.when.end = kNoon + 7200;
+            req.note = note;
+            req.actor = QStringLiteral("console-admin");
+            auto planned = planBudgetBoost(req, kNoon - 3600);
+            QVERIFY2(planned, qPrintable(planned ? QString() : planned.error().toString()));
+            QSignalSpy changed(&service, &BoostService::changed);
+            service.grant(*planned, nullptr); // starts later: nothing goes to the cluster
+            QVERIFY(changed.wait(10000));
+        }
+        QProcess p;
+        p.start(m_bin,
+                {QStringLiteral("boost"), QStringLiteral("grant"), QStringLiteral("--budget"),
+                 QStringLiteral("user:alice"), QStringLiteral("--add-hours"), QStringLiteral("5"),
+                 QStringLiteral("--start"), QStringLiteral("2026-12-01T12:00:00Z"), QStringLiteral("--until"),
+                 QStringLiteral("2026-12-01T14:00:00Z"), QStringLiteral("--note"), note,
+                 QStringLiteral("--actor"), QStringLiteral("cli-admin"), QStringLiteral("--now"),
+                 QStringLiteral("2026-12-01T11:00:00Z"), QStringLiteral("--db"), cliDb});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QList<QJsonObject> console = entriesOf(m_bin, consoleDb);
+        const QList<QJsonObject> cli = entriesOf(m_bin, cliDb);
+        QCOMPARE(console.size(), 1);
+        QCOMPARE(console.first().value(QLatin1String("action")).toString(), QStringLiteral("boost.grant"));
+        QCOMPARE(console, cli);
     }
 
     // The controller's clamp of a namespace over its budget: one quota.clamp entry

@@ -7,10 +7,12 @@
 // which says who the actor is and where the entry goes. The machine writes follow the
 // same path: a boost's steps (BoostReconciler, in the console, `gpuquota reconcile` and
 // the controller alike) and the controller's clamp (BudgetEnforcer) take their entries
-// from here and append them through a ChangeAuditSink too.
+// from here and append them through a ChangeAuditSink too, and so do the changes people
+// make to boosts (BoostLedger's grant, revoke and extend: the console, the CLI and the
+// controller's self-service approvals).
 
-#include "core/usage/boosts.h"
 #include "core/domain/result.h"
+#include "core/usage/boosts.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -69,6 +71,15 @@ enum class ClampStep {
                                               const QString &note);
 // boost.fail: a step that failed, to be retried at `retryAt`.
 [[nodiscard]] ChangeAuditEntry boostFailureEntry(const Boost &was, const QString &reason, qint64 retryAt);
+
+// boost.grant of `granted` (as stored, with its id): no before, the grant's summary
+// (BoostLedger::summary) after, the boost's note.
+[[nodiscard]] ChangeAuditEntry boostGrantEntry(const Boost &granted);
+// boost.revoke at `at` and boost.extend, from `was` to `now`: before is what the boost
+// was ("boost 7: active until T"), after what it is now; `note`: the reason given.
+[[nodiscard]] ChangeAuditEntry boostRevokeEntry(const Boost &was, const Boost &now, qint64 at,
+                                                const QString &note);
+[[nodiscard]] ChangeAuditEntry boostExtendEntry(const Boost &was, const Boost &now, const QString &note);
 
 } // namespace changeaudit
 

@@ -1,10 +1,10 @@
-#include "services/audit/changeaudit.h"
+#include "core/usage/changeaudit.h"
 
+#include "core/domain/yamldoc.h"
 #include "core/usage/auditlog.h"
 #include "core/usage/boostledger.h"
 #include "core/usage/timewindow.h"
 #include "core/usage/usagestore.h"
-#include "core/domain/yamldoc.h"
 
 namespace gq::changeaudit {
 
@@ -68,7 +68,49 @@ QString lifeOf(const Boost &b) {
     return s;
 }
 
+// "boost 7: active until 2026-06-01T12:00:00Z", "boost 7: scheduled from ... until ...":
+// what a revoke or extend found and left.
+QString lifeUntil(const Boost &b) {
+    QString s = QStringLiteral("boost %1: %2").arg(b.id).arg(boostStateName(b.state));
+    if (b.state == Boost::State::Scheduled)
+        s += QStringLiteral(" from ") + formatInstantUtc(b.start);
+    return s + QStringLiteral(" until ") + formatInstantUtc(b.expiry);
+}
+
+ChangeAuditEntry boostChangeEntry(const QString &action, const Boost &was, const QString &after,
+                                  const QString &note) {
+    ChangeAuditEntry e;
+    e.action = action;
+    e.target = BoostLedger::auditTarget(was.target);
+    e.before = lifeUntil(was);
+    e.after = after;
+    e.note = note;
+    return e;
+}
+
 } // namespace
+
+ChangeAuditEntry boostGrantEntry(const Boost &granted) {
+    ChangeAuditEntry e;
+    e.action = QStringLiteral("boost.grant");
+    e.target = BoostLedger::auditTarget(granted.target);
+    e.after = BoostLedger::summary(granted);
+    e.note = granted.note;
+    return e;
+}
+
+ChangeAuditEntry boostRevokeEntry(const Boost &was, const Boost &now, qint64 at, const QString &note) {
+    QString after = QStringLiteral("boost %1: revoked at %2").arg(now.id).arg(formatInstantUtc(at));
+    if (now.state != Boost::State::Revoked && now.target.onCluster())
+        after += now.target.kind == BoostTarget::Kind::Quota
+                     ? QStringLiteral(" (the quota is taken back by the next reconcile)")
+                     : QStringLiteral(" (the queue is taken back by the next reconcile)");
+    return boostChangeEntry(QStringLiteral("boost.revoke"), was, after, note);
+}
+
+ChangeAuditEntry boostExtendEntry(const Boost &was, const Boost &now, const QString &note) {
+    return boostChangeEntry(QStringLiteral("boost.extend"), was, lifeUntil(now), note);
+}
 
 ChangeAuditEntry boostStepEntry(const QString &action, const Boost &was, const Boost &now,
                                 const QString &before, const QString &after, const QString &note) {
