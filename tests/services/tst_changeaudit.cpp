@@ -1,4 +1,4 @@
-// One write-and-audit path (services/changeaudit.h): the same change of a quota, made
+// One write-and-audit path (core/usage/changeaudit.h): the same change of a quota, made
 // once the console's way (a QuotaWriter with an edited text, confirmed with a note, its
 // entry through ConsoleAuditSink into the UsageService the window has open) and once with
 // `gpuquota apply -f FILE --db URL --note TEXT`, against the real test cluster, gives the
