@@ -2272,6 +2272,14 @@ Every change applied from this console is listed here with who made it and why.<
         <source>GPU-hours by Kueue LocalQueue</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>ClusterQueues</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LocalQueues</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::ConflictDialog</name>

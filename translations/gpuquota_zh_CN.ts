@@ -2271,6 +2271,14 @@ Every change applied from this console is listed here with who made it and why.<
         <source>GPU-hours by Kueue LocalQueue</source>
         <translation>按 Kueue LocalQueue 的 GPU 小时</translation>
     </message>
+    <message>
+        <source>ClusterQueues</source>
+        <translation>ClusterQueue（集群队列）</translation>
+    </message>
+    <message>
+        <source>LocalQueues</source>
+        <translation>LocalQueue（本地队列）</translation>
+    </message>
 </context>
 <context>
     <name>gq::ConflictDialog</name>

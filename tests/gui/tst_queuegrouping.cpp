@@ -4,23 +4,24 @@
 // each queue's band and line is the sum of its namespaces' GPU-hours as the database answers,
 // and a drill-down into a queue's band lists its namespaces' intervals.
 // GQ_SCREENSHOT_DIR (+ GQ_SCREENSHOT_SUFFIX, GQ_SCREENSHOT_QM) saves the README's screenshot.
+#include "core/usage/usagestore.h"
 #include "models/chargeback/chargebackmodel.h"
-#include "widgets/chargeback/chargebackpage.h"
-#include "widgets/usage/clusterusagepage.h"
-#include "widgets/usage/drilldowndialog.h"
 #include "models/usage/drilldownmodel.h"
 #include "models/usage/rankingmodel.h"
-#include "widgets/charts/usagechart.h"
 #include "models/usage/usagechartmodel.h"
-#include "widgets/usage/usagechartpanel.h"
 #include "services/usage/usagechartservice.h"
+#include "widgets/chargeback/chargebackpage.h"
+#include "widgets/charts/usagechart.h"
+#include "widgets/usage/clusterusagepage.h"
+#include "widgets/usage/drilldowndialog.h"
+#include "widgets/usage/usagechartpanel.h"
 #include "widgets/usage/usagerangebar.h"
-#include "core/usage/usagestore.h"
 
 #include <QComboBox>
 #include <QDateEdit>
 #include <QDir>
 #include <QGraphicsView>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -154,6 +155,11 @@ private slots:
         QCOMPARE(totals->model()->headerData(0, Qt::Horizontal).toString(),
                  QCoreApplication::translate("gq::ClusterUsagePage", "ClusterQueue"));
         QCOMPARE(totals->model()->rowCount(), 3);
+        // The table's heading names what it lists: ClusterQueues, not namespaces.
+        // (the label above the table, found beside it so the check reads older builds too)
+        auto *heading = totals->parentWidget()->findChild<QLabel *>(QString(), Qt::FindDirectChildrenOnly);
+        QVERIFY(heading);
+        QCOMPARE(heading->text(), QCoreApplication::translate("gq::ClusterUsagePage", "ClusterQueues"));
 
         if (const QString dir = qEnvironmentVariable("GQ_SCREENSHOT_DIR"); !dir.isEmpty()) {
             QTest::qWait(300);
@@ -182,8 +188,10 @@ private slots:
             labels.insert(b.label);
         QCOMPARE(labels, (QSet<QString>{QStringLiteral("team-nlp/nlp"), QStringLiteral("team-vision/vision"),
                                         QStringLiteral("research/research"), QStringLiteral("(no queue)")}));
+        QCOMPARE(heading->text(), QCoreApplication::translate("gq::ClusterUsagePage", "LocalQueues"));
         QVERIFY(selectData(groupBy, QStringLiteral("namespace")));
         QCOMPARE(page.model()->data().totals.size(), 4);
+        QCOMPARE(heading->text(), QCoreApplication::translate("gq::ClusterUsagePage", "Namespaces"));
     }
 
     void chargebackPerClusterQueue() {
