@@ -4,9 +4,9 @@
 #include "app/cli/budgetstatus.h"
 #include "app/cli/queuegrouping.h"
 #include "app/cli/usageverbs.h"
-#include "core/usage/budgetgroups.h"
 #include "core/usage/forecast.h"
 #include "core/usage/newcomer.h"
+#include "services/budgets/budgetservice.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -161,31 +161,6 @@ QString budgetText(const Decision &d, qint64 now) {
     return text;
 }
 
-// The decisions of every budget (users first, then namespaces, as budgets() lists them),
-// or of the one subject given.
-Result<QList<Decision>> statusOfAll(const UsageStore &db, std::optional<std::pair<BudgetScope, QString>> only,
-                                    qint64 now) {
-    QList<std::pair<BudgetScope, QString>> subjects;
-    if (only) {
-        subjects << *only;
-    } else {
-        auto list = db.budgets();
-        if (!list)
-            return list.error();
-        for (const Budget &b : *list)
-            if (!subjects.contains(std::make_pair(b.scope, b.subject)))
-                subjects << std::make_pair(b.scope, b.subject);
-    }
-    QList<Decision> out;
-    for (const auto &[scope, subject] : subjects) {
-        auto status = db.budgetStatus(scope, subject, now);
-        if (!status)
-            return status.error();
-        out << *status;
-    }
-    return out;
-}
-
 // `budget status --by clusterqueue|localqueue`: the budgets under their Kueue queues.
 int groupedStatus(const Args &a, kueue::QueueLevel level, std::optional<std::pair<BudgetScope, QString>> only,
                   bool json) {
@@ -196,60 +171,58 @@ int groupedStatus(const Args &a, kueue::QueueLevel level, std::optional<std::pai
     std::unique_ptr<UsageStore> db;
     if (auto code = openForReading(a, now, db))
         return *code;
-    auto decisions = statusOfAll(*db, only, now);
-    if (!decisions)
-        return failWith(decisions.error());
-    QStringList keys;
-    for (const Decision &d : std::as_const(*decisions)) {
-        auto namespaces = budgetNamespaces(*db, d, now);
-        if (!namespaces)
-            return failWith(namespaces.error());
-        keys << queues->subjectOfAll(*namespaces, level);
-    }
+    // The Budgets page's rows: every budget with the namespaces its usage went to.
+    auto overview = readBudgetOverview(*db, now);
+    if (!overview)
+        return failWith(overview.error());
+    QList<BudgetRow> rows;
+    for (const BudgetRow &r : std::as_const(overview->rows))
+        if (!only || (r.budget.scope == only->first && r.budget.subject == only->second))
+            rows << r;
     const QString key = kueue::queueLevelKey(level);
     QJsonArray groups;
-    QList<QStringList> rows{{kueue::queueLevelName(level).toUpper(), QStringLiteral("SCOPE"),
-                             QStringLiteral("SUBJECT"), QStringLiteral("PERIOD"), QStringLiteral("USED"),
-                             QStringLiteral("LIMIT"), QStringLiteral("STATE")}};
-    for (const BudgetGroup &g : groupBudgets(*decisions, keys)) {
+    QList<QStringList> table{{kueue::queueLevelName(level).toUpper(), QStringLiteral("SCOPE"),
+                              QStringLiteral("SUBJECT"), QStringLiteral("PERIOD"), QStringLiteral("USED"),
+                              QStringLiteral("LIMIT"), QStringLiteral("STATE")}};
+    for (const BudgetGroup &g : groupByQueue(rows, *queues, level)) {
         QJsonArray budgets;
         for (const int i : g.members) {
-            const Decision &d = decisions->at(i);
+            const Decision &d = rows.at(i).decision;
             QJsonObject o = budgetJson(d, now);
             o.insert(QStringLiteral("scope"), scopeName(d.budget.scope));
             o.insert(QStringLiteral("subject"), d.budget.subject);
             o.insert(key, g.key);
             budgets.append(o);
-            rows << QStringList{g.key,
-                                scopeName(d.budget.scope),
-                                d.budget.subject,
-                                periodName(d.budget.period),
-                                formatGpuHours(d.used),
-                                d.unlimited ? QStringLiteral("none") : formatGpuHours(d.limit),
-                                budgetStateName(budgetState(d))};
+            table << QStringList{g.key,
+                                 scopeName(d.budget.scope),
+                                 d.budget.subject,
+                                 periodName(d.budget.period),
+                                 formatGpuHours(d.used),
+                                 d.unlimited ? QStringLiteral("none") : formatGpuHours(d.limit),
+                                 budgetStateName(budgetState(d))};
         }
         groups.append(QJsonObject{{key, g.key},
                                   {QStringLiteral("used"), g.used},
                                   {QStringLiteral("limit"), g.limit},
                                   {QStringLiteral("unlimited"), g.unlimited},
                                   {QStringLiteral("budgets"), budgets}});
-        rows << QStringList{g.key,
-                            QString(),
-                            QStringLiteral("subtotal"),
-                            QString(),
-                            formatGpuHours(g.used),
-                            formatGpuHours(g.limit) + (g.unlimited ? QStringLiteral(" +none") : QString()),
-                            QString()};
+        table << QStringList{g.key,
+                             QString(),
+                             QStringLiteral("subtotal"),
+                             QString(),
+                             formatGpuHours(g.used),
+                             formatGpuHours(g.limit) + (g.unlimited ? QStringLiteral(" +none") : QString()),
+                             QString()};
     }
     if (json) {
         const QJsonObject doc{{QStringLiteral("by"), kueue::queueLevelName(level)},
                               {QStringLiteral("now"), formatInstantUtc(now)},
                               {QStringLiteral("groups"), groups}};
         out() << QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented));
-    } else if (decisions->isEmpty()) {
+    } else if (rows.isEmpty()) {
         out() << "no budgets\n";
     } else {
-        printTable(rows);
+        printTable(table);
     }
     return Ok;
 }

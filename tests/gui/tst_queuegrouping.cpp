@@ -10,6 +10,8 @@
 #include "models/usage/rankingmodel.h"
 #include "models/usage/usagechartmodel.h"
 #include "services/usage/usagechartservice.h"
+#include "tests/gui/guitestutil.h"
+#include "tests/gui/queueledger.h"
 #include "widgets/chargeback/chargebackpage.h"
 #include "widgets/charts/usagechart.h"
 #include "widgets/usage/clusterusagepage.h"
@@ -29,11 +31,10 @@
 #include <QTranslator>
 
 using namespace gq;
+using namespace gq::test;
 
 namespace {
 const QString kZone = QStringLiteral("UTC");
-const QStringList kNamespaces{QStringLiteral("team-nlp"), QStringLiteral("team-vision"),
-                              QStringLiteral("research"), QStringLiteral("scratch")};
 
 kueue::QueueAttribution queues() {
     return kueue::QueueAttribution(std::vector<kueue::LocalQueue>{
@@ -66,12 +67,8 @@ class TestQueueGrouping : public QObject {
 
 private slots:
     void initTestCase() {
-        if (const QString qm = qEnvironmentVariable("GQ_SCREENSHOT_QM"); !qm.isEmpty()) {
-            auto *t = new QTranslator(qApp);
-            QVERIFY2(t->load(qm), qPrintable(qm));
-            QCoreApplication::installTranslator(t);
-            QLocale::setDefault(QLocale(t->language()));
-        }
+        const QString translator = installScreenshotTranslator();
+        QVERIFY2(translator.isEmpty(), qPrintable(translator));
         QVERIFY(m_dir.isValid());
         m_url = QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("usage.db"));
         auto opened = UsageStore::open(m_url);
@@ -80,23 +77,7 @@ private slots:
         m_now = QDateTime::currentSecsSinceEpoch() / 3600 * 3600;
         // Six days of jobs in each namespace, ending an hour before now; and November for
         // the chargeback.
-        std::vector<UsageInterval> ivs;
-        int n = 0;
-        const qint64 nov = QDateTime(QDate(2026, 11, 2), QTime(8, 0), Qt::UTC).toSecsSinceEpoch();
-        for (int day = 0; day < 6; ++day)
-            for (int i = 0; i < kNamespaces.size(); ++i)
-                for (const qint64 base : {m_now - (day + 1) * 86400, nov + day * 86400}) {
-                    UsageInterval iv;
-                    iv.cluster = QStringLiteral("c");
-                    iv.ns = kNamespaces.at(i);
-                    iv.user = QStringLiteral("user%1").arg(i);
-                    iv.podUid = QStringLiteral("p%1").arg(n++);
-                    iv.podName = QStringLiteral("job-%1").arg(n);
-                    iv.gpus = 1 + (i + day) % 3;
-                    iv.start = base + i * 1800;
-                    iv.end = iv.start + (2 + (day + i) % 4) * 3600;
-                    ivs.push_back(iv);
-                }
+        const std::vector<UsageInterval> ivs = queueLedgerIntervals(m_now);
         QVERIFY(m_store->insertBulk(ivs));
         m_service = std::make_unique<UsageChartService>();
         QSignalSpy open(m_service.get(), &UsageChartService::opened);
