@@ -7,6 +7,7 @@
 #include "core/usage/forecast.h"
 #include "core/usage/newcomer.h"
 #include "services/budgets/budgetservice.h"
+#include "services/quotas/quotastatus.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -72,10 +73,6 @@ namespace {
 
 using namespace usageverbs;
 
-QJsonValue instantOrNull(const std::optional<qint64> &t, const QTimeZone &tz) {
-    return t ? QJsonValue(formatInstant(*t, tz)) : QJsonValue(QJsonValue::Null);
-}
-
 QString forecastText(const Forecast &f, const Decision &d, const QTimeZone &tz) {
     const QString gpus = QString::number(d.runningGpus, 'g', 4);
     switch (f.kind) {
@@ -96,35 +93,6 @@ QString forecastText(const Forecast &f, const Decision &d, const QTimeZone &tz) 
 } // namespace
 
 namespace {
-
-// One budget's JSON object (the keys of budgetHelp()).
-QJsonObject budgetJson(const Decision &d, qint64 now) {
-    const QTimeZone tz = parseZone(d.budget.tz).value_or(QTimeZone(QByteArrayLiteral("UTC")));
-    const Forecast f = forecast(d, now);
-    const std::optional<qint64> grace = graceEnd(d, now);
-    const double base = d.newcomerUntil > 0 && !d.unlimited ? d.allowanceLimit : d.budget.limitGpuHours;
-    return QJsonObject{
-        {QStringLiteral("period"), periodName(d.budget.period)},
-        {QStringLiteral("tz"), d.budget.tz},
-        {QStringLiteral("used"), d.used},
-        {QStringLiteral("used_raw"), d.usedRaw},
-        {QStringLiteral("limit"), d.limit},
-        {QStringLiteral("budget_limit"), d.budget.limitGpuHours},
-        {QStringLiteral("boost"), d.limit - base},
-        {QStringLiteral("remaining"), d.remaining},
-        {QStringLiteral("period_start"), formatInstant(d.period.start, tz)},
-        {QStringLiteral("period_end"), formatInstant(d.period.end, tz)},
-        {QStringLiteral("state"), budgetStateName(budgetState(d))},
-        {QStringLiteral("grace_seconds"), double(d.budget.graceSeconds)},
-        {QStringLiteral("grace_end"), instantOrNull(grace, tz)},
-        {QStringLiteral("running_gpus"), d.runningGpus},
-        {QStringLiteral("forecast"), forecastKindName(f.kind)},
-        {QStringLiteral("forecast_exhaustion"), instantOrNull(f.exhaustsAt, tz)},
-        {QStringLiteral("newcomerUntil"),
-         instantOrNull(d.newcomerUntil > 0 ? std::optional<qint64>(d.newcomerUntil) : std::nullopt, tz)},
-        {QStringLiteral("newcomer"), newcomerText(d)},
-        {QStringLiteral("unlimited"), d.unlimited}};
-}
 
 // One budget's lines of the table: "user alice, day budget in UTC" and its fields.
 QString budgetText(const Decision &d, qint64 now) {
@@ -188,7 +156,7 @@ int groupedStatus(const Args &a, kueue::QueueLevel level, std::optional<std::pai
         QJsonArray budgets;
         for (const int i : g.members) {
             const Decision &d = rows.at(i).decision;
-            QJsonObject o = budgetJson(d, now);
+            QJsonObject o = budgetStatusJson(d, now);
             o.insert(QStringLiteral("scope"), scopeName(d.budget.scope));
             o.insert(QStringLiteral("subject"), d.budget.subject);
             o.insert(key, g.key);
@@ -272,7 +240,7 @@ int runBudgetStatus(const QStringList &argv) {
     if (format == QLatin1String("json")) {
         QJsonArray json;
         for (const Decision &d : std::as_const(*status))
-            json.append(budgetJson(d, now));
+            json.append(budgetStatusJson(d, now));
         const QJsonObject doc{{QStringLiteral("scope"), scopeName(scope)},
                               {QStringLiteral("subject"), subject},
                               {QStringLiteral("now"), formatInstantUtc(now)},
