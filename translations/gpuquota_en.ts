@@ -2340,6 +2340,10 @@ Every change applied from this console is listed here with who made it and why.<
         <source>LocalQueues</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>GPU-hours of each queue&apos;s namespaces; group by Namespace to open one</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::ConflictDialog</name>

@@ -2339,6 +2339,10 @@ Every change applied from this console is listed here with who made it and why.<
         <source>LocalQueues</source>
         <translation>LocalQueue（本地队列）</translation>
     </message>
+    <message>
+        <source>GPU-hours of each queue&apos;s namespaces; group by Namespace to open one</source>
+        <translation>各队列所属命名空间的 GPU 小时；按命名空间分组后可打开单个命名空间</translation>
+    </message>
 </context>
 <context>
     <name>gq::ConflictDialog</name>

@@ -141,6 +141,7 @@ private slots:
         auto *heading = totals->parentWidget()->findChild<QLabel *>(QString(), Qt::FindDirectChildrenOnly);
         QVERIFY(heading);
         QCOMPARE(heading->text(), QCoreApplication::translate("gq::ClusterUsagePage", "ClusterQueues"));
+        QVERIFY2(!totals->toolTip().contains(QLatin1String("Double-click")), qPrintable(totals->toolTip()));
 
         if (const QString dir = qEnvironmentVariable("GQ_SCREENSHOT_DIR"); !dir.isEmpty()) {
             QTest::qWait(300);

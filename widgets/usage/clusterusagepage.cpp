@@ -186,11 +186,14 @@ void ClusterUsagePage::applyGrouping() {
     if (!level) {
         m_usage->setTitle(tr("GPU-hours by namespace"));
         m_subjectsHeading->setText(tr("Namespaces"));
+        m_namespaces->setToolTip(tr("Double-click a namespace for its usage by user"));
         m_model->setRegroup({});
     } else {
         const bool cq = *level == kueue::QueueLevel::ClusterQueue;
         m_usage->setTitle(cq ? tr("GPU-hours by Kueue ClusterQueue") : tr("GPU-hours by Kueue LocalQueue"));
         m_subjectsHeading->setText(cq ? tr("ClusterQueues") : tr("LocalQueues"));
+        // A queue row opens nothing: only a namespace has a usage tab.
+        m_namespaces->setToolTip(tr("GPU-hours of each queue's namespaces; group by Namespace to open one"));
         m_model->setRegroup(
             [queues = m_queues, l = *level](const QString &ns) { return queues.subjectOf(ns, l); },
             cq ? tr("ClusterQueue") : tr("LocalQueue"));
