@@ -1650,6 +1650,46 @@ Every change applied from this console is listed here with who made it and why.<
         <source>newcomer allowance until %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 GPU-h + %2 without limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 GPU-h used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · budgets: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LocalQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>subtotal of the budgets below</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sum of the budgets under this queue, each in its own period. A namespace budget is under its namespace&apos;s queue, a user budget under the queues of the namespaces the user ran in this period (several jointly).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gq::BudgetService</name>
@@ -1717,6 +1757,26 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>No usage database is open yet: budgets are kept there (set it for this context under Connections).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LocalQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Group by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budgets under the Kueue queue they are charged to, with subtotals: a namespace budget under its namespace&apos;s LocalQueue and that queue&apos;s ClusterQueue, a user budget under the queues of the namespaces the user ran in this period (several jointly; none: &quot;(no queue)&quot;)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2270,6 +2330,18 @@ Every change applied from this console is listed here with who made it and why.<
     </message>
     <message>
         <source>GPU-hours by Kueue LocalQueue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ClusterQueues</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LocalQueues</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU-hours of each queue&apos;s namespaces; group by Namespace to open one</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1650,6 +1650,46 @@ Every change applied from this console is listed here with who made it and why.<
         <source>newcomer allowance until %1</source>
         <translation>新人额度至 %1</translation>
     </message>
+    <message>
+        <source>%1 GPU-h + %2 without limit</source>
+        <translation>%1 GPU 小时 + %2 个无上限预算</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h</source>
+        <translation>%1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>%1 of %2 GPU-h used</source>
+        <translation>已用 %1 / %2 GPU 小时</translation>
+    </message>
+    <message>
+        <source>%1 · budgets: %2</source>
+        <translation>%1 · 预算数：%2</translation>
+    </message>
+    <message>
+        <source>LocalQueue</source>
+        <translation>LocalQueue（本地队列）</translation>
+    </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation>ClusterQueue（集群队列）</translation>
+    </message>
+    <message>
+        <source>subtotal of the budgets below</source>
+        <translation>下列预算的小计</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h over</source>
+        <translation>超出 %1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>%1 GPU-h left</source>
+        <translation>剩余 %1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>The sum of the budgets under this queue, each in its own period. A namespace budget is under its namespace&apos;s queue, a user budget under the queues of the namespaces the user ran in this period (several jointly).</source>
+        <translation>此队列下各预算之和，每个预算按其自身周期计算。命名空间预算归入其命名空间的队列；用户预算归入该用户本周期运行过的命名空间所属的队列（多个队列时合并计入）。</translation>
+    </message>
 </context>
 <context>
     <name>gq::BudgetService</name>
@@ -1718,6 +1758,26 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>No usage database is open yet: budgets are kept there (set it for this context under Connections).</source>
         <translation>尚未打开用量数据库：预算保存在其中（请在“连接”中为此上下文设置）。</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>不分组</translation>
+    </message>
+    <message>
+        <source>ClusterQueue</source>
+        <translation>ClusterQueue（集群队列）</translation>
+    </message>
+    <message>
+        <source>LocalQueue</source>
+        <translation>LocalQueue（本地队列）</translation>
+    </message>
+    <message>
+        <source>&amp;Group by</source>
+        <translation>分组方式(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Budgets under the Kueue queue they are charged to, with subtotals: a namespace budget under its namespace&apos;s LocalQueue and that queue&apos;s ClusterQueue, a user budget under the queues of the namespaces the user ran in this period (several jointly; none: &quot;(no queue)&quot;)</source>
+        <translation>按预算计入的 Kueue 队列分组并显示小计：命名空间预算归入其命名空间的 LocalQueue 及该队列的 ClusterQueue；用户预算归入该用户本周期运行过的命名空间所属的队列（多个时合并计入；没有时为“(no queue)”）</translation>
     </message>
 </context>
 <context>
@@ -2270,6 +2330,18 @@ Every change applied from this console is listed here with who made it and why.<
     <message>
         <source>GPU-hours by Kueue LocalQueue</source>
         <translation>按 Kueue LocalQueue 的 GPU 小时</translation>
+    </message>
+    <message>
+        <source>ClusterQueues</source>
+        <translation>ClusterQueue（集群队列）</translation>
+    </message>
+    <message>
+        <source>LocalQueues</source>
+        <translation>LocalQueue（本地队列）</translation>
+    </message>
+    <message>
+        <source>GPU-hours of each queue&apos;s namespaces; group by Namespace to open one</source>
+        <translation>各队列所属命名空间的 GPU 小时；按命名空间分组后可打开单个命名空间</translation>
     </message>
 </context>
 <context>

@@ -92,12 +92,13 @@ MainWindow::MainWindow(ConsoleSettings *settings, DraftStore *drafts, QWidget *p
     ClusterUsagePage *dashboard = addUsagePages();
     addBudgetAndBoostPages();
     ChargebackPage *chargeback = addAuditAndChargebackPages();
-    // Usage and chargeback grouped by Kueue queue: the same LocalQueues.
+    // Usage, chargeback and budgets grouped by Kueue queue: the same LocalQueues.
     connect(queueFeed, &NamespaceQueueFeed::queuesChanged, this,
-            [dashboard, chargeback](const NamespaceQueueMap &queues) {
+            [dashboard, chargeback, budgets = m_budgetsPage](const NamespaceQueueMap &queues) {
                 const kueue::QueueAttribution attribution = queueAttribution(queues);
                 dashboard->setQueues(attribution);
                 chargeback->setQueues(attribution);
+                budgets->setQueues(attribution);
             });
     addLiveAndQueuePages();
     layOut();

@@ -47,4 +47,23 @@ QString QueueAttribution::subjectOf(const QString &ns, QueueLevel level) const {
     return level == QueueLevel::LocalQueue ? ns + QLatin1Char('/') + joined : joined;
 }
 
+QString QueueAttribution::subjectOfAll(const QStringList &namespaces, QueueLevel level) const {
+    QStringList names;
+    for (const QString &ns : namespaces) {
+        // A ClusterQueue subject may itself be joint: its parts count one by one (a
+        // LocalQueue subject "ns/a+b" stays whole, its namespace tells it apart).
+        const QString subject = subjectOf(ns, level);
+        const QStringList parts = level == QueueLevel::ClusterQueue && subject != kNoQueue
+                                      ? subject.split(QLatin1Char('+'))
+                                      : QStringList{subject};
+        for (const QString &part : parts)
+            if (!names.contains(part))
+                names << part;
+    }
+    if (names.isEmpty())
+        return kNoQueue;
+    names.sort();
+    return names.join(QLatin1Char('+'));
+}
+
 } // namespace gq::kueue

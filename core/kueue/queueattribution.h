@@ -12,6 +12,7 @@
 
 #include <QHash>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <utility>
@@ -38,6 +39,10 @@ public:
 
     // The queue `ns`'s usage is charged to at `level` (see the header comment).
     [[nodiscard]] QString subjectOf(const QString &ns, QueueLevel level) const;
+    // The queue of GPU-hours that went to several namespaces (a user's budget: the
+    // namespaces the user ran in this period): the queues of `namespaces` jointly
+    // ("cq-a+cq-b"); one namespace gives subjectOf(); none gives kNoQueue.
+    [[nodiscard]] QString subjectOfAll(const QStringList &namespaces, QueueLevel level) const;
     [[nodiscard]] bool isEmpty() const { return m_byNamespace.isEmpty(); }
 
 private:

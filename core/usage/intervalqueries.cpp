@@ -76,6 +76,27 @@ Result<QList<QPair<QString, QString>>> IntervalQueries::runningUsersByNamespace(
     return out;
 }
 
+Result<QStringList> IntervalQueries::namespacesOf(const QString &user, const TimeRange &window,
+                                                  qint64 now) const {
+    const qint64 to = std::min(window.end, now);
+    QSqlQuery q(m_conn.database());
+    q.setForwardOnly(true);
+    if (auto r =
+            m_conn.prepare(q, QStringLiteral("SELECT DISTINCT ns FROM usage_intervals WHERE user_name = ? "
+                                             "AND start_s < ? AND (end_s IS NULL OR end_s > ?) ORDER BY ns"));
+        !r)
+        return r.error();
+    q.addBindValue(nonNull(user));
+    q.addBindValue(to);
+    q.addBindValue(window.start);
+    if (auto r = m_conn.exec(q, QStringLiteral("reading a user's namespaces")); !r)
+        return r.error();
+    QStringList out;
+    while (q.next())
+        out << q.value(0).toString();
+    return out;
+}
+
 Result<std::vector<UsageInterval>> IntervalQueries::runningFor(BudgetScope scope,
                                                                const QString &subject) const {
     QSqlQuery q(m_conn.database());

@@ -7,6 +7,7 @@
 #include <QList>
 #include <QPair>
 #include <QString>
+#include <QStringList>
 #include <QVariantList>
 
 #include <vector>
@@ -39,6 +40,9 @@ public:
     [[nodiscard]] Result<std::vector<UsageInterval>> runningNow(qint64 now) const;
     [[nodiscard]] Result<QList<QPair<QString, QString>>> runningUsersByNamespace(qint64 now) const;
     [[nodiscard]] Result<qint64> count() const;
+    // See UsageStore::namespacesOf.
+    [[nodiscard]] Result<QStringList> namespacesOf(const QString &user, const TimeRange &window,
+                                                   qint64 now) const;
     // The subject's running intervals (every start).
     [[nodiscard]] Result<std::vector<UsageInterval>> runningFor(BudgetScope scope,
                                                                 const QString &subject) const;

@@ -185,6 +185,10 @@ Result<QList<QPair<QString, QString>>> UsageStore::runningUsersByNamespace(qint6
     return m_intervals->runningUsersByNamespace(now);
 }
 
+Result<QStringList> UsageStore::namespacesOf(const QString &user, const TimeRange &window, qint64 now) const {
+    return m_intervals->namespacesOf(user, window, now);
+}
+
 Result<double> UsageStore::runningGpus(BudgetScope scope, const QString &subject, qint64 now) const {
     return m_intervals->runningGpus(scope, subject, now);
 }

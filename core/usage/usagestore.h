@@ -14,6 +14,7 @@
 #include <QPair>
 #include <QSqlDatabase>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -233,6 +234,10 @@ public:
     // Who runs where now: each (namespace, user) with a running interval started by
     // `now`, once. Cheaper than runningNow() when only the pairs matter.
     [[nodiscard]] Result<QList<QPair<QString, QString>>> runningUsersByNamespace(qint64 now) const;
+    // The namespaces `user` used GPUs in during `window` up to `now` (running rows
+    // too), sorted.
+    [[nodiscard]] Result<QStringList> namespacesOf(const QString &user, const TimeRange &window,
+                                                   qint64 now) const;
     // Weighted GPUs the subject holds right now.
     [[nodiscard]] Result<double> runningGpus(BudgetScope scope, const QString &subject, qint64 now) const;
 

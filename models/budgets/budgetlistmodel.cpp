@@ -1,8 +1,11 @@
 #include "models/budgets/budgetlistmodel.h"
 
-#include "models/quotas/namespacelistmodel.h"
 #include "core/usage/newcomer.h"
+#include "models/quotas/namespacelistmodel.h"
 
+#include <QBrush>
+#include <QColor>
+#include <QFont>
 #include <QLocale>
 
 #include <cmath>
@@ -13,7 +16,7 @@ BudgetListModel::BudgetListModel(QObject *parent)
     : QAbstractTableModel(parent) {}
 
 int BudgetListModel::rowCount(const QModelIndex &parent) const {
-    return parent.isValid() ? 0 : int(m_overview.rows.size());
+    return parent.isValid() ? 0 : int(m_entries.size());
 }
 
 int BudgetListModel::columnCount(const QModelIndex &parent) const {
@@ -21,9 +24,92 @@ int BudgetListModel::columnCount(const QModelIndex &parent) const {
 }
 
 void BudgetListModel::setOverview(const BudgetOverview &overview) {
-    beginResetModel();
     m_overview = overview;
+    rebuild();
+}
+
+void BudgetListModel::setQueues(const kueue::QueueAttribution &queues) {
+    m_queues = queues;
+    if (m_level)
+        rebuild();
+}
+
+void BudgetListModel::setGrouping(std::optional<kueue::QueueLevel> level) {
+    m_level = level;
+    rebuild();
+}
+
+void BudgetListModel::rebuild() {
+    beginResetModel();
+    m_entries.clear();
+    m_groups = m_level ? groupByQueue(m_overview.rows, m_queues, *m_level) : QList<BudgetGroup>{};
+    if (!m_level)
+        for (int i = 0; i < m_overview.rows.size(); ++i)
+            m_entries.append(Entry{i, -1});
+    for (int g = 0; g < m_groups.size(); ++g) {
+        m_entries.append(Entry{-1, g});
+        for (const int i : m_groups.at(g).members)
+            m_entries.append(Entry{i, g});
+    }
     endResetModel();
+}
+
+const BudgetRow *BudgetListModel::budgetAt(int row) const {
+    if (row < 0 || row >= m_entries.size() || m_entries.at(row).budget < 0)
+        return nullptr;
+    return &m_overview.rows.at(m_entries.at(row).budget);
+}
+
+const BudgetGroup *BudgetListModel::groupAt(int row) const {
+    if (row < 0 || row >= m_entries.size() || m_entries.at(row).group < 0)
+        return nullptr;
+    return &m_groups.at(m_entries.at(row).group);
+}
+
+QVariant BudgetListModel::groupData(const BudgetGroup &g, int column, int role) const {
+    const bool over = g.used > g.limit + kGpuHourTolerance && g.unlimited == 0;
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case SubjectColumn: return g.key;
+        case LimitColumn:
+            return g.unlimited > 0
+                       ? tr("%1 GPU-h + %2 without limit").arg(gpuHoursText(g.limit)).arg(g.unlimited)
+                       : tr("%1 GPU-h").arg(gpuHoursText(g.limit));
+        case RemainingColumn:
+            return tr("%1 of %2 GPU-h used").arg(gpuHoursText(g.used), gpuHoursText(g.limit));
+        default: return {};
+        }
+    case SecondLineRole:
+        switch (column) {
+        case SubjectColumn:
+            return tr("%1 · budgets: %2")
+                .arg(m_level == kueue::QueueLevel::LocalQueue ? tr("LocalQueue") : tr("ClusterQueue"))
+                .arg(g.members.size());
+        case LimitColumn: return tr("subtotal of the budgets below");
+        case RemainingColumn:
+            return over ? tr("%1 GPU-h over").arg(gpuHoursText(g.used - g.limit))
+                        : tr("%1 GPU-h left").arg(gpuHoursText(std::max(0.0, g.limit - g.used)));
+        default: return {};
+        }
+    case Qt::ToolTipRole:
+        return tr(
+            "The sum of the budgets under this queue, each in its own period. A namespace budget is "
+            "under its namespace's queue, a user budget under the queues of the namespaces the user ran "
+            "in this period (several jointly).");
+    case Qt::FontRole: {
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
+    case Qt::BackgroundRole: return QBrush(QColor(0x80, 0x80, 0x80, 0x30));
+    case FractionLeftRole: return g.limit > 0 ? std::clamp((g.limit - g.used) / g.limit, 0.0, 1.0) : 1.0;
+    case StateRole:
+        return int(over                               ? BudgetState::Over
+                   : g.limit - g.used < 0.2 * g.limit ? BudgetState::Near
+                                                      : BudgetState::Ok);
+    default: return {};
+    }
 }
 
 QString BudgetListModel::gpuHoursText(double h) {
@@ -138,7 +224,14 @@ QString graceText(qint64 s) {
 QVariant BudgetListModel::data(const QModelIndex &index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const BudgetRow &r = m_overview.rows.at(index.row());
+    const Entry &e = m_entries.at(index.row());
+    if (role == GroupRole)
+        return e.group;
+    if (role == GroupHeaderRole)
+        return e.budget < 0;
+    if (e.budget < 0)
+        return role == SortRole ? QVariant() : groupData(m_groups.at(e.group), index.column(), role);
+    const BudgetRow &r = m_overview.rows.at(e.budget);
     const Budget &b = r.budget;
     switch (role) {
     case Qt::DisplayRole:
@@ -203,6 +296,25 @@ QVariant BudgetListModel::headerData(int section, Qt::Orientation orientation, i
     case AlertsColumn: return tr("Alerts");
     default: return {};
     }
+}
+
+} // namespace gq
+
+namespace gq {
+
+bool BudgetSortProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const {
+    // Qt sorts descending by asking lessThan(right, left): invert the group order and the
+    // subtotal's place for it, so both stay put whichever way the column sorts.
+    const bool descending = sortOrder() == Qt::DescendingOrder;
+    const int gl = left.data(BudgetListModel::GroupRole).toInt();
+    const int gr = right.data(BudgetListModel::GroupRole).toInt();
+    if (gl != gr)
+        return descending ? gl > gr : gl < gr;
+    const bool hl = left.data(BudgetListModel::GroupHeaderRole).toBool();
+    const bool hr = right.data(BudgetListModel::GroupHeaderRole).toBool();
+    if (hl != hr)
+        return descending ? hr : hl;
+    return QSortFilterProxyModel::lessThan(left, right);
 }
 
 } // namespace gq

@@ -3,6 +3,9 @@
 #include "services/budgets/budgetservice.h"
 
 #include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+
+#include <optional>
 
 namespace gq {
 
@@ -11,6 +14,10 @@ namespace gq {
 // under it, the forecast. Three two-line columns (SecondLineRole), so the page fits
 // beside the namespace list. Texts come from the static functions below so tests and the
 // delegate read the same words.
+//
+// Grouped by Kueue queue (setGrouping), each queue has a row of its own above its
+// budgets (GroupHeaderRole) with the subtotals of used and limit GPU-hours; a budget goes
+// to its queue as groupByQueue() says (budgetservice.h).
 class BudgetListModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -26,6 +33,8 @@ public:
         StateRole,                           // int: BudgetState
         SortRole,                            // remaining GPU-h in the Remaining column
         SecondLineRole,                      // QString: the smaller second line of a cell
+        GroupRole,                           // int: the row's queue group (-1 ungrouped)
+        GroupHeaderRole,                     // bool: the row is a queue's subtotal row
     };
     Q_ENUM(Role)
 
@@ -37,7 +46,18 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     void setOverview(const BudgetOverview &overview);
-    [[nodiscard]] const BudgetRow &at(int row) const { return m_overview.rows.at(row); }
+    // The cluster's LocalQueues, and the queue level the rows are grouped by (none: a
+    // flat list).
+    void setQueues(const kueue::QueueAttribution &queues);
+    void setGrouping(std::optional<kueue::QueueLevel> level);
+    [[nodiscard]] std::optional<kueue::QueueLevel> grouping() const { return m_level; }
+    [[nodiscard]] const QList<BudgetGroup> &groups() const { return m_groups; }
+    // The budget of `row`; null for a queue's subtotal row.
+    [[nodiscard]] const BudgetRow *budgetAt(int row) const;
+    // The budget of `row`, which must not be a subtotal row.
+    [[nodiscard]] const BudgetRow &at(int row) const { return *budgetAt(row); }
+    // The queue group of `row` (a subtotal row or a budget under it); null ungrouped.
+    [[nodiscard]] const BudgetGroup *groupAt(int row) const;
     [[nodiscard]] qint64 now() const { return m_overview.now; }
 
     // "2.3 GPU-h left of 8 today", "1.5 GPU-h over 8 this week".
@@ -56,7 +76,29 @@ public:
     [[nodiscard]] static QString lastAlertText(const BudgetRow &row, qint64 now);
 
 private:
+    struct Entry {
+        int budget = -1; // index into m_overview.rows; -1: the group's subtotal row
+        int group = -1;  // index into m_groups; -1 ungrouped
+    };
+    void rebuild();
+    [[nodiscard]] QVariant groupData(const BudgetGroup &g, int column, int role) const;
+
     BudgetOverview m_overview;
+    kueue::QueueAttribution m_queues;
+    std::optional<kueue::QueueLevel> m_level;
+    QList<BudgetGroup> m_groups;
+    QList<Entry> m_entries;
+};
+
+// Sorts the Budgets table by a column within each queue group, the groups in their
+// order and each subtotal row above its budgets, in either direction.
+class BudgetSortProxy final : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+protected:
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 };
 
 } // namespace gq

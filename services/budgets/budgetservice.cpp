@@ -1,9 +1,9 @@
 #include "services/budgets/budgetservice.h"
 
-#include "core/usage/budgetedit.h"
 #include "core/domain/clock.h"
-#include "services/usage/storeworker.h"
+#include "core/usage/budgetedit.h"
 #include "core/usage/usagestore.h"
+#include "services/usage/storeworker.h"
 
 #include <memory>
 
@@ -35,6 +35,10 @@ Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now) {
             // none to show, which is no reason to hide the budgets.
             if (auto alerts = AlertLedger(store).budgetState(d.budget.id, d.period.start))
                 row.alerts = *alerts;
+            auto namespaces = budgetNamespaces(store, d, now);
+            if (!namespaces)
+                return namespaces.error();
+            row.namespaces = *namespaces;
             o.rows << row;
         }
     }
@@ -43,6 +47,17 @@ Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now) {
                std::tuple(b.budget.scope, b.budget.subject, int(b.budget.period));
     });
     return o;
+}
+
+QList<BudgetGroup> groupByQueue(const QList<BudgetRow> &rows, const kueue::QueueAttribution &queues,
+                                kueue::QueueLevel level) {
+    QList<Decision> decisions;
+    QStringList keys;
+    for (const BudgetRow &r : rows) {
+        decisions << r.decision;
+        keys << queues.subjectOfAll(r.namespaces, level);
+    }
+    return groupBudgets(decisions, keys);
 }
 
 BudgetService::BudgetService(UsageDatabase *database, QObject *parent)

@@ -1,11 +1,13 @@
 #pragma once
 
+#include "core/domain/error.h"
+#include "core/jobs/jobtracker.h"
+#include "core/kueue/queueattribution.h"
 #include "core/usage/alertledger.h"
 #include "core/usage/auditlog.h"
 #include "core/usage/budget.h"
-#include "core/domain/error.h"
+#include "core/usage/budgetgroups.h"
 #include "core/usage/forecast.h"
-#include "core/jobs/jobtracker.h"
 #include "services/usage/storeservice.h"
 
 #include <QList>
@@ -27,6 +29,9 @@ struct BudgetRow {
     BudgetState state = BudgetState::Ok;
     std::optional<qint64> graceEndsAt; // while in grace
     BudgetAlertState alerts;           // thresholds fired this period, the last alert sent
+    // Where its usage this period went (budgetNamespaces): a namespace budget its own, a
+    // user budget the namespaces the user ran in. Groups it by Kueue queue.
+    QStringList namespaces;
 };
 struct BudgetOverview {
     qint64 now = 0;
@@ -87,5 +92,11 @@ private:
 // The rows of an overview, read from a store (on the store's thread). Public for tests.
 class UsageStore;
 [[nodiscard]] Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now);
+
+// `rows` under the Kueue queue each budget is charged to at `level`: the queues of its
+// namespaces (QueueAttribution::subjectOfAll), with used/limit subtotals. The Budgets
+// page's "Group by" and `gpuquota budget status --by`.
+[[nodiscard]] QList<BudgetGroup> groupByQueue(const QList<BudgetRow> &rows,
+                                              const kueue::QueueAttribution &queues, kueue::QueueLevel level);
 
 } // namespace gq

@@ -2,7 +2,8 @@
 // clusterqueue|localqueue` (app/cli/queuegrouping.cpp, core/kueue/queueattribution.h): a
 // real SQLite ledger with November's GPU-hours of four namespaces, grouped through the
 // LocalQueues of the test cluster's demo scenario (team-speech and team-recsys both
-// point at cq-serving, team-nlp at cq-nlp; scratch has none).
+// point at cq-serving, team-nlp at cq-nlp; scratch has none). And `gpuquota budget status
+// --by clusterqueue|localqueue` over December's budgets (core/usage/budgetgroups.h).
 #include "tests/clirun.h"
 #include "tests/testclusterprocess.h"
 
@@ -12,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -74,6 +76,50 @@ class TestCliQueueUsage : public QObject {
                 QStringLiteral("-o"),      QStringLiteral("json")};
     }
 
+    QStringList budgetStatus(const QString &by, const QString &format) const {
+        return {QStringLiteral("budget"), QStringLiteral("status"),
+                QStringLiteral("--db"),   m_db,
+                QStringLiteral("--by"),   by,
+                QStringLiteral("--now"),  QStringLiteral("2026-12-01T12:00:00Z"),
+                QStringLiteral("-o"),     format};
+    }
+    // The groups of `budget status --by by -o json`, each budget carrying its group's key.
+    QJsonArray budgetGroups(const QString &by, const QString &key) {
+        const CliRun r = gq(budgetStatus(by, QStringLiteral("json")));
+        if (r.code != 0)
+            return {QJsonObject{{key, r.err}}};
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        if (o.value(QLatin1String("by")).toString() != by)
+            return {QJsonObject{{key, r.out}}};
+        return o.value(QLatin1String("groups")).toArray();
+    }
+    // queue -> "used/limit subject subject..." (subjects sorted), checking each budget's
+    // key and that the subtotals are the sums of the group's budgets.
+    static QMap<QString, QString> subtotals(const QJsonArray &groups, const QString &key) {
+        QMap<QString, QString> out;
+        for (const QJsonValue &v : groups) {
+            const QJsonObject g = v.toObject();
+            const QString queue = g.value(key).toString();
+            double used = 0, limit = 0;
+            QStringList subjects;
+            for (const QJsonValue &b : g.value(QLatin1String("budgets")).toArray()) {
+                const QJsonObject o = b.toObject();
+                if (o.value(key).toString() != queue)
+                    return {{queue, QStringLiteral("a budget without its key")}};
+                used += o.value(QLatin1String("used")).toDouble();
+                limit += o.value(QLatin1String("limit")).toDouble();
+                subjects << o.value(QLatin1String("subject")).toString();
+            }
+            if (std::abs(used - g.value(QLatin1String("used")).toDouble()) > 1e-9 ||
+                std::abs(limit - g.value(QLatin1String("limit")).toDouble()) > 1e-9)
+                return {{queue, QStringLiteral("subtotal is not the sum")}};
+            subjects.sort();
+            out.insert(queue,
+                       QStringLiteral("%1/%2 %3").arg(used).arg(limit).arg(subjects.join(QLatin1Char(' '))));
+        }
+        return out;
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
@@ -95,6 +141,34 @@ private slots:
                                             interval(QStringLiteral("scratch"), QStringLiteral("dave"),
                                                      QStringLiteral("try-0"), 1, nov(6, 9), nov(6, 12))}) {
             auto r = (*store)->upsertInterval(iv);
+            QVERIFY2(r, qPrintable(r ? QString() : r.error().toString()));
+        }
+        // December (after the months above): frank runs in team-speech (2 x 3 h = 6) and
+        // team-nlp (1 x 2 h = 2); month budgets on four namespaces and two users.
+        const auto dec1 = [](int hour) {
+            return QDateTime(QDate(2026, 12, 1), QTime(hour, 0), Qt::UTC).toSecsSinceEpoch();
+        };
+        for (const gq::UsageInterval &iv : {interval(QStringLiteral("team-speech"), QStringLiteral("frank"),
+                                                     QStringLiteral("asr-1"), 2, dec1(2), dec1(5)),
+                                            interval(QStringLiteral("team-nlp"), QStringLiteral("frank"),
+                                                     QStringLiteral("llm-1"), 1, dec1(6), dec1(8))}) {
+            auto r = (*store)->upsertInterval(iv);
+            QVERIFY2(r, qPrintable(r ? QString() : r.error().toString()));
+        }
+        const QList<std::tuple<gq::BudgetScope, const char *, double>> budgets{
+            {gq::BudgetScope::Namespace, "team-speech", 20},
+            {gq::BudgetScope::Namespace, "team-recsys", 10},
+            {gq::BudgetScope::Namespace, "team-nlp", 10},
+            {gq::BudgetScope::Namespace, "scratch", 5},
+            {gq::BudgetScope::User, "frank", 12},
+            {gq::BudgetScope::User, "alice", 4}};
+        for (const auto &[scope, subject, limit] : budgets) {
+            gq::Budget b;
+            b.scope = scope;
+            b.subject = QString::fromLatin1(subject);
+            b.period = gq::Period::Month;
+            b.limitGpuHours = limit;
+            auto r = (*store)->setBudget(b);
             QVERIFY2(r, qPrintable(r ? QString() : r.error().toString()));
         }
         TestClusterProcess::Options options;
@@ -187,6 +261,57 @@ private slots:
         const CliRun c = gq(chargeback(QStringLiteral("cohort")));
         QCOMPARE(c.code, 2);
         QVERIFY2(c.err.contains(QLatin1String("clusterqueue or localqueue")), qPrintable(c.err));
+    }
+
+    // Each budget under its queue, the subtotals the sums of their budgets: a namespace
+    // budget by its namespace's queue, frank's by both queues he ran in (jointly), alice
+    // (no run in December) and scratch (no LocalQueue) under "(no queue)".
+    void budgetStatusByClusterQueue() {
+        const QJsonArray groups =
+            budgetGroups(QStringLiteral("clusterqueue"), QStringLiteral("clusterQueue"));
+        QCOMPARE(subtotals(groups, QStringLiteral("clusterQueue")),
+                 (QMap<QString, QString>{
+                     {QStringLiteral("(no queue)"), QStringLiteral("0/9 alice scratch")},
+                     {QStringLiteral("cq-nlp"), QStringLiteral("2/10 team-nlp")},
+                     {QStringLiteral("cq-nlp+cq-serving"), QStringLiteral("8/12 frank")},
+                     {QStringLiteral("cq-serving"), QStringLiteral("6/30 team-recsys team-speech")}}));
+    }
+
+    void budgetStatusByLocalQueue() {
+        const QJsonArray groups = budgetGroups(QStringLiteral("localqueue"), QStringLiteral("localQueue"));
+        QCOMPARE(subtotals(groups, QStringLiteral("localQueue")),
+                 (QMap<QString, QString>{
+                     {QStringLiteral("(no queue)"), QStringLiteral("0/9 alice scratch")},
+                     {QStringLiteral("team-nlp/nlp"), QStringLiteral("2/10 team-nlp")},
+                     {QStringLiteral("team-nlp/nlp+team-speech/speech"), QStringLiteral("8/12 frank")},
+                     {QStringLiteral("team-recsys/recsys"), QStringLiteral("0/10 team-recsys")},
+                     {QStringLiteral("team-speech/speech"), QStringLiteral("6/20 team-speech")}}));
+    }
+
+    void budgetStatusTableAndOneSubject() {
+        CliRun r = gq(budgetStatus(QStringLiteral("cq"), QStringLiteral("table")));
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.startsWith(QLatin1String("CLUSTERQUEUE")), qPrintable(r.out));
+        QVERIFY2(
+            r.out.contains(QRegularExpression(QStringLiteral("\\ncq-serving +subtotal +6\\.00 +30\\.00"))),
+            qPrintable(r.out));
+        QVERIFY2(
+            r.out.contains(QRegularExpression(QStringLiteral("\\ncq-nlp\\+cq-serving +user +frank +month "
+                                                             "+8\\.00 +12\\.00 +ok"))),
+            qPrintable(r.out));
+        // One subject: its budgets only, under its queue.
+        r = gq(budgetStatus(QStringLiteral("clusterqueue"), QStringLiteral("json"))
+               << QStringLiteral("--namespace") << QStringLiteral("team-speech"));
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonArray groups =
+            QJsonDocument::fromJson(r.out.toUtf8()).object().value(QLatin1String("groups")).toArray();
+        QCOMPARE(
+            subtotals(groups, QStringLiteral("clusterQueue")),
+            (QMap<QString, QString>{{QStringLiteral("cq-serving"), QStringLiteral("6/20 team-speech")}}));
+        // A bad --by is a usage error.
+        r = gq(budgetStatus(QStringLiteral("cohort"), QStringLiteral("json")));
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QLatin1String("clusterqueue or localqueue")), qPrintable(r.err));
     }
 
     void cleanupTestCase() { m_cluster.reset(); }

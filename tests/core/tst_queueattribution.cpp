@@ -62,6 +62,32 @@ private slots:
         QCOMPARE(cluster().subjectOf(ns, QueueLevel::LocalQueue), localQueue);
     }
 
+    // A user's budget: the queues of the namespaces the user ran in, jointly.
+    void subjectOfAll() {
+        const QueueAttribution &a = cluster();
+        const auto all = [&a](const QStringList &namespaces, QueueLevel level) {
+            return a.subjectOfAll(namespaces, level);
+        };
+        QCOMPARE(all({}, QueueLevel::ClusterQueue), kNoQueue);
+        QCOMPARE(all({}, QueueLevel::LocalQueue), kNoQueue);
+        QCOMPARE(all({QStringLiteral("team-nlp")}, QueueLevel::ClusterQueue), QStringLiteral("cq-nlp"));
+        QCOMPARE(all({QStringLiteral("team-nlp")}, QueueLevel::LocalQueue), QStringLiteral("team-nlp/nlp"));
+        // Two namespaces of one ClusterQueue: that queue alone.
+        QCOMPARE(
+            all({QStringLiteral("team-speech"), QStringLiteral("team-recsys")}, QueueLevel::ClusterQueue),
+            QStringLiteral("cq-serving"));
+        QCOMPARE(all({QStringLiteral("team-speech"), QStringLiteral("team-recsys")}, QueueLevel::LocalQueue),
+                 QStringLiteral("team-recsys/recsys+team-speech/speech"));
+        // A joint ClusterQueue subject counts by its parts, sorted and once each.
+        QCOMPARE(all({QStringLiteral("lab"), QStringLiteral("team-nlp"), QStringLiteral("orphan")},
+                     QueueLevel::ClusterQueue),
+                 QStringLiteral("(no queue)+cq-eval+cq-nlp+cq-train"));
+        QCOMPARE(all({QStringLiteral("lab"), QStringLiteral("team-cv")}, QueueLevel::LocalQueue),
+                 QStringLiteral("lab/eval+train+team-cv/batch+interactive"));
+        QCOMPARE(all({QStringLiteral("scratch"), QStringLiteral("team-nlp")}, QueueLevel::ClusterQueue),
+                 QStringLiteral("(no queue)+cq-nlp"));
+    }
+
     void regroupSums() {
         const QMap<QString, double> perNamespace{{QStringLiteral("team-speech"), 8.0},
                                                  {QStringLiteral("team-recsys"), 6.0},

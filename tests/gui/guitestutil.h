@@ -2,8 +2,10 @@
 
 #include <QAbstractItemModel>
 #include <QApplication>
+#include <QLocale>
 #include <QProcess>
 #include <QTest>
+#include <QTranslator>
 #include <QWidget>
 
 namespace gq::test {
@@ -21,6 +23,21 @@ template <typename T> T *visibleDialog(const QString &objectName = {}) {
             d && d->isVisible() && (objectName.isEmpty() || d->objectName() == objectName))
             return d;
     return nullptr;
+}
+
+// Screenshots (GQ_SCREENSHOT_DIR) in another language: loads the .qm named by
+// GQ_SCREENSHOT_QM, if any, and makes its language the default locale. Empty on
+// success, else the file that did not load.
+inline QString installScreenshotTranslator() {
+    const QString qm = qEnvironmentVariable("GQ_SCREENSHOT_QM");
+    if (qm.isEmpty())
+        return {};
+    auto *t = new QTranslator(qApp);
+    if (!t->load(qm))
+        return QStringLiteral("cannot load ") + qm;
+    QCoreApplication::installTranslator(t);
+    QLocale::setDefault(QLocale(t->language()));
+    return {};
 }
 
 // Runs the real kubectl against the test cluster; returns stdout, or a string

@@ -4,20 +4,20 @@
 // field; a change on the server between the dry run and the write opens the three-way view;
 // the YAML editor marks Kueue's errors at their line and applies; a read-only user gets the
 // edits disabled with the reason; the namespace list shows each namespace's LocalQueue.
-#include "widgets/editor/applyconfirmdialog.h"
-#include "models/audit/auditmodel.h"
-#include "widgets/editor/conflictdialog.h"
-#include "tests/gui/consolefixture.h"
-#include "tests/gui/guitestutil.h"
 #include "core/kube/kubeclient.h"
 #include "core/kueue/kueueedit.h"
 #include "core/kueue/kueuereader.h"
-#include "models/quotas/namespacelistmodel.h"
+#include "models/audit/auditmodel.h"
 #include "models/queues/queuemodels.h"
+#include "models/quotas/namespacelistmodel.h"
+#include "tests/gui/consolefixture.h"
+#include "tests/gui/guitestutil.h"
+#include "widgets/editor/applyconfirmdialog.h"
+#include "widgets/editor/conflictdialog.h"
+#include "widgets/editor/yamleditor.h"
 #include "widgets/queues/queuequotadialog.h"
 #include "widgets/queues/queuespage.h"
 #include "widgets/queues/queueyamldialog.h"
-#include "widgets/editor/yamleditor.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -125,13 +125,8 @@ class TestQueueEdit : public QObject {
 
 private slots:
     void initTestCase() {
-        // Screenshots (GQ_SCREENSHOT_DIR) in another language: a .qm to load first.
-        if (const QString qm = qEnvironmentVariable("GQ_SCREENSHOT_QM"); !qm.isEmpty()) {
-            auto *t = new QTranslator(qApp);
-            QVERIFY2(t->load(qm), qPrintable(qm));
-            QCoreApplication::installTranslator(t);
-            QLocale::setDefault(QLocale(t->language()));
-        }
+        const QString translator = installScreenshotTranslator();
+        QVERIFY2(translator.isEmpty(), qPrintable(translator));
         ConsoleFixture::WindowOptions options;
         options.usageDb = true;
         const QString err = m_fx.start(options);

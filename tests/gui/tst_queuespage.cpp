@@ -3,8 +3,9 @@
 // cohort tree with its ClusterQueues, the GPU numbers per flavor and the LocalQueues; the
 // pending Workloads in order with Kueue's reason, then the admitted ones; the version
 // found from discovery in the status line; and what it says without a connection.
-#include "tests/gui/pagefixture.h"
 #include "models/queues/queuemodels.h"
+#include "tests/gui/guitestutil.h"
+#include "tests/gui/pagefixture.h"
 #include "widgets/queues/queuespage.h"
 
 #include <QApplication>
@@ -40,13 +41,8 @@ class TestQueuesPage : public QObject {
 
 private slots:
     void initTestCase() {
-        // Screenshots (GQ_SCREENSHOT_DIR) in another language: a .qm to load first.
-        if (const QString qm = qEnvironmentVariable("GQ_SCREENSHOT_QM"); !qm.isEmpty()) {
-            auto *t = new QTranslator(qApp);
-            QVERIFY2(t->load(qm), qPrintable(qm));
-            QCoreApplication::installTranslator(t);
-            QLocale::setDefault(QLocale(t->language()));
-        }
+        const QString translator = installScreenshotTranslator();
+        QVERIFY2(translator.isEmpty(), qPrintable(translator));
         const QString error = m_fixture.start();
         QVERIFY2(error.isEmpty(), qPrintable(error));
     }

@@ -125,10 +125,13 @@ void TwoLineDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
 }
 
 QSize TwoLineDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const {
-    const int w = std::max(
-        option.fontMetrics.horizontalAdvance(index.data().toString()),
-        option.fontMetrics.horizontalAdvance(index.data(BudgetListModel::SecondLineRole).toString()));
-    return QSize(w + 16, 2 * option.fontMetrics.height() + 8);
+    // Measured in the cell's own font (a queue's subtotal row is bold), as paint() draws.
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    const int w =
+        std::max(opt.fontMetrics.horizontalAdvance(index.data().toString()),
+                 opt.fontMetrics.horizontalAdvance(index.data(BudgetListModel::SecondLineRole).toString()));
+    return QSize(w + 16, 2 * opt.fontMetrics.height() + 8);
 }
 
 } // namespace gq

@@ -1,17 +1,17 @@
 #include "widgets/budgets/budgetspage.h"
 
-#include "widgets/budgets/batterydelegate.h"
-#include "widgets/budgets/budgetdialog.h"
 #include "models/budgets/budgetlistmodel.h"
 #include "services/budgets/budgetservice.h"
 #include "widgets/advisor/canrunpanel.h"
+#include "widgets/budgets/batterydelegate.h"
+#include "widgets/budgets/budgetdialog.h"
 
+#include <QComboBox>
 #include <QDesktopServices>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
@@ -24,7 +24,8 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
     : QWidget(parent)
     , m_service(service)
     , m_model(new BudgetListModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_proxy(new BudgetSortProxy(this))
+    , m_groupBy(new QComboBox(this))
     , m_view(new QTableView(this))
     , m_empty(new QLabel(this))
     , m_error(new QLabel(this))
@@ -76,10 +77,29 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
     m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_error->hide();
 
+    m_groupBy->setObjectName(QStringLiteral("budgetsGroupBy"));
+    m_groupBy->addItem(tr("None"), QString());
+    m_groupBy->addItem(tr("ClusterQueue"), QStringLiteral("clusterqueue"));
+    m_groupBy->addItem(tr("LocalQueue"), QStringLiteral("localqueue"));
+    m_groupBy->setToolTip(tr("Budgets under the Kueue queue they are charged to, with subtotals: a namespace "
+                             "budget under its namespace's LocalQueue and that queue's ClusterQueue, a user "
+                             "budget under the queues of the namespaces the user ran in this period (several "
+                             "jointly; none: \"(no queue)\")"));
+    connect(m_groupBy, &QComboBox::currentIndexChanged, this, [this] {
+        m_model->setGrouping(kueue::parseQueueLevel(m_groupBy->currentData().toString()));
+        fitSubjectColumn();
+        updateEmpty();
+    });
+    auto *groupLabel = new QLabel(tr("&Group by"), this);
+    groupLabel->setBuddy(m_groupBy);
+
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_new);
     buttons->addWidget(m_edit);
     buttons->addWidget(m_delete);
+    buttons->addSpacing(12);
+    buttons->addWidget(groupLabel);
+    buttons->addWidget(m_groupBy);
     buttons->addStretch(1);
     buttons->addWidget(m_selfServiceLink);
 
@@ -121,10 +141,13 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
         m_error->hide();
         if (keep)
             for (int r = 0; r < m_model->rowCount(); ++r) {
-                const Budget &b = m_model->at(r).budget;
-                if (b.scope == keep->scope && b.subject == keep->subject && b.period == keep->period)
+                const BudgetRow *row = m_model->budgetAt(r);
+                if (row && row->budget.scope == keep->scope && row->budget.subject == keep->subject &&
+                    row->budget.period == keep->period)
                     m_view->selectRow(m_proxy->mapFromSource(m_model->index(r, 0)).row());
             }
+        if (m_model->grouping())
+            fitSubjectColumn();
         updateEmpty();
         updateButtons();
     });
@@ -187,8 +210,21 @@ const BudgetRow *BudgetsPage::selected() const {
     const QModelIndexList rows = m_view->selectionModel()->selectedRows();
     if (rows.isEmpty())
         return nullptr;
-    const int r = m_proxy->mapToSource(rows.first()).row();
-    return r >= 0 && r < m_model->rowCount() ? &m_model->at(r) : nullptr;
+    return m_model->budgetAt(m_proxy->mapToSource(rows.first()).row());
+}
+
+void BudgetsPage::setQueues(const kueue::QueueAttribution &queues) {
+    m_model->setQueues(queues);
+    if (m_model->grouping())
+        fitSubjectColumn();
+}
+
+void BudgetsPage::fitSubjectColumn() {
+    // Queue names ("cq-nlp+cq-serving") and their second line want more than a subject.
+    if (m_model->grouping())
+        m_view->resizeColumnToContents(BudgetListModel::SubjectColumn);
+    else
+        m_view->setColumnWidth(BudgetListModel::SubjectColumn, 130);
 }
 
 void BudgetsPage::updateButtons() {
@@ -200,6 +236,7 @@ void BudgetsPage::updateButtons() {
 
 void BudgetsPage::updateEmpty() {
     const bool none = m_model->rowCount() == 0;
+    m_groupBy->setEnabled(!none);
     m_empty->setVisible(none);
     m_view->setVisible(!none);
     if (!m_service->isOpen())

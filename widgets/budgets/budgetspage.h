@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/kueue/queueattribution.h"
 #include "widgets/common/page.h"
 
 #include <QUrl>
@@ -7,9 +8,9 @@
 
 #include <functional>
 
+class QComboBox;
 class QLabel;
 class QPushButton;
-class QSortFilterProxyModel;
 class QTableView;
 class QTimer;
 
@@ -17,6 +18,7 @@ namespace gq {
 
 class BudgetDialog;
 class BudgetListModel;
+class BudgetSortProxy;
 class BudgetService;
 class CanRunPanel;
 struct BudgetRow;
@@ -41,6 +43,10 @@ public:
     // The link shown (empty: none).
     [[nodiscard]] QUrl selfServiceUrl() const { return m_selfService; }
 
+    // The cluster's LocalQueues, for "Group by" ClusterQueue / LocalQueue.
+    void setQueues(const kueue::QueueAttribution &queues);
+    [[nodiscard]] QComboBox *groupBy() const { return m_groupBy; }
+
     [[nodiscard]] QTableView *view() const { return m_view; }
     [[nodiscard]] BudgetListModel *model() const { return m_model; }
     // Opens the dialog for a new budget, or for the selected one (edit, delete).
@@ -62,10 +68,12 @@ private:
     void openDialog(BudgetDialog *dialog);
     void updateButtons();
     void updateEmpty();
+    void fitSubjectColumn();
 
     BudgetService *m_service;
     BudgetListModel *m_model;
-    QSortFilterProxyModel *m_proxy;
+    BudgetSortProxy *m_proxy;
+    QComboBox *m_groupBy;
     QTableView *m_view;
     QLabel *m_empty;
     QLabel *m_error;

@@ -1,11 +1,11 @@
 #include "widgets/usage/clusterusagepage.h"
 
 #include "core/domain/clock.h"
-#include "services/cluster/clusterconnection.h"
-#include "widgets/charts/usagechart.h"
 #include "models/usage/usagechartmodel.h"
-#include "widgets/usage/usagechartpanel.h"
+#include "services/cluster/clusterconnection.h"
 #include "services/usage/usagechartservice.h"
+#include "widgets/charts/usagechart.h"
+#include "widgets/usage/usagechartpanel.h"
 #include "widgets/usage/usagerangebar.h"
 
 #include <QComboBox>
@@ -52,6 +52,7 @@ ClusterUsagePage::ClusterUsagePage(UsageChartService *service, QWidget *parent)
     , m_usage(new UsageChartPanel(m_model, this))
     , m_allocation(new UsageChartPanel(m_model, this))
     , m_totals(new QLabel(this))
+    , m_subjectsHeading(new QLabel(tr("Namespaces"), this))
     , m_users(rankingView(m_model->users(), QStringLiteral("topUsersTable"), this))
     , m_namespaces(rankingView(m_model->subjects(), QStringLiteral("namespaceTotalsTable"), this)) {
     setObjectName(QStringLiteral("clusterUsagePage"));
@@ -83,7 +84,8 @@ ClusterUsagePage::ClusterUsagePage(UsageChartService *service, QWidget *parent)
     auto *nsBox = new QWidget(tables);
     auto *nsLayout = new QVBoxLayout(nsBox);
     nsLayout->setContentsMargins(0, 0, 0, 0);
-    nsLayout->addWidget(new QLabel(tr("Namespaces"), nsBox));
+    m_subjectsHeading->setObjectName(QStringLiteral("subjectTotalsHeading"));
+    nsLayout->addWidget(m_subjectsHeading);
     nsLayout->addWidget(m_namespaces);
     tables->addWidget(usersBox);
     tables->addWidget(nsBox);
@@ -183,10 +185,15 @@ void ClusterUsagePage::applyGrouping() {
         kueue::parseQueueLevel(m_groupBy->currentData().toString());
     if (!level) {
         m_usage->setTitle(tr("GPU-hours by namespace"));
+        m_subjectsHeading->setText(tr("Namespaces"));
+        m_namespaces->setToolTip(tr("Double-click a namespace for its usage by user"));
         m_model->setRegroup({});
     } else {
         const bool cq = *level == kueue::QueueLevel::ClusterQueue;
         m_usage->setTitle(cq ? tr("GPU-hours by Kueue ClusterQueue") : tr("GPU-hours by Kueue LocalQueue"));
+        m_subjectsHeading->setText(cq ? tr("ClusterQueues") : tr("LocalQueues"));
+        // A queue row opens nothing: only a namespace has a usage tab.
+        m_namespaces->setToolTip(tr("GPU-hours of each queue's namespaces; group by Namespace to open one"));
         m_model->setRegroup(
             [queues = m_queues, l = *level](const QString &ns) { return queues.subjectOf(ns, l); },
             cq ? tr("ClusterQueue") : tr("LocalQueue"));

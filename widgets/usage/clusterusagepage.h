@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/kueue/queueattribution.h"
 #include "core/quotas/namespacesummary.h"
 #include "widgets/common/page.h"
-#include "core/kueue/queueattribution.h"
 
 #include <QHash>
 #include <QPointer>
@@ -64,6 +64,7 @@ private:
     UsageChartPanel *m_usage;
     UsageChartPanel *m_allocation;
     QLabel *m_totals;
+    QLabel *m_subjectsHeading; // "Namespaces", or the queues they are grouped into
     QTableView *m_users;
     QTableView *m_namespaces;
     QPointer<ClusterConnection> m_connection;
