@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/usage/auditentry.h"
 #include "core/jobs/jobtracker.h"
+#include "core/usage/auditentry.h"
 #include "widgets/common/page.h"
 
 #include <QPointer>
@@ -50,6 +50,11 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    // The constructor's parts, in the order it runs them.
+    void setUpControls();
+    void layOutPage();
+    void connectFilters();
+    void setUpEmptyLabelAndColumns();
     void showSelected();
     void applyFilter();
     void updateEmpty();
