@@ -5,11 +5,11 @@
 // audit log names the same actor for the change and its cluster step: --actor, else the
 // SelfSubjectReview name when the cluster is involved (quota boosts), else the OS user.
 #include "app/cli/boostcluster.h"
-#include "app/cli/boostrequestverbs.h"
+#include "core/usage/boostledger.h"
 #include "core/boosts/boostplanner.h"
+#include "app/cli/boostrequestverbs.h"
 #include "core/kube/kubeclient.h"
 #include "core/kueue/kueuereader.h"
-#include "core/usage/boostledger.h"
 #include "core/usage/timewindow.h"
 
 #include <QJsonArray>

@@ -1,11 +1,11 @@
 // `gpuquota report chargeback`: a month's GPU-hours per namespace, user or Kueue queue
 // (the namespaces' hours to their LocalQueue / ClusterQueue) times a rate,
 // as a table, CSV, JSON or (with the console's layers built) a PDF.
-#include "app/cli/queuegrouping.h"
-#include "app/cli/usageverbs.h"
 #include "core/report/chargebackformat.h"
 #include "core/report/chargebackquery.h"
 #include "core/report/money.h"
+#include "app/cli/queuegrouping.h"
+#include "app/cli/usageverbs.h"
 
 #include "core/domain/atomicfile.h"
 

@@ -1,11 +1,11 @@
+#include "services/settings/consolesettings.h"
 #include "app/console/demolauncher.h"
+#include "services/quotas/draftstore.h"
 #include "app/console/mainwindow.h"
-#include "app/console/selftest.h"
-#include "app/console/startupclock.h"
 #include "core/domain/processguard.h"
 #include "services/platform/quitonsignal.h"
-#include "services/quotas/draftstore.h"
-#include "services/settings/consolesettings.h"
+#include "app/console/selftest.h"
+#include "app/console/startupclock.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

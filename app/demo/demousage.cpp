@@ -1,12 +1,12 @@
 #include "app/demo/demousage.h"
 
-#include "core/boosts/boostplanner.h"
-#include "core/domain/clock.h"
 #include "core/usage/auditlog.h"
 #include "core/usage/boostledger.h"
+#include "core/boosts/boostplanner.h"
 #include "core/usage/budgetedit.h"
-#include "core/usage/usagestore.h"
+#include "core/domain/clock.h"
 #include "resources/demo/demoteams.h"
+#include "core/usage/usagestore.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -1,9 +1,9 @@
 #include "core/usage/usageschema.h"
 
-#include "core/domain/clock.h"
 #include "core/usage/alertschema.h"
 #include "core/usage/boostrequests.h"
 #include "core/usage/boostschema.h"
+#include "core/domain/clock.h"
 #include "core/usage/newcomerledger.h"
 #include "core/usage/timewindow.h"
 #include "core/usage/usageconnection.h"

@@ -1,7 +1,7 @@
 #include "services/cluster/clusterdiscovery.h"
 
-#include "core/kube/kubeclient.h"
 #include "services/livegpus/exporterdiscovery.h"
+#include "core/kube/kubeclient.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -1,10 +1,10 @@
 #include "widgets/audit/auditpage.h"
 
 #include "core/domain/atomicfile.h"
-#include "core/domain/clock.h"
 #include "core/usage/auditcsv.h"
 #include "models/audit/auditfiltermodel.h"
 #include "models/audit/auditmodel.h"
+#include "core/domain/clock.h"
 #include "services/usage/usageservice.h"
 
 #include <QCheckBox>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/jobs/jobtracker.h"
 #include "core/usage/auditentry.h"
+#include "core/jobs/jobtracker.h"
 #include "widgets/common/page.h"
 
 #include <QPointer>

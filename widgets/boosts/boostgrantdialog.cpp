@@ -1,11 +1,11 @@
 #include "widgets/boosts/boostgrantdialog.h"
 
-#include "core/domain/clock.h"
-#include "core/quotas/gpuquotakeys.h"
 #include "core/usage/boosts.h"
-#include "core/usage/timewindow.h"
+#include "core/domain/clock.h"
 #include "services/cluster/clusterconnection.h"
+#include "core/quotas/gpuquotakeys.h"
 #include "widgets/boosts/queueboosttarget.h"
+#include "core/usage/timewindow.h"
 
 #include <QButtonGroup>
 #include <QComboBox>

@@ -1,12 +1,12 @@
 #include "widgets/boosts/boostspage.h"
 
-#include "core/domain/clock.h"
-#include "models/boosts/boostlistmodel.h"
-#include "services/boosts/boostservice.h"
-#include "services/cluster/clusterconnection.h"
 #include "widgets/boosts/boostchangedialog.h"
 #include "widgets/boosts/boostgrantdialog.h"
+#include "models/boosts/boostlistmodel.h"
 #include "widgets/boosts/boostrequestspanel.h"
+#include "services/boosts/boostservice.h"
+#include "core/domain/clock.h"
+#include "services/cluster/clusterconnection.h"
 
 #include <QCheckBox>
 #include <QComboBox>

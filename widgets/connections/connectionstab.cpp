@@ -1,12 +1,12 @@
 #include "widgets/connections/connectionstab.h"
 
 #include "core/domain/clock.h"
-#include "core/kube/kubeclient.h"
 #include "services/cluster/clusterdiscovery.h"
 #include "services/cluster/connectionprobe.h"
-#include "services/livegpus/exporterdiscovery.h"
 #include "services/settings/consolesettings.h"
+#include "services/livegpus/exporterdiscovery.h"
 #include "widgets/common/formlabels.h"
+#include "core/kube/kubeclient.h"
 
 #include <QComboBox>
 #include <QCoreApplication>

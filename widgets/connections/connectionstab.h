@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/domain/result.h"
-#include "core/jobs/jobtracker.h"
 #include "services/settings/connectionsettings.h"
+#include "core/jobs/jobtracker.h"
+#include "core/domain/result.h"
 
 #include <QHash>
 #include <QWidget>

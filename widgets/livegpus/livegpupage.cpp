@@ -1,10 +1,10 @@
 #include "widgets/livegpus/livegpupage.h"
 
 #include "core/domain/clock.h"
-#include "models/livegpus/livegpumodel.h"
 #include "services/livegpus/gpumonitor.h"
-#include "widgets/charts/usagechart.h"
 #include "widgets/livegpus/livegpudelegates.h"
+#include "models/livegpus/livegpumodel.h"
+#include "widgets/charts/usagechart.h"
 
 #include <QDateTime>
 #include <QEvent>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/domain/result.h"
 #include "core/metrics/idle.h"
 #include "widgets/common/page.h"
+#include "core/domain/result.h"
 
 #include <QWidget>
 

@@ -3,13 +3,13 @@
 #include "core/domain/atomicfile.h"
 #include "core/quotas/gpuquotakeys.h"
 
-#include "core/domain/quotaspec.h"
+#include "widgets/editor/hardlimitdelegate.h"
 #include "core/kube/managedfields.h"
 #include "core/quotas/namespacesummary.h"
+#include "core/domain/quotaspec.h"
 #include "models/quotas/quotatablemodel.h"
-#include "widgets/editor/hardlimitdelegate.h"
-#include "widgets/editor/yamleditor.h"
 #include "widgets/quotas/usagebardelegate.h"
+#include "widgets/editor/yamleditor.h"
 
 #include <QAction>
 #include <QComboBox>
