@@ -97,9 +97,7 @@ private slots:
             auto r = (*store)->upsertInterval(iv);
             QVERIFY2(r, qPrintable(r ? QString() : r.error().toString()));
         }
-        TestClusterProcess::Options options;
-        options.scenario = QStringLiteral("demo");
-        m_cluster = std::make_unique<TestClusterProcess>(options);
+        m_cluster = TestClusterProcess::ofScenario(QStringLiteral("demo"));
         QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
     }
 

@@ -18,6 +18,7 @@
 #include "widgets/queues/queuespage.h"
 #include "widgets/queues/queueyamldialog.h"
 #include "widgets/editor/yamleditor.h"
+#include "tests/gui/queuesuite.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -34,7 +35,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
-#include <QTranslator>
 #include <QTreeView>
 
 using namespace gq;
@@ -125,13 +125,8 @@ class TestQueueEdit : public QObject {
 
 private slots:
     void initTestCase() {
-        // Screenshots (GQ_SCREENSHOT_DIR) in another language: a .qm to load first.
-        if (const QString qm = qEnvironmentVariable("GQ_SCREENSHOT_QM"); !qm.isEmpty()) {
-            auto *t = new QTranslator(qApp);
-            QVERIFY2(t->load(qm), qPrintable(qm));
-            QCoreApplication::installTranslator(t);
-            QLocale::setDefault(QLocale(t->language()));
-        }
+        const QString qm = loadScreenshotTranslation();
+        QVERIFY2(qm.isEmpty(), qPrintable(qm));
         ConsoleFixture::WindowOptions options;
         options.usageDb = true;
         const QString err = m_fx.start(options);
@@ -279,13 +274,7 @@ private slots:
         editor->replaceAll(good);
         QVERIFY(editor->validateNow().isEmpty());
         dialog->apply();
-        ApplyConfirmDialog *confirm = nullptr;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (confirm = dialog->findChild<ApplyConfirmDialog *>()) && confirm->isVisible(), 10000);
-        QTest::keyClicks(confirm->findChild<QLineEdit *>(QStringLiteral("applyNote")),
-                         QStringLiteral("genai launch"));
-        QTest::mouseClick(confirm->findChild<QPushButton *>(QStringLiteral("confirmApplyButton")),
-                          Qt::LeftButton);
+        QVERIFY(confirmApply(dialog, QStringLiteral("genai launch")));
         QTRY_COMPARE_WITH_TIMEOUT(serverNumber(QStringLiteral("cq-genai"), "nominalQuota"),
                                   QStringLiteral("12"), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(auditLog()->index(0, AuditModel::NoteColumn).data().toString(),

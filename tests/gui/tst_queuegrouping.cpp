@@ -16,6 +16,7 @@
 #include "services/usage/usagechartservice.h"
 #include "widgets/usage/usagerangebar.h"
 #include "core/usage/usagestore.h"
+#include "tests/gui/queuesuite.h"
 
 #include <QComboBox>
 #include <QDateEdit>
@@ -25,7 +26,6 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTranslator>
 
 using namespace gq;
 
@@ -65,12 +65,8 @@ class TestQueueGrouping : public QObject {
 
 private slots:
     void initTestCase() {
-        if (const QString qm = qEnvironmentVariable("GQ_SCREENSHOT_QM"); !qm.isEmpty()) {
-            auto *t = new QTranslator(qApp);
-            QVERIFY2(t->load(qm), qPrintable(qm));
-            QCoreApplication::installTranslator(t);
-            QLocale::setDefault(QLocale(t->language()));
-        }
+        const QString qm = gq::test::loadScreenshotTranslation();
+        QVERIFY2(qm.isEmpty(), qPrintable(qm));
         QVERIFY(m_dir.isValid());
         m_url = QStringLiteral("sqlite://") + m_dir.filePath(QStringLiteral("usage.db"));
         auto opened = UsageStore::open(m_url);

@@ -6,13 +6,13 @@
 #include "tests/gui/pagefixture.h"
 #include "models/queues/queuemodels.h"
 #include "widgets/queues/queuespage.h"
+#include "tests/gui/queuesuite.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
-#include <QTranslator>
 
 using namespace gq;
 using namespace gq::test;
@@ -40,13 +40,8 @@ class TestQueuesPage : public QObject {
 
 private slots:
     void initTestCase() {
-        // Screenshots (GQ_SCREENSHOT_DIR) in another language: a .qm to load first.
-        if (const QString qm = qEnvironmentVariable("GQ_SCREENSHOT_QM"); !qm.isEmpty()) {
-            auto *t = new QTranslator(qApp);
-            QVERIFY2(t->load(qm), qPrintable(qm));
-            QCoreApplication::installTranslator(t);
-            QLocale::setDefault(QLocale(t->language()));
-        }
+        const QString qm = loadScreenshotTranslation();
+        QVERIFY2(qm.isEmpty(), qPrintable(qm));
         const QString error = m_fixture.start();
         QVERIFY2(error.isEmpty(), qPrintable(error));
     }
