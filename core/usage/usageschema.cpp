@@ -220,12 +220,23 @@ Result<void> refuseMigration(const UsageConnection &conn, int v) {
     return {};
 }
 
+// Runs each statement, in the connection's SQL dialect when `translate` (the schema's
+// portable DDL), else as written (dialect-specific statements).
+template <std::size_t N>
+Result<void> execAll(UsageConnection &conn, QSqlQuery &q, const char *const (&statements)[N],
+                     bool translate) {
+    for (const char *sql : statements)
+        if (auto r = conn.execSql(q, translate ? dialect(QString::fromLatin1(sql), conn.isPostgres())
+                                               : QString::fromLatin1(sql));
+            !r)
+            return r;
+    return {};
+}
+
 // Version 1: the tables, the rollup zone and the audit log's triggers.
 Result<void> createSchemaV1(UsageConnection &conn, QSqlQuery &q, const QString &rollupZone) {
-    const bool pg = conn.isPostgres();
-    for (const char *sql : kSchemaV1)
-        if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
-            return r;
+    if (auto r = execAll(conn, q, kSchemaV1, true); !r)
+        return r;
     auto zone = parseZone(rollupZone, QStringLiteral("rollupZone"));
     if (!zone)
         return zone.error();
@@ -238,16 +249,8 @@ Result<void> createSchemaV1(UsageConnection &conn, QSqlQuery &q, const QString &
     setting.addBindValue(QString::fromUtf8(zone->id()));
     if (auto r = conn.exec(setting, QStringLiteral("storing the rollup zone")); !r)
         return r;
-    if (pg) {
-        for (const char *sql : kAuditTriggersPg)
-            if (auto r = conn.execSql(q, QString::fromLatin1(sql)); !r)
-                return r;
-    } else {
-        for (const char *sql : kAuditTriggersSqlite)
-            if (auto r = conn.execSql(q, QString::fromLatin1(sql)); !r)
-                return r;
-    }
-    return {};
+    return conn.isPostgres() ? execAll(conn, q, kAuditTriggersPg, false)
+                             : execAll(conn, q, kAuditTriggersSqlite, false);
 }
 
 // Version 2 (PostgreSQL only): a NOTIFY after every change of a usage table.
@@ -267,42 +270,21 @@ Result<void> createNotifyTriggersV2(UsageConnection &conn, QSqlQuery &q) {
 // The step from version target - 1 to target.
 Result<void> migrateToVersion(UsageConnection &conn, QSqlQuery &q, int target, const QString &rollupZone) {
     const bool pg = conn.isPostgres();
-    if (target == 1)
-        if (auto r = createSchemaV1(conn, q, rollupZone); !r)
+    switch (target) {
+    case 1: return createSchemaV1(conn, q, rollupZone);
+    case 2: return pg ? createNotifyTriggersV2(conn, q) : Result<void>{};
+    case 3: return migrateBoostsToV3(conn);
+    case 4: return execAll(conn, q, kSchemaV4, true);
+    case 5: return migrateAlertsToV5(conn);
+    case 6: return execAll(conn, q, kSchemaV6, true);
+    case 7:
+        if (auto r = execAll(conn, q, kSchemaV7, true); !r || !pg)
             return r;
-    if (target == 2 && pg)
-        if (auto r = createNotifyTriggersV2(conn, q); !r)
-            return r;
-    if (target == 3)
-        if (auto r = migrateBoostsToV3(conn); !r)
-            return r;
-    if (target == 4)
-        for (const char *sql : kSchemaV4)
-            if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
-                return r;
-    if (target == 5)
-        if (auto r = migrateAlertsToV5(conn); !r)
-            return r;
-    if (target == 6)
-        for (const char *sql : kSchemaV6)
-            if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
-                return r;
-    if (target == 7) {
-        for (const char *sql : kSchemaV7)
-            if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
-                return r;
-        if (pg)
-            for (const char *sql : kSchemaV7NotifyPg)
-                if (auto r = conn.execSql(q, QString::fromLatin1(sql)); !r)
-                    return r;
+        return execAll(conn, q, kSchemaV7NotifyPg, false);
+    case 8: return migrateBoostRequestsToV8(conn);
+    case 9: return migrateNewcomersToV9(conn);
+    default: return {};
     }
-    if (target == 8)
-        if (auto r = migrateBoostRequestsToV8(conn); !r)
-            return r;
-    if (target == 9)
-        if (auto r = migrateNewcomersToV9(conn); !r)
-            return r;
-    return {};
 }
 
 Result<void> recordSchemaVersion(UsageConnection &conn, int version) {
