@@ -397,7 +397,9 @@ GpuSnapshot gpusFromSamples(const QList<Sample> &samples, const QHash<QString, Q
     snap.gpus.reserve(rows.size());
     for (Row &r : rows)
         snap.gpus.append(std::move(r.s));
-    std::sort(snap.gpus.begin(), snap.gpus.end(), gpuDisplayOrder);
+    // A lambda, not the function's address: std::sort inlines the comparison.
+    std::sort(snap.gpus.begin(), snap.gpus.end(),
+              [](const GpuSample &a, const GpuSample &b) { return gpuDisplayOrder(a, b); });
     return snap;
 }
 
