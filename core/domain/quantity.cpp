@@ -250,8 +250,6 @@ Result<bool> parseExponentSuffix(QStringView text, QStringView suffix, QuantityS
 // Suffix: exact table entry, or an exponent.
 Result<QuantityScale> parseSuffix(QStringView text, QStringView suffix) {
     QuantityScale scale;
-    if (suffix.isEmpty())
-        return scale;
     for (const Suffix &s : kSuffixes) {
         if (suffix == QStringView(s.text)) {
             scale.base = s.base;
@@ -355,10 +353,14 @@ Result<Quantity> Quantity::parse(QStringView text) {
     if (pos < end && (text[pos] == u'+' || text[pos] == u'-'))
         return parseError(text, QStringLiteral("unexpected '") % text[pos] %
                                     QStringLiteral("' after the number; a sign may only come first"));
-    auto scale = parseSuffix(text, text.sliced(pos));
-    if (!scale)
-        return scale.error();
-    return quantityOf(text, number, *scale);
+    QuantityScale scale; // no suffix: decimal units
+    if (const QStringView suffix = text.sliced(pos); !suffix.isEmpty()) {
+        auto parsed = parseSuffix(text, suffix);
+        if (!parsed)
+            return parsed.error();
+        scale = *parsed;
+    }
+    return quantityOf(text, number, scale);
 }
 
 Quantity Quantity::fromNanos(Nanos nanos, Format format) {
