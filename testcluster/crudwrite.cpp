@@ -44,6 +44,113 @@ QJsonObject ignoringRvMeta(QJsonObject o) {
     return o;
 }
 
+// A created object's metadata as the API server sets it (namespace, generated name,
+// uid, creation time, generation), its type meta dropped and its defaults applied; the
+// error when the request cannot be an object of this kind.
+std::optional<ApiError> prepareNewObject(const ApiCall &call, const ResourceInfo &info, QJsonObject &obj) {
+    const QString kind = obj.value(QLatin1String("kind")).toString();
+    if (!kind.isEmpty() && kind != info.kind)
+        return ApiError::badRequest(
+            QStringLiteral("the server could not process a %1 at this endpoint (expected %2)")
+                .arg(kind, info.kind));
+    QJsonObject meta = metaOf(obj);
+    if (info.namespaced) {
+        if (auto mismatch = namespaceMismatch(meta, call.ns))
+            return *mismatch;
+        meta.insert(QLatin1String("namespace"), call.ns);
+    } else {
+        meta.remove(QLatin1String("namespace"));
+    }
+    if (meta.value(QLatin1String("name")).toString().isEmpty()) {
+        const QString generate = meta.value(QLatin1String("generateName")).toString();
+        if (!generate.isEmpty()) {
+            static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+            QString suffix;
+            for (int i = 0; i < 5; ++i)
+                suffix += QLatin1Char(alphabet[QRandomGenerator::global()->bounded(27)]);
+            meta.insert(QLatin1String("name"), QString(generate + suffix));
+        }
+    }
+    if (!meta.value(QLatin1String("resourceVersion")).toString().isEmpty())
+        return ApiError::internal(
+            QStringLiteral("resourceVersion should not be set on objects to be created"));
+    if (auto bad = checkDecodable(call.resource, obj))
+        return *bad;
+    meta.insert(QLatin1String("uid"), QUuid::createUuid().toString(QUuid::WithoutBraces));
+    // Scenarios may backdate objects so a demo shows realistic ages.
+    if (call.user.name != QLatin1String("scenario") || !meta.contains(QLatin1String("creationTimestamp")))
+        meta.insert(QLatin1String("creationTimestamp"), nowStamp());
+    meta.remove(QLatin1String("deletionTimestamp"));
+    meta.remove(QLatin1String("managedFields"));
+    if (call.resource == Resource::ResourceQuota || call.resource == Resource::LimitRange ||
+        call.resource == Resource::Pod)
+        meta.insert(QLatin1String("generation"), 1);
+    setMeta(obj, meta);
+    obj.remove(QLatin1String("kind"));
+    obj.remove(QLatin1String("apiVersion"));
+    applyDefaults(call.resource, obj);
+    return std::nullopt;
+}
+
+// Nothing is created in a namespace that does not exist or is being deleted.
+std::optional<ApiError> namespaceRefusal(const Store &store, const ResourceInfo &info, const QString &ns,
+                                         const QString &name) {
+    if (info.namespaced && !store.find(Resource::Namespace, {}, ns))
+        return ApiError::notFound(QStringLiteral("namespaces"), ns);
+    if (info.namespaced) {
+        const Entry *nsEntry = store.find(Resource::Namespace, {}, ns);
+        if (nsEntry->phase == QLatin1String("Terminating"))
+            return ApiError::forbidden(
+                info.qualifiedPlural(), name,
+                QStringLiteral("unable to create new content in namespace %1 because it is being terminated")
+                    .arg(ns));
+    }
+    return std::nullopt;
+}
+
+// An update's object with what the client does not own taken from the stored one:
+// system metadata, status (or only status through /status), the namespace name label,
+// the generation bumped on a spec change; defaults applied.
+void mergeWithStored(const ApiCall &call, const ResourceInfo &info, const QJsonObject &old, QJsonObject &obj,
+                     QJsonObject &meta) {
+    // System-owned metadata comes from the stored object.
+    const QJsonObject oldMeta = metaOf(old);
+    for (const char *key :
+         {"uid", "creationTimestamp", "generation", "deletionTimestamp", "resourceVersion"}) {
+        if (oldMeta.contains(QLatin1String(key)))
+            meta.insert(QLatin1String(key), oldMeta.value(QLatin1String(key)));
+        else
+            meta.remove(QLatin1String(key));
+    }
+    meta.remove(QLatin1String("managedFields"));
+    obj.remove(QLatin1String("kind"));
+    obj.remove(QLatin1String("apiVersion"));
+    if (call.subresource == QLatin1String("status")) {
+        // Only status changes through /status.
+        QJsonObject merged = old;
+        merged.insert(QLatin1String("status"), obj.value(QLatin1String("status")));
+        obj = merged;
+        meta = metaOf(old);
+    } else if (info.hasStatus) {
+        if (old.contains(QLatin1String("status")))
+            obj.insert(QLatin1String("status"), old.value(QLatin1String("status")));
+        else
+            obj.remove(QLatin1String("status"));
+    }
+    if (call.resource == Resource::Namespace && call.subresource != QLatin1String("finalize"))
+        meta.insert(QLatin1String("labels"), [&] {
+            QJsonObject l = meta.value(QLatin1String("labels")).toObject();
+            l.insert(QLatin1String("kubernetes.io/metadata.name"), call.name);
+            return l;
+        }());
+    if (old.value(QLatin1String("spec")) != obj.value(QLatin1String("spec")) &&
+        meta.contains(QLatin1String("generation")))
+        meta.insert(QLatin1String("generation"), meta.value(QLatin1String("generation")).toInteger() + 1);
+    setMeta(obj, meta);
+    if (call.subresource.isEmpty())
+        applyDefaults(call.resource, obj);
+}
+
 } // namespace
 
 std::optional<ApiError> ApiServer::runValidatingWebhooks(ApiCall &call, std::unique_lock<std::mutex> &lock,
@@ -112,64 +219,13 @@ void ApiServer::handleCreate(ApiCall &call) {
     QJsonObject obj = std::move(requested).value();
     if (Result<void> decoded = decodeStrictly(call, obj); !decoded)
         return sendError(call.res, decoded.error());
-    const QString kind = obj.value(QLatin1String("kind")).toString();
-    if (!kind.isEmpty() && kind != info.kind)
-        return sendError(
-            call.res, ApiError::badRequest(
-                          QStringLiteral("the server could not process a %1 at this endpoint (expected %2)")
-                              .arg(kind, info.kind)));
-    QJsonObject meta = metaOf(obj);
-    if (info.namespaced) {
-        if (auto mismatch = namespaceMismatch(meta, call.ns))
-            return sendError(call.res, *mismatch);
-        meta.insert(QLatin1String("namespace"), call.ns);
-    } else {
-        meta.remove(QLatin1String("namespace"));
-    }
-    if (meta.value(QLatin1String("name")).toString().isEmpty()) {
-        const QString generate = meta.value(QLatin1String("generateName")).toString();
-        if (!generate.isEmpty()) {
-            static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
-            QString suffix;
-            for (int i = 0; i < 5; ++i)
-                suffix += QLatin1Char(alphabet[QRandomGenerator::global()->bounded(27)]);
-            meta.insert(QLatin1String("name"), QString(generate + suffix));
-        }
-    }
-    const QString name = meta.value(QLatin1String("name")).toString();
-    if (!meta.value(QLatin1String("resourceVersion")).toString().isEmpty())
-        return sendError(call.res, ApiError::internal(QStringLiteral(
-                                       "resourceVersion should not be set on objects to be created")));
-    if (auto bad = checkDecodable(call.resource, obj))
-        return sendError(call.res, *bad);
-    meta.insert(QLatin1String("uid"), QUuid::createUuid().toString(QUuid::WithoutBraces));
-    // Scenarios may backdate objects so a demo shows realistic ages.
-    if (call.user.name != QLatin1String("scenario") || !meta.contains(QLatin1String("creationTimestamp")))
-        meta.insert(QLatin1String("creationTimestamp"), nowStamp());
-    meta.remove(QLatin1String("deletionTimestamp"));
-    meta.remove(QLatin1String("managedFields"));
-    if (call.resource == Resource::ResourceQuota || call.resource == Resource::LimitRange ||
-        call.resource == Resource::Pod)
-        meta.insert(QLatin1String("generation"), 1);
-    setMeta(obj, meta);
-    obj.remove(QLatin1String("kind"));
-    obj.remove(QLatin1String("apiVersion"));
-    applyDefaults(call.resource, obj);
+    if (auto refused = prepareNewObject(call, info, obj))
+        return sendError(call.res, *refused);
+    const QString name = metaOf(obj).value(QLatin1String("name")).toString();
 
     std::unique_lock lock(m_store.mutex);
-    if (info.namespaced && !m_store.find(Resource::Namespace, {}, call.ns))
-        return sendError(call.res, ApiError::notFound(QStringLiteral("namespaces"), call.ns));
-    if (info.namespaced) {
-        const Entry *nsEntry = m_store.find(Resource::Namespace, {}, call.ns);
-        if (nsEntry->phase == QLatin1String("Terminating"))
-            return sendError(
-                call.res,
-                ApiError::forbidden(
-                    info.qualifiedPlural(), name,
-                    QStringLiteral(
-                        "unable to create new content in namespace %1 because it is being terminated")
-                        .arg(call.ns)));
-    }
+    if (auto refused = namespaceRefusal(m_store, info, call.ns, name))
+        return sendError(call.res, *refused);
     if (call.resource == Resource::Pod) {
         obj.insert(QLatin1String("status"), podStatusFor(obj, QStringLiteral("Pending"), {}));
         if (auto denied = admitPodLimits(m_store, call.ns, obj))
@@ -253,41 +309,7 @@ void ApiServer::handleUpdate(ApiCall &call, const QJsonObject &bodyIn, bool from
     if (!wantRv.isEmpty() && wantRv != oldMeta.value(QLatin1String("resourceVersion")).toString())
         return sendError(call.res, ApiError::conflict(info.qualifiedPlural(), call.name));
 
-    // System-owned metadata comes from the stored object.
-    for (const char *key :
-         {"uid", "creationTimestamp", "generation", "deletionTimestamp", "resourceVersion"}) {
-        if (oldMeta.contains(QLatin1String(key)))
-            meta.insert(QLatin1String(key), oldMeta.value(QLatin1String(key)));
-        else
-            meta.remove(QLatin1String(key));
-    }
-    meta.remove(QLatin1String("managedFields"));
-    obj.remove(QLatin1String("kind"));
-    obj.remove(QLatin1String("apiVersion"));
-    if (call.subresource == QLatin1String("status")) {
-        // Only status changes through /status.
-        QJsonObject merged = old;
-        merged.insert(QLatin1String("status"), obj.value(QLatin1String("status")));
-        obj = merged;
-        meta = metaOf(old);
-    } else if (info.hasStatus) {
-        if (old.contains(QLatin1String("status")))
-            obj.insert(QLatin1String("status"), old.value(QLatin1String("status")));
-        else
-            obj.remove(QLatin1String("status"));
-    }
-    if (call.resource == Resource::Namespace && call.subresource != QLatin1String("finalize"))
-        meta.insert(QLatin1String("labels"), [&] {
-            QJsonObject l = meta.value(QLatin1String("labels")).toObject();
-            l.insert(QLatin1String("kubernetes.io/metadata.name"), call.name);
-            return l;
-        }());
-    if (old.value(QLatin1String("spec")) != obj.value(QLatin1String("spec")) &&
-        meta.contains(QLatin1String("generation")))
-        meta.insert(QLatin1String("generation"), meta.value(QLatin1String("generation")).toInteger() + 1);
-    setMeta(obj, meta);
-    if (call.subresource.isEmpty())
-        applyDefaults(call.resource, obj);
+    mergeWithStored(call, info, old, obj, meta);
 
     if (call.resource == Resource::Pod && call.subresource.isEmpty()) {
         if (auto refused = checkPodSpecUpdate(old, obj))

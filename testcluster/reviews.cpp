@@ -11,6 +11,104 @@
 
 namespace gq::tc {
 
+namespace {
+
+// kubectl auth whoami: the caller's name and groups.
+QJsonObject selfSubjectReviewStatus(const ApiUser &user) {
+    QJsonObject userInfo;
+    userInfo.insert(QLatin1String("username"), user.name);
+    userInfo.insert(QLatin1String("groups"), QJsonArray::fromStringList(user.groups));
+    QJsonObject status;
+    status.insert(QLatin1String("userInfo"), userInfo);
+    return status;
+}
+
+// kubectl auth can-i --list: everything for the admin, reading for the viewer, and the
+// reviews themselves for both.
+QJsonObject selfSubjectRulesStatus(const ApiUser &user) {
+    const QStringList verbs =
+        user.admin ? QStringList{QStringLiteral("*")}
+                   : QStringList{QStringLiteral("get"), QStringLiteral("list"), QStringLiteral("watch")};
+    QJsonObject rule;
+    rule.insert(QLatin1String("verbs"), QJsonArray::fromStringList(verbs));
+    rule.insert(QLatin1String("apiGroups"), QJsonArray{user.admin ? QStringLiteral("*") : QString()});
+    rule.insert(QLatin1String("resources"), QJsonArray{QStringLiteral("*")});
+    QJsonObject reviews;
+    reviews.insert(QLatin1String("verbs"), QJsonArray{QStringLiteral("create")});
+    reviews.insert(QLatin1String("apiGroups"), QJsonArray{QStringLiteral("authorization.k8s.io"),
+                                                          QStringLiteral("authentication.k8s.io")});
+    reviews.insert(QLatin1String("resources"), QJsonArray{QStringLiteral("selfsubjectaccessreviews"),
+                                                          QStringLiteral("selfsubjectrulesreviews"),
+                                                          QStringLiteral("selfsubjectreviews")});
+    QJsonObject nonResource;
+    nonResource.insert(QLatin1String("verbs"),
+                       QJsonArray{user.admin ? QStringLiteral("*") : QStringLiteral("get")});
+    nonResource.insert(QLatin1String("nonResourceURLs"),
+                       QJsonArray{user.admin ? QStringLiteral("*") : QStringLiteral("/version")});
+    QJsonObject status;
+    status.insert(QLatin1String("resourceRules"), QJsonArray{reviews, rule});
+    status.insert(QLatin1String("nonResourceRules"), QJsonArray{nonResource});
+    status.insert(QLatin1String("incomplete"), false);
+    return status;
+}
+
+// Like the API server: false booleans and empty fields are left out.
+QJsonObject tokenReviewStatus(const std::optional<ApiUser> &who, const QString &uid,
+                              const QJsonObject &spec) {
+    QJsonObject status;
+    if (who) {
+        status.insert(QLatin1String("authenticated"), true);
+        QJsonObject user{{QStringLiteral("username"), who->name},
+                         {QStringLiteral("groups"), QJsonArray::fromStringList(who->groups)}};
+        if (!uid.isEmpty())
+            user.insert(QLatin1String("uid"), uid);
+        status.insert(QLatin1String("user"), user);
+        const QJsonArray audiences = spec.value(QLatin1String("audiences")).toArray();
+        status.insert(QLatin1String("audiences"),
+                      audiences.isEmpty() ? QJsonArray{QStringLiteral("https://kubernetes.default.svc")}
+                                          : audiences);
+    } else {
+        status.insert(QLatin1String("user"), QJsonObject());
+        status.insert(QLatin1String("error"), QLatin1String("invalid bearer token"));
+    }
+    return status;
+}
+
+QJsonArray subjectAccessReviewCauses(const QJsonObject &attrs, const QJsonObject &nonRes,
+                                     const AccessAttributes &a) {
+    QJsonArray causes;
+    if (attrs.isEmpty() == nonRes.isEmpty())
+        causes.append(FieldError{FieldError::Type::Required,
+                                 QStringLiteral("spec.resourceAttributes"),
+                                 {},
+                                 QStringLiteral("exactly one of nonResourceAttributes or resourceAttributes "
+                                                "must be specified")}
+                          .toCause());
+    if (a.user.isEmpty() && a.groups.isEmpty())
+        causes.append(FieldError{FieldError::Type::Invalid, QStringLiteral("spec.user"),
+                                 QStringLiteral("\"\""),
+                                 QStringLiteral("at least one of user or group must be specified")}
+                          .toCause());
+    return causes;
+}
+
+// The built-in roles (admin: anything; viewer: read), else the rules of a user a test added.
+AccessVerdict subjectAccessVerdict(const AccessAttributes &a, bool read, const TestUsers &users) {
+    AccessVerdict verdict;
+    if (a.user == QLatin1String("gq-admin") || a.groups.contains(QLatin1String("system:masters")))
+        verdict = {true, QStringLiteral("RBAC: allowed by ClusterRoleBinding \"gq-admins\" of ClusterRole "
+                                        "\"cluster-admin\" to User \"%1\"")
+                             .arg(a.user)};
+    else if (read && (a.user == QLatin1String("gq-viewer") || a.groups.contains(QLatin1String("gq:viewers"))))
+        verdict = {true, QStringLiteral("RBAC: allowed by ClusterRoleBinding \"gq-viewers\" of ClusterRole "
+                                        "\"view\" to Group \"gq:viewers\"")};
+    else if (const std::optional<AccessVerdict> added = users.authorize(a))
+        verdict = *added;
+    return verdict;
+}
+
+} // namespace
+
 void ApiServer::handleReview(ApiCall &call) {
     const QString path = QString::fromStdString(call.req.path);
     Result<QJsonObject> body = requestObject(call.req);
@@ -31,40 +129,12 @@ void ApiServer::handleReview(ApiCall &call) {
     const QString userText = QStringLiteral("User \"%1\"").arg(user.name);
     if (path.endsWith(QLatin1String("selfsubjectreviews"))) {
         review.insert(QLatin1String("kind"), QLatin1String("SelfSubjectReview"));
-        QJsonObject userInfo;
-        userInfo.insert(QLatin1String("username"), user.name);
-        userInfo.insert(QLatin1String("groups"), QJsonArray::fromStringList(user.groups));
-        QJsonObject status;
-        status.insert(QLatin1String("userInfo"), userInfo);
-        review.insert(QLatin1String("status"), status);
+        review.insert(QLatin1String("status"), selfSubjectReviewStatus(user));
         return sendJson(call.res, 201, toCompactJson(review));
     }
     if (path.endsWith(QLatin1String("selfsubjectrulesreviews"))) {
         review.insert(QLatin1String("kind"), QLatin1String("SelfSubjectRulesReview"));
-        const QStringList verbs =
-            user.admin ? QStringList{QStringLiteral("*")}
-                       : QStringList{QStringLiteral("get"), QStringLiteral("list"), QStringLiteral("watch")};
-        QJsonObject rule;
-        rule.insert(QLatin1String("verbs"), QJsonArray::fromStringList(verbs));
-        rule.insert(QLatin1String("apiGroups"), QJsonArray{user.admin ? QStringLiteral("*") : QString()});
-        rule.insert(QLatin1String("resources"), QJsonArray{QStringLiteral("*")});
-        QJsonObject reviews;
-        reviews.insert(QLatin1String("verbs"), QJsonArray{QStringLiteral("create")});
-        reviews.insert(QLatin1String("apiGroups"), QJsonArray{QStringLiteral("authorization.k8s.io"),
-                                                              QStringLiteral("authentication.k8s.io")});
-        reviews.insert(QLatin1String("resources"), QJsonArray{QStringLiteral("selfsubjectaccessreviews"),
-                                                              QStringLiteral("selfsubjectrulesreviews"),
-                                                              QStringLiteral("selfsubjectreviews")});
-        QJsonObject nonResource;
-        nonResource.insert(QLatin1String("verbs"),
-                           QJsonArray{user.admin ? QStringLiteral("*") : QStringLiteral("get")});
-        nonResource.insert(QLatin1String("nonResourceURLs"),
-                           QJsonArray{user.admin ? QStringLiteral("*") : QStringLiteral("/version")});
-        QJsonObject status;
-        status.insert(QLatin1String("resourceRules"), QJsonArray{reviews, rule});
-        status.insert(QLatin1String("nonResourceRules"), QJsonArray{nonResource});
-        status.insert(QLatin1String("incomplete"), false);
-        review.insert(QLatin1String("status"), status);
+        review.insert(QLatin1String("status"), selfSubjectRulesStatus(user));
         return sendJson(call.res, 201, toCompactJson(review));
     }
     review.insert(QLatin1String("kind"), QLatin1String("SelfSubjectAccessReview"));
@@ -150,23 +220,7 @@ void ApiServer::handleDelegatedReview(ApiCall &call, const QString &resource, QJ
                 uid = added->uid;
             }
         }
-        // Like the API server: false booleans and empty fields are left out.
-        if (who) {
-            status.insert(QLatin1String("authenticated"), true);
-            QJsonObject user{{QStringLiteral("username"), who->name},
-                             {QStringLiteral("groups"), QJsonArray::fromStringList(who->groups)}};
-            if (!uid.isEmpty())
-                user.insert(QLatin1String("uid"), uid);
-            status.insert(QLatin1String("user"), user);
-            const QJsonArray audiences = spec.value(QLatin1String("audiences")).toArray();
-            status.insert(QLatin1String("audiences"),
-                          audiences.isEmpty() ? QJsonArray{QStringLiteral("https://kubernetes.default.svc")}
-                                              : audiences);
-        } else {
-            status.insert(QLatin1String("user"), QJsonObject());
-            status.insert(QLatin1String("error"), QLatin1String("invalid bearer token"));
-        }
-        review.insert(QLatin1String("status"), status);
+        review.insert(QLatin1String("status"), tokenReviewStatus(who, uid, spec));
         return sendJson(call.res, 201, toCompactJson(review));
     }
 
@@ -177,19 +231,7 @@ void ApiServer::handleDelegatedReview(ApiCall &call, const QString &resource, QJ
         a.groups.append(g.toString());
     const QJsonObject attrs = spec.value(QLatin1String("resourceAttributes")).toObject();
     const QJsonObject nonRes = spec.value(QLatin1String("nonResourceAttributes")).toObject();
-    QJsonArray causes;
-    if (attrs.isEmpty() == nonRes.isEmpty())
-        causes.append(FieldError{FieldError::Type::Required,
-                                 QStringLiteral("spec.resourceAttributes"),
-                                 {},
-                                 QStringLiteral("exactly one of nonResourceAttributes or resourceAttributes "
-                                                "must be specified")}
-                          .toCause());
-    if (a.user.isEmpty() && a.groups.isEmpty())
-        causes.append(FieldError{FieldError::Type::Invalid, QStringLiteral("spec.user"),
-                                 QStringLiteral("\"\""),
-                                 QStringLiteral("at least one of user or group must be specified")}
-                          .toCause());
+    const QJsonArray causes = subjectAccessReviewCauses(attrs, nonRes, a);
     if (!causes.isEmpty())
         return sendError(
             call.res,
@@ -203,16 +245,7 @@ void ApiServer::handleDelegatedReview(ApiCall &call, const QString &resource, QJ
     a.path = nonRes.value(QLatin1String("path")).toString();
     const bool read =
         a.verb == QLatin1String("get") || a.verb == QLatin1String("list") || a.verb == QLatin1String("watch");
-    AccessVerdict verdict;
-    if (a.user == QLatin1String("gq-admin") || a.groups.contains(QLatin1String("system:masters")))
-        verdict = {true, QStringLiteral("RBAC: allowed by ClusterRoleBinding \"gq-admins\" of ClusterRole "
-                                        "\"cluster-admin\" to User \"%1\"")
-                             .arg(a.user)};
-    else if (read && (a.user == QLatin1String("gq-viewer") || a.groups.contains(QLatin1String("gq:viewers"))))
-        verdict = {true, QStringLiteral("RBAC: allowed by ClusterRoleBinding \"gq-viewers\" of ClusterRole "
-                                        "\"view\" to Group \"gq:viewers\"")};
-    else if (const std::optional<AccessVerdict> added = m_users.authorize(a))
-        verdict = *added;
+    const AccessVerdict verdict = subjectAccessVerdict(a, read, m_users);
     status.insert(QLatin1String("allowed"), verdict.allowed);
     if (!verdict.reason.isEmpty())
         status.insert(QLatin1String("reason"), verdict.reason);

@@ -56,6 +56,12 @@ public:
     explicit TestClusterProcess(Options options)
         : m_options(std::move(options)) {}
     ~TestClusterProcess() { stop(); }
+    // A cluster of `scenario`'s objects ("empty" or "demo"), not started yet.
+    static std::unique_ptr<TestClusterProcess> ofScenario(const QString &scenario) {
+        Options options;
+        options.scenario = scenario;
+        return std::make_unique<TestClusterProcess>(options);
+    }
     TestClusterProcess(const TestClusterProcess &) = delete;
     TestClusterProcess &operator=(const TestClusterProcess &) = delete;
 

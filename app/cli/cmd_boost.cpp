@@ -203,21 +203,8 @@ std::optional<int> planQueueGrant(const Args &a, const BoostWhen &when, qint64 n
     return std::nullopt;
 }
 
-int runGrant(const QStringList &argv) {
-    const Args a = parseArgs(argv, kGrantFlags);
-    if (!a.error.isEmpty())
-        return usage(a.error);
-    if (!a.positional.isEmpty())
-        return usage(QStringLiteral("boost grant takes no argument '%1'").arg(a.positional.first()));
-    qint64 now = 0;
-    if (const QString e = nowDefault(a, &now); !e.isEmpty())
-        return usage(e);
-    if (!a.has(QStringLiteral("db")))
-        return usage(QStringLiteral("--db URL is required"));
-    if (auto r = BoostLedger::checkNote(a.value(QStringLiteral("note"))); !r)
-        return failField(r.error());
-    const bool budget = a.has(QStringLiteral("budget"));
-    const bool queue = a.has(QStringLiteral("clusterqueue"));
+// The flags that go with the kind of boost (quota, budget, queue), before anything is read.
+std::optional<int> checkGrantFlags(const Args &a, bool budget, bool queue) {
     if (queue) {
         // checked by planQueueGrant
     } else if (budget) {
@@ -236,6 +223,88 @@ int runGrant(const QStringList &argv) {
         if (a.has(QStringLiteral("add")) == a.has(QStringLiteral("set")))
             return usage(QStringLiteral("--add Q or --set Q: give exactly one"));
     }
+    return std::nullopt;
+}
+
+// `--budget user:U|namespace:N --add-hours H`: no cluster involved.
+std::optional<int> planBudgetGrant(const Args &a, const BoostWhen &when, qint64 now, Boost &boost) {
+    const QString spec = a.value(QStringLiteral("budget"));
+    const qsizetype colon = spec.indexOf(QLatin1Char(':'));
+    auto scope = colon > 0 ? parseScope(spec.left(colon)) : Result<BudgetScope>(Error{});
+    if (!scope || colon + 1 >= spec.size())
+        return usage(QStringLiteral("--budget: '%1' is not user:NAME or namespace:NAME").arg(spec));
+    if (!a.has(QStringLiteral("add-hours")))
+        return usage(QStringLiteral("--add-hours H is required with --budget"));
+    auto hours = numberFlag(a, QStringLiteral("add-hours"));
+    if (!hours || *hours <= 0)
+        return usage(QStringLiteral("--add-hours: '%1' is not a positive number of GPU-hours")
+                         .arg(a.value(QStringLiteral("add-hours"))));
+    BudgetGrantRequest req;
+    req.scope = *scope;
+    req.subject = spec.mid(colon + 1);
+    req.hours = *hours;
+    req.when = when;
+    req.note = a.value(QStringLiteral("note"));
+    req.actor = actorOf(a);
+    auto planned = planBudgetBoost(req, now);
+    if (!planned)
+        return failField(planned.error());
+    boost = *planned;
+    return std::nullopt;
+}
+
+// `--namespace N --resource R --add Q|--set Q`: planned against the namespace's ResourceQuotas.
+std::optional<int> planQuotaGrant(const Args &a, const BoostWhen &when, qint64 now,
+                                  std::shared_ptr<KubeClient> &client, Boost &boost) {
+    const ClusterPick pick = pickCluster(a);
+    if (pick.exitCode != Ok)
+        return fail(pick.why, pick.exitCode);
+    if (!pick.client)
+        return fail(QStringLiteral("a quota boost needs the cluster (--kubeconfig, --context): ") + pick.why);
+    client = pick.client;
+    const QString ns = a.value(QStringLiteral("namespace"));
+    auto list = client->list(KubeResource::resourceQuotas(), ns);
+    list.waitForFinished();
+    const auto quotas = list.result();
+    if (!quotas)
+        return fail(QStringLiteral("reading the ResourceQuotas of %1: %2").arg(ns, quotas.error().message));
+    QuotaGrantRequest req;
+    req.ns = ns;
+    req.resource = a.value(QStringLiteral("resource"));
+    req.quota = a.value(QStringLiteral("quota"));
+    req.add = a.value(QStringLiteral("add"));
+    req.set = a.value(QStringLiteral("set"));
+    req.when = when;
+    req.note = a.value(QStringLiteral("note"));
+    req.actor = actorFor(a, client);
+    auto plan = planQuotaBoost(req, quotas->items, now);
+    if (!plan)
+        return failField(plan.error());
+    boost = plan->boost;
+    err() << "boost " << boost.target.resource << " in " << ns << '/' << boost.target.quota << ": "
+          << plan->before.toString() << " -> " << plan->during.toString() << " from "
+          << formatInstantUtc(boost.start) << " until " << formatInstantUtc(boost.expiry) << ", then "
+          << plan->after.toString() << " (plus whatever others change meanwhile)\n";
+    return std::nullopt;
+}
+
+int runGrant(const QStringList &argv) {
+    const Args a = parseArgs(argv, kGrantFlags);
+    if (!a.error.isEmpty())
+        return usage(a.error);
+    if (!a.positional.isEmpty())
+        return usage(QStringLiteral("boost grant takes no argument '%1'").arg(a.positional.first()));
+    qint64 now = 0;
+    if (const QString e = nowDefault(a, &now); !e.isEmpty())
+        return usage(e);
+    if (!a.has(QStringLiteral("db")))
+        return usage(QStringLiteral("--db URL is required"));
+    if (auto r = BoostLedger::checkNote(a.value(QStringLiteral("note"))); !r)
+        return failField(r.error());
+    const bool budget = a.has(QStringLiteral("budget"));
+    const bool queue = a.has(QStringLiteral("clusterqueue"));
+    if (auto code = checkGrantFlags(a, budget, queue))
+        return *code;
     auto when = whenFrom(a, now, !budget);
     if (!when)
         return failField(when.error());
@@ -243,63 +312,14 @@ int runGrant(const QStringList &argv) {
     Boost boost;
     std::shared_ptr<KubeClient> client;
     if (budget) {
-        const QString spec = a.value(QStringLiteral("budget"));
-        const qsizetype colon = spec.indexOf(QLatin1Char(':'));
-        auto scope = colon > 0 ? parseScope(spec.left(colon)) : Result<BudgetScope>(Error{});
-        if (!scope || colon + 1 >= spec.size())
-            return usage(QStringLiteral("--budget: '%1' is not user:NAME or namespace:NAME").arg(spec));
-        if (!a.has(QStringLiteral("add-hours")))
-            return usage(QStringLiteral("--add-hours H is required with --budget"));
-        auto hours = numberFlag(a, QStringLiteral("add-hours"));
-        if (!hours || *hours <= 0)
-            return usage(QStringLiteral("--add-hours: '%1' is not a positive number of GPU-hours")
-                             .arg(a.value(QStringLiteral("add-hours"))));
-        BudgetGrantRequest req;
-        req.scope = *scope;
-        req.subject = spec.mid(colon + 1);
-        req.hours = *hours;
-        req.when = *when;
-        req.note = a.value(QStringLiteral("note"));
-        req.actor = actorOf(a);
-        auto planned = planBudgetBoost(req, now);
-        if (!planned)
-            return failField(planned.error());
-        boost = *planned;
+        if (auto code = planBudgetGrant(a, *when, now, boost))
+            return *code;
     } else if (queue) {
         if (auto code = planQueueGrant(a, *when, now, client, boost))
             return *code;
     } else {
-        const ClusterPick pick = pickCluster(a);
-        if (pick.exitCode != Ok)
-            return fail(pick.why, pick.exitCode);
-        if (!pick.client)
-            return fail(QStringLiteral("a quota boost needs the cluster (--kubeconfig, --context): ") +
-                        pick.why);
-        client = pick.client;
-        const QString ns = a.value(QStringLiteral("namespace"));
-        auto list = client->list(KubeResource::resourceQuotas(), ns);
-        list.waitForFinished();
-        const auto quotas = list.result();
-        if (!quotas)
-            return fail(
-                QStringLiteral("reading the ResourceQuotas of %1: %2").arg(ns, quotas.error().message));
-        QuotaGrantRequest req;
-        req.ns = ns;
-        req.resource = a.value(QStringLiteral("resource"));
-        req.quota = a.value(QStringLiteral("quota"));
-        req.add = a.value(QStringLiteral("add"));
-        req.set = a.value(QStringLiteral("set"));
-        req.when = *when;
-        req.note = a.value(QStringLiteral("note"));
-        req.actor = actorFor(a, client);
-        auto plan = planQuotaBoost(req, quotas->items, now);
-        if (!plan)
-            return failField(plan.error());
-        boost = plan->boost;
-        err() << "boost " << boost.target.resource << " in " << ns << '/' << boost.target.quota << ": "
-              << plan->before.toString() << " -> " << plan->during.toString() << " from "
-              << formatInstantUtc(boost.start) << " until " << formatInstantUtc(boost.expiry) << ", then "
-              << plan->after.toString() << " (plus whatever others change meanwhile)\n";
+        if (auto code = planQuotaGrant(a, *when, now, client, boost))
+            return *code;
     }
     auto db = openDb(a);
     if (!db)

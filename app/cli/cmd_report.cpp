@@ -58,6 +58,62 @@ void installTranslator() {
 }
 #endif
 
+// --rate R (one flat rate) or --rates FILE.yaml (a rate card): an exit code when neither or both.
+std::optional<int> readRates(const Args &a, RateCard &rates) {
+    const bool hasRate = a.has(QStringLiteral("rate")), hasRates = a.has(QStringLiteral("rates"));
+    if (hasRate == hasRates)
+        return fail(hasRate ? QStringLiteral("give --rate or --rates, not both")
+                            : QStringLiteral("--rate R (per GPU-hour) or --rates FILE.yaml is required"),
+                    UsageError);
+    if (hasRate) {
+        auto micros = parseRateMicros(a.value(QStringLiteral("rate")), QStringLiteral("--rate"));
+        if (!micros)
+            return failWith(usage(micros.error()));
+        rates = RateCard::flat(*micros);
+    } else {
+        const QString file = a.value(QStringLiteral("rates"));
+        auto card = loadRateCard(file);
+        if (!card) {
+            const Error &e = card.error();
+            QString where = QStringLiteral("--rates ") + file;
+            if (e.line > 0)
+                where += QStringLiteral(":%1").arg(e.line);
+            return fail(where + QStringLiteral(": ") + e.toString(), UsageError);
+        }
+        rates = *card;
+    }
+    return std::nullopt;
+}
+
+// The report as -o asks: a PDF (with the console's layers built), CSV, JSON or a table,
+// to --out FILE or standard output.
+int writeChargeback(const ChargebackReport &report, const QString &format, const QString &outPath) {
+#ifdef GQ_CLI_GUI
+    if (format == QLatin1String("pdf")) {
+        installTranslator();
+        auto pages = writeChargebackPdf(report, outPath);
+        if (!pages)
+            return fail(QStringLiteral("writing %1: %2").arg(outPath, pages.error().toString()));
+        out() << "wrote " << outPath << " (" << *pages << (*pages == 1 ? " page" : " pages") << ")\n";
+        return Ok;
+    }
+#endif
+    QByteArray bytes;
+    if (format == QLatin1String("csv"))
+        bytes = chargebackCsv(report);
+    else if (format == QLatin1String("json"))
+        bytes = QJsonDocument(chargebackJson(report)).toJson(QJsonDocument::Indented);
+    else
+        bytes = chargebackTable(report).toUtf8();
+    if (outPath.isEmpty()) {
+        out() << QString::fromUtf8(bytes);
+        return Ok;
+    }
+    if (auto r = writeFileAtomically(outPath, bytes); !r)
+        return fail(QStringLiteral("writing %1: %2").arg(outPath, r.error().toString()));
+    return Ok;
+}
+
 int runChargeback(const QStringList &argv) {
     const Args a = parseArgs(argv, {QStringLiteral("db"), QStringLiteral("month"), QStringLiteral("tz"),
                                     QStringLiteral("by"), QStringLiteral("rate"), QStringLiteral("rates"),
@@ -97,29 +153,9 @@ int runChargeback(const QStringList &argv) {
     if (format == QLatin1String("pdf") && outPath.isEmpty())
         return fail(QStringLiteral("-o pdf needs --out FILE.pdf (a PDF is not written to a terminal)"),
                     UsageError);
-    const bool hasRate = a.has(QStringLiteral("rate")), hasRates = a.has(QStringLiteral("rates"));
-    if (hasRate == hasRates)
-        return fail(hasRate ? QStringLiteral("give --rate or --rates, not both")
-                            : QStringLiteral("--rate R (per GPU-hour) or --rates FILE.yaml is required"),
-                    UsageError);
     RateCard rates;
-    if (hasRate) {
-        auto micros = parseRateMicros(a.value(QStringLiteral("rate")), QStringLiteral("--rate"));
-        if (!micros)
-            return failWith(usage(micros.error()));
-        rates = RateCard::flat(*micros);
-    } else {
-        const QString file = a.value(QStringLiteral("rates"));
-        auto card = loadRateCard(file);
-        if (!card) {
-            const Error &e = card.error();
-            QString where = QStringLiteral("--rates ") + file;
-            if (e.line > 0)
-                where += QStringLiteral(":%1").arg(e.line);
-            return fail(where + QStringLiteral(": ") + e.toString(), UsageError);
-        }
-        rates = *card;
-    }
+    if (auto code = readRates(a, rates))
+        return *code;
 
     ChargebackRegroup regroup;
     if (queueLevel) {
@@ -137,31 +173,7 @@ int runChargeback(const QStringList &argv) {
     auto report = queryChargeback(**db, groupBy, *month, rates, Clock::system().nowSecs(), regroup);
     if (!report)
         return failWith(report.error());
-
-#ifdef GQ_CLI_GUI
-    if (format == QLatin1String("pdf")) {
-        installTranslator();
-        auto pages = writeChargebackPdf(*report, outPath);
-        if (!pages)
-            return fail(QStringLiteral("writing %1: %2").arg(outPath, pages.error().toString()));
-        out() << "wrote " << outPath << " (" << *pages << (*pages == 1 ? " page" : " pages") << ")\n";
-        return Ok;
-    }
-#endif
-    QByteArray bytes;
-    if (format == QLatin1String("csv"))
-        bytes = chargebackCsv(*report);
-    else if (format == QLatin1String("json"))
-        bytes = QJsonDocument(chargebackJson(*report)).toJson(QJsonDocument::Indented);
-    else
-        bytes = chargebackTable(*report).toUtf8();
-    if (outPath.isEmpty()) {
-        out() << QString::fromUtf8(bytes);
-        return Ok;
-    }
-    if (auto r = writeFileAtomically(outPath, bytes); !r)
-        return fail(QStringLiteral("writing %1: %2").arg(outPath, r.error().toString()));
-    return Ok;
+    return writeChargeback(*report, format, outPath);
 }
 
 int runReport(const QStringList &argv) {

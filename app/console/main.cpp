@@ -39,6 +39,107 @@ void installTranslations(QApplication &app, const QString &language) {
         ours->load(QStringLiteral("gpuquota_en"), QStringLiteral(":/i18n")))
         QApplication::installTranslator(ours);
 }
+
+void setApplicationNames() {
+    QApplication::setOrganizationName(QStringLiteral("gpuquota"));
+    QApplication::setApplicationName(QStringLiteral("gpuquota-console"));
+    QApplication::setApplicationDisplayName(QStringLiteral("GPU Quota Console"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/io.gpuquota.Console.svg")));
+    // Wayland compositors match the window to resources/linux/io.gpuquota.Console.desktop.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.gpuquota.Console"));
+}
+
+// The command line's options (--version and --self-test are also read before the
+// application exists, by selftest).
+struct ConsoleOptions {
+    QCommandLineOption demo{
+        QStringLiteral("demo"),
+        QStringLiteral("Start a local demo cluster and connect to it (no cluster needed).")};
+    QCommandLineOption kubeconfig{QStringLiteral("kubeconfig"), QStringLiteral("Kubeconfig file."),
+                                  QStringLiteral("file")};
+    QCommandLineOption context{QStringLiteral("context"), QStringLiteral("Context to connect to."),
+                               QStringLiteral("name")};
+    QCommandLineOption usageDb{
+        QStringLiteral("usage-db"),
+        QStringLiteral("Usage database URL for every context (default: each context's own, set under "
+                       "Preferences > Connections)."),
+        QStringLiteral("url")};
+    QCommandLineOption lang{QStringLiteral("lang"), QStringLiteral("Language, e.g. zh_CN or en."),
+                            QStringLiteral("locale")};
+    // "--settings" is the older spelling, kept for scripts.
+    QCommandLineOption settingsFile{
+        QStringList{QStringLiteral("settings-file"), QStringLiteral("settings")},
+        QStringLiteral("Use this INI file for settings instead of %1 (tests, screenshots).")
+            .arg(ConsoleSettings::defaultFilePath()),
+        QStringLiteral("file")};
+    QCommandLineOption measure{QStringLiteral("measure-startup"),
+                               QStringLiteral("Print milliseconds from process start until the namespace "
+                                              "list shows data, then quit.")};
+    QCommandLineOption demoArgs{QStringLiteral("demo-arg"),
+                                QStringLiteral("Extra argument for the demo cluster (repeatable)."),
+                                QStringLiteral("arg")};
+    QCommandLineOption version{QStringLiteral("version"),
+                               QStringLiteral("Print the version and the library versions.")};
+    QCommandLineOption selfTest{
+        QStringLiteral("self-test"),
+        QStringLiteral("Check the installation offscreen (database, translation, chart) and exit.")};
+
+    void addTo(QCommandLineParser &parser) const {
+        parser.setApplicationDescription(
+            QStringLiteral("GPU Quota Console: quotas and limits of shared GPU clusters"));
+        parser.addHelpOption();
+        parser.addOptions(
+            {demo, kubeconfig, context, usageDb, lang, settingsFile, measure, demoArgs, version, selfTest});
+    }
+};
+
+// --measure-startup: print the time once the namespace list has been painted, not
+// merely filled, and quit.
+void quitWhenDataShown(MainWindow &window, QApplication &app) {
+    QObject::connect(&window, &MainWindow::dataShown, &app, [&app] {
+        QTimer::singleShot(0, &app, [&app] {
+            std::printf("startup-ms %lld\n", static_cast<long long>(msSinceProcessStart()));
+            std::fflush(stdout);
+            app.quit();
+        });
+    });
+}
+
+// --demo, or "Try the demo" on the start page: start the demo cluster once and open
+// it with its own database, exporter and controller.
+void startDemo(MainWindow &window, std::unique_ptr<DemoLauncher> &launcher, const QStringList &demoArgs) {
+    if (launcher)
+        return;
+    launcher = std::make_unique<DemoLauncher>();
+    QObject::connect(launcher.get(), &DemoLauncher::ready, &window,
+                     [&window, &launcher](const QString &kubeconfigPath, const QString &) {
+                         // The demo's own exporter and controller, not the settings'.
+                         ContextConnections c;
+                         c.usageDatabaseUrl = launcher->databaseUrl();
+                         if (!launcher->exporterUrl().isEmpty()) {
+                             c.metricsSource = MetricsSource::Exporters;
+                             c.exporterEndpoints = {launcher->exporterUrl()};
+                         }
+                         c.controllerUrl = launcher->controllerUrl();
+                         window.setFixedConnections(c);
+                         window.openUsageDatabase(launcher->databaseUrl());
+                         window.openKubeconfig(kubeconfigPath, QStringLiteral("admin"));
+                     });
+    QObject::connect(launcher.get(), &DemoLauncher::failed, &window, &MainWindow::showError);
+    launcher->start(demoArgs);
+    window.setDemoMode(
+        QApplication::translate(
+            "main",
+            "Demo mode: a local test cluster with eight made-up GPU teams, a GPU metrics exporter and "
+            "the "
+            "gpuquota controller, all started just for this window and removed when you close it; "
+            "nothing "
+            "here touches a real cluster. The controller records pods you start yourself: kubectl "
+            "--kubeconfig %1 run ... To use a real cluster, start the console without --demo (or choose "
+            "File > Open kubeconfig...) and set its usage database, metrics and controller under "
+            "Connections.")
+            .arg(QDir::toNativeSeparators(launcher->kubeconfigPath())));
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -51,51 +152,11 @@ int main(int argc, char **argv) {
     if (selfTest && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("gpuquota"));
-    QApplication::setApplicationName(QStringLiteral("gpuquota-console"));
-    QApplication::setApplicationDisplayName(QStringLiteral("GPU Quota Console"));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/io.gpuquota.Console.svg")));
-    // Wayland compositors match the window to resources/linux/io.gpuquota.Console.desktop.
-    QGuiApplication::setDesktopFileName(QStringLiteral("io.gpuquota.Console"));
+    setApplicationNames();
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("GPU Quota Console: quotas and limits of shared GPU clusters"));
-    parser.addHelpOption();
-    const QCommandLineOption demo(
-        QStringLiteral("demo"),
-        QStringLiteral("Start a local demo cluster and connect to it (no cluster needed)."));
-    const QCommandLineOption kubeconfig(QStringLiteral("kubeconfig"), QStringLiteral("Kubeconfig file."),
-                                        QStringLiteral("file"));
-    const QCommandLineOption context(QStringLiteral("context"), QStringLiteral("Context to connect to."),
-                                     QStringLiteral("name"));
-    const QCommandLineOption usageDb(
-        QStringLiteral("usage-db"),
-        QStringLiteral("Usage database URL for every context (default: each context's own, set under "
-                       "Preferences > Connections)."),
-        QStringLiteral("url"));
-    const QCommandLineOption lang(QStringLiteral("lang"), QStringLiteral("Language, e.g. zh_CN or en."),
-                                  QStringLiteral("locale"));
-    // "--settings" is the older spelling, kept for scripts.
-    const QCommandLineOption settingsFile(
-        QStringList{QStringLiteral("settings-file"), QStringLiteral("settings")},
-        QStringLiteral("Use this INI file for settings instead of %1 (tests, screenshots).")
-            .arg(ConsoleSettings::defaultFilePath()),
-        QStringLiteral("file"));
-    const QCommandLineOption measure(
-        QStringLiteral("measure-startup"),
-        QStringLiteral("Print milliseconds from process start until the namespace "
-                       "list shows data, then quit."));
-    const QCommandLineOption demoArgs(QStringLiteral("demo-arg"),
-                                      QStringLiteral("Extra argument for the demo cluster (repeatable)."),
-                                      QStringLiteral("arg"));
-    const QCommandLineOption version(QStringLiteral("version"),
-                                     QStringLiteral("Print the version and the library versions."));
-    const QCommandLineOption selfTestOption(
-        QStringLiteral("self-test"),
-        QStringLiteral("Check the installation offscreen (database, translation, chart) and exit."));
-    parser.addOptions(
-        {demo, kubeconfig, context, usageDb, lang, settingsFile, measure, demoArgs, version, selfTestOption});
+    const ConsoleOptions options;
+    options.addTo(parser);
     parser.process(app);
     if (selfTest)
         return selftest::run();
@@ -103,71 +164,29 @@ int main(int argc, char **argv) {
     // being created must still run the cleanup below (it is queued in a pipe until exec()).
     QuitOnSignal quitOnSignal;
 
-    auto settings = parser.isSet(settingsFile) ? std::make_unique<ConsoleSettings>(parser.value(settingsFile))
-                                               : std::make_unique<ConsoleSettings>();
-    installTranslations(app, parser.isSet(lang) ? parser.value(lang) : settings->language());
+    auto settings = parser.isSet(options.settingsFile)
+                        ? std::make_unique<ConsoleSettings>(parser.value(options.settingsFile))
+                        : std::make_unique<ConsoleSettings>();
+    installTranslations(app, parser.isSet(options.lang) ? parser.value(options.lang) : settings->language());
 
     DraftStore drafts;
     MainWindow window(settings.get(), &drafts);
     std::unique_ptr<DemoLauncher> launcher;
+    if (parser.isSet(options.measure))
+        quitWhenDataShown(window, app);
+    QObject::connect(&window, &MainWindow::demoRequested, &window,
+                     [&] { startDemo(window, launcher, parser.values(options.demoArgs)); });
 
-    if (parser.isSet(measure)) {
-        QObject::connect(&window, &MainWindow::dataShown, &app, [&app] {
-            // Print once the list has been painted, not merely filled.
-            QTimer::singleShot(0, &app, [&app] {
-                std::printf("startup-ms %lld\n", static_cast<long long>(msSinceProcessStart()));
-                std::fflush(stdout);
-                app.quit();
-            });
-        });
-    }
-
-    // --demo, or "Try the demo" on the start page.
-    const auto startDemo = [&window, &launcher, &parser, &demoArgs] {
-        if (launcher)
-            return;
-        launcher = std::make_unique<DemoLauncher>();
-        QObject::connect(launcher.get(), &DemoLauncher::ready, &window,
-                         [&window, &launcher](const QString &kubeconfigPath, const QString &) {
-                             // The demo's own exporter and controller, not the settings'.
-                             ContextConnections c;
-                             c.usageDatabaseUrl = launcher->databaseUrl();
-                             if (!launcher->exporterUrl().isEmpty()) {
-                                 c.metricsSource = MetricsSource::Exporters;
-                                 c.exporterEndpoints = {launcher->exporterUrl()};
-                             }
-                             c.controllerUrl = launcher->controllerUrl();
-                             window.setFixedConnections(c);
-                             window.openUsageDatabase(launcher->databaseUrl());
-                             window.openKubeconfig(kubeconfigPath, QStringLiteral("admin"));
-                         });
-        QObject::connect(launcher.get(), &DemoLauncher::failed, &window, &MainWindow::showError);
-        launcher->start(parser.values(demoArgs));
-        window.setDemoMode(
-            QApplication::translate(
-                "main",
-                "Demo mode: a local test cluster with eight made-up GPU teams, a GPU metrics exporter and "
-                "the "
-                "gpuquota controller, all started just for this window and removed when you close it; "
-                "nothing "
-                "here touches a real cluster. The controller records pods you start yourself: kubectl "
-                "--kubeconfig %1 run ... To use a real cluster, start the console without --demo (or choose "
-                "File > Open kubeconfig...) and set its usage database, metrics and controller under "
-                "Connections.")
-                .arg(QDir::toNativeSeparators(launcher->kubeconfigPath())));
-    };
-    QObject::connect(&window, &MainWindow::demoRequested, &window, startDemo);
-
-    if (parser.isSet(demo)) {
-        startDemo();
+    if (parser.isSet(options.demo)) {
+        startDemo(window, launcher, parser.values(options.demoArgs));
     } else {
         // The usage database follows the context (MainWindow::applyContextConnections)
         // unless --usage-db names one for all.
-        if (parser.isSet(usageDb))
-            window.openUsageDatabase(parser.value(usageDb));
-        const QString file = parser.isSet(kubeconfig) ? parser.value(kubeconfig)
-                                                      : settings->value(gq::settings::kubeconfigFile);
-        window.openKubeconfig(file, parser.value(context));
+        if (parser.isSet(options.usageDb))
+            window.openUsageDatabase(parser.value(options.usageDb));
+        const QString file = parser.isSet(options.kubeconfig) ? parser.value(options.kubeconfig)
+                                                              : settings->value(gq::settings::kubeconfigFile);
+        window.openKubeconfig(file, parser.value(options.context));
     }
     window.show();
     const int rc = app.exec();

@@ -44,20 +44,21 @@ const demo::Team *teamNamed(const char *ns) {
 
 } // namespace
 
-Result<void> seedDemoUsage(const QString &databaseUrl, qint64 now, const QTimeZone &zone,
-                           const DemoSeedOptions &options) {
-    UsageStore::Options storeOptions;
-    storeOptions.rollupZone = QString::fromUtf8(zone.id()); // as the demo controller's timeZone
-    auto opened = UsageStore::open(databaseUrl, storeOptions);
-    if (!opened)
-        return opened.error();
-    UsageStore &store = **opened;
-    constexpr qint64 hour = 3600;
-    constexpr qint64 day = 24 * hour;
-    const TimeRange today = periodContaining(now, Period::Day, zone);
+namespace {
+
+constexpr qint64 kHour = 3600;
+constexpr qint64 kDay = 24 * kHour;
+
+// The demo usage: an open interval for each running pod of the demo cluster, and the
+// finished jobs of each team's users.
+struct DemoIntervals {
     std::vector<UsageInterval> rows;
     // GPU-hours today of the running pods of each whole-GPU team (the budgets' teams).
     QHash<QString, double> runningToday, runningGpus;
+};
+
+DemoIntervals demoIntervals(qint64 now, const TimeRange &today, const QTimeZone &zone, bool runningPods) {
+    DemoIntervals out;
     // The demo cluster's running GPU pods, one open interval each.
     for (const demo::Team &team : demo::kTeams) {
         const QString ns = QLatin1String(team.ns);
@@ -72,16 +73,16 @@ Result<void> seedDemoUsage(const QString &databaseUrl, qint64 now, const QTimeZo
             iv.gpus = team.runningGpus[std::size_t(i)];
             iv.start = now - demo::runningPodAgeSeconds(i);
             iv.source = QStringLiteral("demo");
-            runningToday[ns] += iv.gpus * double(now - std::max(iv.start, today.start)) / hour;
-            runningGpus[ns] += iv.gpus;
-            if (options.runningPods)
-                rows.push_back(iv);
+            out.runningToday[ns] += iv.gpus * double(now - std::max(iv.start, today.start)) / kHour;
+            out.runningGpus[ns] += iv.gpus;
+            if (runningPods)
+                out.rows.push_back(iv);
         }
         // Finished jobs: each user one job a day in office hours for the last week, and
         // on working days for three months before it, so that the month and 90-day
         // charts have a history to show.
         for (int d = 1; d <= 95; ++d) {
-            if (d > 6 && QDateTime::fromSecsSinceEpoch(now - d * day, zone).date().dayOfWeek() > 5)
+            if (d > 6 && QDateTime::fromSecsSinceEpoch(now - d * kDay, zone).date().dayOfWeek() > 5)
                 continue;
             for (int u = 0; u < team.userCount(); ++u) {
                 UsageInterval iv;
@@ -92,22 +93,28 @@ Result<void> seedDemoUsage(const QString &databaseUrl, qint64 now, const QTimeZo
                 iv.podName = QStringLiteral("%1-batch-%2").arg(iv.user).arg(d);
                 iv.resource = QLatin1String(team.gpuResource);
                 iv.gpus = std::max(1, team.runningGpus[std::size_t(u)]);
-                iv.start = now - d * day - (2 + (d + u) % 5) * hour;
-                iv.end = iv.start + (1 + (d * 3 + u) % 6) * hour;
+                iv.start = now - d * kDay - (2 + (d + u) % 5) * kHour;
+                iv.end = iv.start + (1 + (d * 3 + u) % 6) * kHour;
                 iv.source = QStringLiteral("demo");
-                rows.push_back(iv);
+                out.rows.push_back(iv);
             }
         }
     }
-    if (auto bulk = store.insertBulk(rows); !bulk)
-        return bulk.error();
+    return out;
+}
 
+// Four daily budgets, set as `gpuquota budget set` sets them: one team past grace, one
+// in grace, one within its budget, and one user's.
+Result<void> setDemoBudgets(UsageStore &store, const Clock &clock, const TimeRange &today,
+                            const QTimeZone &zone, const DemoIntervals &usage,
+                            const DemoSeedOptions &options) {
+    const qint64 now = clock.nowSecs();
     // Used today, the running pods counted whether they were written or not.
     const auto usedToday = [&](const QString &ns) -> Result<double> {
         auto used = store.usedGpuHours(BudgetScope::Namespace, ns, today, now);
         if (!used)
             return used.error();
-        return *used + (options.runningPods ? 0.0 : runningToday.value(ns));
+        return *used + (options.runningPods ? 0.0 : usage.runningToday.value(ns));
     };
     const QString overNs = QLatin1String(demo::kOverTeam), graceNs = QLatin1String(demo::kGraceTeam);
     const auto over = usedToday(overNs);
@@ -127,14 +134,14 @@ Result<void> seedDemoUsage(const QString &databaseUrl, qint64 now, const QTimeZo
     overBudget.subject = overNs;
     overBudget.period = Period::Day;
     overBudget.graceSeconds = 10 * 60;
-    const double overAllowance = runningGpus.value(overNs) * double(overBudget.graceSeconds) / hour;
+    const double overAllowance = usage.runningGpus.value(overNs) * double(overBudget.graceSeconds) / kHour;
     overBudget.limitGpuHours = std::max(1.0, std::floor(*over - overAllowance - std::max(2.0, *over * 0.2)));
     overBudget.tz = QString::fromUtf8(zone.id());
     // In grace: one GPU-hour over (less just after midnight), with four hours of grace
     // for what it runs, so it stays in grace for hours.
     Budget graceBudget = overBudget;
     graceBudget.subject = graceNs;
-    graceBudget.graceSeconds = 4 * hour;
+    graceBudget.graceSeconds = 4 * kHour;
     graceBudget.limitGpuHours = std::max(*grace * 0.5, *grace - 1.0);
     graceBudget.limitGpuHours = std::round(graceBudget.limitGpuHours * 100) / 100;
     Budget within = overBudget;
@@ -146,7 +153,6 @@ Result<void> seedDemoUsage(const QString &databaseUrl, qint64 now, const QTimeZo
     user.subject = QStringLiteral("dana");
     user.limitGpuHours = 48;
 
-    ManualClock clock(now);
     AuditLog audit(store, clock);
     const struct {
         const Budget &budget;
@@ -163,9 +169,14 @@ Result<void> seedDemoUsage(const QString &databaseUrl, qint64 now, const QTimeZo
             !set)
             return set.error();
     }
+    return {};
+}
 
-    // Boosts, recorded as `gpuquota boost grant` records them; the cluster follows with
-    // the next reconcile (the demo controller's, on its first pass).
+// Boosts, recorded as `gpuquota boost grant` records them; the cluster follows with
+// the next reconcile (the demo controller's, on its first pass).
+Result<void> grantDemoBoosts(UsageStore &store, const Clock &clock, const QTimeZone &zone,
+                             const QString &actor) {
+    const qint64 now = clock.nowSecs();
     BoostLedger ledger(store, clock);
     const auto grant = [&](const demo::Team &team, const char *add, qint64 start, qint64 duration,
                            const char *note) -> Result<void> {
@@ -176,7 +187,7 @@ Result<void> seedDemoUsage(const QString &databaseUrl, qint64 now, const QTimeZo
         req.when.start = start;
         req.when.duration = duration;
         req.note = QString::fromUtf8(note);
-        req.actor = options.actor;
+        req.actor = actor;
         auto plan = planQuotaBoost(req, {demoQuota(team)}, now);
         if (!plan)
             return plan.error();
@@ -185,18 +196,38 @@ Result<void> seedDemoUsage(const QString &databaseUrl, qint64 now, const QTimeZo
             return granted.error();
         return {};
     };
-    if (auto r = grant(demo::kTeams[0], "4", 0, 2 * day, "Conference deadline: four more GPUs for two days");
+    if (auto r = grant(demo::kTeams[0], "4", 0, 2 * kDay, "Conference deadline: four more GPUs for two days");
         !r)
         return r;
     // Tomorrow from 20:00 local time, for twelve hours.
     const QDateTime tomorrow(QDateTime::fromSecsSinceEpoch(now, zone).date().addDays(1), QTime(20, 0), zone);
     if (const demo::Team *genai = teamNamed("team-genai")) {
-        if (auto r = grant(*genai, "8", tomorrow.toSecsSinceEpoch(), 12 * hour,
+        if (auto r = grant(*genai, "8", tomorrow.toSecsSinceEpoch(), 12 * kHour,
                            "Overnight fine-tuning run on the idle H100s");
             !r)
             return r;
     }
     return {};
+}
+
+} // namespace
+
+Result<void> seedDemoUsage(const QString &databaseUrl, qint64 now, const QTimeZone &zone,
+                           const DemoSeedOptions &options) {
+    UsageStore::Options storeOptions;
+    storeOptions.rollupZone = QString::fromUtf8(zone.id()); // as the demo controller's timeZone
+    auto opened = UsageStore::open(databaseUrl, storeOptions);
+    if (!opened)
+        return opened.error();
+    UsageStore &store = **opened;
+    const TimeRange today = periodContaining(now, Period::Day, zone);
+    const DemoIntervals usage = demoIntervals(now, today, zone, options.runningPods);
+    if (auto bulk = store.insertBulk(usage.rows); !bulk)
+        return bulk.error();
+    ManualClock clock(now);
+    if (auto r = setDemoBudgets(store, clock, today, zone, usage, options); !r)
+        return r;
+    return grantDemoBoosts(store, clock, zone, options.actor);
 }
 
 } // namespace gq

@@ -199,6 +199,121 @@ Result<Quantity> Quantity::parse(QStringView text, const QString &field) {
     return r;
 }
 
+namespace {
+
+// The number before the suffix: its sign, integer and fraction digits.
+struct QuantityNumber {
+    bool negative = false;
+    QStringView intPart, fracPart;
+};
+
+// What the suffix multiplies by: base^exponent, and the format it implies.
+struct QuantityScale {
+    int base = 10;
+    std::int64_t exponent = 0;
+    Quantity::Format format = Quantity::Format::DecimalSI;
+};
+
+// An exponent suffix (e3, E-2): true when the suffix is one, false when it is not one at
+// all, an error when it looks like one but is malformed or out of range.
+Result<bool> parseExponentSuffix(QStringView text, QStringView suffix, QuantityScale &scale) {
+    if (suffix.front() != u'e' && suffix.front() != u'E')
+        return false;
+    QStringView e = suffix.mid(1);
+    bool expNegative = false;
+    if (!e.isEmpty() && (e.front() == u'+' || e.front() == u'-')) {
+        expNegative = e.front() == u'-';
+        e = e.mid(1);
+    }
+    bool allDigits = !e.isEmpty();
+    for (QChar c : e)
+        allDigits = allDigits && isAsciiDigit(c);
+    if (!allDigits) {
+        const bool looksNumeric = e.isEmpty() || isAsciiDigit(e.front()) || e.front() == u'.';
+        if (looksNumeric)
+            return parseError(text, QStringLiteral("malformed exponent ") % quoted(suffix) %
+                                        QStringLiteral("; expected an integer such as e3 or E-2"));
+        return false;
+    }
+    std::int64_t v = 0;
+    for (QChar c : e) {
+        v = v * 10 + (c.unicode() - u'0');
+        if (v > std::numeric_limits<std::int32_t>::max())
+            return parseError(text, QStringLiteral("exponent ") % quoted(suffix) %
+                                        QStringLiteral(" is out of range"));
+    }
+    scale.exponent = expNegative ? -v : v;
+    scale.format = Quantity::Format::DecimalExponent;
+    return true;
+}
+
+// Suffix: exact table entry, or an exponent.
+Result<QuantityScale> parseSuffix(QStringView text, QStringView suffix) {
+    QuantityScale scale;
+    for (const Suffix &s : kSuffixes) {
+        if (suffix == QStringView(s.text)) {
+            scale.base = s.base;
+            scale.exponent = s.exponent;
+            scale.format = s.base == 2 ? Quantity::Format::BinarySI : Quantity::Format::DecimalSI;
+            return scale;
+        }
+    }
+    auto exponent = parseExponentSuffix(text, suffix, scale);
+    if (!exponent)
+        return exponent.error();
+    if (*exponent)
+        return scale;
+    for (QChar c : suffix) {
+        if (!c.isLetter() && !isAsciiDigit(c))
+            return parseError(text, QStringLiteral("unexpected character ") % quoted(QStringView(&c, 1)));
+    }
+    return parseError(text, QStringLiteral("unknown suffix ") % quoted(suffix) % u"; " % suffixHint(suffix));
+}
+
+// Significant digits D and a power of ten: value = D * 10^shift * 2^binary.
+Result<Quantity> quantityOf(QStringView text, const QuantityNumber &number, QuantityScale scale) {
+    Digits digits; // short inputs stay in the small-string buffer: no allocation
+    for (QChar c : number.intPart) {
+        if (digits.empty() && c == u'0')
+            continue;
+        digits.push_back(static_cast<unsigned char>(c.unicode() - u'0'));
+    }
+    for (QChar c : number.fracPart) {
+        if (digits.empty() && c == u'0')
+            continue;
+        digits.push_back(static_cast<unsigned char>(c.unicode() - u'0'));
+    }
+    if (digits.empty())
+        return Quantity::fromNanos(0, scale.format);
+
+    std::int64_t shift = 9 - static_cast<std::int64_t>(number.fracPart.size());
+    if (scale.base == 10)
+        shift += scale.exponent;
+    else
+        for (std::int64_t b = scale.exponent; b > 0; b -= 10)
+            multiplySmall(digits, 1024);
+    while (digits.back() == 0) {
+        digits.pop_back();
+        ++shift;
+    }
+
+    UNanos mag = 0;
+    const UNanos limit = scale.base == 2 ? kBinaryCapNanos : kMaxMagnitude;
+    if (!scaleToInteger(digits, shift, limit, mag)) {
+        if (scale.base != 2)
+            return parseError(text,
+                              QStringLiteral("out of range; the magnitude must stay below about 1.7e29"));
+        mag = kBinaryCapNanos;
+    }
+    // Upstream shows a binary value below one unit in decimal-SI from the start.
+    if (scale.format == Quantity::Format::BinarySI && mag < static_cast<UNanos>(kNanosPerUnit))
+        scale.format = Quantity::Format::DecimalSI;
+    const Nanos n = static_cast<Nanos>(mag);
+    return Quantity::fromNanos(number.negative ? -n : n, scale.format);
+}
+
+} // namespace
+
 Result<Quantity> Quantity::parse(QStringView text) {
     if (text.isEmpty())
         return Error::make(
@@ -209,11 +324,11 @@ Result<Quantity> Quantity::parse(QStringView text) {
             return parseError(text, QStringLiteral("whitespace is not allowed anywhere in a quantity"));
     }
 
+    QuantityNumber number;
     qsizetype pos = 0;
     const qsizetype end = text.size();
-    bool negative = false;
     if (text[pos] == u'+' || text[pos] == u'-') {
-        negative = text[pos] == u'-';
+        number.negative = text[pos] == u'-';
         ++pos;
         if (pos < end && (text[pos] == u'+' || text[pos] == u'-'))
             return parseError(text, QStringLiteral("more than one sign"));
@@ -222,118 +337,30 @@ Result<Quantity> Quantity::parse(QStringView text) {
     const qsizetype intStart = pos;
     while (pos < end && isAsciiDigit(text[pos]))
         ++pos;
-    const QStringView intPart = text.sliced(intStart, pos - intStart);
-    QStringView fracPart;
+    number.intPart = text.sliced(intStart, pos - intStart);
     if (pos < end && text[pos] == u'.') {
         ++pos;
         const qsizetype fracStart = pos;
         while (pos < end && isAsciiDigit(text[pos]))
             ++pos;
-        fracPart = text.sliced(fracStart, pos - fracStart);
+        number.fracPart = text.sliced(fracStart, pos - fracStart);
         if (pos < end && text[pos] == u'.')
             return parseError(text, QStringLiteral("more than one decimal point"));
     }
-    if (intPart.isEmpty() && fracPart.isEmpty())
+    if (number.intPart.isEmpty() && number.fracPart.isEmpty())
         return parseError(text, QStringLiteral("missing digits; a quantity starts with a number such as "
                                                "'1', '0.5' or '.5'"));
     if (pos < end && (text[pos] == u'+' || text[pos] == u'-'))
         return parseError(text, QStringLiteral("unexpected '") % text[pos] %
                                     QStringLiteral("' after the number; a sign may only come first"));
-
-    // Suffix: exact table entry, or an exponent.
-    const QStringView suffix = text.sliced(pos);
-    int base = 10;
-    std::int64_t exponent = 0;
-    Format format = Format::DecimalSI;
-    if (!suffix.isEmpty()) {
-        bool found = false;
-        for (const Suffix &s : kSuffixes) {
-            if (suffix == QStringView(s.text)) {
-                base = s.base;
-                exponent = s.exponent;
-                format = s.base == 2 ? Format::BinarySI : Format::DecimalSI;
-                found = true;
-                break;
-            }
-        }
-        if (!found && (suffix.front() == u'e' || suffix.front() == u'E')) {
-            QStringView e = suffix.mid(1);
-            bool expNegative = false;
-            if (!e.isEmpty() && (e.front() == u'+' || e.front() == u'-')) {
-                expNegative = e.front() == u'-';
-                e = e.mid(1);
-            }
-            bool allDigits = !e.isEmpty();
-            for (QChar c : e)
-                allDigits = allDigits && isAsciiDigit(c);
-            if (allDigits) {
-                std::int64_t v = 0;
-                for (QChar c : e) {
-                    v = v * 10 + (c.unicode() - u'0');
-                    if (v > std::numeric_limits<std::int32_t>::max())
-                        return parseError(text, QStringLiteral("exponent ") % quoted(suffix) %
-                                                    QStringLiteral(" is out of range"));
-                }
-                exponent = expNegative ? -v : v;
-                format = Format::DecimalExponent;
-                found = true;
-            } else {
-                const bool looksNumeric = e.isEmpty() || isAsciiDigit(e.front()) || e.front() == u'.';
-                if (looksNumeric)
-                    return parseError(text, QStringLiteral("malformed exponent ") % quoted(suffix) %
-                                                QStringLiteral("; expected an integer such as e3 or E-2"));
-            }
-        }
-        if (!found) {
-            for (QChar c : suffix) {
-                if (!c.isLetter() && !isAsciiDigit(c))
-                    return parseError(text,
-                                      QStringLiteral("unexpected character ") % quoted(QStringView(&c, 1)));
-            }
-            return parseError(text, QStringLiteral("unknown suffix ") % quoted(suffix) % u"; " %
-                                        suffixHint(suffix));
-        }
+    QuantityScale scale; // no suffix: decimal units
+    if (const QStringView suffix = text.sliced(pos); !suffix.isEmpty()) {
+        auto parsed = parseSuffix(text, suffix);
+        if (!parsed)
+            return parsed.error();
+        scale = *parsed;
     }
-
-    // Significant digits D and a power of ten: value = D * 10^shift * 2^binary.
-    Digits digits; // short inputs stay in the small-string buffer: no allocation
-    for (QChar c : intPart) {
-        if (digits.empty() && c == u'0')
-            continue;
-        digits.push_back(static_cast<unsigned char>(c.unicode() - u'0'));
-    }
-    for (QChar c : fracPart) {
-        if (digits.empty() && c == u'0')
-            continue;
-        digits.push_back(static_cast<unsigned char>(c.unicode() - u'0'));
-    }
-    if (digits.empty())
-        return Quantity::fromNanos(0, format);
-
-    std::int64_t shift = 9 - static_cast<std::int64_t>(fracPart.size());
-    if (base == 10)
-        shift += exponent;
-    else
-        for (std::int64_t b = exponent; b > 0; b -= 10)
-            multiplySmall(digits, 1024);
-    while (digits.back() == 0) {
-        digits.pop_back();
-        ++shift;
-    }
-
-    UNanos mag = 0;
-    const UNanos limit = base == 2 ? kBinaryCapNanos : kMaxMagnitude;
-    if (!scaleToInteger(digits, shift, limit, mag)) {
-        if (base != 2)
-            return parseError(text,
-                              QStringLiteral("out of range; the magnitude must stay below about 1.7e29"));
-        mag = kBinaryCapNanos;
-    }
-    // Upstream shows a binary value below one unit in decimal-SI from the start.
-    if (format == Format::BinarySI && mag < static_cast<UNanos>(kNanosPerUnit))
-        format = Format::DecimalSI;
-    const Nanos n = static_cast<Nanos>(mag);
-    return Quantity::fromNanos(negative ? -n : n, format);
+    return quantityOf(text, number, scale);
 }
 
 Quantity Quantity::fromNanos(Nanos nanos, Format format) {

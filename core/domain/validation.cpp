@@ -233,6 +233,60 @@ QStringList limitRangeResourceNameErrors(const QString &type, const QString &nam
     return resourceNameErrors(name);
 }
 
+// The values one resource k has in the item's lists: in order (min <= default request
+// <= default <= max), a ratio that max/min allows, equal defaults where it cannot be
+// overcommitted.
+void checkLimitRangeOrder(const LimitRangeItem &item, const QString &path, const QString &k,
+                          const ResourceList &defaults, const ResourceList &defaultRequests, Sink &sink) {
+    const Quantity *min = item.min.find(k);
+    const Quantity *max = item.max.find(k);
+    const Quantity *def = defaults.find(k);
+    const Quantity *defReq = defaultRequests.find(k);
+    const Quantity *ratio = item.maxLimitRequestRatio.find(k);
+    const auto at = [&](const char *list) -> QString {
+        return path + u'.' + QLatin1String(list) + u'[' + k + u']';
+    };
+
+    // One ordering rule: lower must not exceed upper; reported at list[k] with the
+    // value the API server shows (not always the field's own).
+    const auto ordered = [&](const Quantity *lower, const Quantity *upper, const char *list,
+                             const Quantity *shown, const char *message) {
+        if (lower && upper && *lower > *upper)
+            sink.add(invalidValue(at(list), shown->toString(),
+                                  QString::fromLatin1(message).arg(lower->toString(), upper->toString())));
+    };
+    ordered(min, max, "min", min, "min value %1 is greater than max value %2");
+    ordered(min, defReq, "defaultRequest", defReq, "min value %1 is greater than default request value %2");
+    ordered(defReq, max, "defaultRequest", defReq, "default request value %1 is greater than max value %2");
+    ordered(defReq, def, "defaultRequest", defReq,
+            "default request value %1 is greater than default limit value %2");
+    ordered(min, def, "default", min, "min value %1 is greater than default value %2");
+    ordered(def, max, "default", max, "default value %1 is greater than max value %2");
+    if (ratio && *ratio < Quantity::fromInt(1))
+        sink.add(invalidValue(at("maxLimitRequestRatio"), ratio->toString(),
+                              QStringLiteral("ratio %1 is less than 1").arg(ratio->toString())));
+    if (ratio && min && max) {
+        // Upstream compares in floating point on milli-values; so do we, to agree
+        // on the boundary.
+        const double minMilli = double(min->milliValue());
+        const double maxMilli = double(max->milliValue());
+        const double ratioValue = double(ratio->milliValue()) / 1000.0;
+        if (minMilli > 0) {
+            const double limit = maxMilli / minMilli;
+            if (ratioValue > limit)
+                sink.add(invalidValue(at("maxLimitRequestRatio"), ratio->toString(),
+                                      QStringLiteral("ratio %1 is greater than max/min = %2")
+                                          .arg(ratio->toString(), QString::number(limit, 'f', 6))));
+        }
+    }
+    // GPUs, hugepages and other resources that cannot be overcommitted: a
+    // container's request must equal its limit, so the two defaults must agree.
+    if (!isOvercommitAllowed(k) && def && defReq && !(*def == *defReq))
+        sink.add(invalidValue(at("defaultRequest"), defReq->toString(),
+                              QStringLiteral("default value %1 must equal to defaultRequest value %2 in %3")
+                                  .arg(def->toString(), defReq->toString(), elided(k))));
+}
+
 void validateLimitRangeItem(const LimitRangeItem &item, int index, const ValidationOptions &options,
                             Sink &sink) {
     Q_UNUSED(options);
@@ -282,59 +336,8 @@ void validateLimitRangeItem(const LimitRangeItem &item, int index, const Validat
     const ResourceList noDefaults;
     const ResourceList &defaults = isPod ? noDefaults : item.defaultLimit;
     const ResourceList &defaultRequests = isPod ? noDefaults : item.defaultRequest;
-    for (const QString &k : keys) {
-        const Quantity *min = item.min.find(k);
-        const Quantity *max = item.max.find(k);
-        const Quantity *def = defaults.find(k);
-        const Quantity *defReq = defaultRequests.find(k);
-        const Quantity *ratio = item.maxLimitRequestRatio.find(k);
-        const auto at = [&](const char *list) -> QString {
-            return path + u'.' + QLatin1String(list) + u'[' + k + u']';
-        };
-
-        // One ordering rule: lower must not exceed upper; reported at list[k] with the
-        // value the API server shows (not always the field's own).
-        const auto ordered = [&](const Quantity *lower, const Quantity *upper, const char *list,
-                                 const Quantity *shown, const char *message) {
-            if (lower && upper && *lower > *upper)
-                sink.add(
-                    invalidValue(at(list), shown->toString(),
-                                 QString::fromLatin1(message).arg(lower->toString(), upper->toString())));
-        };
-        ordered(min, max, "min", min, "min value %1 is greater than max value %2");
-        ordered(min, defReq, "defaultRequest", defReq,
-                "min value %1 is greater than default request value %2");
-        ordered(defReq, max, "defaultRequest", defReq,
-                "default request value %1 is greater than max value %2");
-        ordered(defReq, def, "defaultRequest", defReq,
-                "default request value %1 is greater than default limit value %2");
-        ordered(min, def, "default", min, "min value %1 is greater than default value %2");
-        ordered(def, max, "default", max, "default value %1 is greater than max value %2");
-        if (ratio && *ratio < Quantity::fromInt(1))
-            sink.add(invalidValue(at("maxLimitRequestRatio"), ratio->toString(),
-                                  QStringLiteral("ratio %1 is less than 1").arg(ratio->toString())));
-        if (ratio && min && max) {
-            // Upstream compares in floating point on milli-values; so do we, to agree
-            // on the boundary.
-            const double minMilli = double(min->milliValue());
-            const double maxMilli = double(max->milliValue());
-            const double ratioValue = double(ratio->milliValue()) / 1000.0;
-            if (minMilli > 0) {
-                const double limit = maxMilli / minMilli;
-                if (ratioValue > limit)
-                    sink.add(invalidValue(at("maxLimitRequestRatio"), ratio->toString(),
-                                          QStringLiteral("ratio %1 is greater than max/min = %2")
-                                              .arg(ratio->toString(), QString::number(limit, 'f', 6))));
-            }
-        }
-        // GPUs, hugepages and other resources that cannot be overcommitted: a
-        // container's request must equal its limit, so the two defaults must agree.
-        if (!isOvercommitAllowed(k) && def && defReq && !(*def == *defReq))
-            sink.add(
-                invalidValue(at("defaultRequest"), defReq->toString(),
-                             QStringLiteral("default value %1 must equal to defaultRequest value %2 in %3")
-                                 .arg(def->toString(), defReq->toString(), elided(k))));
-    }
+    for (const QString &k : keys)
+        checkLimitRangeOrder(item, path, k, defaults, defaultRequests, sink);
 }
 
 QString typeName(const YamlNode &n) {

@@ -77,6 +77,73 @@ Result<QByteArray> pemMaterial(const QByteArray &inlineData, const QString &path
     return readFileField(path, pathField);
 }
 
+// The cluster's certificate authority, inline or from its file, checked as PEM.
+Result<void> readClusterTls(const KubeCluster &cl, KubeConnection &conn) {
+    const QString cp = QStringLiteral("clusters[%1].cluster.").arg(cl.name);
+    if (!cl.certificateAuthorityData.isEmpty()) {
+        conn.caPem = cl.certificateAuthorityData;
+        if (auto r = checkCertificatePem(conn.caPem, cp + QStringLiteral("certificate-authority-data")); !r)
+            return r.error();
+    } else if (!cl.certificateAuthority.isEmpty()) {
+        auto data = readFileField(cl.certificateAuthority, cp + QStringLiteral("certificate-authority"));
+        if (!data)
+            return data.error();
+        conn.caPem = *data;
+        if (auto r = checkCertificatePem(conn.caPem, cp + QStringLiteral("certificate-authority")); !r)
+            return r.error();
+    }
+    if (conn.insecureSkipTlsVerify && !conn.caPem.isEmpty())
+        return configError(QStringLiteral("cluster \"%1\" sets both a certificate authority and "
+                                          "insecure-skip-tls-verify; remove one")
+                               .arg(cl.name),
+                           cp + QStringLiteral("insecure-skip-tls-verify"));
+    return {};
+}
+
+// The user's credentials: a client certificate and key (inline or from files, both or
+// neither, checked as PEM), a token or token file, or an exec plugin.
+Result<void> readUserCredentials(const KubeUser &u, KubeConnection &conn) {
+    const QString up = QStringLiteral("users[%1].user.").arg(u.name);
+    if (!u.authProvider.isEmpty() && !u.exec && u.token.isEmpty() && u.tokenFile.isEmpty() &&
+        u.clientCertificate.isEmpty() && u.clientCertificateData.isEmpty())
+        return configError(
+            QStringLiteral("user \"%1\" signs in with the legacy auth-provider \"%2\", which is not "
+                           "supported (kubectl dropped it too): use an exec credential plugin, "
+                           "e.g. kubelogin (kubectl oidc-login) for OIDC")
+                .arg(u.name, u.authProvider),
+            up + QStringLiteral("auth-provider"));
+    auto cert =
+        pemMaterial(u.clientCertificateData, u.clientCertificate, up + QStringLiteral("client-certificate"));
+    if (!cert)
+        return cert.error();
+    conn.clientCertPem = *cert;
+    auto key = pemMaterial(u.clientKeyData, u.clientKey, up + QStringLiteral("client-key"));
+    if (!key)
+        return key.error();
+    conn.clientKeyPem = *key;
+    if (conn.clientCertPem.isEmpty() != conn.clientKeyPem.isEmpty())
+        return configError(QStringLiteral("user \"%1\" has a client certificate without a key or a key "
+                                          "without a certificate")
+                               .arg(u.name),
+                           up + (conn.clientCertPem.isEmpty() ? QStringLiteral("client-certificate")
+                                                              : QStringLiteral("client-key")));
+    if (!conn.clientCertPem.isEmpty()) {
+        const QString certField =
+            up + (u.clientCertificateData.isEmpty() ? QStringLiteral("client-certificate")
+                                                    : QStringLiteral("client-certificate-data"));
+        if (auto r = checkCertificatePem(conn.clientCertPem, certField); !r)
+            return r.error();
+        const QString keyField = up + (u.clientKeyData.isEmpty() ? QStringLiteral("client-key")
+                                                                 : QStringLiteral("client-key-data"));
+        if (auto r = checkKeyPem(conn.clientKeyPem, keyField); !r)
+            return r.error();
+    }
+    conn.token = u.token;
+    conn.tokenFile = u.tokenFile;
+    conn.exec = u.exec;
+    return {};
+}
+
 } // namespace
 
 Result<KubeConnection> KubeConfig::connection(const QString &contextName) const {
@@ -115,23 +182,8 @@ Result<KubeConnection> KubeConfig::connection(const QString &contextName) const 
     conn.proxyUrl = cl->proxyUrl;
     conn.insecureSkipTlsVerify = cl->insecureSkipTlsVerify;
 
-    if (!cl->certificateAuthorityData.isEmpty()) {
-        conn.caPem = cl->certificateAuthorityData;
-        if (auto r = checkCertificatePem(conn.caPem, cp + QStringLiteral("certificate-authority-data")); !r)
-            return r.error();
-    } else if (!cl->certificateAuthority.isEmpty()) {
-        auto data = readFileField(cl->certificateAuthority, cp + QStringLiteral("certificate-authority"));
-        if (!data)
-            return data.error();
-        conn.caPem = *data;
-        if (auto r = checkCertificatePem(conn.caPem, cp + QStringLiteral("certificate-authority")); !r)
-            return r.error();
-    }
-    if (conn.insecureSkipTlsVerify && !conn.caPem.isEmpty())
-        return configError(QStringLiteral("cluster \"%1\" sets both a certificate authority and "
-                                          "insecure-skip-tls-verify; remove one")
-                               .arg(cl->name),
-                           cp + QStringLiteral("insecure-skip-tls-verify"));
+    if (auto r = readClusterTls(*cl, conn); !r)
+        return r.error();
 
     if (ctx->user.isEmpty())
         return conn;
@@ -140,44 +192,8 @@ Result<KubeConnection> KubeConfig::connection(const QString &contextName) const 
         return configError(
             QStringLiteral("context \"%1\" refers to user \"%2\", which is not defined").arg(name, ctx->user),
             QStringLiteral("contexts[%1].context.user").arg(name));
-    const QString up = QStringLiteral("users[%1].user.").arg(u->name);
-    if (!u->authProvider.isEmpty() && !u->exec && u->token.isEmpty() && u->tokenFile.isEmpty() &&
-        u->clientCertificate.isEmpty() && u->clientCertificateData.isEmpty())
-        return configError(
-            QStringLiteral("user \"%1\" signs in with the legacy auth-provider \"%2\", which is not "
-                           "supported (kubectl dropped it too): use an exec credential plugin, "
-                           "e.g. kubelogin (kubectl oidc-login) for OIDC")
-                .arg(u->name, u->authProvider),
-            up + QStringLiteral("auth-provider"));
-    auto cert = pemMaterial(u->clientCertificateData, u->clientCertificate,
-                            up + QStringLiteral("client-certificate"));
-    if (!cert)
-        return cert.error();
-    conn.clientCertPem = *cert;
-    auto key = pemMaterial(u->clientKeyData, u->clientKey, up + QStringLiteral("client-key"));
-    if (!key)
-        return key.error();
-    conn.clientKeyPem = *key;
-    if (conn.clientCertPem.isEmpty() != conn.clientKeyPem.isEmpty())
-        return configError(QStringLiteral("user \"%1\" has a client certificate without a key or a key "
-                                          "without a certificate")
-                               .arg(u->name),
-                           up + (conn.clientCertPem.isEmpty() ? QStringLiteral("client-certificate")
-                                                              : QStringLiteral("client-key")));
-    if (!conn.clientCertPem.isEmpty()) {
-        const QString certField =
-            up + (u->clientCertificateData.isEmpty() ? QStringLiteral("client-certificate")
-                                                     : QStringLiteral("client-certificate-data"));
-        if (auto r = checkCertificatePem(conn.clientCertPem, certField); !r)
-            return r.error();
-        const QString keyField = up + (u->clientKeyData.isEmpty() ? QStringLiteral("client-key")
-                                                                  : QStringLiteral("client-key-data"));
-        if (auto r = checkKeyPem(conn.clientKeyPem, keyField); !r)
-            return r.error();
-    }
-    conn.token = u->token;
-    conn.tokenFile = u->tokenFile;
-    conn.exec = u->exec;
+    if (auto r = readUserCredentials(*u, conn); !r)
+        return r.error();
     return conn;
 }
 

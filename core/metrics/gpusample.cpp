@@ -155,135 +155,104 @@ UnitHints detectUnitHints(const QList<Sample> &samples) {
     return h;
 }
 
-GpuSnapshot gpusFromSamples(const QList<Sample> &samples, const QHash<QString, QString> &help,
-                            const UnitHints &hints) {
-    GpuSnapshot snap;
-    DcgmVariants &var = snap.variants;
+namespace {
 
-    QHash<QString, Field> fieldCache;
-    auto field = [&](const QString &name) {
-        auto it = fieldCache.constFind(name);
-        if (it == fieldCache.constEnd())
-            it = fieldCache.insert(name, fieldOf(name));
-        return *it;
-    };
+// honor_labels: false renames the exporter's pod labels exported_*; the plain ones
+// then name the exporter pod (the scrape target).
+bool hasExportedLabels(const Labels &l) {
+    return hasLabel(l, u"exported_pod") || hasLabel(l, u"exported_namespace");
+}
 
-    // honor_labels: false renames the exporter's pod labels exported_*; the plain ones
-    // then name the exporter pod (the scrape target). Decided per series, since one
-    // answer may mix jobs scraped either way: a series with exported_* labels takes its
-    // holder from them; one without, from pod/namespace, unless other series of its
-    // target (job and instance) carry exported_* labels, in which case its plain labels
-    // are the target's own (a free GPU of that job).
-    auto isGpuSeries = [&](const Sample &s) {
-        return field(s.name) != Field::Other ||
-               s.name.startsWith(QLatin1String("DCGM_FI_"), Qt::CaseInsensitive);
-    };
-    auto hasExported = [](const Labels &l) {
-        return hasLabel(l, u"exported_pod") || hasLabel(l, u"exported_namespace");
-    };
-    auto targetOf = [](const Labels &l) -> QString {
-        return labelValue(l, u"job") + QChar(0x1f) + labelValue(l, u"instance");
-    };
-    QSet<QString> renamedTargets;
-    for (const Sample &s : samples)
-        if (isGpuSeries(s) && hasExported(s.labels))
-            renamedTargets.insert(targetOf(s.labels));
+QString scrapeTargetOf(const Labels &l) {
+    return labelValue(l, u"job") + QChar(0x1f) + labelValue(l, u"instance");
+}
 
-    QHash<QString, int> index; // key -> rows
-    QList<Row> rows;
-    for (const Sample &s : samples) {
-        if (!isGpuSeries(s))
-            continue;
-        const Field f = field(s.name);
-        const Labels &l = s.labels;
-        bool lower = false, old = false;
-        QString hostnameLabel = firstOf(l, {u"Hostname", u"hostname"}, &lower);
-        var.lowerCaseHostname = var.lowerCaseHostname || (lower && !hostnameLabel.isNull());
-        QString uuid = firstOf(l, {u"UUID", u"uuid"}, &old);
-        var.oldLabelNames = var.oldLabelNames || (old && !uuid.isNull());
-        const QString gpuText = labelValue(l, u"gpu");
-        if (uuid.isEmpty() && gpuText.isEmpty())
-            continue; // not a per-GPU series (exporter self-metrics, say)
+// The GPU (or MIG instance) a series is about, with the label variants it shows in
+// `var`; nothing for a series that is not per GPU (exporter self-metrics, say).
+std::optional<GpuSample> gpuOfSeries(const Labels &l, DcgmVariants &var, QString &hostnameLabel) {
+    bool lower = false, old = false;
+    hostnameLabel = firstOf(l, {u"Hostname", u"hostname"}, &lower);
+    var.lowerCaseHostname = var.lowerCaseHostname || (lower && !hostnameLabel.isNull());
+    QString uuid = firstOf(l, {u"UUID", u"uuid"}, &old);
+    var.oldLabelNames = var.oldLabelNames || (old && !uuid.isNull());
+    const QString gpuText = labelValue(l, u"gpu");
+    if (uuid.isEmpty() && gpuText.isEmpty())
+        return std::nullopt;
 
-        GpuSample g;
-        g.hostname = hostnameLabel;
-        if (g.hostname.isEmpty())
-            g.hostname = firstOf(l, {u"kubernetes_node", u"node", u"instance"});
-        bool ok = false;
-        const int idx = gpuText.toInt(&ok);
-        if (ok)
-            g.gpu = idx;
-        g.uuid = uuid.isEmpty() ? QString() : uuid;
-        g.model = labelValue(l, u"modelName");
-        const QString giId = labelValue(l, u"GPU_I_ID");
-        if (!giId.isEmpty()) {
-            g.gpuInstance = giId;
-            g.migProfile = labelValue(l, u"GPU_I_PROFILE");
-        }
+    GpuSample g;
+    g.hostname = hostnameLabel;
+    if (g.hostname.isEmpty())
+        g.hostname = firstOf(l, {u"kubernetes_node", u"node", u"instance"});
+    bool ok = false;
+    const int idx = gpuText.toInt(&ok);
+    if (ok)
+        g.gpu = idx;
+    g.uuid = uuid.isEmpty() ? QString() : uuid;
+    g.model = labelValue(l, u"modelName");
+    const QString giId = labelValue(l, u"GPU_I_ID");
+    if (!giId.isEmpty()) {
+        g.gpuInstance = giId;
+        g.migProfile = labelValue(l, u"GPU_I_PROFILE");
+    }
+    return g;
+}
 
-        const QString k = g.key();
-        auto it = index.constFind(k);
-        if (it == index.constEnd()) {
-            it = index.insert(k, int(rows.size()));
-            rows.append(Row{g, {}, {}, {}, {}});
-        }
-        Row &r = rows[*it];
-        if (r.s.model.isEmpty())
-            r.s.model = g.model;
-        if (!r.s.gpu)
-            r.s.gpu = g.gpu;
-
-        // Who holds it.
-        GpuHolder h;
-        if (hasExported(l)) {
-            var.exportedLabels = true;
-            h = GpuHolder{labelValue(l, u"exported_namespace"), labelValue(l, u"exported_pod"),
-                          labelValue(l, u"exported_container"), labelValue(l, u"exported_pod_uid")};
-            if (h.uid.isNull())
-                h.uid = labelValue(l, u"pod_uid");
-        } else if (!renamedTargets.isEmpty() && renamedTargets.contains(targetOf(l))) {
-            // The target's own pod labels: no holder.
-        } else {
-            bool oldPod = false;
-            h.pod = firstOf(l, {u"pod", u"pod_name"}, &oldPod);
-            h.ns = firstOf(l, {u"namespace", u"pod_namespace"});
-            h.container = firstOf(l, {u"container", u"container_name"});
+// Who holds the GPU a series is about. Decided per series, since one answer may mix
+// jobs scraped either way: a series with exported_* labels takes its holder from them;
+// one without, from pod/namespace, unless other series of its target (job and
+// instance) carry exported_* labels, in which case its plain labels are the target's
+// own (a free GPU of that job).
+GpuHolder holderOfSeries(const Labels &l, const QSet<QString> &renamedTargets, const QString &hostnameLabel,
+                         DcgmVariants &var) {
+    GpuHolder h;
+    if (hasExportedLabels(l)) {
+        var.exportedLabels = true;
+        h = GpuHolder{labelValue(l, u"exported_namespace"), labelValue(l, u"exported_pod"),
+                      labelValue(l, u"exported_container"), labelValue(l, u"exported_pod_uid")};
+        if (h.uid.isNull())
             h.uid = labelValue(l, u"pod_uid");
-            var.oldLabelNames = var.oldLabelNames || (oldPod && !h.pod.isNull());
-            if (!h.pod.isEmpty() && isExporterPod(h.pod, h.container, hostnameLabel))
-                h.pod.clear();
-        }
-        // DRA (dcgm-exporter 4.x with a DRA driver): the claim the GPU is held through.
-        if (const QString claimName = labelValue(l, u"dra_claim_name"); !claimName.isEmpty()) {
-            const QString claimNs = labelValue(l, u"dra_claim_namespace");
-            h.claim = claimNs + u'/' + claimName;
-            if (h.pod.isEmpty()) {
-                h.ns = claimNs;
-                h.pod = QString(); // the claim's pods are resolved later
-                h.container = QString();
-            }
-        }
-        if (!h.pod.isEmpty() || !h.claim.isEmpty()) {
-            if (h.container.isEmpty())
-                h.container = QString();
-            if (!r.s.holders.contains(h))
-                r.s.holders.append(h);
-        }
-
-        switch (f) {
-        case Field::GpuUtil: keepFirst(r.util, s.value); break;
-        case Field::EngineActive: keepFirst(r.engine, s.value); break;
-        case Field::FbUsed: keepFirst(r.fbUsed, s.value); break;
-        case Field::FbFree: keepFirst(r.fbFree, s.value); break;
-        case Field::Power: keepFirst(r.s.powerW, s.value); break;
-        case Field::Temp: keepFirst(r.s.tempC, s.value); break;
-        case Field::Other: break;
+    } else if (!renamedTargets.isEmpty() && renamedTargets.contains(scrapeTargetOf(l))) {
+        // The target's own pod labels: no holder.
+    } else {
+        bool oldPod = false;
+        h.pod = firstOf(l, {u"pod", u"pod_name"}, &oldPod);
+        h.ns = firstOf(l, {u"namespace", u"pod_namespace"});
+        h.container = firstOf(l, {u"container", u"container_name"});
+        h.uid = labelValue(l, u"pod_uid");
+        var.oldLabelNames = var.oldLabelNames || (oldPod && !h.pod.isNull());
+        if (!h.pod.isEmpty() && isExporterPod(h.pod, h.container, hostnameLabel))
+            h.pod.clear();
+    }
+    // DRA (dcgm-exporter 4.x with a DRA driver): the claim the GPU is held through.
+    if (const QString claimName = labelValue(l, u"dra_claim_name"); !claimName.isEmpty()) {
+        const QString claimNs = labelValue(l, u"dra_claim_namespace");
+        h.claim = claimNs + u'/' + claimName;
+        if (h.pod.isEmpty()) {
+            h.ns = claimNs;
+            h.pod = QString(); // the claim's pods are resolved later
+            h.container = QString();
         }
     }
+    return h;
+}
 
-    // Units, from HELP texts where present, else from the values themselves (see
-    // detectUnitHints); no GPU has 4 TiB of memory, so a framebuffer figure above 4 Mi
-    // can only be bytes.
+void keepReading(Row &r, Field f, double value) {
+    switch (f) {
+    case Field::GpuUtil: keepFirst(r.util, value); break;
+    case Field::EngineActive: keepFirst(r.engine, value); break;
+    case Field::FbUsed: keepFirst(r.fbUsed, value); break;
+    case Field::FbFree: keepFirst(r.fbFree, value); break;
+    case Field::Power: keepFirst(r.s.powerW, value); break;
+    case Field::Temp: keepFirst(r.s.tempC, value); break;
+    case Field::Other: break;
+    }
+}
+
+// Units, from HELP texts where present, else from the values themselves (see
+// detectUnitHints); no GPU has 4 TiB of memory, so a framebuffer figure above 4 Mi
+// can only be bytes.
+void settleUnits(QList<Row> &rows, const QList<Sample> &samples, const QHash<QString, QString> &help,
+                 const UnitHints &hints, DcgmVariants &var) {
     constexpr double kMaxMib = 4.0 * 1024 * 1024;
     double fbMax = 0;
     for (const Row &r : rows)
@@ -324,9 +293,11 @@ GpuSnapshot gpusFromSamples(const QList<Sample> &samples, const QHash<QString, Q
             g.fbFreeMib = *r.fbFree * scale;
         g.shared = g.holders.size() > 1;
     }
+}
 
-    // Each MIG instance sits under a row for its physical GPU, made up when the source
-    // reported nothing for the GPU as a whole.
+// Each MIG instance sits under a row for its physical GPU, made up when the source
+// reported nothing for the GPU as a whole.
+void addMissingMigParents(QList<Row> &rows) {
     QHash<QString, int> physical;
     for (int i = 0; i < rows.size(); ++i)
         if (!rows.at(i).s.isMigInstance())
@@ -344,26 +315,91 @@ GpuSnapshot gpusFromSamples(const QList<Sample> &samples, const QHash<QString, Q
         physical.insert(p.physicalKey(), int(rows.size()));
         rows.append(Row{p, {}, {}, {}, {}});
     }
+}
 
+// By node, GPU index and UUID; a physical GPU before its MIG instances, in instance order.
+bool gpuDisplayOrder(const GpuSample &a, const GpuSample &b) {
+    if (a.hostname != b.hostname)
+        return a.hostname < b.hostname;
+    const int ai = a.gpu.value_or(-1), bi = b.gpu.value_or(-1);
+    if (ai != bi)
+        return ai < bi;
+    if (a.uuid != b.uuid)
+        return a.uuid < b.uuid;
+    if (a.isMigInstance() != b.isMigInstance())
+        return !a.isMigInstance(); // the physical GPU first
+    bool aok = false, bok = false;
+    const int an = a.gpuInstance.toInt(&aok), bn = b.gpuInstance.toInt(&bok);
+    if (aok && bok && an != bn)
+        return an < bn;
+    return a.gpuInstance < b.gpuInstance;
+}
+
+} // namespace
+
+GpuSnapshot gpusFromSamples(const QList<Sample> &samples, const QHash<QString, QString> &help,
+                            const UnitHints &hints) {
+    GpuSnapshot snap;
+    DcgmVariants &var = snap.variants;
+
+    QHash<QString, Field> fieldCache;
+    auto field = [&](const QString &name) {
+        auto it = fieldCache.constFind(name);
+        if (it == fieldCache.constEnd())
+            it = fieldCache.insert(name, fieldOf(name));
+        return *it;
+    };
+    auto isGpuSeries = [&](const Sample &s) {
+        return field(s.name) != Field::Other ||
+               s.name.startsWith(QLatin1String("DCGM_FI_"), Qt::CaseInsensitive);
+    };
+    QSet<QString> renamedTargets;
+    for (const Sample &s : samples)
+        if (isGpuSeries(s) && hasExportedLabels(s.labels))
+            renamedTargets.insert(scrapeTargetOf(s.labels));
+
+    QHash<QString, int> index; // key -> rows
+    QList<Row> rows;
+    for (const Sample &s : samples) {
+        if (!isGpuSeries(s))
+            continue;
+        const Field f = field(s.name);
+        const Labels &l = s.labels;
+        QString hostnameLabel;
+        const std::optional<GpuSample> g = gpuOfSeries(l, var, hostnameLabel);
+        if (!g)
+            continue;
+
+        const QString k = g->key();
+        auto it = index.constFind(k);
+        if (it == index.constEnd()) {
+            it = index.insert(k, int(rows.size()));
+            rows.append(Row{*g, {}, {}, {}, {}});
+        }
+        Row &r = rows[*it];
+        if (r.s.model.isEmpty())
+            r.s.model = g->model;
+        if (!r.s.gpu)
+            r.s.gpu = g->gpu;
+
+        GpuHolder h = holderOfSeries(l, renamedTargets, hostnameLabel, var);
+        if (!h.pod.isEmpty() || !h.claim.isEmpty()) {
+            if (h.container.isEmpty())
+                h.container = QString();
+            if (!r.s.holders.contains(h))
+                r.s.holders.append(h);
+        }
+        keepReading(r, f, s.value);
+    }
+
+    settleUnits(rows, samples, help, hints, var);
+    addMissingMigParents(rows);
     snap.gpus.reserve(rows.size());
     for (Row &r : rows)
         snap.gpus.append(std::move(r.s));
-    std::sort(snap.gpus.begin(), snap.gpus.end(), [](const GpuSample &a, const GpuSample &b) {
-        if (a.hostname != b.hostname)
-            return a.hostname < b.hostname;
-        const int ai = a.gpu.value_or(-1), bi = b.gpu.value_or(-1);
-        if (ai != bi)
-            return ai < bi;
-        if (a.uuid != b.uuid)
-            return a.uuid < b.uuid;
-        if (a.isMigInstance() != b.isMigInstance())
-            return !a.isMigInstance(); // the physical GPU first
-        bool aok = false, bok = false;
-        const int an = a.gpuInstance.toInt(&aok), bn = b.gpuInstance.toInt(&bok);
-        if (aok && bok && an != bn)
-            return an < bn;
-        return a.gpuInstance < b.gpuInstance;
-    });
+    // A lambda, not the function's address: std::sort inlines the comparison.
+    std::sort(snap.gpus.begin(), snap.gpus.end(),
+              [](const GpuSample &a, const GpuSample &b) { return gpuDisplayOrder(a, b); });
     return snap;
 }
 

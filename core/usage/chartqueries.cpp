@@ -44,6 +44,94 @@ Result<TimeRange> ChartQueries::rollupExtent(const QString &hourTable, qint64 fr
     return TimeRange{std::max(from, q.value(0).toLongLong()), std::min(to, q.value(1).toLongLong() + 3600)};
 }
 
+namespace {
+
+using SubjectHours = QMap<qint64, QMap<QString, double>>; // bucket start -> subject -> GPU-hours
+
+// Whole local days in the rollup zone: one row per subject and day, summed into the
+// period that holds the day.
+Result<void> addDailyRollups(const UsageConnection &conn, GroupBy by, const QString &column, Period period,
+                             qint64 from, qint64 to, const QTimeZone &tz, SubjectHours &acc) {
+    QSqlQuery q(conn.database());
+    q.setForwardOnly(true);
+    if (auto r = conn.prepare(
+            q, QStringLiteral("SELECT day_s, %2, gpu_seconds FROM %1 WHERE day_s >= ? AND day_s < ?")
+                   .arg(by == GroupBy::Namespace ? QStringLiteral("rollup_ns_day")
+                                                 : QStringLiteral("rollup_user_day"),
+                        column));
+        !r)
+        return r;
+    q.addBindValue(from);
+    q.addBindValue(to);
+    if (auto r = conn.exec(q, QStringLiteral("reading daily rollups")); !r)
+        return r;
+    QHash<qint64, qint64> bucketOfDay;
+    while (q.next()) {
+        const qint64 day = q.value(0).toLongLong();
+        auto it = bucketOfDay.find(day);
+        if (it == bucketOfDay.end())
+            it = bucketOfDay.insert(day,
+                                    period == Period::Day ? day : periodContaining(day, period, tz).start);
+        acc[*it][q.value(1).toString()] += q.value(2).toDouble() / 3600.0;
+    }
+    return {};
+}
+
+Result<void> addHourlyRollups(const UsageConnection &conn, const QString &table, const QString &column,
+                              qint64 from, qint64 to, SubjectHours &acc) {
+    QSqlQuery q(conn.database());
+    q.setForwardOnly(true);
+    if (auto r =
+            conn.prepare(q, QStringLiteral("SELECT hour_s, %2, gpu_seconds FROM %1 WHERE hour_s >= ? AND "
+                                           "hour_s < ?")
+                                .arg(table, column));
+        !r)
+        return r;
+    q.addBindValue(from);
+    q.addBindValue(to);
+    if (auto r = conn.exec(q, QStringLiteral("reading hourly rollups")); !r)
+        return r;
+    while (q.next())
+        acc[q.value(0).toLongLong()][q.value(1).toString()] += q.value(2).toDouble() / 3600.0;
+    return {};
+}
+
+// Calendar buckets are irregular (DST, month lengths), so their bounds are passed
+// as a VALUES list and joined; the database aggregates, the client receives one
+// row per bucket and subject.
+Result<void> addBucketRollups(const UsageConnection &conn, const QString &table, const QString &column,
+                              const std::vector<TimeRange> &buckets, qint64 from, qint64 to,
+                              SubjectHours &acc) {
+    constexpr size_t kChunk = 300;
+    for (size_t i = 0; i < buckets.size(); i += kChunk) {
+        const size_t n = std::min(kChunk, buckets.size() - i);
+        QStringList values;
+        for (size_t k = 0; k < n; ++k)
+            values << QStringLiteral("(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))");
+        QSqlQuery q(conn.database());
+        q.setForwardOnly(true);
+        if (auto r = conn.prepare(
+                q, QStringLiteral("SELECT b.column1, r.%2, SUM(r.gpu_seconds) FROM %1 r JOIN "
+                                  "(VALUES %3) b ON r.hour_s >= b.column2 AND r.hour_s < b.column3 "
+                                  "GROUP BY b.column1, r.%2")
+                       .arg(table, column, values.join(QLatin1Char(','))));
+            !r)
+            return r;
+        for (size_t k = i; k < i + n; ++k) {
+            q.addBindValue(buckets[k].start);
+            q.addBindValue(std::max(buckets[k].start, from));
+            q.addBindValue(std::min(buckets[k].end, to));
+        }
+        if (auto r = conn.exec(q, QStringLiteral("reading rollups")); !r)
+            return r;
+        while (q.next())
+            acc[q.value(0).toLongLong()][q.value(1).toString()] += q.value(2).toDouble() / 3600.0;
+    }
+    return {};
+}
+
+} // namespace
+
 Result<std::vector<SeriesPoint>> ChartQueries::gpuHoursSeries(GroupBy by, Period period, qint64 from,
                                                               qint64 to, const QTimeZone &tz,
                                                               qint64 now) const {
@@ -81,76 +169,13 @@ Result<std::vector<SeriesPoint>> ChartQueries::gpuHoursSeries(GroupBy by, Period
         return seriesFromIntervals(by, period, from, to, tz, now);
 
     const QString column = by == GroupBy::Namespace ? QStringLiteral("ns") : QStringLiteral("user_name");
-    QMap<qint64, QMap<QString, double>> acc;
-    QSqlDatabase db = m_conn.database();
-    if (dayPath) {
-        QSqlQuery q(db);
-        q.setForwardOnly(true);
-        if (auto r = m_conn.prepare(
-                q, QStringLiteral("SELECT day_s, %2, gpu_seconds FROM %1 WHERE day_s >= ? AND day_s < ?")
-                       .arg(by == GroupBy::Namespace ? QStringLiteral("rollup_ns_day")
-                                                     : QStringLiteral("rollup_user_day"),
-                            column));
-            !r)
-            return r.error();
-        q.addBindValue(from);
-        q.addBindValue(to);
-        if (auto r = m_conn.exec(q, QStringLiteral("reading daily rollups")); !r)
-            return r.error();
-        QHash<qint64, qint64> bucketOfDay;
-        while (q.next()) {
-            const qint64 day = q.value(0).toLongLong();
-            auto it = bucketOfDay.find(day);
-            if (it == bucketOfDay.end())
-                it = bucketOfDay.insert(day, period == Period::Day ? day
-                                                                   : periodContaining(day, period, tz).start);
-            acc[*it][q.value(1).toString()] += q.value(2).toDouble() / 3600.0;
-        }
-    } else if (period == Period::Hour) {
-        QSqlQuery q(db);
-        q.setForwardOnly(true);
-        if (auto r = m_conn.prepare(
-                q, QStringLiteral("SELECT hour_s, %2, gpu_seconds FROM %1 WHERE hour_s >= ? AND "
-                                  "hour_s < ?")
-                       .arg(table, column));
-            !r)
-            return r.error();
-        q.addBindValue(from);
-        q.addBindValue(to);
-        if (auto r = m_conn.exec(q, QStringLiteral("reading hourly rollups")); !r)
-            return r.error();
-        while (q.next())
-            acc[q.value(0).toLongLong()][q.value(1).toString()] += q.value(2).toDouble() / 3600.0;
-    } else {
-        // Calendar buckets are irregular (DST, month lengths), so their bounds are passed
-        // as a VALUES list and joined; the database aggregates, the client receives one
-        // row per bucket and subject.
-        constexpr size_t kChunk = 300;
-        for (size_t i = 0; i < buckets.size(); i += kChunk) {
-            const size_t n = std::min(kChunk, buckets.size() - i);
-            QStringList values;
-            for (size_t k = 0; k < n; ++k)
-                values << QStringLiteral("(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))");
-            QSqlQuery q(db);
-            q.setForwardOnly(true);
-            if (auto r = m_conn.prepare(
-                    q, QStringLiteral("SELECT b.column1, r.%2, SUM(r.gpu_seconds) FROM %1 r JOIN "
-                                      "(VALUES %3) b ON r.hour_s >= b.column2 AND r.hour_s < b.column3 "
-                                      "GROUP BY b.column1, r.%2")
-                           .arg(table, column, values.join(QLatin1Char(','))));
-                !r)
-                return r.error();
-            for (size_t k = i; k < i + n; ++k) {
-                q.addBindValue(buckets[k].start);
-                q.addBindValue(std::max(buckets[k].start, from));
-                q.addBindValue(std::min(buckets[k].end, to));
-            }
-            if (auto r = m_conn.exec(q, QStringLiteral("reading rollups")); !r)
-                return r.error();
-            while (q.next())
-                acc[q.value(0).toLongLong()][q.value(1).toString()] += q.value(2).toDouble() / 3600.0;
-        }
-    }
+    SubjectHours acc;
+    const Result<void> read = dayPath ? addDailyRollups(m_conn, by, column, period, from, to, tz, acc)
+                              : period == Period::Hour
+                                  ? addHourlyRollups(m_conn, table, column, from, to, acc)
+                                  : addBucketRollups(m_conn, table, column, buckets, from, to, acc);
+    if (!read)
+        return read.error();
     // Running pods are not in the rollups yet: add what they have used up to now.
     auto running = m_intervals.runningNow(now);
     if (!running)

@@ -160,56 +160,54 @@ const char *const kSecondaryIndexes[] = {
 
 } // namespace
 
-Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone) {
-    const bool pg = conn.isPostgres();
-    QSqlDatabase db = conn.database();
-    auto tableExists = [&](const QString &table) -> Result<bool> {
-        QSqlQuery q(db);
-        if (auto r = conn.prepare(
-                q, pg ? QStringLiteral("SELECT 1 FROM information_schema.tables"
-                                       " WHERE table_schema = current_schema() AND table_name = ?")
-                      : QStringLiteral("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"));
-            !r)
-            return r.error();
-        q.addBindValue(nonNull(table));
-        if (auto r = conn.exec(q, QStringLiteral("inspecting the schema")); !r)
-            return r.error();
-        return q.next();
-    };
-    auto currentVersion = [&]() -> Result<int> {
-        auto has = tableExists(QStringLiteral("schema_version"));
-        if (!has)
-            return has.error();
-        if (!*has) {
-            auto foreign = tableExists(QStringLiteral("usage_intervals"));
-            if (!foreign)
-                return foreign.error();
-            if (*foreign)
-                return Error::make(
-                    Error::Kind::Schema,
-                    QStringLiteral("%1 has a usage_intervals table but no schema_version: not a "
-                                   "gpuquota database, or a damaged one")
-                        .arg(conn.url().display()));
-            return 0;
-        }
-        return usageSchemaVersion(conn);
-    };
+namespace {
 
-    auto v = currentVersion();
-    if (!v)
-        return v.error();
-    if (*v > kUsageSchemaVersion)
+Result<bool> tableExists(UsageConnection &conn, const QString &table) {
+    QSqlQuery q(conn.database());
+    if (auto r = conn.prepare(
+            q, conn.isPostgres()
+                   ? QStringLiteral("SELECT 1 FROM information_schema.tables"
+                                    " WHERE table_schema = current_schema() AND table_name = ?")
+                   : QStringLiteral("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"));
+        !r)
+        return r.error();
+    q.addBindValue(nonNull(table));
+    if (auto r = conn.exec(q, QStringLiteral("inspecting the schema")); !r)
+        return r.error();
+    return q.next();
+}
+
+// 0 for an empty database; an error for one that holds usage tables of someone else.
+Result<int> currentSchemaVersion(UsageConnection &conn) {
+    auto has = tableExists(conn, QStringLiteral("schema_version"));
+    if (!has)
+        return has.error();
+    if (!*has) {
+        auto foreign = tableExists(conn, QStringLiteral("usage_intervals"));
+        if (!foreign)
+            return foreign.error();
+        if (*foreign)
+            return Error::make(Error::Kind::Schema,
+                               QStringLiteral("%1 has a usage_intervals table but no schema_version: not a "
+                                              "gpuquota database, or a damaged one")
+                                   .arg(conn.url().display()));
+        return 0;
+    }
+    return usageSchemaVersion(conn);
+}
+
+// Why a database at version v (older or newer than ours) is not migrated here, if it is not.
+Result<void> refuseMigration(const UsageConnection &conn, int v) {
+    if (v > kUsageSchemaVersion)
         return Error::make(Error::Kind::Schema,
                            QStringLiteral("the database %1 has schema version %2, newer than this gpuquota "
                                           "understands (%3); upgrade gpuquota")
                                .arg(conn.url().display())
-                               .arg(*v)
+                               .arg(v)
                                .arg(kUsageSchemaVersion));
-    if (*v == kUsageSchemaVersion)
-        return {};
-    if (conn.isReadOnly())
+    if (v != kUsageSchemaVersion && conn.isReadOnly())
         return Error::make(Error::Kind::Schema,
-                           *v == 0
+                           v == 0
                                ? QStringLiteral("%1 holds no gpuquota usage database yet (reading does not "
                                                 "create one: import data or set a budget first)")
                                      .arg(conn.url().display())
@@ -217,20 +215,111 @@ Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone
                                                 "gpuquota (%3); run a writing command once (e.g. gpuquota "
                                                 "import) to upgrade it")
                                      .arg(conn.url().display())
-                                     .arg(*v)
+                                     .arg(v)
                                      .arg(kUsageSchemaVersion));
+    return {};
+}
+
+// Runs each statement, in the connection's SQL dialect when `translate` (the schema's
+// portable DDL), else as written (dialect-specific statements).
+template <std::size_t N>
+Result<void> execAll(UsageConnection &conn, QSqlQuery &q, const char *const (&statements)[N],
+                     bool translate) {
+    for (const char *sql : statements)
+        if (auto r = conn.execSql(q, translate ? dialect(QString::fromLatin1(sql), conn.isPostgres())
+                                               : QString::fromLatin1(sql));
+            !r)
+            return r;
+    return {};
+}
+
+// Version 1: the tables, the rollup zone and the audit log's triggers.
+Result<void> createSchemaV1(UsageConnection &conn, QSqlQuery &q, const QString &rollupZone) {
+    if (auto r = execAll(conn, q, kSchemaV1, true); !r)
+        return r;
+    auto zone = parseZone(rollupZone, QStringLiteral("rollupZone"));
+    if (!zone)
+        return zone.error();
+    QSqlQuery setting(conn.database());
+    if (auto r =
+            conn.prepare(setting, QStringLiteral("INSERT INTO store_settings (name, value) VALUES (?, ?)"));
+        !r)
+        return r;
+    setting.addBindValue(QStringLiteral("rollup_tz"));
+    setting.addBindValue(QString::fromUtf8(zone->id()));
+    if (auto r = conn.exec(setting, QStringLiteral("storing the rollup zone")); !r)
+        return r;
+    return conn.isPostgres() ? execAll(conn, q, kAuditTriggersPg, false)
+                             : execAll(conn, q, kAuditTriggersSqlite, false);
+}
+
+// Version 2 (PostgreSQL only): a NOTIFY after every change of a usage table.
+Result<void> createNotifyTriggersV2(UsageConnection &conn, QSqlQuery &q) {
+    if (auto r = conn.execSql(q, QString::fromLatin1(kNotifyFunctionPg)); !r)
+        return r;
+    for (const char *table : kNotifyTables)
+        if (auto r = conn.execSql(q, QStringLiteral("CREATE TRIGGER %1_notify AFTER INSERT OR UPDATE OR "
+                                                    "DELETE OR TRUNCATE ON %1 FOR EACH STATEMENT EXECUTE "
+                                                    "FUNCTION gpuquota_notify_usage()")
+                                         .arg(QLatin1String(table)));
+            !r)
+            return r;
+    return {};
+}
+
+// The step from version target - 1 to target.
+Result<void> migrateToVersion(UsageConnection &conn, QSqlQuery &q, int target, const QString &rollupZone) {
+    const bool pg = conn.isPostgres();
+    switch (target) {
+    case 1: return createSchemaV1(conn, q, rollupZone);
+    case 2: return pg ? createNotifyTriggersV2(conn, q) : Result<void>{};
+    case 3: return migrateBoostsToV3(conn);
+    case 4: return execAll(conn, q, kSchemaV4, true);
+    case 5: return migrateAlertsToV5(conn);
+    case 6: return execAll(conn, q, kSchemaV6, true);
+    case 7:
+        if (auto r = execAll(conn, q, kSchemaV7, true); !r || !pg)
+            return r;
+        return execAll(conn, q, kSchemaV7NotifyPg, false);
+    case 8: return migrateBoostRequestsToV8(conn);
+    case 9: return migrateNewcomersToV9(conn);
+    default: return {};
+    }
+}
+
+Result<void> recordSchemaVersion(UsageConnection &conn, int version) {
+    QSqlQuery ins(conn.database());
+    if (auto r = conn.prepare(
+            ins, QStringLiteral("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"));
+        !r)
+        return r;
+    ins.addBindValue(version);
+    ins.addBindValue(Clock::system().nowSecs());
+    return conn.exec(ins, QStringLiteral("recording the schema version"));
+}
+
+} // namespace
+
+Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone) {
+    auto v = currentSchemaVersion(conn);
+    if (!v)
+        return v.error();
+    if (auto r = refuseMigration(conn, *v); !r)
+        return r;
+    if (*v == kUsageSchemaVersion)
+        return {};
 
     UsageTx tx(conn);
     if (auto r = tx.begin(); !r)
         return r;
-    QSqlQuery q(db);
-    if (pg) {
+    QSqlQuery q(conn.database());
+    if (conn.isPostgres()) {
         // Two processes opening a fresh database at once: one migrates, the other waits
         // and then sees the new version.
         if (auto r = conn.execSql(q, QStringLiteral("SELECT pg_advisory_xact_lock(7301062001)")); !r)
             return r;
     }
-    v = currentVersion();
+    v = currentSchemaVersion(conn);
     if (!v)
         return v.error();
     if (*v == 0) {
@@ -240,81 +329,9 @@ Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone
             return r;
     }
     for (int target = *v + 1; target <= kUsageSchemaVersion; ++target) {
-        if (target == 1) {
-            for (const char *sql : kSchemaV1)
-                if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
-                    return r;
-            auto zone = parseZone(rollupZone, QStringLiteral("rollupZone"));
-            if (!zone)
-                return zone.error();
-            QSqlQuery setting(db);
-            if (auto r = conn.prepare(
-                    setting, QStringLiteral("INSERT INTO store_settings (name, value) VALUES (?, ?)"));
-                !r)
-                return r;
-            setting.addBindValue(QStringLiteral("rollup_tz"));
-            setting.addBindValue(QString::fromUtf8(zone->id()));
-            if (auto r = conn.exec(setting, QStringLiteral("storing the rollup zone")); !r)
-                return r;
-            if (pg) {
-                for (const char *sql : kAuditTriggersPg)
-                    if (auto r = conn.execSql(q, QString::fromLatin1(sql)); !r)
-                        return r;
-            } else {
-                for (const char *sql : kAuditTriggersSqlite)
-                    if (auto r = conn.execSql(q, QString::fromLatin1(sql)); !r)
-                        return r;
-            }
-        }
-        if (target == 2 && pg) {
-            if (auto r = conn.execSql(q, QString::fromLatin1(kNotifyFunctionPg)); !r)
-                return r;
-            for (const char *table : kNotifyTables)
-                if (auto r =
-                        conn.execSql(q, QStringLiteral("CREATE TRIGGER %1_notify AFTER INSERT OR UPDATE OR "
-                                                       "DELETE OR TRUNCATE ON %1 FOR EACH STATEMENT EXECUTE "
-                                                       "FUNCTION gpuquota_notify_usage()")
-                                            .arg(QLatin1String(table)));
-                    !r)
-                    return r;
-        }
-        if (target == 3)
-            if (auto r = migrateBoostsToV3(conn); !r)
-                return r;
-        if (target == 4)
-            for (const char *sql : kSchemaV4)
-                if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
-                    return r;
-        if (target == 5)
-            if (auto r = migrateAlertsToV5(conn); !r)
-                return r;
-        if (target == 6)
-            for (const char *sql : kSchemaV6)
-                if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
-                    return r;
-        if (target == 7) {
-            for (const char *sql : kSchemaV7)
-                if (auto r = conn.execSql(q, dialect(QString::fromLatin1(sql), pg)); !r)
-                    return r;
-            if (pg)
-                for (const char *sql : kSchemaV7NotifyPg)
-                    if (auto r = conn.execSql(q, QString::fromLatin1(sql)); !r)
-                        return r;
-        }
-        if (target == 8)
-            if (auto r = migrateBoostRequestsToV8(conn); !r)
-                return r;
-        if (target == 9)
-            if (auto r = migrateNewcomersToV9(conn); !r)
-                return r;
-        QSqlQuery ins(db);
-        if (auto r = conn.prepare(
-                ins, QStringLiteral("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"));
-            !r)
+        if (auto r = migrateToVersion(conn, q, target, rollupZone); !r)
             return r;
-        ins.addBindValue(target);
-        ins.addBindValue(Clock::system().nowSecs());
-        if (auto r = conn.exec(ins, QStringLiteral("recording the schema version")); !r)
+        if (auto r = recordSchemaVersion(conn, target); !r)
             return r;
     }
     return tx.commit();

@@ -53,12 +53,13 @@ QStringList discovery::exporterSelectors() {
             QStringLiteral("app=nvidia-dcgm-exporter"), QStringLiteral("app=dcgm-exporter")};
 }
 
-Result<DiscoveryReport> discovery::discover(const std::shared_ptr<KubeClient> &client) {
-    DiscoveryReport report;
-    const QString ns = QLatin1String(kNamespace);
-    const QString name = QLatin1String(kName);
+namespace {
 
-    auto cm = client->get(KubeResource::configMaps(), ns, name).result();
+// The controller's ConfigMap: the settings it advertises (keys that look like secrets
+// are ignored and named).
+Result<void> readAdvertisedSettings(KubeClient &client, const QString &ns, const QString &name,
+                                    DiscoveryReport &report) {
+    auto cm = client.get(KubeResource::configMaps(), ns, name).result();
     if (cm) {
         const QJsonObject data = cm->value(QLatin1String("data")).toObject();
         int advertised = 0; // the keys below; others (the controller's config.yaml) are not for us
@@ -105,8 +106,13 @@ Result<DiscoveryReport> discovery::discover(const std::shared_ptr<KubeClient> &c
     } else {
         return cm.error();
     }
+    return {};
+}
 
-    auto svc = client->get(services(), ns, name).result();
+// The controller's Service: its URL, as annotated or in the cluster's DNS.
+Result<void> readControllerService(KubeClient &client, const QString &ns, const QString &name,
+                                   DiscoveryReport &report) {
+    auto svc = client.get(services(), ns, name).result();
     if (svc) {
         const QJsonObject meta = svc->value(QLatin1String("metadata")).toObject();
         const QString advertised = meta.value(QLatin1String("annotations"))
@@ -124,25 +130,28 @@ Result<DiscoveryReport> discovery::discover(const std::shared_ptr<KubeClient> &c
     } else if (!isAnswer(svc.error())) {
         return svc.error();
     }
+    return {};
+}
 
-    // dcgm-exporter: its pods, read through the API server's pod proxy when the source
-    // is "discover" (see exporterdiscovery.h). Its services are counted for the finding
-    // only: their cluster-internal names do not resolve on a desktop.
-    auto pods = exporters::findExporterPods(*client);
+// dcgm-exporter: its pods, read through the API server's pod proxy when the source
+// is "discover" (see exporterdiscovery.h). Its services are counted for the finding
+// only: their cluster-internal names do not resolve on a desktop.
+Result<void> countExporters(KubeClient &client, DiscoveryReport &report) {
+    auto pods = exporters::findExporterPods(client);
     if (!pods) {
         if (!isAnswer(pods.error()))
             return pods.error();
         report.findings << QCoreApplication::translate(
             "gq::ClusterDiscovery",
             "Not allowed to list pods in all namespaces: dcgm-exporter not looked for.");
-        return report;
+        return {};
     }
     report.exporterPods = int(pods->pods.size());
     int exporterServices = 0;
-    for (const QString &selector : exporterSelectors()) {
+    for (const QString &selector : discovery::exporterSelectors()) {
         ListOptions options;
         options.labelSelector = selector;
-        if (auto svcs = client->list(services(), QString(), options).result())
+        if (auto svcs = client.list(services(), QString(), options).result())
             exporterServices += int(svcs->items.size());
     }
     if (report.exporterPods > 0) {
@@ -155,8 +164,23 @@ Result<DiscoveryReport> discovery::discover(const std::shared_ptr<KubeClient> &c
     } else {
         report.findings << QCoreApplication::translate("gq::ClusterDiscovery",
                                                        "No dcgm-exporter pods found (labels %1).")
-                               .arg(exporterSelectors().join(QStringLiteral(", ")));
+                               .arg(discovery::exporterSelectors().join(QStringLiteral(", ")));
     }
+    return {};
+}
+
+} // namespace
+
+Result<DiscoveryReport> discovery::discover(const std::shared_ptr<KubeClient> &client) {
+    DiscoveryReport report;
+    const QString ns = QLatin1String(kNamespace);
+    const QString name = QLatin1String(kName);
+    if (auto r = readAdvertisedSettings(*client, ns, name, report); !r)
+        return r.error();
+    if (auto r = readControllerService(*client, ns, name, report); !r)
+        return r.error();
+    if (auto r = countExporters(*client, report); !r)
+        return r.error();
     return report;
 }
 

@@ -264,21 +264,18 @@ QString SelfServicePage::identityLine(const QJsonObject &identity) const {
     return line.arg(username, subject, how.join(t(QT_TR_NOOP(", "))));
 }
 
-QString SelfServicePage::render(const QJsonObject &s) const {
-    const QString state = shownState(s);
-    const StateLook look = lookOf(state);
-    const QString now = s.value(QLatin1String("now")).toString();
-    const QString tz = s.value(QLatin1String("tz")).toString();
-    const bool user = s.value(QLatin1String("scope")).toString() == QLatin1String("user");
-    const QString subject = s.value(QLatin1String("subject")).toString();
-    const double limit = s.value(QLatin1String("limit")).toDouble();
-    const double used = s.value(QLatin1String("used")).toDouble();
-    const bool unlimited = s.value(QLatin1String("unlimited")).toBool();
-    const double fill = unlimited ? 1
-                        : state == QLatin1String("none") || limit <= 0
-                            ? 0
-                            : std::clamp(1 - used / limit, 0.0, 1.0);
+// The budget whose period and remaining hours the status reports at its top level.
+QJsonObject SelfServicePage::primaryBudget(const QJsonObject &s) {
+    QJsonObject primary;
+    for (const QJsonValue &b : s.value(QLatin1String("budgets")).toArray())
+        if (b.toObject().value(QLatin1String("period")) == s.value(QLatin1String("period")) &&
+            b.toObject().value(QLatin1String("remaining")) == s.value(QLatin1String("remaining")))
+            primary = b.toObject();
+    return primary;
+}
 
+// The document up to <main>: language, title and the style sheet.
+QString SelfServicePage::pageHead(const QString &subject) const {
     QString html =
         QStringLiteral("<!DOCTYPE html><html lang=\"%1\"><head><meta charset=\"utf-8\">"
                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -304,8 +301,26 @@ QString SelfServicePage::render(const QJsonObject &s) const {
         ".limit{stroke:#c62828;stroke-dasharray:5 4}.limitlabel{fill:#c62828}"
         "ul{margin:0;padding-left:20px;font-size:14px}p{font-size:14px;line-height:1.5;margin:0 0 6px}"
         "</style></head><body><main>");
+    return html;
+}
 
-    html +=
+// Whose quota, as of when, the battery line and bar, and the primary budget's figures.
+QString SelfServicePage::summaryCard(const QJsonObject &s, const QJsonObject &primary) const {
+    const QString state = shownState(s);
+    const StateLook look = lookOf(state);
+    const QString now = s.value(QLatin1String("now")).toString();
+    const QString tz = s.value(QLatin1String("tz")).toString();
+    const bool user = s.value(QLatin1String("scope")).toString() == QLatin1String("user");
+    const QString subject = s.value(QLatin1String("subject")).toString();
+    const double limit = s.value(QLatin1String("limit")).toDouble();
+    const double used = s.value(QLatin1String("used")).toDouble();
+    const bool unlimited = s.value(QLatin1String("unlimited")).toBool();
+    const double fill = unlimited ? 1
+                        : state == QLatin1String("none") || limit <= 0
+                            ? 0
+                            : std::clamp(1 - used / limit, 0.0, 1.0);
+
+    QString html =
         QStringLiteral("<section class=\"card\"><h1>%1</h1><div class=\"sub\">%2</div>")
             .arg(esc((user ? t(QT_TR_NOOP("GPU quota of %1")) : t(QT_TR_NOOP("GPU quota of namespace %1")))
                          .arg(subject)),
@@ -322,11 +337,6 @@ QString SelfServicePage::render(const QJsonObject &s) const {
     auto row = [&html](const QString &k, const QString &v) {
         html += QStringLiteral("<dt>%1</dt><dd>%2</dd>").arg(esc(k), esc(v));
     };
-    QJsonObject primary;
-    for (const QJsonValue &b : s.value(QLatin1String("budgets")).toArray())
-        if (b.toObject().value(QLatin1String("period")) == s.value(QLatin1String("period")) &&
-            b.toObject().value(QLatin1String("remaining")) == s.value(QLatin1String("remaining")))
-            primary = b.toObject();
     row(t(QT_TR_NOOP("Used")), t(QT_TR_NOOP("%1 GPU-h")).arg(shortHours(used)));
     if (!primary.isEmpty()) {
         QString lim = t(QT_TR_NOOP("%1 GPU-h")).arg(shortHours(limit));
@@ -356,11 +366,14 @@ QString SelfServicePage::render(const QJsonObject &s) const {
             row(t(QT_TR_NOOP("Grace ends")), when(s.value(QLatin1String("grace_end")).toString(), tz, now));
     }
     html += QStringLiteral("</dl></section>");
+    return html;
+}
 
-    html += QStringLiteral("<section class=\"card\"><h2>%1</h2>%2</section>")
-                .arg(esc(t(QT_TR_NOOP("Last 30 days"))), historyChart(s));
-
-    html += QStringLiteral("<section class=\"card\"><h2>%1</h2>").arg(esc(t(QT_TR_NOOP("Active boosts"))));
+QString SelfServicePage::boostsCard(const QJsonObject &s) const {
+    const QString now = s.value(QLatin1String("now")).toString();
+    const QString tz = s.value(QLatin1String("tz")).toString();
+    QString html =
+        QStringLiteral("<section class=\"card\"><h2>%1</h2>").arg(esc(t(QT_TR_NOOP("Active boosts"))));
     const QJsonArray boosts = s.value(QLatin1String("active_boosts")).toArray();
     if (boosts.isEmpty()) {
         html += QStringLiteral("<p>%1</p>").arg(esc(t(QT_TR_NOOP("No boost is active."))));
@@ -385,9 +398,15 @@ QString SelfServicePage::render(const QJsonObject &s) const {
         html += QStringLiteral("</ul>");
     }
     html += QStringLiteral("</section>");
+    return html;
+}
 
-    html += QStringLiteral("<section class=\"card\"><h2>%1</h2>")
-                .arg(esc(t(QT_TR_NOOP("What happens at the limit"))));
+// What the budget does when it runs out: refusal, grace, whom to ask.
+QString SelfServicePage::limitCard(const QJsonObject &s, const QJsonObject &primary) const {
+    const QString now = s.value(QLatin1String("now")).toString();
+    const QString tz = s.value(QLatin1String("tz")).toString();
+    QString html = QStringLiteral("<section class=\"card\"><h2>%1</h2>")
+                       .arg(esc(t(QT_TR_NOOP("What happens at the limit"))));
     if (primary.isEmpty()) {
         html += QStringLiteral("<p>%1</p>")
                     .arg(esc(t(QT_TR_NOOP(
@@ -409,7 +428,19 @@ QString SelfServicePage::render(const QJsonObject &s) const {
         html += QStringLiteral("<p>%1</p>")
                     .arg(esc(t(QT_TR_NOOP("Need more? Ask your cluster admin for a boost."))));
     }
-    html += QStringLiteral("</section></main></body></html>");
+    html += QStringLiteral("</section>");
+    return html;
+}
+
+QString SelfServicePage::render(const QJsonObject &s) const {
+    const QJsonObject primary = primaryBudget(s);
+    QString html = pageHead(s.value(QLatin1String("subject")).toString());
+    html += summaryCard(s, primary);
+    html += QStringLiteral("<section class=\"card\"><h2>%1</h2>%2</section>")
+                .arg(esc(t(QT_TR_NOOP("Last 30 days"))), historyChart(s));
+    html += boostsCard(s);
+    html += limitCard(s, primary);
+    html += QStringLiteral("</main></body></html>");
     return html;
 }
 

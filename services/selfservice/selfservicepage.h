@@ -40,6 +40,12 @@ private:
     QString t(const char *source) const;
     QString when(const QString &rfc3339, const QString &tz, const QString &nowRfc3339) const;
     QString historyChart(const QJsonObject &status) const;
+    // render()'s parts, in the order of the page.
+    static QJsonObject primaryBudget(const QJsonObject &status);
+    QString pageHead(const QString &subject) const;
+    QString summaryCard(const QJsonObject &status, const QJsonObject &primary) const;
+    QString boostsCard(const QJsonObject &status) const;
+    QString limitCard(const QJsonObject &status, const QJsonObject &primary) const;
 
     const QTranslator *m_translator;
     QString m_htmlLang;

@@ -70,9 +70,7 @@ class TestCliQueueBoost : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
-        TestClusterProcess::Options options;
-        options.scenario = QStringLiteral("demo");
-        m_cluster = std::make_unique<TestClusterProcess>(options);
+        m_cluster = TestClusterProcess::ofScenario(QStringLiteral("demo"));
         QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
     }
     void init() {

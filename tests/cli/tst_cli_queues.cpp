@@ -42,9 +42,7 @@ class TestCliQueues : public QObject {
 
 private slots:
     void initTestCase() {
-        TestClusterProcess::Options options;
-        options.scenario = QStringLiteral("demo");
-        m_cluster = std::make_unique<TestClusterProcess>(options);
+        m_cluster = TestClusterProcess::ofScenario(QStringLiteral("demo"));
         QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
         m_kube = QStringList{QStringLiteral("--kubeconfig"), m_cluster->kubeconfigPath(),
                              QStringLiteral("--context"), QStringLiteral("readonly")};

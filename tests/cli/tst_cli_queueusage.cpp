@@ -171,9 +171,7 @@ private slots:
             auto r = (*store)->setBudget(b);
             QVERIFY2(r, qPrintable(r ? QString() : r.error().toString()));
         }
-        TestClusterProcess::Options options;
-        options.scenario = QStringLiteral("demo");
-        m_cluster = std::make_unique<TestClusterProcess>(options);
+        m_cluster = TestClusterProcess::ofScenario(QStringLiteral("demo"));
         QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
     }
 

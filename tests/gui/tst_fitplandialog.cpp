@@ -7,6 +7,7 @@
 #include "widgets/advisor/fitplandialog.h"
 #include "core/kube/kubeclient.h"
 #include "tests/testclusterprocess.h"
+#include "tests/gui/guitestutil.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -23,7 +24,6 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTest>
-#include <QTranslator>
 
 using namespace gq;
 
@@ -51,12 +51,8 @@ class TestFitPlanDialog : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        if (const QString qm = qEnvironmentVariable("GQ_SCREENSHOT_QM"); !qm.isEmpty()) {
-            auto *t = new QTranslator(qApp);
-            QVERIFY2(t->load(qm), qPrintable(qm));
-            QCoreApplication::installTranslator(t);
-            QLocale::setDefault(QLocale(t->language()));
-        }
+        const QString qm = gq::test::installScreenshotTranslator();
+        QVERIFY2(qm.isEmpty(), qPrintable(qm));
     }
 
     // The same inputs as `gpuquota advise --model llama-2-7b --gpus 1 --gpu-memory 80G

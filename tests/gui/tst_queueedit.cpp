@@ -18,6 +18,8 @@
 #include "widgets/queues/queuequotadialog.h"
 #include "widgets/queues/queuespage.h"
 #include "widgets/queues/queueyamldialog.h"
+#include "widgets/editor/yamleditor.h"
+#include "tests/gui/queuesuite.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -34,7 +36,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
-#include <QTranslator>
 #include <QTreeView>
 
 using namespace gq;
@@ -274,13 +275,7 @@ private slots:
         editor->replaceAll(good);
         QVERIFY(editor->validateNow().isEmpty());
         dialog->apply();
-        ApplyConfirmDialog *confirm = nullptr;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (confirm = dialog->findChild<ApplyConfirmDialog *>()) && confirm->isVisible(), 10000);
-        QTest::keyClicks(confirm->findChild<QLineEdit *>(QStringLiteral("applyNote")),
-                         QStringLiteral("genai launch"));
-        QTest::mouseClick(confirm->findChild<QPushButton *>(QStringLiteral("confirmApplyButton")),
-                          Qt::LeftButton);
+        QVERIFY(confirmApply(dialog, QStringLiteral("genai launch")));
         QTRY_COMPARE_WITH_TIMEOUT(serverNumber(QStringLiteral("cq-genai"), "nominalQuota"),
                                   QStringLiteral("12"), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(auditLog()->index(0, AuditModel::NoteColumn).data().toString(),

@@ -18,6 +18,7 @@
 #include "widgets/usage/drilldowndialog.h"
 #include "widgets/usage/usagechartpanel.h"
 #include "widgets/usage/usagerangebar.h"
+#include "core/usage/usagestore.h"
 
 #include <QComboBox>
 #include <QDateEdit>
@@ -28,7 +29,6 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTranslator>
 
 using namespace gq;
 using namespace gq::test;

@@ -11,6 +11,7 @@
 #include "widgets/queues/queueyamldialog.h"
 #include "tests/testclusterprocess.h"
 #include "widgets/editor/yamleditor.h"
+#include "tests/gui/queuesuite.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -67,9 +68,7 @@ class TestQueueLocalEdit : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
-        TestClusterProcess::Options options;
-        options.scenario = QStringLiteral("demo");
-        m_cluster = std::make_unique<TestClusterProcess>(options);
+        m_cluster = TestClusterProcess::ofScenario(QStringLiteral("demo"));
         QVERIFY2(m_cluster->start(), qPrintable(m_cluster->errorString()));
         // The NLP team's lead: a Role in team-nlp that may update its LocalQueues, nothing else.
         const QJsonArray rules{
@@ -151,13 +150,7 @@ private slots:
         editor->replaceAll(text);
         QVERIFY(editor->validateNow().isEmpty());
         dialog->apply();
-        ApplyConfirmDialog *confirm = nullptr;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (confirm = dialog->findChild<ApplyConfirmDialog *>()) && confirm->isVisible(), 10000);
-        QTest::keyClicks(confirm->findChild<QLineEdit *>(QStringLiteral("applyNote")),
-                         QStringLiteral("owner of the NLP queue"));
-        QTest::mouseClick(confirm->findChild<QPushButton *>(QStringLiteral("confirmApplyButton")),
-                          Qt::LeftButton);
+        QVERIFY(gq::test::confirmApply(dialog, QStringLiteral("owner of the NLP queue")));
         QTRY_COMPARE_WITH_TIMEOUT(serverLocalQueue(QStringLiteral("team-nlp"), QStringLiteral("nlp"))
                                       .value(QLatin1String("metadata"))
                                       .toObject()

@@ -13,7 +13,6 @@
 #include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
-#include <QTranslator>
 
 using namespace gq;
 using namespace gq::test;

@@ -4,13 +4,13 @@
 // it through its token and its answer is dropped; services sharing one database need no
 // open() of their own.
 
-#include "services/budgets/budgetservice.h"
 #include "core/jobs/jobtracker.h"
+#include "core/usage/usagestore.h"
+#include "services/budgets/budgetservice.h"
 #include "services/usage/storeworker.h"
 #include "services/usage/usagechartservice.h"
 #include "services/usage/usagedatabase.h"
 #include "services/usage/usageservice.h"
-#include "core/usage/usagestore.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -74,6 +74,14 @@ private:
     }
     // Creates the schema at `u` with one namespace budget for `subject`.
     void seed(const QString &u, const QString &subject);
+    // A database at url("a") with team-a's budget, opened, and a tracker for the jobs sent
+    // to its lanes (a test's lanes are declared after it, so they go first).
+    struct Opened {
+        UsageDatabase db;
+        QObject receiver;
+        JobTracker jobs{&receiver};
+    };
+    std::unique_ptr<Opened> openTeamA();
 
     std::unique_ptr<QTemporaryDir> m_dir;
 };
@@ -88,6 +96,13 @@ void TestUsageLanes::seed(const QString &u, const QString &subject) {
     QVERIFY2(store, qPrintable(store ? QString() : store.error().message));
     auto saved = (*store)->setBudget(budgetFor(subject));
     QVERIFY2(saved, qPrintable(saved ? QString() : saved.error().message));
+}
+
+std::unique_ptr<TestUsageLanes::Opened> TestUsageLanes::openTeamA() {
+    seed(url("a"), QStringLiteral("team-a"));
+    auto opened = std::make_unique<Opened>();
+    opened->db.open(url("a"));
+    return opened;
 }
 
 Seen TestUsageLanes::run(JobTracker &jobs, StoreWorker *w) {
@@ -127,11 +142,9 @@ void TestUsageLanes::connectionOpensOnTheLaneAndIsReused() {
 }
 
 void TestUsageLanes::eachLaneHasItsOwnConnection() {
-    seed(url("a"), QStringLiteral("team-a"));
-    UsageDatabase db;
-    db.open(url("a"));
-    QObject receiver;
-    JobTracker jobs(&receiver);
+    const auto opened = openTeamA();
+    UsageDatabase &db = opened->db;
+    JobTracker &jobs = opened->jobs;
     auto one = db.lane(new StoreWorker, QStringLiteral("lane-1"));
     auto two = db.lane(new StoreWorker, QStringLiteral("lane-2"));
     const Seen a = run(jobs, one->worker());
@@ -143,12 +156,10 @@ void TestUsageLanes::eachLaneHasItsOwnConnection() {
 }
 
 void TestUsageLanes::aNewUrlMovesEveryLaneOver() {
-    seed(url("a"), QStringLiteral("team-a"));
     seed(url("b"), QStringLiteral("team-b"));
-    UsageDatabase db;
-    db.open(url("a"));
-    QObject receiver;
-    JobTracker jobs(&receiver);
+    const auto opened = openTeamA();
+    UsageDatabase &db = opened->db;
+    JobTracker &jobs = opened->jobs;
     auto one = db.lane(new StoreWorker, QStringLiteral("lane-1"));
     auto two = db.lane(new StoreWorker, QStringLiteral("lane-2"));
     QCOMPARE(run(jobs, one->worker()).budgets, QStringList{QStringLiteral("team-a")});
@@ -167,11 +178,9 @@ void TestUsageLanes::aNewUrlMovesEveryLaneOver() {
 }
 
 void TestUsageLanes::closedUntilOpenedAgain() {
-    seed(url("a"), QStringLiteral("team-a"));
-    UsageDatabase db;
-    db.open(url("a"));
-    QObject receiver;
-    JobTracker jobs(&receiver);
+    const auto opened = openTeamA();
+    UsageDatabase &db = opened->db;
+    JobTracker &jobs = opened->jobs;
     auto lane = db.lane(new StoreWorker, QStringLiteral("lane"));
     StoreWorker *w = lane->worker();
     QVERIFY(run(jobs, w).store);
@@ -198,11 +207,9 @@ void TestUsageLanes::closedUntilOpenedAgain() {
 }
 
 void TestUsageLanes::cancelledJobSeesItAndIsDropped() {
-    seed(url("a"), QStringLiteral("team-a"));
-    UsageDatabase db;
-    db.open(url("a"));
-    QObject receiver;
-    JobTracker jobs(&receiver);
+    const auto opened = openTeamA();
+    UsageDatabase &db = opened->db;
+    JobTracker &jobs = opened->jobs;
     auto lane = db.lane(new StoreWorker, QStringLiteral("lane"));
     StoreWorker *w = lane->worker();
 

@@ -58,7 +58,15 @@ AuditPage::AuditPage(AuditModel *model, QWidget *parent)
     , m_verify(new QPushButton(tr("Verify"), this))
     , m_verdict(new QLabel(this))
     , m_empty(new QLabel(m_view->viewport())) {
-    m_proxy->setSourceModel(model);
+    setUpControls();
+    layOutPage();
+    connectFilters();
+    setUpEmptyLabelAndColumns();
+    applyFilter();
+}
+
+void AuditPage::setUpControls() {
+    m_proxy->setSourceModel(m_model);
     m_view->setObjectName(QStringLiteral("auditView"));
     m_view->setModel(m_proxy);
     m_view->verticalHeader()->hide();
@@ -96,7 +104,9 @@ AuditPage::AuditPage(AuditModel *model, QWidget *parent)
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_verdict->hide();
     m_verify->setEnabled(false);
+}
 
+void AuditPage::layOutPage() {
     // The filters say what they are in their placeholders and tooltips rather than in
     // labels: the page must fit beside the namespace list in a 1200-pixel window.
     m_nsFilter->setToolTip(tr("Namespace"));
@@ -127,7 +137,9 @@ AuditPage::AuditPage(AuditModel *model, QWidget *parent)
     layout->addLayout(range);
     layout->addWidget(m_verdict);
     layout->addWidget(split, 1);
+}
 
+void AuditPage::connectFilters() {
     connect(m_onlyThis, &QCheckBox::toggled, this, &AuditPage::applyFilter);
     for (QComboBox *c : {m_nsFilter, m_actorFilter, m_actionFilter})
         connect(c, &QComboBox::currentTextChanged, this, &AuditPage::applyFilter);
@@ -140,7 +152,9 @@ AuditPage::AuditPage(AuditModel *model, QWidget *parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &AuditPage::showSelected);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &AuditPage::showSelected);
+}
 
+void AuditPage::setUpEmptyLabelAndColumns() {
     // An empty table says why, over its viewport so the headers stay.
     m_empty->setObjectName(QStringLiteral("auditEmptyLabel"));
     m_empty->setAlignment(Qt::AlignCenter);
@@ -160,7 +174,6 @@ AuditPage::AuditPage(AuditModel *model, QWidget *parent)
             m_view->setColumnWidth(c, std::min(m_view->columnWidth(c), cap));
     });
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &AuditPage::updateChoices);
-    applyFilter();
 }
 
 void AuditPage::setUsageService(UsageService *service) {

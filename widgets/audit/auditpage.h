@@ -50,6 +50,11 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    // The constructor's parts, in the order it runs them.
+    void setUpControls();
+    void layOutPage();
+    void connectFilters();
+    void setUpEmptyLabelAndColumns();
     void showSelected();
     void applyFilter();
     void updateEmpty();

@@ -87,6 +87,17 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
     , m_previewWhen(new QLabel(this))
     , m_why(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)) {
+    setObjectNames();
+    buildTargetPages();
+    buildChangeRows();
+    buildStartAndEnd();
+    buildRecurrenceBox();
+    layOutDialog();
+    connectEditors();
+    fillNamespaces();
+}
+
+void BoostGrantDialog::setObjectNames() {
     setObjectName(QStringLiteral("boostGrantDialog"));
     setWindowTitle(tr("Grant a boost"));
     m_quotaKind->setObjectName(QStringLiteral("boostKindQuota"));
@@ -119,8 +130,9 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
     m_why->setObjectName(QStringLiteral("boostWhyDisabled"));
     m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("boostOkButton"));
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Grant boost"));
+}
 
-    // Target.
+void BoostGrantDialog::buildTargetPages() {
     auto *kinds = new QButtonGroup(this);
     kinds->addButton(m_quotaKind);
     kinds->addButton(m_budgetKind);
@@ -145,8 +157,9 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
     m_targetStack->addWidget(quotaPage);
     m_targetStack->addWidget(budgetPage);
     m_targetStack->addWidget(m_queueTarget);
+}
 
-    // Change.
+void BoostGrantDialog::buildChangeRows() {
     auto *modes = new QButtonGroup(this);
     modes->addButton(m_addMode);
     modes->addButton(m_setMode);
@@ -161,8 +174,9 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
     m_hours->setSuffix(tr(" GPU-h"));
     m_changeStack->addWidget(row(this, {m_addMode, m_add, m_setMode, m_set}));
     m_changeStack->addWidget(row(this, {m_hours}));
+}
 
-    // When.
+void BoostGrantDialog::buildStartAndEnd() {
     const QDateTime now = QDateTime::fromSecsSinceEpoch(m_clock.nowSecs());
     for (QDateTimeEdit *e : {m_start, m_end, m_recurUntil}) {
         e->setCalendarPopup(true);
@@ -181,7 +195,9 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
     m_endAfter->setChecked(true);
     m_duration->setMaximumWidth(110);
     m_duration->setPlaceholderText(tr("4h, 2d, 1h30m"));
+}
 
+void BoostGrantDialog::buildRecurrenceBox() {
     m_recur->setCheckable(true);
     m_recur->setChecked(false);
     m_recurKind->addItem(tr("Nightly"), QStringLiteral("nightly"));
@@ -199,7 +215,9 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
     rf->addRow(tr("Window:"), row(m_recur, {m_windowFrom, new QLabel(QStringLiteral("\u2013"), m_recur),
                                             m_windowTo, new QLabel(tr("zone"), m_recur), m_zone}));
     rf->addRow(tr("Until:"), m_recurUntil);
+}
 
+void BoostGrantDialog::layOutDialog() {
     m_note->setPlaceholderText(tr("Why? At least %1 characters; goes into the audit log, e.g. "
                                   "\"paper deadline on Friday\"")
                                    .arg(kBoostMinNoteLength));
@@ -236,7 +254,9 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
     layout->addWidget(previewBox);
     layout->addLayout(bottom);
     setMinimumWidth(640);
+}
 
+void BoostGrantDialog::connectEditors() {
     connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
         if (m_plan)
             accept();
@@ -270,7 +290,6 @@ BoostGrantDialog::BoostGrantDialog(ClusterConnection *session, const Clock &cloc
     connect(m_recurKind, &QComboBox::currentIndexChanged, this, &BoostGrantDialog::replan);
     connect(m_zone, &QComboBox::currentTextChanged, this, &BoostGrantDialog::replan);
     connect(m_note, &QPlainTextEdit::textChanged, this, &BoostGrantDialog::replan);
-    fillNamespaces();
 }
 
 void BoostGrantDialog::setQuotaTarget(const QString &ns, const QString &quota, const QString &resource) {

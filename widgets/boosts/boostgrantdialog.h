@@ -54,6 +54,14 @@ public:
     [[nodiscard]] QString reason() const;
 
 private:
+    // The constructor's parts, in the order it runs them (the focus order is the members' order).
+    void setObjectNames();
+    void buildTargetPages();
+    void buildChangeRows();
+    void buildStartAndEnd();
+    void buildRecurrenceBox();
+    void layOutDialog();
+    void connectEditors();
     void fillNamespaces();
     void fillQuotas();
     void fillResources();

@@ -38,6 +38,16 @@ BoostsPage::BoostsPage(BoostService *service, QWidget *parent)
     , m_allNamespaces(new QCheckBox(tr("All namespaces"), this))
     , m_refresh(new QTimer(this))
     , m_requests(new BoostRequestsPanel(service, this)) {
+    setUpControls();
+    layOutPage();
+    connectControls();
+    connectService();
+    setUpRefreshTimer();
+    applyFilter();
+    updateEmpty();
+}
+
+void BoostsPage::setUpControls() {
     setObjectName(QStringLiteral("boostsPage"));
     m_view->setObjectName(QStringLiteral("boostsTable"));
     m_grant->setObjectName(QStringLiteral("grantBoostButton"));
@@ -76,7 +86,9 @@ BoostsPage::BoostsPage(BoostService *service, QWidget *parent)
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_error->hide();
+}
 
+void BoostsPage::layOutPage() {
     auto *top = new QHBoxLayout;
     top->addWidget(m_grant);
     top->addWidget(m_revoke);
@@ -91,7 +103,9 @@ BoostsPage::BoostsPage(BoostService *service, QWidget *parent)
     layout->addWidget(m_error);
     layout->addWidget(m_empty);
     layout->addWidget(m_view, 1);
+}
 
+void BoostsPage::connectControls() {
     m_requests->setActorSource([this] { return actor(); });
     m_requests->setClientSource([this] { return m_session ? m_session->client() : nullptr; });
     connect(m_requests, &BoostRequestsPanel::statusMessage, this, &BoostsPage::statusMessage);
@@ -103,6 +117,10 @@ BoostsPage::BoostsPage(BoostService *service, QWidget *parent)
     connect(m_allNamespaces, &QCheckBox::toggled, this, &BoostsPage::applyFilter);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &BoostsPage::updateButtons);
+}
+
+// The service's answers: the list, errors, and a status line for each change.
+void BoostsPage::connectService() {
     connect(m_service, &BoostService::opened, this, &BoostsPage::updateEmpty);
     connect(m_service, &BoostService::listed, this, [this](const QList<Boost> &boosts) {
         const Boost *sel = selected();
@@ -143,6 +161,9 @@ BoostsPage::BoostsPage(BoostService *service, QWidget *parent)
                                    .arg(BoostListModel::stateText(r.transitions.last().to)));
         emit boostsChanged();
     });
+}
+
+void BoostsPage::setUpRefreshTimer() {
     m_refresh->setInterval(30000);
     // While shown, the console also does what `gpuquota reconcile` would: a boost whose
     // start, end or retry time has come is applied or taken back (claims in the database
@@ -167,8 +188,6 @@ BoostsPage::BoostsPage(BoostService *service, QWidget *parent)
         else
             m_service->load();
     });
-    applyFilter();
-    updateEmpty();
 }
 
 void BoostsPage::setRefreshInterval(int ms) {

@@ -65,6 +65,12 @@ protected:
     void hideEvent(QHideEvent *event) override;
 
 private:
+    // The constructor's parts, in the order it runs them.
+    void setUpControls();
+    void layOutPage();
+    void connectControls();
+    void connectService();
+    void setUpRefreshTimer();
     [[nodiscard]] const Boost *selected() const;
     [[nodiscard]] QString actor() const;
     BoostChangeDialog *openChange(bool revoke);

@@ -84,6 +84,39 @@ ConnectionsTab::ConnectionsTab(ConsoleSettings *settings, std::shared_ptr<Connec
     , m_discover(new QPushButton(tr("Discover from the cluster..."), this))
     , m_discoverNote(new QLabel(this))
     , m_secretNotice(new QLabel(this)) {
+    setUpFields();
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Context:"), this));
+    top->addWidget(m_context, 1);
+    top->addWidget(m_discover);
+
+    QFormLayout *dbForm = nullptr, *metricsForm = nullptr, *promForm = nullptr, *controllerForm = nullptr;
+    QGroupBox *dbBox = buildDatabaseBox(dbForm);
+    QGroupBox *metricsBox = buildMetricsBox(metricsForm, promForm);
+    QGroupBox *controllerBox = buildControllerBox(controllerForm);
+
+    // One label column for all three groups (and the Prometheus fields inside one).
+    for (QFormLayout *form : {dbForm, metricsForm, promForm, controllerForm})
+        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    alignFormLabels({dbForm, metricsForm, promForm, controllerForm});
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_discoverNote);
+    layout->addWidget(dbBox);
+    layout->addWidget(metricsBox);
+    layout->addWidget(controllerBox);
+    layout->addWidget(m_secretNotice);
+    layout->addStretch(1);
+    m_discoverNote->hide();
+
+    connectFields();
+    updateMetricsFields();
+    setClient({}, {});
+}
+
+void ConnectionsTab::setUpFields() {
     setObjectName(QStringLiteral("connectionsTab"));
     m_context->setObjectName(QStringLiteral("connectionsContext"));
     m_dbUrl->setObjectName(QStringLiteral("databaseUrl"));
@@ -116,14 +149,11 @@ ConnectionsTab::ConnectionsTab(ConsoleSettings *settings, std::shared_ptr<Connec
     m_discoverNote->setWordWrap(true);
     m_secretNotice->setObjectName(QStringLiteral("secretNotice"));
     m_secretNotice->setWordWrap(true);
+}
 
-    auto *top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Context:"), this));
-    top->addWidget(m_context, 1);
-    top->addWidget(m_discover);
-
+QGroupBox *ConnectionsTab::buildDatabaseBox(QFormLayout *&dbForm) {
     auto *dbBox = new QGroupBox(tr("Usage database"), this);
-    auto *dbForm = new QFormLayout(dbBox);
+    dbForm = new QFormLayout(dbBox);
     auto *dbTest = testButton(QStringLiteral("testDatabaseButton"), dbBox);
     dbForm->addRow(tr("URL:"), withButton(m_dbUrl, dbTest, dbBox));
     dbForm->addRow(tr("Password:"), m_dbPassword);
@@ -132,15 +162,20 @@ ConnectionsTab::ConnectionsTab(ConsoleSettings *settings, std::shared_ptr<Connec
     createRow->addStretch(1);
     dbForm->addRow(QString(), createRow);
     dbForm->addRow(QString(), m_dbResult);
+    connect(dbTest, &QPushButton::clicked, this, [this] { runTest(Section::UsageDatabase); });
+    return dbBox;
+}
 
+// The metrics source, and one page of fields for each kind of source.
+QGroupBox *ConnectionsTab::buildMetricsBox(QFormLayout *&metricsForm, QFormLayout *&promForm) {
     auto *metricsBox = new QGroupBox(tr("GPU metrics"), this);
-    auto *metricsForm = new QFormLayout(metricsBox);
+    metricsForm = new QFormLayout(metricsBox);
     auto *metricsTest = testButton(QStringLiteral("testMetricsButton"), metricsBox);
     metricsForm->addRow(tr("Source:"), withButton(m_metricsSource, metricsTest, metricsBox));
     auto *none = new QLabel(tr("The live GPU page stays empty until a source is set."), m_metricsPages);
     none->setWordWrap(true);
     auto *prom = new QWidget(m_metricsPages);
-    auto *promForm = new QFormLayout(prom);
+    promForm = new QFormLayout(prom);
     promForm->setContentsMargins(0, 0, 0, 0);
     auto *browseCa = new QPushButton(tr("Browse..."), prom);
     promForm->addRow(tr("URL:"), m_promUrl);
@@ -159,9 +194,19 @@ ConnectionsTab::ConnectionsTab(ConsoleSettings *settings, std::shared_ptr<Connec
         m_metricsPages->addWidget(w);
     metricsForm->addRow(m_metricsPages);
     metricsForm->addRow(QString(), m_metricsResult);
+    connect(metricsTest, &QPushButton::clicked, this, [this] { runTest(Section::Metrics); });
+    connect(browseCa, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("CA certificate"), QString(),
+                                                       tr("PEM certificates (*.pem *.crt);;All files (*)"));
+        if (!f.isEmpty())
+            m_promCa->setText(f);
+    });
+    return metricsBox;
+}
 
+QGroupBox *ConnectionsTab::buildControllerBox(QFormLayout *&controllerForm) {
     auto *controllerBox = new QGroupBox(tr("Controller"), this);
-    auto *controllerForm = new QFormLayout(controllerBox);
+    controllerForm = new QFormLayout(controllerBox);
     auto *controllerTest = testButton(QStringLiteral("testControllerButton"), controllerBox);
     controllerForm->addRow(tr("URL:"), withButton(m_controllerUrl, controllerTest, controllerBox));
     auto *controllerHint =
@@ -172,37 +217,17 @@ ConnectionsTab::ConnectionsTab(ConsoleSettings *settings, std::shared_ptr<Connec
     controllerHint->setForegroundRole(QPalette::PlaceholderText);
     controllerForm->addRow(QString(), controllerHint);
     controllerForm->addRow(QString(), m_controllerResult);
+    connect(controllerTest, &QPushButton::clicked, this, [this] { runTest(Section::Controller); });
+    return controllerBox;
+}
 
-    // One label column for all three groups (and the Prometheus fields inside one).
-    for (QFormLayout *form : {dbForm, metricsForm, promForm, controllerForm})
-        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    alignFormLabels({dbForm, metricsForm, promForm, controllerForm});
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addWidget(m_discoverNote);
-    layout->addWidget(dbBox);
-    layout->addWidget(metricsBox);
-    layout->addWidget(controllerBox);
-    layout->addWidget(m_secretNotice);
-    layout->addStretch(1);
-    m_discoverNote->hide();
-
+void ConnectionsTab::connectFields() {
     connect(m_context, &QComboBox::currentTextChanged, this, &ConnectionsTab::showContext);
     connect(m_metricsSource, &QComboBox::currentIndexChanged, this, &ConnectionsTab::updateMetricsFields);
-    connect(dbTest, &QPushButton::clicked, this, [this] { runTest(Section::UsageDatabase); });
-    connect(metricsTest, &QPushButton::clicked, this, [this] { runTest(Section::Metrics); });
-    connect(controllerTest, &QPushButton::clicked, this, [this] { runTest(Section::Controller); });
     connect(m_discover, &QPushButton::clicked, this, &ConnectionsTab::discover);
     connect(m_createDb, &QPushButton::clicked, this, [this] {
         m_dbUrl->setText(embeddedDatabaseUrl(m_dataDir, m_shown));
         m_dbResult->setText(tr("The file is created when you save and the console opens it."));
-    });
-    connect(browseCa, &QPushButton::clicked, this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("CA certificate"), QString(),
-                                                       tr("PEM certificates (*.pem *.crt);;All files (*)"));
-        if (!f.isEmpty())
-            m_promCa->setText(f);
     });
     for (QLineEdit *secret : {m_dbPassword, m_promToken})
         connect(secret, &QLineEdit::textEdited, this, [this] {
@@ -212,8 +237,6 @@ ConnectionsTab::ConnectionsTab(ConsoleSettings *settings, std::shared_ptr<Connec
     if (const QString notice = m_settings->secrets()->notice(); !notice.isEmpty())
         m_secretNotice->setText(notice);
     connect(m_settings->secrets(), &SecretStore::fellBack, m_secretNotice, &QLabel::setText);
-    updateMetricsFields();
-    setClient({}, {});
 }
 
 ConnectionsTab::~ConnectionsTab() = default;

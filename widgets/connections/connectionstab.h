@@ -10,6 +10,8 @@
 #include <memory>
 
 class QComboBox;
+class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -60,6 +62,12 @@ signals:
     void discoveryFinished();
 
 private:
+    // The constructor's parts, in the order it runs them.
+    void setUpFields();
+    QGroupBox *buildDatabaseBox(QFormLayout *&dbForm);
+    QGroupBox *buildMetricsBox(QFormLayout *&metricsForm, QFormLayout *&promForm);
+    QGroupBox *buildControllerBox(QFormLayout *&controllerForm);
+    void connectFields();
     struct Edit {
         ContextConnections connections;
         QString databasePassword;

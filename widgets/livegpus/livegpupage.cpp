@@ -83,7 +83,18 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
     m_status->setWordWrap(true);
     m_idleHeader->setWordWrap(true);
     m_filter->setClearButtonEnabled(true);
+    buildGpuTable();
+    buildTileView();
+    buildChartSplitter();
+    QWidget *idle = buildIdleTab();
+    layOutPage(idle);
+    connectMonitor();
+    retranslate();
+    updateSummary();
+}
 
+// The table of GPUs, its columns as wide as their widest likely text.
+void LiveGpuPage::buildGpuTable() {
     m_tableProxy->setSourceModel(m_model);
     m_tileProxy->setSourceModel(m_model);
     m_tileProxy->setHideMigParents(true);
@@ -111,7 +122,10 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
     width(LiveGpuModel::HolderColumn, QStringLiteral("team-vision/train-resnet-7"));
     width(LiveGpuModel::UserColumn, QStringLiteral("alice.example"));
     width(LiveGpuModel::SharedColumn, QStringLiteral("shared ×4"));
+}
 
+// The tiles, and the table/tiles buttons and the filter that serve both views.
+void LiveGpuPage::buildTileView() {
     m_tiles->setModel(m_tileProxy);
     m_tiles->setItemDelegate(new GpuTileDelegate(m_tiles));
     m_tiles->setViewMode(QListView::IconMode);
@@ -143,15 +157,10 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
         m_tableProxy->setText(text.trimmed());
         m_tileProxy->setText(text.trimmed());
     });
+}
 
-    auto *top = new QHBoxLayout;
-    // Both give way in a narrow window (the summary wraps, the filter shrinks), so this
-    // page never makes the main window wider than the screen beside the namespace list.
-    top->addWidget(m_summary, 2);
-    top->addWidget(m_filter, 1);
-    top->addWidget(m_tableButton);
-    top->addWidget(m_tilesButton);
-
+// The table or tiles above the namespaces' utilization chart.
+void LiveGpuPage::buildChartSplitter() {
     m_splitter = new QSplitter(Qt::Vertical, m_tabs);
     m_splitter->setObjectName(QStringLiteral("liveGpuSplitter"));
     m_splitter->addWidget(m_views);
@@ -161,7 +170,10 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
     m_splitter->setChildrenCollapsible(false);
     m_chart->setMinimumHeight(180);
     connect(m_splitter, &QSplitter::splitterMoved, this, &LiveGpuPage::layoutChanged);
+}
 
+// The idle GPUs tab: a header and the table of idle holders, most waste first.
+QWidget *LiveGpuPage::buildIdleTab() {
     auto *idle = new QWidget(m_tabs);
     auto *il = new QVBoxLayout(idle);
     il->addWidget(m_idleHeader);
@@ -186,6 +198,17 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
             emit namespaceActivated(ns);
     });
     m_idleTable->setMouseTracking(true);
+    return idle;
+}
+
+void LiveGpuPage::layOutPage(QWidget *idle) {
+    auto *top = new QHBoxLayout;
+    // Both give way in a narrow window (the summary wraps, the filter shrinks), so this
+    // page never makes the main window wider than the screen beside the namespace list.
+    top->addWidget(m_summary, 2);
+    top->addWidget(m_filter, 1);
+    top->addWidget(m_tableButton);
+    top->addWidget(m_tilesButton);
 
     m_tabs->addTab(m_splitter, QString());
     m_tabs->addTab(idle, QString());
@@ -196,7 +219,9 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
     layout->addWidget(m_status);
     layout->addWidget(m_tabs, 1);
     m_status->hide();
+}
 
+void LiveGpuPage::connectMonitor() {
     connect(m_monitor, &GpuMonitor::snapshotAvailable, this, &LiveGpuPage::onSnapshot);
     connect(m_monitor, &GpuMonitor::historyAvailable, this, &LiveGpuPage::onHistory);
     connect(m_monitor, &GpuMonitor::idleAvailable, this, &LiveGpuPage::onIdle);
@@ -216,8 +241,6 @@ LiveGpuPage::LiveGpuPage(GpuMonitor *monitor, QWidget *parent)
             refreshHistory();
     });
     m_historyTimer->start();
-    retranslate();
-    updateSummary();
 }
 
 LiveGpuPage::~LiveGpuPage() = default;

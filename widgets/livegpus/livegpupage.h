@@ -77,6 +77,13 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    // The constructor's parts, in the order it runs them.
+    void buildGpuTable();
+    void buildTileView();
+    void buildChartSplitter();
+    QWidget *buildIdleTab();
+    void layOutPage(QWidget *idle);
+    void connectMonitor();
     void retranslate();
     void onSnapshot(const metrics::GpuSnapshot &snapshot);
     void onHistory(const QList<metrics::GpuTimeline> &history);

@@ -64,6 +64,14 @@ QuotaPage::QuotaPage(DraftStore *drafts, QWidget *parent)
     , m_redo(new QToolButton(this))
     , m_undoAction(new QAction(tr("Undo"), this))
     , m_redoAction(new QAction(tr("Redo"), this)) {
+    buildTableStack();
+    layOutPage();
+    connectControls();
+    updateControls();
+}
+
+// The table, the YAML editor and the empty page with its create button, on one stack.
+void QuotaPage::buildTableStack() {
     m_requestsPermissions = true;
     m_objects->setObjectName(QStringLiteral("quotaObjectCombo"));
     m_yamlToggle->setObjectName(QStringLiteral("quotaYamlToggle"));
@@ -103,7 +111,10 @@ QuotaPage::QuotaPage(DraftStore *drafts, QWidget *parent)
     m_stack->addWidget(m_editor);
     m_stack->addWidget(m_emptyPage);
     m_draftBar->setObjectName(QStringLiteral("quotaDraftOfferBar"));
+}
 
+// The warning, the GPU +/- and add-resource row, undo/redo, and the page around them.
+void QuotaPage::layOutPage() {
     m_warning->setObjectName(QStringLiteral("quotaWarning"));
     m_warning->setWordWrap(true);
     m_warning->setStyleSheet(QStringLiteral("QLabel { background: #fbe3e1; border: 1px solid #d94a3d; "
@@ -182,7 +193,9 @@ QuotaPage::QuotaPage(DraftStore *drafts, QWidget *parent)
     layout->addWidget(m_warning);
     layout->addLayout(addRow);
     layout->addLayout(bottom);
+}
 
+void QuotaPage::connectControls() {
     connect(m_yamlToggle, &QToolButton::toggled, this, &QuotaPage::setYamlMode);
     m_openFile->setObjectName(QStringLiteral("quotaOpenFileButton"));
     m_openFile->setToolTip(tr("Load a manifest from a file into the YAML editor (undoable)"));
@@ -231,7 +244,6 @@ QuotaPage::QuotaPage(DraftStore *drafts, QWidget *parent)
                 [this, resource] { emit boostRequested(namespaceName(), currentObject(), resource); });
         menu.exec(m_table->viewport()->mapToGlobal(pos));
     });
-    updateControls();
 }
 
 QuotaPage::~QuotaPage() {

@@ -57,6 +57,10 @@ protected:
     void updateControls() override;
 
 private:
+    // The constructor's parts, in the order it runs them.
+    void buildTableStack();
+    void layOutPage();
+    void connectControls();
     void stepGpu(int delta);
     void addResource();
     void removeSelected();

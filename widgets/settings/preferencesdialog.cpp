@@ -66,7 +66,28 @@ PreferencesDialog::PreferencesDialog(ConsoleSettings *settings, std::shared_ptr<
     setObjectName(QStringLiteral("preferencesDialog"));
     setWindowTitle(tr("Preferences"));
     m_tabs->setObjectName(QStringLiteral("preferencesTabs"));
+    fillChoices();
+    m_tabs->addTab(buildGeneralPage(), tr("General"));
+    m_tabs->addTab(m_connections, tr("Connections"));
 
+    auto *buttons =
+        new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::Apply, this);
+    buttons->setObjectName(QStringLiteral("preferencesButtons"));
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        apply();
+        accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this, &PreferencesDialog::apply);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_tabs);
+    layout->addWidget(buttons);
+    resize(780, 760);
+    load();
+}
+
+void PreferencesDialog::fillChoices() {
     m_language->setObjectName(QStringLiteral("languageCombo"));
     m_language->addItem(tr("Follow the system"), QString());
     m_language->addItem(QStringLiteral("English"), QStringLiteral("en"));
@@ -92,7 +113,9 @@ PreferencesDialog::PreferencesDialog(ConsoleSettings *settings, std::shared_ptr<
     m_currency->setEditable(true);
     m_currency->addItems({QStringLiteral("USD"), QStringLiteral("EUR"), QStringLiteral("CNY"),
                           QStringLiteral("GBP"), QStringLiteral("JPY")});
+}
 
+QWidget *PreferencesDialog::buildGeneralPage() {
     // One page for everything but the connections, in three groups: nothing to hunt for
     // across half-empty tabs.
     auto *general = new QWidget(m_tabs);
@@ -135,25 +158,7 @@ PreferencesDialog::PreferencesDialog(ConsoleSettings *settings, std::shared_ptr<
     gl->addWidget(monitoring);
     gl->addWidget(chargeback);
     gl->addStretch(1);
-
-    m_tabs->addTab(general, tr("General"));
-    m_tabs->addTab(m_connections, tr("Connections"));
-
-    auto *buttons =
-        new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::Apply, this);
-    buttons->setObjectName(QStringLiteral("preferencesButtons"));
-    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
-        apply();
-        accept();
-    });
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this, &PreferencesDialog::apply);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_tabs);
-    layout->addWidget(buttons);
-    resize(780, 760);
-    load();
+    return general;
 }
 
 void PreferencesDialog::showTab(Tab tab) {

@@ -38,6 +38,8 @@ signals:
     void applied(const QStringList &contexts);
 
 private:
+    void fillChoices();
+    QWidget *buildGeneralPage();
     void load();
     void apply();
 
