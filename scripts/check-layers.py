@@ -88,7 +88,7 @@ CORE_FOR_UI = CORE - {"core/httpd", "core/net"}
 ALLOWED = {
     "core/domain": set(),
     "core/net": {"core/domain"},
-    "core/kube": {"core/domain", "core/net"},
+    "core/kube": {"core/domain", "core/net", "core/jobs"},
     "core/metrics": {"core/domain", "core/net"},
     "core/httpd": {"core/domain"},
     "core/usage": {"core/domain"},

@@ -10,12 +10,11 @@ namespace gq {
 Informer::Informer(std::shared_ptr<KubeClient> client, const KubeResource &resource, const QString &ns,
                    std::unique_ptr<Store> store, QObject *parent)
     : QObject(parent)
-    , d(std::make_unique<Private>()) {
+    , d(std::make_unique<Private>(this)) {
     d->client = std::move(client);
     d->resource = resource;
     d->ns = ns;
     d->store = std::move(store);
-    d->anchor->q = this;
     d->flushTimer.setSingleShot(true);
     d->retryTimer.setSingleShot(true);
     connect(&d->flushTimer, &QTimer::timeout, this, [this] { flush(); });
@@ -23,10 +22,7 @@ Informer::Informer(std::shared_ptr<KubeClient> client, const KubeResource &resou
 }
 
 Informer::~Informer() {
-    {
-        std::lock_guard lock(d->anchor->mutex);
-        d->anchor->q = nullptr;
-    }
+    d->jobs.cancel(); // nothing still out reaches this object
     if (d->watch)
         d->watch->stop();
 }
@@ -92,7 +88,7 @@ void Informer::start() {
 }
 
 void Informer::stop() {
-    ++d->anchor->generation;
+    d->jobs.cancel();
     d->retryTimer.stop();
     setNextAttempt(QDeadlineTimer(QDeadlineTimer::Forever));
     if (d->watch) {

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "core/domain/error.h"
-#include "core/kube/kuberequest.h"
 #include "core/domain/quantity.h"
 #include "core/domain/result.h"
+#include "core/kube/kuberequest.h"
 
 #include <QDateTime>
 #include <QDeadlineTimer>
@@ -20,6 +20,7 @@
 namespace gq {
 
 class KubeClient;
+struct WatchHandlers;
 
 // Compact cached views: only the fields the console uses, so memory grows with what we
 // keep, not with the raw JSON. Strings repeated across objects (namespace, node,
@@ -164,9 +165,11 @@ Q_SIGNALS:
     void nextAttemptChanged();
 
 public:
-    class Store;          // typed cache behind each kind (opaque)
-    struct ListChanges;   // what a full list changed (opaque)
-    struct ListCollector; // a list in progress (opaque)
+    class Store;        // typed cache behind each kind (opaque)
+    struct ListChanges; // what a full list changed (opaque)
+    struct ListBuilt;   // a finished list (opaque)
+    struct ListJob;     // a list in progress (opaque)
+    struct WatchBatch;  // a decoded chunk of the watch (opaque)
 
 protected:
     Informer(std::shared_ptr<KubeClient> client, const KubeResource &resource, const QString &ns,
@@ -177,12 +180,12 @@ private:
     void setState(State s);
     void setNextAttempt(QDeadlineTimer when);
     void relist();
-    void fetchPage(quint64 generation, const QString &continueToken, int index,
-                   const std::shared_ptr<ListCollector> &collector);
-    void onListBuilt(quint64 generation, const QString &resourceVersion, const std::shared_ptr<void> &built,
-                     const ListChanges &changes);
-    void startWatch(quint64 generation);
-    void probe(quint64 generation);
+    void onListBuilt(const ListBuilt &list);
+    void startWatch();
+    [[nodiscard]] WatchHandlers watchHandlers();
+    void onWatchBatch(const WatchBatch &batch);
+    void onWatchRetrying(const Error &error);
+    void probe();
     void fail(const Error &error);
     void flush();
     void scheduleFlush();

@@ -1,19 +1,19 @@
 #pragma once
 
 // Internal to the informer: the pieces its files share (the decoders' string pool,
-// the pending-change set, the typed-cache interface, the anchor that lets worker
-// threads post back, and the private state). Not part of gqkube's public API.
+// the pending-change set, the typed-cache interface, a list in progress, and the
+// private state). Not part of gqkube's public API.
 
+#include "core/jobs/jobtracker.h"
 #include "core/kube/informer.h"
 #include "core/kube/kubeclient.h"
 
 #include <QDeadlineTimer>
 #include <QHash>
-#include <QMetaObject>
 #include <QSet>
 #include <QTimer>
 
-#include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -88,16 +88,6 @@ struct Informer::ListChanges {
     QStringList added, updated, deleted;
 };
 
-// One list in progress: its pages arrive decoded, in any order, on worker threads.
-struct Informer::ListCollector {
-    std::mutex mutex;
-    std::map<int, std::shared_ptr<void>> batches; // by page index
-    int lastIndex = -1;                           // the page without a continue token, once seen
-    QString resourceVersion;                      // of that page
-    bool finished = false;
-    std::shared_ptr<void> snapshot; // the cache when the list began
-};
-
 // Store: the typed cache behind an informer. decode() runs on the client's worker
 // thread and produces an opaque batch; everything else runs on the informer's thread.
 class Informer::Store {
@@ -122,30 +112,64 @@ public:
     virtual QStringList keys() const = 0;
 };
 
-// Lets the client's worker thread post to an informer that may be destroyed meanwhile:
-// the destructor clears q under the lock, and Qt drops events posted to a dead object.
-struct InformerAnchor {
-    std::recursive_mutex mutex;
-    Informer *q = nullptr;
-    std::atomic<quint64> generation{0}; // bumps on stop/relist so stale callbacks drop out
+// A finished list, built into a replacement cache on a worker.
+struct Informer::ListBuilt {
+    QString resourceVersion;
+    std::shared_ptr<void> cache;
+    std::shared_ptr<ListChanges> changes;
+};
 
-    template <typename Fn> static void post(const std::shared_ptr<InformerAnchor> &a, Fn &&fn) {
-        std::lock_guard lock(a->mutex);
-        if (!a->q)
-            return;
-        QMetaObject::invokeMethod(
-            a->q,
-            [a, fn = std::forward<Fn>(fn)]() mutable {
-                if (a->q)
-                    fn(a->q);
-            },
-            Qt::QueuedConnection);
-    }
+// One list in progress. It holds what its pages need (never the informer), so the
+// thread that reads a page's continue token requests the next page itself; pages are
+// decoded on the thread pool, in any order, and the worker that brings the last
+// missing one builds the cache. What it finds reaches the informer's thread through
+// the informer's JobTracker: `failed` and `built` are its deliverers, `token` tells
+// the workers that the list was replaced (relist, stop, failure) or the informer is
+// gone, and then nothing more is requested, decoded or delivered.
+struct Informer::ListJob : std::enable_shared_from_this<ListJob> {
+    std::shared_ptr<KubeClient> client;
+    QString path;
+    int pageSize = 500;
+    std::shared_ptr<Store> store;
+    JobToken token;
+    std::function<void(Error)> failed;
+    std::function<void(ListBuilt)> built;
+
+    std::mutex mutex;
+    std::map<int, std::shared_ptr<void>> batches; // by page index
+    int lastIndex = -1;                           // the page without a continue token, once seen
+    QString resourceVersion;                      // of that page
+    bool finished = false;
+    std::shared_ptr<void> snapshot; // the cache when the list began
+
+    // Any thread: requests page `index` (continueToken empty: the first).
+    void fetch(const QString &continueToken, int index);
+
+private:
+    // Thread pool: parses and decodes one page, and builds the cache after the last.
+    void read(Result<KubeResponse> response, int index, bool peeked);
+    Result<ObjectList> parse(Result<KubeResponse> &response, int index, bool peeked,
+                             std::shared_ptr<void> *batch);
+    // The batches in page order once every page is in; empty until then.
+    std::vector<std::shared_ptr<void>> take(std::shared_ptr<void> batch, int index, const ObjectList &page);
+};
+
+// What a watch hands over per chunk of its stream: a batch decoded on the client's
+// worker thread, and the resourceVersion the stream reached.
+struct Informer::WatchBatch {
+    std::shared_ptr<void> batch;
+    QString lastResourceVersion;
 };
 
 class Informer::Private {
 public:
-    std::shared_ptr<InformerAnchor> anchor = std::make_shared<InformerAnchor>();
+    explicit Private(Informer *q)
+        : jobs(q) {}
+    // Each list and the watch that follows it is one generation of the tracker:
+    // relist(), stop() and fail() cancel it, so late pages, watch batches and probe
+    // answers of a replaced list or watch are dropped, and nothing is delivered after
+    // the informer is destroyed.
+    JobTracker jobs;
     std::shared_ptr<KubeClient> client;
     KubeResource resource;
     QString ns;
@@ -157,7 +181,7 @@ public:
     int relists = 0;
     std::optional<Error> lastError;
     int batchIntervalMs = 50;
-    std::atomic<int> pageSize{500};
+    int pageSize = 500;
     int watchTimeoutSeconds = 300;
     int failures = 0;
     int backoffBaseMs = 200;

@@ -15,15 +15,22 @@ void Informer::relist() {
     }
     if (d->listedOnce)
         ++d->relists;
-    const quint64 gen = ++d->anchor->generation;
+    d->jobs.cancel(); // whatever the last list or watch still sends is dropped
     setNextAttempt(QDeadlineTimer(QDeadlineTimer::Forever)); // this is the attempt
     setState(State::Listing);
     // Nothing changes the cache until the list is adopted (the watch is stopped and
-    // late watch batches carry an old generation): its snapshot is what the list is
-    // compared with.
-    auto collector = std::make_shared<ListCollector>();
-    collector->snapshot = d->store->snapshot();
-    fetchPage(gen, QString(), 0, collector);
+    // late watch batches belong to a cancelled generation): its snapshot is what the
+    // list is compared with.
+    auto job = std::make_shared<ListJob>();
+    job->client = d->client;
+    job->path = d->resource.path(d->ns);
+    job->pageSize = d->pageSize;
+    job->store = d->store;
+    job->token = d->jobs.token();
+    job->failed = d->jobs.deliverer<Error>([this](const Error &e) { fail(e); });
+    job->built = d->jobs.deliverer<ListBuilt>([this](const ListBuilt &list) { onListBuilt(list); });
+    job->snapshot = d->store->snapshot();
+    job->fetch(QString(), 0);
 }
 
 // The continue token of a list page, read from the metadata that precedes "items"
@@ -49,115 +56,114 @@ static bool peekContinueToken(const QByteArray &body, QString *token) {
     return true;
 }
 
-void Informer::fetchPage(quint64 gen, const QString &continueToken, int index,
-                         const std::shared_ptr<ListCollector> &collector) {
+void Informer::ListJob::fetch(const QString &continueToken, int index) {
+    if (token.isCancelled())
+        return;
     KubeRequest req;
-    req.path = d->resource.path(d->ns);
-    req.query.append({QStringLiteral("limit"), QString::number(d->pageSize.load())});
+    req.path = path;
+    req.query.append({QStringLiteral("limit"), QString::number(pageSize)});
     if (!continueToken.isEmpty())
         req.query.append({QStringLiteral("continue"), continueToken});
-    std::shared_ptr<Store> store = d->store;
-    auto anchor = d->anchor;
     // Pages are decoded on the thread pool, several at once, while the next page is
     // already requested (its token is read from the raw bytes).
-    auto requestNext = [anchor, gen, index, collector](const QString &token) {
-        std::lock_guard lock(anchor->mutex);
-        if (anchor->q && anchor->generation == gen)
-            anchor->q->fetchPage(gen, token, index + 1, collector);
-    };
-    d->client->send(req).then([store, anchor, gen, index, requestNext, collector](Result<KubeResponse> r) {
-        if (anchor->generation != gen)
-            return;
+    client->send(req).then([self = shared_from_this(), index](Result<KubeResponse> r) mutable {
+        // On the client's thread: ask for the next page before this one is decoded.
         QString next;
-        const bool peeked = r && peekContinueToken(r->body, &next);
+        const bool peeked = !self->token.isCancelled() && r && peekContinueToken(r->body, &next);
         if (peeked && !next.isEmpty())
-            requestNext(next);
-        auto work = [store, anchor, gen, index, requestNext, peeked, collector, r = std::move(r)]() mutable {
-            if (anchor->generation != gen)
-                return;
-            std::shared_ptr<void> batch;
-            auto parse = [&]() -> Result<ObjectList> {
-                if (!r)
-                    return r.error();
-                QJsonParseError perr;
-                const QJsonDocument doc = QJsonDocument::fromJson(r->body, &perr);
-                r->body.clear();
-                if (!doc.isObject())
-                    return Error::make(Error::Kind::Parse,
-                                       QStringLiteral("list page is not JSON: %1").arg(perr.errorString()));
-                const QJsonObject obj = doc.object();
-                const QJsonObject meta = obj.value(QLatin1String("metadata")).toObject();
-                ObjectList list;
-                list.resourceVersion = meta.value(QLatin1String("resourceVersion")).toString();
-                list.continueToken = meta.value(QLatin1String("continue")).toString();
-                if (!peeked && !list.continueToken.isEmpty())
-                    requestNext(list.continueToken);
-                const QJsonArray items = obj.value(QLatin1String("items")).toArray();
-                QList<WatchEvent> events;
-                events.reserve(items.size());
-                for (const QJsonValue &v : items)
-                    events.append({WatchEvent::Type::Added, v.toObject(), {}});
-                batch = store->decode(events);
-                return list;
-            };
-            const Result<ObjectList> page = parse();
-            if (!page) {
-                InformerAnchor::post(anchor, [gen, e = page.error()](Informer *q) {
-                    if (gen == q->d->anchor->generation)
-                        q->fail(e);
-                });
-                return;
-            }
-            // The worker that brings the last missing page builds the cache. Nothing
-            // is posted to the informer's thread per page: each queued call is memory
-            // that thread would free, and freeing another thread's allocations waits
-            // for that thread's malloc arena (seen as GUI stalls in free()).
-            std::vector<std::shared_ptr<void>> batches;
-            {
-                std::lock_guard lock(collector->mutex);
-                collector->batches.emplace(index, std::move(batch));
-                if (page->continueToken.isEmpty()) {
-                    collector->lastIndex = index;
-                    collector->resourceVersion = page->resourceVersion;
-                }
-                if (collector->finished || collector->lastIndex < 0 ||
-                    qsizetype(collector->batches.size()) != collector->lastIndex + 1)
-                    return;
-                collector->finished = true;
-                batches.reserve(collector->batches.size());
-                for (auto &entry : collector->batches) // in page order
-                    batches.push_back(std::move(entry.second));
-                collector->batches.clear();
-            }
-            if (anchor->generation != gen)
-                return;
-            // Whatever the cache held that the list lacks was deleted meanwhile.
-            auto changes = std::make_shared<Informer::ListChanges>();
-            std::shared_ptr<void> built = store->build(collector->snapshot, batches, changes.get());
-            batches.clear();
-            collector->snapshot.reset();
-            const QString rv = collector->resourceVersion;
-            InformerAnchor::post(anchor, [gen, rv, built, changes](Informer *q) {
-                if (gen == q->d->anchor->generation)
-                    q->onListBuilt(gen, rv, built, *changes);
+            self->fetch(next, index + 1);
+        // The job leaves this thread with the page: its last reference, and with it
+        // maybe the client's, must not be dropped on the client's own thread.
+        QThreadPool::globalInstance()->start(
+            [self = std::move(self), index, peeked, r = std::move(r)]() mutable {
+                self->read(std::move(r), index, peeked);
             });
-        };
-        QThreadPool::globalInstance()->start(std::move(work));
     });
 }
 
-void Informer::onListBuilt(quint64 gen, const QString &rv, const std::shared_ptr<void> &built,
-                           const ListChanges &changes) {
-    d->store->adopt(built);
-    d->rv = rv;
+Result<ObjectList> Informer::ListJob::parse(Result<KubeResponse> &r, int index, bool peeked,
+                                            std::shared_ptr<void> *batch) {
+    if (!r)
+        return r.error();
+    QJsonParseError perr;
+    const QJsonDocument doc = QJsonDocument::fromJson(r->body, &perr);
+    r->body.clear();
+    if (!doc.isObject())
+        return Error::make(Error::Kind::Parse,
+                           QStringLiteral("list page is not JSON: %1").arg(perr.errorString()));
+    const QJsonObject obj = doc.object();
+    const QJsonObject meta = obj.value(QLatin1String("metadata")).toObject();
+    ObjectList list;
+    list.resourceVersion = meta.value(QLatin1String("resourceVersion")).toString();
+    list.continueToken = meta.value(QLatin1String("continue")).toString();
+    if (!peeked && !list.continueToken.isEmpty())
+        fetch(list.continueToken, index + 1);
+    const QJsonArray items = obj.value(QLatin1String("items")).toArray();
+    QList<WatchEvent> events;
+    events.reserve(items.size());
+    for (const QJsonValue &v : items)
+        events.append({WatchEvent::Type::Added, v.toObject(), {}});
+    *batch = store->decode(events);
+    return list;
+}
+
+std::vector<std::shared_ptr<void>> Informer::ListJob::take(std::shared_ptr<void> batch, int index,
+                                                           const ObjectList &page) {
+    std::vector<std::shared_ptr<void>> out;
+    std::lock_guard lock(mutex);
+    batches.emplace(index, std::move(batch));
+    if (page.continueToken.isEmpty()) {
+        lastIndex = index;
+        resourceVersion = page.resourceVersion;
+    }
+    if (finished || lastIndex < 0 || qsizetype(batches.size()) != lastIndex + 1)
+        return out;
+    finished = true;
+    out.reserve(batches.size());
+    for (auto &entry : batches) // in page order
+        out.push_back(std::move(entry.second));
+    batches.clear();
+    return out;
+}
+
+void Informer::ListJob::read(Result<KubeResponse> r, int index, bool peeked) {
+    if (token.isCancelled())
+        return;
+    std::shared_ptr<void> batch;
+    const Result<ObjectList> page = parse(r, index, peeked, &batch);
+    if (!page) {
+        failed(page.error());
+        return;
+    }
+    // The worker that brings the last missing page builds the cache. Nothing is
+    // delivered to the informer's thread per page: each queued call is memory that
+    // thread would free, and freeing another thread's allocations waits for that
+    // thread's malloc arena (seen as GUI stalls in free()).
+    std::vector<std::shared_ptr<void>> pages = take(std::move(batch), index, *page);
+    if (pages.empty() || token.isCancelled())
+        return;
+    // Whatever the cache held that the list lacks was deleted meanwhile.
+    ListBuilt list;
+    list.changes = std::make_shared<ListChanges>();
+    list.cache = store->build(snapshot, pages, list.changes.get());
+    pages.clear();
+    snapshot.reset();
+    list.resourceVersion = resourceVersion;
+    built(std::move(list));
+}
+
+void Informer::onListBuilt(const ListBuilt &list) {
+    d->store->adopt(list.cache);
+    d->rv = list.resourceVersion;
     d->listedOnce = true;
     d->synced = true;
     d->failures = 0;
     flush(); // anything still pending from before the list, then the list's own changes
+    const ListChanges &changes = *list.changes;
     if (!changes.added.isEmpty() || !changes.updated.isEmpty() || !changes.deleted.isEmpty())
         Q_EMIT changed(changes.added, changes.updated, changes.deleted);
     Q_EMIT synced();
-    startWatch(gen);
+    startWatch();
 }
 
 } // namespace gq

@@ -5,6 +5,8 @@
 #include <QRandomGenerator>
 
 #include <algorithm>
+#include <atomic>
+#include <variant>
 
 namespace gq {
 
@@ -26,124 +28,126 @@ void Informer::retryNow() {
     }
 }
 
-void Informer::startWatch(quint64 gen) {
+namespace {
+// A watch whose streams keep ending without a single event or bookmark may be stalled
+// somewhere between us and the server (a proxy, an overloaded apiserver): after two
+// such streams in a row, a fresh list brings the cache up to date. Touched by the
+// client's worker thread only.
+struct WatchHealth {
+    std::atomic<int> opens{0};
+    std::atomic<int> itemsSinceOpen{0};
+    std::atomic<int> emptyStreams{0};
+    std::atomic<bool> lastFailed{false}; // a failed stream is an error, not a stall
+    std::atomic<bool> broken{false};     // a stream failed; the next open proves nothing yet
+
+    // A stream (re)opened. True when the streams look stalled: relist.
+    bool opened() {
+        const bool failed = lastFailed.exchange(false);
+        if (opens++ > 0 && !failed) {
+            if (itemsSinceOpen.exchange(0) == 0)
+                ++emptyStreams;
+            else
+                emptyStreams = 0;
+        }
+        if (emptyStreams < 2)
+            return false;
+        emptyStreams = 0;
+        return true;
+    }
+    void retrying(const Error &e) {
+        // A stream cut by our own stall deadline still counts as a silent stream.
+        if (e.kind != Error::Kind::Timeout) {
+            lastFailed = true;
+            itemsSinceOpen = 0;
+        }
+        broken = true;
+    }
+};
+} // namespace
+
+void Informer::startWatch() {
     WatchOptions wo;
     wo.resourceVersion = d->rv;
     wo.allowBookmarks = true;
     wo.timeoutSeconds = d->watchTimeoutSeconds;
     wo.resume = true;
-    std::shared_ptr<Store> store = d->store;
-    auto anchor = d->anchor;
-    // A watch whose streams keep ending without a single event or bookmark may be
-    // stalled somewhere between us and the server (a proxy, an overloaded apiserver):
-    // after two such streams in a row, a fresh list brings the cache up to date.
-    struct Health {
-        std::atomic<int> opens{0};
-        std::atomic<int> itemsSinceOpen{0};
-        std::atomic<int> emptyStreams{0};
-        std::atomic<bool> lastFailed{false}; // a failed stream is an error, not a stall
-        std::atomic<bool> broken{false};     // a stream failed; the next open proves nothing yet
-    };
-    auto health = std::make_shared<Health>();
-    WatchHandlers h;
-    h.connected = [anchor, gen, health](const QString &) {
-        // A re-open after a failure is only a request in flight; whether the server
-        // answers again is what a small list request tells (a quiet watch may send
-        // nothing for minutes).
-        if (health->broken.exchange(false)) {
-            InformerAnchor::post(anchor, [gen](Informer *q) {
-                if (gen != q->d->anchor->generation)
-                    return;
-                q->setNextAttempt(QDeadlineTimer(QDeadlineTimer::Forever)); // the attempt is under way
-                q->probe(gen);
-            });
-        }
-        const bool failed = health->lastFailed.exchange(false);
-        if (health->opens++ > 0 && !failed) {
-            if (health->itemsSinceOpen.exchange(0) == 0)
-                ++health->emptyStreams;
-            else
-                health->emptyStreams = 0;
-        }
-        if (health->emptyStreams >= 2) {
-            health->emptyStreams = 0;
-            InformerAnchor::post(anchor, [gen](Informer *q) {
-                if (gen == q->d->anchor->generation)
-                    q->relist();
-            });
-        }
-    };
-    // Runs on the client's worker thread: decode there, merge on the informer's thread.
-    h.events = [store, anchor, gen, health](const QList<WatchEvent> &events) {
-        health->itemsSinceOpen += int(events.size());
-        std::shared_ptr<void> batch;
-        {
-            std::lock_guard lock(anchor->mutex);
-            if (!anchor->q)
-                return;
-            batch = store->decode(events);
-        }
-        const QString lastRv = events.isEmpty() ? QString() : events.last().resourceVersion;
-        InformerAnchor::post(anchor, [gen, batch, lastRv](Informer *q) {
-            if (gen != q->d->anchor->generation)
-                return;
-            q->d->store->apply(batch, q->d->delta);
-            if (!lastRv.isEmpty())
-                q->d->rv = lastRv;
-            q->d->failures = 0;
-            if (q->d->state == State::Backoff) {
-                q->setNextAttempt(QDeadlineTimer(QDeadlineTimer::Forever));
-                q->setState(State::Watching); // the stream delivers again
-            }
-            q->scheduleFlush();
-        });
-    };
-    h.failed = [anchor, gen](const Error &e) {
-        InformerAnchor::post(anchor, [gen, e](Informer *q) {
-            if (gen == q->d->anchor->generation)
-                q->fail(e);
-        });
-    };
-    h.retrying = [anchor, gen, health](const Error &e) {
-        // A stream cut by our own stall deadline still counts as a silent stream.
-        if (e.kind != Error::Kind::Timeout) {
-            health->lastFailed = true;
-            health->itemsSinceOpen = 0;
-        }
-        health->broken = true;
-        InformerAnchor::post(anchor, [gen, e](Informer *q) {
-            if (gen != q->d->anchor->generation)
-                return;
-            q->d->lastError = e;
-            // The watch set its next attempt before this was posted. A re-open already
-            // under way (retryNow) reports Forever: then no countdown is shown.
-            if (q->d->watch)
-                q->setNextAttempt(q->d->watch->nextAttempt());
-            // The watch retries by itself, but the cache is no longer current: say so.
-            q->setState(State::Backoff);
-            Q_EMIT q->errorOccurred(e);
-        });
-    };
     setState(State::Watching);
-    d->watch = d->client->watch(d->resource, d->ns, wo, nullptr, std::move(h));
+    d->watch = d->client->watch(d->resource, d->ns, wo, nullptr, watchHandlers());
 }
 
-void Informer::probe(quint64 gen) {
+// The handlers run on the client's worker thread; what they find reaches this thread
+// through deliverers of the tracker's current generation (the list's), so a watch
+// replaced by a relist, a failure or stop() delivers nothing more.
+WatchHandlers Informer::watchHandlers() {
+    using Now = std::monostate;
+    auto health = std::make_shared<WatchHealth>();
+    // A re-open after a failure is only a request in flight; whether the server answers
+    // again is what a small list request tells (a quiet watch may send nothing for minutes).
+    auto probeNow = d->jobs.deliverer<Now>([this](Now) {
+        setNextAttempt(QDeadlineTimer(QDeadlineTimer::Forever)); // the attempt is under way
+        probe();
+    });
+    auto relistNow = d->jobs.deliverer<Now>([this](Now) { relist(); });
+    auto merge = d->jobs.deliverer<WatchBatch>([this](const WatchBatch &b) { onWatchBatch(b); });
+    auto retrying = d->jobs.deliverer<Error>([this](const Error &e) { onWatchRetrying(e); });
+    WatchHandlers h;
+    h.connected = [health, probeNow, relistNow](const QString &) {
+        if (health->broken.exchange(false))
+            probeNow(Now());
+        if (health->opened())
+            relistNow(Now());
+    };
+    // Decode on the worker, merge on this thread.
+    h.events = [store = d->store, token = d->jobs.token(), health, merge](const QList<WatchEvent> &events) {
+        health->itemsSinceOpen += int(events.size());
+        if (token.isCancelled())
+            return;
+        merge(
+            WatchBatch{store->decode(events), events.isEmpty() ? QString() : events.last().resourceVersion});
+    };
+    h.failed = d->jobs.deliverer<Error>([this](const Error &e) { fail(e); });
+    h.retrying = [health, retrying](const Error &e) {
+        health->retrying(e);
+        retrying(e);
+    };
+    return h;
+}
+
+void Informer::onWatchBatch(const WatchBatch &b) {
+    d->store->apply(b.batch, d->delta);
+    if (!b.lastResourceVersion.isEmpty())
+        d->rv = b.lastResourceVersion;
+    d->failures = 0;
+    if (d->state == State::Backoff) {
+        setNextAttempt(QDeadlineTimer(QDeadlineTimer::Forever));
+        setState(State::Watching); // the stream delivers again
+    }
+    scheduleFlush();
+}
+
+void Informer::onWatchRetrying(const Error &e) {
+    d->lastError = e;
+    // The watch set its next attempt before this was posted. A re-open already under
+    // way (retryNow) reports Forever: then no countdown is shown.
+    if (d->watch)
+        setNextAttempt(d->watch->nextAttempt());
+    // The watch retries by itself, but the cache is no longer current: say so.
+    setState(State::Backoff);
+    Q_EMIT errorOccurred(e);
+}
+
+void Informer::probe() {
     KubeRequest req;
     req.path = d->resource.path(d->ns);
     req.query.append({QStringLiteral("limit"), QStringLiteral("1")});
     req.maxAttempts = 1;
-    auto anchor = d->anchor;
-    d->client->send(req).then([anchor, gen](const Result<KubeResponse> &r) {
-        if (!r)
-            return; // still unreachable: the watch's own retries go on
-        InformerAnchor::post(anchor, [gen](Informer *q) {
-            if (gen != q->d->anchor->generation || q->d->state != State::Backoff)
-                return;
-            q->d->failures = 0;
-            q->setNextAttempt(QDeadlineTimer(QDeadlineTimer::Forever));
-            q->setState(State::Watching);
-        });
+    d->jobs.watch(d->client->send(req), [this](const Result<KubeResponse> &r) {
+        // Still unreachable: the watch's own retries go on.
+        if (!r || d->state != State::Backoff)
+            return;
+        d->failures = 0;
+        setNextAttempt(QDeadlineTimer(QDeadlineTimer::Forever));
+        setState(State::Watching);
     });
 }
 
@@ -152,7 +156,7 @@ void Informer::fail(const Error &e) {
         d->watch->stop();
         d->watch.reset();
     }
-    ++d->anchor->generation;
+    d->jobs.cancel();
     flush();
     if (e.kind == Error::Kind::Gone) {
         // 410: our resourceVersion is too old to resume from; a fresh list is the only way.

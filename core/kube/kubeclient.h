@@ -1,9 +1,9 @@
 #pragma once
 
+#include "core/domain/result.h"
 #include "core/kube/kubeconfig.h"
 #include "core/kube/kuberequest.h"
 #include "core/kube/plainhttp.h"
-#include "core/domain/result.h"
 
 #include <QDeadlineTimer>
 #include <QFuture>
@@ -150,9 +150,10 @@ public:
     // SelfSubjectReview (authentication.k8s.io/v1): who the server thinks we are.
     QFuture<Result<UserIdentity>> whoAmI();
 
-    // Streams watch events. Handlers run on `context`'s thread by a queued call and
-    // are dropped once context is destroyed; with context == nullptr they run on the
-    // client's worker thread (must be quick and thread-safe). With options.resume the
+    // Streams watch events. Handlers run on `context`'s thread (delivered through a
+    // JobTracker on a child of context, which must live on the calling thread) and are
+    // dropped once context is destroyed or the watch stopped; with context == nullptr
+    // they run on the client's worker thread (must be quick and thread-safe). With options.resume the
     // watch re-opens from the last seen resourceVersion after the server closes the
     // stream or the connection drops (backoff between attempts); a 410 Gone is
     // reported through handlers.failed so the caller relists.

@@ -1,10 +1,13 @@
 // KubeClient watches: a stream of JSON events on the transport, split into objects,
 // re-opened from the last resourceVersion with backoff after the server ends it or
 // the connection drops.
+#include "core/jobs/jobtracker.h"
 #include "core/kube/kubeclient_p.h"
 
 #include <QJsonDocument>
+#include <QThread>
 
+#include <functional>
 #include <optional>
 
 namespace gq {
@@ -72,6 +75,18 @@ private:
     bool m_escape = false;
 };
 
+// The context's end of a watch: a child of the context, so its tracker lives exactly
+// as long as the context does. Deliveries go to it (on the context's thread) and stop
+// when the context is destroyed.
+class WatchReceiver final : public QObject {
+public:
+    explicit WatchReceiver(QObject *context)
+        : QObject(context) {}
+    JobTracker jobs{this};
+};
+
+using Delivery = std::function<void()>;
+
 } // namespace
 
 class WatchImpl final : public KubeWatch, public std::enable_shared_from_this<WatchImpl> {
@@ -82,12 +97,24 @@ public:
         , m_resource(std::move(resource))
         , m_ns(std::move(ns))
         , m_options(std::move(options))
-        , m_context(context)
-        , m_hasContext(context != nullptr)
         , m_handlers(std::move(handlers))
-        , m_lastRv(m_options.resourceVersion) {}
+        , m_lastRv(m_options.resourceVersion) {
+        if (!context)
+            return;
+        Q_ASSERT_X(context->thread() == QThread::currentThread(), "KubeClient::watch",
+                   "the context must live on the calling thread");
+        auto *receiver = new WatchReceiver(context);
+        m_contextAlive = receiver->jobs.token();
+        m_deliver = receiver->jobs.deliverer<Delivery>([](const Delivery &fn) { fn(); });
+        // With this watch, the receiver goes too (a delivery runs only while it lives).
+        m_release = [receiver] { receiver->deleteLater(); };
+    }
 
-    ~WatchImpl() override { stop(); }
+    ~WatchImpl() override {
+        stop();
+        if (m_deliver)
+            m_deliver(m_release);
+    }
 
     void stop() override {
         if (m_stopped.exchange(true))
@@ -180,27 +207,25 @@ private:
         return m_call;
     }
 
+    // Hands fn to the context's thread through its receiver's tracker (dropped once the
+    // context is destroyed or this watch stopped); without a context, runs it here.
     template <typename Fn> void post(Fn &&fn) {
         if (m_stopped)
             return;
-        if (!m_hasContext) {
+        if (!m_deliver) {
             fn();
             return;
         }
-        QObject *ctx = m_context.data();
-        if (!ctx) {
+        if (m_contextAlive.isCancelled()) { // the context is gone
             stop();
             return;
         }
         std::weak_ptr<WatchImpl> weak = weak_from_this();
-        QMetaObject::invokeMethod(
-            ctx,
-            [weak, fn = std::forward<Fn>(fn)]() mutable {
-                auto self = weak.lock();
-                if (self && !self->m_stopped)
-                    fn();
-            },
-            Qt::QueuedConnection);
+        m_deliver([weak, fn = std::forward<Fn>(fn)] {
+            auto self = weak.lock();
+            if (self && !self->m_stopped)
+                fn();
+        });
     }
 
     bool onChunk(const QByteArray &chunk) {
@@ -327,9 +352,12 @@ private:
     KubeResource m_resource;
     QString m_ns;
     WatchOptions m_options;
-    QPointer<QObject> m_context;
-    bool m_hasContext;
     WatchHandlers m_handlers;
+    // With a context: its receiver's deliverer, a token that turns cancelled when the
+    // context is destroyed, and the receiver's own release. Set once, in the constructor.
+    std::function<void(Delivery)> m_deliver;
+    JobToken m_contextAlive;
+    Delivery m_release;
 
     mutable std::mutex m_mutex;
     QString m_lastRv;

@@ -14,21 +14,27 @@ UsageChartModel::UsageChartModel(const QString &channel, QObject *parent)
     m_users->setSubjectHeader(tr("User"));
 }
 
+UsageChartModel::~UsageChartModel() {
+    if (m_service)
+        m_service->cancel(m_channel);
+}
+
 void UsageChartModel::setService(UsageChartService *service) {
+    if (m_service && m_service != service)
+        m_service->cancel(m_channel);
     m_service = service;
 }
 
 void UsageChartModel::request(const ChartQuery &query) {
     if (!m_service)
         return;
-    // Whatever is still out answers an older question: drop it.
-    m_jobs.cancel();
     m_since.start();
     if (!m_loading) {
         m_loading = true;
         emit loadingChanged(true);
     }
-    m_jobs.watch(m_service->chart(m_channel, query), [this](const Result<ChartData> &r) { deliver(r); });
+    // Whatever is still out on the channel answers an older question: the service drops it.
+    m_service->chart(m_channel, query, [this](const Result<ChartData> &r) { deliver(r); });
 }
 
 void UsageChartModel::deliver(const Result<ChartData> &result) {

@@ -1,10 +1,9 @@
 #pragma once
 
 #include "core/domain/error.h"
-#include "core/jobs/jobtracker.h"
+#include "core/usage/usagecharts.h"
 #include "models/usage/rankingmodel.h"
 #include "models/usage/stackedchart.h"
-#include "core/usage/usagecharts.h"
 #include "services/usage/usagechartservice.h"
 
 #include <QElapsedTimer>
@@ -16,14 +15,16 @@
 
 namespace gq {
 
-// One usage chart's data: asks the chart service (off the GUI thread), keeps the
-// newest answer and drops older ones (a replaced request never shows), and adapts
+// One usage chart's data: asks the chart service (off the GUI thread) on its own
+// channel, where a newer request drops the older ones (a replaced request never
+// shows) and the model's destruction drops them all, and adapts
 // it for the views: the stacked top N, the subject table, the top users, CSV.
 class UsageChartModel final : public QObject {
     Q_OBJECT
 public:
     // `channel` names this model's requests in the service (one per chart).
     explicit UsageChartModel(const QString &channel, QObject *parent = nullptr);
+    ~UsageChartModel() override;
 
     void setService(UsageChartService *service);
     [[nodiscard]] UsageChartService *service() const { return m_service; }
@@ -77,7 +78,6 @@ private:
     int m_topN = 10;
     bool m_loading = false;
     bool m_hasData = false;
-    JobTracker m_jobs{this};
 };
 
 } // namespace gq

@@ -1,12 +1,11 @@
 #include "services/usage/usagechartservice.h"
 
-#include "services/usage/storeworker.h"
 #include "core/usage/subjectintervals.h"
-#include "services/usage/usagedatabase.h"
 #include "core/usage/usagestore.h"
+#include "services/usage/storeworker.h"
+#include "services/usage/usagedatabase.h"
 
 #include <QElapsedTimer>
-#include <QPromise>
 #include <QSet>
 
 #include <algorithm>
@@ -213,49 +212,45 @@ void UsageChartService::open(const QString &url, const QString &password) {
         });
 }
 
-JobToken UsageChartService::supersede(const QString &channel) {
+JobTracker &UsageChartService::supersede(const QString &channel) {
     auto &tracker = m_channels[channel];
     if (!tracker)
         tracker = std::make_unique<JobTracker>(this);
     tracker->cancel();
-    return tracker->token();
+    return *tracker;
+}
+
+void UsageChartService::cancel(const QString &channel) {
+    m_channels.erase(channel); // its tracker goes, and with it whatever is still out
 }
 
 namespace {
-template <typename T, typename Compute>
-QFuture<Result<T>> runOnWorker(QObject *worker, const JobToken &token, Compute compute) {
-    auto promise = std::make_shared<QPromise<Result<T>>>();
-    QFuture<Result<T>> future = promise->future();
-    promise->start();
-    QMetaObject::invokeMethod(
-        worker,
-        [promise, token, compute = std::move(compute)]() mutable {
-            if (token.isCancelled()) {
-                promise->future().cancel(); // superseded before it started
-            } else {
-                promise->addResult(compute());
-            }
-            promise->finish();
-        },
-        Qt::QueuedConnection);
-    return future;
+// On the lane's thread: `compute` on its store, unless the request was superseded
+// before it started (then what it returns is dropped anyway).
+template <typename T, typename Compute> auto onStore(StoreWorker *w, Compute compute) {
+    return [w, compute = std::move(compute)](const JobToken &token) -> Result<T> {
+        if (token.isCancelled())
+            return Error::make(Error::Kind::Cancelled, QStringLiteral("superseded"));
+        if (!w->ready())
+            return Error::make(Error::Kind::Database, QStringLiteral("the usage database is not open"));
+        return compute(*w->store);
+    };
 }
 } // namespace
 
-QFuture<Result<ChartData>> UsageChartService::chart(const QString &channel, const ChartQuery &query) {
-    return runOnWorker<ChartData>(m_worker, supersede(channel), [w = m_worker, query]() -> Result<ChartData> {
-        if (!w->ready())
-            return Error::make(Error::Kind::Database, QStringLiteral("the usage database is not open"));
-        return computeChart(*w->store, query);
-    });
+void UsageChartService::chart(const QString &channel, const ChartQuery &query, ChartDone done) {
+    supersede(channel).runOn(
+        m_worker,
+        onStore<ChartData>(m_worker, [query](const UsageStore &store) { return computeChart(store, query); }),
+        std::move(done));
 }
 
-QFuture<Result<DrillData>> UsageChartService::drillDown(const QString &channel, const DrillQuery &query) {
-    return runOnWorker<DrillData>(m_worker, supersede(channel), [w = m_worker, query]() -> Result<DrillData> {
-        if (!w->ready())
-            return Error::make(Error::Kind::Database, QStringLiteral("the usage database is not open"));
-        return computeDrillDown(*w->store, query);
-    });
+void UsageChartService::drillDown(const QString &channel, const DrillQuery &query, DrillDone done) {
+    supersede(channel).runOn(
+        m_worker,
+        onStore<DrillData>(m_worker,
+                           [query](const UsageStore &store) { return computeDrillDown(store, query); }),
+        std::move(done));
 }
 
 } // namespace gq

@@ -1,14 +1,14 @@
 #pragma once
 
 #include "core/domain/error.h"
-#include "core/jobs/jobtracker.h"
 #include "core/domain/result.h"
+#include "core/jobs/jobtracker.h"
 #include "core/usage/usagecharts.h"
 
-#include <QFuture>
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -19,12 +19,13 @@ class UsageDatabase;
 class UsageLane;
 
 // The usage charts' reads on a lane of the console's UsageDatabase (a thread with a
-// connection of its own, so a chart never waits behind a budget refresh and vice versa). Each request
-// names a channel (one per chart model, a JobTracker each): a newer request on the same
-// channel cancels the older ones, so one that has not started yet is skipped, and its
-// future is cancelled, so
-// quickly switching namespace or range queues no backlog. The caller drops a result
-// that arrives late by watching the future through its JobTracker and cancelling it.
+// connection of its own, so a chart never waits behind a budget refresh and vice versa).
+// Each request names a channel (one per chart model or dialog, a JobTracker each) and
+// hands its result to a callback on this object's thread. A newer request on the same
+// channel cancels the older ones: one that has not started yet is skipped, one that
+// has is dropped when it ends, so quickly switching namespace or range queues no
+// backlog and never shows an older answer. A receiver that goes away first calls
+// cancel(channel): nothing reaches it after that.
 class UsageChartService final : public QObject {
     Q_OBJECT
 public:
@@ -40,16 +41,20 @@ public:
     void open(const QString &url, const QString &password = {});
     [[nodiscard]] bool isOpen() const { return m_open; }
 
-    [[nodiscard]] QFuture<Result<ChartData>> chart(const QString &channel, const ChartQuery &query);
-    [[nodiscard]] QFuture<Result<DrillData>> drillDown(const QString &channel, const DrillQuery &query);
+    using ChartDone = std::function<void(const Result<ChartData> &)>;
+    using DrillDone = std::function<void(const Result<DrillData> &)>;
+    void chart(const QString &channel, const ChartQuery &query, ChartDone done);
+    void drillDown(const QString &channel, const DrillQuery &query, DrillDone done);
+    // Drops every request still out on `channel` (and forgets the channel).
+    void cancel(const QString &channel);
 
 signals:
     void opened();
     void failed(const gq::Error &error);
 
 private:
-    // A token for a new request on `channel`, every older one there cancelled.
-    JobToken supersede(const QString &channel);
+    // The tracker of `channel`, every request still out there cancelled.
+    JobTracker &supersede(const QString &channel);
 
     UsageDatabase *m_database; // the given one, or a child of this object
     std::unique_ptr<UsageLane> m_lane;

@@ -398,6 +398,46 @@ private Q_SLOTS:
         QVERIFY(!watch->isActive());
     }
 
+    // Handlers reach the context's thread through a child of the context: once the
+    // context is gone nothing arrives and the watch stops; a watch that goes takes that
+    // child with it.
+    void watchEndsWithItsContext() {
+        const QString ns = makeNamespace(QStringLiteral("kc-context"));
+        const auto &rq = KubeResource::resourceQuotas();
+        auto start = await(m_admin->list(rq, ns));
+        QVERIFY(start);
+        CarefulWriter w(*m_admin, &m_recoveries);
+        QStringList seen;
+        WatchHandlers h;
+        h.events = [&](const QList<WatchEvent> &batch) {
+            for (const WatchEvent &e : batch)
+                if (e.type != WatchEvent::Type::Bookmark)
+                    seen << nameOf(e.object);
+        };
+        WatchOptions wo;
+        wo.resourceVersion = start->resourceVersion;
+        auto context = std::make_unique<QObject>();
+        auto watch = m_admin->watch(rq, ns, wo, context.get(), h);
+        QCOMPARE(context->children().size(), 1);
+        if (!m_mode.stall()) { // stalled streams deliver nothing to drop
+            QVERIFY(w.create(
+                rq, ns, quotaObject(QStringLiteral("a"), {{QStringLiteral("pods"), QStringLiteral("1")}})));
+            QTRY_COMPARE_WITH_TIMEOUT(seen, QStringList{QStringLiteral("a")}, 30000);
+            context.reset();
+            QVERIFY(w.create(
+                rq, ns, quotaObject(QStringLiteral("b"), {{QStringLiteral("pods"), QStringLiteral("1")}})));
+            QTRY_VERIFY_WITH_TIMEOUT(!watch->isActive(), 30000); // "b" found the context gone
+            QTest::qWait(200);
+            QCOMPARE(seen, QStringList{QStringLiteral("a")});
+        }
+
+        QObject kept;
+        auto other = m_admin->watch(rq, ns, wo, &kept, WatchHandlers{});
+        QCOMPARE(kept.children().size(), 1);
+        other.reset();
+        QTRY_COMPARE(kept.children().size(), 0);
+    }
+
     void typedQuotasAndLimitRanges() {
         const QString ns = makeNamespace(QStringLiteral("kc-typed"));
         CarefulWriter w(*m_admin, &m_recoveries);

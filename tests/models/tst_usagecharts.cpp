@@ -6,11 +6,11 @@
 // Europe/Berlin and America/New_York are the calendar's (23 h and 25 h days), with
 // rollups kept in UTC and in the zone itself; the model drops a replaced request.
 
+#include "core/usage/usagestore.h"
 #include "models/usage/stackedchart.h"
-#include "tests/usage/usagebackend.h"
 #include "models/usage/usagechartmodel.h"
 #include "services/usage/usagechartservice.h"
-#include "core/usage/usagestore.h"
+#include "tests/usage/usagebackend.h"
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
@@ -74,6 +74,7 @@ private slots:
     void bucketsEqualTheUsageQuery_data();
     void bucketsEqualTheUsageQuery();
     void modelDropsReplacedRequests();
+    void serviceAnswersOnlyTheNewestOnAChannel();
     void csvCarriesEverySubject();
     void presetsAreLocalCalendarRanges();
 
@@ -251,6 +252,40 @@ void TestUsageCharts::modelDropsReplacedRequests() {
     QVERIFY(model.subjects()->rowCount() > 0);
     QCOMPARE(model.subjects()->columnCount(), int(RankingModel::ColumnCount)); // with budgets
     QVERIFY(!model.isLoading());
+}
+
+// The service's own rule, without a model: on a channel only the newest request is
+// answered, a cancelled channel is answered no more, and channels do not touch each other.
+void TestUsageCharts::serviceAnswersOnlyTheNewestOnAChannel() {
+    const QTimeZone tz("Europe/Berlin");
+    const TimeRange range = dayRange(QDate(2026, 3, 26), QDate(2026, 4, 1), tz);
+    const QString url = m_backend.freshUrl();
+    {
+        auto opened = UsageStore::open(url);
+        QVERIFY(opened);
+        QVERIFY((*opened)->insertBulk(makeIntervals(range, 7)));
+    }
+    UsageChartService service;
+    QSignalSpy opened(&service, &UsageChartService::opened);
+    service.open(url);
+    QVERIFY(opened.wait(10000));
+    const ChartQuery query{ChartQuery::Kind::Cluster,       {},       Period::Hour, range,
+                           QStringLiteral("Europe/Berlin"), range.end};
+    QStringList answered;
+    const auto answer = [&answered](const QString &name) {
+        return [&answered, name](const Result<ChartData> &r) {
+            answered << (r ? name : name + QStringLiteral("!"));
+        };
+    };
+    service.chart(QStringLiteral("a"), query, answer(QStringLiteral("a1")));
+    service.chart(QStringLiteral("a"), query, answer(QStringLiteral("a2")));
+    service.chart(QStringLiteral("b"), query, answer(QStringLiteral("b1")));
+    service.chart(QStringLiteral("c"), query, answer(QStringLiteral("c1")));
+    service.cancel(QStringLiteral("c"));
+    QTRY_COMPARE_WITH_TIMEOUT(answered.size(), 2, 10000);
+    QTest::qWait(300); // nothing older or cancelled may still arrive
+    answered.sort();
+    QCOMPARE(answered, (QStringList{QStringLiteral("a2"), QStringLiteral("b1")}));
 }
 
 void TestUsageCharts::csvCarriesEverySubject() {

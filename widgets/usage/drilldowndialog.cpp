@@ -22,7 +22,9 @@ DrillDownDialog::DrillDownDialog(UsageChartService *service, const DrillQuery &q
     , m_model(new DrillDownModel(this))
     , m_table(new QTableView(this))
     , m_sum(new QLabel(this))
-    , m_barValue(barValue) {
+    , m_barValue(barValue)
+    , m_service(service)
+    , m_channel(QStringLiteral("drill-%1").arg(quintptr(this), 0, 16)) {
     setObjectName(QStringLiteral("drillDownDialog"));
     setWindowTitle(tr("Intervals behind the bar"));
     resize(980, 520);
@@ -56,7 +58,7 @@ DrillDownDialog::DrillDownDialog(UsageChartService *service, const DrillQuery &q
     layout->addWidget(m_sum);
     layout->addWidget(buttons);
 
-    m_jobs.watch(service->drillDown(QStringLiteral("drill"), query), [this](const Result<DrillData> &r) {
+    service->drillDown(m_channel, query, [this](const Result<DrillData> &r) {
         m_loaded = true;
         if (!r) {
             m_sum->setText(tr("Could not read the intervals: %1").arg(r.error().message));
@@ -68,6 +70,11 @@ DrillDownDialog::DrillDownDialog(UsageChartService *service, const DrillQuery &q
         m_sum->setText(tr("%n interval(s), sum %1 GPU-h (the bar: %2 GPU-h)", nullptr, int(r->rows.size()))
                            .arg(locale.toString(r->total(), 'f', 3), locale.toString(m_barValue, 'f', 3)));
     });
+}
+
+DrillDownDialog::~DrillDownDialog() {
+    if (m_service)
+        m_service->cancel(m_channel); // nothing still out reaches this dialog
 }
 
 void DrillDownDialog::exportCsv() {

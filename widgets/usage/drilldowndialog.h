@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/jobs/jobtracker.h"
 #include "core/usage/usagecharts.h"
 
 #include <QDialog>
+#include <QPointer>
 
 class QLabel;
 class QTableView;
@@ -21,6 +21,7 @@ class DrillDownDialog final : public QDialog {
 public:
     DrillDownDialog(UsageChartService *service, const DrillQuery &query, const QString &title,
                     double barValue, QWidget *parent = nullptr);
+    ~DrillDownDialog() override;
     [[nodiscard]] DrillDownModel *model() const { return m_model; }
     [[nodiscard]] bool isLoaded() const { return m_loaded; }
 
@@ -31,7 +32,8 @@ private:
     QLabel *m_sum;
     double m_barValue;
     bool m_loaded = false;
-    JobTracker m_jobs{this};
+    QPointer<UsageChartService> m_service;
+    QString m_channel; // this dialog's in the service
 };
 
 } // namespace gq
