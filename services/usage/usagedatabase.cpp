@@ -22,6 +22,16 @@ UsageLane::UsageLane(std::shared_ptr<UsageTarget> target, StoreWorker *worker, c
                      const UsageStore::Options &options, bool withAudit)
     : m_worker(worker) {
     m_worker->connectTo(std::move(target), options, withAudit);
+    start(threadName);
+}
+
+UsageLane::UsageLane(StoreWorker *worker, const QString &threadName, StoreWorker::Opener open, int reopenMs)
+    : m_worker(worker) {
+    m_worker->openWith(std::move(open), reopenMs);
+    start(threadName);
+}
+
+void UsageLane::start(const QString &threadName) {
     m_thread.setObjectName(threadName);
     m_worker->moveToThread(&m_thread);
     QObject::connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);

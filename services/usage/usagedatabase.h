@@ -2,6 +2,7 @@
 
 #include "core/domain/error.h"
 #include "core/usage/usagestore.h"
+#include "services/usage/storeworker.h"
 
 #include <QMutex>
 #include <QObject>
@@ -11,8 +12,6 @@
 #include <memory>
 
 namespace gq {
-
-class StoreWorker;
 
 // Where a UsageDatabase's lanes connect. Shared by the database and its lanes, so a lane
 // may outlive the database object (QObject children go in creation order); any thread.
@@ -42,6 +41,11 @@ class UsageLane final {
 public:
     UsageLane(std::shared_ptr<UsageTarget> target, StoreWorker *worker, const QString &threadName,
               const UsageStore::Options &options, bool withAudit);
+    // A lane whose store `open` makes (the controller's: a URL and options of its own, not
+    // a UsageDatabase's): opened by the first job, dropped after a job's Database error
+    // (StoreWorker::drop()) and opened again by the next; after a failed open, jobs fail
+    // at once with its error for `reopenMs` (StoreWorker::ready()).
+    UsageLane(StoreWorker *worker, const QString &threadName, StoreWorker::Opener open, int reopenMs);
     ~UsageLane();
     Q_DISABLE_COPY_MOVE(UsageLane)
 
@@ -52,6 +56,8 @@ public:
     void shutDown();
 
 private:
+    void start(const QString &threadName);
+
     QThread m_thread;
     StoreWorker *const m_worker;
     bool m_down = false;
