@@ -10,6 +10,7 @@
 #include "core/usage/checkinputs.h"
 #include "core/usage/intervalqueries.h"
 #include "core/usage/intervalwriter.h"
+#include "core/usage/pgping.h"
 #include "core/usage/rollups.h"
 #include "core/usage/rollupwriter.h"
 #include "core/usage/usageconnection.h"
@@ -98,6 +99,19 @@ Result<bool> UsageStore::closeInterval(const QString &cluster, const QString &po
 
 Result<qint64> UsageStore::markIntervalsSeen(const QString &cluster, const QString &source, qint64 now) {
     return m_writer->markSeen(cluster, source, now);
+}
+
+Result<void> UsageStore::inTransaction(const std::function<Result<void>()> &writes) {
+    UsageTx tx(*m_conn);
+    if (auto r = tx.begin(); !r)
+        return r;
+    if (auto r = writes(); !r)
+        return r; // the guard rolls back
+    return tx.commit();
+}
+
+Result<void> UsageStore::ping(int timeoutMs) const {
+    return pingConnection(*m_conn, timeoutMs);
 }
 
 Result<qint64> UsageStore::insertBulk(const std::vector<UsageInterval> &intervals) {

@@ -15,6 +15,7 @@
 #include <QSqlDatabase>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -121,6 +122,12 @@ public:
     // One statement, harmless when several replicas send it. Returns the rows moved.
     Result<qint64> markIntervalsSeen(const QString &cluster, const QString &source, qint64 now);
     static constexpr int kSeenIntervalSeconds = 30;
+    // Runs `writes` (calls on this store) in one transaction: committed when it returns
+    // success, rolled back when it or the commit fails (that error is returned).
+    Result<void> inTransaction(const std::function<Result<void>()> &writes);
+    // Whether the connection still answers, waiting at most timeoutMs (pingConnection():
+    // a silent network cut ends in a Database error, not a wait for the kernel).
+    [[nodiscard]] Result<void> ping(int timeoutMs) const;
     // Fast path for bulk loads (demo data, benchmarks): new rows only (a duplicate
     // key is an error), large multi-row statements, rollups aggregated in memory, one
     // transaction. Returns the number of rows inserted. For loads that arrive in
