@@ -44,12 +44,8 @@ private:
 };
 
 LedgerProbe::LedgerProbe(DbUrl url, int intervalMs, int timeoutMs)
-    : m_worker(new Worker(std::move(url), intervalMs, timeoutMs)) {
-    m_thread.setObjectName(QStringLiteral("gq-ledger-probe"));
-    m_worker->moveToThread(&m_thread);
-    QObject::connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread.start();
-}
+    : m_worker(new Worker(std::move(url), intervalMs, timeoutMs))
+    , m_thread(m_worker, QStringLiteral("gq-ledger-probe")) {}
 
 LedgerProbe::~LedgerProbe() {
     shutDown();
@@ -62,13 +58,7 @@ void LedgerProbe::start(const JobToken &token, Report report) {
 }
 
 void LedgerProbe::shutDown() {
-    if (m_down)
-        return;
-    m_down = true;
-    QMetaObject::invokeMethod(
-        m_worker, [w = m_worker] { w->close(); }, Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
+    m_thread.shutDown([w = m_worker] { w->close(); });
 }
 
 } // namespace gq

@@ -2,10 +2,10 @@
 
 #include "core/domain/result.h"
 #include "core/jobs/jobtracker.h"
+#include "core/jobs/workerthread.h"
 #include "core/usage/dburl.h"
 
 #include <QObject>
-#include <QThread>
 
 #include <functional>
 #include <memory>
@@ -39,9 +39,8 @@ public:
 
 private:
     class Worker;
-    QThread m_thread;
     Worker *const m_worker;
-    bool m_down = false;
+    WorkerThread m_thread;
 };
 
 } // namespace gq

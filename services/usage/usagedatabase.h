@@ -1,13 +1,13 @@
 #pragma once
 
 #include "core/domain/error.h"
+#include "core/jobs/workerthread.h"
 #include "core/usage/usagestore.h"
 #include "services/usage/storeworker.h"
 
 #include <QMutex>
 #include <QObject>
 #include <QString>
-#include <QThread>
 
 #include <memory>
 
@@ -56,11 +56,8 @@ public:
     void shutDown();
 
 private:
-    void start(const QString &threadName);
-
-    QThread m_thread;
     StoreWorker *const m_worker;
-    bool m_down = false;
+    WorkerThread m_thread;
 };
 
 // The console's one way to the usage database: it owns the URL and the password, and
