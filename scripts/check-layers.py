@@ -116,6 +116,21 @@ ALLOWED = {
 OURS = ("core/", "services/", "models/", "widgets/", "app/", "testcluster/", "resources/",
         "tests/", "bench/", "fuzz/")
 
+# One async idiom (core/jobs: JobTracker, JobToken, JobWait; a UsageLane for the usage
+# database): no raw threads, futures, condition variables or nested event loops in the
+# production folders, except where a file below says why.
+ASYNC_DIRS = ("core", "services", "models", "widgets", "app")
+ASYNC_RE = re.compile(r"\b(std::(?:thread|jthread|async|promise|future|shared_future|condition_variable(?:_any)?)"
+                      r"|QWaitCondition|QEventLoop|QThread::create)\b")
+ASYNC_ALLOWED = {
+    "core/jobs/jobtracker.cpp": "JobWait itself: the idiom's own bounded wait (QWaitCondition)",
+    "core/httpd/eventserver.cpp": "the HTTP server's epoll loop and its handler pool, no Qt event loop by design",
+    "core/kube/credentials.cpp": "the credential plugins' worker: one thread that runs exec plugins on demand",
+    "core/net/httptransport.cpp": "libcurl's multi loop on a thread of its own (the one transport)",
+    "core/usage/bulkloader.cpp": "std::async gathers the next chunk while one is sent, joined inside the call",
+    "core/usage/rollupwriter.cpp": "std::async orders the next rollup keys in parallel, joined inside the call",
+}
+
 RULE_NET = "ui-no-transport"
 RULE_DB = "ui-no-usage-database"
 RULE_CLI = "cli-links-no-console-or-controller"
@@ -129,6 +144,7 @@ RULE_CONN = "usage-connection-stays-in-core-usage"
 # of core/usage, storeConnection() (core/usage/storeconnection.h), is checked here.
 CONN_RE = re.compile(r"\bstoreConnection\s*\(|#[ \t]*include[ \t]+\"core/usage/storeconnection\.h\"")
 CONN_HOME = "core/usage/"
+RULE_ASYNC = "one-async-idiom"
 
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"', re.MULTILINE)
 
@@ -212,6 +228,33 @@ def layer_breaches(src: Path) -> list[str]:
     return out
 
 
+def async_breaches(src: Path) -> list[str]:
+    """Raw threads and their synchronisation outside core/jobs and the allow-list; an
+    allow-list entry whose file no longer needs it is a breach too (the list stays true)."""
+    out = []
+    for folder in ASYNC_DIRS:
+        base = src / folder
+        if not base.is_dir():
+            continue
+        for f in sorted(list(base.rglob("*.h")) + list(base.rglob("*.cpp"))):
+            rel = f.relative_to(src).as_posix()
+            text = f.read_text(encoding="utf-8", errors="replace")
+            code = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+            code = re.sub(r"//[^\n]*", "", code)
+            hits = list(ASYNC_RE.finditer(code))
+            if rel in ASYNC_ALLOWED:
+                if not hits:
+                    out.append(f"{rel}: {RULE_ASYNC}: allowed ({ASYNC_ALLOWED[rel]}) but uses none: "
+                               "drop it from ASYNC_ALLOWED")
+                continue
+            for m in hits:
+                line = code.count("\n", 0, m.start()) + 1
+                out.append(f"{rel}:{line}: {RULE_ASYNC}: {m.group(1)}; hand the work to core/jobs "
+                           "(JobTracker run/runOn, a UsageLane, JobWait) or allow the file in "
+                           "check-layers.py with the reason")
+    return out
+
+
 def qualified_include_breaches(src: Path) -> list[str]:
     """Every include of one of our headers names its path from the repository root
     (scripts/qualify-includes.py, which also rewrites them)."""
@@ -272,6 +315,7 @@ def main(argv: list[str]) -> int:
         return 2
     breaches = (include_breaches(a.source_dir) + layer_breaches(a.source_dir)
                 + connection_breaches(a.source_dir)
+                + async_breaches(a.source_dir)
                 + qualified_include_breaches(a.source_dir)
                 + link_breaches(a.build_dir))
     for b in breaches:

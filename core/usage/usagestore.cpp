@@ -114,6 +114,15 @@ Result<qint64> UsageStore::markIntervalsSeen(const QString &cluster, const QStri
     return m_writer->markSeen(cluster, source, now);
 }
 
+Result<void> UsageStore::inTransaction(const std::function<Result<void>()> &writes) {
+    UsageTx tx(*m_conn);
+    if (auto r = tx.begin(); !r)
+        return r;
+    if (auto r = writes(); !r)
+        return r; // the guard rolls back
+    return tx.commit();
+}
+
 Result<qint64> UsageStore::insertBulk(const std::vector<UsageInterval> &intervals) {
     return m_bulk->insert(intervals);
 }

@@ -16,6 +16,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -105,7 +106,8 @@ public:
     // writes of this store and of the stores and ledgers built on it between begin()
     // and commit() are one.
     [[nodiscard]] UsageTx transaction() const;
-    // Whether the database still answers, waiting at most timeoutMs (see pgping.h).
+    // Whether the database still answers, waiting at most timeoutMs (see pgping.h: a
+    // silent network cut ends in a Database error, not a wait for the kernel).
     [[nodiscard]] Result<void> ping(int timeoutMs) const;
     // The boosts table on the store's connection, for the reconciler's compare-and-set
     // steps (the audited changes go through BoostLedger).
@@ -129,6 +131,9 @@ public:
     // One statement, harmless when several replicas send it. Returns the rows moved.
     Result<qint64> markIntervalsSeen(const QString &cluster, const QString &source, qint64 now);
     static constexpr int kSeenIntervalSeconds = 30;
+    // Runs `writes` (calls on this store) in one transaction: committed when it returns
+    // success, rolled back when it or the commit fails (that error is returned).
+    Result<void> inTransaction(const std::function<Result<void>()> &writes);
     // Fast path for bulk loads (demo data, benchmarks): new rows only (a duplicate
     // key is an error), large multi-row statements, rollups aggregated in memory, one
     // transaction. Returns the number of rows inserted. For loads that arrive in

@@ -3,7 +3,7 @@
 #include "services/controller/clampplan.h"
 #include "services/controller/logthrottle.h"
 #include "services/controller/podtrust.h"
-#include "services/controller/storethread.h"
+#include "services/usage/blockinglane.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -181,8 +181,9 @@ AdmissionWebhook::AdmissionWebhook(QString dbUrl, UsageStore::Options storeOptio
     : m_options(options)
     , m_weights(storeOptions.weights) {
     storeOptions.cacheChecks = true;
-    m_db = std::make_unique<StoreThread>(
-        [url = std::move(dbUrl), storeOptions] { return UsageStore::open(url, storeOptions); });
+    m_db = std::make_unique<BlockingLane>(
+        [url = std::move(dbUrl), storeOptions] { return UsageStore::open(url, storeOptions); },
+        QStringLiteral("gq-webhook-db"));
 }
 
 AdmissionWebhook::~AdmissionWebhook() = default;

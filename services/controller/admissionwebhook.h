@@ -1,13 +1,13 @@
 #pragma once
 
 #include "core/domain/clock.h"
-#include "services/controller/denialevents.h"
+#include "core/domain/result.h"
 #include "core/httpd/httpserver.h"
 #include "core/usage/identitymapping.h"
 #include "core/usage/ledger.h"
-#include "services/controller/podtrust.h"
-#include "core/domain/result.h"
 #include "core/usage/usagestore.h"
+#include "services/controller/denialevents.h"
+#include "services/controller/podtrust.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -18,7 +18,7 @@
 
 namespace gq {
 
-class StoreThread;
+class BlockingLane;
 
 // The validating admission webhook for per-user GPU-hour budgets (a shared namespace
 // cannot enforce them with a namespace quota): POST /validate/pods takes an
@@ -80,8 +80,8 @@ public:
     [[nodiscard]] static httpd::Response review(const QByteArray &body, const UsageStore &store, qint64 now,
                                                 const Options &options);
 
-    // A webhook with a UsageStore of its own (cacheChecks on) on a thread of its own
-    // (StoreThread): the server's handler threads hand each check to it, so the store
+    // A webhook with a UsageStore of its own (cacheChecks on) on a lane of its own
+    // (BlockingLane): the server's handler threads hand each check to it, so the store
     // stays on the thread that opened it. Nothing is opened yet.
     AdmissionWebhook(QString dbUrl, UsageStore::Options storeOptions, Options options);
     ~AdmissionWebhook();
@@ -101,7 +101,7 @@ public:
 private:
     Options m_options;
     ResourceWeights m_weights;
-    std::unique_ptr<StoreThread> m_db;
+    std::unique_ptr<BlockingLane> m_db;
 };
 
 } // namespace gq

@@ -1,7 +1,7 @@
 #include "services/controller/ledgerwriter.h"
 
-#include "core/usage/pgping.h"
-#include "core/usage/usageconnection.h"
+#include "services/controller/ledgerprobe.h"
+#include "services/usage/usagedatabase.h"
 
 #include <QLoggingCategory>
 
@@ -42,20 +42,18 @@ LedgerWriter::LedgerWriter(QString databaseUrl, UsageStore::Options options, QSt
     });
 }
 
-// A batch handed to the batch thread (see endBatch).
+// A batch handed to the batch lane (see endBatch).
 struct LedgerWriter::BatchJob {
     std::vector<SpoolEntry> entries;
     std::atomic<std::size_t> done{0}; // written and committed, from the front
-    std::atomic<bool> cancel{false};  // stop after the current chunk
-    std::optional<Error> error;       // why it stopped early (set before the thread ends)
 };
 
 LedgerWriter::~LedgerWriter() {
-    stopProbe();
-    if (m_inFlight)
-        m_inFlight->cancel = true;
-    if (m_batchThread.joinable())
-        m_batchThread.join();
+    m_jobs.cancel(); // the probe's slices and the batch stop; their answers are dropped
+    if (m_probe)
+        m_probe->shutDown();
+    if (m_batchLane)
+        m_batchLane->shutDown(); // a batch stops after its current chunk
     if (!m_inFlight)
         return;
     // Shutting down mid-batch: nothing it had not written yet is dropped, it goes to the
@@ -67,55 +65,37 @@ LedgerWriter::~LedgerWriter() {
         spool(entry);
 }
 
-void LedgerWriter::stopProbe() {
-    {
-        std::lock_guard lock(m_probeMutex);
-        m_probeStop = true;
-    }
-    m_probeWake.notify_all();
-    if (m_probe.joinable())
-        m_probe.join();
-}
-
-void LedgerWriter::probeLoop() {
+void LedgerWriter::startProbe() {
     auto url = DbUrl::parse(m_url);
-    if (!url || url->driver != DbUrl::Driver::Postgres)
+    if (m_probe || !url || url->driver != DbUrl::Driver::Postgres)
         return;
     url->password = m_options.password;
-    std::unique_ptr<UsageConnection> conn; // opened, used and closed on this thread
-    std::unique_lock lock(m_probeMutex);
-    do { // the first probe at once: its connection is open before any cut
-        lock.unlock();
-        Result<void> r;
-        if (!conn) {
-            auto opened = UsageConnection::open(*url, 1000, true);
-            if (opened)
-                conn = std::move(*opened);
-            else
-                r = opened.error();
-        }
-        if (conn)
-            r = pingConnection(*conn, kPingTimeoutMs);
-        if (r) {
-            m_probeDown = false;
-        } else {
-            conn.reset();
-            if (!m_probeDown.exchange(true) && m_available.load()) {
-                qCWarning(lcLedger) << "usage database probe:" << r.error().toString();
-                QMetaObject::invokeMethod(
-                    this, [this, e = r.error()] { fail(e); }, Qt::QueuedConnection);
-            }
-        }
-        lock.lock();
-    } while (!m_probeWake.wait_for(lock, std::chrono::milliseconds(kPingIntervalMs),
-                                   [this] { return m_probeStop; }));
+    m_probe = std::make_unique<LedgerProbe>(*url, kPingIntervalMs, kPingTimeoutMs);
+    m_probe->start(m_jobs.token(), [this, lost = m_jobs.deliverer<Error>(
+                                              [this](const Error &e) { fail(e); })](const Result<void> &r) {
+        if (probed(r))
+            lost(r.error());
+    });
+}
+
+// On the probe's thread: readiness follows at once. True when the database just went
+// silent while the writer thought it available: its own connection is to be dropped
+// on its thread (fail()), when it gets there.
+bool LedgerWriter::probed(const Result<void> &r) {
+    if (r) {
+        m_probeDown = false;
+        return false;
+    }
+    if (m_probeDown.exchange(true) || !m_available.load())
+        return false;
+    qCWarning(lcLedger) << "usage database probe:" << r.error().toString();
+    return true;
 }
 
 void LedgerWriter::start(int retryMs) {
     m_retry.setInterval(retryMs);
     m_ping.start();
-    if (!m_probe.joinable())
-        m_probe = std::thread([this] { probeLoop(); });
+    startProbe();
     if (!connect())
         m_retry.start();
 }
@@ -320,40 +300,39 @@ void LedgerWriter::endBatch() {
     job->entries.swap(m_batch);
     m_batchPending = qint64(job->entries.size());
     m_inFlight = job;
-    if (m_batchThread.joinable())
-        m_batchThread.join(); // an earlier batch's thread, already done
-    m_batchThread = std::thread([this, job] {
-        runBatch(*job);
-        QMetaObject::invokeMethod(
-            this, [this, job] { finishBatch(job); }, Qt::QueuedConnection);
-    });
+    if (!m_batchLane) // a connection of the batch's own: the writer's stays on its thread
+        m_batchLane = std::make_unique<UsageLane>(
+            new StoreWorker, QStringLiteral("gq-ledger-batch"),
+            [url = m_url, options = m_options] { return UsageStore::open(url, options); }, 0);
+    m_jobs.runOn(
+        m_batchLane->worker(),
+        [this, w = m_batchLane->worker(), job](const JobToken &token) { return runBatch(*w, *job, token); },
+        [this, job](const std::optional<Error> &error) { finishBatch(job, error); });
 }
 
-void LedgerWriter::runBatch(BatchJob &job) {
-    // A connection of this thread's own: the writer's stays on its thread.
-    auto store = UsageStore::open(m_url, m_options);
-    if (!store) {
-        job.error = store.error();
-        return;
-    }
+std::optional<Error> LedgerWriter::runBatch(StoreWorker &worker, BatchJob &job, const JobToken &token) {
+    if (token.isCancelled()) // shut down before it began: all of it goes to the spool
+        return std::nullopt;
+    if (auto opened = worker.open(); !opened)
+        return opened.error();
+    std::optional<Error> error;
     const std::size_t total = job.entries.size();
     std::size_t done = 0;
-    while (done < total && !job.cancel.load()) {
+    while (done < total && !token.isCancelled()) {
         const std::size_t to = std::min(total, done + kBatchRows);
-        UsageTx tx = (*store)->transaction();
-        Result<void> r = tx.begin();
-        for (std::size_t i = done; r && i < to; ++i) {
-            r = applyTo(**store, job.entries[i]);
-            if (!r && r.error().kind == Error::Kind::Invalid) {
-                qCWarning(lcLedger) << "interval not recorded:" << r.error().toString();
-                r = {};
+        Result<void> r = worker.store->inTransaction([&]() -> Result<void> {
+            for (std::size_t i = done; i < to; ++i) {
+                auto one = applyTo(*worker.store, job.entries[i]);
+                if (!one && one.error().kind != Error::Kind::Invalid)
+                    return one;
+                if (!one)
+                    qCWarning(lcLedger) << "interval not recorded:" << one.error().toString();
             }
-        }
-        if (r)
-            r = tx.commit();
+            return {};
+        });
         if (!r) { // rolled back: the whole chunk goes to the spool
-            job.error = r.error();
-            return;
+            error = r.error();
+            break;
         }
         m_written += qint64(to - done);
         m_lastWrite = m_clock->nowSecs();
@@ -361,15 +340,15 @@ void LedgerWriter::runBatch(BatchJob &job) {
         done = to;
         job.done = done;
     }
+    worker.close(); // the batch's connection ends with it, as it began with it
+    return error;
 }
 
-void LedgerWriter::finishBatch(const std::shared_ptr<BatchJob> &job) {
-    if (m_batchThread.joinable())
-        m_batchThread.join();
+void LedgerWriter::finishBatch(const std::shared_ptr<BatchJob> &job, const std::optional<Error> &error) {
     m_inFlight.reset();
-    const std::size_t done = job->done.load(); // counted as written by the batch thread
-    if (job->error && !job->cancel.load())
-        fail(*job->error);
+    const std::size_t done = job->done.load(); // counted as written by the batch lane
+    if (error)
+        fail(*error);
     for (std::size_t i = done; i < job->entries.size(); ++i)
         write(job->entries[i]); // to the spool when the batch failed
     for (const SpoolEntry &entry : std::exchange(m_afterBatch, {}))

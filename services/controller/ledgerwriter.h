@@ -1,23 +1,27 @@
 #pragma once
 
 #include "core/domain/clock.h"
-#include "services/controller/intervalspool.h"
-#include "core/usage/ledger.h"
 #include "core/domain/result.h"
+#include "core/jobs/jobtracker.h"
+#include "core/usage/ledger.h"
 #include "core/usage/usagestore.h"
+#include "services/controller/intervalspool.h"
 
 #include <QObject>
 #include <QTimer>
 
 #include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <thread>
+#include <optional>
 #include <vector>
 
 namespace gq {
+
+class LedgerProbe;
+class StoreWorker;
+class UsageLane;
 
 // Where the controller's interval states go: the usage database when it answers,
 // else the spool (IntervalSpool), replayed in order once the database is back. While
@@ -46,9 +50,10 @@ public:
     // Sets the end of a stored open row and nothing else (iv.end must be set).
     void close(const UsageInterval &iv);
     // Between these, states that would go straight to the database are collected;
-    // endBatch() hands them to a thread of their own (the recorder's first sync: the
-    // event loop goes on at once), which writes them on a connection of its own in
-    // transactions of kBatchRows. States submitted meanwhile wait behind the batch, in
+    // endBatch() hands them to a usage lane of their own (a JobTracker job; the
+    // recorder's first sync: the event loop goes on at once), which writes them on a
+    // connection of its own, opened for the batch and closed after it, in transactions
+    // of kBatchRows. States submitted meanwhile wait behind the batch, in
     // order, and are written after it. A chunk that fails is spooled with everything
     // after it, in order, as single writes would have been; so is what is left when the
     // writer is destroyed before the batch is done.
@@ -66,7 +71,7 @@ public:
     [[nodiscard]] Result<std::vector<UsageInterval>> openIntervals(const QString &cluster,
                                                                    const QString &source);
 
-    // False also while the probe finds the database silent (see probeLoop), although
+    // False also while the probe finds the database silent (LedgerProbe), although
     // this thread may still wait in a statement on the dead connection.
     [[nodiscard]] bool databaseAvailable() const { return m_available.load() && !m_probeDown.load(); }
     [[nodiscard]] bool spoolWritable() const { return m_spoolWritable.load(); }
@@ -110,17 +115,18 @@ private:
     Result<void> apply(const SpoolEntry &entry);
     static Result<void> applyTo(UsageStore &store, const SpoolEntry &entry);
     struct BatchJob;
-    // On the batch thread: writes the job's states in chunks (see endBatch).
-    void runBatch(BatchJob &job);
+    // On the batch lane: writes the job's states in chunks until `token` is cancelled
+    // (see endBatch); the error that stopped it early, if any.
+    std::optional<Error> runBatch(StoreWorker &worker, BatchJob &job, const JobToken &token);
     // Back on this thread: what the batch did not write is spooled, then what waited.
-    void finishBatch(const std::shared_ptr<BatchJob> &job);
-    // PostgreSQL: a probe on a connection and a thread of its own asks the database every
-    // kPingIntervalMs, bounded by kPingTimeoutMs. A silent network cut then shows in
-    // readiness even while this thread waits in a statement on the dead connection
-    // (until the kernel's tcp_user_timeout ends it); this thread is told to drop its
-    // connection too (fail(), queued).
-    void probeLoop();
-    void stopProbe();
+    void finishBatch(const std::shared_ptr<BatchJob> &job, const std::optional<Error> &error);
+    // PostgreSQL: a probe (LedgerProbe) asks the database every kPingIntervalMs, bounded
+    // by kPingTimeoutMs. A silent network cut then shows in readiness even while this
+    // thread waits in a statement on the dead connection (until the kernel's
+    // tcp_user_timeout ends it); this thread is told to drop its connection too (fail(),
+    // delivered by m_jobs).
+    void startProbe();
+    bool probed(const Result<void> &r);
 
     QString m_url;
     UsageStore::Options m_options;
@@ -136,17 +142,14 @@ private:
     const Clock *m_clock = &Clock::system();
     std::atomic<qint64> m_written{0};
     std::atomic<qint64> m_spooledTotal{0};
-    std::thread m_probe;
-    std::mutex m_probeMutex;
-    std::condition_variable m_probeWake;
-    bool m_probeStop = false;
+    std::unique_ptr<LedgerProbe> m_probe;
     std::atomic<bool> m_probeDown{false};
     std::deque<SpoolEntry> m_held;
     bool m_batching = false;
     std::vector<SpoolEntry> m_batch;
-    std::shared_ptr<BatchJob> m_inFlight; // the batch being written, null when none
-    std::deque<SpoolEntry> m_afterBatch;  // submitted while it is written, in order
-    std::thread m_batchThread;
+    std::shared_ptr<BatchJob> m_inFlight;   // the batch being written, null when none
+    std::deque<SpoolEntry> m_afterBatch;    // submitted while it is written, in order
+    std::unique_ptr<UsageLane> m_batchLane; // opened at the first batch
     std::atomic<qint64> m_batchPending{0};
     std::atomic<qint64> m_heldCount{0};
     std::atomic<qint64> m_heldSince{0};
@@ -154,6 +157,7 @@ private:
     std::atomic<qint64> m_lastPersistFailure{0};
     std::atomic<qint64> m_spoolSkipped{0};
     mutable std::mutex m_errorMutex;
+    JobTracker m_jobs{this}; // last: the batch and the probe stop before the rest goes
 };
 
 } // namespace gq

@@ -7,7 +7,6 @@
 #include "services/controller/logthrottle.h"
 #include "services/controller/metricsregistry.h"
 #include "services/selfservice/selfservicepage.h"
-#include "services/controller/storethread.h"
 #include "core/usage/usagestore.h"
 
 #include <QCryptographicHash>

@@ -7,7 +7,7 @@
 #include "core/kube/kubeclient.h"
 #include "services/controller/logthrottle.h"
 #include "services/controller/metricsregistry.h"
-#include "services/controller/storethread.h"
+#include "services/usage/blockinglane.h"
 
 #include <QCryptographicHash>
 #include <QDeadlineTimer>
@@ -57,8 +57,8 @@ inline httpd::Response unavailable(const QString &publicText, const Error &error
 
 struct SelfService::Private {
     SelfServiceOptions options;
-    StoreThread db;
-    StoreThread requestsDb; // boost requests: a writable store
+    BlockingLane db;
+    BlockingLane requestsDb; // boost requests: a writable store
     std::mutex cacheMutex;
     std::map<QByteArray, selfservice::Cached<std::optional<ReviewedUser>>> tokens;
     std::map<QString, selfservice::Cached<bool>> access;
@@ -67,8 +67,9 @@ struct SelfService::Private {
 
     explicit Private(SelfServiceOptions o)
         : options(std::move(o))
-        , db(options.openStore)
-        , requestsDb(options.openRequestStore ? options.openRequestStore : options.openStore) {
+        , db(options.openStore, QStringLiteral("gq-selfservice-db"))
+        , requestsDb(options.openRequestStore ? options.openRequestStore : options.openStore,
+                     QStringLiteral("gq-requests-db")) {
         if (options.translators.isEmpty()) {
             auto zh = std::make_shared<QTranslator>();
             if (zh->load(QStringLiteral(":/i18n/gpuquota_zh_CN.qm")))

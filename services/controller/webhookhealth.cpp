@@ -1,8 +1,8 @@
 #include "services/controller/webhookhealth.h"
 
-#include "services/controller/metricsregistry.h"
 #include "core/usage/storesettings.h"
-#include "services/controller/storethread.h"
+#include "services/controller/metricsregistry.h"
+#include "services/usage/usagedatabase.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -112,39 +112,38 @@ ReviewBeacon::ReviewBeacon(const WebhookHealth &health, QString dbUrl, UsageStor
                            QString replica, int publishMs)
     : m_health(health)
     , m_replica(std::move(replica))
-    , m_publishMs(publishMs)
-    , m_db(std::make_unique<StoreThread>(
-          [url = std::move(dbUrl), storeOptions] { return UsageStore::open(url, storeOptions); }))
-    , m_thread([this] { loop(); }) {}
-
-ReviewBeacon::~ReviewBeacon() {
-    {
-        std::lock_guard lock(m_mutex);
-        m_stop = true;
-    }
-    m_wake.notify_all();
-    m_thread.join();
+    , m_lane(std::make_unique<UsageLane>(
+          new StoreWorker, QStringLiteral("gq-review-beacon"),
+          [url = std::move(dbUrl), storeOptions] { return UsageStore::open(url, storeOptions); }, 1000)) {
+    m_timer.setInterval(publishMs);
+    QObject::connect(&m_timer, &QTimer::timeout, this, [this] { tick(); });
+    m_timer.start();
 }
 
-void ReviewBeacon::loop() {
-    qint64 published = 0;
-    QString lastError;
-    std::unique_lock lock(m_mutex);
-    while (!m_wake.wait_for(lock, std::chrono::milliseconds(m_publishMs), [this] { return m_stop; })) {
-        const qint64 last = m_health.lastReview();
-        if (last <= published)
-            continue;
-        lock.unlock();
-        const Result<void> r =
-            m_db->run<void>([this, last](UsageStore &store) { return publish(store, m_replica, last); });
-        lock.lock();
-        if (r)
-            published = last;
-        const QString error = r ? QString() : r.error().message;
-        if (!error.isEmpty() && error != lastError)
-            qCWarning(lcWebhookHealth) << "cannot record the webhook's last review:" << error;
-        lastError = error;
-    }
+ReviewBeacon::~ReviewBeacon() {
+    m_jobs.cancel();
+    m_lane->shutDown(); // a publish still out finishes first, on the lane
+}
+
+void ReviewBeacon::tick() {
+    const qint64 last = m_health.lastReview();
+    if (m_busy || last <= m_published)
+        return;
+    m_busy = true;
+    m_jobs.runOn(
+        m_lane->worker(),
+        [w = m_lane->worker(), replica = m_replica, last] {
+            return w->withStore([&](UsageStore &store) { return publish(store, replica, last); });
+        },
+        [this, last](const Result<void> &r) {
+            m_busy = false;
+            if (r)
+                m_published = last;
+            const QString error = r ? QString() : r.error().message;
+            if (!error.isEmpty() && error != m_lastError)
+                qCWarning(lcWebhookHealth) << "cannot record the webhook's last review:" << error;
+            m_lastError = error;
+        });
 }
 
 Result<void> ReviewBeacon::publish(UsageStore &store, const QString &replica, qint64 at) {

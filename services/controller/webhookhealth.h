@@ -3,21 +3,22 @@
 #include "core/domain/clock.h"
 #include "core/httpd/httpserver.h"
 #include "core/httpd/servingcert.h"
+#include "core/jobs/jobtracker.h"
 #include "core/usage/usagestore.h"
 
+#include <QObject>
 #include <QString>
+#include <QTimer>
 
 #include <atomic>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 namespace gq {
 
 class MetricsRegistry;
-class StoreThread;
+class UsageLane;
 
 // What the admission webhook of this replica has done, for /readyz and /metrics: its
 // listening address, its serving certificate (expiry; one that expires within
@@ -62,9 +63,10 @@ private:
 // The last review of every replica in the usage database (store_settings rows
 // "webhook_review:<replica>"), so the leader knows whether ANY replica is being called:
 // the API server keeps its connection to one replica behind the Service for a long time.
-// A thread of its own writes this replica's last review at most every publishMs, and
-// only when it changed; nothing blocks the reviews.
-class ReviewBeacon final {
+// A timer on the owner's thread (which runs an event loop) hands this replica's last
+// review, at most every publishMs and only when it changed, to a usage lane of its own
+// (a JobTracker job): nothing blocks the reviews nor the owner's thread.
+class ReviewBeacon final : public QObject {
 public:
     ReviewBeacon(const WebhookHealth &health, QString dbUrl, UsageStore::Options storeOptions,
                  QString replica, int publishMs = 5000);
@@ -76,16 +78,16 @@ public:
     static Result<qint64> latest(UsageStore &store);
 
 private:
-    void loop();
+    void tick();
 
     const WebhookHealth &m_health;
     QString m_replica;
-    int m_publishMs;
-    std::unique_ptr<StoreThread> m_db;
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
-    bool m_stop = false;
-    std::thread m_thread; // last: started once everything above is set
+    std::unique_ptr<UsageLane> m_lane;
+    QTimer m_timer;
+    qint64 m_published = 0; // the last review the database took
+    bool m_busy = false;    // a publish is out
+    QString m_lastError;
+    JobTracker m_jobs{this}; // last: drops late answers before the rest goes
 };
 
 } // namespace gq

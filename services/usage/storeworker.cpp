@@ -20,7 +20,37 @@ void StoreWorker::connectTo(std::shared_ptr<UsageTarget> target, const UsageStor
     m_withAudit = withAudit;
 }
 
+void StoreWorker::openWith(Opener open, int reopenMs) {
+    m_hasOpener = true;
+    m_opener = std::move(open);
+    m_reopenMs = reopenMs;
+}
+
+Result<void> StoreWorker::readyFromOpener() {
+    if (store)
+        return {};
+    if (m_closed)
+        return notOpen();
+    if (!m_opener)
+        return Error::make(Error::Kind::Config, QStringLiteral("no usage database"));
+    if (m_lastFailure && !m_retryAt.hasExpired())
+        return *m_lastFailure;
+    auto opened = m_opener();
+    if (!opened) {
+        m_lastFailure = opened.error();
+        m_retryAt = QDeadlineTimer(m_reopenMs);
+        return opened.error();
+    }
+    m_lastFailure.reset();
+    store = std::move(*opened);
+    if (m_withAudit)
+        audit = std::make_unique<AuditLog>(*store);
+    return {};
+}
+
 Result<void> StoreWorker::ready() {
+    if (m_hasOpener)
+        return readyFromOpener();
     if (m_closed || !m_target)
         return notOpen();
     const quint64 epoch = m_target->get().epoch;
@@ -32,6 +62,12 @@ Result<void> StoreWorker::ready() {
 }
 
 Result<void> StoreWorker::open() {
+    if (m_hasOpener) {
+        release();
+        m_closed = false;
+        m_lastFailure.reset();
+        return readyFromOpener();
+    }
     if (!m_target)
         return notOpen();
     const UsageTarget::Snapshot target = m_target->get();
@@ -58,6 +94,11 @@ void StoreWorker::release() {
     qDeleteAll(kids);
     audit.reset();
     store.reset();
+}
+
+void StoreWorker::drop() {
+    release();
+    m_failed = false; // not a failed open: the next job opens again
 }
 
 void StoreWorker::close() {

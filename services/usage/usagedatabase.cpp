@@ -20,26 +20,29 @@ UsageTarget::Snapshot UsageTarget::get() const {
 
 UsageLane::UsageLane(std::shared_ptr<UsageTarget> target, StoreWorker *worker, const QString &threadName,
                      const UsageStore::Options &options, bool withAudit)
-    : m_worker(worker) {
-    m_worker->connectTo(std::move(target), options, withAudit);
-    m_thread.setObjectName(threadName);
-    m_worker->moveToThread(&m_thread);
-    QObject::connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread.start();
-}
+    : m_worker(worker)
+    , m_thread(
+          [&] {
+              worker->connectTo(std::move(target), options, withAudit); // before it moves
+              return worker;
+          }(),
+          threadName) {}
+
+UsageLane::UsageLane(StoreWorker *worker, const QString &threadName, StoreWorker::Opener open, int reopenMs)
+    : m_worker(worker)
+    , m_thread(
+          [&] {
+              worker->openWith(std::move(open), reopenMs); // before it moves
+              return worker;
+          }(),
+          threadName) {}
 
 UsageLane::~UsageLane() {
     shutDown();
 }
 
 void UsageLane::shutDown() {
-    if (m_down)
-        return;
-    m_down = true;
-    QMetaObject::invokeMethod(
-        m_worker, [w = m_worker] { w->close(); }, Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
+    m_thread.shutDown([w = m_worker] { w->close(); });
 }
 
 UsageDatabase::UsageDatabase(QObject *parent)

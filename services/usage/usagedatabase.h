@@ -1,18 +1,17 @@
 #pragma once
 
 #include "core/domain/error.h"
+#include "core/jobs/workerthread.h"
 #include "core/usage/usagestore.h"
+#include "services/usage/storeworker.h"
 
 #include <QMutex>
 #include <QObject>
 #include <QString>
-#include <QThread>
 
 #include <memory>
 
 namespace gq {
-
-class StoreWorker;
 
 // Where a UsageDatabase's lanes connect. Shared by the database and its lanes, so a lane
 // may outlive the database object (QObject children go in creation order); any thread.
@@ -42,6 +41,11 @@ class UsageLane final {
 public:
     UsageLane(std::shared_ptr<UsageTarget> target, StoreWorker *worker, const QString &threadName,
               const UsageStore::Options &options, bool withAudit);
+    // A lane whose store `open` makes (the controller's: a URL and options of its own, not
+    // a UsageDatabase's): opened by the first job, dropped after a job's Database error
+    // (StoreWorker::drop()) and opened again by the next; after a failed open, jobs fail
+    // at once with its error for `reopenMs` (StoreWorker::ready()).
+    UsageLane(StoreWorker *worker, const QString &threadName, StoreWorker::Opener open, int reopenMs);
     ~UsageLane();
     Q_DISABLE_COPY_MOVE(UsageLane)
 
@@ -52,9 +56,8 @@ public:
     void shutDown();
 
 private:
-    QThread m_thread;
     StoreWorker *const m_worker;
-    bool m_down = false;
+    WorkerThread m_thread;
 };
 
 // The console's one way to the usage database: it owns the URL and the password, and

@@ -3,9 +3,9 @@
 sources and of the generated build.ninja it first passes (the tree as it is), then
 fails, naming the file and the rule, once a page includes the HTTP transport, a model
 includes the usage store, an include of ours does not name its path from the repository
-root, the CLI links the console's widgets and the controller, and
-the console links the HTTP server, and code outside core/usage reaches the usage
-store's connection.
+root, a service starts a raw thread or a page a nested event loop, the CLI links the
+console's widgets and the controller, the console links the HTTP server, and code
+outside core/usage reaches the usage store's connection.
 
   tst_layers_checker.py --checker scripts/check-layers.py --source-dir SRC --build-dir BUILD
 """
@@ -130,6 +130,26 @@ class LayerCheckerTest(unittest.TestCase):
         self.assertIn("services/boosts/leak.cpp:2: usage-connection-stays-in-core-usage:", r.stdout)
         self.assertIn("services/boosts/leak.cpp:3: usage-connection-stays-in-core-usage:", r.stdout)
         self.assertNotIn("core/usage/part.cpp", r.stdout)
+    def test_a_raw_thread_outside_the_one_idiom_fails(self):
+        leak = self.src / "services/controller/leak.cpp"
+        leak.parent.mkdir(parents=True)
+        leak.write_text("// std::thread in a comment is prose\n#include <thread>\nvoid f() {\n"
+                        "    std::thread t([] {});\n    t.join();\n}\n", encoding="utf-8")
+        wait = self.src / "widgets/boosts/leak.cpp"
+        wait.write_text("void g() {\n    QEventLoop loop;\n    loop.exec();\n}\n", encoding="utf-8")
+        allowed = self.src / "core/httpd/eventserver.cpp"  # on the allow-list, with its reason
+        allowed.parent.mkdir(parents=True)
+        allowed.write_text("std::thread loopThread;\n", encoding="utf-8")
+        stale = self.src / "core/kube/credentials.cpp"  # allowed, but no longer needs it
+        stale.parent.mkdir(parents=True)
+        stale.write_text("// std::thread was here\nint x;\n", encoding="utf-8")
+        r = run(ARGS.checker, self.src, self.build)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("services/controller/leak.cpp:4: one-async-idiom: std::thread;", r.stdout)
+        self.assertNotIn("services/controller/leak.cpp:1:", r.stdout)
+        self.assertIn("widgets/boosts/leak.cpp:2: one-async-idiom: QEventLoop;", r.stdout)
+        self.assertNotIn("core/httpd/eventserver.cpp", r.stdout)
+        self.assertIn("core/kube/credentials.cpp: one-async-idiom: allowed", r.stdout)
 
     def test_the_cli_linking_widgets_or_the_controller_fails(self):
         inject_link(self.build / "build.ninja", "bin/gpuquota",
