@@ -21,6 +21,7 @@ public:
 
 private slots:
     void largeChunksAreExact();
+    void hugeLoadKeepsIntervalKeys();
 };
 
 namespace {
@@ -89,6 +90,48 @@ void TestUsageStoreBulk::largeChunksAreExact() {
     QCOMPARE(q.value(0).toInt(), 40);
     QCOMPARE(q.value(1).toString(), QStringLiteral("用户-0'"));
     QCOMPARE(q.value(2).toString(), QStringLiteral("ns-0\t\"\\"));
+}
+
+// PostgreSQL drops the intervals' primary and unique keys for a huge load and adds
+// them back at its end: a key the load repeats fails the load there (SQLite: at once)
+// and stores nothing; a good load leaves both keys in place, and an upsert of a loaded
+// row finds it.
+void TestUsageStoreBulk::hugeLoadKeepsIntervalKeys() {
+    auto s = openStore();
+    QVERIFY(s);
+    const qint64 t0 = t("2026-03-01T00:00:00Z");
+    auto keys = [&s]() {
+        QSqlQuery q(s->database());
+        if (!s->isPostgres())
+            return 2;
+        if (!q.exec(
+                QStringLiteral("SELECT COUNT(*) FROM pg_constraint WHERE conrelid = CAST('usage_intervals' "
+                               "AS regclass) AND contype IN ('p', 'u')")) ||
+            !q.next())
+            return -1;
+        return q.value(0).toInt();
+    };
+    {
+        auto load = s->beginBulk(5'000'000);
+        QVERIFY(load);
+        auto added = (*load)->add({mk("a", "u", "1", 1, t0, t0 + 3600), mk("a", "u", "2", 1, t0, t0 + 60),
+                                   mk("b", "v", "1", 2, t0, t0 + 7200)});
+        auto n = added ? (*load)->finish() : Result<qint64>(added.error());
+        QVERIFY(!n);
+        QVERIFY2(n.error().message.contains(QLatin1String("usage_intervals")), qPrintable(n.error().message));
+    }
+    QCOMPARE(*s->intervalCount(), qint64(0));
+    QCOMPARE(keys(), 2);
+    auto load = s->beginBulk(5'000'000);
+    QVERIFY(load);
+    QVERIFY((*load)->add({mk("a", "u", "1", 1, t0, t0 + 3600), mk("a", "u", "2", 1, t0, t0 + 60)}));
+    auto n = (*load)->finish();
+    QVERIFY2(n, n ? "" : qPrintable(n.error().message));
+    QCOMPARE(keys(), 2);
+    QCOMPARE(*s->upsertInterval(mk("a", "u", "1", 1, t0, t0 + 3600)), UsageStore::UpsertOutcome::Unchanged);
+    QCOMPARE(*s->upsertInterval(mk("a", "u", "2", 1, t0, t0 + 120)), UsageStore::UpsertOutcome::Updated);
+    QCOMPARE(*s->intervalCount(), qint64(2));
+    verifyRollupsExact(*s, 0);
 }
 
 QTEST_GUILESS_MAIN(TestUsageStoreBulk)
