@@ -1,9 +1,9 @@
 #include "core/usage/usageschema.h"
 
+#include "core/domain/clock.h"
 #include "core/usage/alertschema.h"
 #include "core/usage/boostrequests.h"
 #include "core/usage/boostschema.h"
-#include "core/domain/clock.h"
 #include "core/usage/newcomerledger.h"
 #include "core/usage/timewindow.h"
 #include "core/usage/usageconnection.h"
@@ -148,6 +148,31 @@ const char *const kNotifyTables[] = {
     "usage_intervals",  "budgets",       "boosts",          "rollup_ns_hour",
     "rollup_user_hour", "rollup_ns_day", "rollup_user_day",
 };
+
+// v10 (PostgreSQL): the by-time indexes of the rollup tables key on the time alone, the
+// subject and GPU-seconds ride along as INCLUDE columns: the same index-only scans of a
+// time range, but a build sorts by a number instead of breaking each hour's ties by
+// comparing names (a huge load builds them from scratch: #31 item 7). Rows of one time
+// stay in heap order, which a bulk load writes by subject. SQLite keeps the v1 form.
+const char *const kByTimeIndexesPg[] = {
+    "CREATE INDEX rollup_ns_hour_by_hour ON rollup_ns_hour (hour_s) INCLUDE (ns, gpu_seconds)",
+    "CREATE INDEX rollup_user_hour_by_hour ON rollup_user_hour (hour_s) INCLUDE (user_name, gpu_seconds)",
+    "CREATE INDEX rollup_ns_day_by_day ON rollup_ns_day (day_s) INCLUDE (ns, gpu_seconds)",
+    "CREATE INDEX rollup_user_day_by_day ON rollup_user_day (day_s) INCLUDE (user_name, gpu_seconds)",
+};
+
+// The current definition of a secondary index ("CREATE INDEX name ..."), or empty.
+QString secondaryIndexDdl(const QString &index, bool pg) {
+    const QString prefix = QStringLiteral("CREATE INDEX %1 ").arg(index);
+    if (pg)
+        for (const char *ddl : kByTimeIndexesPg)
+            if (QString::fromLatin1(ddl).startsWith(prefix))
+                return QString::fromLatin1(ddl);
+    for (const char *ddl : kSchemaV1)
+        if (QString::fromLatin1(ddl).startsWith(prefix))
+            return dialect(QString::fromLatin1(ddl), pg);
+    return {};
+}
 
 // Secondary indexes a huge load drops and recreates (the unique key and primary keys
 // stay: they detect duplicates and serve the rollup upserts).
@@ -307,6 +332,14 @@ Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone
         if (target == 9)
             if (auto r = migrateNewcomersToV9(conn); !r)
                 return r;
+        if (target == 10 && pg)
+            for (const char *ddl : kByTimeIndexesPg) {
+                const QString index = QString::fromLatin1(ddl).section(QLatin1Char(' '), 2, 2);
+                if (auto r = conn.execSql(q, QStringLiteral("DROP INDEX IF EXISTS %1").arg(index)); !r)
+                    return r;
+                if (auto r = conn.execSql(q, QString::fromLatin1(ddl)); !r)
+                    return r;
+            }
         QSqlQuery ins(db);
         if (auto r = conn.prepare(
                 ins, QStringLiteral("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"));
@@ -353,13 +386,10 @@ Result<void> setSecondaryIndexes(UsageConnection &conn, bool present) {
                 return r;
             continue;
         }
-        const QString prefix = QStringLiteral("CREATE INDEX %1 ").arg(index);
-        for (const char *ddl : kSchemaV1) {
-            const QString sql = QString::fromLatin1(ddl);
-            if (sql.startsWith(prefix))
-                if (auto r = conn.execSql(q, dialect(sql, conn.isPostgres())); !r)
-                    return r;
-        }
+        const QString sql = secondaryIndexDdl(index, conn.isPostgres());
+        if (!sql.isEmpty())
+            if (auto r = conn.execSql(q, sql); !r)
+                return r;
     }
     return {};
 }

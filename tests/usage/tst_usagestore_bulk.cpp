@@ -22,6 +22,7 @@ public:
 private slots:
     void largeChunksAreExact();
     void hugeLoadKeepsIntervalKeys();
+    void migratesV9ToV10ByTimeIndexes();
 };
 
 namespace {
@@ -131,6 +132,70 @@ void TestUsageStoreBulk::hugeLoadKeepsIntervalKeys() {
     QCOMPARE(*s->upsertInterval(mk("a", "u", "1", 1, t0, t0 + 3600)), UsageStore::UpsertOutcome::Unchanged);
     QCOMPARE(*s->upsertInterval(mk("a", "u", "2", 1, t0, t0 + 120)), UsageStore::UpsertOutcome::Updated);
     QCOMPARE(*s->intervalCount(), qint64(2));
+    verifyRollupsExact(*s, 0);
+}
+
+// A v9 database (by-time indexes keyed on time, subject and GPU-seconds) is migrated:
+// PostgreSQL's key on the time alone and INCLUDE the rest, SQLite's stay; the rows
+// and rollups are kept, a huge load rebuilds the indexes in their current form, and
+// a day's chart still reads them.
+void TestUsageStoreBulk::migratesV9ToV10ByTimeIndexes() {
+    const qint64 t0 = t("2026-03-01T00:00:00Z");
+    auto definition = [](UsageStore &s, const char *index) {
+        QSqlQuery q(s.database());
+        const QString sql = s.isPostgres()
+                                ? QStringLiteral("SELECT pg_get_indexdef(CAST('%1' AS regclass))")
+                                : QStringLiteral("SELECT sql FROM sqlite_master WHERE name = '%1'");
+        return q.exec(sql.arg(QLatin1String(index))) && q.next() ? q.value(0).toString() : QString();
+    };
+    const char *const indexes[][3] = {
+        {"rollup_ns_hour_by_hour", "rollup_ns_hour", "hour_s, ns"},
+        {"rollup_user_hour_by_hour", "rollup_user_hour", "hour_s, user_name"},
+        {"rollup_ns_day_by_day", "rollup_ns_day", "day_s, ns"},
+        {"rollup_user_day_by_day", "rollup_user_day", "day_s, user_name"},
+    };
+    {
+        auto s = openStore();
+        QVERIFY(s);
+        QVERIFY(s->upsertInterval(mk("a", "u", "1", 2, t0, t0 + 5400)));
+        for (const auto &ix : indexes) {
+            rawExec(*s, QStringLiteral("DROP INDEX %1").arg(QLatin1String(ix[0])));
+            rawExec(*s, QStringLiteral("CREATE INDEX %1 ON %2 (%3, gpu_seconds)")
+                            .arg(QLatin1String(ix[0]), QLatin1String(ix[1]), QLatin1String(ix[2])));
+        }
+        rawExec(*s, QStringLiteral("DELETE FROM schema_version WHERE version > 9"));
+        QCOMPARE(*s->schemaVersion(), 9);
+    }
+    auto s = openStore();
+    QVERIFY(s);
+    QCOMPARE(*s->schemaVersion(), kUsageSchemaVersion);
+    auto check = [&]() {
+        for (const auto &ix : indexes) {
+            const QString def = definition(*s, ix[0]);
+            const QString want = s->isPostgres()
+                                     ? QStringLiteral("(%1) INCLUDE (%2, gpu_seconds)")
+                                           .arg(QString::fromLatin1(ix[2]).section(QLatin1String(", "), 0, 0),
+                                                QString::fromLatin1(ix[2]).section(QLatin1String(", "), 1))
+                                     : QStringLiteral("(%1, gpu_seconds)").arg(QLatin1String(ix[2]));
+            QVERIFY2(def.contains(want), qPrintable(def));
+        }
+    };
+    check();
+    if (QTest::currentTestFailed())
+        return;
+    auto load = s->beginBulk(5'000'000);
+    QVERIFY(load);
+    QVERIFY((*load)->add({mk("b", "v", "2", 1, t0 + 3600, t0 + 7200)}));
+    QVERIFY((*load)->finish());
+    check();
+    auto series =
+        s->gpuHoursSeries(GroupBy::Namespace, Period::Hour, t0, t0 + 86400, QTimeZone::utc(), t0 + 86400);
+    QVERIFY2(series, series ? "" : qPrintable(series.error().message));
+    double a = 0, b = 0;
+    for (const auto &p : *series)
+        (p.subject == QLatin1String("a") ? a : b) += p.gpuHours;
+    QCOMPARE(a, 3.0);
+    QCOMPARE(b, 1.0);
     verifyRollupsExact(*s, 0);
 }
 
