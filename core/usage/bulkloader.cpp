@@ -135,6 +135,8 @@ Result<std::unique_ptr<UsageStore::BulkLoad>> BulkLoader::begin(qint64 expectedR
             load->m_droppedIndexes = true;
             if (auto r = takePlainRollups(*load); !r)
                 return r.error();
+            if (auto r = takeIntervalKeys(*load); !r)
+                return r.error();
         }
     }
     return load;

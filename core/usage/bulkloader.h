@@ -79,6 +79,12 @@ private:
     // written twice by partial flushes and adds the key back, before commit.
     Result<void> takePlainRollups(UsageStore::BulkLoad &load);
     Result<void> restorePlainRollups(UsageStore::BulkLoad &load);
+    // Huge PostgreSQL loads also drop the intervals' primary and unique keys: kept up
+    // per COPYed row they cost about as much as the COPY itself, built once at the end
+    // a third of that (#31 item 7). restorePlainRollups() adds them back, so a key
+    // the load duplicated is reported there (imports check their rows first; repeats
+    // go through upserts after restoreKeys()).
+    Result<void> takeIntervalKeys(UsageStore::BulkLoad &load);
     [[nodiscard]] RollupWriter::PlainTables plainTables(const UsageStore::BulkLoad &load) const;
 
     UsageConnection &m_conn;

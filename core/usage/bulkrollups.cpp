@@ -1,5 +1,5 @@
-// BulkLoader's rollup tables without their primary key (PostgreSQL, huge loads into
-// empty rollup tables); see bulkloader.h.
+// BulkLoader's tables without their keys (PostgreSQL, huge loads: the intervals, and
+// the rollup tables that were empty); see bulkloader.h.
 #include "core/usage/bulkloader.h"
 
 #include "core/usage/pgcopy.h"
@@ -45,11 +45,47 @@ Result<void> BulkLoader::takePlainRollups(UsageStore::BulkLoad &load) {
     return {};
 }
 
+Result<void> BulkLoader::takeIntervalKeys(UsageStore::BulkLoad &load) {
+    if (!m_conn.isPostgres() || !copier())
+        return {};
+    // Dropping the secondary indexes already locked the table (ACCESS EXCLUSIVE).
+    QSqlQuery c(m_conn.database());
+    if (auto r =
+            m_conn.execSql(c, QStringLiteral("SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
+                                             "WHERE conrelid = CAST('usage_intervals' AS regclass) AND "
+                                             "contype IN ('p', 'u') ORDER BY contype, conname"));
+        !r)
+        return r;
+    QStringList names;
+    while (c.next()) {
+        names << c.value(0).toString();
+        load.m_intervalKeys
+            << QStringLiteral("ADD CONSTRAINT \"%1\" %2").arg(names.back(), c.value(1).toString());
+    }
+    c.finish();
+    for (const QString &name : names) {
+        QSqlQuery d(m_conn.database());
+        if (auto r = m_conn.execSql(
+                d, QStringLiteral("ALTER TABLE usage_intervals DROP CONSTRAINT \"%1\"").arg(name));
+            !r)
+            return r;
+    }
+    return {};
+}
+
 RollupWriter::PlainTables BulkLoader::plainTables(const UsageStore::BulkLoad &load) const {
     return {m_copy.get(), load.m_plainRollups};
 }
 
 Result<void> BulkLoader::restorePlainRollups(UsageStore::BulkLoad &load) {
+    if (!load.m_intervalKeys.isEmpty()) {
+        QSqlQuery q(m_conn.database());
+        if (auto r = m_conn.execSql(q, QStringLiteral("ALTER TABLE usage_intervals %1")
+                                           .arg(load.m_intervalKeys.join(QStringLiteral(", "))));
+            !r)
+            return r;
+        load.m_intervalKeys.clear();
+    }
     if (!load.m_plainRollups)
         return {};
     // Written once, the rows are in key order (RollupWriter::copyRows): one process

@@ -20,7 +20,9 @@ class UsageConnection;
 // v7: open rows' last-seen heartbeat (seen_s) and estimated ends (end_estimated).
 // v8: boost requests (boostrequests.h).
 // v9: newcomer allowances (newcomerledger.h).
-inline constexpr int kUsageSchemaVersion = 9;
+// v10 (PostgreSQL): the rollup tables' by-time indexes key on the time alone and carry
+// the subject and GPU-seconds as INCLUDE columns (usageschema.cpp).
+inline constexpr int kUsageSchemaVersion = 10;
 
 // The usage database's tables, one text for both dialects, and the migrations
 // between their versions.

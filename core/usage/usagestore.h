@@ -1,11 +1,11 @@
 #pragma once
 
+#include "core/domain/clock.h"
+#include "core/domain/result.h"
 #include "core/usage/boosts.h"
 #include "core/usage/budget.h"
-#include "core/domain/clock.h"
 #include "core/usage/dburl.h"
 #include "core/usage/ledger.h"
-#include "core/domain/result.h"
 #include "core/usage/timewindow.h"
 #include "core/usage/usageschema.h"
 
@@ -364,6 +364,9 @@ private:
     // PostgreSQL: bit t set when rollup table t was empty and lost its primary key for
     // the load (cells COPYed in, key rebuilt at finish); see BulkLoader::plainRollups.
     unsigned m_plainRollups = 0;
+    // PostgreSQL: the intervals' primary and unique keys dropped for the load, as
+    // "ADD CONSTRAINT name definition" clauses (see BulkLoader::takeIntervalKeys).
+    QStringList m_intervalKeys;
     int m_rollupWrites = 0;
     bool m_done = false;
     bool m_failed = false;

@@ -21,6 +21,8 @@ public:
 
 private slots:
     void largeChunksAreExact();
+    void hugeLoadKeepsIntervalKeys();
+    void migratesV9ToV10ByTimeIndexes();
 };
 
 namespace {
@@ -89,6 +91,112 @@ void TestUsageStoreBulk::largeChunksAreExact() {
     QCOMPARE(q.value(0).toInt(), 40);
     QCOMPARE(q.value(1).toString(), QStringLiteral("用户-0'"));
     QCOMPARE(q.value(2).toString(), QStringLiteral("ns-0\t\"\\"));
+}
+
+// PostgreSQL drops the intervals' primary and unique keys for a huge load and adds
+// them back at its end: a key the load repeats fails the load there (SQLite: at once)
+// and stores nothing; a good load leaves both keys in place, and an upsert of a loaded
+// row finds it.
+void TestUsageStoreBulk::hugeLoadKeepsIntervalKeys() {
+    auto s = openStore();
+    QVERIFY(s);
+    const qint64 t0 = t("2026-03-01T00:00:00Z");
+    auto keys = [&s]() {
+        QSqlQuery q(s->database());
+        if (!s->isPostgres())
+            return 2;
+        if (!q.exec(
+                QStringLiteral("SELECT COUNT(*) FROM pg_constraint WHERE conrelid = CAST('usage_intervals' "
+                               "AS regclass) AND contype IN ('p', 'u')")) ||
+            !q.next())
+            return -1;
+        return q.value(0).toInt();
+    };
+    {
+        auto load = s->beginBulk(5'000'000);
+        QVERIFY(load);
+        auto added = (*load)->add({mk("a", "u", "1", 1, t0, t0 + 3600), mk("a", "u", "2", 1, t0, t0 + 60),
+                                   mk("b", "v", "1", 2, t0, t0 + 7200)});
+        auto n = added ? (*load)->finish() : Result<qint64>(added.error());
+        QVERIFY(!n);
+        QVERIFY2(n.error().message.contains(QLatin1String("usage_intervals")), qPrintable(n.error().message));
+    }
+    QCOMPARE(*s->intervalCount(), qint64(0));
+    QCOMPARE(keys(), 2);
+    auto load = s->beginBulk(5'000'000);
+    QVERIFY(load);
+    QVERIFY((*load)->add({mk("a", "u", "1", 1, t0, t0 + 3600), mk("a", "u", "2", 1, t0, t0 + 60)}));
+    auto n = (*load)->finish();
+    QVERIFY2(n, n ? "" : qPrintable(n.error().message));
+    QCOMPARE(keys(), 2);
+    QCOMPARE(*s->upsertInterval(mk("a", "u", "1", 1, t0, t0 + 3600)), UsageStore::UpsertOutcome::Unchanged);
+    QCOMPARE(*s->upsertInterval(mk("a", "u", "2", 1, t0, t0 + 120)), UsageStore::UpsertOutcome::Updated);
+    QCOMPARE(*s->intervalCount(), qint64(2));
+    verifyRollupsExact(*s, 0);
+}
+
+// A v9 database (by-time indexes keyed on time, subject and GPU-seconds) is migrated:
+// PostgreSQL's key on the time alone and INCLUDE the rest, SQLite's stay; the rows
+// and rollups are kept, a huge load rebuilds the indexes in their current form, and
+// a day's chart still reads them.
+void TestUsageStoreBulk::migratesV9ToV10ByTimeIndexes() {
+    const qint64 t0 = t("2026-03-01T00:00:00Z");
+    auto definition = [](UsageStore &s, const char *index) {
+        QSqlQuery q(s.database());
+        const QString sql = s.isPostgres()
+                                ? QStringLiteral("SELECT pg_get_indexdef(CAST('%1' AS regclass))")
+                                : QStringLiteral("SELECT sql FROM sqlite_master WHERE name = '%1'");
+        return q.exec(sql.arg(QLatin1String(index))) && q.next() ? q.value(0).toString() : QString();
+    };
+    const char *const indexes[][3] = {
+        {"rollup_ns_hour_by_hour", "rollup_ns_hour", "hour_s, ns"},
+        {"rollup_user_hour_by_hour", "rollup_user_hour", "hour_s, user_name"},
+        {"rollup_ns_day_by_day", "rollup_ns_day", "day_s, ns"},
+        {"rollup_user_day_by_day", "rollup_user_day", "day_s, user_name"},
+    };
+    {
+        auto s = openStore();
+        QVERIFY(s);
+        QVERIFY(s->upsertInterval(mk("a", "u", "1", 2, t0, t0 + 5400)));
+        for (const auto &ix : indexes) {
+            rawExec(*s, QStringLiteral("DROP INDEX %1").arg(QLatin1String(ix[0])));
+            rawExec(*s, QStringLiteral("CREATE INDEX %1 ON %2 (%3, gpu_seconds)")
+                            .arg(QLatin1String(ix[0]), QLatin1String(ix[1]), QLatin1String(ix[2])));
+        }
+        rawExec(*s, QStringLiteral("DELETE FROM schema_version WHERE version > 9"));
+        QCOMPARE(*s->schemaVersion(), 9);
+    }
+    auto s = openStore();
+    QVERIFY(s);
+    QCOMPARE(*s->schemaVersion(), kUsageSchemaVersion);
+    auto check = [&]() {
+        for (const auto &ix : indexes) {
+            const QString def = definition(*s, ix[0]);
+            const QString want = s->isPostgres()
+                                     ? QStringLiteral("(%1) INCLUDE (%2, gpu_seconds)")
+                                           .arg(QString::fromLatin1(ix[2]).section(QLatin1String(", "), 0, 0),
+                                                QString::fromLatin1(ix[2]).section(QLatin1String(", "), 1))
+                                     : QStringLiteral("(%1, gpu_seconds)").arg(QLatin1String(ix[2]));
+            QVERIFY2(def.contains(want), qPrintable(def));
+        }
+    };
+    check();
+    if (QTest::currentTestFailed())
+        return;
+    auto load = s->beginBulk(5'000'000);
+    QVERIFY(load);
+    QVERIFY((*load)->add({mk("b", "v", "2", 1, t0 + 3600, t0 + 7200)}));
+    QVERIFY((*load)->finish());
+    check();
+    auto series =
+        s->gpuHoursSeries(GroupBy::Namespace, Period::Hour, t0, t0 + 86400, QTimeZone::utc(), t0 + 86400);
+    QVERIFY2(series, series ? "" : qPrintable(series.error().message));
+    double a = 0, b = 0;
+    for (const auto &p : *series)
+        (p.subject == QLatin1String("a") ? a : b) += p.gpuHours;
+    QCOMPARE(a, 3.0);
+    QCOMPARE(b, 1.0);
+    verifyRollupsExact(*s, 0);
 }
 
 QTEST_GUILESS_MAIN(TestUsageStoreBulk)
