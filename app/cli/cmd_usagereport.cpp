@@ -1,12 +1,12 @@
 // GPU-hour verbs that read the usage database: `gpuquota usage|check|budget`
 // (GPU-hours per period, the admission check, budgets); plain text, CSV or JSON for
 // scripts.
-#include "core/usage/boosts.h"
-#include "core/usage/budgetedit.h"
 #include "app/cli/budgetstatus.h"
 #include "app/cli/queuegrouping.h"
-#include "core/usage/usageconnection.h"
 #include "app/cli/usageverbs.h"
+#include "core/usage/boosts.h"
+#include "core/usage/budgetedit.h"
+#include "core/usage/usageconnection.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -240,6 +240,132 @@ int auditedBudgetChange(UsageStore &store, const Args &a, BudgetScope scope, con
     return Ok;
 }
 
+// gpuquota budget set --user U|--namespace N --limit H [--period P] [--grace D] [--tz Z]
+int budgetSet(const Args &a) {
+    auto subject = subjectFlags(a);
+    if (!subject)
+        return failWith(subject.error());
+    Budget b;
+    b.scope = subject->first;
+    b.subject = subject->second;
+    auto period =
+        parsePeriod(a.value(QStringLiteral("period"), QStringLiteral("day")), QStringLiteral("--period"));
+    if (!period)
+        return fail(period.error().toString(), UsageError);
+    b.period = *period;
+    auto limit = numberFlag(a, QStringLiteral("limit"));
+    if (!limit)
+        return fail(limit.error().message, UsageError);
+    b.limitGpuHours = *limit;
+    auto grace =
+        parseDuration(a.value(QStringLiteral("grace"), QStringLiteral("0")), QStringLiteral("--grace"));
+    if (!grace)
+        return fail(grace.error().toString(), UsageError);
+    b.graceSeconds = *grace;
+    b.tz = a.value(QStringLiteral("tz"), QStringLiteral("UTC"));
+    if (auto v = validateBudget(b); !v)
+        return fail(v.error().toString(), UsageError);
+    auto db = openDb(a);
+    if (!db)
+        return failWith(db.error());
+    const int code =
+        auditedBudgetChange(**db, a, b.scope, b.subject, b.period, QStringLiteral("budget.set"), [&] {
+            auto stored = (*db)->setBudget(b);
+            return stored ? Ok : failWith(stored.error());
+        });
+    if (code != Ok)
+        return code;
+    out() << "budget set: " << scopeName(b.scope) << ' ' << b.subject << ' '
+          << formatGpuHours(b.limitGpuHours) << " GPU-h per " << periodName(b.period) << " (" << b.tz
+          << ", grace " << formatDuration(b.graceSeconds) << ")\n";
+    return Ok;
+}
+
+// gpuquota budget list [-o json]: every budget with what it has used this period.
+int budgetList(const Args &a) {
+    qint64 now = 0;
+    std::unique_ptr<UsageStore> db;
+    if (auto code = openForReading(a, now, db))
+        return *code;
+    auto list = db->budgets();
+    if (!list)
+        return failWith(list.error());
+    QList<QStringList> rows{{QStringLiteral("SCOPE"), QStringLiteral("SUBJECT"), QStringLiteral("PERIOD"),
+                             QStringLiteral("LIMIT"), QStringLiteral("GRACE"), QStringLiteral("TZ"),
+                             QStringLiteral("USED"), QStringLiteral("REMAINING"), QStringLiteral("STATE")}};
+    QJsonArray json;
+    for (const Budget &b : *list) {
+        auto status = db->budgetStatus(b.scope, b.subject, now);
+        if (!status)
+            return failWith(status.error());
+        const Decision *d = nullptr;
+        for (const Decision &x : *status)
+            if (x.budget.period == b.period)
+                d = &x;
+        const double used = d ? d->used : 0, remaining = d ? d->remaining : b.limitGpuHours;
+        const QString state = d ? outcomeName(d->outcome) : QString();
+        rows << QStringList{scopeName(b.scope),
+                            b.subject,
+                            periodName(b.period),
+                            formatGpuHours(b.limitGpuHours),
+                            formatDuration(b.graceSeconds),
+                            b.tz,
+                            formatGpuHours(used),
+                            formatGpuHours(remaining),
+                            state};
+        json.append(QJsonObject{{QStringLiteral("scope"), scopeName(b.scope)},
+                                {QStringLiteral("subject"), b.subject},
+                                {QStringLiteral("period"), periodName(b.period)},
+                                {QStringLiteral("limit"), b.limitGpuHours},
+                                {QStringLiteral("grace_seconds"), double(b.graceSeconds)},
+                                {QStringLiteral("tz"), b.tz},
+                                {QStringLiteral("used"), used},
+                                {QStringLiteral("remaining"), remaining},
+                                {QStringLiteral("state"), state}});
+    }
+    if (a.value(QStringLiteral("output")) == QLatin1String("json"))
+        out() << QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
+    else if (list->isEmpty())
+        out() << "no budgets\n";
+    else
+        printTable(rows);
+    return Ok;
+}
+
+// gpuquota budget delete --user U|--namespace N [--period P]
+int budgetDelete(const Args &a) {
+    auto subject = subjectFlags(a);
+    if (!subject)
+        return failWith(subject.error());
+    std::optional<Period> period;
+    if (a.has(QStringLiteral("period"))) {
+        auto p = parsePeriod(a.value(QStringLiteral("period")), QStringLiteral("--period"));
+        if (!p)
+            return fail(p.error().toString(), UsageError);
+        period = *p;
+    }
+    auto db = openDb(a);
+    if (!db)
+        return failWith(db.error());
+    int deleted = 0;
+    const int code = auditedBudgetChange(
+        **db, a, subject->first, subject->second, period, QStringLiteral("budget.delete"), [&] {
+            auto n = (*db)->deleteBudget(subject->first, subject->second, period);
+            if (!n)
+                return failWith(n.error());
+            if (*n == 0) // nothing changed: nothing to audit, and the transaction rolls back
+                return fail(
+                    QStringLiteral("no budget for %1 %2").arg(scopeName(subject->first), subject->second));
+            deleted = *n;
+            return int(Ok);
+        });
+    if (code != Ok)
+        return code;
+    out() << "deleted " << deleted << " budget(s) of " << scopeName(subject->first) << ' ' << subject->second
+          << '\n';
+    return Ok;
+}
+
 int runBudget(const QStringList &argv) {
     if (!argv.isEmpty() && (argv.first() == QLatin1String("--help") || argv.first() == QLatin1String("-h") ||
                             argv.first() == QLatin1String("help"))) {
@@ -264,127 +390,12 @@ int runBudget(const QStringList &argv) {
         return fail(a.error, UsageError);
     if (!a.positional.isEmpty())
         return fail(QStringLiteral("unexpected argument '%1'").arg(a.positional.first()), UsageError);
-    if (sub == QLatin1String("set")) {
-        auto subject = subjectFlags(a);
-        if (!subject)
-            return failWith(subject.error());
-        Budget b;
-        b.scope = subject->first;
-        b.subject = subject->second;
-        auto period =
-            parsePeriod(a.value(QStringLiteral("period"), QStringLiteral("day")), QStringLiteral("--period"));
-        if (!period)
-            return fail(period.error().toString(), UsageError);
-        b.period = *period;
-        auto limit = numberFlag(a, QStringLiteral("limit"));
-        if (!limit)
-            return fail(limit.error().message, UsageError);
-        b.limitGpuHours = *limit;
-        auto grace =
-            parseDuration(a.value(QStringLiteral("grace"), QStringLiteral("0")), QStringLiteral("--grace"));
-        if (!grace)
-            return fail(grace.error().toString(), UsageError);
-        b.graceSeconds = *grace;
-        b.tz = a.value(QStringLiteral("tz"), QStringLiteral("UTC"));
-        if (auto v = validateBudget(b); !v)
-            return fail(v.error().toString(), UsageError);
-        auto db = openDb(a);
-        if (!db)
-            return failWith(db.error());
-        const int code =
-            auditedBudgetChange(**db, a, b.scope, b.subject, b.period, QStringLiteral("budget.set"), [&] {
-                auto stored = (*db)->setBudget(b);
-                return stored ? Ok : failWith(stored.error());
-            });
-        if (code != Ok)
-            return code;
-        out() << "budget set: " << scopeName(b.scope) << ' ' << b.subject << ' '
-              << formatGpuHours(b.limitGpuHours) << " GPU-h per " << periodName(b.period) << " (" << b.tz
-              << ", grace " << formatDuration(b.graceSeconds) << ")\n";
-        return Ok;
-    }
-    if (sub == QLatin1String("list")) {
-        qint64 now = 0;
-        std::unique_ptr<UsageStore> db;
-        if (auto code = openForReading(a, now, db))
-            return *code;
-        auto list = db->budgets();
-        if (!list)
-            return failWith(list.error());
-        QList<QStringList> rows{{QStringLiteral("SCOPE"), QStringLiteral("SUBJECT"), QStringLiteral("PERIOD"),
-                                 QStringLiteral("LIMIT"), QStringLiteral("GRACE"), QStringLiteral("TZ"),
-                                 QStringLiteral("USED"), QStringLiteral("REMAINING"),
-                                 QStringLiteral("STATE")}};
-        QJsonArray json;
-        for (const Budget &b : *list) {
-            auto status = db->budgetStatus(b.scope, b.subject, now);
-            if (!status)
-                return failWith(status.error());
-            const Decision *d = nullptr;
-            for (const Decision &x : *status)
-                if (x.budget.period == b.period)
-                    d = &x;
-            const double used = d ? d->used : 0, remaining = d ? d->remaining : b.limitGpuHours;
-            const QString state = d ? outcomeName(d->outcome) : QString();
-            rows << QStringList{scopeName(b.scope),
-                                b.subject,
-                                periodName(b.period),
-                                formatGpuHours(b.limitGpuHours),
-                                formatDuration(b.graceSeconds),
-                                b.tz,
-                                formatGpuHours(used),
-                                formatGpuHours(remaining),
-                                state};
-            json.append(QJsonObject{{QStringLiteral("scope"), scopeName(b.scope)},
-                                    {QStringLiteral("subject"), b.subject},
-                                    {QStringLiteral("period"), periodName(b.period)},
-                                    {QStringLiteral("limit"), b.limitGpuHours},
-                                    {QStringLiteral("grace_seconds"), double(b.graceSeconds)},
-                                    {QStringLiteral("tz"), b.tz},
-                                    {QStringLiteral("used"), used},
-                                    {QStringLiteral("remaining"), remaining},
-                                    {QStringLiteral("state"), state}});
-        }
-        if (a.value(QStringLiteral("output")) == QLatin1String("json"))
-            out() << QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
-        else if (list->isEmpty())
-            out() << "no budgets\n";
-        else
-            printTable(rows);
-        return Ok;
-    }
-    if (sub == QLatin1String("delete")) {
-        auto subject = subjectFlags(a);
-        if (!subject)
-            return failWith(subject.error());
-        std::optional<Period> period;
-        if (a.has(QStringLiteral("period"))) {
-            auto p = parsePeriod(a.value(QStringLiteral("period")), QStringLiteral("--period"));
-            if (!p)
-                return fail(p.error().toString(), UsageError);
-            period = *p;
-        }
-        auto db = openDb(a);
-        if (!db)
-            return failWith(db.error());
-        int deleted = 0;
-        const int code = auditedBudgetChange(
-            **db, a, subject->first, subject->second, period, QStringLiteral("budget.delete"), [&] {
-                auto n = (*db)->deleteBudget(subject->first, subject->second, period);
-                if (!n)
-                    return failWith(n.error());
-                if (*n == 0) // nothing changed: nothing to audit, and the transaction rolls back
-                    return fail(QStringLiteral("no budget for %1 %2")
-                                    .arg(scopeName(subject->first), subject->second));
-                deleted = *n;
-                return int(Ok);
-            });
-        if (code != Ok)
-            return code;
-        out() << "deleted " << deleted << " budget(s) of " << scopeName(subject->first) << ' '
-              << subject->second << '\n';
-        return Ok;
-    }
+    if (sub == QLatin1String("set"))
+        return budgetSet(a);
+    if (sub == QLatin1String("list"))
+        return budgetList(a);
+    if (sub == QLatin1String("delete"))
+        return budgetDelete(a);
     return fail(QStringLiteral("unknown budget sub-command '%1' (set, list, delete, status)").arg(sub),
                 UsageError);
 }
