@@ -49,6 +49,16 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
     connect(m_selfServiceLink, &QLabel::linkActivated, this,
             [](const QString &link) { QDesktopServices::openUrl(QUrl(link)); });
 
+    setUpTable();
+    QLabel *groupLabel = setUpGroupBy();
+    layOutPage(groupLabel);
+    connectActions();
+    updateEmpty();
+    updateButtons();
+}
+
+// The budgets table: sorted by what is left, batteries and two-line cells.
+void BudgetsPage::setUpTable() {
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(BudgetListModel::SortRole);
     m_view->setModel(m_proxy);
@@ -76,7 +86,10 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_error->hide();
+}
 
+// Group by None / ClusterQueue / LocalQueue; returns its label (the layout places both).
+QLabel *BudgetsPage::setUpGroupBy() {
     m_groupBy->setObjectName(QStringLiteral("budgetsGroupBy"));
     m_groupBy->addItem(tr("None"), QString());
     m_groupBy->addItem(tr("ClusterQueue"), QStringLiteral("clusterqueue"));
@@ -92,7 +105,10 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
     });
     auto *groupLabel = new QLabel(tr("&Group by"), this);
     groupLabel->setBuddy(m_groupBy);
+    return groupLabel;
+}
 
+void BudgetsPage::layOutPage(QLabel *groupLabel) {
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_new);
     buttons->addWidget(m_edit);
@@ -121,7 +137,9 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
     split->setChildrenCollapsible(false);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(split);
+}
 
+void BudgetsPage::connectActions() {
     connect(m_new, &QPushButton::clicked, this, &BudgetsPage::createBudget);
     connect(m_edit, &QPushButton::clicked, this, &BudgetsPage::editSelected);
     connect(m_delete, &QPushButton::clicked, this, &BudgetsPage::deleteSelected);
@@ -132,25 +150,7 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
         m_service->load();
         updateEmpty();
     });
-    connect(m_service, &BudgetService::overviewLoaded, this, [this](const BudgetOverview &o) {
-        // Keep the selection across a refresh by its key, not its row.
-        const BudgetRow *sel = selected();
-        const std::optional<Budget> keep = sel ? std::optional<Budget>(sel->budget) : std::nullopt;
-        m_model->setOverview(o);
-        m_loaded = true;
-        m_error->hide();
-        if (keep)
-            for (int r = 0; r < m_model->rowCount(); ++r) {
-                const BudgetRow *row = m_model->budgetAt(r);
-                if (row && row->budget.scope == keep->scope && row->budget.subject == keep->subject &&
-                    row->budget.period == keep->period)
-                    m_view->selectRow(m_proxy->mapFromSource(m_model->index(r, 0)).row());
-            }
-        if (m_model->grouping())
-            fitSubjectColumn();
-        updateEmpty();
-        updateButtons();
-    });
+    connect(m_service, &BudgetService::overviewLoaded, this, &BudgetsPage::showOverview);
     connect(m_service, &BudgetService::failed, this, [this](const Error &e) {
         m_error->setText(
             tr("Budgets: %1")
@@ -166,6 +166,24 @@ BudgetsPage::BudgetsPage(BudgetService *service, QWidget *parent)
         if (m_service->isOpen())
             m_service->load();
     });
+}
+
+void BudgetsPage::showOverview(const BudgetOverview &o) {
+    // Keep the selection across a refresh by its key, not its row.
+    const BudgetRow *sel = selected();
+    const std::optional<Budget> keep = sel ? std::optional<Budget>(sel->budget) : std::nullopt;
+    m_model->setOverview(o);
+    m_loaded = true;
+    m_error->hide();
+    if (keep)
+        for (int r = 0; r < m_model->rowCount(); ++r) {
+            const BudgetRow *row = m_model->budgetAt(r);
+            if (row && row->budget.scope == keep->scope && row->budget.subject == keep->subject &&
+                row->budget.period == keep->period)
+                m_view->selectRow(m_proxy->mapFromSource(m_model->index(r, 0)).row());
+        }
+    if (m_model->grouping())
+        fitSubjectColumn();
     updateEmpty();
     updateButtons();
 }

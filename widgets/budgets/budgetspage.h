@@ -21,6 +21,7 @@ class BudgetListModel;
 class BudgetSortProxy;
 class BudgetService;
 class CanRunPanel;
+struct BudgetOverview;
 struct BudgetRow;
 
 // The Budgets tab: every user and namespace GPU-hour budget with a battery of what is
@@ -66,6 +67,11 @@ protected:
 private:
     [[nodiscard]] const BudgetRow *selected() const;
     void openDialog(BudgetDialog *dialog);
+    void setUpTable();
+    QLabel *setUpGroupBy();
+    void layOutPage(QLabel *groupLabel);
+    void connectActions();
+    void showOverview(const BudgetOverview &o);
     void updateButtons();
     void updateEmpty();
     void fitSubjectColumn();
