@@ -1,7 +1,7 @@
 #include "core/usage/usagecsv.h"
 
-#include "core/usage/bulkloader.h"
 #include "core/domain/csvfield.h"
+#include "core/usage/bulkloader.h"
 #include "core/usage/csvreader.h"
 #include "core/usage/intervalqueries.h"
 #include "core/usage/intervalwriter.h"
@@ -100,12 +100,90 @@ Result<bool> anyStoredBetween(UsageConnection &conn, qint64 from, qint64 to) {
     return q.next();
 }
 
+bool isRepeated(const std::vector<size_t> &repeated, const UsageInterval &iv) {
+    return !repeated.empty() && std::binary_search(repeated.begin(), repeated.end(), keyHash(iv));
+}
+
+// The import's main pass: every row not repeated in the file goes to the bulk load in
+// chunks (looked up first when `merging`: the file's time range holds stored rows).
+Result<void> loadRows(QIODevice &src, const CsvRowLimits &limits, const QString &source, BulkLoader &bulk,
+                      UsageStore::BulkLoad &load, bool merging, const std::vector<size_t> &repeated,
+                      BulkLoader::MergeCounts &counts) {
+    UsageCsvParser parser(src, limits);
+    std::vector<UsageInterval> chunk;
+    chunk.reserve(kChunkRows);
+    QElapsedTimer pass;
+    pass.start();
+    const qint64 passCpu = PhaseTimes::cpuNow();
+    qint64 flushNs = 0, flushCpu = 0;
+    auto flush = [&]() -> Result<void> {
+        QElapsedTimer t;
+        t.start();
+        const qint64 cpu = PhaseTimes::cpuNow();
+        const auto timed = qScopeGuard([&] {
+            flushNs += t.nsecsElapsed();
+            flushCpu += PhaseTimes::cpuNow() - cpu;
+        });
+        Result<void> r;
+        if (merging) {
+            r = bulk.merge(load, chunk, counts);
+        } else {
+            r = load.add(chunk);
+            counts.inserted += qint64(chunk.size());
+        }
+        chunk.clear();
+        return r;
+    };
+    if (auto r = forEachRow(parser, source,
+                            [&](const UsageInterval &iv) -> Result<void> {
+                                if (isRepeated(repeated, iv))
+                                    return {};
+                                chunk.push_back(iv);
+                                return chunk.size() == kChunkRows ? flush() : Result<void>{};
+                            });
+        !r)
+        return r.error();
+    PhaseTimes::instance().add(PhaseTimes::Parse, pass.nsecsElapsed() - flushNs,
+                               PhaseTimes::cpuNow() - passCpu - flushCpu);
+    if (!chunk.empty())
+        if (auto r = flush(); !r)
+            return r.error();
+    return {};
+}
+
+// The rows whose key the file repeats, one upsert each in file order (the last wins).
+Result<void> upsertRepeated(QIODevice &src, const CsvRowLimits &limits, const QString &source,
+                            IntervalWriter &writer, const std::vector<size_t> &repeated,
+                            UsageStore::ImportStats &stats) {
+    using UpsertOutcome = UsageStore::UpsertOutcome;
+    UsageCsvParser parser(src, limits);
+    if (auto r = forEachRow(parser, source,
+                            [&](const UsageInterval &iv) -> Result<void> {
+                                if (!isRepeated(repeated, iv))
+                                    return {};
+                                auto outcome = writer.upsertInTx(iv);
+                                if (!outcome) {
+                                    Error e = outcome.error();
+                                    e.line = parser.line();
+                                    return e;
+                                }
+                                switch (*outcome) {
+                                case UpsertOutcome::Inserted: ++stats.inserted; break;
+                                case UpsertOutcome::Updated: ++stats.updated; break;
+                                case UpsertOutcome::Unchanged: ++stats.unchanged; break;
+                                }
+                                return {};
+                            });
+        !r)
+        return r.error();
+    return {};
+}
+
 } // namespace
 
 Result<UsageStore::ImportStats> importUsageCsv(UsageConnection &conn, IntervalWriter &writer,
                                                BulkLoader &bulk, QIODevice &in,
                                                const UsageStore::ImportOptions &options) {
-    using UpsertOutcome = UsageStore::UpsertOutcome;
     const CsvRowLimits limits{options.earliestStart, options.longestInterval};
     // First read: parse and check everything, write nothing. A pipe cannot be read
     // twice, so it is spooled to a temporary file on the way.
@@ -149,53 +227,10 @@ Result<UsageStore::ImportStats> importUsageCsv(UsageConnection &conn, IntervalWr
     if (!*merging)
         (*load)->streamIntervals();
     BulkLoader::MergeCounts counts;
-    auto isRepeated = [&](const UsageInterval &iv) {
-        return !scan->repeated.empty() &&
-               std::binary_search(scan->repeated.begin(), scan->repeated.end(), keyHash(iv));
-    };
-    {
-        if (auto r = rewind(); !r)
-            return r.error();
-        UsageCsvParser parser(src, limits);
-        std::vector<UsageInterval> chunk;
-        chunk.reserve(kChunkRows);
-        QElapsedTimer pass;
-        pass.start();
-        const qint64 passCpu = PhaseTimes::cpuNow();
-        qint64 flushNs = 0, flushCpu = 0;
-        auto flush = [&]() -> Result<void> {
-            QElapsedTimer t;
-            t.start();
-            const qint64 cpu = PhaseTimes::cpuNow();
-            const auto timed = qScopeGuard([&] {
-                flushNs += t.nsecsElapsed();
-                flushCpu += PhaseTimes::cpuNow() - cpu;
-            });
-            Result<void> r;
-            if (*merging) {
-                r = bulk.merge(**load, chunk, counts);
-            } else {
-                r = (*load)->add(chunk);
-                counts.inserted += qint64(chunk.size());
-            }
-            chunk.clear();
-            return r;
-        };
-        if (auto r = forEachRow(parser, options.source,
-                                [&](const UsageInterval &iv) -> Result<void> {
-                                    if (isRepeated(iv))
-                                        return {};
-                                    chunk.push_back(iv);
-                                    return chunk.size() == kChunkRows ? flush() : Result<void>{};
-                                });
-            !r)
-            return r.error();
-        PhaseTimes::instance().add(PhaseTimes::Parse, pass.nsecsElapsed() - flushNs,
-                                   PhaseTimes::cpuNow() - passCpu - flushCpu);
-        if (!chunk.empty())
-            if (auto r = flush(); !r)
-                return r.error();
-    }
+    if (auto r = rewind(); !r)
+        return r.error();
+    if (auto r = loadRows(src, limits, options.source, bulk, **load, *merging, scan->repeated, counts); !r)
+        return r.error();
     stats.inserted = int(counts.inserted);
     stats.updated = int(counts.updated);
     stats.unchanged = int(counts.unchanged);
@@ -205,25 +240,7 @@ Result<UsageStore::ImportStats> importUsageCsv(UsageConnection &conn, IntervalWr
             return r.error();
         if (auto r = rewind(); !r)
             return r.error();
-        UsageCsvParser parser(src, limits);
-        if (auto r = forEachRow(parser, options.source,
-                                [&](const UsageInterval &iv) -> Result<void> {
-                                    if (!isRepeated(iv))
-                                        return {};
-                                    auto outcome = writer.upsertInTx(iv);
-                                    if (!outcome) {
-                                        Error e = outcome.error();
-                                        e.line = parser.line();
-                                        return e;
-                                    }
-                                    switch (*outcome) {
-                                    case UpsertOutcome::Inserted: ++stats.inserted; break;
-                                    case UpsertOutcome::Updated: ++stats.updated; break;
-                                    case UpsertOutcome::Unchanged: ++stats.unchanged; break;
-                                    }
-                                    return {};
-                                });
-            !r)
+        if (auto r = upsertRepeated(src, limits, options.source, writer, scan->repeated, stats); !r)
             return r.error();
     }
     if (auto r = (*load)->finish(); !r)
