@@ -342,11 +342,66 @@ PgCopy *BulkLoader::copier() {
 
 Result<void> BulkLoader::writeIntervals(const std::vector<UsageInterval> &rows, size_t from, size_t to,
                                         bool stream) {
-    const bool pg = m_conn.isPostgres();
-    if (pg && copier())
+    if (!m_conn.isPostgres())
+        return insertIntervalsSqlite(rows, from, to);
+    if (copier())
         return from < to ? copyIntervals(rows, from, to, stream) : Result<void>{};
-    const int batch = pg ? kPgBulkIntervalRows : kSqliteBulkIntervalRows;
-    const QVariant nullEnd(QMetaType(QMetaType::LongLong));
+    return insertIntervalsUnnest(rows, from, to);
+}
+
+// PostgreSQL without COPY: kPgBulkIntervalRows rows per INSERT … SELECT FROM unnest(arrays).
+Result<void> BulkLoader::insertIntervalsUnnest(const std::vector<UsageInterval> &rows, size_t from,
+                                               size_t to) {
+    const QString head =
+        QStringLiteral("INSERT INTO usage_intervals (%1) ").arg(QLatin1String(kIntervalColumns));
+    WeightCache weightOf(m_weights);
+    while (from < to) {
+        const size_t n = std::min<size_t>(size_t(kPgBulkIntervalRows), to - from);
+        auto q =
+            m_conn.cached(head + QStringLiteral("SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), "
+                                                "CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), "
+                                                "CAST(? AS TEXT[]), CAST(? AS INTEGER[]), "
+                                                "CAST(? AS DOUBLE PRECISION[]), CAST(? AS BIGINT[]), "
+                                                "CAST(? AS BIGINT[]), CAST(? AS TEXT[]))"));
+        if (!q)
+            return q.error();
+        QString cols[11];
+        for (QString &c : cols) {
+            c.reserve(qsizetype(n) * 24);
+            c += QLatin1Char('{');
+        }
+        for (size_t k = from; k < from + n; ++k) {
+            const UsageInterval &iv = rows[k];
+            if (k != from)
+                for (QString &c : cols)
+                    c += QLatin1Char(',');
+            appendPgText(cols[0], iv.cluster);
+            appendPgText(cols[1], iv.ns);
+            appendPgText(cols[2], iv.user);
+            appendPgText(cols[3], iv.podUid);
+            appendPgText(cols[4], iv.podName);
+            appendPgText(cols[5], iv.resource);
+            cols[6] += QString::number(iv.gpus);
+            cols[7] += QString::number(weightOf(iv.resource), 'g', 17);
+            cols[8] += QString::number(iv.start);
+            cols[9] += iv.end ? QString::number(*iv.end) : QStringLiteral("NULL");
+            appendPgText(cols[10], iv.source);
+        }
+        for (int c = 0; c < 11; ++c) {
+            cols[c] += QLatin1Char('}');
+            (*q)->bindValue(c, cols[c]);
+        }
+        auto r = m_conn.exec(**q, QStringLiteral("bulk-inserting intervals"));
+        (*q)->finish();
+        if (!r)
+            return r;
+        from += n;
+    }
+    return {};
+}
+
+Result<void> BulkLoader::insertIntervalsSqlite(const std::vector<UsageInterval> &rows, size_t from,
+                                               size_t to) {
     const QString head =
         QStringLiteral("INSERT INTO usage_intervals (%1) ").arg(QLatin1String(kIntervalColumns));
     // SQLite: two prepared statements for all rows, kSqliteBulkIntervalRows rows at a
@@ -355,7 +410,6 @@ Result<void> BulkLoader::writeIntervals(const std::vector<UsageInterval> &rows, 
     // batches.
     std::unique_ptr<SqliteStatement> many, one;
     QByteArray scratch[kSqliteBulkIntervalRows][7];
-    WeightCache weightOf(m_weights);
     auto prepare = [&](int rows) -> Result<void> {
         sqlite3 *h = m_conn.sqliteHandle();
         if (!h)
@@ -371,81 +425,40 @@ Result<void> BulkLoader::writeIntervals(const std::vector<UsageInterval> &rows, 
                                QStringLiteral("preparing a statement: %1").arg(st->error()));
         return {};
     };
+    WeightCache weightOf(m_weights);
     while (from < to) {
-        const size_t n = std::min<size_t>(size_t(batch), to - from);
-        if (pg) {
-            auto q = m_conn.cached(
-                head + QStringLiteral("SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), "
-                                      "CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), "
-                                      "CAST(? AS TEXT[]), CAST(? AS INTEGER[]), "
-                                      "CAST(? AS DOUBLE PRECISION[]), CAST(? AS BIGINT[]), "
-                                      "CAST(? AS BIGINT[]), CAST(? AS TEXT[]))"));
-            if (!q)
-                return q.error();
-            QString cols[11];
-            for (QString &c : cols) {
-                c.reserve(qsizetype(n) * 24);
-                c += QLatin1Char('{');
-            }
-            for (size_t k = from; k < from + n; ++k) {
-                const UsageInterval &iv = rows[k];
-                if (k != from)
-                    for (QString &c : cols)
-                        c += QLatin1Char(',');
-                appendPgText(cols[0], iv.cluster);
-                appendPgText(cols[1], iv.ns);
-                appendPgText(cols[2], iv.user);
-                appendPgText(cols[3], iv.podUid);
-                appendPgText(cols[4], iv.podName);
-                appendPgText(cols[5], iv.resource);
-                cols[6] += QString::number(iv.gpus);
-                cols[7] += QString::number(weightOf(iv.resource), 'g', 17);
-                cols[8] += QString::number(iv.start);
-                cols[9] += iv.end ? QString::number(*iv.end) : QStringLiteral("NULL");
-                appendPgText(cols[10], iv.source);
-            }
-            for (int c = 0; c < 11; ++c) {
-                cols[c] += QLatin1Char('}');
-                (*q)->bindValue(c, cols[c]);
-            }
-            auto r = m_conn.exec(**q, QStringLiteral("bulk-inserting intervals"));
-            (*q)->finish();
-            if (!r)
+        const size_t n = std::min<size_t>(size_t(kSqliteBulkIntervalRows), to - from);
+        const bool batch = n == size_t(kSqliteBulkIntervalRows);
+        if (!(batch ? many : one))
+            if (auto r = prepare(batch ? kSqliteBulkIntervalRows : 1); !r)
                 return r;
-        } else {
-            const bool batch = n == size_t(kSqliteBulkIntervalRows);
-            if (!(batch ? many : one))
-                if (auto r = prepare(batch ? kSqliteBulkIntervalRows : 1); !r)
-                    return r;
-            const int rowsHere = batch ? int(n) : 1;
-            SqliteStatement &st = batch ? *many : *one;
-            for (size_t k = from; k < from + n; k += size_t(rowsHere)) {
-                for (int i = 0; i < rowsHere; ++i) {
-                    const UsageInterval &iv = rows[k + size_t(i)];
-                    QByteArray *buf = scratch[i];
-                    const int p = i * 11;
-                    st.text(p + 1, iv.cluster, buf[0]);
-                    st.text(p + 2, iv.ns, buf[1]);
-                    st.text(p + 3, iv.user, buf[2]);
-                    st.text(p + 4, iv.podUid, buf[3]);
-                    st.text(p + 5, iv.podName, buf[4]);
-                    st.text(p + 6, iv.resource, buf[5]);
-                    st.integer(p + 7, iv.gpus);
-                    st.real(p + 8, weightOf(iv.resource));
-                    st.integer(p + 9, iv.start);
-                    if (iv.end)
-                        st.integer(p + 10, *iv.end);
-                    else
-                        st.null(p + 10);
-                    st.text(p + 11, iv.source, buf[6]);
-                }
-                if (!st.step())
-                    return Error::make(Error::Kind::Database,
-                                       QStringLiteral("bulk-inserting intervals %1-%2: %3")
-                                           .arg(k)
-                                           .arg(k + size_t(rowsHere) - 1)
-                                           .arg(st.error()));
+        const int rowsHere = batch ? int(n) : 1;
+        SqliteStatement &st = batch ? *many : *one;
+        for (size_t k = from; k < from + n; k += size_t(rowsHere)) {
+            for (int i = 0; i < rowsHere; ++i) {
+                const UsageInterval &iv = rows[k + size_t(i)];
+                QByteArray *buf = scratch[i];
+                const int p = i * 11;
+                st.text(p + 1, iv.cluster, buf[0]);
+                st.text(p + 2, iv.ns, buf[1]);
+                st.text(p + 3, iv.user, buf[2]);
+                st.text(p + 4, iv.podUid, buf[3]);
+                st.text(p + 5, iv.podName, buf[4]);
+                st.text(p + 6, iv.resource, buf[5]);
+                st.integer(p + 7, iv.gpus);
+                st.real(p + 8, weightOf(iv.resource));
+                st.integer(p + 9, iv.start);
+                if (iv.end)
+                    st.integer(p + 10, *iv.end);
+                else
+                    st.null(p + 10);
+                st.text(p + 11, iv.source, buf[6]);
             }
+            if (!st.step())
+                return Error::make(Error::Kind::Database, QStringLiteral("bulk-inserting intervals %1-%2: %3")
+                                                              .arg(k)
+                                                              .arg(k + size_t(rowsHere) - 1)
+                                                              .arg(st.error()));
         }
         from += n;
     }

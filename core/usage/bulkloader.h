@@ -67,6 +67,8 @@ private:
     Result<void> writeIntervals(const std::vector<UsageInterval> &rows, size_t from, size_t to,
                                 bool stream = false);
     Result<void> copyIntervals(const std::vector<UsageInterval> &rows, size_t from, size_t to, bool stream);
+    Result<void> insertIntervalsUnnest(const std::vector<UsageInterval> &rows, size_t from, size_t to);
+    Result<void> insertIntervalsSqlite(const std::vector<UsageInterval> &rows, size_t from, size_t to);
     // Ends the open interval COPY of a streaming load (see BulkLoad::streamIntervals)
     // before another statement; abortStream() drops it.
     Result<void> endStream();
