@@ -79,8 +79,25 @@ private slots:
     void presetsAreLocalCalendarRanges();
 
 private:
+    QString openOnAWeek(UsageChartService &service, const TimeRange &range);
     UsageTestBackend m_backend{"gq_uch"};
 };
+
+// A fresh database holding a week of intervals in `range`, and `service` opened on it:
+// "" when it opened, else what went wrong.
+QString TestUsageCharts::openOnAWeek(UsageChartService &service, const TimeRange &range) {
+    const QString url = m_backend.freshUrl();
+    {
+        auto opened = UsageStore::open(url);
+        if (!opened)
+            return opened.error().toString();
+        if (auto r = (*opened)->insertBulk(makeIntervals(range, 7)); !r)
+            return r.error().toString();
+    }
+    QSignalSpy opened(&service, &UsageChartService::opened);
+    service.open(url);
+    return opened.wait(10000) ? QString() : QStringLiteral("the chart service did not open");
+}
 
 void TestUsageCharts::bucketsEqualTheUsageQuery_data() {
     QTest::addColumn<QString>("zone");
@@ -218,16 +235,9 @@ void TestUsageCharts::bucketsEqualTheUsageQuery() {
 void TestUsageCharts::modelDropsReplacedRequests() {
     const QTimeZone tz("Europe/Berlin");
     const TimeRange range = dayRange(QDate(2026, 3, 26), QDate(2026, 4, 1), tz);
-    const QString url = m_backend.freshUrl();
-    {
-        auto opened = UsageStore::open(url);
-        QVERIFY(opened);
-        QVERIFY((*opened)->insertBulk(makeIntervals(range, 7)));
-    }
     UsageChartService service;
-    QSignalSpy opened(&service, &UsageChartService::opened);
-    service.open(url);
-    QVERIFY(opened.wait(10000));
+    const QString err = openOnAWeek(service, range);
+    QVERIFY2(err.isEmpty(), qPrintable(err));
     UsageChartModel model(QStringLiteral("t"));
     QAbstractItemModelTester tester(model.subjects());
     model.setService(&service);
@@ -259,16 +269,9 @@ void TestUsageCharts::modelDropsReplacedRequests() {
 void TestUsageCharts::serviceAnswersOnlyTheNewestOnAChannel() {
     const QTimeZone tz("Europe/Berlin");
     const TimeRange range = dayRange(QDate(2026, 3, 26), QDate(2026, 4, 1), tz);
-    const QString url = m_backend.freshUrl();
-    {
-        auto opened = UsageStore::open(url);
-        QVERIFY(opened);
-        QVERIFY((*opened)->insertBulk(makeIntervals(range, 7)));
-    }
     UsageChartService service;
-    QSignalSpy opened(&service, &UsageChartService::opened);
-    service.open(url);
-    QVERIFY(opened.wait(10000));
+    const QString err = openOnAWeek(service, range);
+    QVERIFY2(err.isEmpty(), qPrintable(err));
     const ChartQuery query{ChartQuery::Kind::Cluster,       {},       Period::Hour, range,
                            QStringLiteral("Europe/Berlin"), range.end};
     QStringList answered;
