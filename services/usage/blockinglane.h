@@ -33,18 +33,30 @@ public:
 
     // Runs `job` on the lane's thread with its store and waits for the answer.
     template <typename T> Result<T> run(std::function<Result<T>(UsageStore &)> job) const {
-        QObject receiver; // on the calling thread: where the answer is delivered
-        JobTracker jobs(&receiver);
-        JobWait wait;
+        Waiter &w = waiter();
         std::optional<Result<T>> answer;
-        jobs.runOn(
-            m_lane->worker(), [w = m_lane->worker(), job = std::move(job)] { return w->withStore(job); },
+        w.jobs.runOn(
+            m_lane->worker(),
+            [lane = m_lane->worker(), job = std::move(job)] { return lane->withStore(job); },
             [&answer](Result<T> r) { answer.emplace(std::move(r)); });
-        wait.until([&answer] { return answer.has_value(); });
+        w.wait.until([&answer] { return answer.has_value(); });
         return std::move(*answer);
     }
 
 private:
+    // The calling thread's receiver, tracker and wait, made once per thread and kept
+    // (a review per request on the webhook's hot path: #24's benchmark). Each run()
+    // waits for its own answer before it returns, so no answer of an earlier call is
+    // still out when the next one starts on the same thread.
+    struct Waiter {
+        QObject receiver; // on the calling thread: where the answers are delivered
+        JobTracker jobs{&receiver};
+        JobWait wait;
+    };
+    static Waiter &waiter() {
+        thread_local Waiter w;
+        return w;
+    }
     std::unique_ptr<UsageLane> m_lane;
 };
 
