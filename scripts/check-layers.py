@@ -127,8 +127,10 @@ ASYNC_ALLOWED = {
     "core/httpd/eventserver.cpp": "the HTTP server's epoll loop and its handler pool, no Qt event loop by design",
     "core/kube/credentials.cpp": "the credential plugins' worker: one thread that runs exec plugins on demand",
     "core/net/httptransport.cpp": "libcurl's multi loop on a thread of its own (the one transport)",
-    "core/usage/bulkloader.cpp": "std::async gathers the next chunk while one is sent, joined inside the call",
-    "core/usage/rollupwriter.cpp": "std::async orders the next rollup keys in parallel, joined inside the call",
+    "core/usage/bulkloader.cpp": "std::async gathers a chunk's rollup cells while the next is read; joined by "
+    "the next add(), finish() or the destructor",
+    "core/usage/rollupwriter.cpp": "std::async orders rollup cells while the next table is written (SQLite) or "
+    "the server builds the intervals' keys (PostgreSQL), joined inside the call",
 }
 
 RULE_NET = "ui-no-transport"

@@ -142,11 +142,24 @@ Result<std::unique_ptr<UsageStore::BulkLoad>> BulkLoader::begin(qint64 expectedR
     return load;
 }
 
+// What the helper thread needs of a chunk's rows, owned: the caller reuses its chunk.
+struct UsageStore::BulkLoad::Gathering {
+    struct Row {
+        QString ns, user;
+        qint64 start = 0, end = 0;
+        double gpuWeight = 0;
+    };
+    std::vector<Row> rows;
+    std::future<bool> done;
+};
+
 UsageStore::BulkLoad::BulkLoad(BulkLoader &loader)
     : m_loader(loader)
     , m_acc(std::make_unique<RollupAccumulator>(loader.m_days)) {}
 
 UsageStore::BulkLoad::~BulkLoad() {
+    if (m_gathering && m_gathering->done.valid())
+        m_gathering->done.wait(); // it refers to the accumulator
     if (!m_done) {
         m_loader.abortStream();
         m_tx.reset(); // rolls back, including dropped indexes
@@ -159,67 +172,21 @@ UsageStore::BulkLoad::~BulkLoad() {
     m_loader.m_active = false;
 }
 
-Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) {
-    if (m_done || m_failed)
-        return Error::make(Error::Kind::Internal, QStringLiteral("the bulk load has already ended"));
-    std::optional<PhaseTimes::Scope> phase(std::in_place, PhaseTimes::Rollups);
-    // Each row's GPU weight, computed here: ResourceWeights matches a regular expression,
-    // which the helper thread below should not share.
-    std::vector<double> gpuWeights(chunk.size());
-    WeightCache weightOf(m_loader.m_weights);
-    for (size_t k = 0; k < chunk.size(); ++k) {
-        const UsageInterval &iv = chunk[k];
-        if (auto v = validateInterval(iv); !v) {
-            m_failed = true;
-            Error e = v.error();
-            e.message = QStringLiteral("interval %1: %2").arg(m_added + qint64(k)).arg(e.message);
-            return e;
-        }
-        gpuWeights[k] = iv.gpus * weightOf(iv.resource);
-    }
-    // The rollup cells are gathered on a helper thread while this one writes the rows
-    // (#31 item 7: on two cores the cells cost no wall time). Only that thread touches
-    // the accumulator (and its DayIndex) until get(); small chunks stay on this thread.
-    RollupAccumulator &acc = *m_acc;
-    auto gather = [&chunk, &gpuWeights, &acc]() {
-        for (size_t k = 0; k < chunk.size(); ++k) {
-            const UsageInterval &iv = chunk[k];
-            if (iv.end && !acc.add(iv.ns, iv.user, iv.start, *iv.end, gpuWeights[k]))
-                return false;
-        }
-        return true;
-    };
-    constexpr size_t kThreadFrom = 2000;
-    std::future<bool> cells;
-    bool gathered = true;
-    if (chunk.size() >= kThreadFrom) {
-        try {
-            cells = std::async(std::launch::async, gather);
-        } catch (const std::system_error &) {
-            // No thread to be had (resource limits): gather on this one.
-        }
-    }
-    if (!cells.valid())
-        gathered = gather();
-    phase.emplace(PhaseTimes::Intervals);
-    auto written = m_loader.writeIntervals(chunk, 0, chunk.size(), m_streaming);
-    phase.emplace(PhaseTimes::Rollups);
-    if (cells.valid())
-        gathered = cells.get();
-    if (!written) {
-        m_failed = true;
-        return written;
-    }
+Result<void> UsageStore::BulkLoad::settle() {
+    if (!m_gathering || !m_gathering->done.valid())
+        return {};
+    PhaseTimes::Scope phase(PhaseTimes::Rollups);
+    const bool gathered = m_gathering->done.get();
+    m_gathering->rows.clear();
     if (!gathered) {
         m_failed = true;
         return Error::make(Error::Kind::Invalid, QStringLiteral("more than 16 million distinct subjects"),
                            QStringLiteral("user"));
     }
-    m_added += qint64(chunk.size());
     // Bound the client's memory on very large loads; the rollups stay in this
     // transaction either way (a partial flush adds to the stored cells).
     if (m_acc->size() > m_loader.m_maxRollupCells) {
-        phase.emplace(PhaseTimes::RollupWrite);
+        PhaseTimes::Scope write(PhaseTimes::RollupWrite);
         if (auto r = writeRollups(); !r) {
             m_failed = true;
             return r;
@@ -228,11 +195,75 @@ Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) 
     return {};
 }
 
-Result<void> UsageStore::BulkLoad::writeRollups() {
+Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) {
+    if (m_done || m_failed)
+        return Error::make(Error::Kind::Internal, QStringLiteral("the bulk load has already ended"));
+    if (auto r = settle(); !r)
+        return r;
+    std::optional<PhaseTimes::Scope> phase(std::in_place, PhaseTimes::Rollups);
+    if (!m_gathering)
+        m_gathering = std::make_unique<Gathering>();
+    // Each closed row's GPU weight is computed here: ResourceWeights matches a regular
+    // expression, which the helper thread below should not share.
+    std::vector<Gathering::Row> &rows = m_gathering->rows;
+    rows.reserve(chunk.size());
+    WeightCache weightOf(m_loader.m_weights);
+    for (size_t k = 0; k < chunk.size(); ++k) {
+        const UsageInterval &iv = chunk[k];
+        if (auto v = validateInterval(iv); !v) {
+            m_failed = true;
+            rows.clear();
+            Error e = v.error();
+            e.message = QStringLiteral("interval %1: %2").arg(m_added + qint64(k)).arg(e.message);
+            return e;
+        }
+        if (iv.end)
+            rows.push_back({iv.ns, iv.user, iv.start, *iv.end, iv.gpus * weightOf(iv.resource)});
+    }
+    // The rollup cells are gathered on a helper thread while this one writes the rows
+    // and the caller reads its next chunk (#31 item 7: on two cores the cells cost
+    // little wall time); settle() joins it. Small chunks are gathered by settle().
+    RollupAccumulator &acc = *m_acc;
+    auto gather = [&rows, &acc]() {
+        for (const Gathering::Row &r : rows)
+            if (!acc.add(r.ns, r.user, r.start, r.end, r.gpuWeight))
+                return false;
+        return true;
+    };
+    constexpr size_t kThreadFrom = 2000;
+    if (rows.size() >= kThreadFrom) {
+        try {
+            m_gathering->done = std::async(std::launch::async, gather);
+        } catch (const std::system_error &) {
+            // No thread to be had (resource limits): settle() gathers on this one.
+        }
+    }
+    if (!m_gathering->done.valid())
+        m_gathering->done = std::async(std::launch::deferred, gather);
+    phase.emplace(PhaseTimes::Intervals);
+    if (auto written = m_loader.writeIntervals(chunk, 0, chunk.size(), m_streaming); !written) {
+        m_failed = true;
+        return written;
+    }
+    m_added += qint64(chunk.size());
+    return {};
+}
+
+Result<void> UsageStore::BulkLoad::writeRollups(bool last) {
     if (auto r = m_loader.endStream(); !r)
         return r;
     ++m_rollupWrites;
-    if (auto r = m_loader.m_rollups.write(*m_acc, RollupWriter::Mode::Add, m_loader.plainTables(*this)); !r)
+    RollupWriter::PlainTables plain = m_loader.plainTables(*this);
+    std::optional<RollupWriter::OrderedCells> ordered;
+    if (last && m_rollupWrites == 1 && plain.copy && plain.tables) {
+        auto o = m_loader.m_rollups.orderPlain(*m_acc, plain.tables,
+                                               [this] { return m_loader.restoreIntervalKeys(*this, true); });
+        if (!o)
+            return o.error();
+        ordered = std::move(*o);
+        plain.ordered = &*ordered;
+    }
+    if (auto r = m_loader.m_rollups.write(*m_acc, RollupWriter::Mode::Add, plain); !r)
         return r;
     m_acc->clear();
     return {};
@@ -241,6 +272,8 @@ Result<void> UsageStore::BulkLoad::writeRollups() {
 Result<void> UsageStore::BulkLoad::restoreKeys() {
     if (m_done || m_failed)
         return Error::make(Error::Kind::Internal, QStringLiteral("the bulk load has already ended"));
+    if (auto r = settle(); !r)
+        return r;
     PhaseTimes::Scope phase(PhaseTimes::RollupWrite);
     // Without dropped keys only the open COPY needs ending.
     auto r = m_plainRollups ? writeRollups() : m_loader.endStream();
@@ -254,18 +287,22 @@ Result<void> UsageStore::BulkLoad::restoreKeys() {
 Result<qint64> UsageStore::BulkLoad::finish() {
     if (m_done || m_failed)
         return Error::make(Error::Kind::Internal, QStringLiteral("the bulk load has already ended"));
+    if (auto r = settle(); !r)
+        return r.error();
     m_failed = true; // until everything below succeeded
     std::optional<PhaseTimes::Scope> phase(std::in_place, PhaseTimes::Intervals);
     if (auto r = m_loader.endStream(); !r)
         return r.error();
     phase.emplace(PhaseTimes::RollupWrite);
-    if (auto r = writeRollups(); !r)
+    if (auto r = writeRollups(true); !r)
         return r.error();
     phase.emplace(PhaseTimes::Indexes);
     if (auto r = m_loader.restorePlainRollups(*this); !r)
         return r.error();
     if (m_droppedIndexes)
-        if (auto r = setSecondaryIndexes(m_loader.m_conn, true); !r)
+        if (auto r = setSecondaryIndexes(m_loader.m_conn, true,
+                                         m_intervalIndexesBack ? IndexGroup::Rollups : IndexGroup::All);
+            !r)
             return r.error();
     phase.emplace(PhaseTimes::Commit);
     if (auto r = m_tx->commit(); !r)

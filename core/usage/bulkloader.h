@@ -87,6 +87,10 @@ private:
     // the load duplicated is reported there (imports check their rows first; repeats
     // go through upserts after restoreKeys()).
     Result<void> takeIntervalKeys(UsageStore::BulkLoad &load);
+    // Adds the intervals' keys back (and, `withIndexes`, their secondary indexes when
+    // the load dropped them): finish() has the server build them while the client
+    // orders the rollup cells.
+    Result<void> restoreIntervalKeys(UsageStore::BulkLoad &load, bool withIndexes);
     [[nodiscard]] RollupWriter::PlainTables plainTables(const UsageStore::BulkLoad &load) const;
 
     UsageConnection &m_conn;

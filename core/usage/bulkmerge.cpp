@@ -22,6 +22,8 @@ QString fromSqliteText(sqlite3_stmt *st, int col) {
 
 Result<void> BulkLoader::merge(UsageStore::BulkLoad &load, const std::vector<UsageInterval> &chunk,
                                MergeCounts &counts) {
+    if (auto r = load.settle(); !r)
+        return r;
     if (auto r = endStream(); !r)
         return r;
     std::optional<PhaseTimes::Scope> phase(std::in_place, PhaseTimes::Lookup);

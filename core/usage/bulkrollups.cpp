@@ -5,6 +5,7 @@
 #include "core/usage/pgcopy.h"
 #include "core/usage/rollups.h"
 #include "core/usage/usageconnection.h"
+#include "core/usage/usageschema.h"
 
 #include <QSqlQuery>
 
@@ -77,7 +78,7 @@ RollupWriter::PlainTables BulkLoader::plainTables(const UsageStore::BulkLoad &lo
     return {m_copy.get(), load.m_plainRollups};
 }
 
-Result<void> BulkLoader::restorePlainRollups(UsageStore::BulkLoad &load) {
+Result<void> BulkLoader::restoreIntervalKeys(UsageStore::BulkLoad &load, bool withIndexes) {
     if (!load.m_intervalKeys.isEmpty()) {
         QSqlQuery q(m_conn.database());
         if (auto r = m_conn.execSql(q, QStringLiteral("ALTER TABLE usage_intervals %1")
@@ -86,6 +87,17 @@ Result<void> BulkLoader::restorePlainRollups(UsageStore::BulkLoad &load) {
             return r;
         load.m_intervalKeys.clear();
     }
+    if (withIndexes && load.m_droppedIndexes && !load.m_intervalIndexesBack) {
+        if (auto r = setSecondaryIndexes(m_conn, true, IndexGroup::Intervals); !r)
+            return r;
+        load.m_intervalIndexesBack = true;
+    }
+    return {};
+}
+
+Result<void> BulkLoader::restorePlainRollups(UsageStore::BulkLoad &load) {
+    if (auto r = restoreIntervalKeys(load, false); !r)
+        return r;
     if (!load.m_plainRollups)
         return {};
     // Written once, the rows are in key order (RollupWriter::copyRows): one process
@@ -98,9 +110,12 @@ Result<void> BulkLoader::restorePlainRollups(UsageStore::BulkLoad &load) {
                 w, QStringLiteral("SELECT current_setting('max_parallel_maintenance_workers')"));
             !r)
             return r;
-        parallelWorkers = w.next() ? QString::number(w.value(0).toInt()) : QStringLiteral("2");
+        const int configured = w.next() ? w.value(0).toInt() : 2;
+        parallelWorkers = QString::number(configured);
         w.finish();
-        if (auto r = m_conn.execSql(w, QStringLiteral("SET LOCAL max_parallel_maintenance_workers = 0")); !r)
+        if (auto r = m_conn.execSql(w, QStringLiteral("SET LOCAL max_parallel_maintenance_workers = %1")
+                                           .arg(std::min(configured, 1)));
+            !r)
             return r;
     }
     for (int t = 0; t < 4; ++t) {

@@ -106,7 +106,15 @@ Result<void> RollupWriter::write(const RollupAccumulator &acc, Mode mode, PlainT
         if (cells.empty())
             continue;
         if (plain.copy && (plain.tables & (1u << t))) {
-            if (auto r = copyRows(t, acc, *plain.copy); !r)
+            if (plain.ordered && (plain.ordered->tables & (1u << t))) {
+                if (auto r = copyRows(t, acc, *plain.copy, plain.ordered->cells[t]); !r)
+                    return r;
+                continue;
+            }
+            auto ordered = orderPlain(acc, 1u << t, [] { return Result<void>{}; });
+            if (!ordered)
+                return ordered.error();
+            if (auto r = copyRows(t, acc, *plain.copy, ordered->cells[t]); !r)
                 return r;
             continue;
         }
@@ -163,16 +171,44 @@ Result<std::vector<quint32>> RollupWriter::serverOrder(const std::vector<QString
     return order;
 }
 
-Result<void> RollupWriter::copyRows(int table, const RollupAccumulator &acc, PgCopy &copy) {
-    const RollupTable &t = kRollupTables[table];
-    // In the order of the table's primary key as the server sorts names (its
+Result<RollupWriter::OrderedCells> RollupWriter::orderPlain(const RollupAccumulator &acc, unsigned tables,
+                                                            const std::function<Result<void>()> &meanwhile) {
+    // In the order of each table's primary key as the server sorts names (its
     // collation): the key built afterwards (restorePlainRollups) then reads
     // presorted rows, which PostgreSQL sorts in one pass.
-    const auto &interner = acc.interner(table);
-    auto order = serverOrder(interner.names);
-    if (!order)
-        return order.error();
-    const std::vector<std::pair<quint64, double>> sorted = acc.cellsInOrder(table, *order);
+    std::vector<quint32> orders[4];
+    for (int t = 0; t < 4; ++t) {
+        if (!(tables & (1u << t)) || acc.cells(t).empty())
+            continue;
+        auto order = serverOrder(acc.interner(t).names);
+        if (!order)
+            return order.error();
+        orders[t] = std::move(*order);
+    }
+    OrderedCells out;
+    auto order = [&]() {
+        for (int t = 0; t < 4; ++t)
+            if ((tables & (1u << t)) && !acc.cells(t).empty()) {
+                out.cells[t] = acc.cellsInOrder(t, orders[t]);
+                out.tables |= 1u << t;
+            }
+    };
+    std::future<void> ordering;
+    try {
+        ordering = std::async(std::launch::async, order);
+    } catch (const std::system_error &) {
+        ordering = std::async(std::launch::deferred, order); // no thread to be had
+    }
+    auto r = meanwhile();
+    ordering.get();
+    if (!r)
+        return r.error();
+    return out;
+}
+
+Result<void> RollupWriter::copyRows(int table, const RollupAccumulator &acc, PgCopy &copy,
+                                    const std::vector<std::pair<quint64, double>> &sorted) {
+    const RollupTable &t = kRollupTables[table];
     // Binary format (#31 item 7): the server parses no numbers, and the client formats
     // none; a double's bits go over unchanged, as exact as its shortest text.
     const QByteArray sql = QByteArrayLiteral("COPY ") + t.name + " (" + t.subjectColumn + ", " +

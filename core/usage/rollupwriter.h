@@ -5,6 +5,8 @@
 
 #include <QStringList>
 
+#include <functional>
+#include <utility>
 #include <vector>
 
 namespace gq {
@@ -31,12 +33,24 @@ public:
     enum class Mode { Add, Replace };
     // Tables (bit t of `tables`, index into kRollupTables) that hold only this load's
     // cells and have no primary key for now: PostgreSQL COPYs into them, no upsert.
+    // Cells of plain tables already in the order of their keys (see orderPlain).
+    struct OrderedCells {
+        std::vector<std::pair<quint64, double>> cells[4];
+        unsigned tables = 0; // bit t: cells[t] holds table t's cells
+    };
     struct PlainTables {
         PgCopy *copy;
         unsigned tables;
+        const OrderedCells *ordered = nullptr;
     };
     Result<void> write(const RollupAccumulator &acc, Mode mode) { return write(acc, mode, {nullptr, 0}); }
     Result<void> write(const RollupAccumulator &acc, Mode mode, PlainTables plain);
+    // The cells of the plain `tables` in the order the server sorts their keys, ordered
+    // on a helper thread while `meanwhile` runs on this one (a huge load has the server
+    // build the intervals' keys then, #31 item 7). Asks the server for its order of the
+    // names first; `meanwhile` must not touch `acc`.
+    Result<OrderedCells> orderPlain(const RollupAccumulator &acc, unsigned tables,
+                                    const std::function<Result<void>()> &meanwhile);
     // table: index into kRollupTables.
     Result<void> writeRows(int table, const QStringList &names, const std::vector<qint64> &times,
                            const std::vector<double> &values, Mode mode);
@@ -46,7 +60,8 @@ public:
 private:
     static QString upsertTail(int table, Mode mode);
     // COPY of a table without its key (see BulkLoader::takePlainRollups), in key order.
-    Result<void> copyRows(int table, const RollupAccumulator &acc, PgCopy &copy);
+    Result<void> copyRows(int table, const RollupAccumulator &acc, PgCopy &copy,
+                          const std::vector<std::pair<quint64, double>> &sorted);
     // The order the server sorts `names` in (its collation): indexes into `names`.
     Result<std::vector<quint32>> serverOrder(const std::vector<QString> &names);
     // All tables of `acc` on SQLite (the next one ordered while one is written).

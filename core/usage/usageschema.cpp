@@ -397,13 +397,16 @@ Result<int> usageSchemaVersion(const UsageConnection &conn) {
     return q.next() ? q.value(0).toInt() : 0;
 }
 
-Result<void> setSecondaryIndexes(UsageConnection &conn, bool present) {
+Result<void> setSecondaryIndexes(UsageConnection &conn, bool present, IndexGroup group) {
     // Kept statements may refer to plans over the dropped indexes (SQLite re-prepares
     // on schema change, but dropping them is cheap and certain).
     conn.dropCachedStatements();
     QSqlQuery q(conn.database());
     for (const char *name : kSecondaryIndexes) {
         const QString index = QString::fromLatin1(name);
+        const bool ofIntervals = index.startsWith(QLatin1String("usage_intervals"));
+        if ((group == IndexGroup::Intervals && !ofIntervals) || (group == IndexGroup::Rollups && ofIntervals))
+            continue;
         if (!present) {
             if (auto r = conn.execSql(q, QStringLiteral("DROP INDEX IF EXISTS %1").arg(index)); !r)
                 return r;

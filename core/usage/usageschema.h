@@ -36,7 +36,9 @@ Result<void> migrateUsageSchema(UsageConnection &conn, const QString &rollupZone
 // The zone of the daily rollups as stored at creation (UTC for databases without one).
 [[nodiscard]] Result<QTimeZone> storedRollupZone(const UsageConnection &conn);
 // Drops or recreates the secondary indexes (not the unique key and primary keys, which
-// detect duplicates and serve the rollup upserts) around a huge bulk load.
-Result<void> setSecondaryIndexes(UsageConnection &conn, bool present);
+// detect duplicates and serve the rollup upserts) around a huge bulk load: all of them,
+// or those of the intervals or of the rollup tables only.
+enum class IndexGroup { All, Intervals, Rollups };
+Result<void> setSecondaryIndexes(UsageConnection &conn, bool present, IndexGroup group = IndexGroup::All);
 
 } // namespace gq

@@ -354,12 +354,21 @@ private:
     friend class BulkLoader;
     explicit BulkLoad(BulkLoader &loader);
     // Ends an open interval COPY, then adds the gathered rollup cells to the tables.
-    Result<void> writeRollups();
+    // `last`: no cells follow; when these are the load's only ones and go to tables
+    // without keys, the server builds the intervals' keys and indexes meanwhile.
+    Result<void> writeRollups(bool last = false);
+    // The rollup cells of the last add()ed chunk are gathered on a helper thread while
+    // the caller reads the next one; this waits for them (and writes part of the cells
+    // when there are too many). Everything that reads the accumulator calls it first.
+    Result<void> settle();
+    struct Gathering;
     BulkLoader &m_loader;
     std::unique_ptr<UsageTx> m_tx;
     std::unique_ptr<RollupAccumulator> m_acc;
+    std::unique_ptr<Gathering> m_gathering; // the chunk being gathered, if any
     qint64 m_added = 0;
     bool m_droppedIndexes = false;
+    bool m_intervalIndexesBack = false; // the intervals' dropped indexes rebuilt already
     bool m_streaming = false;
     // PostgreSQL: bit t set when rollup table t was empty and lost its primary key for
     // the load (cells COPYed in, key rebuilt at finish); see BulkLoader::plainRollups.

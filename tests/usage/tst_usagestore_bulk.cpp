@@ -22,6 +22,7 @@ public:
 private slots:
     void largeChunksAreExact();
     void hugeLoadKeepsIntervalKeys();
+    void gatherOverlapsNextChunk();
     void migratesV9ToV10ByTimeIndexes();
 };
 
@@ -132,6 +133,51 @@ void TestUsageStoreBulk::hugeLoadKeepsIntervalKeys() {
     QCOMPARE(*s->upsertInterval(mk("a", "u", "1", 1, t0, t0 + 3600)), UsageStore::UpsertOutcome::Unchanged);
     QCOMPARE(*s->upsertInterval(mk("a", "u", "2", 1, t0, t0 + 120)), UsageStore::UpsertOutcome::Updated);
     QCOMPARE(*s->intervalCount(), qint64(2));
+    verifyRollupsExact(*s, 0);
+}
+
+// A chunk's rollup cells are gathered on a helper thread while the next chunk is
+// added, and a small cell limit makes the load write them in parts between chunks: the
+// rollups still match a rebuild and the rows' GPU-seconds. A bad row in a later chunk,
+// added while the previous chunk is still being gathered, fails the load and stores
+// nothing.
+void TestUsageStoreBulk::gatherOverlapsNextChunk() {
+    auto s = openStore();
+    QVERIFY(s);
+    s->setBulkRollupCellLimit(20000);
+    const qint64 t0 = t("2026-04-01T00:00:00Z");
+    QRandomGenerator rng(7);
+    {
+        auto load = s->beginBulk(5'000'000);
+        QVERIFY(load);
+        QVERIFY((*load)->add(longRows(rng, 0, 3000, t0)));
+        std::vector<UsageInterval> bad = longRows(rng, 3000, 3000, t0);
+        bad[1234].end = bad[1234].start - 60; // ends before it starts
+        auto added = (*load)->add(bad);
+        QVERIFY(!added);
+        QVERIFY2(added.error().message.contains(QLatin1String("interval 4234")),
+                 qPrintable(added.error().message));
+    }
+    QCOMPARE(*s->intervalCount(), qint64(0));
+    double expected = 0;
+    auto load = s->beginBulk(5'000'000);
+    QVERIFY(load);
+    for (int c = 0; c < 4; ++c) {
+        const std::vector<UsageInterval> chunk = longRows(rng, 10000 + c * 3000, 3000, t0);
+        for (const UsageInterval &iv : chunk)
+            expected += double(iv.gpus) * double(*iv.end - iv.start);
+        auto added = (*load)->add(chunk);
+        QVERIFY2(added, added ? "" : qPrintable(added.error().message));
+    }
+    auto n = (*load)->finish();
+    QVERIFY2(n, n ? "" : qPrintable(n.error().message));
+    QCOMPARE(*n, qint64(12000));
+    for (const char *table : {"rollup_ns_hour", "rollup_user_hour", "rollup_ns_day", "rollup_user_day"}) {
+        QSqlQuery q(s->database());
+        QVERIFY(q.exec(QStringLiteral("SELECT SUM(gpu_seconds) FROM %1").arg(QLatin1String(table))));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toDouble(), expected);
+    }
     verifyRollupsExact(*s, 0);
 }
 
