@@ -129,6 +129,8 @@ ASYNC_ALLOWED = {
     "core/net/httptransport.cpp": "libcurl's multi loop on a thread of its own (the one transport)",
     "core/usage/bulkloader.cpp": "std::async gathers a chunk's rollup cells while the next is read; joined by "
     "the next add(), finish() or the destructor",
+    "core/usage/usagecsv.cpp": "std::async checks a large CSV ahead of its single-pass load, joined inside the "
+    "call",
     "core/usage/rollupwriter.cpp": "std::async orders rollup cells while the next table is written (SQLite) or "
     "the server builds the intervals' keys (PostgreSQL), joined inside the call",
 }

@@ -44,6 +44,7 @@ public:
     void setRollupCellLimit(size_t cells);
     // Expected rows from which a load drops and rebuilds indexes. 0 restores the default.
     void setHugeLoadFrom(qint64 rows);
+    [[nodiscard]] qint64 hugeLoadFrom() const { return m_hugeLoadFrom; }
 
 private:
     friend class UsageStore::BulkLoad;

@@ -8,7 +8,9 @@
 #include "core/usage/phasetimes.h"
 #include "core/usage/usageconnection.h"
 
+#include <QBuffer>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QIODevice>
 #include <QScopeGuard>
 #include <QSqlQuery>
@@ -16,9 +18,14 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <functional>
+#include <future>
 #include <limits>
+#include <memory>
 #include <optional>
 
 namespace gq {
@@ -65,12 +72,15 @@ struct Scan {
 };
 
 Result<Scan> scanFile(QIODevice &in, QIODevice *spool, const UsageStore::ImportOptions &options,
-                      const CsvRowLimits &limits) {
+                      const CsvRowLimits &limits, const std::atomic<bool> *stop = nullptr) {
     UsageCsvParser parser(in, limits, spool);
     Scan scan;
     std::vector<size_t> hashes;
     if (auto r = forEachRow(parser, options.source,
                             [&](const UsageInterval &iv) -> Result<void> {
+                                if (stop && (scan.rows & 1023) == 0 && stop->load())
+                                    return Error::make(Error::Kind::Cancelled,
+                                                       QStringLiteral("the check was stopped"));
                                 hashes.push_back(keyHash(iv));
                                 scan.minStart = scan.rows ? std::min(scan.minStart, iv.start) : iv.start;
                                 scan.maxStart = scan.rows ? std::max(scan.maxStart, iv.start) : iv.start;
@@ -108,7 +118,7 @@ bool isRepeated(const std::vector<size_t> &repeated, const UsageInterval &iv) {
 // chunks (looked up first when `merging`: the file's time range holds stored rows).
 Result<void> loadRows(QIODevice &src, const CsvRowLimits &limits, const QString &source, BulkLoader &bulk,
                       UsageStore::BulkLoad &load, bool merging, const std::vector<size_t> &repeated,
-                      BulkLoader::MergeCounts &counts) {
+                      BulkLoader::MergeCounts &counts, const std::function<Result<void>()> &checkpoint = {}) {
     UsageCsvParser parser(src, limits);
     std::vector<UsageInterval> chunk;
     chunk.reserve(kChunkRows);
@@ -117,6 +127,9 @@ Result<void> loadRows(QIODevice &src, const CsvRowLimits &limits, const QString 
     const qint64 passCpu = PhaseTimes::cpuNow();
     qint64 flushNs = 0, flushCpu = 0;
     auto flush = [&]() -> Result<void> {
+        if (checkpoint)
+            if (auto r = checkpoint(); !r)
+                return r;
         QElapsedTimer t;
         t.start();
         const qint64 cpu = PhaseTimes::cpuNow();
@@ -179,6 +192,105 @@ Result<void> upsertRepeated(QIODevice &src, const CsvRowLimits &limits, const QS
     return {};
 }
 
+// Opens a second reader of `in` at its position, for a check beside the load: the same
+// file opened again, or the same bytes of a buffer. Null for other devices (pipes).
+std::function<std::unique_ptr<QIODevice>()> secondReader(QIODevice &in) {
+    const qint64 at = in.pos();
+    if (auto *file = qobject_cast<QFile *>(&in); file && !file->fileName().isEmpty() && !in.isSequential())
+        return [name = file->fileName(), at]() -> std::unique_ptr<QIODevice> {
+            auto f = std::make_unique<QFile>(name);
+            if (!f->open(QIODevice::ReadOnly) || !f->seek(at))
+                return nullptr;
+            return f;
+        };
+    if (auto *buffer = qobject_cast<QBuffer *>(&in))
+        return [data = buffer->data(), at]() -> std::unique_ptr<QIODevice> {
+            auto b = std::make_unique<QBuffer>();
+            b->setData(data);
+            if (!b->open(QIODevice::ReadOnly) || !b->seek(at))
+                return nullptr;
+            return b;
+        };
+    return {};
+}
+
+// A large file into a PostgreSQL database without intervals (a first import of
+// history): nothing stored can share a key with it, so each chunk goes to the bulk
+// load as soon as it is read, while a helper thread checks the whole file ahead of it
+// (#31 item 7: the server no longer waits for that check). It is all one transaction:
+// when the check finds a bad row, the load stops at its next chunk and is rolled back,
+// with the check's error (a bad row at line 500,002 is still reported within a
+// second). Keys the file repeats need the upserts of the two-pass import: the load is
+// rolled back and nullopt returned, as when the file is small, cannot be read twice or
+// the database holds intervals.
+Result<std::optional<UsageStore::ImportStats>> importOnce(UsageConnection &conn, BulkLoader &bulk,
+                                                          QIODevice &in,
+                                                          const UsageStore::ImportOptions &options,
+                                                          const CsvRowLimits &limits) {
+    using Stats = std::optional<UsageStore::ImportStats>;
+    // No row of the CSV is shorter than this; a file that may hold fewer rows than a
+    // huge load is imported in two passes.
+    constexpr qint64 kMinRowBytes = 64;
+    const qint64 bytes = in.isSequential() ? 0 : in.size() - in.pos();
+    auto openReader = secondReader(in);
+    // SQLite does the load's work on this side, both cores busy already (rows here,
+    // rollup cells on a helper): the check beside it would only add to them.
+    if (!conn.isPostgres() || bytes < bulk.hugeLoadFrom() * kMinRowBytes || !openReader)
+        return Stats();
+    QSqlQuery q(conn.database());
+    if (auto r = conn.execSql(q, QStringLiteral("SELECT 1 FROM usage_intervals LIMIT 1")); !r)
+        return r.error();
+    const bool empty = !q.next();
+    q.finish();
+    if (!empty)
+        return Stats();
+    const qint64 startPos = in.pos();
+    auto load = bulk.begin(std::max(bulk.hugeLoadFrom(), bytes / kMinRowBytes));
+    if (!load)
+        return load.error();
+    (*load)->streamIntervals();
+    std::atomic<bool> stop{false};
+    auto check = std::async(std::launch::async, [&]() -> Result<Scan> {
+        std::unique_ptr<QIODevice> reader = openReader();
+        if (!reader)
+            return Error::make(Error::Kind::Io, QStringLiteral("cannot read the CSV a second time"));
+        return scanFile(*reader, nullptr, options, limits, &stop);
+    });
+    std::optional<Result<Scan>> checked;
+    auto checkpoint = [&]() -> Result<void> {
+        if (!checked && check.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+            checked = check.get();
+        return checked && !*checked ? Result<void>(checked->error()) : Result<void>{};
+    };
+    BulkLoader::MergeCounts counts;
+    auto loaded = loadRows(in, limits, options.source, bulk, **load, false, {}, counts, checkpoint);
+    stop = !loaded; // the check need not read on
+    if (!checked)
+        checked = check.get();
+    const Result<Scan> &scan = *checked;
+    if (scan && !scan->repeated.empty()) {
+        load->reset(); // rolls back: the two passes upsert the repeats
+        if (!in.seek(startPos))
+            return Error::make(Error::Kind::Io,
+                               QStringLiteral("cannot read the CSV a second time: %1").arg(in.errorString()));
+        return Stats();
+    }
+    // The check's error is the file's first bad row (the load may have stopped at a
+    // later one); a failure of the load itself comes after.
+    if (!scan && scan.error().kind != Error::Kind::Cancelled)
+        return scan.error();
+    if (!loaded)
+        return loaded.error();
+    if (!scan)
+        return scan.error();
+    if (auto r = (*load)->finish(); !r)
+        return r.error();
+    UsageStore::ImportStats stats;
+    stats.rows = int((*checked)->rows);
+    stats.inserted = int(counts.inserted);
+    return Stats(stats);
+}
+
 } // namespace
 
 Result<UsageStore::ImportStats> importUsageCsv(UsageConnection &conn, IntervalWriter &writer,
@@ -195,8 +307,15 @@ Result<UsageStore::ImportStats> importUsageCsv(UsageConnection &conn, IntervalWr
                 Error::Kind::Io,
                 QStringLiteral("cannot create a temporary file: %1").arg(spool->errorString()));
     }
-    const qint64 startPos = in.pos();
     const auto printPhases = qScopeGuard([] { PhaseTimes::instance().print(); });
+    bulk.setRollupCellLimit(kImportRollupCells);
+    const auto restoreLimit = qScopeGuard([&bulk] { bulk.setRollupCellLimit(0); });
+    auto once = importOnce(conn, bulk, in, options, limits);
+    if (!once)
+        return once.error();
+    if (*once)
+        return **once;
+    const qint64 startPos = in.pos();
     std::optional<PhaseTimes::Scope> phase(std::in_place, PhaseTimes::Scan);
     auto scan = scanFile(in, spool.get(), options, limits);
     phase.reset();
@@ -218,8 +337,6 @@ Result<UsageStore::ImportStats> importUsageCsv(UsageConnection &conn, IntervalWr
     // A load into rows of its own time range may hit stored keys: each chunk is looked
     // up first. Otherwise every row is new and goes straight in (indexes rebuilt at the
     // end when the load is large).
-    bulk.setRollupCellLimit(kImportRollupCells);
-    const auto restoreLimit = qScopeGuard([&bulk] { bulk.setRollupCellLimit(0); });
     auto load = bulk.begin(*merging ? 0 : scan->rows);
     if (!load)
         return load.error();

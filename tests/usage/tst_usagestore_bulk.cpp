@@ -1,5 +1,6 @@
 #include "tests/usage/usagestoresuite.h"
 
+#include <QBuffer>
 #include <QRandomGenerator>
 #include <QSqlQuery>
 #include <QTest>
@@ -23,6 +24,8 @@ private slots:
     void largeChunksAreExact();
     void hugeLoadKeepsIntervalKeys();
     void gatherOverlapsNextChunk();
+    void largeImportIntoEmptyStoreReadsOnce();
+    void largeImportWithABadRowStoresNothing();
     void migratesV9ToV10ByTimeIndexes();
 };
 
@@ -178,6 +181,86 @@ void TestUsageStoreBulk::gatherOverlapsNextChunk() {
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toDouble(), expected);
     }
+    verifyRollupsExact(*s, 0);
+}
+
+namespace {
+// A usage CSV of `n` multi-hour rows (pods from `firstPod`), row `badRow` (0-based) with
+// a GPU count that is not a number.
+QByteArray longCsv(int firstPod, int n, int badRow = -1) {
+    QByteArray csv = "cluster,namespace,user,pod_uid,pod_name,resource,gpus,start,end\n";
+    for (int i = 0; i < n; ++i) {
+        const int pod = firstPod + i;
+        csv += QStringLiteral("prod,ns-%1,u%2,uid-%3,train-%3,nvidia.com/gpu,%4,2026-05-%5T%6:10:00Z,"
+                              "2026-05-%7T%8:00:00Z\n")
+                   .arg(pod % 5)
+                   .arg(pod % 11)
+                   .arg(pod)
+                   .arg(i == badRow ? QStringLiteral("two") : QString::number(1 + pod % 4))
+                   .arg(1 + pod % 20, 2, 10, QLatin1Char('0'))
+                   .arg(pod % 24, 2, 10, QLatin1Char('0'))
+                   .arg(2 + pod % 20, 2, 10, QLatin1Char('0'))
+                   .arg((pod * 7) % 24, 2, 10, QLatin1Char('0'))
+                   .toUtf8();
+    }
+    return csv;
+}
+
+Result<UsageStore::ImportStats> importBytes(UsageStore &s, QByteArray csv) {
+    QBuffer in(&csv);
+    in.open(QIODevice::ReadOnly);
+    return s.importCsv(in);
+}
+} // namespace
+
+// A file big enough for a huge load (made small here) into a store without intervals
+// is read once, each chunk loaded as it is read: every row is stored with exact
+// rollups and every key back. A second file into the now filled store (read twice,
+// looked up) and the first file again count what they changed.
+void TestUsageStoreBulk::largeImportIntoEmptyStoreReadsOnce() {
+    auto s = openStore();
+    QVERIFY(s);
+    s->setBulkHugeLoadFrom(50);
+    auto first = importBytes(*s, longCsv(0, 600));
+    QVERIFY2(first, first ? "" : qPrintable(first.error().toString()));
+    QCOMPARE(first->rows, 600);
+    QCOMPARE(first->inserted, 600);
+    QCOMPARE(*s->intervalCount(), qint64(600));
+    verifyRollupsExact(*s, 0);
+    if (QTest::currentTestFailed())
+        return;
+    auto second = importBytes(*s, longCsv(500, 300));
+    QVERIFY2(second, second ? "" : qPrintable(second.error().toString()));
+    QCOMPARE(second->inserted, 200);
+    QCOMPARE(second->unchanged, 100);
+    auto again = importBytes(*s, longCsv(0, 600));
+    QVERIFY2(again, again ? "" : qPrintable(again.error().toString()));
+    QCOMPARE(again->unchanged, 600);
+    QCOMPARE(*s->intervalCount(), qint64(800));
+    verifyRollupsExact(*s, 1);
+}
+
+// Read once, a bad row late in the file fails the import with the check's error,
+// naming its line, after earlier chunks went to the database: nothing of it stays,
+// and the good file then imports.
+void TestUsageStoreBulk::largeImportWithABadRowStoresNothing() {
+    auto s = openStore();
+    QVERIFY(s);
+    s->setBulkHugeLoadFrom(50);
+    auto bad = importBytes(*s, longCsv(0, 25000, 24000));
+    QVERIFY(!bad);
+    QCOMPARE(bad.error().line, 24002);
+    QVERIFY2(bad.error().toString().contains(QLatin1String("gpus")), qPrintable(bad.error().toString()));
+    QCOMPARE(*s->intervalCount(), qint64(0));
+    QSqlQuery q(s->database());
+    QVERIFY(q.exec(QStringLiteral("SELECT (SELECT COUNT(*) FROM rollup_user_hour) + (SELECT COUNT(*) FROM "
+                                  "rollup_ns_day)")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toInt(), 0);
+    q.finish();
+    auto good = importBytes(*s, longCsv(0, 25000));
+    QVERIFY2(good, good ? "" : qPrintable(good.error().toString()));
+    QCOMPARE(good->inserted, 25000);
     verifyRollupsExact(*s, 0);
 }
 
