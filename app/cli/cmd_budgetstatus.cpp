@@ -140,7 +140,7 @@ int groupedStatus(const Args &a, kueue::QueueLevel level, std::optional<std::pai
     if (auto code = openForReading(a, now, db))
         return *code;
     // The Budgets page's rows: every budget with the namespaces its usage went to.
-    auto overview = readBudgetOverview(*db, now);
+    auto overview = readBudgetOverview(*db, now, true);
     if (!overview)
         return failWith(overview.error());
     QList<BudgetRow> rows;

@@ -9,12 +9,13 @@
 
 namespace gq {
 
-Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now) {
+Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now, bool withNamespaces) {
     auto budgets = store.budgets();
     if (!budgets)
         return budgets.error();
     BudgetOverview o;
     o.now = now;
+    o.namespacesRead = withNamespaces;
     // One status read per subject, not per budget: it decides all of the subject's.
     QList<std::pair<BudgetScope, QString>> subjects;
     for (const Budget &b : std::as_const(*budgets))
@@ -35,10 +36,12 @@ Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now) {
             // none to show, which is no reason to hide the budgets.
             if (auto alerts = AlertLedger(store).budgetState(d.budget.id, d.period.start))
                 row.alerts = *alerts;
-            auto namespaces = budgetNamespaces(store, d, now);
-            if (!namespaces)
-                return namespaces.error();
-            row.namespaces = *namespaces;
+            if (withNamespaces) {
+                auto namespaces = budgetNamespaces(store, d, now);
+                if (!namespaces)
+                    return namespaces.error();
+                row.namespaces = *namespaces;
+            }
             o.rows << row;
         }
     }
@@ -68,10 +71,10 @@ BudgetService::~BudgetService() = default;
 void BudgetService::load() {
     m_jobs.runOn(
         m_worker,
-        [w = m_worker, clock = m_clock]() -> Result<BudgetOverview> {
+        [w = m_worker, clock = m_clock, withNamespaces = m_readNamespaces]() -> Result<BudgetOverview> {
             if (auto r = w->ready(); !r)
                 return r.error();
-            return readBudgetOverview(*w->store, clock->nowSecs());
+            return readBudgetOverview(*w->store, clock->nowSecs(), withNamespaces);
         },
         [this](const Result<BudgetOverview> &o) {
             if (o)

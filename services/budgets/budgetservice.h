@@ -35,7 +35,8 @@ struct BudgetRow {
 };
 struct BudgetOverview {
     qint64 now = 0;
-    QList<BudgetRow> rows; // users first, then namespaces, each by subject and period
+    QList<BudgetRow> rows;       // users first, then namespaces, each by subject and period
+    bool namespacesRead = false; // BudgetRow::namespaces filled in (see readBudgetOverview)
 };
 
 // The question of the "Can this run?" panel and its answer: the combined decision
@@ -70,6 +71,11 @@ public:
 
     // overviewLoaded() follows.
     void load();
+    // Whether overviews fill in where each budget's usage went (BudgetRow::namespaces),
+    // which only grouping by queue needs: for a user budget it reads the user's
+    // intervals of the period. Off by default.
+    void setReadNamespaces(bool read) { m_readNamespaces = read; }
+    [[nodiscard]] bool readsNamespaces() const { return m_readNamespaces; }
     // Stores `budget` (replacing `edited` when editing one) with an audit entry;
     // changed() then a fresh overview, or failed() and nothing is written.
     void save(const Budget &budget, const std::optional<Budget> &edited, const QString &actor,
@@ -87,11 +93,14 @@ signals:
 private:
     // After save() or remove(): changed() and a fresh overview, or failed().
     void changedOrFailed(const Result<AuditEntry> &entry);
+    bool m_readNamespaces = false;
 };
 
-// The rows of an overview, read from a store (on the store's thread). Public for tests.
+// The rows of an overview, read from a store (on the store's thread), with each row's
+// namespaces when `withNamespaces`. Public for tests.
 class UsageStore;
-[[nodiscard]] Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now);
+[[nodiscard]] Result<BudgetOverview> readBudgetOverview(const UsageStore &store, qint64 now,
+                                                        bool withNamespaces = false);
 
 // `rows` under the Kueue queue each budget is charged to at `level`: the queues of its
 // namespaces (QueueAttribution::subjectOfAll), with used/limit subtotals. The Budgets

@@ -177,11 +177,19 @@ private slots:
         QVERIFY(loaded.wait(15000));
         BudgetListModel *model = page.model();
         QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), kBudgets, 10000);
-        service.blockSignals(true); // no refresh in between: the rows stay those checked
+        // Ungrouped, the rows do not read where their usage went (a user budget's
+        // namespaces come from the user's intervals of the period).
+        for (int row = 0; row < model->rowCount(); ++row)
+            QVERIFY2(model->budgetAt(row)->namespaces.isEmpty(),
+                     qPrintable(model->budgetAt(row)->namespaces.join(QLatin1Char(','))));
 
         auto *groupBy = page.findChild<QComboBox *>(QStringLiteral("budgetsGroupBy"));
         QVERIFY(groupBy && groupBy->isEnabled());
+        const qsizetype before = loaded.count();
         groupBy->setCurrentIndex(groupBy->findData(QStringLiteral("clusterqueue")));
+        // Grouping reads the rows again, with their namespaces, and then groups them.
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > before, 15000);
+        service.blockSignals(true); // no refresh in between: the rows stay those checked
         QString mismatch;
         QCOMPARE(groupsOf(*model, &mismatch), kByClusterQueue);
         QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));

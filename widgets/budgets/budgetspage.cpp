@@ -99,9 +99,17 @@ QLabel *BudgetsPage::setUpGroupBy() {
                              "budget under the queues of the namespaces the user ran in this period (several "
                              "jointly; none: \"(no queue)\")"));
     connect(m_groupBy, &QComboBox::currentIndexChanged, this, [this] {
-        m_model->setGrouping(kueue::parseQueueLevel(m_groupBy->currentData().toString()));
-        fitSubjectColumn();
-        updateEmpty();
+        // Where each budget's usage went is read only for grouping (for a user budget
+        // it reads the user's intervals of the period): turned on, the rows are read
+        // again with it before they are grouped.
+        const bool grouping = kueue::parseQueueLevel(m_groupBy->currentData().toString()).has_value();
+        const bool reread = grouping && !m_service->readsNamespaces();
+        m_service->setReadNamespaces(grouping);
+        m_groupingPending = reread;
+        if (reread && m_service->isOpen())
+            m_service->load();
+        if (!reread)
+            applyGrouping();
     });
     auto *groupLabel = new QLabel(tr("&Group by"), this);
     groupLabel->setBuddy(m_groupBy);
@@ -168,6 +176,12 @@ void BudgetsPage::connectActions() {
     });
 }
 
+void BudgetsPage::applyGrouping() {
+    m_model->setGrouping(kueue::parseQueueLevel(m_groupBy->currentData().toString()));
+    fitSubjectColumn();
+    updateEmpty();
+}
+
 void BudgetsPage::showOverview(const BudgetOverview &o) {
     // Keep the selection across a refresh by its key, not its row.
     const BudgetRow *sel = selected();
@@ -175,6 +189,10 @@ void BudgetsPage::showOverview(const BudgetOverview &o) {
     m_model->setOverview(o);
     m_loaded = true;
     m_error->hide();
+    if (m_groupingPending && o.namespacesRead) {
+        m_groupingPending = false;
+        applyGrouping();
+    }
     if (keep)
         for (int r = 0; r < m_model->rowCount(); ++r) {
             const BudgetRow *row = m_model->budgetAt(r);

@@ -75,6 +75,8 @@ private:
     void updateButtons();
     void updateEmpty();
     void fitSubjectColumn();
+    // Groups the rows as "Group by" says (the rows must carry their namespaces).
+    void applyGrouping();
 
     BudgetService *m_service;
     BudgetListModel *m_model;
@@ -92,6 +94,7 @@ private:
     QTimer *m_refresh;
     std::function<QString()> m_actor;
     bool m_loaded = false;
+    bool m_groupingPending = false; // waits for an overview with namespaces
     QString m_zone = QStringLiteral("UTC");
 };
 
