@@ -52,6 +52,31 @@ std::vector<UsageInterval> longRows(QRandomGenerator &rng, int from, int n, qint
     return out;
 }
 
+// One bulk load of `chunks` chunks of 3,000 long rows (pods from `firstPod`; `huge`: a
+// hint that drops the indexes), adding their GPU-seconds to `expected`; then every rollup
+// table must sum to it. Fails the running test otherwise.
+void loadChunksSummingTo(UsageStore &s, QRandomGenerator &rng, int firstPod, int chunks, qint64 t0, bool huge,
+                         double &expected) {
+    auto load = s.beginBulk(huge ? 5'000'000 : 0);
+    QVERIFY2(load, load ? "" : qPrintable(load.error().message));
+    for (int c = 0; c < chunks; ++c) {
+        const std::vector<UsageInterval> chunk = longRows(rng, firstPod + c * 3000, 3000, t0);
+        for (const UsageInterval &iv : chunk)
+            expected += double(iv.gpus) * double(*iv.end - iv.start);
+        auto added = (*load)->add(chunk);
+        QVERIFY2(added, added ? "" : qPrintable(added.error().message));
+    }
+    auto n = (*load)->finish();
+    QVERIFY2(n, n ? "" : qPrintable(n.error().message));
+    QCOMPARE(*n, qint64(chunks) * 3000);
+    for (const char *table : {"rollup_ns_hour", "rollup_user_hour", "rollup_ns_day", "rollup_user_day"}) {
+        QSqlQuery q(s.database());
+        QVERIFY(q.exec(QStringLiteral("SELECT SUM(gpu_seconds) FROM %1").arg(QLatin1String(table))));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toDouble(), expected);
+    }
+}
+
 } // namespace
 
 // A huge load (indexes dropped; on PostgreSQL the rollup keys too) into an empty store,
@@ -63,24 +88,9 @@ void TestUsageStoreBulk::largeChunksAreExact() {
     QRandomGenerator rng(31);
     double expected = 0; // GPU-seconds of every stored row (integers: exact in a double)
     for (int round = 0; round < 2; ++round) {
-        auto load = s->beginBulk(round == 0 ? 5'000'000 : 0);
-        QVERIFY2(load, load ? "" : qPrintable(load.error().message));
-        for (int c = 0; c < 3; ++c) {
-            const std::vector<UsageInterval> chunk = longRows(rng, round * 10000 + c * 3000, 3000, t0);
-            for (const UsageInterval &iv : chunk)
-                expected += double(iv.gpus) * double(*iv.end - iv.start);
-            auto added = (*load)->add(chunk);
-            QVERIFY2(added, added ? "" : qPrintable(added.error().message));
-        }
-        auto n = (*load)->finish();
-        QVERIFY2(n, n ? "" : qPrintable(n.error().message));
-        QCOMPARE(*n, qint64(9000));
-        for (const char *table : {"rollup_ns_hour", "rollup_user_hour", "rollup_ns_day", "rollup_user_day"}) {
-            QSqlQuery q(s->database());
-            QVERIFY(q.exec(QStringLiteral("SELECT SUM(gpu_seconds) FROM %1").arg(QLatin1String(table))));
-            QVERIFY(q.next());
-            QCOMPARE(q.value(0).toDouble(), expected);
-        }
+        loadChunksSummingTo(*s, rng, round * 10000, 3, t0, round == 0, expected);
+        if (QTest::currentTestFailed())
+            return;
         verifyRollupsExact(*s, round);
         if (QTest::currentTestFailed())
             return;
@@ -163,24 +173,9 @@ void TestUsageStoreBulk::gatherOverlapsNextChunk() {
     }
     QCOMPARE(*s->intervalCount(), qint64(0));
     double expected = 0;
-    auto load = s->beginBulk(5'000'000);
-    QVERIFY(load);
-    for (int c = 0; c < 4; ++c) {
-        const std::vector<UsageInterval> chunk = longRows(rng, 10000 + c * 3000, 3000, t0);
-        for (const UsageInterval &iv : chunk)
-            expected += double(iv.gpus) * double(*iv.end - iv.start);
-        auto added = (*load)->add(chunk);
-        QVERIFY2(added, added ? "" : qPrintable(added.error().message));
-    }
-    auto n = (*load)->finish();
-    QVERIFY2(n, n ? "" : qPrintable(n.error().message));
-    QCOMPARE(*n, qint64(12000));
-    for (const char *table : {"rollup_ns_hour", "rollup_user_hour", "rollup_ns_day", "rollup_user_day"}) {
-        QSqlQuery q(s->database());
-        QVERIFY(q.exec(QStringLiteral("SELECT SUM(gpu_seconds) FROM %1").arg(QLatin1String(table))));
-        QVERIFY(q.next());
-        QCOMPARE(q.value(0).toDouble(), expected);
-    }
+    loadChunksSummingTo(*s, rng, 10000, 4, t0, true, expected);
+    if (QTest::currentTestFailed())
+        return;
     verifyRollupsExact(*s, 0);
 }
 
