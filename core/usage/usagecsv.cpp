@@ -214,10 +214,10 @@ std::function<std::unique_ptr<QIODevice>()> secondReader(QIODevice &in) {
     return {};
 }
 
-// A large file into a PostgreSQL database without intervals (a first import of
-// history): nothing stored can share a key with it, so each chunk goes to the bulk
-// load as soon as it is read, while a helper thread checks the whole file ahead of it
-// (#31 item 7: the server no longer waits for that check). It is all one transaction:
+// A large file into a database without intervals (a first import of history): nothing
+// stored can share a key with it, so each chunk goes to the bulk load as soon as it is
+// read, while a helper thread checks the whole file ahead of it (#31 item 7: neither
+// PostgreSQL nor SQLite's writes wait for that check). It is all one transaction:
 // when the check finds a bad row, the load stops at its next chunk and is rolled back,
 // with the check's error (a bad row at line 500,002 is still reported within a
 // second). Keys the file repeats need the upserts of the two-pass import: the load is
@@ -233,9 +233,7 @@ Result<std::optional<UsageStore::ImportStats>> importOnce(UsageConnection &conn,
     constexpr qint64 kMinRowBytes = 64;
     const qint64 bytes = in.isSequential() ? 0 : in.size() - in.pos();
     auto openReader = secondReader(in);
-    // SQLite does the load's work on this side, both cores busy already (rows here,
-    // rollup cells on a helper): the check beside it would only add to them.
-    if (!conn.isPostgres() || bytes < bulk.hugeLoadFrom() * kMinRowBytes || !openReader)
+    if (bytes < bulk.hugeLoadFrom() * kMinRowBytes || !openReader)
         return Stats();
     QSqlQuery q(conn.database());
     if (auto r = conn.execSql(q, QStringLiteral("SELECT 1 FROM usage_intervals LIMIT 1")); !r)
@@ -264,7 +262,10 @@ Result<std::optional<UsageStore::ImportStats>> importOnce(UsageConnection &conn,
     };
     BulkLoader::MergeCounts counts;
     auto loaded = loadRows(in, limits, options.source, bulk, **load, false, {}, counts, checkpoint);
-    stop = !loaded; // the check need not read on
+    // A load that failed on a bad row need not wait for the check to read on; one that
+    // failed in the database may have met a repeated key (SQLite keeps the unique key
+    // during the load), which only the whole check can tell.
+    stop = !loaded && loaded.error().kind != Error::Kind::Database;
     if (!checked)
         checked = check.get();
     const Result<Scan> &scan = *checked;

@@ -26,6 +26,7 @@ private slots:
     void gatherOverlapsNextChunk();
     void largeImportIntoEmptyStoreReadsOnce();
     void largeImportWithABadRowStoresNothing();
+    void largeImportWithARepeatedKeyUpsertsIt();
     void migratesV9ToV10ByTimeIndexes();
 };
 
@@ -256,6 +257,39 @@ void TestUsageStoreBulk::largeImportWithABadRowStoresNothing() {
     auto good = importBytes(*s, longCsv(0, 25000));
     QVERIFY2(good, good ? "" : qPrintable(good.error().toString()));
     QCOMPARE(good->inserted, 25000);
+    verifyRollupsExact(*s, 0);
+}
+
+// A key the large file repeats within its first chunk: SQLite's kept unique key refuses
+// the load there while the check still reads the rest of the file (it must read on to
+// tell), PostgreSQL's check finds it. The import is done in two passes instead, the
+// later row replacing the earlier.
+void TestUsageStoreBulk::largeImportWithARepeatedKeyUpsertsIt() {
+    auto s = openStore();
+    QVERIFY(s);
+    s->setBulkHugeLoadFrom(50);
+    const QByteArray file = longCsv(0, 100000);
+    const qsizetype cut = file.indexOf("\nprod,ns-0,u1,uid-100,") + 1;
+    QByteArray again = file.mid(file.indexOf("prod,ns-0,u10,uid-10,"));
+    again = again.left(again.indexOf('\n'));
+    again = again.left(again.lastIndexOf(',') + 1) + "2026-06-30T00:00:00Z\n"; // pod 10, ending later
+    const QByteArray csv = file.left(cut) + again + file.mid(cut);
+    auto r = importBytes(*s, csv);
+    QVERIFY2(r, r ? "" : qPrintable(r.error().toString()));
+    QCOMPARE(r->rows, 100001);
+    QCOMPARE(r->inserted, 100000);
+    QCOMPARE(r->updated, 1);
+    QCOMPARE(*s->intervalCount(), qint64(100000));
+    const qint64 t0 = t("2026-05-01T00:00:00Z");
+    auto rows = s->intervals(t0, t0 + 61 * 86400, t0 + 61 * 86400);
+    QVERIFY(rows);
+    int tens = 0;
+    for (const UsageInterval &iv : *rows)
+        if (iv.podUid == QLatin1String("uid-10")) {
+            ++tens;
+            QCOMPARE(iv.end.value_or(0), t("2026-06-30T00:00:00Z"));
+        }
+    QCOMPARE(tens, 1);
     verifyRollupsExact(*s, 0);
 }
 
