@@ -222,7 +222,9 @@ Result<void> UsageStore::BulkLoad::add(const std::vector<UsageInterval> &chunk) 
     }
     // The rollup cells are gathered on a helper thread while this one writes the rows
     // and the caller reads its next chunk (#31 item 7: on two cores the cells cost
-    // little wall time); settle() joins it. Small chunks are gathered by settle().
+    // little wall time); settle() joins it. Until then only that thread touches the
+    // accumulator and its DayIndex (the store is not used otherwise during a load).
+    // Small chunks are gathered by settle().
     RollupAccumulator &acc = *m_acc;
     auto gather = [&rows, &acc]() {
         for (const Gathering::Row &r : rows)
