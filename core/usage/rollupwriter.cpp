@@ -13,6 +13,7 @@
 #include <cmath>
 #include <future>
 #include <memory>
+#include <optional>
 #include <system_error>
 
 namespace gq {
@@ -106,14 +107,16 @@ Result<void> RollupWriter::write(const RollupAccumulator &acc, Mode mode, PlainT
         if (cells.empty())
             continue;
         if (plain.copy && (plain.tables & (1u << t))) {
-            if (plain.ordered && (plain.ordered->tables & (1u << t))) {
-                if (auto r = copyRows(t, acc, *plain.copy, plain.ordered->cells[t]); !r)
-                    return r;
-                continue;
+            // Ordered already (the load's only write), or here.
+            std::optional<OrderedCells> own;
+            const OrderedCells *ordered = plain.ordered;
+            if (!ordered || !(ordered->tables & (1u << t))) {
+                auto o = orderPlain(acc, 1u << t, {});
+                if (!o)
+                    return o.error();
+                own = std::move(*o);
+                ordered = &*own;
             }
-            auto ordered = orderPlain(acc, 1u << t, [] { return Result<void>{}; });
-            if (!ordered)
-                return ordered.error();
             if (auto r = copyRows(t, acc, *plain.copy, ordered->cells[t]); !r)
                 return r;
             continue;
@@ -193,6 +196,10 @@ Result<RollupWriter::OrderedCells> RollupWriter::orderPlain(const RollupAccumula
                 out.tables |= 1u << t;
             }
     };
+    if (!meanwhile) {
+        order();
+        return out;
+    }
     std::future<void> ordering;
     try {
         ordering = std::async(std::launch::async, order);

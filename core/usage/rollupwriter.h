@@ -47,8 +47,8 @@ public:
     Result<void> write(const RollupAccumulator &acc, Mode mode, PlainTables plain);
     // The cells of the plain `tables` in the order the server sorts their keys, ordered
     // on a helper thread while `meanwhile` runs on this one (a huge load has the server
-    // build the intervals' keys then, #31 item 7). Asks the server for its order of the
-    // names first; `meanwhile` must not touch `acc`.
+    // build the intervals' keys then, #31 item 7); without `meanwhile`, on this thread.
+    // Asks the server for its order of the names first; `meanwhile` must not touch `acc`.
     Result<OrderedCells> orderPlain(const RollupAccumulator &acc, unsigned tables,
                                     const std::function<Result<void>()> &meanwhile);
     // table: index into kRollupTables.
