@@ -110,6 +110,14 @@ Result<bool> anyStoredBetween(UsageConnection &conn, qint64 from, qint64 to) {
     return q.next();
 }
 
+// Back to `pos` for another read of the file.
+Result<void> seekBack(QIODevice &in, qint64 pos) {
+    if (!in.seek(pos))
+        return Error::make(Error::Kind::Io,
+                           QStringLiteral("cannot read the CSV a second time: %1").arg(in.errorString()));
+    return {};
+}
+
 bool isRepeated(const std::vector<size_t> &repeated, const UsageInterval &iv) {
     return !repeated.empty() && std::binary_search(repeated.begin(), repeated.end(), keyHash(iv));
 }
@@ -235,12 +243,11 @@ Result<std::optional<UsageStore::ImportStats>> importOnce(UsageConnection &conn,
     auto openReader = secondReader(in);
     if (bytes < bulk.hugeLoadFrom() * kMinRowBytes || !openReader)
         return Stats();
-    QSqlQuery q(conn.database());
-    if (auto r = conn.execSql(q, QStringLiteral("SELECT 1 FROM usage_intervals LIMIT 1")); !r)
-        return r.error();
-    const bool empty = !q.next();
-    q.finish();
-    if (!empty)
+    auto stored =
+        anyStoredBetween(conn, std::numeric_limits<qint64>::min(), std::numeric_limits<qint64>::max());
+    if (!stored)
+        return stored.error();
+    if (*stored)
         return Stats();
     const qint64 startPos = in.pos();
     auto load = bulk.begin(std::max(bulk.hugeLoadFrom(), bytes / kMinRowBytes));
@@ -271,9 +278,8 @@ Result<std::optional<UsageStore::ImportStats>> importOnce(UsageConnection &conn,
     const Result<Scan> &scan = *checked;
     if (scan && !scan->repeated.empty()) {
         load->reset(); // rolls back: the two passes upsert the repeats
-        if (!in.seek(startPos))
-            return Error::make(Error::Kind::Io,
-                               QStringLiteral("cannot read the CSV a second time: %1").arg(in.errorString()));
+        if (auto r = seekBack(in, startPos); !r)
+            return r.error();
         return Stats();
     }
     // The check's error is the file's first bad row (the load may have stopped at a
@@ -323,13 +329,7 @@ Result<UsageStore::ImportStats> importUsageCsv(UsageConnection &conn, IntervalWr
     if (!scan)
         return scan.error();
     QIODevice &src = spool ? static_cast<QIODevice &>(*spool) : in;
-    auto rewind = [&]() -> Result<void> {
-        if (!src.seek(spool ? 0 : startPos))
-            return Error::make(
-                Error::Kind::Io,
-                QStringLiteral("cannot read the CSV a second time: %1").arg(src.errorString()));
-        return {};
-    };
+    auto rewind = [&]() { return seekBack(src, spool ? 0 : startPos); };
 
     UsageStore::ImportStats stats;
     auto merging = scan->rows ? anyStoredBetween(conn, scan->minStart, scan->maxStart) : Result<bool>(false);
