@@ -102,10 +102,9 @@ QLabel *BudgetsPage::setUpGroupBy() {
         // Where each budget's usage went is read only for grouping (for a user budget
         // it reads the user's intervals of the period): turned on, the rows are read
         // again with it before they are grouped.
-        const bool grouping = kueue::parseQueueLevel(m_groupBy->currentData().toString()).has_value();
+        const bool grouping = chosenGrouping().has_value();
         const bool reread = grouping && !m_service->readsNamespaces();
         m_service->setReadNamespaces(grouping);
-        m_groupingPending = reread;
         if (reread && m_service->isOpen())
             m_service->load();
         if (!reread)
@@ -176,8 +175,12 @@ void BudgetsPage::connectActions() {
     });
 }
 
+std::optional<kueue::QueueLevel> BudgetsPage::chosenGrouping() const {
+    return kueue::parseQueueLevel(m_groupBy->currentData().toString());
+}
+
 void BudgetsPage::applyGrouping() {
-    m_model->setGrouping(kueue::parseQueueLevel(m_groupBy->currentData().toString()));
+    m_model->setGrouping(chosenGrouping());
     fitSubjectColumn();
     updateEmpty();
 }
@@ -189,10 +192,9 @@ void BudgetsPage::showOverview(const BudgetOverview &o) {
     m_model->setOverview(o);
     m_loaded = true;
     m_error->hide();
-    if (m_groupingPending && o.namespacesRead) {
-        m_groupingPending = false;
+    // A grouping chosen while the rows lacked their namespaces is applied now.
+    if (o.namespacesRead && m_model->grouping() != chosenGrouping())
         applyGrouping();
-    }
     if (keep)
         for (int r = 0; r < m_model->rowCount(); ++r) {
             const BudgetRow *row = m_model->budgetAt(r);

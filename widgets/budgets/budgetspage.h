@@ -75,7 +75,8 @@ private:
     void updateButtons();
     void updateEmpty();
     void fitSubjectColumn();
-    // Groups the rows as "Group by" says (the rows must carry their namespaces).
+    // What "Group by" says, and grouping the rows so (they must carry their namespaces).
+    [[nodiscard]] std::optional<kueue::QueueLevel> chosenGrouping() const;
     void applyGrouping();
 
     BudgetService *m_service;
@@ -94,7 +95,6 @@ private:
     QTimer *m_refresh;
     std::function<QString()> m_actor;
     bool m_loaded = false;
-    bool m_groupingPending = false; // waits for an overview with namespaces
     QString m_zone = QStringLiteral("UTC");
 };
 
